@@ -1,0 +1,274 @@
+import type { Clock } from '../time/clock.js';
+import { systemClock } from '../time/clock.js';
+import { cancellationError } from './errors.js';
+import type { RateLimitObservation } from './rate-limit-headers.js';
+
+/** Who is waiting: a person in Slack (`interactive`) or a digest or crawl (`background`). */
+export type Priority = 'interactive' | 'background';
+
+/** How a request that held a permit ended, as far as this budget is concerned. */
+export type PermitOutcome =
+  /** A response arrived; `observation` is its `X-RateLimit-*` headers when they describe this budget. */
+  | { kind: 'answered'; observation: RateLimitObservation | undefined }
+  /** The server answered 429 for this budget's limit: everyone waits `waitMs`. */
+  | { kind: 'rate-limited'; waitMs: number }
+  /**
+   * Nothing this budget can read: a network error, a timeout, or a response whose headers describe
+   * another limit (a report's). The server may have counted the request, so it stays counted.
+   */
+  | { kind: 'unobserved' };
+
+export interface BudgetPermit {
+  /** Reports how the request ended; call exactly once (later calls are ignored). */
+  settle(outcome: PermitOutcome): void;
+}
+
+export interface AcquireOptions {
+  signal?: AbortSignal | undefined;
+  /** A retry of a request already admitted once goes to the head of its priority's queue. */
+  retry?: boolean;
+}
+
+export interface BudgetSnapshot {
+  /** Requests allowed per window (the server's figure, capped by configuration). */
+  limit: number;
+  /** Requests this process may still send in the current window, by its best estimate. */
+  remaining: number;
+  /** When the current window resets (clock ms), once a response has said. */
+  resetAt: number | undefined;
+  /** When a 429's wait ends (clock ms), while one is in force. */
+  pausedUntil: number | undefined;
+  inFlight: number;
+  queued: Record<Priority, number>;
+  /** Requests the budget keeps back from background work. */
+  reserve: number;
+  /** The most recent headers seen for this budget. */
+  lastObservation: RateLimitObservation | undefined;
+  rateLimitedResponses: number;
+}
+
+/**
+ * The organization's request budget, shared by every request of the process. A narrow interface
+ * so that a shared store (Redis) can stand behind it when several processes use the same keys.
+ */
+export interface RequestBudget {
+  acquire(priority: Priority, options?: AcquireOptions): Promise<BudgetPermit>;
+  snapshot(): BudgetSnapshot;
+}
+
+export interface WindowBudgetOptions {
+  /** Requests per window this process may send (the spec's 180). */
+  limit: number;
+  /** Window length in ms (the spec's minute); shrink it in tests. */
+  windowMs: number;
+  /** Share of each window kept back for interactive requests. @default 0.15 */
+  reserveRatio?: number;
+  clock?: Clock;
+}
+
+interface Waiter {
+  priority: Priority;
+  resolve: (permit: BudgetPermit) => void;
+  reject: (error: unknown) => void;
+  signal: AbortSignal | undefined;
+  onAbort: () => void;
+}
+
+/**
+ * A fixed-window budget that takes the server's `X-RateLimit-*` headers as the truth, because
+ * other keys of the organization spend the same allowance (spec 8). Between responses it counts
+ * what it has sent and not yet seen reflected in a header. Whenever it does not know where the
+ * window stands (at start, after a reset, after a 429) it sends one request and waits for its
+ * headers before sending more, so it never bursts into a window another key has spent.
+ */
+export class WindowBudget implements RequestBudget {
+  readonly #configuredLimit: number;
+  readonly #windowMs: number;
+  readonly #reserveRatio: number;
+  readonly #clock: Clock;
+  readonly #queues: Record<Priority, Waiter[]> = { interactive: [], background: [] };
+
+  #limit: number;
+  #serverRemaining: number;
+  /** Sent requests that the last header may not have counted yet. */
+  #uncounted = 0;
+  #inFlight = 0;
+  #resetAt: number | undefined;
+  /** Whether a header has told us where the current window stands. */
+  #known = false;
+  #pausedUntil = 0;
+  #timer: NodeJS.Timeout | undefined;
+  #timerAt = Number.POSITIVE_INFINITY;
+  #last: RateLimitObservation | undefined;
+  #rateLimited = 0;
+
+  constructor(options: WindowBudgetOptions) {
+    if (!Number.isInteger(options.limit) || options.limit < 1) {
+      throw new RangeError(`limit must be a positive integer, got ${options.limit}`);
+    }
+    if (!(options.windowMs > 0)) throw new RangeError(`windowMs must be positive, got ${options.windowMs}`);
+    const reserveRatio = options.reserveRatio ?? 0.15;
+    if (!(reserveRatio >= 0 && reserveRatio < 1)) {
+      throw new RangeError(`reserveRatio must be in [0, 1), got ${reserveRatio}`);
+    }
+    this.#configuredLimit = options.limit;
+    this.#limit = options.limit;
+    this.#serverRemaining = options.limit;
+    this.#windowMs = options.windowMs;
+    this.#reserveRatio = reserveRatio;
+    this.#clock = options.clock ?? systemClock;
+  }
+
+  acquire(priority: Priority, options: AcquireOptions = {}): Promise<BudgetPermit> {
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(cancellationError(signal));
+    return new Promise<BudgetPermit>((resolve, reject) => {
+      const waiter: Waiter = {
+        priority,
+        resolve,
+        reject,
+        signal,
+        onAbort: () => {
+          const queue = this.#queues[priority];
+          const index = queue.indexOf(waiter);
+          if (index >= 0) queue.splice(index, 1);
+          if (signal) reject(cancellationError(signal));
+          this.#pump();
+        },
+      };
+      signal?.addEventListener('abort', waiter.onAbort, { once: true });
+      if (options.retry) this.#queues[priority].unshift(waiter);
+      else this.#queues[priority].push(waiter);
+      this.#pump();
+    });
+  }
+
+  snapshot(): BudgetSnapshot {
+    this.#roll(this.#clock.now());
+    return {
+      limit: this.#limit,
+      remaining: Math.max(0, this.#serverRemaining - this.#uncounted),
+      resetAt: this.#resetAt,
+      pausedUntil: this.#pausedUntil > this.#clock.now() ? this.#pausedUntil : undefined,
+      inFlight: this.#inFlight,
+      queued: { interactive: this.#queues.interactive.length, background: this.#queues.background.length },
+      reserve: this.#reserve(),
+      lastObservation: this.#last,
+      rateLimitedResponses: this.#rateLimited,
+    };
+  }
+
+  #reserve(): number {
+    return Math.ceil(this.#limit * this.#reserveRatio);
+  }
+
+  /** Once the window has turned, the whole limit is back, though how much of it is unknown. */
+  #roll(now: number): void {
+    if (this.#resetAt === undefined || now < this.#resetAt) return;
+    this.#serverRemaining = this.#limit;
+    this.#uncounted = this.#inFlight;
+    this.#resetAt = now + this.#windowMs;
+    this.#known = false;
+  }
+
+  #canGrant(priority: Priority, now: number): boolean {
+    if (now < this.#pausedUntil) return false;
+    if (!this.#known && this.#inFlight > 0) return false;
+    const floor = priority === 'background' ? this.#reserve() : 0;
+    return this.#serverRemaining - this.#uncounted > floor;
+  }
+
+  #pump(): void {
+    const now = this.#clock.now();
+    this.#roll(now);
+    for (const priority of ['interactive', 'background'] as const) {
+      const queue = this.#queues[priority];
+      while (queue.length > 0 && this.#canGrant(priority, now)) {
+        const waiter = queue.shift() as Waiter;
+        waiter.signal?.removeEventListener('abort', waiter.onAbort);
+        this.#inFlight += 1;
+        this.#uncounted += 1;
+        waiter.resolve(this.#permit());
+      }
+      // A person waiting keeps every background request behind them.
+      if (queue.length > 0) break;
+    }
+    this.#schedule(now);
+  }
+
+  /** Wakes the queue when the pause ends or the window turns, if anyone is waiting for that. */
+  #schedule(now: number): void {
+    const waiting = this.#queues.interactive.length + this.#queues.background.length > 0;
+    let wakeAt = Number.POSITIVE_INFINITY;
+    if (waiting) {
+      if (this.#pausedUntil > now) wakeAt = this.#pausedUntil;
+      else if (this.#known || this.#inFlight === 0) wakeAt = this.#resetAt ?? now + this.#windowMs;
+      // Otherwise a probe is in flight and its answer pumps the queue.
+    }
+    if (wakeAt === this.#timerAt) return;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#timerAt = wakeAt;
+    if (wakeAt !== Number.POSITIVE_INFINITY) {
+      this.#timer = setTimeout(
+        () => {
+          this.#timerAt = Number.POSITIVE_INFINITY;
+          this.#pump();
+        },
+        Math.max(0, wakeAt - now),
+      );
+    }
+  }
+
+  #permit(): BudgetPermit {
+    let settled = false;
+    return {
+      settle: (outcome) => {
+        if (settled) return;
+        settled = true;
+        this.#inFlight -= 1;
+        const now = this.#clock.now();
+        if (outcome.kind === 'answered') {
+          if (outcome.observation) this.#observe(outcome.observation);
+          // A server that sends no headers leaves us counting on our own.
+          else this.#known = true;
+        } else if (outcome.kind === 'rate-limited') {
+          this.#rateLimited += 1;
+          this.#pausedUntil = Math.max(this.#pausedUntil, now + outcome.waitMs);
+          this.#resetAt = this.#pausedUntil;
+          this.#serverRemaining = 0;
+          this.#uncounted = this.#inFlight;
+          this.#known = false;
+        }
+        this.#pump();
+      },
+    };
+  }
+
+  #observe(observation: RateLimitObservation): void {
+    if (!this.#last || observation.observedAt >= this.#last.observedAt) this.#last = observation;
+    // The server's limit is the truth; a lower configured limit keeps this process to its share.
+    const headroom = Math.max(0, observation.limit - this.#configuredLimit);
+    this.#limit = Math.min(observation.limit, this.#configuredLimit);
+    const remaining = Math.max(0, observation.remaining - headroom);
+    const tolerance = this.#windowMs / 2;
+    if (this.#resetAt === undefined || observation.resetAt > this.#resetAt + tolerance) {
+      this.#resetAt = observation.resetAt;
+      this.#serverRemaining = remaining;
+      this.#uncounted = this.#inFlight;
+    } else if (observation.resetAt < this.#resetAt - tolerance) {
+      return; // A late answer from the previous window says nothing about this one.
+    } else {
+      // Each reading is late by its own latency, so the earliest is the closest to the real reset.
+      this.#resetAt = Math.min(this.#resetAt, observation.resetAt);
+      if (remaining <= this.#serverRemaining) {
+        this.#serverRemaining = remaining;
+        this.#uncounted = this.#inFlight;
+      } else {
+        // An answer that overtook a newer one: its request is already counted in what we know.
+        this.#uncounted = Math.max(0, this.#uncounted - 1);
+      }
+    }
+    this.#known = true;
+  }
+}

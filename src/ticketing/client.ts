@@ -1,0 +1,396 @@
+import { z } from 'zod';
+import { type Logger, silentLogger } from '../logger.js';
+import type { Clock } from '../time/clock.js';
+import { sleep, systemClock } from '../time/clock.js';
+import type { BudgetSnapshot, Priority, RequestBudget } from './budget.js';
+import {
+  cancellationError,
+  InvalidRequestError,
+  NotFoundError,
+  RateLimitedError,
+  SchemaError,
+  UnauthorizedError,
+  UnavailableError,
+  ValidationError,
+} from './errors.js';
+import { idPathSegment, parseId } from './ids.js';
+import { items, type Page, paginate } from './paginate.js';
+import { readRateLimitHeaders } from './rate-limit-headers.js';
+import { ReportQueue, type ReportRequestOptions, type ReportTicket } from './report-queue.js';
+import { rateLimitWaitMs } from './retry-after.js';
+import {
+  type EventReport,
+  errorBodySchema,
+  eventSchema,
+  listEnvelopeSchema,
+  type PromoCode,
+  promoSchema,
+  reportSchema,
+  type TicketingEvent,
+} from './schemas.js';
+import { type ApiRequest, type ApiResponse, type Transport, TransportError } from './transport.js';
+
+/** Page size bounds of list endpoints (spec 4.1 rule 3). */
+export const MAX_PAGE_SIZE = 100;
+
+export interface RetryOptions {
+  /** Attempts for one call that meets network errors, broken bodies or 5xx. @default 5 */
+  maxAttempts?: number;
+  /** First backoff step; each further step doubles, with full jitter. @default 200 */
+  baseDelayMs?: number;
+  /** Longest backoff step. @default 5000 */
+  maxDelayMs?: number;
+  /** 429s one call may wait out before it gives up with `RateLimitedError`. @default 10 */
+  maxRateLimitWaits?: number;
+}
+
+export interface TicketingClientOptions {
+  transport: Transport;
+  /** The organization's budget, shared by every request of the process. */
+  budget: RequestBudget;
+  /** The organization's window in ms: a 429 never makes the client wait longer (plus jitter). */
+  windowMs: number;
+  /** The report endpoint's own limit (spec 8). */
+  reportLimit: { limit: number; windowMs: number };
+  /** How long a finished report is served from memory. @default 60000 */
+  reportCacheTtlMs?: number;
+  retry?: RetryOptions;
+  logger?: Logger;
+  clock?: Clock;
+  /** Source of jitter; pass a seeded one for repeatable runs. @default Math.random */
+  random?: () => number;
+}
+
+export interface CallOptions {
+  /** @default 'interactive' */
+  priority?: Priority;
+  signal?: AbortSignal | undefined;
+}
+
+export interface ListOptions extends CallOptions {
+  /** Page size, clamped to 1..100. @default 100 */
+  limit?: number;
+  /** Stop with an error after this many pages. @default 1000 */
+  maxPages?: number;
+}
+
+export interface PromoUpdate {
+  eventId: string;
+  promoId: string;
+  quantity: number;
+  /** What the service returned, best-effort (its body is not shown in the spec). */
+  promo: PromoCode;
+}
+
+type LimitScope = 'organization' | 'report';
+
+interface CallPlan {
+  scope: LimitScope;
+  /** Safe to send again after a network error or 5xx (GETs, and the promo update: an absolute set). */
+  idempotent: boolean;
+  priority: Priority;
+}
+
+function clampPageSize(limit: number | undefined): number {
+  if (limit === undefined || !Number.isFinite(limit)) return MAX_PAGE_SIZE;
+  return Math.min(MAX_PAGE_SIZE, Math.max(1, Math.trunc(limit)));
+}
+
+/** The server's own words for an error, trimmed; never more than a line. */
+function serverMessage(body: unknown): string | undefined {
+  const parsed = errorBodySchema.safeParse(body);
+  const text = parsed.success ? (parsed.data.message ?? parsed.data.error) : undefined;
+  const line = text?.replace(/\s+/g, ' ').trim();
+  if (!line) return undefined;
+  return line.length > 300 ? `${line.slice(0, 297)}...` : line;
+}
+
+/**
+ * The one client of the Event Ticketing Service. Every request goes through the organization's
+ * budget; reports also go through their own queue. It knows nothing of Slack.
+ */
+export class TicketingClient {
+  readonly #transport: Transport;
+  readonly #budget: RequestBudget;
+  readonly #windowMs: number;
+  readonly #reportLimit: { limit: number; windowMs: number };
+  readonly #reports: ReportQueue;
+  readonly #retry: Required<RetryOptions>;
+  readonly #logger: Logger;
+  readonly #clock: Clock;
+  readonly #random: () => number;
+
+  constructor(options: TicketingClientOptions) {
+    this.#transport = options.transport;
+    this.#budget = options.budget;
+    this.#windowMs = options.windowMs;
+    this.#reportLimit = options.reportLimit;
+    this.#logger = options.logger ?? silentLogger;
+    this.#clock = options.clock ?? systemClock;
+    this.#random = options.random ?? Math.random;
+    this.#retry = {
+      maxAttempts: options.retry?.maxAttempts ?? 5,
+      baseDelayMs: options.retry?.baseDelayMs ?? 200,
+      maxDelayMs: options.retry?.maxDelayMs ?? 5_000,
+      maxRateLimitWaits: options.retry?.maxRateLimitWaits ?? 10,
+    };
+    this.#reports = new ReportQueue({
+      limit: options.reportLimit.limit,
+      windowMs: options.reportLimit.windowMs,
+      cacheTtlMs: options.reportCacheTtlMs ?? 60_000,
+      clock: this.#clock,
+      fetchReport: (eventId, priority, signal) => this.#fetchReport(eventId, priority, signal),
+    });
+  }
+
+  /** One page of `GET /v1/events`. */
+  async listEvents(options: ListOptions & { cursor?: string | undefined } = {}): Promise<Page<TicketingEvent>> {
+    const response = await this.#call(
+      {
+        method: 'GET',
+        path: '/v1/events',
+        query: { limit: clampPageSize(options.limit), nextCursor: options.cursor },
+        signal: options.signal,
+      },
+      { scope: 'organization', idempotent: true, priority: options.priority ?? 'interactive' },
+    );
+    return this.#eventsPage(response.body);
+  }
+
+  /** Every page of events, lazily: a page is requested only when the loop asks for it. */
+  eventPages(options: ListOptions = {}): AsyncGenerator<Page<TicketingEvent>, void, undefined> {
+    return paginate((cursor) => this.listEvents({ ...options, cursor }), {
+      maxPages: options.maxPages ?? 1000,
+    });
+  }
+
+  /** Every event, lazily, across pages. */
+  events(options: ListOptions = {}): AsyncGenerator<TicketingEvent, void, undefined> {
+    return items(this.eventPages(options));
+  }
+
+  /** Finds one event by walking the list (the spec shows no single-event read), stopping once found. */
+  async findEvent(eventId: string, options: CallOptions = {}): Promise<TicketingEvent> {
+    const id = parseId('event', eventId);
+    for await (const event of this.events(options)) {
+      if (event.id === id) return event;
+    }
+    throw new NotFoundError(`No event ${id} in the organization's event list`);
+  }
+
+  /** Queues a report request; the ticket tells its position and estimated wait, and can cancel. */
+  requestReport(eventId: string, options: ReportRequestOptions = {}): ReportTicket {
+    return this.#reports.request(parseId('event', eventId), options);
+  }
+
+  /** A report, waiting in the report queue as long as needed (or until the signal aborts). */
+  getReport(eventId: string, options: ReportRequestOptions = {}): Promise<EventReport> {
+    return this.requestReport(eventId, options).result;
+  }
+
+  /** Sets a promo code's redemption count, and nothing else (spec 4.2 note 1). */
+  async updatePromoQuantity(
+    eventId: string,
+    promoId: string,
+    quantity: number,
+    options: CallOptions = {},
+  ): Promise<PromoUpdate> {
+    const event = parseId('event', eventId);
+    const promo = parseId('promo', promoId);
+    if (!Number.isSafeInteger(quantity) || quantity < 0) {
+      throw new ValidationError(`quantity must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, got ${quantity}`);
+    }
+    const response = await this.#call(
+      {
+        method: 'POST',
+        path: `/v1/events/${idPathSegment(event)}/promos/${idPathSegment(promo)}/update`,
+        body: { quantity },
+        signal: options.signal,
+      },
+      { scope: 'organization', idempotent: true, priority: options.priority ?? 'interactive' },
+    );
+    const parsed = promoSchema.parse(response.body ?? {});
+    return {
+      eventId: event,
+      promoId: promo,
+      quantity: parsed.quantity ?? quantity,
+      promo: { id: parsed.id ?? promo, quantity: parsed.quantity ?? quantity, code: parsed.code },
+    };
+  }
+
+  /** Verifies the key with the cheapest request there is, then tells where the budget stands. */
+  async check(options: CallOptions = {}): Promise<BudgetSnapshot> {
+    await this.listEvents({ ...options, limit: 1 });
+    return this.#budget.snapshot();
+  }
+
+  budget(): BudgetSnapshot {
+    return this.#budget.snapshot();
+  }
+
+  /** Report requests waiting for admission. */
+  get reportsWaiting(): number {
+    return this.#reports.waiting;
+  }
+
+  async close(): Promise<void> {
+    await this.#transport.close();
+  }
+
+  async #fetchReport(eventId: string, priority: Priority, signal: AbortSignal): Promise<EventReport> {
+    const response = await this.#call(
+      { method: 'GET', path: `/v1/events/${idPathSegment(eventId)}/report`, signal },
+      { scope: 'report', idempotent: true, priority },
+    );
+    const parsed = reportSchema.safeParse(response.body);
+    if (!parsed.success) throw new SchemaError(`The report of ${eventId} is not a JSON object`);
+    return parsed.data;
+  }
+
+  #eventsPage(body: unknown): Page<TicketingEvent> {
+    const envelope = listEnvelopeSchema.safeParse(body);
+    if (!envelope.success) {
+      throw new SchemaError(`GET /v1/events did not answer with a list envelope: ${z.prettifyError(envelope.error)}`);
+    }
+    const events: TicketingEvent[] = [];
+    let skipped = 0;
+    for (const record of envelope.data.data) {
+      const parsed = eventSchema.safeParse(record);
+      if (parsed.success) {
+        events.push(parsed.data);
+      } else {
+        skipped += 1;
+        const id = typeof record === 'object' && record !== null && 'id' in record ? String(record.id) : undefined;
+        this.#logger.warn('Skipped an event record that does not match the spec', {
+          eventId: id?.slice(0, 80),
+          problem: z.prettifyError(parsed.error),
+        });
+      }
+    }
+    const pagination = envelope.data.pagination;
+    return {
+      items: events,
+      skipped,
+      nextCursor: pagination?.nextCursor ?? undefined,
+      hasMore: pagination?.hasMore ?? false,
+    };
+  }
+
+  #backoffMs(failures: number): number {
+    const ceiling = Math.min(this.#retry.maxDelayMs, this.#retry.baseDelayMs * 2 ** (failures - 1));
+    return Math.round(ceiling * this.#random());
+  }
+
+  /** Which limit a 429 on the report endpoint is about: its headers say, by their limit. */
+  #scopeOf429(plan: CallPlan, response: ApiResponse): LimitScope {
+    if (plan.scope === 'organization') return 'organization';
+    const observed = readRateLimitHeaders(response.headers, response.receivedAt);
+    return observed && observed.limit > this.#reportLimit.limit ? 'organization' : 'report';
+  }
+
+  async #call(request: ApiRequest, plan: CallPlan): Promise<ApiResponse> {
+    const where = `${request.method} ${request.path}`;
+    let failures = 0;
+    let rateLimitWaits = 0;
+    let lastFailure: unknown;
+    for (;;) {
+      const permit = await this.#budget.acquire(plan.priority, {
+        signal: request.signal,
+        retry: failures + rateLimitWaits > 0,
+      });
+      let response: ApiResponse;
+      try {
+        response = await this.#transport.send(request);
+      } catch (error) {
+        const observation =
+          error instanceof TransportError && error.headers && plan.scope === 'organization'
+            ? readRateLimitHeaders(error.headers, error.receivedAt ?? this.#clock.now())
+            : undefined;
+        permit.settle(observation ? { kind: 'answered', observation } : { kind: 'unobserved' });
+        if (!(error instanceof TransportError) || !error.retryable || !plan.idempotent) throw error;
+        failures += 1;
+        lastFailure = error;
+        if (failures >= this.#retry.maxAttempts) {
+          throw new UnavailableError(`${where} failed ${failures} times; last: ${error.message}`, { cause: error });
+        }
+        this.#logger.debug('Retrying after a transport failure', { where, failures, reason: error.message });
+        await this.#pause(this.#backoffMs(failures), request.signal);
+        continue;
+      }
+
+      const observation = readRateLimitHeaders(response.headers, response.receivedAt);
+      if (response.status === 429) {
+        const scope = this.#scopeOf429(plan, response);
+        const windowMs = scope === 'report' ? this.#reportLimit.windowMs : this.#windowMs;
+        const waitMs = rateLimitWaitMs(response.headers, { windowMs, now: this.#clock.now(), random: this.#random });
+        this.#logger.warn('Rate limited by the service', { where, scope, waitMs });
+        if (scope === 'report') {
+          permit.settle({ kind: 'unobserved' });
+          if (observation) this.#reports.observe(observation);
+          throw new RateLimitedError(`The report limit is used up; retry in ${Math.ceil(waitMs / 1000)} s`, {
+            retryAfterMs: waitMs,
+            scope,
+          });
+        }
+        permit.settle({ kind: 'rate-limited', waitMs });
+        rateLimitWaits += 1;
+        if (rateLimitWaits > this.#retry.maxRateLimitWaits) {
+          throw new RateLimitedError(
+            `${where} was rate limited ${rateLimitWaits} times in a row`,
+            { retryAfterMs: waitMs, scope },
+            { status: 429 },
+          );
+        }
+        continue;
+      }
+
+      if (plan.scope === 'organization') {
+        permit.settle({ kind: 'answered', observation });
+      } else {
+        // A report's headers describe the report's own limit, never the organization's (spec 8 rule 3).
+        permit.settle({ kind: 'unobserved' });
+        if (observation) this.#reports.observe(observation);
+      }
+
+      if (response.status >= 500) {
+        failures += 1;
+        lastFailure = response.status;
+        if (!plan.idempotent || failures >= this.#retry.maxAttempts) {
+          throw new UnavailableError(
+            `${where} answered ${response.status} ${failures} time(s)${serverMessage(response.body) ? `: ${serverMessage(response.body)}` : ''}`,
+            { status: response.status },
+          );
+        }
+        this.#logger.debug('Retrying after a server error', { where, failures, status: response.status });
+        await this.#pause(this.#backoffMs(failures), request.signal);
+        continue;
+      }
+      if (response.status >= 400) throw this.#clientError(where, response);
+      if (lastFailure !== undefined) this.#logger.debug('Recovered after retries', { where, failures });
+      return response;
+    }
+  }
+
+  async #pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    try {
+      await sleep(ms, signal);
+    } catch {
+      throw signal ? cancellationError(signal) : new UnavailableError('Interrupted while backing off');
+    }
+  }
+
+  #clientError(where: string, response: ApiResponse): Error {
+    const said = serverMessage(response.body);
+    const suffix = said ? `: ${said}` : '';
+    const options = { status: response.status };
+    switch (response.status) {
+      case 401:
+      case 403:
+        return new UnauthorizedError(`The service rejected the API key (${response.status})${suffix}`, options);
+      case 404:
+        return new NotFoundError(`${where} was not found (404)${suffix}`, options);
+      default:
+        return new InvalidRequestError(`The service refused ${where} (${response.status})${suffix}`, options);
+    }
+  }
+}

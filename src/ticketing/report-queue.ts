@@ -1,0 +1,242 @@
+import type { Clock } from '../time/clock.js';
+import { systemClock } from '../time/clock.js';
+import type { Priority } from './budget.js';
+import { CancelledError, cancellationError, isTicketingError, RateLimitedError } from './errors.js';
+import type { RateLimitObservation } from './rate-limit-headers.js';
+import type { EventReport } from './schemas.js';
+
+/** Where a report request stands. */
+export interface ReportProgress {
+  state: 'queued' | 'fetching' | 'done';
+  /** Reports admitted before this one: 0 once it is being fetched. */
+  position: number;
+  /** Estimated ms until this report's call is admitted (0 once fetching). */
+  estimatedWaitMs: number;
+}
+
+export interface ReportTicket {
+  readonly eventId: string;
+  readonly result: Promise<EventReport>;
+  progress(): ReportProgress;
+  /** Stops waiting; the call itself is dropped from the queue once nobody waits for it. */
+  cancel(): void;
+}
+
+export interface ReportRequestOptions {
+  signal?: AbortSignal | undefined;
+  priority?: Priority;
+  /** Called whenever the queue moves. */
+  onProgress?: (progress: ReportProgress) => void;
+}
+
+export type FetchReport = (eventId: string, priority: Priority, signal: AbortSignal) => Promise<EventReport>;
+
+export interface ReportQueueOptions {
+  /** Report calls admitted per window (the spec's 3). */
+  limit: number;
+  /** The window in ms (the spec's minute). */
+  windowMs: number;
+  /** How long a finished report is served from memory. @default 60000 */
+  cacheTtlMs?: number;
+  fetchReport: FetchReport;
+  clock?: Clock;
+}
+
+interface Waiter {
+  resolve: (report: EventReport) => void;
+  reject: (error: unknown) => void;
+  priority: Priority;
+  onProgress: ((progress: ReportProgress) => void) | undefined;
+}
+
+interface Entry {
+  eventId: string;
+  state: 'queued' | 'fetching';
+  waiters: Set<Waiter>;
+  controller: AbortController;
+}
+
+/**
+ * Admits `GET /v1/events/{id}/report` calls first come, first served, at most `limit` in any
+ * sliding window (stricter than the server's fixed window, so never a 429 at a window edge), and
+ * waits longer when the report's own headers say another key has used the allowance. Concurrent
+ * requests for one event share one call; a finished report is cached for a short while.
+ */
+export class ReportQueue {
+  readonly #limit: number;
+  readonly #windowMs: number;
+  readonly #cacheTtlMs: number;
+  readonly #fetchReport: FetchReport;
+  readonly #clock: Clock;
+  readonly #queue: Entry[] = [];
+  readonly #entries = new Map<string, Entry>();
+  readonly #cache = new Map<string, { report: EventReport; expiresAt: number }>();
+  /** Admission times, oldest first, at most `limit` of them. */
+  readonly #admissions: number[] = [];
+  #blockedUntil = 0;
+  #server: { remaining: number; resetAt: number; observedAt: number } | undefined;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(options: ReportQueueOptions) {
+    if (!Number.isInteger(options.limit) || options.limit < 1) {
+      throw new RangeError(`limit must be a positive integer, got ${options.limit}`);
+    }
+    if (!(options.windowMs > 0)) throw new RangeError(`windowMs must be positive, got ${options.windowMs}`);
+    this.#limit = options.limit;
+    this.#windowMs = options.windowMs;
+    this.#cacheTtlMs = options.cacheTtlMs ?? 60_000;
+    this.#fetchReport = options.fetchReport;
+    this.#clock = options.clock ?? systemClock;
+  }
+
+  request(eventId: string, options: ReportRequestOptions = {}): ReportTicket {
+    const cached = this.#cache.get(eventId);
+    if (cached && cached.expiresAt > this.#clock.now()) {
+      const done: ReportProgress = { state: 'done', position: 0, estimatedWaitMs: 0 };
+      return { eventId, result: Promise.resolve(cached.report), progress: () => done, cancel: () => {} };
+    }
+    let entry = this.#entries.get(eventId);
+    if (!entry) {
+      entry = { eventId, state: 'queued', waiters: new Set(), controller: new AbortController() };
+      this.#entries.set(eventId, entry);
+      this.#queue.push(entry);
+    }
+    const current = entry;
+    let waiter: Waiter | undefined;
+    let finished = false;
+    const result = new Promise<EventReport>((resolve, reject) => {
+      waiter = {
+        resolve,
+        reject,
+        priority: options.priority ?? 'interactive',
+        onProgress: options.onProgress,
+      };
+      current.waiters.add(waiter);
+    });
+    void result.then(
+      () => {
+        finished = true;
+      },
+      () => {
+        finished = true;
+      },
+    );
+    const cancel = (reason: unknown = new CancelledError('The report request was cancelled')) => {
+      if (!waiter || !current.waiters.delete(waiter)) return;
+      waiter.reject(reason);
+      if (current.waiters.size === 0 && current.state === 'queued') {
+        this.#queue.splice(this.#queue.indexOf(current), 1);
+        this.#entries.delete(eventId);
+        this.#notify();
+      }
+    };
+    if (options.signal) {
+      const signal = options.signal;
+      if (signal.aborted) cancel(cancellationError(signal));
+      else signal.addEventListener('abort', () => cancel(cancellationError(signal)), { once: true });
+    }
+    this.#pump();
+    return {
+      eventId,
+      result,
+      progress: () =>
+        finished ? { state: 'done', position: 0, estimatedWaitMs: 0 } : this.#progressOf(current, this.#clock.now()),
+      cancel: () => cancel(),
+    };
+  }
+
+  /** Feeds the report endpoint's own `X-RateLimit-*` headers (spec 8 rule 3). */
+  observe(observation: RateLimitObservation): void {
+    if (this.#server && observation.observedAt < this.#server.observedAt) return;
+    this.#server = { remaining: observation.remaining, resetAt: observation.resetAt, observedAt: observation.observedAt };
+  }
+
+  /** Reports waiting for admission (not counting those being fetched). */
+  get waiting(): number {
+    return this.#queue.length;
+  }
+
+  /** The admission times of the next `count` queued entries, by the limits known now. */
+  #slots(count: number, now: number): number[] {
+    const admissions = [...this.#admissions];
+    const slots: number[] = [];
+    let serverLeft = Number.POSITIVE_INFINITY;
+    if (this.#server && now < this.#server.resetAt) {
+      const since = this.#server.observedAt;
+      serverLeft = this.#server.remaining - admissions.filter((at) => at >= since).length;
+    }
+    for (let i = 0; i < count; i += 1) {
+      let at = Math.max(now, this.#blockedUntil);
+      const oldest = admissions.length >= this.#limit ? admissions[admissions.length - this.#limit] : undefined;
+      if (oldest !== undefined) at = Math.max(at, oldest + this.#windowMs);
+      if (this.#server && at < this.#server.resetAt && serverLeft <= 0) at = this.#server.resetAt;
+      if (this.#server && at < this.#server.resetAt) serverLeft -= 1;
+      admissions.push(at);
+      slots.push(at);
+    }
+    return slots;
+  }
+
+  #progressOf(entry: Entry, now: number): ReportProgress {
+    if (entry.state === 'fetching') return { state: 'fetching', position: 0, estimatedWaitMs: 0 };
+    const index = this.#queue.indexOf(entry);
+    const slot = this.#slots(index + 1, now)[index] ?? now;
+    return { state: 'queued', position: index + 1, estimatedWaitMs: Math.max(0, slot - now) };
+  }
+
+  #notify(): void {
+    const now = this.#clock.now();
+    for (const entry of [...this.#entries.values()]) {
+      const progress = this.#progressOf(entry, now);
+      for (const waiter of entry.waiters) waiter.onProgress?.(progress);
+    }
+  }
+
+  #pump(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const now = this.#clock.now();
+    let moved = false;
+    while (this.#queue.length > 0) {
+      const [next] = this.#slots(1, now);
+      if (next === undefined || next > now) break;
+      const entry = this.#queue.shift() as Entry;
+      this.#admissions.push(now);
+      if (this.#admissions.length > this.#limit) this.#admissions.shift();
+      entry.state = 'fetching';
+      moved = true;
+      void this.#run(entry);
+    }
+    if (moved || this.#queue.length > 0) this.#notify();
+    const [next] = this.#slots(this.#queue.length > 0 ? 1 : 0, now);
+    if (next !== undefined) this.#timer = setTimeout(() => this.#pump(), Math.max(1, next - now));
+  }
+
+  async #run(entry: Entry): Promise<void> {
+    const priority: Priority = [...entry.waiters].some((w) => w.priority === 'interactive') ? 'interactive' : 'background';
+    try {
+      const report = await this.#fetchReport(entry.eventId, priority, entry.controller.signal);
+      this.#cache.set(entry.eventId, { report, expiresAt: this.#clock.now() + this.#cacheTtlMs });
+      this.#entries.delete(entry.eventId);
+      for (const waiter of entry.waiters) {
+        waiter.onProgress?.({ state: 'done', position: 0, estimatedWaitMs: 0 });
+        waiter.resolve(report);
+      }
+    } catch (error) {
+      if (isTicketingError(error) && error instanceof RateLimitedError && error.scope === 'report') {
+        // Another key took the allowance: wait as told and keep this report's place at the head.
+        this.#blockedUntil = Math.max(this.#blockedUntil, this.#clock.now() + error.retryAfterMs);
+        if (entry.waiters.size > 0) {
+          entry.state = 'queued';
+          this.#queue.unshift(entry);
+        } else {
+          this.#entries.delete(entry.eventId);
+        }
+      } else {
+        this.#entries.delete(entry.eventId);
+        for (const waiter of entry.waiters) waiter.reject(error);
+      }
+    }
+    this.#pump();
+  }
+}
