@@ -71,8 +71,30 @@ export const SEED_ZONES: readonly ZoneInfo[] = [
   { zone: 'UTC', city: 'Online', currency: 'USD' },
 ];
 
-const ADJECTIVES = ['Midnight', 'Summer', 'Northern', 'Open', 'Grand', 'Quiet', 'Electric', 'Golden', 'Urban', 'Winter'];
-const NOUNS = ['Jazz Night', 'Tech Meetup', 'Food Fair', 'Film Club', 'Marathon', 'Book Launch', 'Hackathon', 'Gala', 'Workshop', 'Concert'];
+const ADJECTIVES = [
+  'Midnight',
+  'Summer',
+  'Northern',
+  'Open',
+  'Grand',
+  'Quiet',
+  'Electric',
+  'Golden',
+  'Urban',
+  'Winter',
+];
+const NOUNS = [
+  'Jazz Night',
+  'Tech Meetup',
+  'Food Fair',
+  'Film Club',
+  'Marathon',
+  'Book Launch',
+  'Hackathon',
+  'Gala',
+  'Workshop',
+  'Concert',
+];
 
 /** Names that must be escaped before Slack sees them; they recur through the catalog. */
 export const HOSTILE_NAMES: readonly string[] = [

@@ -184,7 +184,7 @@ export class TicketingClient {
   }
 
   /** A report, waiting in the report queue as long as needed (or until the signal aborts). */
-  getReport(eventId: string, options: ReportRequestOptions = {}): Promise<EventReport> {
+  async getReport(eventId: string, options: ReportRequestOptions = {}): Promise<EventReport> {
     return this.requestReport(eventId, options).result;
   }
 
@@ -198,7 +198,9 @@ export class TicketingClient {
     const event = parseId('event', eventId);
     const promo = parseId('promo', promoId);
     if (!Number.isSafeInteger(quantity) || quantity < 0) {
-      throw new ValidationError(`quantity must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, got ${quantity}`);
+      throw new ValidationError(
+        `quantity must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, got ${quantity}`,
+      );
     }
     const response = await this.#call(
       {

@@ -56,6 +56,12 @@ interface Entry {
   controller: AbortController;
 }
 
+/** One admitted call. Until it finishes, the server may see it at any moment, so it counts as "now". */
+interface Slot {
+  at: number;
+  finished: boolean;
+}
+
 /**
  * Admits `GET /v1/events/{id}/report` calls first come, first served, at most `limit` in any
  * sliding window (stricter than the server's fixed window, so never a 429 at a window edge), and
@@ -71,8 +77,8 @@ export class ReportQueue {
   readonly #queue: Entry[] = [];
   readonly #entries = new Map<string, Entry>();
   readonly #cache = new Map<string, { report: EventReport; expiresAt: number }>();
-  /** Admission times, oldest first, at most `limit` of them. */
-  readonly #admissions: number[] = [];
+  /** The latest `limit` admitted calls, oldest first. */
+  readonly #admissions: Slot[] = [];
   #blockedUntil = 0;
   #server: { remaining: number; resetAt: number; observedAt: number } | undefined;
   #timer: NodeJS.Timeout | undefined;
@@ -148,7 +154,11 @@ export class ReportQueue {
   /** Feeds the report endpoint's own `X-RateLimit-*` headers (spec 8 rule 3). */
   observe(observation: RateLimitObservation): void {
     if (this.#server && observation.observedAt < this.#server.observedAt) return;
-    this.#server = { remaining: observation.remaining, resetAt: observation.resetAt, observedAt: observation.observedAt };
+    this.#server = {
+      remaining: observation.remaining,
+      resetAt: observation.resetAt,
+      observedAt: observation.observedAt,
+    };
   }
 
   /** Reports waiting for admission (not counting those being fetched). */
@@ -158,7 +168,9 @@ export class ReportQueue {
 
   /** The admission times of the next `count` queued entries, by the limits known now. */
   #slots(count: number, now: number): number[] {
-    const admissions = [...this.#admissions];
+    // A call's slot frees a window after it finished (not after it was admitted): the request may
+    // have waited for the organization's budget, and only its answer proves the server saw it.
+    const admissions = this.#admissions.map((slot) => (slot.finished ? slot.at : now));
     const slots: number[] = [];
     let serverLeft = Number.POSITIVE_INFINITY;
     if (this.#server && now < this.#server.resetAt) {
@@ -201,19 +213,22 @@ export class ReportQueue {
       const [next] = this.#slots(1, now);
       if (next === undefined || next > now) break;
       const entry = this.#queue.shift() as Entry;
-      this.#admissions.push(now);
+      const slot: Slot = { at: now, finished: false };
+      this.#admissions.push(slot);
       if (this.#admissions.length > this.#limit) this.#admissions.shift();
       entry.state = 'fetching';
       moved = true;
-      void this.#run(entry);
+      void this.#run(entry, slot);
     }
     if (moved || this.#queue.length > 0) this.#notify();
     const [next] = this.#slots(this.#queue.length > 0 ? 1 : 0, now);
     if (next !== undefined) this.#timer = setTimeout(() => this.#pump(), Math.max(1, next - now));
   }
 
-  async #run(entry: Entry): Promise<void> {
-    const priority: Priority = [...entry.waiters].some((w) => w.priority === 'interactive') ? 'interactive' : 'background';
+  async #run(entry: Entry, slot: Slot): Promise<void> {
+    const priority: Priority = [...entry.waiters].some((w) => w.priority === 'interactive')
+      ? 'interactive'
+      : 'background';
     try {
       const report = await this.#fetchReport(entry.eventId, priority, entry.controller.signal);
       this.#cache.set(entry.eventId, { report, expiresAt: this.#clock.now() + this.#cacheTtlMs });
@@ -237,6 +252,8 @@ export class ReportQueue {
         for (const waiter of entry.waiters) waiter.reject(error);
       }
     }
+    slot.at = this.#clock.now();
+    slot.finished = true;
     this.#pump();
   }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isValidTimeZone, parsePlainDate, type PlainDate, startOfDay, addDays } from '../time/zoned.js';
+import { addDays, isValidTimeZone, type PlainDate, parsePlainDate, startOfDay } from '../time/zoned.js';
 import { normaliseApiId } from './ids.js';
 
 /*
@@ -15,7 +15,9 @@ const plainDate = z.iso.date();
 const optionalText = z.string().trim().min(1).optional().catch(undefined);
 
 /** When an event starts or ends: an instant with offset, or a plain `YYYY-MM-DD` (spec 2.2 rule 3). */
-export type EventMoment = { kind: 'instant'; iso: string; epochMs: number } | { kind: 'date'; date: PlainDate; iso: string };
+export type EventMoment =
+  | { kind: 'instant'; iso: string; epochMs: number }
+  | { kind: 'date'; date: PlainDate; iso: string };
 
 /** An event as the rest of eventops sees it. */
 export interface TicketingEvent {

@@ -1,0 +1,212 @@
+import { z } from 'zod';
+import { LOG_LEVELS } from './logger.js';
+
+/** A request limit such as the spec's "180 per minute", written `180/60s`. */
+export interface RateLimitSpec {
+  limit: number;
+  windowMs: number;
+}
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
+
+/** Parses `180/60s`, `3/1m`, `30/500ms`. */
+export function parseRateLimit(text: string): RateLimitSpec | undefined {
+  const match = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)\s*$/.exec(text);
+  if (!match) return undefined;
+  const limit = Number(match[1]);
+  const windowMs = Number(match[2]) * (UNIT_MS[match[3] as string] ?? 0);
+  if (!Number.isSafeInteger(limit) || limit < 1 || !(windowMs >= 1)) return undefined;
+  return { limit, windowMs };
+}
+
+/** Parses `90s`, `2h`, `500ms`, `5m` into ms. */
+export function parseDuration(text: string): number | undefined {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)\s*$/.exec(text);
+  if (!match) return undefined;
+  return Number(match[1]) * (UNIT_MS[match[2] as string] ?? 0);
+}
+
+const rateLimit = (example: string) =>
+  z.string().transform((text, ctx) => {
+    const parsed = parseRateLimit(text);
+    if (!parsed) {
+      ctx.addIssue({ code: 'custom', message: `expected <requests>/<window> such as "${example}", got "${text}"` });
+      return z.NEVER;
+    }
+    return parsed;
+  });
+
+const duration = (example: string) =>
+  z.string().transform((text, ctx) => {
+    const parsed = parseDuration(text);
+    if (parsed === undefined) {
+      ctx.addIssue({ code: 'custom', message: `expected a duration such as "${example}", got "${text}"` });
+      return z.NEVER;
+    }
+    return parsed;
+  });
+
+const httpUrl = z
+  .string()
+  .trim()
+  .refine((text) => /^https?:\/\//.test(text) && URL.canParse(text), { message: 'expected an http(s) URL' });
+
+/** A secret is checked for shape only; its value never appears in a message. */
+const secret = (prefix: string | undefined, what: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, { message: `expected ${what}` })
+    .refine((text) => prefix === undefined || text.startsWith(prefix), {
+      message: `expected ${what} starting with "${prefix}" (value not shown)`,
+    });
+
+const empty = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+
+const schema = z
+  .object({
+    TICKETING_API_URL: z.preprocess(empty, httpUrl.optional()),
+    TICKETING_API_KEY: z.preprocess(empty, secret(undefined, 'an API key').optional()),
+    TICKETING_ORG_LIMIT: z.preprocess(empty, rateLimit('180/60s').default({ limit: 180, windowMs: 60_000 })),
+    TICKETING_REPORT_LIMIT: z.preprocess(empty, rateLimit('3/60s').default({ limit: 3, windowMs: 60_000 })),
+    TICKETING_REPORT_CACHE_TTL: z.preprocess(empty, duration('60s').default(60_000)),
+    TICKETING_BACKGROUND_RESERVE: z.preprocess(
+      empty,
+      z.coerce
+        .number({ message: 'expected a share from 0 to 0.9, such as 0.15' })
+        .min(0, { message: 'expected a share from 0 to 0.9, such as 0.15' })
+        .max(0.9, { message: 'expected a share from 0 to 0.9, such as 0.15' })
+        .default(0.15),
+    ),
+    SLACK_BOT_TOKEN: z.preprocess(empty, secret('xoxb-', 'a bot token').optional()),
+    SLACK_SIGNING_SECRET: z.preprocess(empty, secret(undefined, 'the signing secret').optional()),
+    SLACK_APP_TOKEN: z.preprocess(empty, secret('xapp-', 'an app-level token').optional()),
+    SLACK_API_URL: z.preprocess(empty, httpUrl.optional()),
+    PROMO_EDITORS: z.preprocess(
+      empty,
+      z
+        .string()
+        .default('')
+        .transform((text, ctx) => {
+          const ids = text
+            .split(/[\s,]+/)
+            .map((id) => id.trim())
+            .filter(Boolean);
+          const bad = ids.filter((id) => !/^[UWS][A-Z0-9]{2,}$/.test(id));
+          if (bad.length > 0) {
+            ctx.addIssue({
+              code: 'custom',
+              message: `expected Slack user ids (U...) or user-group ids (S...), got ${bad.map((id) => `"${id}"`).join(', ')}`,
+            });
+            return z.NEVER;
+          }
+          return ids;
+        }),
+    ),
+    PORT: z.preprocess(
+      empty,
+      z.coerce
+        .number({ message: 'expected a port number from 0 to 65535' })
+        .int({ message: 'expected a port number from 0 to 65535' })
+        .min(0, { message: 'expected a port number from 0 to 65535' })
+        .max(65_535, { message: 'expected a port number from 0 to 65535' })
+        .default(3000),
+    ),
+    STORE_URL: z.preprocess(
+      empty,
+      z
+        .string()
+        .trim()
+        .refine((text) => /^(sqlite|redis|rediss):\/\//.test(text), {
+          message: 'expected sqlite://<path> or redis://<host>:<port>',
+        })
+        .default('sqlite://./data/eventops.sqlite'),
+    ),
+    LOG_LEVEL: z.preprocess(
+      (value) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value),
+      z.enum(LOG_LEVELS, { message: `expected one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+    ),
+  })
+  .superRefine((env, ctx) => {
+    if (env.TICKETING_API_URL && !env.TICKETING_API_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TICKETING_API_KEY'],
+        message: 'required when TICKETING_API_URL is set',
+      });
+    }
+    if (env.SLACK_BOT_TOKEN && !env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SLACK_SIGNING_SECRET'],
+        message: 'required for the HTTP receiver (or set SLACK_APP_TOKEN for Socket Mode)',
+      });
+    }
+  });
+
+type Env = z.output<typeof schema>;
+
+/** The validated configuration every other module receives; nothing else reads the environment. */
+export interface Config {
+  ticketing: {
+    /** Absent: run against the built-in simulator (demo mode). */
+    apiUrl: string | undefined;
+    apiKey: string | undefined;
+    orgLimit: RateLimitSpec;
+    reportLimit: RateLimitSpec;
+    reportCacheTtlMs: number;
+    backgroundReserve: number;
+  };
+  slack: {
+    botToken: string | undefined;
+    signingSecret: string | undefined;
+    appToken: string | undefined;
+    apiUrl: string | undefined;
+    promoEditors: string[];
+  };
+  port: number;
+  storeUrl: string;
+  logLevel: (typeof LOG_LEVELS)[number];
+}
+
+export class ConfigError extends Error {
+  readonly code = 'invalid_config';
+  constructor(readonly problems: { variable: string; message: string }[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  ${p.variable}: ${p.message}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Validates the environment passed in; throws `ConfigError` naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => ({
+        variable: String(issue.path[0] ?? '(environment)'),
+        message: issue.message,
+      })),
+    );
+  }
+  const e: Env = parsed.data;
+  return {
+    ticketing: {
+      apiUrl: e.TICKETING_API_URL,
+      apiKey: e.TICKETING_API_KEY,
+      orgLimit: e.TICKETING_ORG_LIMIT,
+      reportLimit: e.TICKETING_REPORT_LIMIT,
+      reportCacheTtlMs: e.TICKETING_REPORT_CACHE_TTL,
+      backgroundReserve: e.TICKETING_BACKGROUND_RESERVE,
+    },
+    slack: {
+      botToken: e.SLACK_BOT_TOKEN,
+      signingSecret: e.SLACK_SIGNING_SECRET,
+      appToken: e.SLACK_APP_TOKEN,
+      apiUrl: e.SLACK_API_URL,
+      promoEditors: e.PROMO_EDITORS,
+    },
+    port: e.PORT,
+    storeUrl: e.STORE_URL,
+    logLevel: e.LOG_LEVEL,
+  };
+}

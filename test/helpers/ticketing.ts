@@ -1,0 +1,54 @@
+import { type Simulator, type SimulatorOptions, startSimulator } from '../../src/simulator/server.js';
+import type { TicketingClient } from '../../src/ticketing/client.js';
+import { createTicketingClient } from '../../src/ticketing/create-client.js';
+
+export interface Rig {
+  sim: Simulator;
+  client: TicketingClient;
+  close(): Promise<void>;
+}
+
+/**
+ * A simulator on loopback and a client of it, with the same limits on both sides unless the test
+ * says otherwise. Time is shrunk through the window lengths, never by patching timers.
+ */
+export async function startRig(
+  simOptions: SimulatorOptions = {},
+  clientOptions: Partial<Parameters<typeof createTicketingClient>[0]> = {},
+): Promise<Rig> {
+  const sim = await startSimulator({ anchorMs: Date.UTC(2026, 10, 22), ...simOptions });
+  const client = createTicketingClient({
+    apiUrl: sim.url,
+    apiKey: sim.apiKeys[0] as string,
+    orgLimit: simOptions.orgLimit ?? { limit: 180, windowMs: 60_000 },
+    reportLimit: simOptions.reportLimit ?? { limit: 3, windowMs: 60_000 },
+    retry: { baseDelayMs: 5, maxDelayMs: 50 },
+    ...clientOptions,
+  });
+  return {
+    sim,
+    client,
+    close: async () => {
+      await client.close();
+      await sim.close();
+    },
+  };
+}
+
+/** Runs `count` tasks with at most `concurrency` at once. */
+export async function runPool<T>(
+  count: number,
+  concurrency: number,
+  task: (index: number) => Promise<T>,
+): Promise<T[]> {
+  const results: T[] = new Array(count);
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const index = next++;
+      results[index] = await task(index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+  return results;
+}

@@ -1,0 +1,255 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { isTicketingError } from '../../src/ticketing/errors.js';
+import { type Rig, runPool, startRig } from '../helpers/ticketing.js';
+
+let rig: Rig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+describe('TicketingClient: pagination', () => {
+  it('crawls N events in exactly ceil(N/100) requests with no 429', async () => {
+    rig = await startRig({ eventCount: 250 });
+    const ids: string[] = [];
+    for await (const event of rig.client.events({ priority: 'background' })) ids.push(event.id);
+    expect(ids).toEqual(rig.sim.catalog.events.map((event) => event.id));
+    const stats = rig.sim.stats();
+    expect(stats.requests).toBe(3);
+    expect(stats.rateLimited).toBe(0);
+  });
+
+  it('passes the cursor back verbatim and URL-encoded, and sends nothing after a break', async () => {
+    rig = await startRig({ eventCount: 250 });
+    let seen = 0;
+    for await (const page of rig.client.eventPages({ limit: 10 })) {
+      seen += page.items.length;
+      if (seen >= 20) break;
+    }
+    const log = rig.sim.stats().log;
+    expect(log).toHaveLength(2);
+    expect(log[0]?.path).toBe('/v1/events?limit=10');
+    expect(log[1]?.path).toMatch(/^\/v1\/events\?limit=10&nextCursor=[^&]+$/);
+  });
+
+  it('clamps the page size to 1..100', async () => {
+    rig = await startRig();
+    await rig.client.listEvents({ limit: 1000 });
+    await rig.client.listEvents({ limit: 0 });
+    await rig.client.listEvents({ limit: 2.7 });
+    expect(rig.sim.stats().log.map((entry) => entry.path)).toEqual([
+      '/v1/events?limit=100',
+      '/v1/events?limit=1',
+      '/v1/events?limit=2',
+    ]);
+  });
+
+  it('finds one event by id with or without its prefix, stopping once found', async () => {
+    rig = await startRig({ eventCount: 250 });
+    const target = rig.sim.catalog.events[42];
+    if (!target) throw new Error('catalog too small');
+    const found = await rig.client.findEvent(target.id.slice(4));
+    expect(found.id).toBe(target.id);
+    expect(found.timezone).toBe(target.timezone);
+    expect(rig.sim.stats().requests).toBe(1);
+  });
+});
+
+describe('TicketingClient: the organization budget', () => {
+  it('meets three times the budget with no 429 and at least 95% of the budget used', async () => {
+    const orgLimit = { limit: 30, windowMs: 1_000 };
+    rig = await startRig({ orgLimit });
+    const client = rig.client;
+    await runPool(90, 15, () => client.listEvents({ limit: 1 }));
+    const stats = rig.sim.stats();
+    expect(stats.rateLimited).toBe(0);
+    expect(stats.mostInAWindow.organization).toBeLessThanOrEqual(30);
+    // Every window the demand spanned, but the last, was (nearly) full.
+    const full = stats.organizationWindows.slice(0, -1);
+    expect(full.length).toBeGreaterThanOrEqual(2);
+    for (const count of full) expect(count).toBeGreaterThanOrEqual(Math.ceil(0.95 * orgLimit.limit));
+  });
+
+  it('slows to what the headers leave after another key of the organization spent most of the budget', async () => {
+    const orgLimit = { limit: 40, windowMs: 1_500 };
+    rig = await startRig({ orgLimit });
+    const otherKey = rig.sim.apiKeys[1] as string;
+    for (let i = 0; i < 34; i += 1) {
+      await fetch(`${rig.sim.url}/v1/events?limit=1`, { headers: { 'Service-Api-Key': otherKey } });
+    }
+    const client = rig.client;
+    const results = await runPool(30, 6, () => client.listEvents({ limit: 1 }));
+    expect(results).toHaveLength(30);
+    const stats = rig.sim.stats();
+    expect(stats.rateLimited).toBe(0);
+    expect(stats.mostInAWindow.organization).toBeLessThanOrEqual(40);
+  });
+
+  it('lets an interactive request overtake a background crawl waiting in the queue', async () => {
+    // 5 a window with a 15% reserve: background work gets 4, the last one is kept for people.
+    rig = await startRig({ orgLimit: { limit: 5, windowMs: 1_000 }, eventCount: 1_000 });
+    const client = rig.client;
+    const order: string[] = [];
+    let pages = 0;
+    const crawl = (async () => {
+      for await (const _page of client.eventPages({ priority: 'background' })) order.push(`page ${++pages}`);
+    })();
+    while (client.budget().queued.background === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const waitingBehind = pages;
+    await client.listEvents({ limit: 1, priority: 'interactive' });
+    order.push('interactive');
+    await crawl;
+    expect(pages).toBe(10);
+    expect(order.indexOf('interactive')).toBe(waitingBehind);
+    expect(rig.sim.stats().rateLimited).toBe(0);
+  });
+});
+
+describe('TicketingClient: 429 handling', () => {
+  it.each([
+    ['delta-seconds', () => '1'],
+    ['fractional seconds', () => '0.8'],
+    ['an HTTP-date', () => new Date(Math.ceil((Date.now() + 1_500) / 1000) * 1000).toUTCString()],
+  ])('waits as Retry-After says (%s) and does not burst afterwards', async (_form, value) => {
+    rig = await startRig({}, { orgLimit: { limit: 180, windowMs: 5_000 } });
+    const client = rig.client;
+    // A fresh client sends one request first; it is the one refused.
+    const retryAfter = value();
+    rig.sim.forceRateLimit(1, retryAfter);
+    const results = await runPool(8, 8, () => client.listEvents({ limit: 1 }));
+    expect(results).toHaveLength(8);
+    const log = rig.sim.stats().log;
+    const limitedAt = log.findIndex((entry) => entry.status === 429);
+    expect(limitedAt).toBe(0);
+    const limited = log[limitedAt];
+    const next = log[limitedAt + 1];
+    if (!limited || !next) throw new Error('expected a 429 and a request after it');
+    const told = /^\d/.test(retryAfter) ? Number(retryAfter) * 1000 : Date.parse(retryAfter) - limited.at;
+    expect(next.at - limited.at).toBeGreaterThanOrEqual(told - 5);
+    // One probe first, the rest only after its answer: never a second 429.
+    expect(rig.sim.stats().rateLimited).toBe(1);
+    expect(log.slice(limitedAt + 1).every((entry) => entry.status === 200)).toBe(true);
+  });
+
+  it('never waits longer than one window (plus jitter) whatever Retry-After claims', async () => {
+    rig = await startRig({}, { orgLimit: { limit: 180, windowMs: 600 } });
+    rig.sim.forceRateLimit(1, '3600');
+    const started = Date.now();
+    await rig.client.listEvents({ limit: 1 });
+    expect(Date.now() - started).toBeLessThan(600 + 30 + 500);
+  });
+});
+
+describe('TicketingClient: faults', () => {
+  it('still returns exactly the simulator events with 20% injected faults', async () => {
+    rig = await startRig({ eventCount: 400, faultRate: 0.2 });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const ids: string[] = [];
+      for await (const event of rig.client.events({ limit: 20, priority: 'background' })) ids.push(event.id);
+      expect(ids).toEqual(rig.sim.catalog.events.map((event) => event.id));
+      const faults = rig.sim.stats().faults;
+      expect(faults['5xx'] + faults.drop + faults.truncate).toBeGreaterThan(0);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
+  it('gives up with a typed error after bounded retries', async () => {
+    rig = await startRig({ faultRate: 1, faultKinds: ['5xx'] }, { retry: { maxAttempts: 3, baseDelayMs: 1 } });
+    const failure = await rig.client.listEvents().catch((error: unknown) => error);
+    expect(isTicketingError(failure) && failure.code).toBe('unavailable');
+    expect(rig.sim.stats().requests).toBe(3);
+  });
+
+  it('turns 401 and 404 into typed errors carrying the server message, without the key', async () => {
+    rig = await startRig({}, { apiKey: 'sk_not_a_real_key_123456' });
+    const failure = await rig.client.listEvents().catch((error: unknown) => error);
+    expect(isTicketingError(failure) && failure.code).toBe('unauthorized');
+    expect(String((failure as Error).message)).toContain('Missing or unknown Service-Api-Key');
+    expect(JSON.stringify(failure)).not.toContain('sk_not_a_real_key_123456');
+    expect(String((failure as Error).message)).not.toContain('sk_not_a_real_key_123456');
+    expect(rig.sim.stats().requests).toBe(1);
+  });
+});
+
+describe('TicketingClient: reports', () => {
+  it('admits 7 distinct reports at most 3 in any window and delivers them in order', async () => {
+    const reportLimit = { limit: 3, windowMs: 500 };
+    rig = await startRig({ reportLimit }, { reportLimit });
+    const events = rig.sim.catalog.events.slice(0, 7);
+    const delivered: string[] = [];
+    await Promise.all(
+      events.map((event) => rig?.client.getReport(event.id).then((report) => delivered.push(String(report.eventId)))),
+    );
+    expect(delivered).toEqual(events.map((event) => event.id));
+    const stats = rig.sim.stats();
+    expect(stats.rateLimited).toBe(0);
+    expect(stats.mostInAnySpan.report).toBeLessThanOrEqual(3);
+  });
+
+  it('shares one API call among 5 concurrent requests for the same report', async () => {
+    rig = await startRig();
+    const id = rig.sim.catalog.events[0]?.id as string;
+    const client = rig.client;
+    const reports = await Promise.all([id, id.slice(4), id, id, id.slice(4)].map((each) => client.getReport(each)));
+    expect(new Set(reports.map((report) => report.eventId))).toEqual(new Set([id]));
+    expect(rig.sim.stats().log.filter((entry) => entry.path.endsWith('/report'))).toHaveLength(1);
+    // A finished report is served from the cache for a while.
+    await client.getReport(id);
+    expect(rig.sim.stats().requests).toBe(1);
+  });
+
+  it('tells a waiting caller its position and estimated wait, and lets it cancel', async () => {
+    const reportLimit = { limit: 1, windowMs: 400 };
+    rig = await startRig({ reportLimit }, { reportLimit });
+    const [a, b, c] = rig.sim.catalog.events;
+    const first = rig.client.requestReport(a?.id as string);
+    const second = rig.client.requestReport(b?.id as string);
+    const third = rig.client.requestReport(c?.id as string);
+    expect(first.progress().state).toBe('fetching');
+    expect(second.progress()).toMatchObject({ state: 'queued', position: 1 });
+    expect(third.progress()).toMatchObject({ state: 'queued', position: 2 });
+    expect(third.progress().estimatedWaitMs).toBeGreaterThan(second.progress().estimatedWaitMs);
+    second.cancel();
+    await expect(second.result).rejects.toMatchObject({ code: 'cancelled' });
+    expect(third.progress()).toMatchObject({ state: 'queued', position: 1 });
+    await Promise.all([first.result, third.result]);
+    const paths = rig.sim.stats().log.map((entry) => entry.path);
+    expect(paths.some((path) => path.includes(b?.id as string))).toBe(false);
+  });
+
+  it('rejects bad ids and quantities before any request', async () => {
+    rig = await startRig();
+    const client = rig.client;
+    const event = rig.sim.catalog.events[0]?.id as string;
+    const promo = rig.sim.catalog.promos[0]?.id as string;
+    const attempts: (() => Promise<unknown>)[] = [
+      () => client.updatePromoQuantity(event, promo, -1),
+      () => client.updatePromoQuantity(event, promo, 1.5),
+      () => client.updatePromoQuantity(event, promo, Number.NaN),
+      () => client.updatePromoQuantity(event, promo, 2 ** 60),
+      () => client.updatePromoQuantity(promo, promo, 5),
+      () => client.updatePromoQuantity(event, event, 5),
+      () => client.updatePromoQuantity('evt_../../v1/events', promo, 5),
+      () => client.findEvent('not-an-id'),
+      () => client.getReport('tkt_0d8f1c2e-7c66-4a44-9a1e-5b8a6f7c9d10'),
+    ];
+    for (const attempt of attempts) await expect(attempt()).rejects.toMatchObject({ code: 'invalid_input' });
+    expect(rig.sim.stats().requests).toBe(0);
+  });
+
+  it('sends exactly {"quantity": n} and reports the updated promo', async () => {
+    rig = await startRig();
+    const promo = rig.sim.catalog.promos[0];
+    if (!promo) throw new Error('no promo');
+    const before = { ...promo };
+    const result = await rig.client.updatePromoQuantity(promo.eventId.slice(4), promo.id, 77);
+    expect(result).toMatchObject({ eventId: promo.eventId, promoId: promo.id, quantity: 77 });
+    expect(promo).toEqual({ ...before, quantity: 77 });
+  });
+});
