@@ -1,0 +1,157 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from './config.js';
+import { createLogger } from './logger.js';
+import { describeEventTime } from './render/event-time.js';
+import type { TicketingClient } from './ticketing/client.js';
+import { createTicketingClient } from './ticketing/create-client.js';
+import { isTicketingError } from './ticketing/errors.js';
+
+const USAGE = `Usage: eventops <command>
+
+  check                                  verify the API key and show the request budget
+  events [--all] [--json] [--limit N]    list events (first page, or every page with --all)
+  report <eventId> [--json]              fetch an event's report, showing its queue position
+  promo <eventId> <promoId> <quantity>   set a promo code's redemption count
+
+Configuration comes from the environment: TICKETING_API_URL, TICKETING_API_KEY and the limits
+described in the README.`;
+
+class UsageError extends Error {}
+
+export interface CliIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+function formatWhen(ms: number | undefined): string {
+  return ms === undefined ? 'unknown' : `${Math.max(0, Math.ceil((ms - Date.now()) / 1000))} s`;
+}
+
+async function run(client: TicketingClient, argv: string[], io: CliIo): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      all: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      limit: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const [command, ...rest] = positionals;
+  const expectArgs = (count: number) => {
+    if (rest.length !== count) throw new UsageError(`${command} takes ${count} argument(s), got ${rest.length}`);
+  };
+  switch (command) {
+    case 'check': {
+      expectArgs(0);
+      const budget = await client.check();
+      const seen = budget.lastObservation;
+      io.out(
+        seen
+          ? `API key accepted. Budget: ${seen.remaining}/${seen.limit} requests left, window resets in ${formatWhen(seen.resetAt)}.`
+          : 'API key accepted. The service sent no rate-limit headers.',
+      );
+      return;
+    }
+    case 'events': {
+      expectArgs(0);
+      const limit = values.limit === undefined ? undefined : Number(values.limit);
+      if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 100)) {
+        throw new UsageError(`--limit takes a whole number from 1 to 100, got "${values.limit}"`);
+      }
+      const events = [];
+      if (values.all) {
+        for await (const event of client.events({ ...(limit ? { limit } : {}) })) events.push(event);
+      } else {
+        events.push(...(await client.listEvents({ limit: limit ?? 10 })).items);
+      }
+      if (values.json) {
+        io.out(JSON.stringify(events, null, 2));
+      } else {
+        for (const event of events) {
+          const status = event.status && event.status !== 'published' ? ` [${event.status}]` : '';
+          io.out(`${event.id}  ${event.name ?? '(untitled)'}${status}\n    ${describeEventTime(event)}`);
+        }
+        io.out(`${events.length} event(s)`);
+      }
+      return;
+    }
+    case 'report': {
+      expectArgs(1);
+      let last = '';
+      const ticket = client.requestReport(rest[0] as string, {
+        onProgress: (progress) => {
+          const line =
+            progress.state === 'queued'
+              ? `Queued: position ${progress.position}, about ${Math.ceil(progress.estimatedWaitMs / 1000)} s`
+              : progress.state === 'fetching'
+                ? 'Fetching the report...'
+                : '';
+          if (line && line !== last) io.err(line);
+          last = line;
+        },
+      });
+      const first = ticket.progress();
+      if (first.state === 'queued')
+        io.err(`Queued: position ${first.position}, about ${Math.ceil(first.estimatedWaitMs / 1000)} s`);
+      io.out(JSON.stringify(await ticket.result, null, values.json ? 0 : 2));
+      return;
+    }
+    case 'promo': {
+      expectArgs(3);
+      const [eventId, promoId, quantityText] = rest as [string, string, string];
+      if (!/^\d+$/.test(quantityText)) throw new UsageError(`quantity must be a whole number, got "${quantityText}"`);
+      const result = await client.updatePromoQuantity(eventId, promoId, Number(quantityText));
+      io.out(`Promo ${result.promoId} on ${result.eventId} now allows ${result.quantity} redemption(s).`);
+      return;
+    }
+    default:
+      throw new UsageError(command ? `Unknown command "${command}"` : 'No command given');
+  }
+}
+
+/** Runs the CLI and answers its exit code: 0 success, 1 API error, 2 bad usage. */
+export async function runCli(argv: string[], env: Record<string, string | undefined>, io: CliIo): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
+    io.out(USAGE);
+    return 0;
+  }
+  let client: TicketingClient | undefined;
+  try {
+    const config = loadConfig(env);
+    if (!config.ticketing.apiUrl || !config.ticketing.apiKey) {
+      throw new UsageError('Set TICKETING_API_URL and TICKETING_API_KEY (npm start prints a simulator URL and key).');
+    }
+    client = createTicketingClient({
+      apiUrl: config.ticketing.apiUrl,
+      apiKey: config.ticketing.apiKey,
+      orgLimit: config.ticketing.orgLimit,
+      reportLimit: config.ticketing.reportLimit,
+      reportCacheTtlMs: config.ticketing.reportCacheTtlMs,
+      logger: createLogger({
+        level: config.logLevel === 'info' ? 'warn' : config.logLevel,
+        secrets: [config.ticketing.apiKey],
+      }),
+    });
+    await run(client, argv, io);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof ConfigError) {
+      io.err(`${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (isTicketingError(error) && error.code === 'invalid_input') {
+      io.err(error.message);
+      return 2;
+    }
+    if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
+      io.err(`${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    io.err(isTicketingError(error) ? `Error (${error.code}): ${error.message}` : `Error: ${String(error)}`);
+    return 1;
+  } finally {
+    await client?.close();
+  }
+}

@@ -1,0 +1,68 @@
+import type { TicketingEvent } from '../ticketing/schemas.js';
+import { formatUtcOffset, type PlainDate, zoneOffsetMinutes } from '../time/zoned.js';
+
+const LOCALE = 'en-GB';
+const cache = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(key: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  let found = cache.get(key);
+  if (!found) {
+    found = new Intl.DateTimeFormat(LOCALE, options);
+    cache.set(key, found);
+  }
+  return found;
+}
+
+const dateTime = (timeZone: string) =>
+  formatter(`dt:${timeZone}`, {
+    timeZone,
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  });
+
+const plainDay = () =>
+  formatter('day', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' });
+
+/** `EST, UTC−05:00` where the zone has a well-known abbreviation, else `UTC+05:45`. */
+export function zoneLabel(epochMs: number, timeZone: string): string {
+  const offset = `UTC${formatUtcOffset(zoneOffsetMinutes(epochMs, timeZone))}`;
+  const name = formatter(`abbr:${timeZone}`, { timeZone, timeZoneName: 'short' })
+    .formatToParts(epochMs)
+    .find((part) => part.type === 'timeZoneName')?.value;
+  if (!name || !/^[A-Z]{2,5}$/.test(name) || name === 'UTC' || name === 'GMT') {
+    return offset === 'UTC+00:00' && name === 'GMT' ? 'GMT, UTC+00:00' : offset;
+  }
+  return `${name}, ${offset}`;
+}
+
+/** A plain date as the calendar shows it: never shifted by a zone. */
+function plainDateToUtcNoon(date: PlainDate): number {
+  return Date.UTC(date.year, date.month - 1, date.day, 12);
+}
+
+/**
+ * When an event happens, in the event's own zone: `Tue 1 Dec 2026, 19:00–22:00 (UTC+05:45,
+ * Asia/Kathmandu)`. Start and end get their own offset when a DST change falls between them;
+ * plain-date events read as a date range with no time and no shift.
+ */
+export function describeEventTime(event: TicketingEvent): string {
+  const zone = event.timezone;
+  if (event.start.kind === 'date' || event.end.kind === 'date') {
+    const start = event.start.kind === 'date' ? plainDateToUtcNoon(event.start.date) : event.startsAtMs;
+    const end = event.end.kind === 'date' ? plainDateToUtcNoon(event.end.date) : event.endsAtMs;
+    const range = start === end ? plainDay().format(start) : plainDay().formatRange(start, end);
+    return `${range} (all day, ${zone})`;
+  }
+  const startLabel = zoneLabel(event.startsAtMs, zone);
+  const endLabel = zoneLabel(event.endsAtMs, zone);
+  if (startLabel === endLabel) {
+    return `${dateTime(zone).formatRange(event.startsAtMs, event.endsAtMs)} (${startLabel}, ${zone})`;
+  }
+  // A DST change during the event: each end carries its own offset.
+  return `${dateTime(zone).format(event.startsAtMs)} (${startLabel}) – ${dateTime(zone).format(event.endsAtMs)} (${endLabel}), ${zone}`;
+}

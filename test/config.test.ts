@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, parseRateLimit } from '../src/config.js';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults to an empty environment', () => {
+    const config = loadConfig({});
+    expect(config.ticketing.orgLimit).toEqual({ limit: 180, windowMs: 60_000 });
+    expect(config.ticketing.reportLimit).toEqual({ limit: 3, windowMs: 60_000 });
+    expect(config.ticketing.apiUrl).toBeUndefined();
+    expect(config.port).toBe(3000);
+    expect(config.storeUrl).toBe('sqlite://./data/eventops.sqlite');
+    expect(config.logLevel).toBe('info');
+    expect(config.slack.promoEditors).toEqual([]);
+  });
+
+  it('reads every variable it is given', () => {
+    const config = loadConfig({
+      TICKETING_API_URL: 'https://api.example.com',
+      TICKETING_API_KEY: 'sk_live_abcdef',
+      TICKETING_ORG_LIMIT: '120/30s',
+      TICKETING_REPORT_LIMIT: '2/1m',
+      SLACK_BOT_TOKEN: 'xoxb-test',
+      SLACK_SIGNING_SECRET: 'shh',
+      PROMO_EDITORS: 'U012AB, S0GROUP',
+      PORT: '8080',
+      STORE_URL: 'redis://127.0.0.1:6379',
+      LOG_LEVEL: 'DEBUG',
+    });
+    expect(config.ticketing.orgLimit).toEqual({ limit: 120, windowMs: 30_000 });
+    expect(config.ticketing.reportLimit).toEqual({ limit: 2, windowMs: 60_000 });
+    expect(config.slack.promoEditors).toEqual(['U012AB', 'S0GROUP']);
+    expect(config.port).toBe(8080);
+    expect(config.logLevel).toBe('debug');
+  });
+
+  it('names every bad variable and what was expected, never echoing a secret', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        TICKETING_API_URL: 'ftp://nope',
+        TICKETING_ORG_LIMIT: 'lots',
+        PORT: '70000',
+        SLACK_BOT_TOKEN: 'xoxp-secret-user-token',
+        LOG_LEVEL: 'loud',
+      });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.map((p) => p.variable).sort();
+    expect(problems).toEqual(['LOG_LEVEL', 'PORT', 'SLACK_BOT_TOKEN', 'TICKETING_API_URL', 'TICKETING_ORG_LIMIT']);
+    const message = (error as Error).message;
+    expect(message).toContain('TICKETING_ORG_LIMIT: expected <requests>/<window> such as "180/60s", got "lots"');
+    expect(message).not.toContain('xoxp-secret-user-token');
+  });
+
+  it('requires the key with the URL, and a signing secret or app token with the bot token', () => {
+    expect(() => loadConfig({ TICKETING_API_URL: 'http://127.0.0.1:1' })).toThrow(/TICKETING_API_KEY: required/);
+    expect(() => loadConfig({ SLACK_BOT_TOKEN: 'xoxb-1' })).toThrow(/SLACK_SIGNING_SECRET: required/);
+    expect(loadConfig({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1' }).slack.appToken).toBe('xapp-1');
+  });
+
+  it('parses rate limits in ms, s, m and h', () => {
+    expect(parseRateLimit('30/500ms')).toEqual({ limit: 30, windowMs: 500 });
+    expect(parseRateLimit('1000/1h')).toEqual({ limit: 1000, windowMs: 3_600_000 });
+    expect(parseRateLimit('0/60s')).toBeUndefined();
+    expect(parseRateLimit('180')).toBeUndefined();
+  });
+});
