@@ -28,16 +28,27 @@ const dateTime = (timeZone: string) =>
 const plainDay = () =>
   formatter('day', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' });
 
-/** `EST, UTC−05:00` where the zone has a well-known abbreviation, else `UTC+05:45`. */
+/** The zone's own abbreviation where one is in common use (EST, BST, AEDT), else undefined. */
+function abbreviation(epochMs: number, timeZone: string): string | undefined {
+  // Each locale knows its own region's names; all write "GMT+5:45" where they know none.
+  for (const locale of ['en-US', 'en-GB', 'en-AU', 'en-IN']) {
+    const key = `abbr:${locale}:${timeZone}`;
+    let found = cache.get(key);
+    if (!found) {
+      found = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'short' });
+      cache.set(key, found);
+    }
+    const name = found.formatToParts(epochMs).find((part) => part.type === 'timeZoneName')?.value;
+    if (name && /^[A-Z]{2,5}$/.test(name) && name !== 'UTC') return name;
+  }
+  return undefined;
+}
+
+/** `EST, UTC-05:00` where the zone has a well-known abbreviation, else `UTC+05:45`. */
 export function zoneLabel(epochMs: number, timeZone: string): string {
   const offset = `UTC${formatUtcOffset(zoneOffsetMinutes(epochMs, timeZone))}`;
-  const name = formatter(`abbr:${timeZone}`, { timeZone, timeZoneName: 'short' })
-    .formatToParts(epochMs)
-    .find((part) => part.type === 'timeZoneName')?.value;
-  if (!name || !/^[A-Z]{2,5}$/.test(name) || name === 'UTC' || name === 'GMT') {
-    return offset === 'UTC+00:00' && name === 'GMT' ? 'GMT, UTC+00:00' : offset;
-  }
-  return `${name}, ${offset}`;
+  const name = abbreviation(epochMs, timeZone);
+  return name ? `${name}, ${offset}` : offset;
 }
 
 /** A plain date as the calendar shows it: never shifted by a zone. */
