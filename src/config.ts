@@ -117,9 +117,7 @@ const schema = z
       z
         .string()
         .trim()
-        .refine((text) => /^(sqlite|redis|rediss):\/\//.test(text), {
-          message: 'expected sqlite://<path> or redis://<host>:<port>',
-        })
+        .refine((text) => /^sqlite:\/\/.+/.test(text), { message: 'expected sqlite://<path>' })
         .default('sqlite://./data/eventops.sqlite'),
     ),
     LOG_LEVEL: z.preprocess(

@@ -23,7 +23,7 @@ describe('loadConfig', () => {
       SLACK_SIGNING_SECRET: 'shh',
       PROMO_EDITORS: 'U012AB, S0GROUP',
       PORT: '8080',
-      STORE_URL: 'redis://127.0.0.1:6379',
+      STORE_URL: 'sqlite:///tmp/x.sqlite',
       LOG_LEVEL: 'DEBUG',
     });
     expect(config.ticketing.orgLimit).toEqual({ limit: 120, windowMs: 30_000 });

@@ -1,0 +1,128 @@
+import type { ReportProgress } from '../ticketing/report-queue.js';
+import type { EventReport } from '../ticketing/schemas.js';
+import { type Block, context, header, LIMITS, mrkdwnSection, type SlackMessage } from './block-kit.js';
+import { safeText } from './escape.js';
+
+const LABEL_KEYS = ['name', 'label', 'code', 'title', 'date', 'day', 'category', 'id'];
+const MAX_ROWS = 10;
+const MAX_LISTS = 4;
+const BAR_WIDTH = 16;
+
+/** `ticketsSold` → `Tickets sold`. */
+export function humanise(key: string): string {
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .trim()
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+const numberFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+
+function formatNumber(key: string, value: number, currency: string | undefined): string {
+  const money = /revenue|amount|price|total|gross|net|sales$/i.test(key) && currency;
+  return money ? `${numberFormat.format(value)} ${currency}` : numberFormat.format(value);
+}
+
+type Row = Record<string, unknown>;
+
+function isRowList(value: unknown): value is Row[] {
+  return (
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.every((row) => typeof row === 'object' && row !== null && !Array.isArray(row))
+  );
+}
+
+/** A list of records as a short monospace table with a bar for its first numeric column. */
+function table(key: string, rows: Row[], currency: string | undefined): Block[] {
+  const sample = rows[0] as Row;
+  const labelKey = LABEL_KEYS.find((k) => typeof sample[k] === 'string');
+  const numericKeys = Object.keys(sample)
+    .filter((k) => typeof sample[k] === 'number')
+    .slice(0, 3);
+  if (!labelKey || numericKeys.length === 0) return [];
+  const shown = rows.slice(0, MAX_ROWS);
+  const barKey = numericKeys[0] as string;
+  const max = Math.max(...shown.map((row) => (typeof row[barKey] === 'number' ? (row[barKey] as number) : 0)), 1);
+  const labels = shown.map((row) => String(row[labelKey] ?? '').slice(0, 24));
+  const labelWidth = Math.max(...labels.map((l) => l.length), humanise(labelKey).length);
+  const cells = shown.map((row) =>
+    numericKeys.map((k) => (typeof row[k] === 'number' ? formatNumber(k, row[k] as number, currency) : '')),
+  );
+  const widths = numericKeys.map((k, i) => Math.max(humanise(k).length, ...cells.map((c) => (c[i] ?? '').length)));
+  const head = [
+    humanise(labelKey).padEnd(labelWidth),
+    ...numericKeys.map((k, i) => humanise(k).padStart(widths[i] ?? 0)),
+  ].join('  ');
+  const lines = shown.map((row, r) => {
+    const value = typeof row[barKey] === 'number' ? Math.max(0, row[barKey] as number) : 0;
+    const bar = '█'.repeat(Math.round((value / max) * BAR_WIDTH));
+    const numbers = (cells[r] ?? []).map((cell, i) => cell.padStart(widths[i] ?? 0));
+    return [(labels[r] ?? '').padEnd(labelWidth), ...numbers, bar].join('  ');
+  });
+  const more = rows.length - shown.length;
+  const body = safeText([head, ...lines].join('\n'), LIMITS.sectionText - 20);
+  const blocks: Block[] = [mrkdwnSection(`*${safeText(humanise(key), 100)}*\n\`\`\`${body}\`\`\``)];
+  if (more > 0) blocks.push(context(`...and ${more} more`));
+  return blocks;
+}
+
+export interface ReportMessageOptions {
+  eventId: string;
+  eventName?: string | undefined;
+  /** Said under the report when the full JSON could not be attached. */
+  attachmentNote?: string | undefined;
+}
+
+/**
+ * A report whose shape the spec does not give: top-level numbers become headline fields, lists of
+ * records become short tables with bars; anything else is left to the attached file.
+ */
+export function reportMessage(report: EventReport, options: ReportMessageOptions): SlackMessage {
+  const currency = typeof report.currency === 'string' ? report.currency.slice(0, 10) : undefined;
+  const name = options.eventName ?? (typeof report.eventName === 'string' ? report.eventName : undefined);
+  const title = `Report: ${name ?? options.eventId}`;
+  const blocks: Block[] = [header(title)];
+  const numbers = Object.entries(report).filter((entry): entry is [string, number] => typeof entry[1] === 'number');
+  if (numbers.length > 0) {
+    blocks.push({
+      type: 'section',
+      fields: numbers.slice(0, LIMITS.fields).map(([key, value]) => ({
+        type: 'mrkdwn' as const,
+        text: `*${safeText(humanise(key), 100)}*\n${safeText(formatNumber(key, value, currency), 100)}`,
+      })),
+    });
+    if (numbers.length > LIMITS.fields)
+      blocks.push(context(`...and ${numbers.length - LIMITS.fields} more figures in the file`));
+  }
+  const lists = Object.entries(report).filter((entry): entry is [string, Row[]] => isRowList(entry[1]));
+  for (const [key, rows] of lists.slice(0, MAX_LISTS)) blocks.push(...table(key, rows, currency));
+  if (lists.length > MAX_LISTS) blocks.push(context(`...and ${lists.length - MAX_LISTS} more lists in the file`));
+  if (numbers.length === 0 && lists.length === 0) blocks.push(mrkdwnSection('The report has no figures to show here.'));
+  const generated = typeof report.generatedAt === 'string' ? ` · generated ${safeText(report.generatedAt, 40)}` : '';
+  blocks.push(context(`\`${safeText(options.eventId, 100)}\`${generated}`));
+  if (options.attachmentNote) blocks.push(context(safeText(options.attachmentNote, 300)));
+  const headline = numbers
+    .slice(0, 3)
+    .map(([key, value]) => `${humanise(key)}: ${formatNumber(key, value, currency)}`)
+    .join(', ');
+  return {
+    text: safeText(`${title}${headline ? ` (${headline})` : ''}`, LIMITS.fallbackText),
+    blocks: blocks.slice(0, LIMITS.messageBlocks),
+  };
+}
+
+/** The message that stands in for a report while it waits in the queue. */
+export function reportProgressMessage(progress: ReportProgress, eventLabel: string): SlackMessage {
+  const label = safeText(eventLabel, 200);
+  let line: string;
+  if (progress.state === 'queued') {
+    const seconds = Math.max(1, Math.ceil(progress.estimatedWaitMs / 1000));
+    line = `:hourglass_flowing_sand: Report for *${label}* is queued: position ${progress.position}, about ${seconds} s. The report API allows 3 requests a minute.`;
+  } else {
+    line = `:hourglass_flowing_sand: Fetching the report for *${label}*...`;
+  }
+  return { text: line.replace(/[*:]/g, '').replace(/hourglass_flowing_sand /, ''), blocks: [mrkdwnSection(line)] };
+}

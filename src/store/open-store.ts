@@ -1,0 +1,31 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { KeyvSqlite } from '@keyv/sqlite';
+import { Keyv } from 'keyv';
+
+/** The one keyv instance of the process, behind whatever `STORE_URL` names. */
+export interface OpenedStore {
+  keyv: Keyv;
+  /** Where it lives, for the log (never contains credentials). */
+  description: string;
+  close(): Promise<void>;
+}
+
+/** Opens `sqlite://<path>` (creating its folder); other schemes are refused with a clear message. */
+export async function openStore(url: string, options: { cwd?: string } = {}): Promise<OpenedStore> {
+  const match = /^sqlite:\/\/(.+)$/.exec(url);
+  if (!match?.[1]) {
+    throw new Error(`STORE_URL must be sqlite://<path> (got a "${url.split(':')[0]}" URL)`);
+  }
+  const path = resolve(options.cwd ?? process.cwd(), match[1]);
+  await mkdir(dirname(path), { recursive: true });
+  const adapter = new KeyvSqlite({ uri: `sqlite://${path}`, table: 'eventops', busyTimeout: 5_000 });
+  const keyv = new Keyv({ store: adapter, namespace: 'eventops' });
+  return {
+    keyv,
+    description: `sqlite file ${path}`,
+    close: async () => {
+      await keyv.disconnect();
+    },
+  };
+}
