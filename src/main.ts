@@ -1,10 +1,30 @@
-import { ConfigError, loadConfig } from './config.js';
-import { createLogger } from './logger.js';
+import { composeBot } from './compose.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
+import { createLogger, type Logger } from './logger.js';
 import { startSimulator } from './simulator/server.js';
+
+/** Without Slack credentials: the simulator alone, so the API can be tried with curl or the CLI. */
+async function startDemo(config: Config, logger: Logger): Promise<() => Promise<void>> {
+  const simulator = await startSimulator({
+    orgLimit: config.ticketing.orgLimit,
+    reportLimit: config.ticketing.reportLimit,
+  });
+  logger.info('No SLACK_BOT_TOKEN: running the Event Ticketing simulator only', { url: simulator.url });
+  process.stdout.write(
+    [
+      `Event Ticketing simulator listening on ${simulator.url}`,
+      `API key: ${simulator.apiKeys[0]}`,
+      `Try: curl -H 'Service-Api-Key: ${simulator.apiKeys[0]}' '${simulator.url}/v1/events?limit=2'`,
+      'Set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN) to run the bot; see the README.',
+      '',
+    ].join('\n'),
+  );
+  return () => simulator.close();
+}
 
 /** Composition root: the only place that reads `process.env` and wires process-wide things. */
 async function main(): Promise<void> {
-  let config: ReturnType<typeof loadConfig>;
+  let config: Config;
   try {
     config = loadConfig(process.env);
   } catch (error) {
@@ -18,35 +38,33 @@ async function main(): Promise<void> {
     level: config.logLevel,
     secrets: [config.ticketing.apiKey, config.slack.botToken, config.slack.appToken, config.slack.signingSecret],
   });
+  process.on('unhandledRejection', (reason) => logger.error('Unhandled rejection', { error: reason }));
 
-  const stops: (() => Promise<void>)[] = [];
-  if (!config.ticketing.apiUrl) {
-    const simulator = await startSimulator({
-      orgLimit: config.ticketing.orgLimit,
-      reportLimit: config.ticketing.reportLimit,
-    });
-    stops.push(() => simulator.close());
-    logger.info('No TICKETING_API_URL: started the built-in Event Ticketing simulator', { url: simulator.url });
-    process.stdout.write(
-      [
-        `Event Ticketing simulator listening on ${simulator.url}`,
-        `API key: ${simulator.apiKeys[0]}`,
-        `Try: curl -H 'Service-Api-Key: ${simulator.apiKeys[0]}' '${simulator.url}/v1/events?limit=2'`,
-        '',
-      ].join('\n'),
-    );
+  let stop: () => Promise<void>;
+  if (!config.slack.botToken) {
+    stop = await startDemo(config, logger);
+  } else {
+    const bot = await composeBot(config, { logger });
+    if (config.slack.appToken) {
+      await bot.app.start();
+      logger.info('eventops is running in Socket Mode');
+    } else {
+      await bot.app.start(config.port);
+      logger.info('eventops is listening for Slack on POST /slack/events', { port: config.port });
+    }
+    stop = () => bot.close();
   }
 
   let stopping = false;
-  const stop = async (signal: string) => {
+  const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info('Shutting down', { signal });
-    await Promise.allSettled(stops.map((fn) => fn()));
+    await stop().catch((error: unknown) => logger.error('Shutdown failed', { error }));
     process.exit(0);
   };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
 await main();

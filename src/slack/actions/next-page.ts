@@ -1,0 +1,22 @@
+import type { App } from '@slack/bolt';
+import { NEXT_PAGE_ACTION } from '../../render/event-blocks.js';
+import { plainMessage } from '../../render/promo-blocks.js';
+import { decodePosition, showUpcomingPage } from '../commands/list-events.js';
+import type { SlackDeps } from '../deps.js';
+import { respondPrivately } from '../respond-safely.js';
+
+/** The "Next" button of `/events list`: follows the API cursor it carries. */
+export function registerNextPageAction(app: App, deps: SlackDeps): void {
+  app.action(NEXT_PAGE_ACTION, async ({ ack, respond, action }) => {
+    await ack();
+    const raw = 'value' in action && typeof action.value === 'string' ? deps.stash.get(action.value) : undefined;
+    const decoded = raw === undefined ? undefined : decodePosition(raw);
+    if (!decoded) {
+      await respondPrivately(respond, plainMessage('This list has expired. Run `/events list` again.'), deps.logger, {
+        replace_original: true,
+      });
+      return;
+    }
+    await showUpcomingPage(deps, respond, decoded.position, decoded.page, true);
+  });
+}

@@ -1,0 +1,62 @@
+import type { RespondFn } from '@slack/bolt';
+import { eventListMessage } from '../../render/event-blocks.js';
+import { plainMessage } from '../../render/promo-blocks.js';
+import type { UpcomingPosition } from '../../ticketing/upcoming-events.js';
+import type { SlackDeps } from '../deps.js';
+import { respondPrivately } from '../respond-safely.js';
+import { userMessageFor } from '../user-message.js';
+
+interface PageValue {
+  c: string | null;
+  o: number;
+  p: number;
+}
+
+export function encodePosition(position: UpcomingPosition, page: number): string {
+  const value: PageValue = { c: position.cursor ?? null, o: position.offset, p: page };
+  return JSON.stringify(value);
+}
+
+export function decodePosition(text: string): { position: UpcomingPosition; page: number } | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<PageValue>;
+    if ((typeof value.c !== 'string' && value.c !== null) || !Number.isInteger(value.o) || !Number.isInteger(value.p)) {
+      return undefined;
+    }
+    return { position: { cursor: value.c ?? undefined, offset: value.o as number }, page: value.p as number };
+  } catch {
+    return undefined;
+  }
+}
+
+/** `/events list` and the "Next" button: one page of upcoming events, visible only to the caller. */
+export async function showUpcomingPage(
+  deps: SlackDeps,
+  respond: RespondFn,
+  position: UpcomingPosition,
+  page: number,
+  replace: boolean,
+): Promise<void> {
+  const extra = replace ? { replace_original: true } : {};
+  try {
+    const result = await deps.upcoming.page(position, {
+      pageSize: deps.pageSize,
+      signal: AbortSignal.timeout(deps.interactiveTimeoutMs),
+      priority: 'interactive',
+    });
+    const nextValue = result.next ? deps.stash.put(encodePosition(result.next, page + 1)) : undefined;
+    const message = eventListMessage({
+      title: page === 1 ? 'Upcoming events' : `Upcoming events (page ${page})`,
+      events: result.events,
+      nextValue,
+      page,
+      emptyText: result.next
+        ? 'No upcoming events on these pages yet; press Next to keep looking.'
+        : 'No upcoming events.',
+    });
+    await respondPrivately(respond, message, deps.logger, extra);
+  } catch (error) {
+    deps.logger.warn('Listing events failed', { error });
+    await respondPrivately(respond, plainMessage(`:warning: ${userMessageFor(error)}`), deps.logger, extra);
+  }
+}

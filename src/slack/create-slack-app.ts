@@ -1,0 +1,47 @@
+import { App } from '@slack/bolt';
+import type { Logger } from '../logger.js';
+import { registerNextPageAction } from './actions/next-page.js';
+import { registerPromoActions } from './actions/promo-actions.js';
+import { boltLogger } from './bolt-logger.js';
+import { registerEventsCommand } from './commands/events-command.js';
+import type { SlackDeps } from './deps.js';
+import { registerAppHome } from './events/app-home.js';
+
+export interface SlackAppOptions {
+  botToken: string;
+  /** Required for the HTTP receiver; Socket Mode does not use it. */
+  signingSecret: string | undefined;
+  /** Set: Socket Mode. Unset: the HTTP receiver at POST /slack/events. */
+  appToken: string | undefined;
+  /** Another Web API base, e.g. a fake Slack on loopback. */
+  apiUrl: string | undefined;
+  logger: Logger;
+}
+
+/**
+ * The Bolt app: transport only (receiver, Web API client); listeners are registered from their
+ * folders and stay thin. The Web API client gets a short retry budget: people are waiting.
+ */
+export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): App {
+  const base = {
+    token: options.botToken,
+    logger: boltLogger(options.logger),
+    clientOptions: {
+      ...(options.apiUrl ? { slackApiUrl: options.apiUrl.endsWith('/') ? options.apiUrl : `${options.apiUrl}/` } : {}),
+      retryConfig: { retries: 2, factor: 2, minTimeout: 500, maxTimeout: 5_000 },
+      timeout: 10_000,
+    },
+  };
+  const app = options.appToken
+    ? new App({ ...base, socketMode: true, appToken: options.appToken })
+    : new App({ ...base, signingSecret: options.signingSecret ?? '' });
+
+  registerEventsCommand(app, deps);
+  registerNextPageAction(app, deps);
+  registerPromoActions(app, deps);
+  registerAppHome(app, deps);
+  app.error(async (error) => {
+    options.logger.error('Unhandled error in a Slack listener', { error });
+  });
+  return app;
+}

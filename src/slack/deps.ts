@@ -1,0 +1,24 @@
+import type { Logger } from '../logger.js';
+import type { ActivityStore } from '../store/activity-store.js';
+import type { TicketingClient } from '../ticketing/client.js';
+import type { UpcomingEvents } from '../ticketing/upcoming-events.js';
+import type { Clock } from '../time/clock.js';
+import type { PromoEditors } from './promo-editors.js';
+import type { ValueStash } from './value-stash.js';
+
+/** What every listener is given; nothing is reached for. */
+export interface SlackDeps {
+  ticketing: TicketingClient;
+  upcoming: UpcomingEvents;
+  activity: ActivityStore;
+  editors: PromoEditors;
+  stash: ValueStash;
+  logger: Logger;
+  clock: Clock;
+  /** Longest a person waits for the ticketing API before being told it is slow. */
+  interactiveTimeoutMs: number;
+  /** Least time between two edits of a report's progress message. */
+  progressIntervalMs: number;
+  /** Events a page of `/events list`. */
+  pageSize: number;
+}

@@ -1,0 +1,28 @@
+import type { App } from '@slack/bolt';
+import { homeView } from '../../render/home-view.js';
+import type { SlackDeps } from '../deps.js';
+import { userMessageFor } from '../user-message.js';
+
+/** App Home: the next events, the user's recent reports and promo changes, the API budget. */
+export function registerAppHome(app: App, deps: SlackDeps): void {
+  app.event('app_home_opened', async ({ event, client }) => {
+    if (event.tab !== 'home') return;
+    const log = deps.logger.child({ event: 'app_home_opened', user: event.user });
+    const [events, activity] = await Promise.all([
+      deps.upcoming
+        .page({ cursor: undefined, offset: 0 }, { pageSize: 5, signal: AbortSignal.timeout(deps.interactiveTimeoutMs) })
+        .then((page) => page.events)
+        .catch((error: unknown) => ({ error: userMessageFor(error) })),
+      deps.activity.recent(event.user).catch((error: unknown) => {
+        log.warn('Could not read recent activity', { error });
+        return { reports: [], promoChanges: [] };
+      }),
+    ]);
+    const view = homeView({ events, activity, budget: deps.ticketing.budget(), now: deps.clock.now() });
+    try {
+      await client.views.publish({ user_id: event.user, view });
+    } catch (error) {
+      log.warn('Could not publish the home tab', { error });
+    }
+  });
+}

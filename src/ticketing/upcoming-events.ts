@@ -1,0 +1,80 @@
+import type { Clock } from '../time/clock.js';
+import { systemClock } from '../time/clock.js';
+import type { Priority } from './budget.js';
+import type { TicketingClient } from './client.js';
+import type { Page } from './paginate.js';
+import type { TicketingEvent } from './schemas.js';
+
+/** Where a page of upcoming events starts: an API cursor (verbatim) and how far into its page. */
+export interface UpcomingPosition {
+  cursor: string | undefined;
+  offset: number;
+}
+
+export interface UpcomingPage {
+  events: TicketingEvent[];
+  next: UpcomingPosition | undefined;
+}
+
+export interface UpcomingEventsOptions {
+  clock?: Clock;
+  /** How long an API page is reused for "Next" clicks. @default 60000 */
+  pageTtlMs?: number;
+  /** Most API pages one call may read looking for upcoming events. @default 5 */
+  maxApiPages?: number;
+}
+
+/**
+ * Pages of events that have not ended, soonest first, following the API's cursor. Events are
+ * sorted within each API page; across pages the service's own order holds (the simulator lists
+ * by start). API pages are cached briefly so paging through one costs one request.
+ */
+export class UpcomingEvents {
+  readonly #client: TicketingClient;
+  readonly #clock: Clock;
+  readonly #ttlMs: number;
+  readonly #maxApiPages: number;
+  readonly #cache = new Map<string, { page: Page<TicketingEvent>; expiresAt: number }>();
+
+  constructor(client: TicketingClient, options: UpcomingEventsOptions = {}) {
+    this.#client = client;
+    this.#clock = options.clock ?? systemClock;
+    this.#ttlMs = options.pageTtlMs ?? 60_000;
+    this.#maxApiPages = options.maxApiPages ?? 5;
+  }
+
+  async page(
+    position: UpcomingPosition,
+    options: { pageSize: number; signal?: AbortSignal | undefined; priority?: Priority },
+  ): Promise<UpcomingPage> {
+    const now = this.#clock.now();
+    const events: TicketingEvent[] = [];
+    let at = position;
+    for (let read = 0; events.length < options.pageSize; ) {
+      const apiPage = await this.#apiPage(at.cursor, options.signal, options.priority ?? 'interactive');
+      read += 1;
+      const upcoming = apiPage.items
+        .filter((event) => event.endsAtMs > now)
+        .sort((a, b) => a.startsAtMs - b.startsAtMs || a.id.localeCompare(b.id));
+      const taken = upcoming.slice(at.offset, at.offset + options.pageSize - events.length);
+      events.push(...taken);
+      const consumed = at.offset + taken.length;
+      if (consumed < upcoming.length) return { events, next: { cursor: at.cursor, offset: consumed } };
+      if (!apiPage.hasMore || !apiPage.nextCursor) return { events, next: undefined };
+      at = { cursor: apiPage.nextCursor, offset: 0 };
+      if (read >= this.#maxApiPages) break;
+    }
+    return { events, next: at };
+  }
+
+  async #apiPage(cursor: string | undefined, signal: AbortSignal | undefined, priority: Priority) {
+    const key = cursor ?? '';
+    const now = this.#clock.now();
+    const cached = this.#cache.get(key);
+    if (cached && cached.expiresAt > now) return cached.page;
+    const page = await this.#client.listEvents({ cursor, limit: 100, signal, priority });
+    if (this.#cache.size >= 100) this.#cache.delete(this.#cache.keys().next().value as string);
+    this.#cache.set(key, { page, expiresAt: now + this.#ttlMs });
+    return page;
+  }
+}
