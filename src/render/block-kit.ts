@@ -34,6 +34,7 @@ export const context = (...texts: string[]): Block => ({
 
 export const divider = (): Block => ({ type: 'divider' });
 
+/** A header; `text` must already be escaped where it comes from the API (see `safeText`). */
 export const header = (text: string): Block => ({
   type: 'header',
   text: {

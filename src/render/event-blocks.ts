@@ -52,11 +52,7 @@ export function eventSection(event: TicketingEvent): Block[] {
 export function eventCardMessage(event: TicketingEvent): SlackMessage {
   return {
     text: `${eventPlainTitle(event)}: ${describeEventTime(event)}`.slice(0, LIMITS.fallbackText),
-    blocks: [
-      header(event.name ?? `Event ${event.id}`),
-      ...eventSection(event).slice(0, 1),
-      context(`\`${safeText(event.id, 100)}\``),
-    ],
+    blocks: [header(eventTitle(event, 150)), ...eventSection(event)],
   };
 }
 

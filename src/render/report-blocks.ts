@@ -84,7 +84,7 @@ export function reportMessage(report: EventReport, options: ReportMessageOptions
   const currency = typeof report.currency === 'string' ? report.currency.slice(0, 10) : undefined;
   const name = options.eventName ?? (typeof report.eventName === 'string' ? report.eventName : undefined);
   const title = `Report: ${name ?? options.eventId}`;
-  const blocks: Block[] = [header(title)];
+  const blocks: Block[] = [header(safeText(title, LIMITS.headerText))];
   const numbers = Object.entries(report).filter((entry): entry is [string, number] => typeof entry[1] === 'number');
   if (numbers.length > 0) {
     blocks.push({
@@ -117,12 +117,19 @@ export function reportMessage(report: EventReport, options: ReportMessageOptions
 /** The message that stands in for a report while it waits in the queue. */
 export function reportProgressMessage(progress: ReportProgress, eventLabel: string): SlackMessage {
   const label = safeText(eventLabel, 200);
-  let line: string;
   if (progress.state === 'queued') {
     const seconds = Math.max(1, Math.ceil(progress.estimatedWaitMs / 1000));
-    line = `:hourglass_flowing_sand: Report for *${label}* is queued: position ${progress.position}, about ${seconds} s. The report API allows 3 requests a minute.`;
-  } else {
-    line = `:hourglass_flowing_sand: Fetching the report for *${label}*...`;
+    const status = `queued: position ${progress.position}, about ${seconds} s`;
+    return {
+      text: `Report for ${label} ${status}`,
+      blocks: [
+        mrkdwnSection(`:hourglass_flowing_sand: Report for *${label}* ${status}.`),
+        context('The report API allows 3 requests a minute; this message updates as the queue moves.'),
+      ],
+    };
   }
-  return { text: line.replace(/[*:]/g, '').replace(/hourglass_flowing_sand /, ''), blocks: [mrkdwnSection(line)] };
+  return {
+    text: `Fetching the report for ${label}...`,
+    blocks: [mrkdwnSection(`:hourglass_flowing_sand: Fetching the report for *${label}*...`)],
+  };
 }

@@ -1,0 +1,71 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Bot, composeBot } from '../../src/compose.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { type Simulator, type SimulatorOptions, startSimulator } from '../../src/simulator/server.js';
+import { type FakeSlack, startFakeSlack } from './fake-slack.js';
+
+export const SIGNING_SECRET = 'test-signing-secret-0123456789';
+export const BOT_TOKEN = 'xoxb-test-token-not-real';
+
+export interface BotRig {
+  bot: Bot;
+  sim: Simulator;
+  slack: FakeSlack;
+  /** POST /slack/events of the running bot. */
+  url: string;
+  logs: string[];
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** The real bot (real Bolt HTTP receiver, real client, real SQLite) against the simulator and a fake Slack. */
+export async function startBot(
+  options: { sim?: SimulatorOptions; env?: Record<string, string>; interactiveTimeoutMs?: number } = {},
+): Promise<BotRig> {
+  const sim = await startSimulator({ anchorMs: Date.now(), ...options.sim });
+  const slack = await startFakeSlack();
+  const dataDir = await mkdtemp(join(tmpdir(), 'eventops-test-'));
+  const logs: string[] = [];
+  const config = loadConfig({
+    TICKETING_API_URL: sim.url,
+    TICKETING_API_KEY: sim.apiKeys[0] as string,
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: slack.apiUrl,
+    STORE_URL: `sqlite://${join(dataDir, 'eventops.sqlite')}`,
+    PROMO_EDITORS: 'U0EDITOR,S0EDITORS',
+    LOG_LEVEL: 'debug',
+    ...options.env,
+  });
+  const logger = createLogger({
+    level: 'debug',
+    write: (line) => logs.push(line),
+    secrets: [config.ticketing.apiKey, BOT_TOKEN, SIGNING_SECRET],
+  });
+  const bot = await composeBot(config, {
+    logger,
+    progressIntervalMs: 0,
+    ...(options.interactiveTimeoutMs ? { interactiveTimeoutMs: options.interactiveTimeoutMs } : {}),
+  });
+  const server = (await bot.app.start({ port: 0, host: '127.0.0.1' })) as Server;
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
+  return {
+    bot,
+    sim,
+    slack,
+    url,
+    logs,
+    dataDir,
+    close: async () => {
+      await bot.close();
+      await slack.close();
+      await sim.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

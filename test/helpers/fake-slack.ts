@@ -1,0 +1,131 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One call the bot made to the (fake) Slack Web API, or one post to a response_url. */
+export interface SlackCall {
+  method: string;
+  args: Record<string, unknown>;
+  at: number;
+}
+
+export interface FakeSlack {
+  /** Base of the Web API: pass as SLACK_API_URL. */
+  apiUrl: string;
+  /** A fresh response_url for one command or interaction. */
+  responseUrl(id?: string): string;
+  calls: SlackCall[];
+  /** Posts to response_urls, in order. */
+  responses: SlackCall[];
+  /** Answers the next call of `method` with `{ ok: false, error }`. */
+  failNext(method: string, error: string, times?: number): void;
+  /** Members of user groups, for `usergroups.users.list`. */
+  groups: Map<string, string[]>;
+  waitFor<T>(find: () => T | undefined, timeoutMs?: number): Promise<T>;
+  close(): Promise<void>;
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseArgs(body: string, contentType: string | undefined): Record<string, unknown> {
+  if (contentType?.includes('application/json')) return body ? (JSON.parse(body) as Record<string, unknown>) : {};
+  const args: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(body)) {
+    args[key] = /^[[{]/.test(value) ? JSON.parse(value) : value;
+  }
+  return args;
+}
+
+/** A stand-in for Slack's Web API and response_urls on loopback (Slack itself cannot run here). */
+export async function startFakeSlack(): Promise<FakeSlack> {
+  const calls: SlackCall[] = [];
+  const responses: SlackCall[] = [];
+  const failures = new Map<string, { error: string; times: number }>();
+  const groups = new Map<string, string[]>();
+  let ts = 1_700_000_000;
+  let url = '';
+
+  const answer = (method: string, args: Record<string, unknown>): Record<string, unknown> => {
+    const failure = failures.get(method);
+    if (failure && failure.times > 0) {
+      failure.times -= 1;
+      return { ok: false, error: failure.error };
+    }
+    switch (method) {
+      case 'auth.test':
+        return { ok: true, user_id: 'UBOT', bot_id: 'BBOT', team_id: 'T0001', user: 'eventops', team: 'Test' };
+      case 'chat.postMessage':
+        ts += 1;
+        return { ok: true, channel: args.channel, ts: `${ts}.000100`, message: { text: args.text } };
+      case 'chat.update':
+        return { ok: true, channel: args.channel, ts: args.ts };
+      case 'chat.postEphemeral':
+        return { ok: true, message_ts: `${ts}.000200` };
+      case 'views.open':
+      case 'views.publish':
+        return { ok: true, view: { id: 'V0001' } };
+      case 'users.info':
+        return { ok: true, user: { id: args.user, tz: 'America/New_York', tz_offset: -18_000 } };
+      case 'usergroups.users.list':
+        return { ok: true, users: groups.get(String(args.usergroup)) ?? [] };
+      case 'files.getUploadURLExternal':
+        return { ok: true, upload_url: `${url}/upload/F0001`, file_id: 'F0001' };
+      case 'files.completeUploadExternal':
+        return { ok: true, files: [{ id: 'F0001', title: 'report' }] };
+      default:
+        return { ok: false, error: 'unknown_method' };
+    }
+  };
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      const body = await readBody(req);
+      const path = new URL(req.url ?? '/', 'http://fake').pathname;
+      if (path.startsWith('/api/')) {
+        const method = path.slice('/api/'.length);
+        const args = parseArgs(body, req.headers['content-type']);
+        calls.push({ method, args, at: Date.now() });
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(answer(method, args)));
+      } else if (path.startsWith('/response/')) {
+        responses.push({ method: path, args: JSON.parse(body) as Record<string, unknown>, at: Date.now() });
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end('ok');
+      } else if (path.startsWith('/upload/')) {
+        calls.push({ method: 'upload', args: { path, bytes: body.length, body }, at: Date.now() });
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end(`OK - ${body.length}`);
+      } else {
+        res.writeHead(404).end();
+      }
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let counter = 0;
+
+  return {
+    apiUrl: `${url}/api/`,
+    responseUrl: (id) => `${url}/response/${id ?? ++counter}`,
+    calls,
+    responses,
+    groups,
+    failNext: (method, error, times = 1) => failures.set(method, { error, times }),
+    waitFor: async (find, timeoutMs = 10_000) => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = find();
+        if (found !== undefined) return found;
+        if (Date.now() > deadline) throw new Error('waitFor timed out');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,103 @@
+import { createHmac } from 'node:crypto';
+
+/** Signs a request body the way Slack does (`v0=` HMAC-SHA256 of `v0:{ts}:{body}`). */
+export function slackSignature(secret: string, timestamp: number, body: string): string {
+  return `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
+}
+
+/** Posts a signed form body to the bot's HTTP receiver, with the exact content type Bolt expects. */
+export async function postSigned(url: string, secret: string, body: string, timestamp = Math.floor(Date.now() / 1000)) {
+  const started = performance.now();
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-slack-request-timestamp': String(timestamp),
+      'x-slack-signature': slackSignature(secret, timestamp, body),
+    },
+    body,
+  });
+  const text = await response.text();
+  return { status: response.status, text, ackMs: performance.now() - started };
+}
+
+export interface CommandFields {
+  text: string;
+  user_id?: string;
+  channel_id?: string;
+  response_url: string;
+}
+
+export function commandBody(fields: CommandFields): string {
+  return new URLSearchParams({
+    token: 'legacy-verification-token',
+    team_id: 'T0001',
+    team_domain: 'test',
+    channel_id: fields.channel_id ?? 'C0001',
+    channel_name: 'ops',
+    user_id: fields.user_id ?? 'U0EDITOR',
+    user_name: 'someone',
+    command: '/events',
+    text: fields.text,
+    api_app_id: 'A0001',
+    response_url: fields.response_url,
+    trigger_id: '123.456.abc',
+  }).toString();
+}
+
+export function blockActionBody(options: {
+  actionId: string;
+  value: string;
+  userId?: string;
+  channelId?: string;
+  responseUrl: string;
+}): string {
+  const payload = {
+    type: 'block_actions',
+    team: { id: 'T0001', domain: 'test' },
+    user: { id: options.userId ?? 'U0EDITOR', username: 'someone', team_id: 'T0001' },
+    api_app_id: 'A0001',
+    token: 'legacy-verification-token',
+    container: { type: 'message', message_ts: '1.2', channel_id: options.channelId ?? 'C0001', is_ephemeral: true },
+    trigger_id: '123.456.abc',
+    channel: { id: options.channelId ?? 'C0001', name: 'ops' },
+    response_url: options.responseUrl,
+    actions: [
+      {
+        type: 'button',
+        action_id: options.actionId,
+        block_id: 'b1',
+        value: options.value,
+        action_ts: '1.3',
+        text: { type: 'plain_text', text: 'x' },
+      },
+    ],
+  };
+  return `payload=${encodeURIComponent(JSON.stringify(payload))}`;
+}
+
+export function eventBody(event: Record<string, unknown>): string {
+  return JSON.stringify({
+    token: 'legacy-verification-token',
+    team_id: 'T0001',
+    api_app_id: 'A0001',
+    event,
+    type: 'event_callback',
+    event_id: `Ev${Math.floor(Math.random() * 1e9)}`,
+    event_time: Math.floor(Date.now() / 1000),
+  });
+}
+
+export async function postSignedJson(url: string, secret: string, body: string) {
+  const timestamp = Math.floor(Date.now() / 1000);
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-slack-request-timestamp': String(timestamp),
+      'x-slack-signature': slackSignature(secret, timestamp, body),
+    },
+    body,
+  });
+  return { status: response.status, text: await response.text() };
+}

@@ -1,0 +1,302 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { NEXT_PAGE_ACTION } from '../../src/render/event-blocks.js';
+import { PROMO_CANCEL_ACTION, PROMO_CONFIRM_ACTION } from '../../src/render/promo-blocks.js';
+import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
+import type { SlackCall } from '../helpers/fake-slack.js';
+import { blockActionBody, commandBody, eventBody, postSigned, postSignedJson } from '../helpers/slack-requests.js';
+
+let rig: BotRig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+async function command(r: BotRig, text: string, user = 'U0EDITOR') {
+  const responseUrl = r.slack.responseUrl();
+  const result = await postSigned(
+    r.url,
+    SIGNING_SECRET,
+    commandBody({ text, user_id: user, response_url: responseUrl }),
+  );
+  expect(result.status).toBe(200);
+  return { ...result, responseUrl };
+}
+
+async function click(r: BotRig, actionId: string, value: string, user = 'U0EDITOR') {
+  const responseUrl = r.slack.responseUrl();
+  const result = await postSigned(
+    r.url,
+    SIGNING_SECRET,
+    blockActionBody({ actionId, value, userId: user, responseUrl }),
+  );
+  expect(result.status).toBe(200);
+  return { ...result, responseUrl };
+}
+
+function responsesTo(r: BotRig, responseUrl: string): SlackCall[] {
+  const path = new URL(responseUrl).pathname;
+  return r.slack.responses.filter((call) => call.method === path);
+}
+
+function nthResponse(r: BotRig, responseUrl: string, n = 1) {
+  return r.slack.waitFor(() => responsesTo(r, responseUrl)[n - 1]?.args);
+}
+
+type Json = Record<string, unknown>;
+const blocksText = (message: Json) => JSON.stringify(message.blocks ?? []);
+function buttonValue(message: Json, actionId: string): string {
+  for (const block of (message.blocks ?? []) as Json[]) {
+    for (const element of (block.elements ?? []) as Json[])
+      if (element.action_id === actionId) return String(element.value);
+  }
+  throw new Error(`no ${actionId} button`);
+}
+
+describe('slash commands through the real Bolt app', () => {
+  it('lists the commands with examples on /events help', async () => {
+    rig = await startBot();
+    const { responseUrl } = await command(rig, 'help');
+    const message = await nthResponse(rig, responseUrl);
+    expect(message.response_type).toBe('ephemeral');
+    for (const sub of ['list', 'show', 'report', 'promo', 'digest'])
+      expect(blocksText(message)).toContain(`/events ${sub}`);
+    expect(rig.sim.stats().requests).toBe(0);
+  });
+
+  it('lists upcoming events soonest first, privately, and pages with Next along the API cursor', async () => {
+    rig = await startBot({ sim: { eventCount: 200 } });
+    const { responseUrl } = await command(rig, '');
+    const first = await nthResponse(rig, responseUrl);
+    expect(first.response_type).toBe('ephemeral');
+    expect(typeof first.text).toBe('string');
+    const now = Date.now();
+    const upcoming = rig.sim.catalog.events.filter((event) => {
+      const end = /T/.test(event.endDate) ? Date.parse(event.endDate) : Number.POSITIVE_INFINITY;
+      return end > now;
+    });
+    const shownIds = [...blocksText(first).matchAll(/evt_[0-9a-f-]{36}/g)].map((m) => m[0]);
+    expect(shownIds.length).toBe(10);
+    for (const id of shownIds) expect(upcoming.map((e) => e.id)).toContain(id);
+    const starts = shownIds.map((id) => rig?.sim.catalog.events.find((e) => e.id === id)?.startsAtMs ?? 0);
+    expect([...starts].sort((a, b) => a - b)).toEqual(starts);
+
+    const next = await click(rig, NEXT_PAGE_ACTION, buttonValue(first, NEXT_PAGE_ACTION));
+    const second = await nthResponse(rig, next.responseUrl);
+    expect(second.replace_original).toBe(true);
+    const secondIds = [...blocksText(second).matchAll(/evt_[0-9a-f-]{36}/g)].map((m) => m[0]);
+    expect(secondIds.length).toBeGreaterThan(0);
+    expect(secondIds.some((id) => shownIds.includes(id))).toBe(false);
+    // The second page came from the cached API page: one request served both.
+    expect(rig.sim.stats().requests).toBe(1);
+  });
+
+  it('shows one event card for an id given without its prefix', async () => {
+    rig = await startBot();
+    const event = rig.sim.catalog.events.find((e) => e.startDate.includes('T')) ?? rig.sim.catalog.events[0];
+    const { responseUrl } = await command(rig, `show ${event?.id.slice(4)}`);
+    const card = await nthResponse(rig, responseUrl);
+    expect(blocksText(card)).toContain(event?.id);
+    expect(blocksText(card)).toContain(event?.timezone);
+    expect(blocksText(card)).toContain('<!date^');
+  });
+
+  it.each([
+    ['frobnicate', 'Unknown subcommand'],
+    ['show 12345', 'is not a valid event id'],
+    ['show promo_3f2c1a9e-8b7d-4c6e-9f01-23456789abcd', 'is a promo code id, not a event id'],
+    [
+      'promo evt_3f2c1a9e-8b7d-4c6e-9f01-23456789abcd promo_3f2c1a9e-8b7d-4c6e-9f01-23456789abcd -5',
+      'cannot be negative',
+    ],
+    ['promo evt_3f2c1a9e-8b7d-4c6e-9f01-23456789abcd promo_3f2c1a9e-8b7d-4c6e-9f01-23456789abcd 2.5', 'whole number'],
+    [
+      'promo evt_3f2c1a9e-8b7d-4c6e-9f01-23456789abcd promo_3f2c1a9e-8b7d-4c6e-9f01-23456789abcd lots',
+      'is not a number',
+    ],
+    [
+      'promo evt_3f2c1a9e-8b7d-4c6e-9f01-23456789abcd promo_3f2c1a9e-8b7d-4c6e-9f01-23456789abcd 99999999999',
+      'too large',
+    ],
+    ['promo evt_3f2c1a9e-8b7d-4c6e-9f01-23456789abcd 5', 'takes an event id, a promo code id and a quantity'],
+    ['report', 'Missing the event id'],
+  ])('answers bad input "%s" privately with the right form and calls no API', async (text, problem) => {
+    rig = await startBot();
+    const { responseUrl } = await command(rig, text);
+    const message = await nthResponse(rig, responseUrl);
+    expect(message.response_type).toBe('ephemeral');
+    expect(blocksText(message)).toContain(problem);
+    expect(blocksText(message)).toContain('Usage:');
+    expect(rig.sim.stats().requests).toBe(0);
+  });
+
+  it('acknowledges every command well under a second while the API takes seconds', async () => {
+    rig = await startBot({ sim: { latencyMs: 2_500 } });
+    const event = rig.sim.catalog.events[0];
+    for (const text of ['list', `show ${event?.id}`, `report ${event?.id}`]) {
+      const { ackMs, responseUrl } = await command(rig, text);
+      expect(ackMs).toBeLessThan(1_000);
+      if (!text.startsWith('report')) await nthResponse(rig, responseUrl);
+    }
+  });
+
+  it('tells the person when the API is too slow instead of leaving them waiting', async () => {
+    rig = await startBot({ sim: { latencyMs: 3_000 }, interactiveTimeoutMs: 500 });
+    const { responseUrl } = await command(rig, 'list');
+    const message = await nthResponse(rig, responseUrl);
+    expect(String(message.text)).toMatch(/slow to answer/);
+  });
+
+  it('escapes an event name that tries to inject <!channel>', async () => {
+    rig = await startBot();
+    const hostile = rig.sim.catalog.events.find((e) => e.name.includes('<!channel>'));
+    if (!hostile) throw new Error('the simulator has no hostile name');
+    const { responseUrl } = await command(rig, `show ${hostile.id}`);
+    const card = await nthResponse(rig, responseUrl);
+    const everything = JSON.stringify(card);
+    expect(everything).not.toContain('<!channel>');
+    expect(everything).toContain('&lt;!channel&gt;');
+  });
+});
+
+describe('promo changes', () => {
+  it('refuses someone not in PROMO_EDITORS and sends nothing', async () => {
+    rig = await startBot();
+    const promo = rig.sim.catalog.promos[0];
+    const { responseUrl } = await command(rig, `promo ${promo?.eventId} ${promo?.id} 10`, 'U0STRANGER');
+    const message = await nthResponse(rig, responseUrl);
+    expect(blocksText(message)).toContain('Only promo editors');
+    expect(rig.sim.stats().requests).toBe(0);
+  });
+
+  it('asks to confirm, then updates, records, and announces the change', async () => {
+    rig = await startBot();
+    const promo = rig.sim.catalog.promos[2];
+    if (!promo) throw new Error('no promo');
+    const before = { ...promo };
+    const { responseUrl } = await command(rig, `promo ${promo.eventId} ${promo.id} 321`);
+    const proposal = await nthResponse(rig, responseUrl);
+    expect(blocksText(proposal)).toContain('321');
+    expect(promo.quantity).toBe(before.quantity);
+
+    const confirm = await click(rig, PROMO_CONFIRM_ACTION, buttonValue(proposal, PROMO_CONFIRM_ACTION));
+    const done = await nthResponse(rig, confirm.responseUrl);
+    expect(done.replace_original).toBe(true);
+    expect(blocksText(done)).toContain('now allows *321*');
+    expect(promo).toEqual({ ...before, quantity: 321 });
+
+    const announcement = rig.slack.calls.find((c) => c.method === 'chat.postMessage');
+    expect(announcement?.args.channel).toBe('C0001');
+    expect(JSON.stringify(announcement?.args.blocks)).toContain('<@U0EDITOR> set promo code');
+    const audit = await rig.bot.activity.promoAudit();
+    expect(audit[0]).toMatchObject({
+      userId: 'U0EDITOR',
+      eventId: promo.eventId,
+      promoId: promo.id,
+      quantity: 321,
+      outcome: 'updated',
+    });
+  });
+
+  it('lets members of an editor user group change promos, and cancel leaves everything as it was', async () => {
+    rig = await startBot();
+    rig.slack.groups.set('S0EDITORS', ['U0GROUPIE']);
+    const promo = rig.sim.catalog.promos[3];
+    const { responseUrl } = await command(rig, `promo ${promo?.eventId} ${promo?.id} 5`, 'U0GROUPIE');
+    const proposal = await nthResponse(rig, responseUrl);
+    expect(blocksText(proposal)).toContain(PROMO_CONFIRM_ACTION);
+    const cancel = await click(rig, PROMO_CANCEL_ACTION, 'cancel', 'U0GROUPIE');
+    expect(blocksText(await nthResponse(rig, cancel.responseUrl))).toContain('nothing was changed');
+    expect(rig.sim.stats().log.filter((entry) => entry.method === 'POST')).toHaveLength(0);
+  });
+
+  it('says privately when it cannot announce in the channel (not_in_channel)', async () => {
+    rig = await startBot();
+    rig.slack.failNext('chat.postMessage', 'not_in_channel');
+    const promo = rig.sim.catalog.promos[4];
+    const { responseUrl } = await command(rig, `promo ${promo?.eventId} ${promo?.id} 8`);
+    const proposal = await nthResponse(rig, responseUrl);
+    const confirm = await click(rig, PROMO_CONFIRM_ACTION, buttonValue(proposal, PROMO_CONFIRM_ACTION));
+    const done = await nthResponse(rig, confirm.responseUrl);
+    expect(blocksText(done)).toContain('/invite @eventops');
+    expect(promo?.quantity).toBe(8);
+  });
+});
+
+describe('reports', () => {
+  it('posts the queue position at once, updates it as the queue moves, then shows the report with the file', async () => {
+    rig = await startBot({
+      sim: { reportLimit: { limit: 1, windowMs: 700 } },
+      env: { TICKETING_REPORT_LIMIT: '1/700ms' },
+    });
+    const [a, b] = rig.sim.catalog.events;
+    await command(rig, `report ${a?.id}`);
+    await command(rig, `report ${b?.id}`);
+    const slack = rig.slack;
+    const finalFor = (id: string | undefined) =>
+      slack.waitFor(() =>
+        slack.calls.find(
+          (c) =>
+            c.method === 'chat.update' &&
+            JSON.stringify(c.args.blocks).includes(`Report: `) &&
+            JSON.stringify(c.args.blocks).includes(id ?? '?'),
+        ),
+      );
+    await finalFor(b?.id);
+    const posts = slack.calls.filter((c) => c.method === 'chat.postMessage');
+    expect(posts).toHaveLength(2);
+    expect(String(posts[1]?.args.text)).toMatch(/queued: position 1/);
+    const secondUpdates = slack.calls.filter((c) => c.method === 'chat.update').map((c) => String(c.args.text));
+    expect(secondUpdates.some((text) => /Fetching the report/.test(text))).toBe(true);
+    const final = await finalFor(b?.id);
+    expect(JSON.stringify(final.args.blocks)).toContain('Tickets sold');
+    expect(slack.calls.some((c) => c.method === 'files.completeUploadExternal')).toBe(true);
+    expect(rig.sim.stats().mostInAnySpan.report).toBe(1);
+    const bot = rig.bot;
+    let recorded: string[] = [];
+    for (let i = 0; i < 50 && recorded.length < 2; i += 1) {
+      recorded = (await bot.activity.recent('U0EDITOR')).reports.map((r) => r.eventId);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(recorded.sort()).toEqual([a?.id, b?.id].sort());
+  });
+
+  it('answers privately when it is not in the channel', async () => {
+    rig = await startBot();
+    rig.slack.failNext('chat.postMessage', 'not_in_channel');
+    const event = rig.sim.catalog.events[0];
+    const { responseUrl } = await command(rig, `report ${event?.id}`);
+    const final = await rig.slack.waitFor(() =>
+      responsesTo(rig as BotRig, responseUrl).find((r) => JSON.stringify(r.args.blocks).includes('Tickets sold')),
+    );
+    expect(JSON.stringify(final.args.blocks)).toContain('/invite @eventops');
+  });
+});
+
+describe('App Home and request checks', () => {
+  it('publishes the home tab with events, recent activity and the budget', async () => {
+    rig = await startBot();
+    const result = await postSignedJson(
+      rig.url,
+      SIGNING_SECRET,
+      eventBody({ type: 'app_home_opened', user: 'U0EDITOR', channel: 'D0001', tab: 'home', event_ts: '1.1' }),
+    );
+    expect(result.status).toBe(200);
+    const publish = await rig.slack.waitFor(() => rig?.slack.calls.find((c) => c.method === 'views.publish'));
+    expect(publish.args.user_id).toBe('U0EDITOR');
+    const view = JSON.stringify(publish.args.view);
+    expect(view).toContain('Upcoming events');
+    expect(view).toContain('requests left in this window');
+    expect((publish.args.view as { blocks: unknown[] }).blocks.length).toBeLessThanOrEqual(100);
+  });
+
+  it('refuses a request with a bad signature and logs no secret', async () => {
+    rig = await startBot();
+    const body = commandBody({ text: 'help', response_url: rig.slack.responseUrl() });
+    const result = await postSigned(rig.url, 'not-the-secret', body);
+    expect(result.status).toBe(401);
+    const logs = rig.logs.join('\n');
+    expect(logs).not.toContain(SIGNING_SECRET);
+    expect(logs).not.toContain(rig.sim.apiKeys[0]);
+    expect(logs).not.toContain('xoxb-test-token-not-real');
+  });
+});
