@@ -62,6 +62,11 @@ function plainDateToUtcNoon(date: PlainDate): number {
  * plain-date events read as a date range with no time and no shift.
  */
 export function describeEventTime(event: TicketingEvent): string {
+  // Intl puts thin and narrow no-break spaces around range dashes; plain spaces read the same everywhere.
+  return describe(event).replace(/[\u2009\u202f]/g, ' ');
+}
+
+function describe(event: TicketingEvent): string {
   const zone = event.timezone;
   if (event.start.kind === 'date' || event.end.kind === 'date') {
     const start = event.start.kind === 'date' ? plainDateToUtcNoon(event.start.date) : event.startsAtMs;

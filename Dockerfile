@@ -1,0 +1,23 @@
+# eventops: two stages on the current Node LTS. The build stage compiles TypeScript and the SQLite
+# addon (from source: node-gyp needs python3, make and g++); the runtime stage keeps production
+# dependencies and dist/ only, and runs as the unprivileged "node" user.
+FROM node:24-bookworm-slim AS build
+WORKDIR /app
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build && npm prune --omit=dev
+
+FROM node:24-bookworm-slim
+ENV NODE_ENV=production PORT=3000 STORE_URL=sqlite:///data/eventops.sqlite
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+RUN mkdir /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 3000
+CMD ["node", "dist/main.js"]

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { homeView } from '../../src/render/home-view.js';
+import { reportMessage, reportProgressMessage } from '../../src/render/report-blocks.js';
+
+const report = {
+  eventId: 'evt_1',
+  eventName: 'Gala <!channel>',
+  currency: 'EUR',
+  ticketsSold: 120,
+  capacity: 200,
+  grossRevenue: 3456.5,
+  checkIns: 40,
+  byCategory: [
+    { name: 'General', sold: 100, capacity: 150, revenue: 2500 },
+    { name: 'VIP <b>', sold: 20, capacity: 50, revenue: 956.5 },
+  ],
+  salesByDay: Array.from({ length: 14 }, (_, i) => ({
+    date: `2026-11-${String(i + 1).padStart(2, '0')}`,
+    sold: i * 3,
+  })),
+  nested: { anything: true },
+};
+
+describe('report rendering', () => {
+  it('shows headline figures as fields and lists as short tables with bars', () => {
+    const message = reportMessage(report, { eventId: 'evt_1' });
+    expect(message).toMatchSnapshot();
+    const text = JSON.stringify(message.blocks);
+    expect(text).toContain('*Tickets sold*\\n120');
+    expect(text).toContain('3,456.5 EUR');
+    expect(text).toContain('█');
+    expect(text).toContain('...and 4 more');
+    expect(text).not.toContain('<!channel>');
+    expect(text).not.toContain('<b>');
+  });
+
+  it('copes with a report that has no figures at all', () => {
+    const message = reportMessage({ status: 'pending' }, { eventId: 'evt_2' });
+    expect(JSON.stringify(message.blocks)).toContain('no figures to show');
+  });
+
+  it('says where a report stands in the queue', () => {
+    const message = reportProgressMessage({ state: 'queued', position: 2, estimatedWaitMs: 41_200 }, 'evt_1');
+    expect(message.text).toBe('Report for evt_1 queued: position 2, about 42 s');
+  });
+});
+
+describe('App Home', () => {
+  it('stays within 100 blocks and shows the budget from the last headers', () => {
+    const view = homeView({
+      events: [],
+      activity: { reports: [], promoChanges: [] },
+      budget: {
+        limit: 180,
+        remaining: 170,
+        resetAt: 1_000_000,
+        pausedUntil: undefined,
+        inFlight: 0,
+        queued: { interactive: 0, background: 2 },
+        reserve: 27,
+        lastObservation: { limit: 180, remaining: 171, resetAt: 1_030_000, observedAt: 1_000_000 },
+        rateLimitedResponses: 0,
+      },
+      now: 1_000_000,
+    });
+    expect(view.blocks.length).toBeLessThanOrEqual(100);
+    expect(JSON.stringify(view.blocks)).toContain(
+      '171 of 180 requests left in this window (resets in 30 s); 2 waiting.',
+    );
+  });
+});
