@@ -31,6 +31,8 @@ export interface ComposeOptions {
   interactiveTimeoutMs?: number;
   /** @default 2000 */
   progressIntervalMs?: number;
+  /** Longest a person waits for the rate limit before being told how long it will be. @default 10000 */
+  maxRateLimitWaitMs?: number;
 }
 
 /** Builds the whole bot from a validated configuration; the caller starts `app`. */
@@ -68,6 +70,8 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
     closers.push(() => store.close());
     logger.info('Store opened', { store: store.description });
     const activity = new ActivityStore(store.keyv);
+    const interactiveTimeoutMs = options.interactiveTimeoutMs ?? 25_000;
+    const maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 10_000;
     const app = createSlackApp(
       {
         botToken: config.slack.botToken,
@@ -84,9 +88,13 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
         stash: new ValueStash({ now: () => clock.now() }),
         logger,
         clock,
-        interactiveTimeoutMs: options.interactiveTimeoutMs ?? 25_000,
         progressIntervalMs: options.progressIntervalMs ?? 2_000,
         pageSize: 10,
+        interactive: () => ({
+          signal: AbortSignal.timeout(interactiveTimeoutMs),
+          priority: 'interactive',
+          maxRateLimitWaitMs,
+        }),
       },
     );
     return {

@@ -1,6 +1,6 @@
 import type { Logger } from '../logger.js';
 import type { ActivityStore } from '../store/activity-store.js';
-import type { TicketingClient } from '../ticketing/client.js';
+import type { CallOptions, TicketingClient } from '../ticketing/client.js';
 import type { UpcomingEvents } from '../ticketing/upcoming-events.js';
 import type { Clock } from '../time/clock.js';
 import type { PromoEditors } from './promo-editors.js';
@@ -15,10 +15,10 @@ export interface SlackDeps {
   stash: ValueStash;
   logger: Logger;
   clock: Clock;
-  /** Longest a person waits for the ticketing API before being told it is slow. */
-  interactiveTimeoutMs: number;
   /** Least time between two edits of a report's progress message. */
   progressIntervalMs: number;
   /** Events a page of `/events list`. */
   pageSize: number;
+  /** Options for an API call a person is waiting for: deadline, priority, patience with rate limits. */
+  interactive(): CallOptions;
 }

@@ -65,6 +65,12 @@ export interface CallOptions {
   /** @default 'interactive' */
   priority?: Priority;
   signal?: AbortSignal | undefined;
+  /**
+   * Longest this call may wait for the rate limit (a paused or spent budget, a 429). Beyond it the
+   * call fails at once with `RateLimitedError` saying how long, instead of waiting in silence.
+   * @default no limit
+   */
+  maxRateLimitWaitMs?: number | undefined;
 }
 
 export interface ListOptions extends CallOptions {
@@ -89,6 +95,7 @@ interface CallPlan {
   /** Safe to send again after a network error or 5xx (GETs, and the promo update: an absolute set). */
   idempotent: boolean;
   priority: Priority;
+  maxRateLimitWaitMs?: number | undefined;
 }
 
 function clampPageSize(limit: number | undefined): number {
@@ -152,7 +159,12 @@ export class TicketingClient {
         query: { limit: clampPageSize(options.limit), nextCursor: options.cursor },
         signal: options.signal,
       },
-      { scope: 'organization', idempotent: true, priority: options.priority ?? 'interactive' },
+      {
+        scope: 'organization',
+        idempotent: true,
+        priority: options.priority ?? 'interactive',
+        maxRateLimitWaitMs: options.maxRateLimitWaitMs,
+      },
     );
     return this.#eventsPage(response.body);
   }
@@ -209,7 +221,12 @@ export class TicketingClient {
         body: { quantity },
         signal: options.signal,
       },
-      { scope: 'organization', idempotent: true, priority: options.priority ?? 'interactive' },
+      {
+        scope: 'organization',
+        idempotent: true,
+        priority: options.priority ?? 'interactive',
+        maxRateLimitWaitMs: options.maxRateLimitWaitMs,
+      },
     );
     const parsed = promoSchema.parse(response.body ?? {});
     return {
@@ -296,6 +313,7 @@ export class TicketingClient {
     let rateLimitWaits = 0;
     let lastFailure: unknown;
     for (;;) {
+      this.#refuseLongWait(where, plan);
       const permit = await this.#budget.acquire(plan.priority, {
         signal: request.signal,
         retry: failures + rateLimitWaits > 0,
@@ -336,7 +354,10 @@ export class TicketingClient {
         }
         permit.settle({ kind: 'rate-limited', waitMs });
         rateLimitWaits += 1;
-        if (rateLimitWaits > this.#retry.maxRateLimitWaits) {
+        if (
+          rateLimitWaits > this.#retry.maxRateLimitWaits ||
+          waitMs > (plan.maxRateLimitWaitMs ?? Number.POSITIVE_INFINITY)
+        ) {
           throw new RateLimitedError(
             `${where} was rate limited ${rateLimitWaits} times in a row`,
             { retryAfterMs: waitMs, scope },
@@ -370,6 +391,27 @@ export class TicketingClient {
       if (response.status >= 400) throw this.#clientError(where, response);
       if (lastFailure !== undefined) this.#logger.debug('Recovered after retries', { where, failures });
       return response;
+    }
+  }
+
+  /** Fails fast when the budget cannot admit this call within the caller's patience. */
+  #refuseLongWait(where: string, plan: CallPlan): void {
+    if (plan.maxRateLimitWaitMs === undefined) return;
+    const budget = this.#budget.snapshot();
+    const now = this.#clock.now();
+    let waitMs = 0;
+    if (budget.pausedUntil !== undefined) waitMs = budget.pausedUntil - now;
+    else if (
+      budget.resetAt !== undefined &&
+      budget.remaining <= (plan.priority === 'background' ? budget.reserve : 0)
+    ) {
+      waitMs = budget.resetAt - now;
+    }
+    if (waitMs > plan.maxRateLimitWaitMs) {
+      throw new RateLimitedError(`${where} would wait ${Math.ceil(waitMs / 1000)} s for the request budget`, {
+        retryAfterMs: waitMs,
+        scope: 'organization',
+      });
     }
   }
 

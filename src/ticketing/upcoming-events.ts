@@ -1,7 +1,6 @@
 import type { Clock } from '../time/clock.js';
 import { systemClock } from '../time/clock.js';
-import type { Priority } from './budget.js';
-import type { TicketingClient } from './client.js';
+import type { CallOptions, TicketingClient } from './client.js';
 import type { Page } from './paginate.js';
 import type { TicketingEvent } from './schemas.js';
 
@@ -43,15 +42,12 @@ export class UpcomingEvents {
     this.#maxApiPages = options.maxApiPages ?? 5;
   }
 
-  async page(
-    position: UpcomingPosition,
-    options: { pageSize: number; signal?: AbortSignal | undefined; priority?: Priority },
-  ): Promise<UpcomingPage> {
+  async page(position: UpcomingPosition, options: CallOptions & { pageSize: number }): Promise<UpcomingPage> {
     const now = this.#clock.now();
     const events: TicketingEvent[] = [];
     let at = position;
     for (let read = 0; events.length < options.pageSize; ) {
-      const apiPage = await this.#apiPage(at.cursor, options.signal, options.priority ?? 'interactive');
+      const apiPage = await this.#apiPage(at.cursor, options);
       read += 1;
       const upcoming = apiPage.items
         .filter((event) => event.endsAtMs > now)
@@ -67,12 +63,12 @@ export class UpcomingEvents {
     return { events, next: at };
   }
 
-  async #apiPage(cursor: string | undefined, signal: AbortSignal | undefined, priority: Priority) {
+  async #apiPage(cursor: string | undefined, options: CallOptions) {
     const key = cursor ?? '';
     const now = this.#clock.now();
     const cached = this.#cache.get(key);
     if (cached && cached.expiresAt > now) return cached.page;
-    const page = await this.#client.listEvents({ cursor, limit: 100, signal, priority });
+    const page = await this.#client.listEvents({ ...options, cursor, limit: 100 });
     if (this.#cache.size >= 100) this.#cache.delete(this.#cache.keys().next().value as string);
     this.#cache.set(key, { page, expiresAt: now + this.#ttlMs });
     return page;

@@ -300,3 +300,38 @@ describe('App Home and request checks', () => {
     expect(logs).not.toContain('xoxb-test-token-not-real');
   });
 });
+
+describe('errors a user can act on', () => {
+  it('says the API key was rejected', async () => {
+    rig = await startBot({ env: { TICKETING_API_KEY: 'sk_wrong_key_for_test' } });
+    const { responseUrl } = await command(rig, 'list');
+    expect(String((await nthResponse(rig, responseUrl)).text)).toContain('rejected eventops’ API key');
+    expect(rig.logs.join('\n')).not.toContain('sk_wrong_key_for_test');
+  });
+
+  it('says the API is unreachable', async () => {
+    rig = await startBot({ env: { TICKETING_API_URL: 'http://127.0.0.1:9' } });
+    const { responseUrl } = await command(rig, 'list');
+    expect(String((await nthResponse(rig, responseUrl)).text)).toContain("couldn't reach the Event Ticketing Service");
+  });
+
+  it('says when an event does not exist', async () => {
+    rig = await startBot();
+    const { responseUrl } = await command(rig, 'show 00000000-0000-4000-8000-000000000000');
+    expect(String((await nthResponse(rig, responseUrl)).text)).toContain("couldn't find that");
+  });
+
+  it('says how long to wait when the organization budget is rate-limited', async () => {
+    rig = await startBot({ sim: { orgLimit: { limit: 180, windowMs: 60_000 } } });
+    rig.sim.forceRateLimit(1, '45');
+    const { responseUrl } = await command(rig, 'list');
+    expect(String((await nthResponse(rig, responseUrl)).text)).toMatch(
+      /rate-limiting us right now\. Please try again in about 4[5-6] s/,
+    );
+    // The next person is told at once too, without another request reaching the API.
+    const before = rig.sim.stats().requests;
+    const second = await command(rig, 'list');
+    expect(String((await nthResponse(rig, second.responseUrl)).text)).toContain('rate-limiting us');
+    expect(rig.sim.stats().requests).toBe(before);
+  });
+});

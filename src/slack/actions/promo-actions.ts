@@ -57,8 +57,7 @@ export function registerPromoActions(app: App, deps: SlackDeps): void {
     };
     try {
       const result = await deps.ticketing.updatePromoQuantity(value.e, value.p, value.q, {
-        signal: AbortSignal.timeout(deps.interactiveTimeoutMs),
-        priority: 'interactive',
+        ...deps.interactive(),
       });
       await deps.activity.recordPromoChange({ ...record, outcome: 'updated' }).catch((error: unknown) => {
         log.error('Could not record a promo change in the audit trail', { error });

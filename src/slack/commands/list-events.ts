@@ -41,8 +41,7 @@ export async function showUpcomingPage(
   try {
     const result = await deps.upcoming.page(position, {
       pageSize: deps.pageSize,
-      signal: AbortSignal.timeout(deps.interactiveTimeoutMs),
-      priority: 'interactive',
+      ...deps.interactive(),
     });
     const nextValue = result.next ? deps.stash.put(encodePosition(result.next, page + 1)) : undefined;
     const message = eventListMessage({

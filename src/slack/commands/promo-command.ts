@@ -57,8 +57,7 @@ export async function proposePromoChange(
   }
   try {
     const event = await deps.ticketing.findEvent(request.eventId, {
-      signal: AbortSignal.timeout(deps.interactiveTimeoutMs),
-      priority: 'interactive',
+      ...deps.interactive(),
     });
     const value: PromoChangeValue = {
       e: event.id,

@@ -9,8 +9,7 @@ import { userMessageFor } from '../user-message.js';
 export async function showEvent(deps: SlackDeps, respond: RespondFn, eventId: string): Promise<void> {
   try {
     const event = await deps.ticketing.findEvent(eventId, {
-      signal: AbortSignal.timeout(deps.interactiveTimeoutMs),
-      priority: 'interactive',
+      ...deps.interactive(),
     });
     await respondPrivately(respond, eventCardMessage(event), deps.logger);
   } catch (error) {

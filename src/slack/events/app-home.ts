@@ -10,7 +10,7 @@ export function registerAppHome(app: App, deps: SlackDeps): void {
     const log = deps.logger.child({ event: 'app_home_opened', user: event.user });
     const [events, activity] = await Promise.all([
       deps.upcoming
-        .page({ cursor: undefined, offset: 0 }, { pageSize: 5, signal: AbortSignal.timeout(deps.interactiveTimeoutMs) })
+        .page({ cursor: undefined, offset: 0 }, { ...deps.interactive(), pageSize: 5 })
         .then((page) => page.events)
         .catch((error: unknown) => ({ error: userMessageFor(error) })),
       deps.activity.recent(event.user).catch((error: unknown) => {
