@@ -11,19 +11,20 @@ export interface OpenedStore {
   close(): Promise<void>;
 }
 
-/** Opens `sqlite://<path>` (creating its folder); other schemes are refused with a clear message. */
+/** Opens `sqlite://<path>` (creating its folder) or `sqlite://:memory:`; other schemes are refused. */
 export async function openStore(url: string, options: { cwd?: string } = {}): Promise<OpenedStore> {
   const match = /^sqlite:\/\/(.+)$/.exec(url);
   if (!match?.[1]) {
     throw new Error(`STORE_URL must be sqlite://<path> (got a "${url.split(':')[0]}" URL)`);
   }
-  const path = resolve(options.cwd ?? process.cwd(), match[1]);
-  await mkdir(dirname(path), { recursive: true });
+  const inMemory = match[1] === ':memory:';
+  const path = inMemory ? ':memory:' : resolve(options.cwd ?? process.cwd(), match[1]);
+  if (!inMemory) await mkdir(dirname(path), { recursive: true });
   const adapter = new KeyvSqlite({ uri: `sqlite://${path}`, table: 'eventops', busyTimeout: 5_000 });
   const keyv = new Keyv({ store: adapter, namespace: 'eventops' });
   return {
     keyv,
-    description: `sqlite file ${path}`,
+    description: inMemory ? 'sqlite in memory (lost on exit)' : `sqlite file ${path}`,
     close: async () => {
       await keyv.disconnect();
     },

@@ -20,6 +20,8 @@ export interface FakeSlack {
   failNext(method: string, error: string, times?: number): void;
   /** Members of user groups, for `usergroups.users.list`. */
   groups: Map<string, string[]>;
+  /** What `apps.connections.open` answers (Socket Mode). */
+  setSocketUrl(url: string): void;
   waitFor<T>(find: () => T | undefined, timeoutMs?: number): Promise<T>;
   close(): Promise<void>;
 }
@@ -47,6 +49,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   const groups = new Map<string, string[]>();
   let ts = 1_700_000_000;
   let url = '';
+  let socketUrl: string | undefined;
 
   const answer = (method: string, args: Record<string, unknown>): Record<string, unknown> => {
     const failure = failures.get(method);
@@ -55,6 +58,8 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       return { ok: false, error: failure.error };
     }
     switch (method) {
+      case 'apps.connections.open':
+        return socketUrl ? { ok: true, url: socketUrl } : { ok: false, error: 'invalid_auth' };
       case 'auth.test':
         return { ok: true, user_id: 'UBOT', bot_id: 'BBOT', team_id: 'T0001', user: 'eventops', team: 'Test' };
       case 'chat.postMessage':
@@ -113,6 +118,9 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     calls,
     responses,
     groups,
+    setSocketUrl: (value) => {
+      socketUrl = value;
+    },
     failNext: (method, error, times = 1) => failures.set(method, { error, times }),
     waitFor: async (find, timeoutMs = 10_000) => {
       const deadline = Date.now() + timeoutMs;

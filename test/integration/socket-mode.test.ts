@@ -1,0 +1,72 @@
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { type Bot, composeBot } from '../../src/compose.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { type Simulator, startSimulator } from '../../src/simulator/server.js';
+import { type FakeSlack, startFakeSlack } from '../helpers/fake-slack.js';
+
+let cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const fn of cleanup.reverse()) await fn();
+  cleanup = [];
+});
+
+describe('Socket Mode', () => {
+  it('connects with SLACK_APP_TOKEN, acknowledges a slash command envelope and answers', async () => {
+    const sim: Simulator = await startSimulator();
+    cleanup.push(() => sim.close());
+    const slack: FakeSlack = await startFakeSlack();
+    cleanup.push(() => slack.close());
+    const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    await new Promise((resolve) => wss.once('listening', resolve));
+    cleanup.push(() => new Promise<void>((resolve) => wss.close(() => resolve())));
+    slack.setSocketUrl(`ws://127.0.0.1:${(wss.address() as AddressInfo).port}/`);
+    const acks: unknown[] = [];
+    const connected = new Promise<WebSocket>((resolve) => {
+      wss.on('connection', (socket) => {
+        socket.on('message', (data) => acks.push(JSON.parse(String(data))));
+        socket.send(JSON.stringify({ type: 'hello', num_connections: 1, connection_info: { app_id: 'A0001' } }));
+        resolve(socket);
+      });
+    });
+
+    const config = loadConfig({
+      TICKETING_API_URL: sim.url,
+      TICKETING_API_KEY: sim.apiKeys[0] as string,
+      SLACK_BOT_TOKEN: 'xoxb-socket-test',
+      SLACK_APP_TOKEN: 'xapp-socket-test',
+      SLACK_API_URL: slack.apiUrl,
+      STORE_URL: 'sqlite://:memory:',
+    });
+    const bot: Bot = await composeBot(config, { logger: createLogger({ level: 'error', write: () => {} }) });
+    cleanup.push(() => bot.close());
+    await bot.app.start();
+    const socket = await connected;
+
+    const responseUrl = slack.responseUrl('socket');
+    socket.send(
+      JSON.stringify({
+        envelope_id: 'env-1',
+        type: 'slash_commands',
+        accepts_response_payload: true,
+        payload: {
+          token: 'x',
+          team_id: 'T0001',
+          channel_id: 'C0001',
+          user_id: 'U0001',
+          command: '/events',
+          text: 'help',
+          response_url: responseUrl,
+          trigger_id: '1.2.3',
+          api_app_id: 'A0001',
+        },
+      }),
+    );
+    await slack.waitFor(() => acks.find((ack) => (ack as { envelope_id?: string }).envelope_id === 'env-1'));
+    const answer = await slack.waitFor(() => slack.responses[0]);
+    expect(JSON.stringify(answer.args.blocks)).toContain('/events report');
+    expect(slack.calls.some((call) => call.method === 'apps.connections.open')).toBe(true);
+  });
+});
