@@ -1,9 +1,16 @@
 import type { App } from '@slack/bolt';
 import type { Config } from './config.js';
+import { DigestRunner } from './digest/digest-runner.js';
+import { DigestScheduler } from './digest/digest-scheduler.js';
+import { Digests } from './digest/digests.js';
+import { EventCatalog } from './digest/event-catalog.js';
+import { pacedPoster } from './digest/slack-poster.js';
+import { SubscriptionStore } from './digest/subscription-store.js';
 import type { Logger } from './logger.js';
 import { type Simulator, startSimulator } from './simulator/server.js';
 import { createSlackApp } from './slack/create-slack-app.js';
 import { PromoEditors } from './slack/promo-editors.js';
+import { slackErrorCode } from './slack/user-message.js';
 import { ValueStash } from './slack/value-stash.js';
 import { ActivityStore } from './store/activity-store.js';
 import { openStore } from './store/open-store.js';
@@ -15,6 +22,7 @@ import { systemClock } from './time/clock.js';
 
 export interface Bot {
   app: App;
+  digests: Digests;
   ticketing: TicketingClient;
   activity: ActivityStore;
   /** The built-in simulator, when no TICKETING_API_URL was configured. */
@@ -33,6 +41,8 @@ export interface ComposeOptions {
   progressIntervalMs?: number;
   /** Longest a person waits for the rate limit before being told how long it will be. @default 10000 */
   maxRateLimitWaitMs?: number;
+  /** Least time between two digest posts to one channel. @default 1100 */
+  digestChannelSpacingMs?: number;
 }
 
 /** Builds the whole bot from a validated configuration; the caller starts `app`. */
@@ -72,7 +82,35 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
     const activity = new ActivityStore(store.keyv);
     const interactiveTimeoutMs = options.interactiveTimeoutMs ?? 25_000;
     const maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 10_000;
-    const app = createSlackApp(
+    // The Slack client exists once the app does; digests post through it.
+    let app: App | undefined;
+    const slackClient = () => {
+      if (!app) throw new Error('The Slack app is not built yet');
+      return app.client;
+    };
+    const subscriptions = new SubscriptionStore(store.keyv, logger);
+    const runner = new DigestRunner({
+      subscriptions,
+      claims: store.claims,
+      catalog: new EventCatalog(ticketing, { clock }),
+      post: pacedPoster(
+        async (channel, message) => {
+          await slackClient().chat.postMessage({ channel, text: message.text, blocks: message.blocks });
+        },
+        { perChannelMs: options.digestChannelSpacingMs ?? 1_100 },
+      ),
+      notify: async (userId, text) => {
+        await slackClient().chat.postMessage({ channel: userId, text });
+      },
+      slackError: slackErrorCode,
+      clock,
+      logger: logger.child({ component: 'digest' }),
+      graceMs: config.digestGraceMs,
+    });
+    const scheduler = new DigestScheduler(runner, logger);
+    const digests = new Digests({ store: subscriptions, runner, scheduler, clock, logger });
+    closers.push(async () => digests.stop());
+    app = createSlackApp(
       {
         botToken: config.slack.botToken,
         signingSecret: config.slack.signingSecret,
@@ -83,6 +121,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       {
         ticketing,
         upcoming: new UpcomingEvents(ticketing, { clock }),
+        digests,
         activity,
         editors: new PromoEditors(config.slack.promoEditors, logger),
         stash: new ValueStash({ now: () => clock.now() }),
@@ -99,6 +138,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
     );
     return {
       app,
+      digests,
       ticketing,
       activity,
       simulator,

@@ -78,6 +78,7 @@ const schema = z
         .max(0.9, { message: 'expected a share from 0 to 0.9, such as 0.15' })
         .default(0.15),
     ),
+    DIGEST_GRACE: z.preprocess(empty, duration('2h').default(2 * 3_600_000)),
     SLACK_BOT_TOKEN: z.preprocess(empty, secret('xoxb-', 'a bot token').optional()),
     SLACK_SIGNING_SECRET: z.preprocess(empty, secret(undefined, 'the signing secret').optional()),
     SLACK_APP_TOKEN: z.preprocess(empty, secret('xapp-', 'an app-level token').optional()),
@@ -162,6 +163,8 @@ export interface Config {
     apiUrl: string | undefined;
     promoEditors: string[];
   };
+  /** A digest missed while the bot was down is still sent this long after its time. */
+  digestGraceMs: number;
   port: number;
   storeUrl: string;
   logLevel: (typeof LOG_LEVELS)[number];
@@ -203,6 +206,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       apiUrl: e.SLACK_API_URL,
       promoEditors: e.PROMO_EDITORS,
     },
+    digestGraceMs: e.DIGEST_GRACE,
     port: e.PORT,
     storeUrl: e.STORE_URL,
     logLevel: e.LOG_LEVEL,

@@ -52,6 +52,7 @@ async function main(): Promise<void> {
       await bot.app.start(config.port);
       logger.info('eventops is listening for Slack on POST /slack/events', { port: config.port });
     }
+    await bot.digests.start();
     stop = () => bot.close();
   }
 

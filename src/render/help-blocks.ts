@@ -10,7 +10,8 @@ export function helpMessage(): SlackMessage {
     `\`/events show <eventId>\`: one event's card, e.g. \`/events show ${EXAMPLE_EVENT}\``,
     '`/events report <eventId>`: the event report (the report API allows 3 a minute; you see your place in the queue)',
     `\`/events promo <eventId> <promoId> <quantity>\`: set how many times a promo code can be redeemed, e.g. \`/events promo ${EXAMPLE_EVENT} ${EXAMPLE_PROMO} 250\` (promo editors only; asks first)`,
-    '`/events digest ...`: daily digests in this channel (coming soon)',
+    '`/events digest on [HH:MM] [zone] [--days N] [--skip-empty]`: a daily digest of upcoming events in this channel, e.g. `/events digest on 08:30 Europe/Berlin --days 3` (default 09:00 in your Slack timezone, the next day)',
+    "`/events digest off | status | now`: stop it, see its settings and next run, or post today's digest now",
     '`/events help`: this list',
   ];
   return {

@@ -1,3 +1,4 @@
+import type { Digests } from '../digest/digests.js';
 import type { Logger } from '../logger.js';
 import type { ActivityStore } from '../store/activity-store.js';
 import type { CallOptions, TicketingClient } from '../ticketing/client.js';
@@ -10,6 +11,7 @@ import type { ValueStash } from './value-stash.js';
 export interface SlackDeps {
   ticketing: TicketingClient;
   upcoming: UpcomingEvents;
+  digests: Digests;
   activity: ActivityStore;
   editors: PromoEditors;
   stash: ValueStash;

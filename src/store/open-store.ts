@@ -2,10 +2,12 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { KeyvSqlite } from '@keyv/sqlite';
 import { Keyv } from 'keyv';
+import { type ClaimStore, SqliteClaims } from './claims.js';
 
 /** The one keyv instance of the process, behind whatever `STORE_URL` names. */
 export interface OpenedStore {
   keyv: Keyv;
+  claims: ClaimStore;
   /** Where it lives, for the log (never contains credentials). */
   description: string;
   close(): Promise<void>;
@@ -22,8 +24,10 @@ export async function openStore(url: string, options: { cwd?: string } = {}): Pr
   if (!inMemory) await mkdir(dirname(path), { recursive: true });
   const adapter = new KeyvSqlite({ uri: `sqlite://${path}`, table: 'eventops', busyTimeout: 5_000 });
   const keyv = new Keyv({ store: adapter, namespace: 'eventops' });
+  const claims = new SqliteClaims((sql, ...params) => adapter.query(sql, ...params) as Promise<unknown[]>);
   return {
     keyv,
+    claims,
     description: inMemory ? 'sqlite in memory (lost on exit)' : `sqlite file ${path}`,
     close: async () => {
       await keyv.disconnect();

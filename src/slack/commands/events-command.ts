@@ -1,9 +1,9 @@
 import type { App } from '@slack/bolt';
 import { helpMessage, usageMessage } from '../../render/help-blocks.js';
-import { plainMessage } from '../../render/promo-blocks.js';
 import { parseEventsCommand } from '../command-parser.js';
 import type { SlackDeps } from '../deps.js';
 import { respondPrivately } from '../respond-safely.js';
+import { handleDigestCommand } from './digest-command.js';
 import { showUpcomingPage } from './list-events.js';
 import { proposePromoChange } from './promo-command.js';
 import { requestReport } from './request-report.js';
@@ -42,11 +42,13 @@ export function registerEventsCommand(app: App, deps: SlackDeps): void {
         await proposePromoChange(deps, { respond, client, userId: command.user_id, ...parsed });
         return;
       case 'digest':
-        await respondPrivately(
+        await handleDigestCommand(deps, deps.digests, {
           respond,
-          plainMessage('Daily digests are coming soon: `/events digest` is reserved for them. Nothing was changed.'),
-          log,
-        );
+          client,
+          channelId: command.channel_id,
+          userId: command.user_id,
+          args: parsed.args,
+        });
         return;
     }
   });

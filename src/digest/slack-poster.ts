@@ -1,0 +1,50 @@
+import type { SlackMessage } from '../render/block-kit.js';
+import { sleep } from '../time/clock.js';
+
+export type PostMessage = (channel: string, message: SlackMessage) => Promise<void>;
+
+export interface PacedPosterOptions {
+  /** Least time between two posts to one channel (Slack allows about one a second). @default 1100 */
+  perChannelMs?: number;
+  /** Posts in flight at once across channels. @default 4 */
+  concurrency?: number;
+}
+
+/**
+ * Spreads posts to respect Slack's per-channel pace: posts to one channel go one after another,
+ * spaced; different channels go in parallel up to a small concurrency. A 429 from Slack is
+ * waited out by the Web API client itself, as its Retry-After says.
+ */
+export function pacedPoster(post: PostMessage, options: PacedPosterOptions = {}): PostMessage {
+  const perChannelMs = options.perChannelMs ?? 1_100;
+  const concurrency = options.concurrency ?? 4;
+  const lastPost = new Map<string, Promise<number>>();
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  const slot = async () => {
+    if (active >= concurrency) await new Promise<void>((resolve) => waiting.push(resolve));
+    active += 1;
+  };
+  const free = () => {
+    active -= 1;
+    waiting.shift()?.();
+  };
+  return (channel, message) => {
+    const previous = lastPost.get(channel) ?? Promise.resolve(0);
+    const mine = previous
+      .catch(() => 0)
+      .then(async (previousAt) => {
+        const wait = previousAt + perChannelMs - Date.now();
+        if (wait > 0) await sleep(wait);
+        await slot();
+        try {
+          await post(channel, message);
+        } finally {
+          free();
+        }
+        return Date.now();
+      });
+    lastPost.set(channel, mine);
+    return mine.then(() => undefined);
+  };
+}
