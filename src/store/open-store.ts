@@ -25,12 +25,14 @@ export async function openStore(url: string, options: { cwd?: string } = {}): Pr
   const adapter = new KeyvSqlite({ uri: `sqlite://${path}`, table: 'eventops', busyTimeout: 5_000 });
   const keyv = new Keyv({ store: adapter, namespace: 'eventops' });
   const claims = new SqliteClaims((sql, ...params) => adapter.query(sql, ...params) as Promise<unknown[]>);
+  let closing: Promise<void> | undefined;
   return {
     keyv,
     claims,
     description: inMemory ? 'sqlite in memory (lost on exit)' : `sqlite file ${path}`,
-    close: async () => {
-      await keyv.disconnect();
+    close: () => {
+      closing ??= keyv.disconnect();
+      return closing;
     },
   };
 }

@@ -20,6 +20,8 @@ export interface FakeSlack {
   failNext(method: string, error: string, times?: number): void;
   /** Members of user groups, for `usergroups.users.list`. */
   groups: Map<string, string[]>;
+  /** Answers the next call of `method` with HTTP 429 and this Retry-After (seconds). */
+  rateLimitNext(method: string, retryAfterSeconds: number): void;
   /** What `apps.connections.open` answers (Socket Mode). */
   setSocketUrl(url: string): void;
   waitFor<T>(find: () => T | undefined, timeoutMs?: number): Promise<T>;
@@ -47,6 +49,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   const responses: SlackCall[] = [];
   const failures = new Map<string, { error: string; times: number }>();
   const groups = new Map<string, string[]>();
+  const limited = new Map<string, number>();
   let ts = 1_700_000_000;
   let url = '';
   let socketUrl: string | undefined;
@@ -93,6 +96,13 @@ export async function startFakeSlack(): Promise<FakeSlack> {
         const method = path.slice('/api/'.length);
         const args = parseArgs(body, req.headers['content-type']);
         calls.push({ method, args, at: Date.now() });
+        const retryAfter = limited.get(method);
+        if (retryAfter !== undefined) {
+          limited.delete(method);
+          res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(retryAfter) });
+          res.end(JSON.stringify({ ok: false, error: 'ratelimited' }));
+          return;
+        }
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify(answer(method, args)));
       } else if (path.startsWith('/response/')) {
@@ -118,6 +128,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     calls,
     responses,
     groups,
+    rateLimitNext: (method, seconds) => limited.set(method, seconds),
     setSocketUrl: (value) => {
       socketUrl = value;
     },

@@ -1,0 +1,247 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DigestRunner } from '../../src/digest/digest-runner.js';
+import { EventCatalog } from '../../src/digest/event-catalog.js';
+import { pacedPoster } from '../../src/digest/slack-poster.js';
+import type { Subscription } from '../../src/digest/subscription.js';
+import { SubscriptionStore } from '../../src/digest/subscription-store.js';
+import { createLogger } from '../../src/logger.js';
+import type { SlackMessage } from '../../src/render/block-kit.js';
+import { type Simulator, startSimulator } from '../../src/simulator/server.js';
+import { slackErrorCode } from '../../src/slack/user-message.js';
+import { type OpenedStore, openStore } from '../../src/store/open-store.js';
+import { createTicketingClient } from '../../src/ticketing/create-client.js';
+
+const cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const fn of cleanup.splice(0).reverse()) await fn();
+});
+
+class TestClock {
+  constructor(public time: number) {}
+  now = () => this.time;
+}
+
+interface Harness {
+  sim: Simulator;
+  clock: TestClock;
+  dir: string;
+  posts: { channel: string; message: SlackMessage; at: number }[];
+  notices: { user: string; text: string }[];
+  logs: string[];
+  /** A runner over the store file; call again to simulate a restart. */
+  start(options?: {
+    failChannels?: Record<string, string>;
+  }): Promise<{ runner: DigestRunner; subscriptions: SubscriptionStore; store: OpenedStore }>;
+}
+
+async function harness(startAt: number, eventCount = 160): Promise<Harness> {
+  const sim = await startSimulator({ anchorMs: startAt, eventCount });
+  cleanup.push(() => sim.close());
+  const dir = await mkdtemp(join(tmpdir(), 'eventops-digest-'));
+  cleanup.push(() => rm(dir, { recursive: true, force: true }));
+  const clock = new TestClock(startAt);
+  const posts: Harness['posts'] = [];
+  const notices: Harness['notices'] = [];
+  const logs: string[] = [];
+  const logger = createLogger({ level: 'debug', write: (line) => logs.push(line) });
+  return {
+    sim,
+    clock,
+    dir,
+    posts,
+    notices,
+    logs,
+    start: async (options = {}) => {
+      const store = await openStore(`sqlite://${join(dir, 'eventops.sqlite')}`);
+      cleanup.push(() => store.close());
+      const client = createTicketingClient({
+        apiUrl: sim.url,
+        apiKey: sim.apiKeys[0] as string,
+        orgLimit: { limit: 180, windowMs: 60_000 },
+        reportLimit: { limit: 3, windowMs: 60_000 },
+      });
+      cleanup.push(() => client.close());
+      const subscriptions = new SubscriptionStore(store.keyv, logger);
+      const runner = new DigestRunner({
+        subscriptions,
+        claims: store.claims,
+        catalog: new EventCatalog(client, { clock }),
+        post: async (channel, message) => {
+          const code = options.failChannels?.[channel];
+          if (code)
+            throw Object.assign(new Error(`An API error occurred: ${code}`), { data: { ok: false, error: code } });
+          posts.push({ channel, message, at: Date.now() });
+        },
+        notify: async (user, text) => {
+          notices.push({ user, text });
+        },
+        slackError: slackErrorCode,
+        clock,
+        logger,
+        graceMs: 2 * 3_600_000,
+      });
+      return { runner, subscriptions, store };
+    },
+  };
+}
+
+const subscription = (
+  channelId: string,
+  timezone: string,
+  time = '09:00',
+  extra: Partial<Subscription> = {},
+): Subscription => ({
+  channelId,
+  time,
+  timezone,
+  days: 1,
+  skipEmpty: false,
+  createdBy: 'U0OWNER',
+  createdAt: '2026-11-01T00:00:00.000Z',
+  status: 'active',
+  ...extra,
+});
+
+describe('DigestRunner', () => {
+  it('posts at the local time in two zones, events of the window soonest first, grouped by day', async () => {
+    const h = await harness(Date.UTC(2026, 11, 1, 3, 15));
+    const { runner, subscriptions } = await h.start();
+    await subscriptions.put(subscription('C_KTM', 'Asia/Kathmandu', '09:00', { days: 3 }));
+    await subscriptions.put(subscription('C_NFL', 'America/St_Johns'));
+
+    expect(await runner.fire('C_KTM')).toMatchObject({ kind: 'sent', date: '2026-12-01' });
+    h.clock.time = Date.UTC(2026, 11, 1, 12, 30);
+    expect(await runner.fire('C_NFL')).toMatchObject({ kind: 'sent', date: '2026-12-01' });
+
+    const [ktm, nfl] = h.posts;
+    expect(ktm?.channel).toBe('C_KTM');
+    expect(nfl?.channel).toBe('C_NFL');
+    const text = JSON.stringify(ktm?.message.blocks);
+    expect(text).toContain('Events the next 3 days');
+    expect(text).toMatch(/\*\w+day,? \d+ December\* · \d+ event\(s\)/);
+    expect(ktm?.message.blocks.length).toBeLessThanOrEqual(50);
+    // Soonest first: every event id appears in start order.
+    const ids = [...text.matchAll(/evt_[0-9a-f-]{36}/g)].map((m) => m[0]);
+    const starts = ids.map((id) => h.sim.catalog.events.find((e) => e.id === id)?.startsAtMs ?? 0);
+    expect(starts).toEqual([...starts].sort((a, b) => a - b));
+    for (const start of starts) {
+      expect(start).toBeGreaterThanOrEqual(Date.UTC(2026, 11, 1, 3, 15));
+      expect(start).toBeLessThan(Date.UTC(2026, 11, 4, 3, 15));
+    }
+  });
+
+  it('sends nothing twice after a restart in the middle of the day', async () => {
+    const h = await harness(Date.UTC(2026, 11, 1, 8, 0));
+    const first = await h.start();
+    await first.subscriptions.put(subscription('C1', 'Europe/Berlin'));
+    expect(await first.runner.fire('C1')).toMatchObject({ kind: 'sent', date: '2026-12-01' });
+    await first.store.close();
+
+    h.clock.time = Date.UTC(2026, 11, 1, 12, 0);
+    const second = await h.start();
+    expect(await second.runner.catchUp()).toEqual([]);
+    expect(await second.runner.fire('C1')).toMatchObject({ kind: 'already-claimed' });
+    expect(h.posts).toHaveLength(1);
+    expect((await second.subscriptions.get('C1'))?.lastRun).toMatchObject({ date: '2026-12-01', outcome: 'sent' });
+  });
+
+  it('sends a digest missed within the grace period on start, and skips one missed for longer', async () => {
+    const h = await harness(Date.UTC(2026, 11, 1, 10, 30));
+    const { runner, subscriptions } = await h.start();
+    await subscriptions.put(subscription('C_LATE', 'UTC', '09:00'));
+    await subscriptions.put(subscription('C_TOO_LATE', 'UTC', '07:00'));
+    const outcomes = await runner.catchUp();
+    expect(outcomes).toEqual([expect.objectContaining({ kind: 'sent', date: '2026-12-01' })]);
+    expect(h.posts.map((p) => p.channel)).toEqual(['C_LATE']);
+    expect(
+      h.logs.some(
+        (line) => line.includes('Skipped a digest missed outside the grace period') && line.includes('C_TOO_LATE'),
+      ),
+    ).toBe(true);
+  });
+
+  it('keeps 09:00 London time on the DST-change day', async () => {
+    const h = await harness(Date.UTC(2027, 2, 28, 8, 0));
+    const { runner, subscriptions } = await h.start();
+    await subscriptions.put(subscription('C_LON', 'Europe/London'));
+    h.clock.time = Date.UTC(2027, 2, 28, 7, 59);
+    // Before 09:00 BST the latest digest was yesterday's, long past its grace.
+    expect(await runner.catchUp()).toEqual([]);
+    h.clock.time = Date.UTC(2027, 2, 28, 8, 0);
+    expect(await runner.fire('C_LON')).toMatchObject({ kind: 'sent', date: '2027-03-28' });
+  });
+
+  it('shares one crawl among a hundred digests firing together', async () => {
+    const h = await harness(Date.UTC(2026, 11, 1, 9, 0), 250);
+    const { runner, subscriptions } = await h.start();
+    const channels = Array.from({ length: 100 }, (_, i) => `C${String(i).padStart(3, '0')}`);
+    for (const channel of channels) await subscriptions.put(subscription(channel, 'UTC'));
+    const outcomes = await Promise.all(channels.map((channel) => runner.fire(channel)));
+    expect(outcomes.every((o) => o.kind === 'sent')).toBe(true);
+    expect(h.posts).toHaveLength(100);
+    expect(h.sim.stats().requests).toBe(3);
+  });
+
+  it('marks a channel that refuses posts as failing, tells the owner once, and stops posting there', async () => {
+    const h = await harness(Date.UTC(2026, 11, 1, 9, 0));
+    const { runner, subscriptions } = await h.start({ failChannels: { C_GONE: 'is_archived' } });
+    await subscriptions.put(subscription('C_GONE', 'UTC'));
+    expect(await runner.fire('C_GONE')).toMatchObject({ kind: 'channel-failing', reason: 'is_archived' });
+    expect(await subscriptions.get('C_GONE')).toMatchObject({ status: 'failing', failure: 'is_archived' });
+    expect(h.notices).toEqual([{ user: 'U0OWNER', text: expect.stringContaining('is paused') }]);
+    h.clock.time += 86_400_000;
+    expect(await runner.fire('C_GONE')).toMatchObject({ kind: 'channel-failing' });
+    expect(await runner.catchUp()).toEqual([]);
+    expect(h.notices).toHaveLength(1);
+  });
+
+  it('says "nothing scheduled", or nothing at all when the channel chose to skip', async () => {
+    const h = await harness(Date.UTC(2026, 11, 1, 9, 0), 1);
+    const { runner, subscriptions } = await h.start();
+    h.clock.time = Date.UTC(2027, 5, 1, 9, 0);
+    await subscriptions.put(subscription('C_EMPTY', 'UTC'));
+    await subscriptions.put(subscription('C_SKIP', 'UTC', '09:00', { skipEmpty: true }));
+    expect(await runner.fire('C_EMPTY')).toMatchObject({ kind: 'sent', events: 0 });
+    expect(await runner.fire('C_SKIP')).toMatchObject({ kind: 'skipped-empty' });
+    expect(h.posts).toHaveLength(1);
+    expect(h.posts[0]?.message.text).toContain('nothing scheduled today');
+  });
+
+  it('reads subscriptions back from the SQLite file after a restart', async () => {
+    const h = await harness(Date.UTC(2026, 11, 1, 9, 0));
+    const first = await h.start();
+    const stored = [
+      subscription('C_A', 'Asia/Kolkata', '07:30', { days: 7 }),
+      subscription('C_B', 'America/St_Johns', '18:45'),
+    ];
+    for (const s of stored) await first.subscriptions.put(s);
+    await first.subscriptions.remove('C_A');
+    await first.subscriptions.put(stored[0] as Subscription);
+    await first.store.close();
+    const second = await h.start();
+    const byChannel = (list: Subscription[]) => [...list].sort((x, y) => x.channelId.localeCompare(y.channelId));
+    expect(byChannel(await second.subscriptions.all())).toEqual(byChannel(stored));
+  });
+});
+
+describe('pacedPoster', () => {
+  it('spaces posts to one channel and lets other channels go in parallel', async () => {
+    const seen: { channel: string; at: number }[] = [];
+    const post = pacedPoster(
+      async (channel) => {
+        seen.push({ channel, at: Date.now() });
+      },
+      { perChannelMs: 150, concurrency: 4 },
+    );
+    const message = { text: 'x', blocks: [] };
+    await Promise.all([post('A', message), post('A', message), post('A', message), post('B', message)]);
+    const [a0 = 0, a1 = 0, a2 = 0] = seen.filter((s) => s.channel === 'A').map((s) => s.at);
+    expect(a1 - a0).toBeGreaterThanOrEqual(145);
+    expect(a2 - a1).toBeGreaterThanOrEqual(145);
+    const b = seen.find((s) => s.channel === 'B')?.at ?? 0;
+    expect(b - a0).toBeLessThan(100);
+  });
+});

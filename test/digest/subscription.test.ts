@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import type { DigestRunner } from '../../src/digest/digest-runner.js';
+import { DigestScheduler } from '../../src/digest/digest-scheduler.js';
+import { fireOn, latestFire, nextFire } from '../../src/digest/schedule.js';
+import { parseDigestOn, type Subscription } from '../../src/digest/subscription.js';
+import { silentLogger } from '../../src/logger.js';
+
+describe('parseDigestOn', () => {
+  it('defaults to no time, no zone, one day', () => {
+    expect(parseDigestOn([])).toEqual({ time: undefined, timezone: undefined, days: 1, skipEmpty: false });
+  });
+
+  it('reads a time, a zone, a window and --skip-empty in any order', () => {
+    expect(parseDigestOn(['Asia/Kathmandu', '--days', '3', '7:05', '--skip-empty'])).toEqual({
+      time: '07:05',
+      timezone: 'Asia/Kathmandu',
+      days: 3,
+      skipEmpty: true,
+    });
+    expect(parseDigestOn(['--days=14', '18.30'])).toMatchObject({ time: '18:30', days: 14 });
+  });
+
+  it.each([
+    [['25:00'], 'is not a time of day'],
+    [['9'], 'is not a time of day'],
+    [['Mars/Olympus'], 'is not a timezone I know'],
+    [['--days', '15'], '--days takes a whole number from 1 to 14'],
+    [['--days', '0'], '--days takes a whole number from 1 to 14'],
+    [['--days'], '--days takes a whole number from 1 to 14'],
+  ])('explains what is wrong with %j', (args, problem) => {
+    const parsed = parseDigestOn(args);
+    expect('problem' in parsed && parsed.problem).toContain(problem);
+  });
+});
+
+const sub = (time: string, timezone: string) => ({ time, timezone });
+
+describe('digest schedule', () => {
+  it('is due at the local time in each zone', () => {
+    expect(new Date(fireOn(sub('09:00', 'Asia/Kathmandu'), { year: 2026, month: 12, day: 1 }).at).toISOString()).toBe(
+      '2026-12-01T03:15:00.000Z',
+    );
+    expect(new Date(fireOn(sub('09:00', 'America/St_Johns'), { year: 2026, month: 12, day: 1 }).at).toISOString()).toBe(
+      '2026-12-01T12:30:00.000Z',
+    );
+  });
+
+  it('stays at 09:00 local on both DST-change days', () => {
+    const london = sub('09:00', 'Europe/London');
+    expect(new Date(fireOn(london, { year: 2027, month: 3, day: 27 }).at).toISOString()).toBe(
+      '2027-03-27T09:00:00.000Z',
+    );
+    expect(new Date(fireOn(london, { year: 2027, month: 3, day: 28 }).at).toISOString()).toBe(
+      '2027-03-28T08:00:00.000Z',
+    );
+    expect(new Date(fireOn(london, { year: 2026, month: 10, day: 25 }).at).toISOString()).toBe(
+      '2026-10-25T09:00:00.000Z',
+    );
+  });
+
+  it('knows the latest and the next fire around now', () => {
+    const kathmandu = sub('09:00', 'Asia/Kathmandu');
+    const before = Date.UTC(2026, 11, 1, 3, 0);
+    expect(latestFire(kathmandu, before).date).toBe('2026-11-30');
+    expect(nextFire(kathmandu, before).date).toBe('2026-12-01');
+    expect(latestFire(kathmandu, Date.UTC(2026, 11, 1, 3, 15)).date).toBe('2026-12-01');
+  });
+
+  it('registers node-cron tasks that fire at 09:00 in their own zone, across DST', () => {
+    const scheduler = new DigestScheduler(
+      { fire: async () => ({ kind: 'no-subscription' }) } as unknown as DigestRunner,
+      silentLogger,
+    );
+    const base: Omit<Subscription, 'channelId' | 'timezone'> = {
+      time: '09:00',
+      days: 1,
+      skipEmpty: false,
+      createdBy: 'U1',
+      createdAt: '2026-11-22T00:00:00Z',
+      status: 'active',
+    };
+    try {
+      scheduler.schedule({ ...base, channelId: 'C_KTM', timezone: 'Asia/Kathmandu' });
+      scheduler.schedule({ ...base, channelId: 'C_LON', timezone: 'Europe/London' });
+      for (const run of scheduler.nextRuns('C_KTM', 3)) expect(run.toISOString()).toMatch(/T03:15:00\.000Z$/);
+      const london = scheduler.nextRuns('C_LON', 200).map((d) => d.toISOString());
+      expect(london).toContain('2027-03-27T09:00:00.000Z');
+      expect(london).toContain('2027-03-28T08:00:00.000Z');
+    } finally {
+      scheduler.stop();
+    }
+  });
+});
