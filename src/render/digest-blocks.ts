@@ -1,3 +1,4 @@
+import type { Subscription } from '../digest/subscription.js';
 import type { TicketingEvent } from '../ticketing/schemas.js';
 import { formatPlainDate, plainDateAt } from '../time/zoned.js';
 import { type Block, context, header, LIMITS, mrkdwnSection, type SlackMessage } from './block-kit.js';
@@ -56,19 +57,8 @@ export function digestMessage(input: DigestInput): SlackMessage {
   };
 }
 
-export interface DigestStatusInput {
-  channelId: string;
-  time: string;
-  timezone: string;
-  days: number;
-  skipEmpty: boolean;
-  createdBy: string;
-  createdAt: string;
-  status: 'active' | 'failing';
-  failure?: string | undefined;
-  lastRun?: { date: string; at: string; outcome: string } | undefined;
-  nextAt: number;
-}
+/** A subscription with its next run, for `/events digest status`. */
+export type DigestStatusInput = Subscription & { nextAt: number };
 
 const instant = (ms: number, timezone: string) =>
   new Intl.DateTimeFormat('en-GB', {

@@ -7,12 +7,6 @@ export function escapeText(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
 
-/** Cuts `text` to at most `max` characters, marking the cut. */
-export function truncate(text: string, max: number): string {
-  if (text.length <= max) return text;
-  return `${text.slice(0, Math.max(0, max - 1))}…`;
-}
-
 /** Escapes, then truncates without splitting an entity such as `&amp;`. */
 export function safeText(text: string, max: number): string {
   const escaped = escapeText(text);
