@@ -231,7 +231,9 @@ export class ReportQueue {
       : 'background';
     try {
       const report = await this.#fetchReport(entry.eventId, priority, entry.controller.signal);
-      this.#cache.set(entry.eventId, { report, expiresAt: this.#clock.now() + this.#cacheTtlMs });
+      const now = this.#clock.now();
+      for (const [eventId, cached] of this.#cache) if (cached.expiresAt <= now) this.#cache.delete(eventId);
+      this.#cache.set(entry.eventId, { report, expiresAt: now + this.#cacheTtlMs });
       this.#entries.delete(entry.eventId);
       for (const waiter of entry.waiters) {
         waiter.onProgress?.({ state: 'done', position: 0, estimatedWaitMs: 0 });

@@ -45,6 +45,8 @@ export function registerPromoActions(app: App, deps: SlackDeps): void {
     }
     if (applied.has(value.n)) return;
     applied.add(value.n);
+    // Confirmations expire with their stash entry; the oldest nonces can go.
+    if (applied.size > 10_000) applied.delete(applied.values().next().value as string);
 
     const channelId = body.channel?.id ?? '';
     const record = {
