@@ -54,6 +54,8 @@ export interface BudgetSnapshot {
 export interface RequestBudget {
   acquire(priority: Priority, options?: AcquireOptions): Promise<BudgetPermit>;
   snapshot(): BudgetSnapshot;
+  /** How long a request of this priority would wait for a pause or a spent window to end (0: none). */
+  estimatedWaitMs(priority: Priority): number;
 }
 
 export interface WindowBudgetOptions {
@@ -156,6 +158,15 @@ export class WindowBudget implements RequestBudget {
       lastObservation: this.#last,
       rateLimitedResponses: this.#rateLimited,
     };
+  }
+
+  estimatedWaitMs(priority: Priority): number {
+    const now = this.#clock.now();
+    this.#roll(now);
+    if (now < this.#pausedUntil) return this.#pausedUntil - now;
+    const floor = priority === 'background' ? this.#reserve() : 0;
+    if (this.#serverRemaining - this.#uncounted > floor || this.#resetAt === undefined) return 0;
+    return Math.max(0, this.#resetAt - now);
   }
 
   #reserve(): number {

@@ -311,7 +311,6 @@ export class TicketingClient {
     const where = `${request.method} ${request.path}`;
     let failures = 0;
     let rateLimitWaits = 0;
-    let lastFailure: unknown;
     for (;;) {
       this.#refuseLongWait(where, plan);
       const permit = await this.#budget.acquire(plan.priority, {
@@ -329,7 +328,6 @@ export class TicketingClient {
         permit.settle(observation ? { kind: 'answered', observation } : { kind: 'unobserved' });
         if (!(error instanceof TransportError) || !error.retryable || !plan.idempotent) throw error;
         failures += 1;
-        lastFailure = error;
         if (failures >= this.#retry.maxAttempts) {
           throw new UnavailableError(`${where} failed ${failures} times; last: ${error.message}`, { cause: error });
         }
@@ -377,7 +375,6 @@ export class TicketingClient {
 
       if (response.status >= 500) {
         failures += 1;
-        lastFailure = response.status;
         if (!plan.idempotent || failures >= this.#retry.maxAttempts) {
           throw new UnavailableError(
             `${where} answered ${response.status} ${failures} time(s)${serverMessage(response.body) ? `: ${serverMessage(response.body)}` : ''}`,
@@ -389,7 +386,7 @@ export class TicketingClient {
         continue;
       }
       if (response.status >= 400) throw this.#clientError(where, response);
-      if (lastFailure !== undefined) this.#logger.debug('Recovered after retries', { where, failures });
+      if (failures > 0) this.#logger.debug('Recovered after retries', { where, failures });
       return response;
     }
   }
@@ -397,16 +394,7 @@ export class TicketingClient {
   /** Fails fast when the budget cannot admit this call within the caller's patience. */
   #refuseLongWait(where: string, plan: CallPlan): void {
     if (plan.maxRateLimitWaitMs === undefined) return;
-    const budget = this.#budget.snapshot();
-    const now = this.#clock.now();
-    let waitMs = 0;
-    if (budget.pausedUntil !== undefined) waitMs = budget.pausedUntil - now;
-    else if (
-      budget.resetAt !== undefined &&
-      budget.remaining <= (plan.priority === 'background' ? budget.reserve : 0)
-    ) {
-      waitMs = budget.resetAt - now;
-    }
+    const waitMs = this.#budget.estimatedWaitMs(plan.priority);
     if (waitMs > plan.maxRateLimitWaitMs) {
       throw new RateLimitedError(`${where} would wait ${Math.ceil(waitMs / 1000)} s for the request budget`, {
         retryAfterMs: waitMs,
