@@ -3,6 +3,7 @@ import type { Logger } from '../logger.js';
 import { digestMessage } from '../render/digest-blocks.js';
 import type { ClaimStore } from '../store/claims.js';
 import type { Clock } from '../time/clock.js';
+import { formatPlainDate, plainDateAt } from '../time/zoned.js';
 import type { EventCatalog } from './event-catalog.js';
 import { type Fire, latestFire } from './schedule.js';
 import type { PostMessage } from './slack-poster.js';
@@ -66,7 +67,7 @@ export class DigestRunner {
     const now = Math.max(this.#o.clock.now(), options.scheduledAt ?? 0);
     // A manual run counts as today's, even before today's time.
     const fire = options.manual
-      ? { date: latestFire({ ...subscription, time: '00:00' }, now).date, at: now }
+      ? { date: formatPlainDate(plainDateAt(now, subscription.timezone)), at: now }
       : latestFire(subscription, now);
     return this.#run(subscription, fire);
   }

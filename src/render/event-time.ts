@@ -4,10 +4,10 @@ import { formatUtcOffset, type PlainDate, zoneOffsetMinutes } from '../time/zone
 const LOCALE = 'en-GB';
 const cache = new Map<string, Intl.DateTimeFormat>();
 
-function formatter(key: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+function formatter(key: string, options: Intl.DateTimeFormatOptions, locale = LOCALE): Intl.DateTimeFormat {
   let found = cache.get(key);
   if (!found) {
-    found = new Intl.DateTimeFormat(LOCALE, options);
+    found = new Intl.DateTimeFormat(locale, options);
     cache.set(key, found);
   }
   return found;
@@ -32,13 +32,9 @@ const plainDay = () =>
 function abbreviation(epochMs: number, timeZone: string): string | undefined {
   // Each locale knows its own region's names; all write "GMT+5:45" where they know none.
   for (const locale of ['en-US', 'en-GB', 'en-AU', 'en-IN']) {
-    const key = `abbr:${locale}:${timeZone}`;
-    let found = cache.get(key);
-    if (!found) {
-      found = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'short' });
-      cache.set(key, found);
-    }
-    const name = found.formatToParts(epochMs).find((part) => part.type === 'timeZoneName')?.value;
+    const name = formatter(`abbr:${locale}:${timeZone}`, { timeZone, timeZoneName: 'short' }, locale)
+      .formatToParts(epochMs)
+      .find((part) => part.type === 'timeZoneName')?.value;
     if (name && /^[A-Z]{2,5}$/.test(name) && name !== 'UTC') return name;
   }
   return undefined;

@@ -84,7 +84,10 @@ function newKey(): string {
   return `sk_sim_${randomBytes(18).toString('base64url')}`;
 }
 
-/** An id from a path, with or without its prefix (spec 2.1); another prefix does not match. */
+/**
+ * An id from a path, with or without its prefix (spec 2.1); another prefix does not match.
+ * Written apart from the client's `parseId` on purpose: the stand-in must not share the client's bugs.
+ */
 function normaliseId(prefix: string, raw: string): string | undefined {
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   const text = raw.toLowerCase();

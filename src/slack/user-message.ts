@@ -14,6 +14,11 @@ const CHANNEL_PROBLEMS: Record<string, string> = {
   restricted_action: "This workspace doesn't let me post in this channel.",
 };
 
+/** What a Slack error code about a channel means for the person, if it is one of those. */
+export function channelProblem(code: string): string | undefined {
+  return CHANNEL_PROBLEMS[code];
+}
+
 /**
  * The one place an error becomes the sentence a Slack user reads: what happened and what to do,
  * never a stack, a secret or an internal id.

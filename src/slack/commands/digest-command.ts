@@ -9,7 +9,7 @@ import { isValidTimeZone } from '../../time/zoned.js';
 import { USAGE } from '../command-parser.js';
 import type { SlackDeps } from '../deps.js';
 import { respondPrivately } from '../respond-safely.js';
-import { userMessageFor } from '../user-message.js';
+import { channelProblem, userMessageFor } from '../user-message.js';
 
 export interface DigestRequest {
   respond: RespondFn;
@@ -95,15 +95,28 @@ export async function handleDigestCommand(deps: SlackDeps, digests: Digests, req
     }
     case 'now': {
       const outcome = await digests.runNow(channelId);
-      const text: Record<typeof outcome.kind, string> = {
-        sent: "Posted today's digest.",
-        'skipped-empty': 'Nothing is scheduled, and this digest skips empty days: nothing posted.',
-        'already-claimed': "Today's digest was already posted here.",
-        'channel-failing': `:warning: This channel refused the digest, so it is paused. ${outcome.kind === 'channel-failing' ? userMessageFor({ data: { error: outcome.reason } }) : ''}`,
-        failed: ':warning: The digest could not be posted this time; see the logs.',
-        'no-subscription': 'This channel has no daily digest. Turn one on with `/events digest on`.',
-      };
-      await say(text[outcome.kind]);
+      switch (outcome.kind) {
+        case 'sent':
+          await say("Posted today's digest.");
+          return;
+        case 'skipped-empty':
+          await say('Nothing is scheduled, and this digest skips empty days: nothing posted.');
+          return;
+        case 'already-claimed':
+          await say("Today's digest was already posted here.");
+          return;
+        case 'channel-failing':
+          await say(
+            `:warning: This channel refused the digest, so it is paused. ${channelProblem(outcome.reason) ?? ''}`,
+          );
+          return;
+        case 'failed':
+          await say(':warning: The digest could not be posted this time; see the logs.');
+          return;
+        case 'no-subscription':
+          await say('This channel has no daily digest. Turn one on with `/events digest on`.');
+          return;
+      }
       return;
     }
     default:

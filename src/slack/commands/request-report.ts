@@ -31,7 +31,6 @@ type Target = { kind: 'channel'; channel: string; ts: string } | { kind: 'privat
 export async function requestReport(deps: SlackDeps, request: ReportRequest): Promise<void> {
   const { client, respond, eventId } = request;
   const log = deps.logger.child({ command: 'report', eventId, channel: request.channelId });
-  const label = eventId;
   let target: Target;
   let lastPosition: number | undefined;
   let lastEdit = 0;
@@ -62,7 +61,7 @@ export async function requestReport(deps: SlackDeps, request: ReportRequest): Pr
     if (position === lastPosition || now - lastEdit < deps.progressIntervalMs) return;
     lastPosition = position;
     lastEdit = now;
-    void show(reportProgressMessage(progress, label), false);
+    void show(reportProgressMessage(progress, eventId), false);
   };
 
   const ticket = deps.ticketing.requestReport(eventId, {
@@ -71,7 +70,7 @@ export async function requestReport(deps: SlackDeps, request: ReportRequest): Pr
     onProgress: (progress) => onProgress(progress),
   });
   const first = ticket.progress();
-  const firstMessage = reportProgressMessage(first, label);
+  const firstMessage = reportProgressMessage(first, eventId);
   try {
     const posted = await client.chat.postMessage({
       channel: request.channelId,
@@ -92,7 +91,7 @@ export async function requestReport(deps: SlackDeps, request: ReportRequest): Pr
     report = await ticket.result;
   } catch (error) {
     log.warn('The report request failed', { error });
-    await show(plainMessage(`:warning: Report for \`${label}\`: ${userMessageFor(error)}`), true);
+    await show(plainMessage(`:warning: Report for \`${eventId}\`: ${userMessageFor(error)}`), true);
     return;
   }
 
