@@ -40,8 +40,12 @@ async function withRig<T>(
   const client = createTicketingClient({
     apiUrl: sim.url,
     apiKey: sim.apiKeys[0] as string,
-    orgLimit: { ...ORG, windowMs: clientWindowMs },
-    reportLimit: REPORTS,
+    limits: {
+      orgLimit: { ...ORG, windowMs: clientWindowMs },
+      reportLimit: REPORTS,
+      reportCacheTtlMs: 60_000,
+      backgroundReserve: 0.15,
+    },
     retry: { baseDelayMs: 10, maxDelayMs: 100 },
   });
   try {
@@ -242,7 +246,7 @@ await withRig({ eventCount: 1_000, faultRate: 0.2 }, async (sim, client) => {
 
 await withRig({ eventCount: 1_000 }, async (sim, client) => {
   const store = await openStore('sqlite://:memory:');
-  const subscriptions = new SubscriptionStore(store.keyv, silentLogger);
+  const subscriptions = new SubscriptionStore(store.keyValue, silentLogger);
   let posted = 0;
   const runner = new DigestRunner({
     subscriptions,
@@ -253,8 +257,9 @@ await withRig({ eventCount: 1_000 }, async (sim, client) => {
       await new Promise((resolve) => setTimeout(resolve, 20));
       posted += 1;
     }),
+    findPosted: async () => false,
     notify: async () => {},
-    slackError: () => undefined,
+    channelRefusal: () => undefined,
     clock: { now: () => Date.now() },
     logger: silentLogger,
   });

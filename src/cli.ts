@@ -5,6 +5,7 @@ import { describeEventTime } from './render/event-time.js';
 import type { TicketingClient } from './ticketing/client.js';
 import { createTicketingClient } from './ticketing/create-client.js';
 import { isTicketingError } from './ticketing/errors.js';
+import { parsePromoQuantity } from './ticketing/promo-quantity.js';
 
 const USAGE = `Usage: eventops <command>
 
@@ -101,8 +102,9 @@ async function run(client: TicketingClient, argv: string[], io: CliIo): Promise<
     case 'promo': {
       expectArgs(3);
       const [eventId, promoId, quantityText] = rest as [string, string, string];
-      if (!/^\d+$/.test(quantityText)) throw new UsageError(`quantity must be a whole number, got "${quantityText}"`);
-      const result = await client.updatePromoQuantity(eventId, promoId, Number(quantityText));
+      const parsed = parsePromoQuantity(quantityText);
+      if ('problem' in parsed) throw new UsageError(parsed.problem);
+      const result = await client.updatePromoQuantity(eventId, promoId, parsed.quantity);
       io.out(`Promo ${result.promoId} on ${result.eventId} now allows ${result.quantity} redemption(s).`);
       return;
     }
@@ -120,15 +122,13 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
   let client: TicketingClient | undefined;
   try {
     const config = loadConfig(env);
-    if (!config.ticketing.apiUrl || !config.ticketing.apiKey) {
+    if (!config.ticketing.apiUrl || config.ticketing.apiUrl === 'simulator' || !config.ticketing.apiKey) {
       throw new UsageError('Set TICKETING_API_URL and TICKETING_API_KEY (npm start prints a simulator URL and key).');
     }
     client = createTicketingClient({
       apiUrl: config.ticketing.apiUrl,
       apiKey: config.ticketing.apiKey,
-      orgLimit: config.ticketing.orgLimit,
-      reportLimit: config.ticketing.reportLimit,
-      reportCacheTtlMs: config.ticketing.reportCacheTtlMs,
+      limits: config.ticketing,
       logger: createLogger({
         level: config.logLevel === 'info' ? 'warn' : config.logLevel,
         secrets: [config.ticketing.apiKey],

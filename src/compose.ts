@@ -1,16 +1,19 @@
 import type { App } from '@slack/bolt';
 import type { Config } from './config.js';
-import { DigestRunner } from './digest/digest-runner.js';
+import { type DigestMetadata, DigestRunner } from './digest/digest-runner.js';
 import { DigestScheduler } from './digest/digest-scheduler.js';
 import { Digests } from './digest/digests.js';
 import { EventCatalog } from './digest/event-catalog.js';
 import { pacedPoster } from './digest/slack-poster.js';
 import { SubscriptionStore } from './digest/subscription-store.js';
+import { WorkTracker } from './lifecycle/work-tracker.js';
 import type { Logger } from './logger.js';
+import { PendingPromoChanges } from './promo/pending-promo-changes.js';
+import type { SlackMessage } from './render/block-kit.js';
 import { type Simulator, startSimulator } from './simulator/server.js';
 import { createSlackApp } from './slack/create-slack-app.js';
 import { PromoEditors } from './slack/promo-editors.js';
-import { slackErrorCode } from './slack/user-message.js';
+import { channelRefusal } from './slack/slack-errors.js';
 import { ValueStash } from './slack/value-stash.js';
 import { ActivityStore } from './store/activity-store.js';
 import { openStore } from './store/open-store.js';
@@ -25,9 +28,16 @@ export interface Bot {
   digests: Digests;
   ticketing: TicketingClient;
   activity: ActivityStore;
-  /** The built-in simulator, when no TICKETING_API_URL was configured. */
+  /** The built-in simulator, when TICKETING_API_URL is `simulator`. */
   simulator: Simulator | undefined;
-  close(): Promise<void>;
+  /** Running work shutdown waits for. */
+  work: WorkTracker;
+  /**
+   * Shuts down without losing anything: stops new work and digests, tells people whose reports
+   * are still queued, waits for work in flight (API calls, their audit records), then closes the
+   * client and the store, in that order.
+   */
+  close(options?: { drainMs?: number }): Promise<void>;
 }
 
 export interface ComposeOptions {
@@ -43,6 +53,10 @@ export interface ComposeOptions {
   maxRateLimitWaitMs?: number;
   /** Least time between two digest posts to one channel. @default 1100 */
   digestChannelSpacingMs?: number;
+  /** How long a promo confirmation stays valid. @default 10 minutes */
+  promoConfirmationTtlMs?: number;
+  /** First wait before a failed digest is retried. @default 30 s */
+  digestRetryBaseMs?: number;
 }
 
 /** Builds the whole bot from a validated configuration; the caller starts `app`. */
@@ -50,12 +64,20 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
   const { logger } = options;
   const clock = options.clock ?? systemClock;
   if (!config.slack.botToken) throw new Error('composeBot needs SLACK_BOT_TOKEN');
+  // Closed in reverse: the store opened first closes last, after everything that writes to it.
   const closers: (() => Promise<void>)[] = [];
+  const closeAll = async () => {
+    for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
+  };
   try {
+    const store = await openStore(config.storeUrl, { ...(options.cwd ? { cwd: options.cwd } : {}), logger });
+    closers.push(() => store.close());
+    logger.info('Store opened', { store: store.description });
+
     let simulator: Simulator | undefined;
     let apiUrl = config.ticketing.apiUrl;
     let apiKey = config.ticketing.apiKey;
-    if (!apiUrl || !apiKey) {
+    if (apiUrl === 'simulator') {
       simulator = await startSimulator({
         orgLimit: config.ticketing.orgLimit,
         reportLimit: config.ticketing.reportLimit,
@@ -63,23 +85,20 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       closers.push(() => (simulator as Simulator).close());
       apiUrl = simulator.url;
       apiKey = simulator.apiKeys[0] as string;
-      logger.info('No TICKETING_API_URL: using the built-in Event Ticketing simulator (demo data)', { url: apiUrl });
+      logger.warn('TICKETING_API_URL=simulator: serving demo data from the built-in simulator', { url: apiUrl });
     }
+    if (!apiUrl || !apiKey) throw new Error('composeBot needs TICKETING_API_URL and TICKETING_API_KEY');
     const ticketing = createTicketingClient({
       apiUrl,
       apiKey,
-      orgLimit: config.ticketing.orgLimit,
-      reportLimit: config.ticketing.reportLimit,
-      reportCacheTtlMs: config.ticketing.reportCacheTtlMs,
-      backgroundReserve: config.ticketing.backgroundReserve,
+      limits: config.ticketing,
       logger: logger.child({ component: 'ticketing' }),
       clock,
     });
     closers.push(() => ticketing.close());
-    const store = await openStore(config.storeUrl, options.cwd ? { cwd: options.cwd } : {});
-    closers.push(() => store.close());
-    logger.info('Store opened', { store: store.description });
-    const activity = new ActivityStore(store.keyv);
+
+    const work = new WorkTracker();
+    const activity = new ActivityStore(store.keyValue);
     const interactiveTimeoutMs = options.interactiveTimeoutMs ?? 25_000;
     const maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 10_000;
     // The Slack client exists once the app does; digests post through it.
@@ -88,28 +107,44 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       if (!app) throw new Error('The Slack app is not built yet');
       return app.client;
     };
-    const subscriptions = new SubscriptionStore(store.keyv, logger);
+    const subscriptions = new SubscriptionStore(store.keyValue, logger);
     const runner = new DigestRunner({
       subscriptions,
       claims: store.claims,
       catalog: new EventCatalog(ticketing, { clock }),
       post: pacedPoster(
-        async (channel, message) => {
-          await slackClient().chat.postMessage({ channel, text: message.text, blocks: message.blocks });
+        async (channel: string, message: SlackMessage, metadata: DigestMetadata) => {
+          await slackClient().chat.postMessage({ channel, text: message.text, blocks: message.blocks, metadata });
         },
         { perChannelMs: options.digestChannelSpacingMs ?? 1_100 },
       ),
-      notify: async (userId, text) => {
-        await slackClient().chat.postMessage({ channel: userId, text });
+      findPosted: async (channel, metadata, sinceMs) => {
+        const history = await slackClient().conversations.history({
+          channel,
+          oldest: String(Math.max(0, sinceMs) / 1000),
+          include_all_metadata: true,
+          limit: 200,
+        });
+        return (history.messages ?? []).some((message) => {
+          const payload = message.metadata?.event_payload as Record<string, unknown> | undefined;
+          return (
+            message.metadata?.event_type === metadata.event_type &&
+            payload?.subscription === metadata.event_payload.subscription &&
+            payload?.date === metadata.event_payload.date
+          );
+        });
       },
-      slackError: slackErrorCode,
+      notify: async (userId, message) => {
+        await slackClient().chat.postMessage({ channel: userId, text: message.text, blocks: message.blocks });
+      },
+      channelRefusal,
       clock,
       logger: logger.child({ component: 'digest' }),
       graceMs: config.digestGraceMs,
+      ...(options.digestRetryBaseMs ? { retryBaseMs: options.digestRetryBaseMs } : {}),
     });
-    const scheduler = new DigestScheduler(runner, logger);
+    const scheduler = new DigestScheduler({ runner, logger, clock, track: (job) => work.track(job) });
     const digests = new Digests({ store: subscriptions, runner, scheduler, clock, logger });
-    closers.push(async () => digests.stop());
     app = createSlackApp(
       {
         botToken: config.slack.botToken,
@@ -125,6 +160,14 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
         activity,
         editors: new PromoEditors(config.slack.promoEditors, logger),
         stash: new ValueStash({ now: () => clock.now() }),
+        pending: new PendingPromoChanges({
+          store: store.keyValue,
+          claims: store.claims,
+          clock,
+          ...(options.promoConfirmationTtlMs ? { ttlMs: options.promoConfirmationTtlMs } : {}),
+        }),
+        reportLimit: config.ticketing.reportLimit,
+        work,
         logger,
         clock,
         progressIntervalMs: options.progressIntervalMs ?? 2_000,
@@ -136,19 +179,29 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
         }),
       },
     );
+    const started = app;
+    let closing: Promise<void> | undefined;
     return {
-      app,
+      app: started,
       digests,
       ticketing,
       activity,
       simulator,
-      close: async () => {
-        await app.stop().catch(() => undefined);
-        for (const close of closers.reverse()) await close().catch(() => undefined);
+      work,
+      close: (closeOptions = {}) => {
+        closing ??= (async () => {
+          digests.stop();
+          // Stops new work: queued reports are told so, commands arriving now are turned away.
+          const drained = await work.drain(closeOptions.drainMs ?? 30_000);
+          if (drained.unfinished > 0) logger.warn('Shutting down with work unfinished', drained);
+          await started.stop().catch(() => undefined);
+          await closeAll();
+        })();
+        return closing;
       },
     };
   } catch (error) {
-    for (const close of closers.reverse()) await close().catch(() => undefined);
+    await closeAll();
     throw error;
   }
 }

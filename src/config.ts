@@ -65,7 +65,14 @@ const empty = (value: unknown) => (typeof value === 'string' && value.trim() ===
 
 const schema = z
   .object({
-    TICKETING_API_URL: z.preprocess(empty, httpUrl.optional()),
+    TICKETING_API_URL: z.preprocess(
+      empty,
+      z
+        .union([z.literal('simulator'), httpUrl], {
+          message: 'expected an http(s) URL, or "simulator" for the built-in demo service',
+        })
+        .optional(),
+    ),
     TICKETING_API_KEY: z.preprocess(empty, secret(undefined, 'an API key').optional()),
     TICKETING_ORG_LIMIT: z.preprocess(empty, rateLimit('180/60s').default({ limit: 180, windowMs: 60_000 })),
     TICKETING_REPORT_LIMIT: z.preprocess(empty, rateLimit('3/60s').default({ limit: 3, windowMs: 60_000 })),
@@ -93,11 +100,12 @@ const schema = z
             .split(/[\s,]+/)
             .map((id) => id.trim())
             .filter(Boolean);
-          const bad = ids.filter((id) => !/^[UWS][A-Z0-9]{2,}$/.test(id));
+          // Entries are named by position, never echoed: a token pasted here must not reach the output.
+          const bad = ids.flatMap((id, index) => (/^[UWS][A-Z0-9]{2,}$/.test(id) ? [] : [index + 1]));
           if (bad.length > 0) {
             ctx.addIssue({
               code: 'custom',
-              message: `expected Slack user ids (U...) or user-group ids (S...), got ${bad.map((id) => `"${id}"`).join(', ')}`,
+              message: `entr${bad.length === 1 ? 'y' : 'ies'} ${bad.join(', ')} ${bad.length === 1 ? 'is not a' : 'are not'} Slack user id${bad.length === 1 ? '' : 's'} (U...) or user-group id${bad.length === 1 ? '' : 's'} (S...) (values not shown)`,
             });
             return z.NEVER;
           }
@@ -127,11 +135,27 @@ const schema = z
     ),
   })
   .superRefine((env, ctx) => {
-    if (env.TICKETING_API_URL && !env.TICKETING_API_KEY) {
+    if (env.TICKETING_API_URL && env.TICKETING_API_URL !== 'simulator' && !env.TICKETING_API_KEY) {
       ctx.addIssue({
         code: 'custom',
         path: ['TICKETING_API_KEY'],
         message: 'required when TICKETING_API_URL is set',
+      });
+    }
+    // Real people must never see demo data or fake promo changes by accident.
+    if (env.SLACK_BOT_TOKEN && !env.TICKETING_API_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TICKETING_API_URL'],
+        message:
+          'required when SLACK_BOT_TOKEN is set: the Event Ticketing Service URL, or "simulator" to serve demo data to this workspace on purpose',
+      });
+    }
+    if (env.SLACK_APP_TOKEN && !env.SLACK_BOT_TOKEN) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SLACK_BOT_TOKEN'],
+        message: 'required when SLACK_APP_TOKEN is set (Socket Mode needs both tokens)',
       });
     }
     if (env.SLACK_BOT_TOKEN && !env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
@@ -148,7 +172,7 @@ type Env = z.output<typeof schema>;
 /** The validated configuration every other module receives; nothing else reads the environment. */
 export interface Config {
   ticketing: {
-    /** Absent: run against the built-in simulator (demo mode). */
+    /** `simulator`: the built-in demo service, chosen explicitly. Absent: only without Slack credentials. */
     apiUrl: string | undefined;
     apiKey: string | undefined;
     orgLimit: RateLimitSpec;

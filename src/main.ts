@@ -40,32 +40,34 @@ async function main(): Promise<void> {
   });
   process.on('unhandledRejection', (reason) => logger.error('Unhandled rejection', { error: reason }));
 
-  let stop: () => Promise<void>;
-  if (!config.slack.botToken) {
-    stop = await startDemo(config, logger);
-  } else {
-    const bot = await composeBot(config, { logger });
-    if (config.slack.appToken) {
-      await bot.app.start();
-      logger.info('eventops is running in Socket Mode');
-    } else {
-      await bot.app.start(config.port);
-      logger.info('eventops is listening for Slack on POST /slack/events', { port: config.port });
-    }
-    await bot.digests.start();
-    stop = () => bot.close();
-  }
-
+  // Handlers first: a signal during startup (or the digest catch-up) still shuts down cleanly.
+  let stop: () => Promise<void> = async () => {};
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info('Shutting down', { signal });
     await stop().catch((error: unknown) => logger.error('Shutdown failed', { error }));
+    logger.info('Stopped');
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+  if (!config.slack.botToken) {
+    stop = await startDemo(config, logger);
+    return;
+  }
+  const bot = await composeBot(config, { logger });
+  stop = () => bot.close();
+  if (config.slack.appToken) {
+    await bot.app.start();
+    logger.info('eventops is running in Socket Mode');
+  } else {
+    await bot.app.start(config.port);
+    logger.info('eventops is listening for Slack on POST /slack/events', { port: config.port });
+  }
+  if (!stopping) await bot.work.track(bot.digests.start());
 }
 
 await main();

@@ -1,105 +1,136 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger.js';
+import { plainMessage, type SlackMessage } from '../render/block-kit.js';
 import { digestMessage } from '../render/digest-blocks.js';
-import type { ClaimStore } from '../store/claims.js';
+import { channelLink, clip, md } from '../render/mrkdwn.js';
+import type { Claim, ClaimStore } from '../store/claims.js';
 import type { Clock } from '../time/clock.js';
-import { formatPlainDate, plainDateAt } from '../time/zoned.js';
+import { formatPlainDate, parsePlainDate, plainDateAt } from '../time/zoned.js';
+import { digestDays, digestEntries } from './digest-day.js';
 import type { EventCatalog } from './event-catalog.js';
 import { type Fire, latestFire } from './schedule.js';
-import type { PostMessage } from './slack-poster.js';
 import type { Subscription } from './subscription.js';
 import type { SubscriptionStore } from './subscription-store.js';
-
-/** Slack errors that mean the channel will keep refusing posts: retrying cannot help. */
-const CHANNEL_GONE = new Set([
-  'not_in_channel',
-  'channel_not_found',
-  'is_archived',
-  'account_inactive',
-  'restricted_action',
-  'cannot_reply_to_message',
-]);
 
 export type DigestOutcome =
   | { kind: 'sent'; date: string; events: number }
   | { kind: 'skipped-empty'; date: string }
-  | { kind: 'already-claimed'; date: string }
+  /** This date's digest was posted (or skipped as empty) already. */
+  | { kind: 'already-sent'; date: string }
+  /** Another run is posting it right now. */
+  | { kind: 'in-progress'; date: string }
   | { kind: 'channel-failing'; date: string; reason: string }
-  | { kind: 'failed'; date: string; reason: string }
+  /** A temporary failure; `retryAt` is when it is tried again, unless the grace period is over. */
+  | { kind: 'failed'; date: string; reason: string; retryAt: number | undefined }
   | { kind: 'no-subscription' };
+
+/** What each digest message carries, so a recovery can tell whether it is already in the channel. */
+export interface DigestMetadata {
+  event_type: 'eventops_digest';
+  event_payload: { subscription: string; date: string };
+}
 
 export interface DigestRunnerOptions {
   subscriptions: SubscriptionStore;
   claims: ClaimStore;
   catalog: EventCatalog;
-  post: PostMessage;
+  post: (channel: string, message: SlackMessage, metadata: DigestMetadata) => Promise<void>;
+  /** Whether the channel holds a message with this metadata posted at or after `sinceMs`; throws when it cannot tell. */
+  findPosted: (channel: string, metadata: DigestMetadata, sinceMs: number) => Promise<boolean>;
   /** Tells the person who set a digest up that its channel refuses posts. */
-  notify: (userId: string, text: string) => Promise<void>;
-  /** Slack error code of a failed post, if it was one. */
-  slackError: (error: unknown) => string | undefined;
+  notify: (userId: string, message: SlackMessage) => Promise<void>;
+  /** The Slack error code when a failed post means the channel refuses posts for good. */
+  channelRefusal: (error: unknown) => string | undefined;
   clock: Clock;
   logger: Logger;
-  /** A digest missed while the bot was down is still sent this long after its time. @default 2 h */
+  /** A digest is still sent (caught up, retried) this long after its time. @default 2 h */
   graceMs?: number;
+  /** First wait before retrying a temporary failure; doubles each time. @default 30 s */
+  retryBaseMs?: number;
+  /** Longest wait between two retries. @default 15 min */
+  retryMaxMs?: number;
+  /** A claim not settled within this long is taken for a crash and recovered. @default 10 min */
+  claimLeaseMs?: number;
+  /** Claims older than this are pruned. @default 14 days */
+  claimRetentionMs?: number;
 }
 
 const claimKey = (channelId: string, date: string) => `digest:${channelId}:${date}`;
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 200);
 
 /**
- * Posts digests exactly once per (subscription, local date): the date is claimed atomically in
- * the store before posting and settled after. A claim left unsettled by a crash is not retried,
- * because the post may have gone out: a missing digest is better than a duplicate.
+ * Posts each (subscription, local date) digest exactly once. The date is claimed atomically before
+ * posting and settled after. A temporary failure is retried with backoff until the grace period
+ * ends. A claim whose run crashed (never settled) or failed is taken over, and the channel's
+ * history is read first: the message metadata says whether the digest went out after all.
  */
 export class DigestRunner {
   readonly #o: DigestRunnerOptions;
   readonly #graceMs: number;
+  readonly #retryBaseMs: number;
+  readonly #retryMaxMs: number;
+  readonly #leaseMs: number;
+  readonly #retentionMs: number;
+  readonly #retries = new Map<string, { timer: NodeJS.Timeout; attempt: number }>();
+  #lastPrune = Number.NEGATIVE_INFINITY;
 
   constructor(options: DigestRunnerOptions) {
     this.#o = options;
     this.#graceMs = options.graceMs ?? 2 * 3_600_000;
+    this.#retryBaseMs = options.retryBaseMs ?? 30_000;
+    this.#retryMaxMs = options.retryMaxMs ?? 15 * 60_000;
+    this.#leaseMs = options.claimLeaseMs ?? 10 * 60_000;
+    this.#retentionMs = options.claimRetentionMs ?? 14 * 86_400_000;
   }
 
-  /** Runs the digest due now for a channel (a cron fire, or `/events digest now`). */
+  /** Runs the digest due now for a channel (a scheduled fire, or `/events digest now`). */
   async fire(channelId: string, options: { manual?: boolean; scheduledAt?: number } = {}): Promise<DigestOutcome> {
     const subscription = await this.#o.subscriptions.get(channelId);
     if (!subscription) return { kind: 'no-subscription' };
     // A timer may fire a hair early; the scheduled instant says which day it is for.
     const now = Math.max(this.#o.clock.now(), options.scheduledAt ?? 0);
-    // A manual run counts as today's, even before today's time.
+    // A manual run counts as today's, even before today's time, and its grace starts now.
     const fire = options.manual
       ? { date: formatPlainDate(plainDateAt(now, subscription.timezone)), at: now }
       : latestFire(subscription, now);
     return this.#run(subscription, fire);
   }
 
-  /** On start: sends digests missed while down within the grace period; logs and skips older ones. */
+  /** On start: sends (or recovers) digests due within the grace period; logs and skips older ones. */
   async catchUp(): Promise<DigestOutcome[]> {
     const now = this.#o.clock.now();
+    await this.#prune(now);
     const outcomes: DigestOutcome[] = [];
     for (const subscription of await this.#o.subscriptions.all()) {
       if (subscription.status !== 'active') continue;
       const fire = latestFire(subscription, now);
       const claim = await this.#o.claims.get(claimKey(subscription.channelId, fire.date));
-      if (claim) {
-        if (claim.state === 'claimed') {
-          this.#o.logger.warn('A digest was claimed but never settled (a crash mid-post?); not sending it again', {
+      if (claim?.state === 'done') continue;
+      if (now - fire.at > this.#graceMs) {
+        if (claim) {
+          this.#o.logger.error('A digest was never confirmed sent and its grace period is over', {
             channel: subscription.channelId,
             date: fire.date,
+            state: claim.state,
+          });
+        } else {
+          this.#o.logger.info('Skipped a digest missed outside the grace period', {
+            channel: subscription.channelId,
+            date: fire.date,
+            lateByMs: now - fire.at,
           });
         }
-        continue;
-      }
-      if (now - fire.at > this.#graceMs) {
-        this.#o.logger.info('Skipped a digest missed outside the grace period', {
-          channel: subscription.channelId,
-          date: fire.date,
-          lateByMs: now - fire.at,
-        });
         continue;
       }
       outcomes.push(await this.#run(subscription, fire));
     }
     return outcomes;
+  }
+
+  /** Cancels pending retries (shutdown); their claims stay `failed` for the next start to pick up. */
+  stop(): void {
+    for (const { timer } of this.#retries.values()) clearTimeout(timer);
+    this.#retries.clear();
   }
 
   async #run(subscription: Subscription, fire: Fire): Promise<DigestOutcome> {
@@ -110,62 +141,125 @@ export class DigestRunner {
     }
     const key = claimKey(channelId, fire.date);
     const owner = randomUUID();
-    const claimedAt = this.#o.clock.now();
-    if (!(await this.#o.claims.claim(key, owner, claimedAt))) {
-      log.info('Digest already claimed for this date; not posting');
-      return { kind: 'already-claimed', date: fire.date };
+    const now = this.#o.clock.now();
+    await this.#prune(now);
+    let recovering: Claim | undefined;
+    if (!(await this.#o.claims.claim(key, owner, now))) {
+      const claim = await this.#o.claims.get(key);
+      if (claim?.state === 'done') return { kind: 'already-sent', date: fire.date };
+      if (!claim || (claim.state === 'claimed' && now - claim.at < this.#leaseMs)) {
+        return { kind: 'in-progress', date: fire.date };
+      }
+      if (!(await this.#o.claims.takeOver(key, claim, owner, now))) return { kind: 'in-progress', date: fire.date };
+      recovering = claim;
+      log.info('Recovering a digest whose last attempt failed or never finished', { state: claim.state });
     }
-    let events: Awaited<ReturnType<EventCatalog['all']>>;
-    try {
-      const windowEnd = fire.at + subscription.days * 86_400_000;
-      events = (await this.#o.catalog.all()).filter(
-        (event) => event.startsAtMs >= fire.at && event.startsAtMs < windowEnd && event.status !== 'draft',
-      );
-    } catch (error) {
-      // Nothing was posted: free the date so a later run may try again.
-      await this.#o.claims.release(key, owner);
-      log.warn('Could not read events for a digest', { error });
-      return { kind: 'failed', date: fire.date, reason: error instanceof Error ? error.message : String(error) };
-    }
-    const finish = async (outcome: 'sent' | 'skipped-empty' | 'failed') => {
-      await this.#o.claims.settle(key, owner, outcome === 'failed' ? 'failed' : 'done', this.#o.clock.now());
+    const settle = async (state: 'done' | 'failed', outcome: 'sent' | 'skipped-empty' | 'failed') => {
+      await this.#o.claims.settle(key, owner, state, this.#o.clock.now());
       await this.#o.subscriptions.update(channelId, (current) => ({
         ...current,
         lastRun: { date: fire.date, at: new Date(this.#o.clock.now()).toISOString(), outcome },
       }));
     };
-    if (events.length === 0 && subscription.skipEmpty) {
-      await finish('skipped-empty');
+    const temporaryFailure = async (what: string, error: unknown): Promise<DigestOutcome> => {
+      await settle('failed', 'failed');
+      const retryAt = this.#scheduleRetry(subscription, fire);
+      log.warn(what, { error, retryAt: retryAt === undefined ? 'none: grace period over' : new Date(retryAt) });
+      return { kind: 'failed', date: fire.date, reason: reasonOf(error), retryAt };
+    };
+
+    const metadata: DigestMetadata = {
+      event_type: 'eventops_digest',
+      event_payload: { subscription: channelId, date: fire.date },
+    };
+    let message: SlackMessage;
+    let events: number;
+    try {
+      const date = parsePlainDate(fire.date);
+      if (!date) throw new Error(`not a date: ${fire.date}`);
+      const days = digestDays(date, subscription.days, subscription.timezone);
+      const entries = digestEntries(await this.#o.catalog.all(), days, subscription.timezone, this.#o.clock.now());
+      events = entries.length;
+      message = digestMessage({ entries, days: subscription.days, date: fire.date });
+    } catch (error) {
+      return temporaryFailure('Could not read events for a digest', error);
+    }
+    if (events === 0 && subscription.skipEmpty) {
+      await settle('done', 'skipped-empty');
+      this.#forgetRetry(key);
       return { kind: 'skipped-empty', date: fire.date };
     }
-    try {
-      await this.#o.post(
-        channelId,
-        digestMessage({ events, timezone: subscription.timezone, days: subscription.days, date: fire.date }),
-      );
-    } catch (error) {
-      const code = this.#o.slackError(error);
-      await finish('failed');
-      if (code && CHANNEL_GONE.has(code)) {
-        await this.#o.subscriptions.update(channelId, (current) => ({ ...current, status: 'failing', failure: code }));
-        log.warn('The channel refuses digests; marked failing', { slackError: code });
-        await this.#o
-          .notify(
-            subscription.createdBy,
-            `The daily digest you set up in <#${channelId}> could not be posted (${code}), so it is paused. Invite me back with \`/invite @eventops\` and run \`/events digest on\` there to resume.`,
-          )
-          .catch((notifyError: unknown) => log.warn('Could not tell the digest owner', { error: notifyError }));
-        return { kind: 'channel-failing', date: fire.date, reason: code };
+    if (recovering) {
+      try {
+        if (await this.#o.findPosted(channelId, metadata, recovering.at - 60_000)) {
+          await settle('done', 'sent');
+          this.#forgetRetry(key);
+          log.info('The digest was in the channel already; not posting it again');
+          return { kind: 'already-sent', date: fire.date };
+        }
+      } catch (error) {
+        // Unable to tell whether it went out: waiting beats posting it twice.
+        return temporaryFailure('Could not read the channel to check for an earlier digest', error);
       }
-      log.warn('Posting a digest failed', { error });
-      return {
-        kind: 'failed',
-        date: fire.date,
-        reason: code ?? (error instanceof Error ? error.message : String(error)),
-      };
     }
-    await finish('sent');
-    log.info('Digest posted', { events: events.length });
-    return { kind: 'sent', date: fire.date, events: events.length };
+    try {
+      await this.#o.post(channelId, message, metadata);
+    } catch (error) {
+      const refusal = this.#o.channelRefusal(error);
+      if (!refusal) return temporaryFailure('Posting a digest failed; it will be retried', error);
+      await settle('failed', 'failed');
+      this.#forgetRetry(key);
+      await this.#o.subscriptions.update(channelId, (current) => ({ ...current, status: 'failing', failure: refusal }));
+      log.warn('The channel refuses digests; marked failing', { slackError: refusal });
+      const text = md`The daily digest you set up in ${channelLink(channelId)} could not be posted (${clip(refusal, 40)}), so it is paused. Invite me back with \`/invite @eventops\` and run \`/events digest on\` there to resume.`;
+      await this.#o
+        .notify(subscription.createdBy, plainMessage(text))
+        .catch((notifyError: unknown) => log.warn('Could not tell the digest owner', { error: notifyError }));
+      return { kind: 'channel-failing', date: fire.date, reason: refusal };
+    }
+    await settle('done', 'sent');
+    this.#forgetRetry(key);
+    log.info('Digest posted', { events });
+    return { kind: 'sent', date: fire.date, events };
+  }
+
+  /** Schedules the next attempt with exponential backoff; undefined once the grace period is over. */
+  #scheduleRetry(subscription: Subscription, fire: Fire): number | undefined {
+    const key = claimKey(subscription.channelId, fire.date);
+    const previous = this.#retries.get(key);
+    if (previous) clearTimeout(previous.timer);
+    const attempt = (previous?.attempt ?? 0) + 1;
+    const delay = Math.min(this.#retryMaxMs, this.#retryBaseMs * 2 ** (attempt - 1));
+    const at = this.#o.clock.now() + delay;
+    if (at > fire.at + this.#graceMs) {
+      this.#retries.delete(key);
+      this.#o.logger.error('Gave up on a digest: its grace period is over', {
+        channel: subscription.channelId,
+        date: fire.date,
+      });
+      return undefined;
+    }
+    const timer = setTimeout(() => {
+      void this.#o.subscriptions
+        .get(subscription.channelId)
+        .then((current) => (current ? this.#run(current, fire) : undefined))
+        .catch((error: unknown) => this.#o.logger.error('A digest retry failed', { error }));
+    }, delay);
+    timer.unref();
+    this.#retries.set(key, { timer, attempt });
+    return at;
+  }
+
+  #forgetRetry(key: string): void {
+    const pending = this.#retries.get(key);
+    if (pending) clearTimeout(pending.timer);
+    this.#retries.delete(key);
+  }
+
+  async #prune(now: number): Promise<void> {
+    if (now - this.#lastPrune < 3_600_000) return;
+    this.#lastPrune = now;
+    const pruned = await this.#o.claims.prune(now - this.#retentionMs);
+    if (pruned > 0) this.#o.logger.info('Pruned old claims', { pruned });
   }
 }

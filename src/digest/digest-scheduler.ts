@@ -1,6 +1,9 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from '../logger.js';
+import type { Clock } from '../time/clock.js';
+import { wallTimeAt } from '../time/zoned.js';
 import type { DigestRunner } from './digest-runner.js';
+import { nextFire } from './schedule.js';
 import { type Subscription, timeOfDay } from './subscription.js';
 
 /** The cron expression of a daily digest: second 0 of its minute, every day. */
@@ -9,18 +12,43 @@ export function cronExpression(subscription: Pick<Subscription, 'time'>): string
   return `0 ${minute} ${hour} * * *`;
 }
 
+/** Whether the next digest falls on a day whose clock skips its time (a spring-forward gap). */
+function skippedByClockChange(subscription: Subscription, at: number): boolean {
+  const { hour, minute } = timeOfDay(subscription.time);
+  const wall = wallTimeAt(at, subscription.timezone);
+  return wall.hour !== hour || wall.minute !== minute;
+}
+
+interface Scheduled {
+  task: ScheduledTask;
+  /** A one-off timer for a day whose time does not exist, where the cron task never fires. */
+  gapTimer: NodeJS.Timeout | undefined;
+}
+
 /**
  * One node-cron task a subscription, each in its own zone, so 09:00 stays 09:00 local across DST.
- * Tasks only trigger the runner, which decides (with its claims) whether anything is posted.
+ * On a spring-forward day a time inside the gap (02:30 in New York) does not exist and cron does
+ * not fire; a one-off timer then runs that day's digest once, at the jump. Tasks only trigger the
+ * runner, which decides (with its claims) whether anything is posted.
  */
 export class DigestScheduler {
   readonly #runner: DigestRunner;
   readonly #logger: Logger;
-  readonly #tasks = new Map<string, ScheduledTask>();
+  readonly #clock: Clock;
+  readonly #track: <T>(work: Promise<T>) => Promise<T>;
+  readonly #scheduled = new Map<string, Scheduled>();
 
-  constructor(runner: DigestRunner, logger: Logger) {
-    this.#runner = runner;
-    this.#logger = logger;
+  constructor(options: {
+    runner: DigestRunner;
+    logger: Logger;
+    clock: Clock;
+    /** Keeps a running digest in view of shutdown. */
+    track?: <T>(work: Promise<T>) => Promise<T>;
+  }) {
+    this.#runner = options.runner;
+    this.#logger = options.logger;
+    this.#clock = options.clock;
+    this.#track = options.track ?? ((work) => work);
   }
 
   /** Schedules (or reschedules) a subscription. */
@@ -29,28 +57,60 @@ export class DigestScheduler {
     const task = cron.schedule(
       cronExpression(subscription),
       async (context) => {
-        const outcome = await this.#runner.fire(subscription.channelId, { scheduledAt: context.date.getTime() });
-        this.#logger.debug('Digest fire', { channel: subscription.channelId, outcome: outcome.kind });
+        await this.#fire(subscription, context.date.getTime());
       },
       { timezone: subscription.timezone, name: `digest:${subscription.channelId}`, noOverlap: true },
     );
-    this.#tasks.set(subscription.channelId, task);
+    this.#scheduled.set(subscription.channelId, { task, gapTimer: undefined });
+    this.#armGapTimer(subscription);
     return task;
   }
 
   unschedule(channelId: string): void {
-    const task = this.#tasks.get(channelId);
-    if (!task) return;
-    void task.destroy();
-    this.#tasks.delete(channelId);
+    const scheduled = this.#scheduled.get(channelId);
+    if (!scheduled) return;
+    void scheduled.task.destroy();
+    clearTimeout(scheduled.gapTimer);
+    this.#gapAt.delete(channelId);
+    this.#scheduled.delete(channelId);
   }
 
   /** The next instants a channel's digest will fire, as node-cron computes them. */
   nextRuns(channelId: string, count: number): Date[] {
-    return this.#tasks.get(channelId)?.getNextRuns(count) ?? [];
+    return this.#scheduled.get(channelId)?.task.getNextRuns(count) ?? [];
+  }
+
+  /** When the one-off timer for a skipped time will run, if one is armed. */
+  gapRunAt(channelId: string): number | undefined {
+    return this.#gapAt.get(channelId);
   }
 
   stop(): void {
-    for (const channelId of [...this.#tasks.keys()]) this.unschedule(channelId);
+    for (const channelId of [...this.#scheduled.keys()]) this.unschedule(channelId);
+  }
+
+  readonly #gapAt = new Map<string, number>();
+
+  async #fire(subscription: Subscription, scheduledAt: number): Promise<void> {
+    const outcome = await this.#track(this.#runner.fire(subscription.channelId, { scheduledAt }));
+    this.#logger.debug('Digest fire', { channel: subscription.channelId, outcome: outcome.kind });
+    this.#armGapTimer(subscription);
+  }
+
+  /** Arms the one-off timer when the next digest's time is skipped by a clock change. */
+  #armGapTimer(subscription: Subscription): void {
+    const scheduled = this.#scheduled.get(subscription.channelId);
+    if (!scheduled) return;
+    clearTimeout(scheduled.gapTimer);
+    scheduled.gapTimer = undefined;
+    this.#gapAt.delete(subscription.channelId);
+    const now = this.#clock.now();
+    const next = nextFire(subscription, now);
+    if (!skippedByClockChange(subscription, next.at)) return;
+    this.#gapAt.set(subscription.channelId, next.at);
+    scheduled.gapTimer = setTimeout(() => {
+      void this.#fire(subscription, next.at);
+    }, next.at - now);
+    scheduled.gapTimer.unref();
   }
 }

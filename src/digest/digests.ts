@@ -56,7 +56,9 @@ export class Digests {
     return this.#runner.fire(channelId, { manual: true });
   }
 
+  /** Stops scheduling and pending retries (a digest being posted finishes). */
   stop(): void {
     this.#scheduler.stop();
+    this.#runner.stop();
   }
 }

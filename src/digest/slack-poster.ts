@@ -1,7 +1,4 @@
-import type { SlackMessage } from '../render/block-kit.js';
 import { sleep } from '../time/clock.js';
-
-export type PostMessage = (channel: string, message: SlackMessage) => Promise<void>;
 
 export interface PacedPosterOptions {
   /** Least time between two posts to one channel (Slack allows about one a second). @default 1100 */
@@ -15,7 +12,10 @@ export interface PacedPosterOptions {
  * spaced; different channels go in parallel up to a small concurrency. A 429 from Slack is
  * waited out by the Web API client itself, as its Retry-After says.
  */
-export function pacedPoster(post: PostMessage, options: PacedPosterOptions = {}): PostMessage {
+export function pacedPoster<Args extends unknown[]>(
+  post: (channel: string, ...args: Args) => Promise<void>,
+  options: PacedPosterOptions = {},
+): (channel: string, ...args: Args) => Promise<void> {
   const perChannelMs = options.perChannelMs ?? 1_100;
   const concurrency = options.concurrency ?? 4;
   const lastPost = new Map<string, Promise<number>>();
@@ -29,7 +29,7 @@ export function pacedPoster(post: PostMessage, options: PacedPosterOptions = {})
     active -= 1;
     waiting.shift()?.();
   };
-  return (channel, message) => {
+  return (channel, ...args) => {
     const previous = lastPost.get(channel) ?? Promise.resolve(0);
     const mine = previous
       .catch(() => 0)
@@ -38,7 +38,7 @@ export function pacedPoster(post: PostMessage, options: PacedPosterOptions = {})
         if (wait > 0) await sleep(wait);
         await slot();
         try {
-          await post(channel, message);
+          await post(channel, ...args);
         } finally {
           free();
         }

@@ -1,29 +1,32 @@
-import type { Keyv } from 'keyv';
 import type { Logger } from '../logger.js';
+import type { KeyValueStore } from '../store/key-value-store.js';
 import { type Subscription, subscriptionSchema } from './subscription.js';
 
 const INDEX = 'digest:channels';
 
-/** Subscriptions in keyv: one key a channel plus an index of channels (keyv cannot list keys). */
+/**
+ * Subscriptions: one key a channel plus an index of channels (keyv cannot list keys). The index
+ * is changed only through the store's read-modify-write, so a failed read never empties it.
+ */
 export class SubscriptionStore {
-  readonly #keyv: Keyv;
+  readonly #store: KeyValueStore;
   readonly #logger: Logger;
   #lock: Promise<unknown> = Promise.resolve();
 
-  constructor(keyv: Keyv, logger: Logger) {
-    this.#keyv = keyv;
+  constructor(store: KeyValueStore, logger: Logger) {
+    this.#store = store;
     this.#logger = logger;
   }
 
   async get(channelId: string): Promise<Subscription | undefined> {
-    const parsed = subscriptionSchema.safeParse(await this.#keyv.get(`digest:${channelId}`));
+    const parsed = subscriptionSchema.safeParse(await this.#store.get(`digest:${channelId}`));
     if (!parsed.success) return undefined;
     return parsed.data as Subscription;
   }
 
   /** Every stored subscription; a record that no longer parses is logged and left out. */
   async all(): Promise<Subscription[]> {
-    const channels = ((await this.#keyv.get(INDEX)) as string[] | undefined) ?? [];
+    const channels = (await this.#store.get<string[]>(INDEX)) ?? [];
     const found: Subscription[] = [];
     for (const channelId of channels) {
       const subscription = await this.get(channelId);
@@ -35,10 +38,10 @@ export class SubscriptionStore {
 
   put(subscription: Subscription): Promise<void> {
     return this.#locked(async () => {
-      await this.#keyv.set(`digest:${subscription.channelId}`, subscription);
-      const channels = ((await this.#keyv.get(INDEX)) as string[] | undefined) ?? [];
-      if (!channels.includes(subscription.channelId))
-        await this.#keyv.set(INDEX, [...channels, subscription.channelId]);
+      await this.#store.set(`digest:${subscription.channelId}`, subscription);
+      await this.#store.update<string[]>(INDEX, (channels = []) =>
+        channels.includes(subscription.channelId) ? undefined : [...channels, subscription.channelId],
+      );
     });
   }
 
@@ -48,20 +51,17 @@ export class SubscriptionStore {
       const current = await this.get(channelId);
       if (!current) return undefined;
       const next = change(current);
-      await this.#keyv.set(`digest:${channelId}`, next);
+      await this.#store.set(`digest:${channelId}`, next);
       return next;
     });
   }
 
   remove(channelId: string): Promise<boolean> {
     return this.#locked(async () => {
-      const existed = await this.#keyv.delete(`digest:${channelId}`);
-      const channels = ((await this.#keyv.get(INDEX)) as string[] | undefined) ?? [];
-      await this.#keyv.set(
-        INDEX,
-        channels.filter((id) => id !== channelId),
+      await this.#store.update<string[]>(INDEX, (channels = []) =>
+        channels.includes(channelId) ? channels.filter((id) => id !== channelId) : undefined,
       );
-      return existed;
+      return this.#store.delete(`digest:${channelId}`);
     });
   }
 

@@ -1,4 +1,5 @@
 import type { types } from '@slack/bolt';
+import { type Mrkdwn, shorten } from './mrkdwn.js';
 
 /** Block Kit limits (https://docs.slack.dev/reference/block-kit). */
 export const LIMITS = {
@@ -16,38 +17,45 @@ export const LIMITS = {
 
 export type Block = types.KnownBlock;
 
-/** What a render function returns for a message: blocks plus the fallback `text` every message needs. */
+/**
+ * What a render function returns for a message: blocks plus the fallback `text` every message
+ * needs. Both are `Mrkdwn`: the fallback shows in notifications, where `<!channel>` would ping.
+ */
 export interface SlackMessage {
-  text: string;
+  text: Mrkdwn;
   blocks: Block[];
 }
 
-export const mrkdwnSection = (text: string): Block => ({
+export const mrkdwnSection = (text: Mrkdwn): Block => ({
   type: 'section',
-  text: { type: 'mrkdwn', text: text.length > LIMITS.sectionText ? `${text.slice(0, LIMITS.sectionText - 1)}…` : text },
+  text: { type: 'mrkdwn', text: shorten(text, LIMITS.sectionText) },
 });
 
-export const context = (...texts: string[]): Block => ({
+export const mrkdwnField = (text: Mrkdwn) => ({ type: 'mrkdwn' as const, text: shorten(text, LIMITS.fieldText) });
+
+export const context = (...texts: Mrkdwn[]): Block => ({
   type: 'context',
   elements: texts.slice(0, LIMITS.contextElements).map((text) => ({ type: 'mrkdwn' as const, text })),
 });
 
 export const divider = (): Block => ({ type: 'divider' });
 
-/** A header; `text` must already be escaped where it comes from the API (see `safeText`). */
-export const header = (text: string): Block => ({
+/** A header: plain text, but escaped all the same (Slack decodes the three entities there too). */
+export const header = (text: Mrkdwn): Block => ({
   type: 'header',
-  text: {
-    type: 'plain_text',
-    text: text.length > LIMITS.headerText ? `${text.slice(0, LIMITS.headerText - 1)}…` : text,
-  },
+  text: { type: 'plain_text', text: shorten(text, LIMITS.headerText) },
 });
 
+/** A message of one section, its fallback the same text. */
+export function plainMessage(text: Mrkdwn): SlackMessage {
+  return { text: shorten(text, LIMITS.fallbackText), blocks: [mrkdwnSection(text)] };
+}
+
 /**
- * Keeps a list of blocks under `max`, replacing what does not fit with one "...and N more" line.
- * `unit` names what was left out; `count` is how many items the dropped blocks stood for.
+ * Keeps a list of blocks under `max`, replacing what does not fit with one "...and N more" line
+ * built by `describeRest` from the number of blocks left out.
  */
-export function capBlocks(blocks: Block[], max: number, describeRest: (droppedBlocks: number) => string): Block[] {
+export function capBlocks(blocks: Block[], max: number, describeRest: (droppedBlocks: number) => Mrkdwn): Block[] {
   if (blocks.length <= max) return blocks;
   const kept = blocks.slice(0, max - 1);
   return [...kept, context(describeRest(blocks.length - kept.length))];

@@ -1,58 +1,57 @@
+import type { DigestEntry } from '../digest/digest-day.js';
 import type { Subscription } from '../digest/subscription.js';
-import type { TicketingEvent } from '../ticketing/schemas.js';
-import { formatPlainDate, plainDateAt } from '../time/zoned.js';
+import { parsePlainDate } from '../time/zoned.js';
 import { type Block, context, header, LIMITS, mrkdwnSection, type SlackMessage } from './block-kit.js';
-import { safeText } from './escape.js';
 import { eventPlainTitle, eventSection } from './event-blocks.js';
+import { channelLink, clip, dateToken, joinMrkdwn, md, mentionUser } from './mrkdwn.js';
 
 export interface DigestInput {
-  /** Events starting within the window, any order. */
-  events: TicketingEvent[];
-  /** The digest's own zone: days are grouped by its calendar. */
-  timezone: string;
+  /** What the digest lists, each under its day, in order (see `digestEntries`). */
+  entries: DigestEntry[];
   days: number;
   /** The subscription's local date this digest is for (`YYYY-MM-DD`). */
   date: string;
 }
 
-const dayTitle = (timezone: string) =>
-  new Intl.DateTimeFormat('en-GB', { timeZone: timezone, weekday: 'long', day: 'numeric', month: 'long' });
+const dayTitle = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long' });
 
-/** The daily digest: events soonest first, grouped by day, within Slack's limits. */
+/** `Sunday 22 November` for a `YYYY-MM-DD` (a calendar date: never shifted by a zone). */
+function formatDay(day: string): string {
+  const date = parsePlainDate(day);
+  return date ? dayTitle.format(Date.UTC(date.year, date.month - 1, date.day, 12)) : day;
+}
+
+/** The daily digest: whole days in the channel's zone, each day's events soonest first, within Slack's limits. */
 export function digestMessage(input: DigestInput): SlackMessage {
-  const window = input.days === 1 ? 'today' : `the next ${input.days} days`;
-  const title = `Events ${window}`;
-  const sorted = [...input.events].sort((a, b) => a.startsAtMs - b.startsAtMs || a.id.localeCompare(b.id));
-  if (sorted.length === 0) {
+  const window = input.days === 1 ? md`today` : md`the next ${input.days} days`;
+  const { entries } = input;
+  if (entries.length === 0) {
     return {
-      text: `Daily digest for ${input.date}: nothing scheduled ${window}.`,
-      blocks: [mrkdwnSection(`:calendar: Nothing scheduled ${window}.`)],
+      text: md`Daily digest for ${clip(input.date, 10)}: nothing scheduled ${window}.`,
+      blocks: [mrkdwnSection(md`:calendar: Nothing scheduled ${window}.`)],
     };
   }
-  const blocks: Block[] = [header(`${title} (${sorted.length})`)];
+  const blocks: Block[] = [header(md`Events ${window} (${entries.length})`)];
   // Keep room for the closing "...and N more" line.
   const room = LIMITS.messageBlocks - 2;
   let currentDay = '';
   let shown = 0;
-  for (const event of sorted) {
-    const day = formatPlainDate(plainDateAt(Math.max(event.startsAtMs, 0), input.timezone));
-    const needed = (day === currentDay ? 0 : 1) + 2;
+  for (const entry of entries) {
+    const needed = (entry.day === currentDay ? 0 : 1) + 2;
     if (blocks.length + needed > room) break;
-    if (day !== currentDay) {
-      currentDay = day;
-      const count = sorted.filter((e) => formatPlainDate(plainDateAt(e.startsAtMs, input.timezone)) === day).length;
-      blocks.push(
-        mrkdwnSection(`*${safeText(dayTitle(input.timezone).format(event.startsAtMs), 80)}* · ${count} event(s)`),
-      );
+    if (entry.day !== currentDay) {
+      currentDay = entry.day;
+      const count = entries.filter((e) => e.day === entry.day).length;
+      blocks.push(mrkdwnSection(md`*${clip(formatDay(entry.day), 80)}* · ${count} event(s)`));
     }
-    blocks.push(...eventSection(event));
+    blocks.push(...eventSection(entry.event));
     shown += 1;
   }
-  if (shown < sorted.length)
-    blocks.push(context(`...and ${sorted.length - shown} more: \`/events list\` shows them all`));
-  const first = sorted[0] as TicketingEvent;
+  if (shown < entries.length)
+    blocks.push(context(md`...and ${entries.length - shown} more: \`/events list\` shows them all`));
+  const first = (entries[0] as DigestEntry).event;
   return {
-    text: `Daily digest for ${input.date}: ${sorted.length} event(s) ${window}, first ${eventPlainTitle(first)}`,
+    text: md`Daily digest for ${clip(input.date, 10)}: ${entries.length} event(s) ${window}, first ${eventPlainTitle(first)}`,
     blocks,
   };
 }
@@ -73,13 +72,28 @@ const instant = (ms: number, timezone: string) =>
 
 /** `/events digest status`. */
 export function digestStatusMessage(input: DigestStatusInput): SlackMessage {
+  const paused =
+    input.status === 'failing'
+      ? md`  :warning: *Paused*: the channel refused posts (${clip(input.failure ?? 'unknown', 60)})`
+      : md``;
+  const window = input.days === 1 ? md`today's events` : md`the events of today and the next ${input.days - 1} day(s)`;
+  const next =
+    input.status === 'active'
+      ? md`${clip(instant(input.nextAt, input.timezone), 40)} (${dateToken(input.nextAt, '{date_short_pretty} at {time} your time', new Date(input.nextAt).toISOString())})`
+      : md`none until it is turned on again`;
+  const last = input.lastRun
+    ? md`${clip(input.lastRun.date, 10)}: ${clip(input.lastRun.outcome, 20)} at ${clip(input.lastRun.at.slice(0, 16).replace('T', ' '), 20)} UTC`
+    : md`not yet`;
   const lines = [
-    `*Daily digest in <#${input.channelId}>*${input.status === 'failing' ? `  :warning: *Paused*: the channel refused posts (${safeText(input.failure ?? 'unknown', 60)})` : ''}`,
-    `• Time: ${input.time} ${safeText(input.timezone, 60)}`,
-    `• Window: events starting in the next ${input.days} day(s)${input.skipEmpty ? ', nothing posted when empty' : ''}`,
-    `• Next run: ${input.status === 'active' ? `${instant(input.nextAt, input.timezone)} (<!date^${Math.floor(input.nextAt / 1000)}^{date_short_pretty} at {time} your time|${new Date(input.nextAt).toISOString()}>)` : 'none until it is turned on again'}`,
-    `• Last run: ${input.lastRun ? `${input.lastRun.date}: ${input.lastRun.outcome} at ${input.lastRun.at.slice(0, 16).replace('T', ' ')} UTC` : 'not yet'}`,
-    `• Set up by <@${input.createdBy}> on ${input.createdAt.slice(0, 10)}`,
+    md`*Daily digest in ${channelLink(input.channelId)}*${paused}`,
+    md`• Time: ${clip(input.time, 5)} ${clip(input.timezone, 60)}`,
+    md`• Window: ${window}, whole days in ${clip(input.timezone, 60)}${input.skipEmpty ? md`, nothing posted when empty` : md``}`,
+    md`• Next run: ${next}`,
+    md`• Last run: ${last}`,
+    md`• Set up by ${mentionUser(input.createdBy)} on ${clip(input.createdAt.slice(0, 10), 10)}`,
   ];
-  return { text: `Daily digest at ${input.time} ${input.timezone}`, blocks: [mrkdwnSection(lines.join('\n'))] };
+  return {
+    text: md`Daily digest at ${clip(input.time, 5)} ${clip(input.timezone, 60)}`,
+    blocks: [mrkdwnSection(joinMrkdwn(lines))],
+  };
 }

@@ -1,36 +1,45 @@
 import { context, header, mrkdwnSection, type SlackMessage } from './block-kit.js';
+import { describeLimit, type LimitSpec } from './limit-wording.js';
+import { escapeText, joinMrkdwn, type Mrkdwn, md } from './mrkdwn.js';
 
-const EXAMPLE_EVENT = 'evt_3f2c1a9e-8b7d-4c6e-9f01-23456789abcd';
-const EXAMPLE_PROMO = 'promo_9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d';
+const EXAMPLE_EVENT = md`evt_3f2c1a9e-8b7d-4c6e-9f01-23456789abcd`;
+const EXAMPLE_PROMO = md`promo_9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d`;
+
+export interface HelpInput {
+  /** The report endpoint's limit as configured, so the text never disagrees with it. */
+  reportLimit: LimitSpec;
+  /** The largest quantity a promo change accepts. */
+  maxQuantity: number;
+}
 
 /** `/events help`: every command with an example. */
-export function helpMessage(): SlackMessage {
+export function helpMessage(input: HelpInput): SlackMessage {
   const lines = [
-    '`/events` or `/events list`: upcoming events, soonest first (only you see them)',
-    `\`/events show <eventId>\`: one event's card, e.g. \`/events show ${EXAMPLE_EVENT}\``,
-    '`/events report <eventId>`: the event report (the report API allows 3 a minute; you see your place in the queue)',
-    `\`/events promo <eventId> <promoId> <quantity>\`: set how many times a promo code can be redeemed, e.g. \`/events promo ${EXAMPLE_EVENT} ${EXAMPLE_PROMO} 250\` (promo editors only; asks first)`,
-    '`/events digest on [HH:MM] [zone] [--days N] [--skip-empty]`: a daily digest of upcoming events in this channel, e.g. `/events digest on 08:30 Europe/Berlin --days 3` (default 09:00 in your Slack timezone, the next day)',
-    "`/events digest off | status | now`: stop it, see its settings and next run, or post today's digest now",
-    '`/events help`: this list',
+    md`\`/events\` or \`/events list\`: upcoming events, soonest first (only you see them)`,
+    md`\`/events show <eventId>\`: one event's card, e.g. \`/events show ${EXAMPLE_EVENT}\``,
+    md`\`/events report <eventId>\`: the event report (the report API allows ${describeLimit(input.reportLimit)}; you see your place in the queue)`,
+    md`\`/events promo <eventId> <promoId> <quantity>\`: set how many times a promo code can be redeemed (a whole number from 0 to ${escapeText(input.maxQuantity.toLocaleString('en-US'))}), e.g. \`/events promo ${EXAMPLE_EVENT} ${EXAMPLE_PROMO} 250\` (promo editors only; asks first)`,
+    md`\`/events digest on [HH:MM] [zone] [--days N] [--skip-empty]\`: a daily digest in this channel of the events of today (and the next N-1 days) in its timezone, e.g. \`/events digest on 08:30 Europe/Berlin --days 3\` (default 09:00 in your Slack timezone, one day)`,
+    md`\`/events digest off | status | now\`: stop it, see its settings and next run, or post today's digest now`,
+    md`\`/events help\`: this list`,
   ];
   return {
-    text: 'eventops commands: /events list, show, report, promo, digest, help',
+    text: md`eventops commands: /events list, show, report, promo, digest, help`,
     blocks: [
-      header('eventops: /events commands'),
-      mrkdwnSection(lines.join('\n')),
-      context('Ids work with or without their prefix (`evt_`, `promo_`).'),
+      header(md`eventops: /events commands`),
+      mrkdwnSection(joinMrkdwn(lines)),
+      context(md`Ids work with or without their prefix (\`evt_\`, \`promo_\`).`),
     ],
   };
 }
 
 /** A private message about input that could not be used, with the right form. */
-export function usageMessage(problem: string, usage: string): SlackMessage {
+export function usageMessage(problem: Mrkdwn, usage: Mrkdwn): SlackMessage {
   return {
-    text: `${problem} Usage: ${usage}`,
+    text: md`${problem} Usage: ${usage}`,
     blocks: [
-      mrkdwnSection(`:warning: ${problem}`),
-      context(`Usage: \`${usage}\` · \`/events help\` lists every command`),
+      mrkdwnSection(md`:warning: ${problem}`),
+      context(md`Usage: \`${usage}\` · \`/events help\` lists every command`),
     ],
   };
 }

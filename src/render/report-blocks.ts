@@ -1,7 +1,8 @@
 import type { ReportProgress } from '../ticketing/report-queue.js';
 import type { EventReport } from '../ticketing/schemas.js';
-import { type Block, context, header, LIMITS, mrkdwnSection, type SlackMessage } from './block-kit.js';
-import { safeText } from './escape.js';
+import { type Block, context, header, LIMITS, mrkdwnField, mrkdwnSection, type SlackMessage } from './block-kit.js';
+import { describeLimit, type LimitSpec } from './limit-wording.js';
+import { clip, code, type Mrkdwn, md, shorten } from './mrkdwn.js';
 
 const LABEL_KEYS = ['name', 'label', 'code', 'title', 'date', 'day', 'category', 'id'];
 const MAX_ROWS = 10;
@@ -63,9 +64,9 @@ function table(key: string, rows: Row[], currency: string | undefined): Block[] 
     return [(labels[r] ?? '').padEnd(labelWidth), ...numbers, bar].join('  ');
   });
   const more = rows.length - shown.length;
-  const body = safeText([head, ...lines].join('\n'), LIMITS.sectionText - 20);
-  const blocks: Block[] = [mrkdwnSection(`*${safeText(humanise(key), 100)}*\n\`\`\`${body}\`\`\``)];
-  if (more > 0) blocks.push(context(`...and ${more} more`));
+  const body = clip([head, ...lines].join('\n').replaceAll('`', "'"), LIMITS.sectionText - 200);
+  const blocks: Block[] = [mrkdwnSection(md`*${clip(humanise(key), 100)}*\n\`\`\`${body}\`\`\``)];
+  if (more > 0) blocks.push(context(md`...and ${more} more`));
   return blocks;
 }
 
@@ -73,7 +74,7 @@ export interface ReportMessageOptions {
   eventId: string;
   eventName?: string | undefined;
   /** Said under the report when the full JSON could not be attached. */
-  attachmentNote?: string | undefined;
+  attachmentNote?: Mrkdwn | undefined;
 }
 
 /**
@@ -83,53 +84,74 @@ export interface ReportMessageOptions {
 export function reportMessage(report: EventReport, options: ReportMessageOptions): SlackMessage {
   const currency = typeof report.currency === 'string' ? report.currency.slice(0, 10) : undefined;
   const name = options.eventName ?? (typeof report.eventName === 'string' ? report.eventName : undefined);
-  const title = `Report: ${name ?? options.eventId}`;
-  const blocks: Block[] = [header(safeText(title, LIMITS.headerText))];
+  const title = md`Report: ${clip(name ?? options.eventId, 200)}`;
+  const blocks: Block[] = [header(title)];
   const numbers = Object.entries(report).filter((entry): entry is [string, number] => typeof entry[1] === 'number');
   if (numbers.length > 0) {
     blocks.push({
       type: 'section',
-      fields: numbers.slice(0, LIMITS.fields).map(([key, value]) => ({
-        type: 'mrkdwn' as const,
-        text: `*${safeText(humanise(key), 100)}*\n${safeText(formatNumber(key, value, currency), 100)}`,
-      })),
+      fields: numbers
+        .slice(0, LIMITS.fields)
+        .map(([key, value]) =>
+          mrkdwnField(md`*${clip(humanise(key), 100)}*\n${clip(formatNumber(key, value, currency), 100)}`),
+        ),
     });
     if (numbers.length > LIMITS.fields)
-      blocks.push(context(`...and ${numbers.length - LIMITS.fields} more figures in the file`));
+      blocks.push(context(md`...and ${numbers.length - LIMITS.fields} more figures in the file`));
   }
   const lists = Object.entries(report).filter((entry): entry is [string, Row[]] => isRowList(entry[1]));
   for (const [key, rows] of lists.slice(0, MAX_LISTS)) blocks.push(...table(key, rows, currency));
-  if (lists.length > MAX_LISTS) blocks.push(context(`...and ${lists.length - MAX_LISTS} more lists in the file`));
-  if (numbers.length === 0 && lists.length === 0) blocks.push(mrkdwnSection('The report has no figures to show here.'));
-  const generated = typeof report.generatedAt === 'string' ? ` · generated ${safeText(report.generatedAt, 40)}` : '';
-  blocks.push(context(`\`${safeText(options.eventId, 100)}\`${generated}`));
-  if (options.attachmentNote) blocks.push(context(safeText(options.attachmentNote, 300)));
-  const headline = numbers
-    .slice(0, 3)
-    .map(([key, value]) => `${humanise(key)}: ${formatNumber(key, value, currency)}`)
-    .join(', ');
+  if (lists.length > MAX_LISTS) blocks.push(context(md`...and ${lists.length - MAX_LISTS} more lists in the file`));
+  if (numbers.length === 0 && lists.length === 0)
+    blocks.push(mrkdwnSection(md`The report has no figures to show here.`));
+  const generated = typeof report.generatedAt === 'string' ? md` · generated ${clip(report.generatedAt, 40)}` : md``;
+  blocks.push(context(md`${code(options.eventId)}${generated}`));
+  if (options.attachmentNote) blocks.push(context(options.attachmentNote));
+  const headline = clip(
+    numbers
+      .slice(0, 3)
+      .map(([key, value]) => `${humanise(key)}: ${formatNumber(key, value, currency)}`)
+      .join(', '),
+    1000,
+  );
   return {
-    text: safeText(`${title}${headline ? ` (${headline})` : ''}`, LIMITS.fallbackText),
+    text: shorten(headline ? md`${title} (${headline})` : title, LIMITS.fallbackText),
     blocks: blocks.slice(0, LIMITS.messageBlocks),
   };
 }
 
 /** The message that stands in for a report while it waits in the queue. */
-export function reportProgressMessage(progress: ReportProgress, eventLabel: string): SlackMessage {
-  const label = safeText(eventLabel, 200);
+export function reportProgressMessage(
+  progress: ReportProgress,
+  eventLabel: string,
+  reportLimit: LimitSpec,
+): SlackMessage {
+  const label = clip(eventLabel, 200);
   if (progress.state === 'queued') {
     const seconds = Math.max(1, Math.ceil(progress.estimatedWaitMs / 1000));
-    const status = `queued: position ${progress.position}, about ${seconds} s`;
+    const status = md`queued: position ${progress.position}, about ${seconds} s`;
     return {
-      text: `Report for ${label} ${status}`,
+      text: md`Report for ${label} ${status}`,
       blocks: [
-        mrkdwnSection(`:hourglass_flowing_sand: Report for *${label}* ${status}.`),
-        context('The report API allows 3 requests a minute; this message updates as the queue moves.'),
+        mrkdwnSection(md`:hourglass_flowing_sand: Report for *${label}* ${status}.`),
+        context(md`The report API allows ${describeLimit(reportLimit)}; this message updates as the queue moves.`),
       ],
     };
   }
   return {
-    text: `Fetching the report for ${label}...`,
-    blocks: [mrkdwnSection(`:hourglass_flowing_sand: Fetching the report for *${label}*...`)],
+    text: md`Fetching the report for ${label}...`,
+    blocks: [mrkdwnSection(md`:hourglass_flowing_sand: Fetching the report for *${label}*...`)],
   };
+}
+
+/** The report could not be fetched; `reason` is the user-facing sentence. */
+export function reportFailedMessage(eventLabel: string, reason: Mrkdwn): SlackMessage {
+  const text = md`:warning: Report for ${code(eventLabel)}: ${reason}`;
+  return { text, blocks: [mrkdwnSection(text)] };
+}
+
+/** A queued report the bot gave up on because it is shutting down: never leave "queued" behind. */
+export function reportAbandonedMessage(eventLabel: string): SlackMessage {
+  const text = md`:warning: The report for ${code(eventLabel)} was not fetched: eventops restarted while it was queued. Ask again with \`/events report ${clip(eventLabel, 100)}\`.`;
+  return { text, blocks: [mrkdwnSection(text)] };
 }

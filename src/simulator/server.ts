@@ -9,7 +9,11 @@ import { seededRandom } from './random.js';
 import { renderReport } from './report.js';
 import { type SimCatalog, type SimEvent, type SimPromo, seedCatalog } from './seed.js';
 
-export type FaultKind = '5xx' | 'drop' | 'truncate';
+/**
+ * `drop`: the connection is cut before the work is done; `drop-after`: the work is done, then the
+ * connection is cut (the client cannot know); `truncate`: the work is done, the body is cut off.
+ */
+export type FaultKind = '5xx' | 'drop' | 'drop-after' | 'truncate';
 export type RetryAfterFormat = 'seconds' | 'fractional' | 'http-date';
 
 /** Knobs that tests and the benchmark turn while the simulator runs. */
@@ -67,6 +71,10 @@ export interface Simulator {
   knobs: SimulatorKnobs;
   /** Answers the next `count` requests with 429 and this `Retry-After` value. */
   forceRateLimit(count: number, retryAfter: string): void;
+  /** Answers the next `count` admitted requests with this status and JSON body (e.g. a 409 with a hostile message). */
+  forceAnswer(count: number, status: number, body: unknown): void;
+  /** The next `count` admitted requests fail this way, whatever `faultRate` says. */
+  forceFault(count: number, kind: FaultKind): void;
   stats(): SimulatorStats;
   resetStats(): void;
   close(): Promise<void>;
@@ -140,6 +148,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   for (const key of options.otherOrgKeys ?? []) orgsByKey.set(key, other);
 
   let forced: { count: number; retryAfter: string } | undefined;
+  let forcedAnswer: { count: number; status: number; body: unknown } | undefined;
+  let forcedFault: { count: number; kind: FaultKind } | undefined;
   let stats = emptyStats();
 
   function emptyStats() {
@@ -147,7 +157,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       requests: 0,
       byStatus: {} as Record<string, number>,
       rateLimited: 0,
-      faults: { '5xx': 0, drop: 0, truncate: 0 } as Record<FaultKind, number>,
+      faults: { '5xx': 0, drop: 0, 'drop-after': 0, truncate: 0 } as Record<FaultKind, number>,
       log: [] as SimulatorStats['log'],
     };
   }
@@ -297,14 +307,33 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const body = method === 'POST' ? await readBody(req) : '';
     if (knobs.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, knobs.latencyMs));
 
-    if (knobs.faultRate > 0 && faultRandom() < knobs.faultRate && knobs.faultKinds.length > 0) {
-      const kind = knobs.faultKinds[Math.floor(faultRandom() * knobs.faultKinds.length)] as FaultKind;
+    if (forcedAnswer && forcedAnswer.count > 0) {
+      forcedAnswer.count -= 1;
+      send(req, res, forcedAnswer.status, forcedAnswer.body, headers);
+      return;
+    }
+
+    let fault: FaultKind | undefined;
+    if (forcedFault && forcedFault.count > 0) {
+      forcedFault.count -= 1;
+      fault = forcedFault.kind;
+    } else if (knobs.faultRate > 0 && faultRandom() < knobs.faultRate && knobs.faultKinds.length > 0) {
+      fault = knobs.faultKinds[Math.floor(faultRandom() * knobs.faultKinds.length)] as FaultKind;
+    }
+    if (fault) {
+      const kind = fault;
       stats.faults[kind] += 1;
       if (kind === '5xx') {
         send(req, res, 503, error(503, 'unavailable', 'Injected fault'), headers);
         return;
       }
       if (kind === 'drop') {
+        record(req, res, 0);
+        req.socket.destroy();
+        return;
+      }
+      if (kind === 'drop-after') {
+        answer(route, body, url);
         record(req, res, 0);
         req.socket.destroy();
         return;
@@ -437,6 +466,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     knobs,
     forceRateLimit: (count, retryAfter) => {
       forced = { count, retryAfter };
+    },
+    forceAnswer: (count, status, body) => {
+      forcedAnswer = { count, status, body };
+    },
+    forceFault: (count, kind) => {
+      forcedFault = { count, kind };
     },
     stats: () => {
       const windows = org.window.countsByWindow();

@@ -1,16 +1,15 @@
+import { clip, type Mrkdwn, md } from '../render/mrkdwn.js';
 import { isTicketingError } from '../ticketing/errors.js';
 import { parseId } from '../ticketing/ids.js';
-
-/** Above this a quantity is taken for a typo rather than a plan. */
-export const MAX_PROMO_QUANTITY = 1_000_000;
+import { parsePromoQuantity } from '../ticketing/promo-quantity.js';
 
 export const USAGE = {
-  list: '/events list',
-  show: '/events show <eventId>',
-  report: '/events report <eventId>',
-  promo: '/events promo <eventId> <promoId> <quantity>',
-  digest: '/events digest on [HH:MM] [zone] [--days N] | off | status | now',
-  help: '/events help',
+  list: md`/events list`,
+  show: md`/events show <eventId>`,
+  report: md`/events report <eventId>`,
+  promo: md`/events promo <eventId> <promoId> <quantity>`,
+  digest: md`/events digest on [HH:MM] [zone] [--days N] [--skip-empty] | off | status | now`,
+  help: md`/events help`,
 } as const;
 
 export type EventsCommand =
@@ -20,68 +19,61 @@ export type EventsCommand =
   | { kind: 'report'; eventId: string }
   | { kind: 'promo'; eventId: string; promoId: string; quantity: number }
   | { kind: 'digest'; args: string[] }
-  | { kind: 'invalid'; problem: string; usage: string };
+  | { kind: 'invalid'; problem: Mrkdwn; usage: Mrkdwn };
 
-function invalid(problem: string, usage: string): EventsCommand {
+function invalid(problem: Mrkdwn, usage: Mrkdwn): EventsCommand {
   return { kind: 'invalid', problem, usage };
 }
 
-function shown(text: string): string {
-  const short = text.length > 40 ? `${text.slice(0, 37)}...` : text;
-  return `"${short}"`;
+/** What the person typed, quoted and shortened. */
+function shown(text: string): Mrkdwn {
+  return md`"${clip(text, 40)}"`;
 }
 
 /** Reads the text after `/events`; never throws, never calls anything. */
 export function parseEventsCommand(text: string): EventsCommand {
   const words = text.trim().split(/\s+/).filter(Boolean);
   const [sub = 'list', ...args] = words;
-  const id = (kind: 'event' | 'promo', value: string | undefined, usage: string) => {
-    if (value === undefined) return invalid(`Missing the ${kind === 'event' ? 'event' : 'promo code'} id.`, usage);
+  const id = (kind: 'event' | 'promo', value: string | undefined, usage: Mrkdwn) => {
+    if (value === undefined)
+      return invalid(kind === 'event' ? md`Missing the event id.` : md`Missing the promo code id.`, usage);
     try {
       return parseId(kind, value);
     } catch (error) {
-      return invalid(isTicketingError(error) ? `${error.message}.` : 'That id is not valid.', usage);
+      return invalid(isTicketingError(error) ? md`${clip(error.message, 200)}.` : md`That id is not valid.`, usage);
     }
   };
   switch (sub.toLowerCase()) {
     case 'list':
     case 'upcoming':
-      return args.length === 0 ? { kind: 'list' } : invalid('`list` takes no arguments.', USAGE.list);
+      return args.length === 0 ? { kind: 'list' } : invalid(md`\`list\` takes no arguments.`, USAGE.list);
     case 'help':
       return { kind: 'help' };
     case 'show':
-    case 'report': {
-      const usage = sub.toLowerCase() === 'show' ? USAGE.show : USAGE.report;
-      if (args.length > 1) return invalid(`\`${sub.toLowerCase()}\` takes one event id.`, usage);
-      const eventId = id('event', args[0], usage);
-      if (typeof eventId !== 'string') return eventId;
-      return sub.toLowerCase() === 'show' ? { kind: 'show', eventId } : { kind: 'report', eventId };
-    }
+      if (args.length > 1) return invalid(md`\`show\` takes one event id.`, USAGE.show);
+      return withId(id('event', args[0], USAGE.show), (eventId) => ({ kind: 'show', eventId }));
+    case 'report':
+      if (args.length > 1) return invalid(md`\`report\` takes one event id.`, USAGE.report);
+      return withId(id('event', args[0], USAGE.report), (eventId) => ({ kind: 'report', eventId }));
     case 'promo': {
-      if (args.length !== 3) return invalid('`promo` takes an event id, a promo code id and a quantity.', USAGE.promo);
+      if (args.length !== 3)
+        return invalid(md`\`promo\` takes an event id, a promo code id and a quantity.`, USAGE.promo);
       const eventId = id('event', args[0], USAGE.promo);
       if (typeof eventId !== 'string') return eventId;
       const promoId = id('promo', args[1], USAGE.promo);
       if (typeof promoId !== 'string') return promoId;
       const raw = args[2] as string;
-      if (!/^[+-]?\d+([.,]\d+)?$/.test(raw.replaceAll(/[_\s]/g, ''))) {
-        return invalid(`The quantity ${shown(raw)} is not a number.`, USAGE.promo);
-      }
-      const quantity = Number(raw.replace(',', '.'));
-      if (quantity < 0) return invalid(`The quantity cannot be negative (got ${shown(raw)}).`, USAGE.promo);
-      if (!Number.isInteger(quantity))
-        return invalid(`The quantity must be a whole number (got ${shown(raw)}).`, USAGE.promo);
-      if (quantity > MAX_PROMO_QUANTITY) {
-        return invalid(
-          `The quantity ${shown(raw)} is too large (at most ${MAX_PROMO_QUANTITY.toLocaleString('en-US')}).`,
-          USAGE.promo,
-        );
-      }
-      return { kind: 'promo', eventId, promoId, quantity };
+      const quantity = parsePromoQuantity(raw);
+      if ('problem' in quantity) return invalid(md`${clip(quantity.problem, 300)} (got ${shown(raw)})`, USAGE.promo);
+      return { kind: 'promo', eventId, promoId, quantity: quantity.quantity };
     }
     case 'digest':
       return { kind: 'digest', args };
     default:
-      return invalid(`Unknown subcommand ${shown(sub)}.`, '/events [list | show | report | promo | digest | help]');
+      return invalid(md`Unknown subcommand ${shown(sub)}.`, md`/events [list | show | report | promo | digest | help]`);
   }
+}
+
+function withId(parsed: string | EventsCommand, build: (id: string) => EventsCommand): EventsCommand {
+  return typeof parsed === 'string' ? build(parsed) : parsed;
 }

@@ -36,6 +36,10 @@ export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): App {
     ? new App({ ...base, socketMode: true, appToken: options.appToken })
     : new App({ ...base, signingSecret: options.signingSecret ?? '' });
 
+  // Every listener's work is tracked, so shutdown waits for the answers people are owed.
+  app.use(async ({ next }) => {
+    await deps.work.track(next());
+  });
   registerEventsCommand(app, deps);
   registerNextPageAction(app, deps);
   registerPromoActions(app, deps);

@@ -1,5 +1,8 @@
 import type { Digests } from '../digest/digests.js';
+import type { WorkTracker } from '../lifecycle/work-tracker.js';
 import type { Logger } from '../logger.js';
+import type { PendingPromoChanges } from '../promo/pending-promo-changes.js';
+import type { LimitSpec } from '../render/limit-wording.js';
 import type { ActivityStore } from '../store/activity-store.js';
 import type { CallOptions, TicketingClient } from '../ticketing/client.js';
 import type { UpcomingEvents } from '../ticketing/upcoming-events.js';
@@ -15,8 +18,14 @@ export interface SlackDeps {
   activity: ActivityStore;
   editors: PromoEditors;
   stash: ValueStash;
+  /** Promo changes waiting for their requester's confirmation. */
+  pending: PendingPromoChanges;
+  /** The report endpoint's limit as configured, for the words people read. */
+  reportLimit: LimitSpec;
   logger: Logger;
   clock: Clock;
+  /** Running work shutdown waits for, and the signal that shutdown has begun. */
+  work: WorkTracker;
   /** Least time between two edits of a report's progress message. */
   progressIntervalMs: number;
   /** Events a page of `/events list`. */

@@ -1,6 +1,17 @@
-import type { Keyv } from 'keyv';
+import type { KeyValueStore } from './key-value-store.js';
 
-/** One promo change made from Slack, as the audit trail keeps it. */
+/** How a promo change asked for from Slack ended. */
+export type PromoChangeOutcome =
+  /** The service confirmed the new quantity. */
+  | 'updated'
+  /** The service refused it or could not be reached before it was sent: certainly not applied. */
+  | 'failed'
+  /** Sent, but no answer ever came: it may or may not have been applied. */
+  | 'unknown'
+  /** The confirmation was refused (unknown, used, expired, someone else's, not an editor): nothing sent. */
+  | 'refused';
+
+/** One promo change made (or attempted) from Slack, as the audit trail keeps it. */
 export interface PromoChangeRecord {
   at: string;
   userId: string;
@@ -8,9 +19,11 @@ export interface PromoChangeRecord {
   eventId: string;
   promoId: string;
   quantity: number;
-  outcome: 'updated' | 'failed';
-  /** The reason, when the change failed (a user-facing sentence, never a secret). */
+  outcome: PromoChangeOutcome;
+  /** Why, when it did not go through (a user-facing sentence or a refusal code, never a secret). */
   error?: string;
+  /** The pending change this record is about. */
+  changeId?: string;
 }
 
 export interface ReportRecord {
@@ -29,15 +42,15 @@ const PER_USER = 20;
 const AUDIT = 1_000;
 
 /**
- * Audit trail and per-user history on top of keyv. Lists are read-modify-written under a per-key
- * lock, which keeps one process consistent; several processes on one SQLite file could interleave.
+ * Audit trail and per-user history. Each list is updated with the store's read-modify-write of
+ * one key, so two commands appending at once both land; a failed read throws instead of
+ * becoming an empty list that the write would put over the real one.
  */
 export class ActivityStore {
-  readonly #keyv: Keyv;
-  readonly #locks = new Map<string, Promise<unknown>>();
+  readonly #store: KeyValueStore;
 
-  constructor(keyv: Keyv) {
-    this.#keyv = keyv;
+  constructor(store: KeyValueStore) {
+    this.#store = store;
   }
 
   async recordPromoChange(record: PromoChangeRecord): Promise<void> {
@@ -64,22 +77,11 @@ export class ActivityStore {
   }
 
   async #list<T>(key: string): Promise<T[]> {
-    const value: unknown = await this.#keyv.get(key);
+    const value = await this.#store.get<unknown>(key);
     return Array.isArray(value) ? (value as T[]) : [];
   }
 
-  #append<T>(key: string, record: T, keep: number): Promise<void> {
-    const previous = this.#locks.get(key) ?? Promise.resolve();
-    const next = previous
-      .catch(() => undefined)
-      .then(async () => {
-        const list = await this.#list<T>(key);
-        await this.#keyv.set(key, [record, ...list].slice(0, keep));
-      });
-    this.#locks.set(key, next);
-    void next.finally(() => {
-      if (this.#locks.get(key) === next) this.#locks.delete(key);
-    });
-    return next;
+  async #append<T>(key: string, record: T, keep: number): Promise<void> {
+    await this.#store.update<T[]>(key, (list) => [record, ...(Array.isArray(list) ? list : [])].slice(0, keep));
   }
 }

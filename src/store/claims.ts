@@ -1,4 +1,4 @@
-/** Where one claimed piece of work stands. */
+/** Where one claimed piece of work stands: in progress, finished, or failed and open to a retry. */
 export type ClaimState = 'claimed' | 'done' | 'failed';
 
 export interface Claim {
@@ -17,6 +17,13 @@ export interface ClaimStore {
   get(key: string): Promise<Claim | undefined>;
   /** Forgets a claim its owner did not carry out, so the work may be tried again. */
   release(key: string, owner: string): Promise<void>;
+  /**
+   * Takes over a claim exactly as `expected` last saw it (a failed attempt, or one whose owner
+   * crashed): true for one caller only, as if it had claimed the key first.
+   */
+  takeOver(key: string, expected: Claim, owner: string, at: number): Promise<boolean>;
+  /** Forgets claims last touched before `before` (clock ms); returns how many. */
+  prune(before: number): Promise<number>;
 }
 
 type Query = (sql: string, ...params: unknown[]) => Promise<unknown[]>;
@@ -66,5 +73,30 @@ export class SqliteClaims implements ClaimStore {
   async release(key: string, owner: string): Promise<void> {
     await this.#ready;
     await this.#query("DELETE FROM eventops_claims WHERE key = ? AND owner = ? AND state = 'claimed'", key, owner);
+  }
+
+  async takeOver(key: string, expected: Claim, owner: string, at: number): Promise<boolean> {
+    await this.#ready;
+    // One UPDATE matching the whole expected row: SQLite runs it atomically, so one caller wins.
+    await this.#query(
+      "UPDATE eventops_claims SET owner = ?, state = 'claimed', at = ? WHERE key = ? AND owner = ? AND state = ? AND at = ?",
+      owner,
+      at,
+      key,
+      expected.owner,
+      expected.state,
+      expected.at,
+    );
+    const claim = await this.get(key);
+    return claim?.owner === owner && claim.state === 'claimed' && claim.at === at;
+  }
+
+  async prune(before: number): Promise<number> {
+    await this.#ready;
+    const rows = (await this.#query('SELECT COUNT(*) AS n FROM eventops_claims WHERE at < ?', before)) as {
+      n: number;
+    }[];
+    await this.#query('DELETE FROM eventops_claims WHERE at < ?', before);
+    return Number(rows[0]?.n ?? 0);
   }
 }

@@ -1,20 +1,30 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { KeyvSqlite } from '@keyv/sqlite';
-import { Keyv } from 'keyv';
+import type { KeyvStoreAdapter } from 'keyv';
+import { type Logger, silentLogger } from '../logger.js';
 import { type ClaimStore, SqliteClaims } from './claims.js';
+import { type KeyValueStore, keyValueStore } from './key-value-store.js';
 
-/** The one keyv instance of the process, behind whatever `STORE_URL` names. */
+/** The process's one store, behind whatever `STORE_URL` names. */
 export interface OpenedStore {
-  keyv: Keyv;
+  keyValue: KeyValueStore;
   claims: ClaimStore;
   /** Where it lives, for the log (never contains credentials). */
   description: string;
   close(): Promise<void>;
 }
 
+export interface OpenStoreOptions {
+  /** Folder that relative paths resolve against. @default process.cwd() */
+  cwd?: string;
+  logger?: Logger;
+  /** Wraps the keyv adapter (tests inject storage faults here). */
+  wrapAdapter?: (adapter: KeyvStoreAdapter) => KeyvStoreAdapter;
+}
+
 /** Opens `sqlite://<path>` (creating its folder) or `sqlite://:memory:`; other schemes are refused. */
-export async function openStore(url: string, options: { cwd?: string } = {}): Promise<OpenedStore> {
+export async function openStore(url: string, options: OpenStoreOptions = {}): Promise<OpenedStore> {
   const match = /^sqlite:\/\/(.+)$/.exec(url);
   if (!match?.[1]) {
     throw new Error(`STORE_URL must be sqlite://<path> (got a "${url.split(':')[0]}" URL)`);
@@ -23,15 +33,18 @@ export async function openStore(url: string, options: { cwd?: string } = {}): Pr
   const path = inMemory ? ':memory:' : resolve(options.cwd ?? process.cwd(), match[1]);
   if (!inMemory) await mkdir(dirname(path), { recursive: true });
   const adapter = new KeyvSqlite({ uri: `sqlite://${path}`, table: 'eventops', busyTimeout: 5_000 });
-  const keyv = new Keyv({ store: adapter, namespace: 'eventops' });
+  const keyValue = keyValueStore(options.wrapAdapter ? options.wrapAdapter(adapter) : adapter, {
+    namespace: 'eventops',
+    logger: options.logger ?? silentLogger,
+  });
   const claims = new SqliteClaims((sql, ...params) => adapter.query(sql, ...params) as Promise<unknown[]>);
   let closing: Promise<void> | undefined;
   return {
-    keyv,
+    keyValue,
     claims,
     description: inMemory ? 'sqlite in memory (lost on exit)' : `sqlite file ${path}`,
     close: () => {
-      closing ??= keyv.disconnect();
+      closing ??= keyValue.close();
       return closing;
     },
   };

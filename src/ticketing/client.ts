@@ -7,6 +7,7 @@ import {
   cancellationError,
   InvalidRequestError,
   NotFoundError,
+  OutcomeUnknownError,
   RateLimitedError,
   SchemaError,
   UnauthorizedError,
@@ -15,6 +16,7 @@ import {
 } from './errors.js';
 import { idPathSegment, parseId } from './ids.js';
 import { items, type Page, paginate } from './paginate.js';
+import { promoQuantityProblem } from './promo-quantity.js';
 import { readRateLimitHeaders } from './rate-limit-headers.js';
 import { ReportQueue, type ReportRequestOptions, type ReportTicket } from './report-queue.js';
 import { rateLimitWaitMs } from './retry-after.js';
@@ -94,6 +96,8 @@ interface CallPlan {
   scope: LimitScope;
   /** Safe to send again after a network error or 5xx (GETs, and the promo update: an absolute set). */
   idempotent: boolean;
+  /** Changes data: a failure after it was sent leaves its outcome unknown. */
+  write: boolean;
   priority: Priority;
   maxRateLimitWaitMs?: number | undefined;
 }
@@ -162,6 +166,7 @@ export class TicketingClient {
       {
         scope: 'organization',
         idempotent: true,
+        write: false,
         priority: options.priority ?? 'interactive',
         maxRateLimitWaitMs: options.maxRateLimitWaitMs,
       },
@@ -209,11 +214,8 @@ export class TicketingClient {
   ): Promise<PromoUpdate> {
     const event = parseId('event', eventId);
     const promo = parseId('promo', promoId);
-    if (!Number.isSafeInteger(quantity) || quantity < 0) {
-      throw new ValidationError(
-        `quantity must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, got ${quantity}`,
-      );
-    }
+    const problem = promoQuantityProblem(quantity);
+    if (problem) throw new ValidationError(problem);
     const response = await this.#call(
       {
         method: 'POST',
@@ -224,6 +226,7 @@ export class TicketingClient {
       {
         scope: 'organization',
         idempotent: true,
+        write: true,
         priority: options.priority ?? 'interactive',
         maxRateLimitWaitMs: options.maxRateLimitWaitMs,
       },
@@ -259,7 +262,7 @@ export class TicketingClient {
   async #fetchReport(eventId: string, priority: Priority, signal: AbortSignal): Promise<EventReport> {
     const response = await this.#call(
       { method: 'GET', path: `/v1/events/${idPathSegment(eventId)}/report`, signal },
-      { scope: 'report', idempotent: true, priority },
+      { scope: 'report', idempotent: true, write: false, priority },
     );
     const parsed = reportSchema.safeParse(response.body);
     if (!parsed.success) throw new SchemaError(`The report of ${eventId} is not a JSON object`);
@@ -308,6 +311,24 @@ export class TicketingClient {
   }
 
   async #call(request: ApiRequest, plan: CallPlan): Promise<ApiResponse> {
+    const sent = { unanswered: false };
+    try {
+      return await this.#attempts(request, plan, sent);
+    } catch (error) {
+      // A write that may have arrived is not a failure: the person must hear "maybe", not "no".
+      const definite =
+        error instanceof InvalidRequestError || error instanceof NotFoundError || error instanceof UnauthorizedError;
+      if (plan.write && sent.unanswered && !definite) {
+        throw new OutcomeUnknownError(
+          `${request.method} ${request.path} was sent but never answered, so it may or may not have been applied`,
+          { cause: error },
+        );
+      }
+      throw error;
+    }
+  }
+
+  async #attempts(request: ApiRequest, plan: CallPlan, sent: { unanswered: boolean }): Promise<ApiResponse> {
     const where = `${request.method} ${request.path}`;
     let failures = 0;
     let rateLimitWaits = 0;
@@ -321,6 +342,7 @@ export class TicketingClient {
       try {
         response = await this.#transport.send(request);
       } catch (error) {
+        if (!(error instanceof TransportError && error.neverSent)) sent.unanswered = true;
         const observation =
           error instanceof TransportError && error.headers && plan.scope === 'organization'
             ? readRateLimitHeaders(error.headers, error.receivedAt ?? this.#clock.now())

@@ -6,15 +6,20 @@ import { type RequestBudget, WindowBudget } from './budget.js';
 import { type RetryOptions, TicketingClient } from './client.js';
 import { createTransport, type TransportTimeouts } from './transport.js';
 
+/** The limits part of the configuration, passed whole so no caller can drop one of them. */
+export interface TicketingLimits {
+  orgLimit: RateLimitSpec;
+  reportLimit: RateLimitSpec;
+  /** How long a finished report is served from memory. */
+  reportCacheTtlMs: number;
+  /** Share of the budget kept back for people waiting in Slack. */
+  backgroundReserve: number;
+}
+
 export interface CreateTicketingClientOptions {
   apiUrl: string;
   apiKey: string;
-  orgLimit: RateLimitSpec;
-  reportLimit: RateLimitSpec;
-  /** @default 60000 */
-  reportCacheTtlMs?: number;
-  /** Share of the budget kept back for people waiting in Slack. @default 0.15 */
-  backgroundReserve?: number;
+  limits: TicketingLimits;
   /** Pass a shared (e.g. Redis-backed) budget; by default one per process. */
   budget?: RequestBudget;
   dispatcher?: Dispatcher;
@@ -30,9 +35,9 @@ export function createTicketingClient(options: CreateTicketingClientOptions): Ti
   const budget =
     options.budget ??
     new WindowBudget({
-      limit: options.orgLimit.limit,
-      windowMs: options.orgLimit.windowMs,
-      reserveRatio: options.backgroundReserve ?? 0.15,
+      limit: options.limits.orgLimit.limit,
+      windowMs: options.limits.orgLimit.windowMs,
+      reserveRatio: options.limits.backgroundReserve,
       ...(options.clock ? { clock: options.clock } : {}),
     });
   const transport = createTransport({
@@ -45,9 +50,9 @@ export function createTicketingClient(options: CreateTicketingClientOptions): Ti
   return new TicketingClient({
     transport,
     budget,
-    windowMs: options.orgLimit.windowMs,
-    reportLimit: options.reportLimit,
-    reportCacheTtlMs: options.reportCacheTtlMs ?? 60_000,
+    windowMs: options.limits.orgLimit.windowMs,
+    reportLimit: options.limits.reportLimit,
+    reportCacheTtlMs: options.limits.reportCacheTtlMs,
     ...(options.retry ? { retry: options.retry } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.clock ? { clock: options.clock } : {}),

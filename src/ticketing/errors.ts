@@ -12,7 +12,8 @@ export type TicketingErrorCode =
   | 'unavailable'
   | 'schema'
   | 'pagination'
-  | 'cancelled';
+  | 'cancelled'
+  | 'outcome_unknown';
 
 export interface TicketingErrorOptions {
   cause?: unknown;
@@ -87,6 +88,14 @@ export class PaginationError extends TicketingError {
 /** The caller gave up (its AbortSignal fired) before the work finished. */
 export class CancelledError extends TicketingError {
   readonly code = 'cancelled';
+}
+
+/**
+ * A write was sent but no answer ever came (a timeout, a dropped connection, the deadline): the
+ * service may or may not have applied it. Never report this as "not changed".
+ */
+export class OutcomeUnknownError extends TicketingError {
+  readonly code = 'outcome_unknown';
 }
 
 export function isTicketingError(value: unknown): value is TicketingError {

@@ -47,13 +47,29 @@ export class TransportError extends UnavailableError {
   constructor(
     message: string,
     readonly retryable: boolean,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; neverSent?: boolean },
     /** Headers of the response whose body could not be read, when one arrived. */
     readonly headers?: HeaderBag,
     readonly receivedAt?: number,
   ) {
     super(message, options);
+    this.neverSent = options?.neverSent ?? false;
   }
+
+  /** The connection was never made, so the service cannot have seen the request. */
+  readonly neverSent: boolean;
+}
+
+/** Errors that happen before a single byte of the request can reach the service. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH']);
+
+function neverSent(error: unknown): boolean {
+  for (let at: unknown = error, depth = 0; at && depth < 4; depth += 1) {
+    const code = (at as { code?: unknown }).code;
+    if (typeof code === 'string' && NOT_SENT_CODES.has(code)) return true;
+    at = (at as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 export interface Transport {
@@ -121,7 +137,7 @@ export function createTransport(options: TransportOptions): Transport {
         });
       }
       const reason = error instanceof Error ? error.message : String(error);
-      throw new TransportError(`${where} failed: ${reason}`, true, { cause: error });
+      throw new TransportError(`${where} failed: ${reason}`, true, { cause: error, neverSent: neverSent(error) });
     }
     const receivedAt = clock.now();
     if (text.trim() === '') return { status, headers, body: undefined, receivedAt };

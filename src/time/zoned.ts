@@ -70,7 +70,8 @@ export function zoneOffsetMinutes(epochMs: number, zone: string): number {
 
 /**
  * The instant at which `zone` shows the given wall time. A time skipped by a DST jump resolves
- * to the instant just after the gap; a repeated time resolves to its first occurrence.
+ * to the instant of the jump (02:30 on a spring-forward day is when 02:00 became 03:00), so a
+ * day still starts and a daily time still comes; a repeated time resolves to its first occurrence.
  */
 export function epochOfWallTime(wall: WallTime, zone: string): number {
   const naive = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second);
@@ -81,9 +82,17 @@ export function epochOfWallTime(wall: WallTime, zone: string): number {
     .filter((epoch) => zoneOffsetMinutes(epoch, zone) * 60_000 === naive - epoch)
     .sort((a, b) => a - b);
   if (exact[0] !== undefined) return exact[0];
-  // In a spring-forward gap neither offset reproduces the wall time: use the later offset's
-  // reading, which lands just after the gap (02:30 becomes 03:30).
-  return Math.max(...candidates);
+  // In a spring-forward gap neither offset reproduces the wall time. The jump lies between the
+  // two readings; find the first instant on the new offset.
+  let before = Math.min(...candidates);
+  let after = Math.max(...candidates);
+  const late = zoneOffsetMinutes(after, zone);
+  while (after - before > 1_000) {
+    const middle = Math.floor((before + after) / 2);
+    if (zoneOffsetMinutes(middle, zone) === late) after = middle;
+    else before = middle;
+  }
+  return Math.ceil(after / 1_000) * 1_000;
 }
 
 /** `+05:45`, `-03:30`, `+00:00`. */

@@ -2,17 +2,19 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DigestRunner } from '../../src/digest/digest-runner.js';
+import { type DigestMetadata, DigestRunner } from '../../src/digest/digest-runner.js';
 import { EventCatalog } from '../../src/digest/event-catalog.js';
 import { pacedPoster } from '../../src/digest/slack-poster.js';
 import type { Subscription } from '../../src/digest/subscription.js';
 import { SubscriptionStore } from '../../src/digest/subscription-store.js';
 import { createLogger } from '../../src/logger.js';
 import type { SlackMessage } from '../../src/render/block-kit.js';
+import { md } from '../../src/render/mrkdwn.js';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
-import { slackErrorCode } from '../../src/slack/user-message.js';
+import { channelRefusal } from '../../src/slack/slack-errors.js';
 import { type OpenedStore, openStore } from '../../src/store/open-store.js';
 import { createTicketingClient } from '../../src/ticketing/create-client.js';
+import { limits } from '../helpers/ticketing.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -28,7 +30,7 @@ interface Harness {
   sim: Simulator;
   clock: TestClock;
   dir: string;
-  posts: { channel: string; message: SlackMessage; at: number }[];
+  posts: { channel: string; message: SlackMessage; metadata?: DigestMetadata; at: number }[];
   notices: { user: string; text: string }[];
   logs: string[];
   /** A runner over the store file; call again to simulate a restart. */
@@ -60,25 +62,26 @@ async function harness(startAt: number, eventCount = 160): Promise<Harness> {
       const client = createTicketingClient({
         apiUrl: sim.url,
         apiKey: sim.apiKeys[0] as string,
-        orgLimit: { limit: 180, windowMs: 60_000 },
-        reportLimit: { limit: 3, windowMs: 60_000 },
+        limits: limits(),
       });
       cleanup.push(() => client.close());
-      const subscriptions = new SubscriptionStore(store.keyv, logger);
+      const subscriptions = new SubscriptionStore(store.keyValue, logger);
       const runner = new DigestRunner({
         subscriptions,
         claims: store.claims,
         catalog: new EventCatalog(client, { clock }),
-        post: async (channel, message) => {
+        post: async (channel, message, metadata) => {
           const code = options.failChannels?.[channel];
           if (code)
             throw Object.assign(new Error(`An API error occurred: ${code}`), { data: { ok: false, error: code } });
-          posts.push({ channel, message, at: Date.now() });
+          posts.push({ channel, message, metadata, at: Date.now() });
         },
-        notify: async (user, text) => {
-          notices.push({ user, text });
+        findPosted: async (channel, metadata) =>
+          posts.some((p) => p.channel === channel && p.metadata?.event_payload.date === metadata.event_payload.date),
+        notify: async (user, message) => {
+          notices.push({ user, text: message.text });
         },
-        slackError: slackErrorCode,
+        channelRefusal,
         clock,
         logger,
         graceMs: 2 * 3_600_000,
@@ -143,7 +146,7 @@ describe('DigestRunner', () => {
     h.clock.time = Date.UTC(2026, 11, 1, 12, 0);
     const second = await h.start();
     expect(await second.runner.catchUp()).toEqual([]);
-    expect(await second.runner.fire('C1')).toMatchObject({ kind: 'already-claimed' });
+    expect(await second.runner.fire('C1')).toMatchObject({ kind: 'already-sent' });
     expect(h.posts).toHaveLength(1);
     expect((await second.subscriptions.get('C1'))?.lastRun).toMatchObject({ date: '2026-12-01', outcome: 'sent' });
   });
@@ -231,12 +234,12 @@ describe('pacedPoster', () => {
   it('spaces posts to one channel and lets other channels go in parallel', async () => {
     const seen: { channel: string; at: number }[] = [];
     const post = pacedPoster(
-      async (channel) => {
+      async (channel: string, _message: SlackMessage) => {
         seen.push({ channel, at: Date.now() });
       },
       { perChannelMs: 150, concurrency: 4 },
     );
-    const message = { text: 'x', blocks: [] };
+    const message = { text: md`x`, blocks: [] };
     await Promise.all([post('A', message), post('A', message), post('A', message), post('B', message)]);
     const [a0 = 0, a1 = 0, a2 = 0] = seen.filter((s) => s.channel === 'A').map((s) => s.at);
     expect(a1 - a0).toBeGreaterThanOrEqual(145);

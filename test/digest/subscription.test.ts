@@ -67,10 +67,11 @@ describe('digest schedule', () => {
   });
 
   it('registers node-cron tasks that fire at 09:00 in their own zone, across DST', () => {
-    const scheduler = new DigestScheduler(
-      { fire: async () => ({ kind: 'no-subscription' }) } as unknown as DigestRunner,
-      silentLogger,
-    );
+    const scheduler = new DigestScheduler({
+      runner: { fire: async () => ({ kind: 'no-subscription' }) } as unknown as DigestRunner,
+      logger: silentLogger,
+      clock: { now: () => Date.now() },
+    });
     const base: Omit<Subscription, 'channelId' | 'timezone'> = {
       time: '09:00',
       days: 1,

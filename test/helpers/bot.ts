@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Bot, composeBot } from '../../src/compose.js';
+import { type Bot, type ComposeOptions, composeBot } from '../../src/compose.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { type Simulator, type SimulatorOptions, startSimulator } from '../../src/simulator/server.js';
@@ -20,12 +20,19 @@ export interface BotRig {
   url: string;
   logs: string[];
   dataDir: string;
+  /** Stops the bot (as on SIGTERM) and starts a new one on the same store, simulator and Slack. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
 /** The real bot (real Bolt HTTP receiver, real client, real SQLite) against the simulator and a fake Slack. */
 export async function startBot(
-  options: { sim?: SimulatorOptions; env?: Record<string, string>; interactiveTimeoutMs?: number } = {},
+  options: {
+    sim?: SimulatorOptions;
+    env?: Record<string, string>;
+    interactiveTimeoutMs?: number;
+    compose?: Partial<ComposeOptions>;
+  } = {},
 ): Promise<BotRig> {
   const sim = await startSimulator({ anchorMs: Date.now(), ...options.sim });
   const slack = await startFakeSlack();
@@ -47,25 +54,32 @@ export async function startBot(
     write: (line) => logs.push(line),
     secrets: [config.ticketing.apiKey, BOT_TOKEN, SIGNING_SECRET],
   });
-  const bot = await composeBot(config, {
-    logger,
-    progressIntervalMs: 0,
-    ...(options.interactiveTimeoutMs ? { interactiveTimeoutMs: options.interactiveTimeoutMs } : {}),
-  });
-  const server = (await bot.app.start({ port: 0, host: '127.0.0.1' })) as Server;
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
-  return {
-    bot,
+  const boot = async () => {
+    const bot = await composeBot(config, {
+      logger,
+      progressIntervalMs: 0,
+      ...(options.interactiveTimeoutMs ? { interactiveTimeoutMs: options.interactiveTimeoutMs } : {}),
+      ...options.compose,
+    });
+    const server = (await bot.app.start({ port: 0, host: '127.0.0.1' })) as Server;
+    return { bot, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events` };
+  };
+  const rig: BotRig = {
+    ...(await boot()),
     sim,
     slack,
-    url,
     logs,
     dataDir,
+    restart: async () => {
+      await rig.bot.close();
+      Object.assign(rig, await boot());
+    },
     close: async () => {
-      await bot.close();
+      await rig.bot.close();
       await slack.close();
       await sim.close();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+  return rig;
 }

@@ -1,6 +1,21 @@
 import { type Simulator, type SimulatorOptions, startSimulator } from '../../src/simulator/server.js';
 import type { TicketingClient } from '../../src/ticketing/client.js';
-import { createTicketingClient } from '../../src/ticketing/create-client.js';
+import {
+  type CreateTicketingClientOptions,
+  createTicketingClient,
+  type TicketingLimits,
+} from '../../src/ticketing/create-client.js';
+
+/** Production limits (the spec's), for clients in tests that do not shrink them. */
+export function limits(overrides: Partial<TicketingLimits> = {}): TicketingLimits {
+  return {
+    orgLimit: { limit: 180, windowMs: 60_000 },
+    reportLimit: { limit: 3, windowMs: 60_000 },
+    reportCacheTtlMs: 60_000,
+    backgroundReserve: 0.15,
+    ...overrides,
+  };
+}
 
 export interface Rig {
   sim: Simulator;
@@ -14,16 +29,21 @@ export interface Rig {
  */
 export async function startRig(
   simOptions: SimulatorOptions = {},
-  clientOptions: Partial<Parameters<typeof createTicketingClient>[0]> = {},
+  clientOptions: Partial<Omit<CreateTicketingClientOptions, 'limits'>> & Partial<TicketingLimits> = {},
 ): Promise<Rig> {
   const sim = await startSimulator({ anchorMs: Date.UTC(2026, 10, 22), ...simOptions });
+  const { orgLimit, reportLimit, reportCacheTtlMs, backgroundReserve, ...rest } = clientOptions;
   const client = createTicketingClient({
     apiUrl: sim.url,
     apiKey: sim.apiKeys[0] as string,
-    orgLimit: simOptions.orgLimit ?? { limit: 180, windowMs: 60_000 },
-    reportLimit: simOptions.reportLimit ?? { limit: 3, windowMs: 60_000 },
+    limits: limits({
+      orgLimit: orgLimit ?? simOptions.orgLimit ?? { limit: 180, windowMs: 60_000 },
+      reportLimit: reportLimit ?? simOptions.reportLimit ?? { limit: 3, windowMs: 60_000 },
+      ...(reportCacheTtlMs === undefined ? {} : { reportCacheTtlMs }),
+      ...(backgroundReserve === undefined ? {} : { backgroundReserve }),
+    }),
     retry: { baseDelayMs: 5, maxDelayMs: 50 },
-    ...clientOptions,
+    ...rest,
   });
   return {
     sim,

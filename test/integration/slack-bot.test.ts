@@ -2,55 +2,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { NEXT_PAGE_ACTION } from '../../src/render/event-blocks.js';
 import { PROMO_CANCEL_ACTION, PROMO_CONFIRM_ACTION } from '../../src/render/promo-blocks.js';
 import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
-import type { SlackCall } from '../helpers/fake-slack.js';
-import { blockActionBody, commandBody, eventBody, postSigned, postSignedJson } from '../helpers/slack-requests.js';
+import { blocksText, buttonValue, click, command, nthResponse, responsesTo } from '../helpers/bot-actions.js';
+import { commandBody, eventBody, postSigned, postSignedJson } from '../helpers/slack-requests.js';
 
 let rig: BotRig | undefined;
 afterEach(async () => {
   await rig?.close();
   rig = undefined;
 });
-
-async function command(r: BotRig, text: string, user = 'U0EDITOR') {
-  const responseUrl = r.slack.responseUrl();
-  const result = await postSigned(
-    r.url,
-    SIGNING_SECRET,
-    commandBody({ text, user_id: user, response_url: responseUrl }),
-  );
-  expect(result.status).toBe(200);
-  return { ...result, responseUrl };
-}
-
-async function click(r: BotRig, actionId: string, value: string, user = 'U0EDITOR') {
-  const responseUrl = r.slack.responseUrl();
-  const result = await postSigned(
-    r.url,
-    SIGNING_SECRET,
-    blockActionBody({ actionId, value, userId: user, responseUrl }),
-  );
-  expect(result.status).toBe(200);
-  return { ...result, responseUrl };
-}
-
-function responsesTo(r: BotRig, responseUrl: string): SlackCall[] {
-  const path = new URL(responseUrl).pathname;
-  return r.slack.responses.filter((call) => call.method === path);
-}
-
-function nthResponse(r: BotRig, responseUrl: string, n = 1) {
-  return r.slack.waitFor(() => responsesTo(r, responseUrl)[n - 1]?.args);
-}
-
-type Json = Record<string, unknown>;
-const blocksText = (message: Json) => JSON.stringify(message.blocks ?? []);
-function buttonValue(message: Json, actionId: string): string {
-  for (const block of (message.blocks ?? []) as Json[]) {
-    for (const element of (block.elements ?? []) as Json[])
-      if (element.action_id === actionId) return String(element.value);
-  }
-  throw new Error(`no ${actionId} button`);
-}
 
 describe('slash commands through the real Bolt app', () => {
   it('lists the commands with examples on /events help', async () => {
@@ -204,8 +163,11 @@ describe('promo changes', () => {
     const { responseUrl } = await command(rig, `promo ${promo?.eventId} ${promo?.id} 5`, 'U0GROUPIE');
     const proposal = await nthResponse(rig, responseUrl);
     expect(blocksText(proposal)).toContain(PROMO_CONFIRM_ACTION);
-    const cancel = await click(rig, PROMO_CANCEL_ACTION, 'cancel', 'U0GROUPIE');
+    const cancel = await click(rig, PROMO_CANCEL_ACTION, buttonValue(proposal, PROMO_CANCEL_ACTION), 'U0GROUPIE');
     expect(blocksText(await nthResponse(rig, cancel.responseUrl))).toContain('nothing was changed');
+    // A cancelled confirmation is used up: its Confirm button does nothing afterwards.
+    const late = await click(rig, PROMO_CONFIRM_ACTION, buttonValue(proposal, PROMO_CONFIRM_ACTION), 'U0GROUPIE');
+    expect(blocksText(await nthResponse(rig, late.responseUrl))).toContain('already used');
     expect(rig.sim.stats().log.filter((entry) => entry.method === 'POST')).toHaveLength(0);
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { eventCardMessage, eventListMessage } from '../../src/render/event-blocks.js';
 import { describeEventTime } from '../../src/render/event-time.js';
+import { md } from '../../src/render/mrkdwn.js';
 import { eventSchema } from '../../src/ticketing/schemas.js';
 
 const uuid = (n: number) => `3f2c1a9e-8b7d-4c6e-9f01-${String(n).padStart(12, '0')}`;
@@ -79,7 +80,7 @@ describe('event blocks', () => {
       timezone: 'UTC',
     });
     const all =
-      JSON.stringify(eventCardMessage(hostile)) + JSON.stringify(eventListMessage({ title: 'x', events: [hostile] }));
+      JSON.stringify(eventCardMessage(hostile)) + JSON.stringify(eventListMessage({ title: md`x`, events: [hostile] }));
     expect(all).not.toMatch(/<!channel>|<!here>|<@U123|<https:/);
     expect(all).toContain('&lt;!channel&gt; &amp; &lt;@U123|boss&gt;');
   });
@@ -91,7 +92,7 @@ describe('event blocks', () => {
         i,
       ),
     );
-    const message = eventListMessage({ title: 'Upcoming events', events: many, nextValue: 'v' });
+    const message = eventListMessage({ title: md`Upcoming events`, events: many, nextValue: 'v' });
     expect(message.blocks.length).toBeLessThanOrEqual(50);
     expect(JSON.stringify(message.blocks)).toContain('...and 17 more');
     expect(message.text.length).toBeGreaterThan(0);

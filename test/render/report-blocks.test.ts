@@ -40,8 +40,13 @@ describe('report rendering', () => {
   });
 
   it('says where a report stands in the queue', () => {
-    const message = reportProgressMessage({ state: 'queued', position: 2, estimatedWaitMs: 41_200 }, 'evt_1');
+    const message = reportProgressMessage({ state: 'queued', position: 2, estimatedWaitMs: 41_200 }, 'evt_1', {
+      limit: 5,
+      windowMs: 120_000,
+    });
     expect(message.text).toBe('Report for evt_1 queued: position 2, about 42 s');
+    // The limit is the configured one, never a copy of the spec's figure.
+    expect(JSON.stringify(message.blocks)).toContain('allows 5 requests every 2 minutes');
   });
 });
 

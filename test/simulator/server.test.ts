@@ -239,7 +239,7 @@ describe('simulator: limits', () => {
       });
       expect(response.status).toBe(200);
       await expect(response.json()).rejects.toThrow();
-      expect(sim.stats().faults).toEqual({ '5xx': 1, drop: 1, truncate: 1 });
+      expect(sim.stats().faults).toEqual({ '5xx': 1, drop: 1, 'drop-after': 0, truncate: 1 });
     } finally {
       await sim.close();
     }

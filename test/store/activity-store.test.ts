@@ -16,7 +16,7 @@ describe('ActivityStore on a real SQLite file', () => {
     dir = await mkdtemp(join(tmpdir(), 'eventops-store-'));
     const url = `sqlite://${join(dir, 'nested', 'eventops.sqlite')}`;
     const first = await openStore(url);
-    const store = new ActivityStore(first.keyv);
+    const store = new ActivityStore(first.keyValue);
     const change = {
       at: '2026-11-22T10:00:00.000Z',
       userId: 'U1',
@@ -30,7 +30,7 @@ describe('ActivityStore on a real SQLite file', () => {
     await first.close();
 
     const second = await openStore(url);
-    const reopened = new ActivityStore(second.keyv);
+    const reopened = new ActivityStore(second.keyValue);
     const audit = await reopened.promoAudit();
     expect(audit).toHaveLength(3);
     expect(new Set(audit.map((record) => record.quantity))).toEqual(new Set([1, 2, 3]));

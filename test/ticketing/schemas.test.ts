@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { createTicketingClient } from '../../src/ticketing/create-client.js';
 import { eventSchema } from '../../src/ticketing/schemas.js';
+import { limits } from '../helpers/ticketing.js';
 
 const uuid = '3f2c1a9e-8b7d-4c6e-9f01-23456789abcd';
 
@@ -81,8 +82,7 @@ describe('a page with one bad record', () => {
     const client = createTicketingClient({
       apiUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
       apiKey: 'sk_secret_key_for_test',
-      orgLimit: { limit: 180, windowMs: 60_000 },
-      reportLimit: { limit: 3, windowMs: 60_000 },
+      limits: limits(),
       logger: createLogger({ write: (line) => lines.push(line), secrets: ['sk_secret_key_for_test'] }),
     });
     try {

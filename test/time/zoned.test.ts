@@ -25,9 +25,9 @@ describe('zoned time', () => {
     const after = epochOfWallTime({ year: 2027, month: 3, day: 28, hour: 3, minute: 0, second: 0 }, 'Europe/London');
     expect(new Date(before).toISOString()).toBe('2027-03-28T00:30:00.000Z');
     expect(new Date(after).toISOString()).toBe('2027-03-28T02:00:00.000Z');
-    // 01:30 does not exist that night: it resolves to just after the gap.
+    // 01:30 does not exist that night: it resolves to the jump itself (01:00 GMT became 02:00 BST).
     const gap = epochOfWallTime({ year: 2027, month: 3, day: 28, hour: 1, minute: 30, second: 0 }, 'Europe/London');
-    expect(isoWithOffset(gap, 'Europe/London')).toBe('2027-03-28T02:30:00+01:00');
+    expect(isoWithOffset(gap, 'Europe/London')).toBe('2027-03-28T02:00:00+01:00');
   });
 
   it('starts a day at the zone midnight, not UTC midnight', () => {

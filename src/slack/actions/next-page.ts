@@ -1,6 +1,7 @@
 import type { App } from '@slack/bolt';
+import { plainMessage } from '../../render/block-kit.js';
 import { NEXT_PAGE_ACTION } from '../../render/event-blocks.js';
-import { plainMessage } from '../../render/promo-blocks.js';
+import { md } from '../../render/mrkdwn.js';
 import { decodePosition, showUpcomingPage } from '../commands/list-events.js';
 import type { SlackDeps } from '../deps.js';
 import { respondPrivately } from '../respond-safely.js';
@@ -12,9 +13,14 @@ export function registerNextPageAction(app: App, deps: SlackDeps): void {
     const raw = 'value' in action && typeof action.value === 'string' ? deps.stash.get(action.value) : undefined;
     const decoded = raw === undefined ? undefined : decodePosition(raw);
     if (!decoded) {
-      await respondPrivately(respond, plainMessage('This list has expired. Run `/events list` again.'), deps.logger, {
-        replace_original: true,
-      });
+      await respondPrivately(
+        respond,
+        plainMessage(md`This list has expired. Run \`/events list\` again.`),
+        deps.logger,
+        {
+          replace_original: true,
+        },
+      );
       return;
     }
     await showUpcomingPage(deps, respond, decoded.position, decoded.page, true);

@@ -1,96 +1,93 @@
-import type { App } from '@slack/bolt';
+import type { App, webApi } from '@slack/bolt';
+import type { Logger } from '../../logger.js';
+import { cancelPromoChange, confirmPromoChange } from '../../promo/promo-changes.js';
+import { plainMessage, type SlackMessage } from '../../render/block-kit.js';
+import { md } from '../../render/mrkdwn.js';
 import {
+  confirmationRefusedMessage,
   PROMO_CANCEL_ACTION,
   PROMO_CONFIRM_ACTION,
-  plainMessage,
+  type PromoOutcome,
   promoAnnouncement,
   promoDoneMessage,
+  promoFailedMessage,
+  promoUncertainMessage,
 } from '../../render/promo-blocks.js';
-import { decodePromoValue, PROMO_REFUSAL } from '../commands/promo-command.js';
 import type { SlackDeps } from '../deps.js';
+import { promoDeps } from '../promo-context.js';
 import { respondPrivately } from '../respond-safely.js';
-import { slackErrorCode, userMessageFor } from '../user-message.js';
+import { slackErrorCode } from '../slack-errors.js';
+import { userMessageFor } from '../user-message.js';
 
-/** Confirm and Cancel on a proposed promo change. */
+const carried = (action: unknown) =>
+  typeof action === 'object' && action !== null && 'value' in action && typeof action.value === 'string'
+    ? action.value
+    : '';
+
+/** Posts the announcement in the channel; false when the channel refuses it. */
+async function announce(client: webApi.WebClient, channelId: string, outcome: PromoOutcome, log: Logger) {
+  if (!channelId) return false;
+  try {
+    const message = promoAnnouncement(outcome);
+    await client.chat.postMessage({ channel: channelId, text: message.text, blocks: message.blocks });
+    return true;
+  } catch (error) {
+    log.info('Could not announce the promo change', { slackError: slackErrorCode(error) });
+    return false;
+  }
+}
+
+/** Confirm and Cancel on a proposed promo change: hand over to the use cases, show their answer. */
 export function registerPromoActions(app: App, deps: SlackDeps): void {
-  const applied = new Set<string>();
-
-  app.action(PROMO_CANCEL_ACTION, async ({ ack, respond }) => {
+  app.action(PROMO_CANCEL_ACTION, async ({ ack, respond, body, action, client }) => {
     await ack();
-    await respondPrivately(respond, plainMessage('Cancelled: nothing was changed.'), deps.logger, {
-      replace_original: true,
+    const result = await cancelPromoChange(promoDeps(deps, client), {
+      changeId: carried(action),
+      userId: body.user.id,
     });
+    const message =
+      result.kind === 'cancelled'
+        ? plainMessage(md`Cancelled: nothing was changed.`)
+        : confirmationRefusedMessage(result.refusal);
+    // Only the asker's own confirmation is replaced; anyone else hears privately.
+    const replace = result.kind === 'cancelled' || result.refusal === 'used';
+    await respondPrivately(respond, message, deps.logger, replace ? { replace_original: true } : {});
   });
 
   app.action(PROMO_CONFIRM_ACTION, async ({ ack, respond, body, action, client }) => {
     await ack();
     const log = deps.logger.child({ action: PROMO_CONFIRM_ACTION, user: body.user.id });
-    const raw = 'value' in action && typeof action.value === 'string' ? deps.stash.get(action.value) : undefined;
-    const value = raw === undefined ? undefined : decodePromoValue(raw);
-    if (!value) {
+    const result = await confirmPromoChange(promoDeps(deps, client), {
+      changeId: carried(action),
+      userId: body.user.id,
+    });
+    if (result.kind === 'refused') {
+      const replace = result.refusal === 'expired' || result.refusal === 'used';
       await respondPrivately(
         respond,
-        plainMessage(':warning: This confirmation has expired. Run the command again.'),
+        confirmationRefusedMessage(result.refusal),
         log,
-        {
-          replace_original: true,
-        },
+        replace ? { replace_original: true } : {},
       );
       return;
     }
-    // The clicker may not be the person who asked (a shared message): check them too.
-    if (!(await deps.editors.allows(body.user.id, client))) {
-      await respondPrivately(respond, plainMessage(PROMO_REFUSAL), log);
-      return;
-    }
-    if (applied.has(value.n)) return;
-    applied.add(value.n);
-    // Confirmations expire with their stash entry; the oldest nonces can go.
-    if (applied.size > 10_000) applied.delete(applied.values().next().value as string);
-
-    const channelId = body.channel?.id ?? '';
-    const record = {
-      at: new Date(deps.clock.now()).toISOString(),
+    const { change } = result;
+    const outcome: PromoOutcome = {
       userId: body.user.id,
-      channelId,
-      eventId: value.e,
-      promoId: value.p,
-      quantity: value.q,
+      eventId: change.eventId,
+      eventName: change.eventName,
+      promoId: change.promoId,
+      quantity: result.kind === 'updated' ? result.update.quantity : change.quantity,
+      code: result.kind === 'updated' ? result.update.promo.code : undefined,
     };
-    try {
-      const result = await deps.ticketing.updatePromoQuantity(value.e, value.p, value.q, {
-        ...deps.interactive(),
-      });
-      await deps.activity.recordPromoChange({ ...record, outcome: 'updated' }).catch((error: unknown) => {
-        log.error('Could not record a promo change in the audit trail', { error });
-      });
-      log.info('Promo quantity changed', { eventId: value.e, promoId: value.p, quantity: result.quantity });
-      const outcome = {
-        userId: body.user.id,
-        eventLabel: value.t,
-        promoId: value.p,
-        quantity: result.quantity,
-        code: result.promo.code,
-      };
-      let announced = false;
-      if (channelId) {
-        try {
-          const announcement = promoAnnouncement(outcome);
-          await client.chat.postMessage({ channel: channelId, text: announcement.text, blocks: announcement.blocks });
-          announced = true;
-        } catch (error) {
-          log.info('Could not announce the promo change', { slackError: slackErrorCode(error) });
-        }
-      }
-      await respondPrivately(respond, promoDoneMessage(outcome, announced), log, { replace_original: true });
-    } catch (error) {
-      applied.delete(value.n);
-      const reason = userMessageFor(error);
-      log.warn('A promo change failed', { error });
-      await deps.activity.recordPromoChange({ ...record, outcome: 'failed', error: reason }).catch(() => undefined);
-      await respondPrivately(respond, plainMessage(`:warning: The promo code was not changed. ${reason}`), log, {
-        replace_original: true,
-      });
+    let message: SlackMessage;
+    if (result.kind === 'updated') {
+      message = promoDoneMessage(outcome, await announce(client, change.channelId, outcome, log));
+    } else if (result.kind === 'unknown') {
+      message = promoUncertainMessage(outcome, userMessageFor(result.error));
+    } else {
+      message = promoFailedMessage(userMessageFor(result.error));
     }
+    await respondPrivately(respond, message, log, { replace_original: true });
   });
 }

@@ -1,11 +1,14 @@
 import type { App } from '@slack/bolt';
+import { plainMessage } from '../../render/block-kit.js';
 import { helpMessage, usageMessage } from '../../render/help-blocks.js';
+import { md } from '../../render/mrkdwn.js';
+import { MAX_PROMO_QUANTITY } from '../../ticketing/promo-quantity.js';
 import { parseEventsCommand } from '../command-parser.js';
 import type { SlackDeps } from '../deps.js';
 import { respondPrivately } from '../respond-safely.js';
 import { handleDigestCommand } from './digest-command.js';
 import { showUpcomingPage } from './list-events.js';
-import { proposePromoChange } from './promo-command.js';
+import { handlePromoCommand } from './promo-command.js';
 import { requestReport } from './request-report.js';
 import { showEvent } from './show-event.js';
 
@@ -14,6 +17,14 @@ export function registerEventsCommand(app: App, deps: SlackDeps): void {
   app.command('/events', async ({ ack, command, respond, client }) => {
     await ack();
     const log = deps.logger.child({ command: '/events', user: command.user_id, channel: command.channel_id });
+    if (deps.work.stopping.aborted) {
+      await respondPrivately(
+        respond,
+        plainMessage(md`:hourglass: eventops is restarting. Please try again in a minute.`),
+        log,
+      );
+      return;
+    }
     const parsed = parseEventsCommand(command.text ?? '');
     log.info('Slash command', { subcommand: parsed.kind });
     switch (parsed.kind) {
@@ -21,7 +32,11 @@ export function registerEventsCommand(app: App, deps: SlackDeps): void {
         await respondPrivately(respond, usageMessage(parsed.problem, parsed.usage), log);
         return;
       case 'help':
-        await respondPrivately(respond, helpMessage(), log);
+        await respondPrivately(
+          respond,
+          helpMessage({ reportLimit: deps.reportLimit, maxQuantity: MAX_PROMO_QUANTITY }),
+          log,
+        );
         return;
       case 'list':
         await showUpcomingPage(deps, respond, { cursor: undefined, offset: 0 }, 1, false);
@@ -39,7 +54,17 @@ export function registerEventsCommand(app: App, deps: SlackDeps): void {
         });
         return;
       case 'promo':
-        await proposePromoChange(deps, { respond, client, userId: command.user_id, ...parsed });
+        await handlePromoCommand(
+          deps,
+          { respond, client },
+          {
+            userId: command.user_id,
+            channelId: command.channel_id,
+            eventId: parsed.eventId,
+            promoId: parsed.promoId,
+            quantity: parsed.quantity,
+          },
+        );
         return;
       case 'digest':
         await handleDigestCommand(deps, deps.digests, {

@@ -1,6 +1,7 @@
 import type { RespondFn } from '@slack/bolt';
+import { plainMessage } from '../../render/block-kit.js';
 import { eventListMessage } from '../../render/event-blocks.js';
-import { plainMessage } from '../../render/promo-blocks.js';
+import { md } from '../../render/mrkdwn.js';
 import type { UpcomingPosition } from '../../ticketing/upcoming-events.js';
 import type { SlackDeps } from '../deps.js';
 import { respondPrivately } from '../respond-safely.js';
@@ -45,17 +46,17 @@ export async function showUpcomingPage(
     });
     const nextValue = result.next ? deps.stash.put(encodePosition(result.next, page + 1)) : undefined;
     const message = eventListMessage({
-      title: page === 1 ? 'Upcoming events' : `Upcoming events (page ${page})`,
+      title: page === 1 ? md`Upcoming events` : md`Upcoming events (page ${page})`,
       events: result.events,
       nextValue,
       page,
       emptyText: result.next
-        ? 'No upcoming events on these pages yet; press Next to keep looking.'
-        : 'No upcoming events.',
+        ? md`No upcoming events on these pages yet; press Next to keep looking.`
+        : md`No upcoming events.`,
     });
     await respondPrivately(respond, message, deps.logger, extra);
   } catch (error) {
     deps.logger.warn('Listing events failed', { error });
-    await respondPrivately(respond, plainMessage(`:warning: ${userMessageFor(error)}`), deps.logger, extra);
+    await respondPrivately(respond, plainMessage(md`:warning: ${userMessageFor(error)}`), deps.logger, extra);
   }
 }

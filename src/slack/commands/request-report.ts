@@ -1,11 +1,17 @@
 import type { RespondFn, webApi } from '@slack/bolt';
 import type { SlackMessage } from '../../render/block-kit.js';
-import { plainMessage } from '../../render/promo-blocks.js';
-import { reportMessage, reportProgressMessage } from '../../render/report-blocks.js';
+import { type Mrkdwn, md } from '../../render/mrkdwn.js';
+import {
+  reportAbandonedMessage,
+  reportFailedMessage,
+  reportMessage,
+  reportProgressMessage,
+} from '../../render/report-blocks.js';
 import type { ReportProgress } from '../../ticketing/report-queue.js';
 import type { SlackDeps } from '../deps.js';
 import { respondPrivately } from '../respond-safely.js';
-import { slackErrorCode, userMessageFor } from '../user-message.js';
+import { slackErrorCode } from '../slack-errors.js';
+import { userMessageFor } from '../user-message.js';
 
 /** A report waits at most this long in the queue before the person is told to try later. */
 const REPORT_DEADLINE_MS = 10 * 60_000;
@@ -61,7 +67,7 @@ export async function requestReport(deps: SlackDeps, request: ReportRequest): Pr
     if (position === lastPosition || now - lastEdit < deps.progressIntervalMs) return;
     lastPosition = position;
     lastEdit = now;
-    void show(reportProgressMessage(progress, eventId), false);
+    void show(reportProgressMessage(progress, eventId, deps.reportLimit), false);
   };
 
   const ticket = deps.ticketing.requestReport(eventId, {
@@ -69,8 +75,13 @@ export async function requestReport(deps: SlackDeps, request: ReportRequest): Pr
     signal: AbortSignal.timeout(REPORT_DEADLINE_MS),
     onProgress: (progress) => onProgress(progress),
   });
+  // At shutdown a report still queued is given up, and its message says so; one being fetched finishes.
+  const abandon = () => {
+    if (ticket.progress().state === 'queued') ticket.cancel();
+  };
+  deps.work.stopping.addEventListener('abort', abandon, { once: true });
   const first = ticket.progress();
-  const firstMessage = reportProgressMessage(first, eventId);
+  const firstMessage = reportProgressMessage(first, eventId, deps.reportLimit);
   try {
     const posted = await client.chat.postMessage({
       channel: request.channelId,
@@ -90,12 +101,19 @@ export async function requestReport(deps: SlackDeps, request: ReportRequest): Pr
   try {
     report = await ticket.result;
   } catch (error) {
+    if (deps.work.stopping.aborted) {
+      log.info('A queued report was given up at shutdown');
+      await show(reportAbandonedMessage(eventId), true);
+      return;
+    }
     log.warn('The report request failed', { error });
-    await show(plainMessage(`:warning: Report for \`${eventId}\`: ${userMessageFor(error)}`), true);
+    await show(reportFailedMessage(eventId, userMessageFor(error)), true);
     return;
+  } finally {
+    deps.work.stopping.removeEventListener('abort', abandon);
   }
 
-  let attachmentNote: string | undefined;
+  let attachmentNote: Mrkdwn | undefined;
   if (target.kind === 'channel') {
     try {
       await client.filesUploadV2({
@@ -109,12 +127,12 @@ export async function requestReport(deps: SlackDeps, request: ReportRequest): Pr
       const code = slackErrorCode(error);
       attachmentNote =
         code === 'missing_scope' || code === 'not_allowed_token_type'
-          ? 'The full report could not be attached: the app lacks the files:write scope.'
-          : 'The full report could not be attached this time.';
+          ? md`The full report could not be attached: the app lacks the files:write scope.`
+          : md`The full report could not be attached this time.`;
       log.warn('Attaching the report file failed', { slackError: code, error });
     }
   } else {
-    attachmentNote = 'Invite me to this channel (`/invite @eventops`) to get the full report as a file.';
+    attachmentNote = md`Invite me to this channel (\`/invite @eventops\`) to get the full report as a file.`;
   }
   const eventName = typeof report.eventName === 'string' ? report.eventName : undefined;
   await show(reportMessage(report, { eventId, eventName, attachmentNote }), true);

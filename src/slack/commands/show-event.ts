@@ -1,6 +1,7 @@
 import type { RespondFn } from '@slack/bolt';
+import { plainMessage } from '../../render/block-kit.js';
 import { eventCardMessage } from '../../render/event-blocks.js';
-import { plainMessage } from '../../render/promo-blocks.js';
+import { md } from '../../render/mrkdwn.js';
 import type { SlackDeps } from '../deps.js';
 import { respondPrivately } from '../respond-safely.js';
 import { userMessageFor } from '../user-message.js';
@@ -14,6 +15,6 @@ export async function showEvent(deps: SlackDeps, respond: RespondFn, eventId: st
     await respondPrivately(respond, eventCardMessage(event), deps.logger);
   } catch (error) {
     deps.logger.info('Showing an event failed', { eventId, error });
-    await respondPrivately(respond, plainMessage(`:warning: ${userMessageFor(error)}`), deps.logger);
+    await respondPrivately(respond, plainMessage(md`:warning: ${userMessageFor(error)}`), deps.logger);
   }
 }

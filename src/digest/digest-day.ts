@@ -1,0 +1,72 @@
+import type { TicketingEvent } from '../ticketing/schemas.js';
+import { addDays, formatPlainDate, type PlainDate, plainDateAt, startOfDay } from '../time/zoned.js';
+
+/** The whole calendar days a digest covers, in its channel's zone. */
+export interface DigestDays {
+  /** First day (`YYYY-MM-DD`): the digest's own local date. */
+  first: string;
+  /** Last day, inclusive. */
+  last: string;
+  /** The instants the first day begins and the day after the last begins, in the channel's zone. */
+  startMs: number;
+  endMs: number;
+}
+
+/** `days` calendar days from `date` in `zone`: `days = 1` is that date alone. */
+export function digestDays(date: PlainDate, days: number, zone: string): DigestDays {
+  return {
+    first: formatPlainDate(date),
+    last: formatPlainDate(addDays(date, days - 1)),
+    startMs: startOfDay(date, zone),
+    endMs: startOfDay(addDays(date, days), zone),
+  };
+}
+
+/**
+ * The days an event touches, as dates: a date-only bound is a calendar date wherever it is read
+ * (an all-day event on the 22nd is on the 22nd), a timed bound is read in the channel's zone.
+ */
+function eventDates(event: TicketingEvent, zone: string): { first: string; last: string } {
+  const first = event.start.kind === 'date' ? event.start.iso : formatPlainDate(plainDateAt(event.startsAtMs, zone));
+  // A timed end is exclusive: an event ending at midnight does not touch the next day.
+  const last =
+    event.end.kind === 'date'
+      ? event.end.iso
+      : formatPlainDate(plainDateAt(Math.max(event.startsAtMs, event.endsAtMs - 1), zone));
+  return { first, last };
+}
+
+/**
+ * The day of the digest under which an event is listed: the first of its days that the digest
+ * covers. `undefined` when it touches none of them, has ended by `now`, or is a draft.
+ */
+export function digestDayOf(event: TicketingEvent, days: DigestDays, zone: string, now: number): string | undefined {
+  if (event.status === 'draft' || event.endsAtMs <= now) return undefined;
+  const dates = eventDates(event, zone);
+  if (dates.first > days.last || dates.last < days.first) return undefined;
+  return dates.first > days.first ? dates.first : days.first;
+}
+
+/** An event with the digest day it is listed under. */
+export interface DigestEntry {
+  event: TicketingEvent;
+  day: string;
+}
+
+/** Every event the digest lists, by day, then by start (ongoing events first), then by id. */
+export function digestEntries(
+  events: readonly TicketingEvent[],
+  days: DigestDays,
+  zone: string,
+  now: number,
+): DigestEntry[] {
+  const entries: DigestEntry[] = [];
+  for (const event of events) {
+    const day = digestDayOf(event, days, zone, now);
+    if (day) entries.push({ event, day });
+  }
+  return entries.sort(
+    (a, b) =>
+      a.day.localeCompare(b.day) || a.event.startsAtMs - b.event.startsAtMs || a.event.id.localeCompare(b.event.id),
+  );
+}

@@ -1,0 +1,79 @@
+/**
+ * The one boundary between outside text and Slack markup. Mentions, `<!channel>`, user-group
+ * pings and links exist only as `<...>` sequences, so text we did not write becomes `Mrkdwn`
+ * only by escaping `&`, `<` and `>`. Every block builder and `SlackMessage` takes `Mrkdwn`, so
+ * passing an unescaped `string` is a type error, and escaping twice is one too.
+ * https://docs.slack.dev/messaging/formatting-message-text#escaping
+ */
+
+declare const brand: unique symbol;
+
+/** Text that is safe to send as Slack mrkdwn: escaped outside text or markup this code wrote. */
+export type Mrkdwn = string & { readonly [brand]: 'Mrkdwn' };
+
+/** Rejects already-escaped text at compile time, so nothing is escaped twice. */
+type Unescaped<T extends string> = T extends Mrkdwn ? never : T;
+
+const asMrkdwn = (text: string) => text as Mrkdwn;
+
+/** Escapes text we did not write (API records and error bodies, user input, Slack fields). */
+export function escapeText<T extends string>(text: Unescaped<T>): Mrkdwn {
+  return asMrkdwn(text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;'));
+}
+
+/**
+ * Shortens markup to `max` characters without splitting an entity (`&amp;`) or a token such as
+ * `<@U123>` or `<!date^...>`, which would leave a broken sequence for Slack to misread.
+ */
+export function shorten(text: Mrkdwn, max: number): Mrkdwn {
+  if (text.length <= max) return text;
+  let cut = text.slice(0, Math.max(0, max - 1));
+  const amp = cut.lastIndexOf('&');
+  if (amp >= 0 && !cut.slice(amp).includes(';')) cut = cut.slice(0, amp);
+  const open = cut.lastIndexOf('<');
+  if (open >= 0 && !cut.slice(open).includes('>')) cut = cut.slice(0, open);
+  return asMrkdwn(`${cut}…`);
+}
+
+/** Escapes, then shortens: the usual way an API string reaches a block. */
+export function clip<T extends string>(text: Unescaped<T>, max: number): Mrkdwn {
+  return shorten(escapeText(text), max);
+}
+
+/**
+ * Markup from a template: the literal parts are ours; every value must already be `Mrkdwn`
+ * (escaped or built here) or a number. A plain string does not compile: wrap it in `escapeText`.
+ */
+export function md(strings: TemplateStringsArray, ...values: readonly (Mrkdwn | number)[]): Mrkdwn {
+  let out = strings[0] ?? '';
+  values.forEach((value, index) => {
+    out += String(value) + (strings[index + 1] ?? '');
+  });
+  return asMrkdwn(out);
+}
+
+/** Joins pieces of markup. */
+export function joinMrkdwn(parts: readonly Mrkdwn[], separator: Mrkdwn = md`\n`): Mrkdwn {
+  return asMrkdwn(parts.join(separator));
+}
+
+/** `<@U123>`: a mention of a Slack user id (anything else is escaped as text). */
+export function mentionUser(userId: string): Mrkdwn {
+  return /^[UW][A-Z0-9]{2,}$/.test(userId) ? asMrkdwn(`<@${userId}>`) : escapeText(userId);
+}
+
+/** `<#C123>`: a link to a Slack channel id (anything else is escaped as text). */
+export function channelLink(channelId: string): Mrkdwn {
+  return /^[CGD][A-Z0-9]{2,}$/.test(channelId) ? asMrkdwn(`<#${channelId}>`) : escapeText(channelId);
+}
+
+/** `<!date^...>`: an instant in each reader's own timezone, with a fallback for old clients. */
+export function dateToken(epochMs: number, format: string, fallback: string): Mrkdwn {
+  const safeFormat = format.replace(/[<>|&]/g, '');
+  return asMrkdwn(`<!date^${Math.floor(epochMs / 1000)}^${safeFormat}|${escapeText(fallback)}>`);
+}
+
+/** Inline code: backticks inside the text would end it early, so they are dropped. */
+export function code<T extends string>(text: Unescaped<T>, max = 100): Mrkdwn {
+  return md`\`${clip(text.replaceAll('`', "'"), max)}\``;
+}

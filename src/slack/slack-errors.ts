@@ -1,0 +1,32 @@
+import { type Mrkdwn, md } from '../render/mrkdwn.js';
+
+/** The Slack Web API error code (`not_in_channel`, `channel_not_found`, ...) of a failed call, if any. */
+export function slackErrorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null || !('data' in error)) return undefined;
+  const data = (error as { data?: { error?: unknown } }).data;
+  return typeof data?.error === 'string' ? data.error : undefined;
+}
+
+/**
+ * Slack errors meaning a channel will keep refusing the bot's posts, with what to tell a person:
+ * the one list, used by commands and by digests (which pause instead of retrying).
+ */
+const CHANNEL_REFUSALS: Record<string, Mrkdwn> = {
+  not_in_channel: md`I'm not in this channel. Invite me with \`/invite @eventops\` and try again.`,
+  channel_not_found: md`I can't see this channel (it may be private): invite me with \`/invite @eventops\`.`,
+  is_archived: md`This channel is archived, so I cannot post in it.`,
+  restricted_action: md`This workspace doesn't let me post in this channel.`,
+  account_inactive: md`My Slack account is inactive in this workspace, so I cannot post.`,
+  cannot_reply_to_message: md`This channel doesn't accept my messages.`,
+};
+
+/** The code of a failure that means "this channel refuses posts", if the error is one. */
+export function channelRefusal(error: unknown): string | undefined {
+  const code = slackErrorCode(error);
+  return code !== undefined && Object.hasOwn(CHANNEL_REFUSALS, code) ? code : undefined;
+}
+
+/** What a channel refusal code means for the person. */
+export function channelProblem(code: string): Mrkdwn | undefined {
+  return Object.hasOwn(CHANNEL_REFUSALS, code) ? CHANNEL_REFUSALS[code] : undefined;
+}

@@ -1,0 +1,80 @@
+import { Keyv, type KeyvStoreAdapter } from 'keyv';
+import type { Logger } from '../logger.js';
+
+/** The store could not be read or written: nothing was changed on the strength of a failed read. */
+export class StoreError extends Error {
+  readonly code = 'store_unavailable';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+export function isStoreError(value: unknown): value is StoreError {
+  return value instanceof StoreError;
+}
+
+/**
+ * The narrow key-value interface every feature store uses. Failures throw `StoreError`: a read
+ * that failed never looks like an empty key, so nothing is written back over data not read.
+ */
+export interface KeyValueStore {
+  get<T>(key: string): Promise<T | undefined>;
+  /** `ttlMs`: the entry disappears after this long. */
+  set(key: string, value: unknown, ttlMs?: number): Promise<void>;
+  delete(key: string): Promise<boolean>;
+  /**
+   * Read-modify-write of one key, serialised with every other `update` of that key in this
+   * process. `change` sees the current value (undefined when absent) and returns the new one, or
+   * `undefined` to leave it as it is.
+   */
+  update<T>(key: string, change: (current: T | undefined) => T | undefined): Promise<T | undefined>;
+  close(): Promise<void>;
+}
+
+/** keyv over `adapter`, with errors thrown (and logged) rather than swallowed. */
+export function keyValueStore(
+  adapter: KeyvStoreAdapter,
+  options: { namespace: string; logger: Logger },
+): KeyValueStore {
+  const keyv = new Keyv({ store: adapter, namespace: options.namespace, throwOnErrors: true });
+  // keyv also emits what it throws; one log line per failure comes from `wrap` below.
+  keyv.on('error', () => {});
+  const locks = new Map<string, Promise<unknown>>();
+  const wrap = async <T>(what: string, key: string, work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      options.logger.error('The store failed', { operation: what, key, error });
+      throw new StoreError(`The store could not ${what} ${key}`, { cause: error });
+    }
+  };
+  const store: KeyValueStore = {
+    get: (key) => wrap('read', key, () => keyv.get(key)),
+    set: (key, value, ttlMs) =>
+      wrap('write', key, async () => {
+        if (!(await keyv.set(key, value, ttlMs))) throw new Error('the adapter refused the write');
+      }),
+    delete: (key) => wrap('delete', key, () => keyv.delete(key)),
+    update: <T>(key: string, change: (current: T | undefined) => T | undefined) => {
+      const previous = locks.get(key) ?? Promise.resolve();
+      const next = previous
+        .catch(() => undefined)
+        .then(async () => {
+          const current = await store.get<T>(key);
+          const updated = change(current);
+          if (updated === undefined) return current;
+          await store.set(key, updated);
+          return updated;
+        });
+      locks.set(key, next);
+      void next.then(
+        () => locks.get(key) === next && locks.delete(key),
+        () => locks.get(key) === next && locks.delete(key),
+      );
+      return next;
+    },
+    close: () => keyv.disconnect(),
+  };
+  return store;
+}
