@@ -16,7 +16,7 @@ import { PromoEditors } from './slack/promo-editors.js';
 import { channelRefusal } from './slack/slack-errors.js';
 import { ValueStash } from './slack/value-stash.js';
 import { ActivityStore } from './store/activity-store.js';
-import { openStore } from './store/open-store.js';
+import { type OpenedStore, openStore } from './store/open-store.js';
 import type { TicketingClient } from './ticketing/client.js';
 import { createTicketingClient } from './ticketing/create-client.js';
 import { UpcomingEvents } from './ticketing/upcoming-events.js';
@@ -57,6 +57,8 @@ export interface ComposeOptions {
   promoConfirmationTtlMs?: number;
   /** First wait before a failed digest is retried. @default 30 s */
   digestRetryBaseMs?: number;
+  /** Opens the store; the bot closes it last. @default `openStore(config.storeUrl)` */
+  openStore?: () => Promise<OpenedStore>;
 }
 
 /** Builds the whole bot from a validated configuration; the caller starts `app`. */
@@ -70,7 +72,9 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
     for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
   };
   try {
-    const store = await openStore(config.storeUrl, { ...(options.cwd ? { cwd: options.cwd } : {}), logger });
+    const store = options.openStore
+      ? await options.openStore()
+      : await openStore(config.storeUrl, { ...(options.cwd ? { cwd: options.cwd } : {}), logger });
     closers.push(() => store.close());
     logger.info('Store opened', { store: store.description });
 

@@ -68,7 +68,9 @@ const schema = z
     TICKETING_API_URL: z.preprocess(
       empty,
       z
-        .union([z.literal('simulator'), httpUrl], {
+        .string()
+        .trim()
+        .refine((text) => text === 'simulator' || (/^https?:\/\//.test(text) && URL.canParse(text)), {
           message: 'expected an http(s) URL, or "simulator" for the built-in demo service',
         })
         .optional(),

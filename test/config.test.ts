@@ -65,6 +65,34 @@ describe('loadConfig', () => {
     ).toBe('xapp-1');
   });
 
+  it('refuses to serve demo data to a real workspace: Slack credentials need TICKETING_API_URL', () => {
+    const slack = { SLACK_BOT_TOKEN: 'xoxb-real-looking', SLACK_SIGNING_SECRET: 'secret-value-1234' };
+    expect(() => loadConfig(slack)).toThrow(/TICKETING_API_URL: required when SLACK_BOT_TOKEN is set/);
+    expect(loadConfig({ ...slack, TICKETING_API_URL: 'simulator' }).ticketing.apiUrl).toBe('simulator');
+    expect(() => loadConfig({ ...slack, TICKETING_API_URL: 'ftp://example.com' })).toThrow(
+      /TICKETING_API_URL: expected an http\(s\) URL, or "simulator"/,
+    );
+  });
+
+  it('requires the bot token with an app token', () => {
+    expect(() => loadConfig({ SLACK_APP_TOKEN: 'xapp-1', TICKETING_API_URL: 'simulator' })).toThrow(
+      /SLACK_BOT_TOKEN: required when SLACK_APP_TOKEN is set/,
+    );
+  });
+
+  it('names a bad PROMO_EDITORS entry by its position and never echoes it', () => {
+    const pasted = 'xoxb-1234567890-SECRETSECRET';
+    let message = '';
+    try {
+      loadConfig({ PROMO_EDITORS: `U0OK, ${pasted}, S0GROUP, nope` });
+    } catch (error) {
+      message = String(error);
+    }
+    expect(message).toMatch(/PROMO_EDITORS: entries 2, 4 are not Slack user ids/);
+    expect(message).not.toContain('SECRET');
+    expect(message).not.toContain('nope');
+  });
+
   it('parses rate limits in ms, s, m and h', () => {
     expect(parseRateLimit('30/500ms')).toEqual({ limit: 30, windowMs: 500 });
     expect(parseRateLimit('1000/1h')).toEqual({ limit: 1000, windowMs: 3_600_000 });

@@ -4,7 +4,7 @@ import { KeyvSqlite } from '@keyv/sqlite';
 import type { KeyvStoreAdapter } from 'keyv';
 import { type Logger, silentLogger } from '../logger.js';
 import { type ClaimStore, SqliteClaims } from './claims.js';
-import { type KeyValueStore, keyValueStore } from './key-value-store.js';
+import { type KeyValueStore, keyValueStore, StoreError } from './key-value-store.js';
 
 /** The process's one store, behind whatever `STORE_URL` names. */
 export interface OpenedStore {
@@ -33,11 +33,19 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
   const path = inMemory ? ':memory:' : resolve(options.cwd ?? process.cwd(), match[1]);
   if (!inMemory) await mkdir(dirname(path), { recursive: true });
   const adapter = new KeyvSqlite({ uri: `sqlite://${path}`, table: 'eventops', busyTimeout: 5_000 });
+  const logger = options.logger ?? silentLogger;
   const keyValue = keyValueStore(options.wrapAdapter ? options.wrapAdapter(adapter) : adapter, {
     namespace: 'eventops',
-    logger: options.logger ?? silentLogger,
+    logger,
   });
-  const claims = new SqliteClaims((sql, ...params) => adapter.query(sql, ...params) as Promise<unknown[]>);
+  const claims = new SqliteClaims(async (sql, ...params) => {
+    try {
+      return (await adapter.query(sql, ...params)) as unknown[];
+    } catch (error) {
+      logger.error('The claim store failed', { error });
+      throw new StoreError('The store could not run a claim query', { cause: error });
+    }
+  });
   let closing: Promise<void> | undefined;
   return {
     keyValue,

@@ -1,13 +1,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type DigestMetadata, DigestRunner } from '../../src/digest/digest-runner.js';
+import { DigestScheduler } from '../../src/digest/digest-scheduler.js';
 import { EventCatalog } from '../../src/digest/event-catalog.js';
+import { fireOn } from '../../src/digest/schedule.js';
 import { pacedPoster } from '../../src/digest/slack-poster.js';
 import type { Subscription } from '../../src/digest/subscription.js';
 import { SubscriptionStore } from '../../src/digest/subscription-store.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger, silentLogger } from '../../src/logger.js';
 import type { SlackMessage } from '../../src/render/block-kit.js';
 import { md } from '../../src/render/mrkdwn.js';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
@@ -36,6 +38,9 @@ interface Harness {
   /** A runner over the store file; call again to simulate a restart. */
   start(options?: {
     failChannels?: Record<string, string>;
+    /** The next posts fail with a temporary Slack error (`internal_error`). */
+    temporaryFailures?: { count: number };
+    retryBaseMs?: number;
   }): Promise<{ runner: DigestRunner; subscriptions: SubscriptionStore; store: OpenedStore }>;
 }
 
@@ -74,6 +79,12 @@ async function harness(startAt: number, eventCount = 160): Promise<Harness> {
           const code = options.failChannels?.[channel];
           if (code)
             throw Object.assign(new Error(`An API error occurred: ${code}`), { data: { ok: false, error: code } });
+          if (options.temporaryFailures && options.temporaryFailures.count > 0) {
+            options.temporaryFailures.count -= 1;
+            throw Object.assign(new Error('An API error occurred: internal_error'), {
+              data: { ok: false, error: 'internal_error' },
+            });
+          }
           posts.push({ channel, message, metadata, at: Date.now() });
         },
         findPosted: async (channel, metadata) =>
@@ -85,7 +96,9 @@ async function harness(startAt: number, eventCount = 160): Promise<Harness> {
         clock,
         logger,
         graceMs: 2 * 3_600_000,
+        ...(options.retryBaseMs ? { retryBaseMs: options.retryBaseMs } : {}),
       });
+      cleanup.push(async () => runner.stop());
       return { runner, subscriptions, store };
     },
   };
@@ -246,5 +259,94 @@ describe('pacedPoster', () => {
     expect(a2 - a1).toBeGreaterThanOrEqual(145);
     const b = seen.find((s) => s.channel === 'B')?.at ?? 0;
     expect(b - a0).toBeLessThan(100);
+  });
+});
+
+describe('digests are never lost and never sent twice', () => {
+  it('retries a temporary failure with backoff until it is delivered, and only then says "already posted"', async () => {
+    const h = await harness(Date.UTC(2026, 11, 1, 9, 0));
+    const failures = { count: 2 };
+    const { runner, subscriptions } = await h.start({ temporaryFailures: failures, retryBaseMs: 40 });
+    await subscriptions.put(subscription('C1', 'UTC'));
+    const first = await runner.fire('C1');
+    expect(first).toMatchObject({ kind: 'failed', date: '2026-12-01', retryAt: expect.any(Number) });
+    // Not "already posted": a manual run tries again at once (and fails once more here).
+    expect(await runner.fire('C1', { manual: true })).toMatchObject({ kind: 'failed' });
+    await vi.waitFor(() => expect(h.posts).toHaveLength(1), { timeout: 3_000 });
+    expect(failures.count).toBe(0);
+    expect(await runner.fire('C1', { manual: true })).toMatchObject({ kind: 'already-sent' });
+    expect(h.posts).toHaveLength(1);
+    expect(h.posts[0]?.metadata).toEqual({
+      event_type: 'eventops_digest',
+      event_payload: { subscription: 'C1', date: '2026-12-01' },
+    });
+  });
+
+  it('after a crash mid-post, reads the channel and does not post a digest that went out', async () => {
+    const h = await harness(Date.UTC(2026, 11, 1, 9, 0));
+    const first = await h.start();
+    await first.subscriptions.put(subscription('C1', 'UTC'));
+    // The crashed run claimed the date and posted, but never settled its claim.
+    await first.store.claims.claim('digest:C1:2026-12-01', 'crashed-run', h.clock.time);
+    h.posts.push({
+      channel: 'C1',
+      message: { text: md`old`, blocks: [] },
+      metadata: { event_type: 'eventops_digest', event_payload: { subscription: 'C1', date: '2026-12-01' } },
+      at: Date.now(),
+    });
+    await first.store.close();
+
+    h.clock.time += 15 * 60_000;
+    const second = await h.start();
+    expect(await second.runner.catchUp()).toEqual([expect.objectContaining({ kind: 'already-sent' })]);
+    expect(h.posts).toHaveLength(1);
+    expect(await second.store.claims.get('digest:C1:2026-12-01')).toMatchObject({ state: 'done' });
+  });
+
+  it('after a crash before the post, recovers the unsettled claim and posts once', async () => {
+    const h = await harness(Date.UTC(2026, 11, 1, 9, 0));
+    const first = await h.start();
+    await first.subscriptions.put(subscription('C1', 'UTC'));
+    await first.store.claims.claim('digest:C1:2026-12-01', 'crashed-run', h.clock.time);
+    await first.store.close();
+
+    // Within the claim's lease another run may still be posting: leave it.
+    h.clock.time += 60_000;
+    const second = await h.start();
+    expect(await second.runner.catchUp()).toEqual([expect.objectContaining({ kind: 'in-progress' })]);
+    h.clock.time += 15 * 60_000;
+    expect(await second.runner.catchUp()).toEqual([expect.objectContaining({ kind: 'sent' })]);
+    expect(await second.runner.catchUp()).toEqual([]);
+    expect(h.posts).toHaveLength(1);
+  });
+
+  it('runs a digest set inside the spring-forward gap once, at the jump (02:30 New York on 2027-03-14)', async () => {
+    const jump = Date.UTC(2027, 2, 14, 7, 0); // 02:00 EST became 03:00 EDT
+    const h = await harness(Date.UTC(2027, 2, 13, 17, 0));
+    const { runner, subscriptions } = await h.start();
+    const gapDigest = subscription('C_NY', 'America/New_York', '02:30');
+    await subscriptions.put(gapDigest);
+    expect(fireOn(gapDigest, { year: 2027, month: 3, day: 14 }).at).toBe(jump);
+    const scheduler = new DigestScheduler({ runner, logger: silentLogger, clock: h.clock });
+    cleanup.push(async () => scheduler.stop());
+    scheduler.schedule(gapDigest);
+    // node-cron itself skips the day (no 02:30 exists), so the scheduler arms a one-off run at the jump.
+    const cronRuns = scheduler.nextRuns('C_NY', 3).map((date) => date.toISOString());
+    expect(cronRuns).not.toContain(new Date(jump).toISOString());
+    expect(scheduler.gapRunAt('C_NY')).toBe(jump);
+    h.clock.time = jump;
+    expect(await runner.fire('C_NY', { scheduledAt: jump })).toMatchObject({ kind: 'sent', date: '2027-03-14' });
+    expect(await runner.fire('C_NY', { scheduledAt: jump + 3_600_000 })).toMatchObject({ kind: 'already-sent' });
+    expect(h.posts).toHaveLength(1);
+  });
+
+  it('prunes claims older than 14 days', async () => {
+    const h = await harness(Date.UTC(2026, 11, 20, 9, 0));
+    const { runner, store } = await h.start();
+    await store.claims.claim('digest:C1:2026-12-01', 'old', Date.UTC(2026, 11, 1, 9, 0));
+    await store.claims.claim('digest:C1:2026-12-19', 'recent', Date.UTC(2026, 11, 19, 9, 0));
+    await runner.catchUp();
+    expect(await store.claims.get('digest:C1:2026-12-01')).toBeUndefined();
+    expect(await store.claims.get('digest:C1:2026-12-19')).toBeDefined();
   });
 });

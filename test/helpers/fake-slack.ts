@@ -18,6 +18,8 @@ export interface FakeSlack {
   responses: SlackCall[];
   /** Answers the next call of `method` with `{ ok: false, error }`. */
   failNext(method: string, error: string, times?: number): void;
+  /** The `ts` of each message `chat.postMessage` created, in order. */
+  postedTs: string[];
   /** Members of user groups, for `usergroups.users.list`. */
   groups: Map<string, string[]>;
   /** Answers the next call of `method` with HTTP 429 and this Retry-After (seconds). */
@@ -50,7 +52,10 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   const failures = new Map<string, { error: string; times: number }>();
   const groups = new Map<string, string[]>();
   const limited = new Map<string, number>();
-  let ts = 1_700_000_000;
+  const history = new Map<string, { ts: string; text: unknown; metadata: unknown }[]>();
+  // Message timestamps follow the real clock, as Slack's do (history is read by time).
+  let ts = Math.floor(Date.now() / 1000);
+  const postedTs: string[] = [];
   let url = '';
   let socketUrl: string | undefined;
 
@@ -65,9 +70,26 @@ export async function startFakeSlack(): Promise<FakeSlack> {
         return socketUrl ? { ok: true, url: socketUrl } : { ok: false, error: 'invalid_auth' };
       case 'auth.test':
         return { ok: true, user_id: 'UBOT', bot_id: 'BBOT', team_id: 'T0001', user: 'eventops', team: 'Test' };
-      case 'chat.postMessage':
+      case 'chat.postMessage': {
         ts += 1;
-        return { ok: true, channel: args.channel, ts: `${ts}.000100`, message: { text: args.text } };
+        const posted = { ts: `${ts}.000100`, text: args.text, metadata: args.metadata };
+        history.set(String(args.channel), [posted, ...(history.get(String(args.channel)) ?? [])]);
+        postedTs.push(posted.ts);
+        return { ok: true, channel: args.channel, ts: posted.ts, message: { text: args.text } };
+      }
+      case 'conversations.history': {
+        const oldest = Number(args.oldest ?? 0);
+        const messages = (history.get(String(args.channel)) ?? [])
+          .filter((message) => Number(message.ts) >= oldest)
+          .map((message) => ({
+            type: 'message',
+            ts: message.ts,
+            text: message.text,
+            // Slack returns metadata only when asked for it.
+            ...(args.include_all_metadata && message.metadata ? { metadata: message.metadata } : {}),
+          }));
+        return { ok: true, messages, has_more: false };
+      }
       case 'chat.update':
         return { ok: true, channel: args.channel, ts: args.ts };
       case 'chat.postEphemeral':
@@ -127,6 +149,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     responseUrl: (id) => `${url}/response/${id ?? ++counter}`,
     calls,
     responses,
+    postedTs,
     groups,
     rateLimitNext: (method, seconds) => limited.set(method, seconds),
     setSocketUrl: (value) => {

@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROMO_CANCEL_ACTION, PROMO_CONFIRM_ACTION } from '../../src/render/promo-blocks.js';
 import type { SimPromo } from '../../src/simulator/seed.js';
+import { openStore } from '../../src/store/open-store.js';
 import { type BotRig, startBot } from '../helpers/bot.js';
 import { blocksText, buttonValue, click, command, type Json, nthResponse } from '../helpers/bot-actions.js';
+import { faultyAdapter, type StoreFaults } from '../helpers/faulty-store.js';
 
 let rig: BotRig | undefined;
 afterEach(async () => {
@@ -104,6 +106,24 @@ describe('promo confirmations cannot be forged, replayed or outlived', () => {
 });
 
 describe('promo outcomes', () => {
+  it('tells the person the store failed, and sends nothing, when the confirmation cannot be read', async () => {
+    const faults: StoreFaults = { reads: false, writes: false };
+    rig = await startBot({
+      compose: {
+        openStore: () => openStore('sqlite://:memory:', { wrapAdapter: (adapter) => faultyAdapter(adapter, faults) }),
+      },
+    });
+    const promo = promoAt(rig, 10);
+    const value = buttonValue(await propose(rig, promo, 44), PROMO_CONFIRM_ACTION);
+    faults.reads = true;
+    const answer = blocksText(await confirm(rig, value));
+    expect(answer).toContain("couldn't reach my own storage");
+    expect(posts(rig)).toHaveLength(0);
+    faults.reads = false;
+    // Nothing was used up: the confirmation still works once the store is back.
+    expect(blocksText(await confirm(rig, value))).toContain('now allows *44*');
+  });
+
   it('says "may or may not have been applied" when the write is never answered, and audits unknown', async () => {
     rig = await startBot();
     const promo = promoAt(rig, 6);

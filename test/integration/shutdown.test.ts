@@ -45,8 +45,7 @@ describe('shutdown loses nothing', () => {
         .map((call) => String(call.args.text))
         .at(-1);
     const posted = slack.calls.filter((call) => call.method === 'chat.postMessage');
-    // chat.postMessage answers carry the ts that later updates use: 1700000001.000100, ...
-    const tsOf = (index: number) => `${1_700_000_001 + index}.000100`;
+    const tsOf = (index: number) => slack.postedTs[index];
     expect(String(posted[0]?.args.text)).toContain('Fetching');
     expect(lastText(tsOf(0))).toMatch(/^Report:/);
     for (const index of [1, 2]) {

@@ -2,8 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SubscriptionStore } from '../../src/digest/subscription-store.js';
+import { createLogger, silentLogger } from '../../src/logger.js';
 import { ActivityStore } from '../../src/store/activity-store.js';
+import { StoreError } from '../../src/store/key-value-store.js';
 import { openStore } from '../../src/store/open-store.js';
+import { faultyAdapter, type StoreFaults } from '../helpers/faulty-store.js';
 
 let dir: string | undefined;
 afterEach(async () => {
@@ -45,5 +49,76 @@ describe('ActivityStore on a real SQLite file', () => {
     await expect(openStore('redis://127.0.0.1:6379')).rejects.toThrow(
       'STORE_URL must be sqlite://<path> (got a "redis" URL)',
     );
+  });
+});
+
+describe('store errors surface; nothing is overwritten by a failed read', () => {
+  it('throws StoreError on a failed read and keeps the audit list it could not read', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'eventops-store-'));
+    const faults: StoreFaults = { reads: false, writes: false };
+    const logs: string[] = [];
+    const opened = await openStore(`sqlite://${join(dir, 'eventops.sqlite')}`, {
+      wrapAdapter: (adapter) => faultyAdapter(adapter, faults),
+      logger: createLogger({ write: (line) => logs.push(line) }),
+    });
+    const store = new ActivityStore(opened.keyValue);
+    const change = (quantity: number) => ({
+      at: '2026-11-22T10:00:00.000Z',
+      userId: 'U1',
+      channelId: 'C1',
+      eventId: 'evt_1',
+      promoId: 'promo_1',
+      quantity,
+      outcome: 'updated' as const,
+    });
+    await store.recordPromoChange(change(1));
+    await store.recordPromoChange(change(2));
+
+    faults.reads = true;
+    await expect(store.recordPromoChange(change(3))).rejects.toBeInstanceOf(StoreError);
+    await expect(store.promoAudit()).rejects.toBeInstanceOf(StoreError);
+    expect(logs.some((line) => line.includes('"level":"error"') && line.includes('SQLITE_IOERR'))).toBe(true);
+
+    faults.reads = false;
+    expect((await store.promoAudit()).map((record) => record.quantity)).toEqual([2, 1]);
+    faults.writes = true;
+    await expect(store.recordReport({ at: 'x', userId: 'U1', eventId: 'evt_1' })).rejects.toBeInstanceOf(StoreError);
+    await opened.close();
+  });
+
+  it('keeps the digest channel index when a read of it fails', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'eventops-store-'));
+    const faults: StoreFaults = { reads: false, writes: false };
+    const opened = await openStore(`sqlite://${join(dir, 'eventops.sqlite')}`, {
+      wrapAdapter: (adapter) => faultyAdapter(adapter, faults),
+    });
+    const subscriptions = new SubscriptionStore(opened.keyValue, silentLogger);
+    const subscription = (channelId: string) => ({
+      channelId,
+      time: '09:00',
+      timezone: 'UTC',
+      days: 1,
+      skipEmpty: false,
+      createdBy: 'U1',
+      createdAt: '2026-11-22T00:00:00Z',
+      status: 'active' as const,
+    });
+    await subscriptions.put(subscription('C1'));
+    faults.reads = true;
+    await expect(subscriptions.put(subscription('C2'))).rejects.toBeInstanceOf(StoreError);
+    faults.reads = false;
+    expect((await subscriptions.all()).map((s) => s.channelId)).toEqual(['C1']);
+    await opened.close();
+  });
+
+  it('updates one key atomically when two commands append at once', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'eventops-store-'));
+    const opened = await openStore(`sqlite://${join(dir, 'eventops.sqlite')}`);
+    const store = new ActivityStore(opened.keyValue);
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => store.recordReport({ at: String(i), userId: 'U1', eventId: `evt_${i}` })),
+    );
+    expect((await store.recent('U1')).reports).toHaveLength(20);
+    await opened.close();
   });
 });

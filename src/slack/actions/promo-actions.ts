@@ -44,7 +44,11 @@ export function registerPromoActions(app: App, deps: SlackDeps): void {
     const result = await cancelPromoChange(promoDeps(deps, client), {
       changeId: carried(action),
       userId: body.user.id,
-    });
+    }).catch((error: unknown) => ({ kind: 'error' as const, error }));
+    if (result.kind === 'error') {
+      await respondPrivately(respond, plainMessage(md`:warning: ${userMessageFor(result.error)}`), deps.logger);
+      return;
+    }
     const message =
       result.kind === 'cancelled'
         ? plainMessage(md`Cancelled: nothing was changed.`)
@@ -60,7 +64,13 @@ export function registerPromoActions(app: App, deps: SlackDeps): void {
     const result = await confirmPromoChange(promoDeps(deps, client), {
       changeId: carried(action),
       userId: body.user.id,
-    });
+    }).catch((error: unknown) => ({ kind: 'error' as const, error }));
+    if (result.kind === 'error') {
+      // The store could not be read or the claim not taken: nothing was sent to the service.
+      log.error('A promo confirmation could not be processed', { error: result.error });
+      await respondPrivately(respond, promoFailedMessage(userMessageFor(result.error)), log);
+      return;
+    }
     if (result.kind === 'refused') {
       const replace = result.refusal === 'expired' || result.refusal === 'used';
       await respondPrivately(
