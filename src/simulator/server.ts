@@ -8,6 +8,7 @@ import { FixedWindow, type WindowState } from './fixed-window.js';
 import { seededRandom } from './random.js';
 import { renderReport } from './report.js';
 import { type SimCatalog, type SimEvent, type SimPromo, seedCatalog } from './seed.js';
+import { SlidingWindow } from './sliding-window.js';
 
 /**
  * `drop`: the connection is cut before the work is done; `drop-after`: the work is done, then the
@@ -26,6 +27,11 @@ export interface SimulatorKnobs {
   faultKinds: FaultKind[];
   /** How `Retry-After` is written on a 429. @default 'seconds' */
   retryAfterFormat: RetryAfterFormat;
+  /**
+   * How `X-RateLimit-Reset` is written: milliseconds until the reset (the spec), or by mistake
+   * the reset as seconds since the epoch (a client reading ms would wait for weeks). @default 'ms'
+   */
+  resetFormat: 'ms' | 'epoch-seconds';
 }
 
 export interface SimulatorOptions extends Partial<SimulatorKnobs> {
@@ -35,6 +41,8 @@ export interface SimulatorOptions extends Partial<SimulatorKnobs> {
   port?: number;
   /** The organization's budget. @default { limit: 180, windowMs: 60000 } */
   orgLimit?: { limit: number; windowMs: number };
+  /** Whether the organization's budget counts a fixed or a rolling window. @default 'fixed' */
+  windowKind?: 'fixed' | 'sliding';
   /** The report endpoint's own limit. @default { limit: 3, windowMs: 60000 } */
   reportLimit?: { limit: number; windowMs: number };
   /** API keys of the one organization; two random ones when not given. */
@@ -82,7 +90,7 @@ export interface Simulator {
 
 interface Org {
   id: string;
-  window: FixedWindow;
+  window: FixedWindow | SlidingWindow;
   reportWindow: FixedWindow;
 }
 
@@ -134,11 +142,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     faultRate: options.faultRate ?? 0,
     faultKinds: options.faultKinds ?? ['5xx', 'drop', 'truncate'],
     retryAfterFormat: options.retryAfterFormat ?? 'seconds',
+    resetFormat: options.resetFormat ?? 'ms',
   };
 
   const makeOrg = (id: string): Org => ({
     id,
-    window: new FixedWindow(orgLimit.limit, orgLimit.windowMs, origin),
+    window:
+      options.windowKind === 'sliding'
+        ? new SlidingWindow(orgLimit.limit, orgLimit.windowMs, origin)
+        : new FixedWindow(orgLimit.limit, orgLimit.windowMs, origin),
     reportWindow: new FixedWindow(reportLimit.limit, reportLimit.windowMs, origin),
   });
   const org = makeOrg('org_main');
@@ -174,6 +186,17 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     }
   }
 
+  /** The three headers every response carries (spec 8 rule 2). */
+  function rateLimitHeaders(state: WindowState): Record<string, string> {
+    const resetMs = Math.max(0, Math.round(state.resetMs));
+    return {
+      'x-ratelimit-limit': String(state.limit),
+      'x-ratelimit-remaining': String(state.remaining),
+      'x-ratelimit-reset':
+        knobs.resetFormat === 'epoch-seconds' ? String(Math.ceil((clock.now() + resetMs) / 1000)) : String(resetMs),
+    };
+  }
+
   function send(
     req: IncomingMessage,
     res: ServerResponse,
@@ -183,13 +206,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     extraHeaders: Record<string, string> = {},
   ): void {
     record(req, res, status);
-    res.writeHead(status, {
-      'content-type': 'application/json',
-      'x-ratelimit-limit': String(limit.limit),
-      'x-ratelimit-remaining': String(limit.remaining),
-      'x-ratelimit-reset': String(Math.max(0, Math.round(limit.resetMs))),
-      ...extraHeaders,
-    });
+    res.writeHead(status, { 'content-type': 'application/json', ...rateLimitHeaders(limit), ...extraHeaders });
     res.end(JSON.stringify(body));
   }
 
@@ -341,12 +358,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       // 'truncate': a success whose body is cut off; the work (a promo update) still happens.
       const full = JSON.stringify(answer(route, body).body);
       record(req, res, 200);
-      res.writeHead(200, {
-        'content-type': 'application/json',
-        'x-ratelimit-limit': String(headers.limit),
-        'x-ratelimit-remaining': String(headers.remaining),
-        'x-ratelimit-reset': String(Math.round(headers.resetMs)),
-      });
+      res.writeHead(200, { 'content-type': 'application/json', ...rateLimitHeaders(headers) });
       res.end(full.slice(0, Math.floor(full.length / 2)));
       return;
     }

@@ -1,3 +1,4 @@
+import { type Logger, silentLogger } from '../logger.js';
 import type { Clock } from '../time/clock.js';
 import { systemClock } from '../time/clock.js';
 import { cancellationError } from './errors.js';
@@ -66,6 +67,7 @@ export interface WindowBudgetOptions {
   /** Share of each window kept back for interactive requests. @default 0.15 */
   reserveRatio?: number;
   clock?: Clock;
+  logger?: Logger;
 }
 
 interface Waiter {
@@ -88,6 +90,7 @@ export class WindowBudget implements RequestBudget {
   readonly #windowMs: number;
   readonly #reserveRatio: number;
   readonly #clock: Clock;
+  readonly #logger: Logger;
   readonly #queues: Record<Priority, Waiter[]> = { interactive: [], background: [] };
 
   #limit: number;
@@ -98,6 +101,15 @@ export class WindowBudget implements RequestBudget {
   #resetAt: number | undefined;
   /** Whether a header has told us where the current window stands. */
   #known = false;
+  /**
+   * When the window last turned by our own clock, not by a header: `#resetAt` is then a guess,
+   * and the next header (about a window that ends after this instant) replaces it whatever it says.
+   */
+  #rolledAt: number | undefined;
+  #warnedAbsurdReset = false;
+  /** Grant order: the answer to the most recently granted request best describes the window now. */
+  #grants = 0;
+  #adoptedGrant = -1;
   #pausedUntil = 0;
   #timer: NodeJS.Timeout | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
@@ -119,6 +131,7 @@ export class WindowBudget implements RequestBudget {
     this.#windowMs = options.windowMs;
     this.#reserveRatio = reserveRatio;
     this.#clock = options.clock ?? systemClock;
+    this.#logger = options.logger ?? silentLogger;
   }
 
   acquire(priority: Priority, options: AcquireOptions = {}): Promise<BudgetPermit> {
@@ -173,12 +186,17 @@ export class WindowBudget implements RequestBudget {
     return Math.ceil(this.#limit * this.#reserveRatio);
   }
 
-  /** Once the window has turned, the whole limit is back, though how much of it is unknown. */
+  /**
+   * Once the window has turned, some of the limit is back, though how much is unknown: another
+   * key may have spent it, or the server's window may be rolling (the spec does not say), where
+   * only the oldest requests have left it. One probe goes out and its headers say.
+   */
   #roll(now: number): void {
     if (this.#resetAt === undefined || now < this.#resetAt) return;
     this.#serverRemaining = this.#limit;
     this.#uncounted = this.#inFlight;
     this.#resetAt = now + this.#windowMs;
+    this.#rolledAt = now;
     this.#known = false;
   }
 
@@ -199,7 +217,8 @@ export class WindowBudget implements RequestBudget {
         waiter.signal?.removeEventListener('abort', waiter.onAbort);
         this.#inFlight += 1;
         this.#uncounted += 1;
-        waiter.resolve(this.#permit());
+        this.#grants += 1;
+        waiter.resolve(this.#permit(this.#grants));
       }
       // A person waiting keeps every background request behind them.
       if (queue.length > 0) break;
@@ -231,7 +250,7 @@ export class WindowBudget implements RequestBudget {
     }
   }
 
-  #permit(): BudgetPermit {
+  #permit(grant: number): BudgetPermit {
     let settled = false;
     return {
       settle: (outcome) => {
@@ -240,7 +259,7 @@ export class WindowBudget implements RequestBudget {
         this.#inFlight -= 1;
         const now = this.#clock.now();
         if (outcome.kind === 'answered') {
-          if (outcome.observation) this.#observe(outcome.observation);
+          if (outcome.observation) this.#observe(outcome.observation, grant);
           // A server that sends no headers leaves us counting on our own.
           else this.#known = true;
         } else if (outcome.kind === 'rate-limited') {
@@ -256,30 +275,55 @@ export class WindowBudget implements RequestBudget {
     };
   }
 
-  #observe(observation: RateLimitObservation): void {
+  #observe(raw: RateLimitObservation, grant: number): void {
+    const observation = this.#sane(raw);
     if (!this.#last || observation.observedAt >= this.#last.observedAt) this.#last = observation;
     // The server's limit is the truth; a lower configured limit keeps this process to its share.
     const headroom = Math.max(0, observation.limit - this.#configuredLimit);
     this.#limit = Math.min(observation.limit, this.#configuredLimit);
     const remaining = Math.max(0, observation.remaining - headroom);
     const tolerance = this.#windowMs / 2;
-    if (this.#resetAt === undefined || observation.resetAt > this.#resetAt + tolerance) {
+    const adopt = () => {
       this.#resetAt = observation.resetAt;
       this.#serverRemaining = remaining;
+      // Requests still in flight may not be counted in this answer: count them ourselves.
       this.#uncounted = this.#inFlight;
+      this.#adoptedGrant = grant;
+      this.#known = true;
+    };
+    if (this.#rolledAt !== undefined) {
+      // Our reset was a guess: a header about a window that ends after the turn is the truth.
+      if (observation.resetAt <= this.#rolledAt) return; // it described the window that ended
+      this.#rolledAt = undefined;
+      adopt();
+    } else if (this.#resetAt === undefined || observation.resetAt > this.#resetAt + tolerance) {
+      adopt(); // a new server window
     } else if (observation.resetAt < this.#resetAt - tolerance) {
-      return; // A late answer from the previous window says nothing about this one.
-    } else {
-      // Each reading is late by its own latency, so the earliest is the closest to the real reset.
-      this.#resetAt = Math.min(this.#resetAt, observation.resetAt);
-      if (remaining <= this.#serverRemaining) {
-        this.#serverRemaining = remaining;
-        this.#uncounted = this.#inFlight;
-      } else {
-        // An answer that overtook a newer one: its request is already counted in what we know.
-        this.#uncounted = Math.max(0, this.#uncounted - 1);
-      }
+      // A late answer from the previous window says nothing about this one.
+    } else if (grant > this.#adoptedGrant) {
+      // Within the window, the newest request's answer is the freshest count: lower when other
+      // keys spend, higher when a rolling window lets old requests go.
+      adopt();
     }
+    // An older answer that overtook nothing newer than what we know is already accounted for.
     this.#known = true;
+  }
+
+  /**
+   * A reset further away than one configured window is a server mistake (seconds since the epoch
+   * sent where milliseconds are due: a wait of weeks). It is capped at one window, and said once.
+   */
+  #sane(observation: RateLimitObservation): RateLimitObservation {
+    const resetInMs = observation.resetAt - observation.observedAt;
+    // A little over one window is rounding or latency; far over it is the mistake.
+    if (resetInMs <= this.#windowMs * 1.1) return observation;
+    if (!this.#warnedAbsurdReset) {
+      this.#warnedAbsurdReset = true;
+      this.#logger.warn('X-RateLimit-Reset is longer than one window; capped at one window', {
+        resetInMs,
+        windowMs: this.#windowMs,
+      });
+    }
+    return { ...observation, resetAt: observation.observedAt + this.#windowMs };
   }
 }

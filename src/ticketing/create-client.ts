@@ -39,6 +39,7 @@ export function createTicketingClient(options: CreateTicketingClientOptions): Ti
       windowMs: options.limits.orgLimit.windowMs,
       reserveRatio: options.limits.backgroundReserve,
       ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.logger ? { logger: options.logger } : {}),
     });
   const transport = createTransport({
     baseUrl: options.apiUrl,

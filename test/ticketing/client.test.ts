@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logger.js';
 import { isTicketingError } from '../../src/ticketing/errors.js';
 import { type Rig, runPool, startRig } from '../helpers/ticketing.js';
 
@@ -83,6 +84,50 @@ describe('TicketingClient: the organization budget', () => {
     const stats = rig.sim.stats();
     expect(stats.rateLimited).toBe(0);
     expect(stats.mostInAWindow.organization).toBeLessThanOrEqual(40);
+  });
+
+  it('after an idle gap, does not burst into a window another key is spending', async () => {
+    const orgLimit = { limit: 20, windowMs: 600 };
+    rig = await startRig({ orgLimit });
+    const client = rig.client;
+    await client.listEvents({ limit: 1 });
+    // Idle for several windows. Then, late in a server window (its reset well before the client's
+    // own guess of "now + one window"), another key spends most of it.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const otherKey = rig.sim.apiKeys[1] as string;
+    const other = () => fetch(`${rig?.sim.url}/v1/events?limit=1`, { headers: { 'Service-Api-Key': otherKey } });
+    const resetIn = Number((await other()).headers.get('x-ratelimit-reset'));
+    await new Promise((resolve) => setTimeout(resolve, resetIn + 380)); // 220 ms before the next reset
+    for (let i = 0; i < 16; i += 1) await other();
+    await runPool(20, 10, () => client.listEvents({ limit: 1 }));
+    const stats = rig.sim.stats();
+    expect(stats.rateLimited).toBe(0);
+    expect(stats.mostInAWindow.organization).toBeLessThanOrEqual(20);
+  });
+
+  it('meets three times the budget of a server counting a rolling window with no 429', async () => {
+    const orgLimit = { limit: 20, windowMs: 500 };
+    rig = await startRig({ orgLimit, windowKind: 'sliding' });
+    const client = rig.client;
+    const results = await runPool(60, 12, () => client.listEvents({ limit: 1 }));
+    expect(results).toHaveLength(60);
+    const stats = rig.sim.stats();
+    expect(stats.rateLimited).toBe(0);
+    expect(stats.mostInAnySpan.organization).toBeLessThanOrEqual(20);
+  });
+
+  it('caps an X-RateLimit-Reset sent as epoch seconds at one window instead of waiting for weeks', async () => {
+    const orgLimit = { limit: 10, windowMs: 400 };
+    const lines: string[] = [];
+    rig = await startRig(
+      { orgLimit, resetFormat: 'epoch-seconds' },
+      { logger: createLogger({ level: 'warn', write: (line) => lines.push(line) }) },
+    );
+    const client = rig.client;
+    const started = Date.now();
+    await runPool(25, 5, () => client.listEvents({ limit: 1 }));
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(lines.filter((line) => line.includes('X-RateLimit-Reset'))).toHaveLength(1);
   });
 
   it('lets an interactive request overtake a background crawl waiting in the queue', async () => {
