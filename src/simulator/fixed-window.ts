@@ -1,3 +1,13 @@
+/** Admission times counted per `windowMs` slice from `origin` (slices with none are omitted). */
+export function countByWindow(admissions: readonly number[], origin: number, windowMs: number): Map<number, number> {
+  const counts = new Map<number, number>();
+  for (const at of admissions) {
+    const index = Math.floor((at - origin) / windowMs);
+    counts.set(index, (counts.get(index) ?? 0) + 1);
+  }
+  return counts;
+}
+
 /** What a window says about one request, as the `X-RateLimit-*` headers will. */
 export interface WindowState {
   limit: number;
@@ -72,12 +82,7 @@ export class FixedWindow {
 
   /** Admissions per server window, oldest first (windows with none are omitted). */
   countsByWindow(): Map<number, number> {
-    const counts = new Map<number, number>();
-    for (const at of this.#admissions) {
-      const index = Math.floor((at - this.#origin) / this.windowMs);
-      counts.set(index, (counts.get(index) ?? 0) + 1);
-    }
-    return counts;
+    return countByWindow(this.#admissions, this.#origin, this.windowMs);
   }
 
   resetStats(): void {

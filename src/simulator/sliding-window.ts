@@ -1,4 +1,4 @@
-import type { WindowState } from './fixed-window.js';
+import { countByWindow, type WindowState } from './fixed-window.js';
 
 /**
  * A rolling-window counter: at most `limit` admissions in any `windowMs` span. The spec does not
@@ -56,12 +56,7 @@ export class SlidingWindow {
 
   /** Admissions per `windowMs` slice since the start, for the same reports as the fixed window. */
   countsByWindow(): Map<number, number> {
-    const counts = new Map<number, number>();
-    for (const at of this.#admissions) {
-      const index = Math.floor((at - this.#origin) / this.windowMs);
-      counts.set(index, (counts.get(index) ?? 0) + 1);
-    }
-    return counts;
+    return countByWindow(this.#admissions, this.#origin, this.windowMs);
   }
 
   resetStats(): void {
