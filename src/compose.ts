@@ -162,8 +162,8 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
         upcoming: new UpcomingEvents(ticketing, { clock }),
         digests,
         activity,
-        editors: new PromoEditors(config.slack.promoEditors, logger),
-        stash: new ValueStash({ now: () => clock.now() }),
+        editors: new PromoEditors(config.slack.promoEditors, { logger, clock }),
+        stash: new ValueStash({ clock }),
         pending: new PendingPromoChanges({
           store: store.keyValue,
           claims: store.claims,

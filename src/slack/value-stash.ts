@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { LRUCache } from 'lru-cache';
+import { type Clock, systemClock } from '../time/clock.js';
+import { ttlCache } from '../ttl-cache.js';
 
 const MAX_VALUE = 2000;
 const REF = 'ref:';
@@ -8,28 +11,26 @@ const REF = 'ref:';
  * Short values travel in the button; long ones stay here and the button carries a reference.
  */
 export class ValueStash {
-  readonly #values = new Map<string, { value: string; expiresAt: number }>();
-  readonly #ttlMs: number;
-  readonly #now: () => number;
+  readonly #values: LRUCache<string, string>;
 
-  constructor(options: { ttlMs?: number; now?: () => number } = {}) {
-    this.#ttlMs = options.ttlMs ?? 30 * 60_000;
-    this.#now = options.now ?? Date.now;
+  constructor(options: { ttlMs?: number; clock?: Clock; max?: number } = {}) {
+    this.#values = ttlCache({
+      max: options.max ?? 10_000,
+      ttlMs: options.ttlMs ?? 30 * 60_000,
+      clock: options.clock ?? systemClock,
+    });
   }
 
   put(value: string): string {
     if (value.length <= MAX_VALUE && !value.startsWith(REF)) return value;
-    const now = this.#now();
-    for (const [key, entry] of this.#values) if (entry.expiresAt <= now) this.#values.delete(key);
     const key = `${REF}${randomUUID()}`;
-    this.#values.set(key, { value, expiresAt: now + this.#ttlMs });
+    this.#values.set(key, value);
     return key;
   }
 
   /** The value, or `undefined` when a reference has expired (or came from another process). */
   get(carried: string): string | undefined {
     if (!carried.startsWith(REF)) return carried;
-    const entry = this.#values.get(carried);
-    return entry && entry.expiresAt > this.#now() ? entry.value : undefined;
+    return this.#values.get(carried);
   }
 }

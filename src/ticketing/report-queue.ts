@@ -1,5 +1,7 @@
+import type { LRUCache } from 'lru-cache';
 import type { Clock } from '../time/clock.js';
 import { systemClock } from '../time/clock.js';
+import { ttlCache } from '../ttl-cache.js';
 import type { Priority } from './budget.js';
 import { CancelledError, cancellationError, isTicketingError, RateLimitedError } from './errors.js';
 import type { RateLimitObservation } from './rate-limit-headers.js';
@@ -71,12 +73,11 @@ interface Slot {
 export class ReportQueue {
   readonly #limit: number;
   readonly #windowMs: number;
-  readonly #cacheTtlMs: number;
   readonly #fetchReport: FetchReport;
   readonly #clock: Clock;
   readonly #queue: Entry[] = [];
   readonly #entries = new Map<string, Entry>();
-  readonly #cache = new Map<string, { report: EventReport; expiresAt: number }>();
+  readonly #cache: LRUCache<string, EventReport>;
   /** The latest `limit` admitted calls, oldest first. */
   readonly #admissions: Slot[] = [];
   #blockedUntil = 0;
@@ -90,16 +91,16 @@ export class ReportQueue {
     if (!(options.windowMs > 0)) throw new RangeError(`windowMs must be positive, got ${options.windowMs}`);
     this.#limit = options.limit;
     this.#windowMs = options.windowMs;
-    this.#cacheTtlMs = options.cacheTtlMs ?? 60_000;
     this.#fetchReport = options.fetchReport;
     this.#clock = options.clock ?? systemClock;
+    this.#cache = ttlCache({ max: 500, ttlMs: options.cacheTtlMs ?? 60_000, clock: this.#clock });
   }
 
   request(eventId: string, options: ReportRequestOptions = {}): ReportTicket {
     const cached = this.#cache.get(eventId);
-    if (cached && cached.expiresAt > this.#clock.now()) {
+    if (cached) {
       const done: ReportProgress = { state: 'done', position: 0, estimatedWaitMs: 0 };
-      return { eventId, result: Promise.resolve(cached.report), progress: () => done, cancel: () => {} };
+      return { eventId, result: Promise.resolve(cached), progress: () => done, cancel: () => {} };
     }
     let entry = this.#entries.get(eventId);
     if (!entry) {
@@ -231,9 +232,7 @@ export class ReportQueue {
       : 'background';
     try {
       const report = await this.#fetchReport(entry.eventId, priority, entry.controller.signal);
-      const now = this.#clock.now();
-      for (const [eventId, cached] of this.#cache) if (cached.expiresAt <= now) this.#cache.delete(eventId);
-      this.#cache.set(entry.eventId, { report, expiresAt: now + this.#cacheTtlMs });
+      this.#cache.set(entry.eventId, report);
       this.#entries.delete(entry.eventId);
       for (const waiter of entry.waiters) {
         waiter.onProgress?.({ state: 'done', position: 0, estimatedWaitMs: 0 });

@@ -1,5 +1,7 @@
+import type { LRUCache } from 'lru-cache';
 import type { Clock } from '../time/clock.js';
 import { systemClock } from '../time/clock.js';
+import { ttlCache } from '../ttl-cache.js';
 import type { CallOptions, TicketingClient } from './client.js';
 import type { Page } from './paginate.js';
 import type { TicketingEvent } from './schemas.js';
@@ -31,15 +33,14 @@ export interface UpcomingEventsOptions {
 export class UpcomingEvents {
   readonly #client: TicketingClient;
   readonly #clock: Clock;
-  readonly #ttlMs: number;
   readonly #maxApiPages: number;
-  readonly #cache = new Map<string, { page: Page<TicketingEvent>; expiresAt: number }>();
+  readonly #cache: LRUCache<string, Page<TicketingEvent>>;
 
   constructor(client: TicketingClient, options: UpcomingEventsOptions = {}) {
     this.#client = client;
     this.#clock = options.clock ?? systemClock;
-    this.#ttlMs = options.pageTtlMs ?? 60_000;
     this.#maxApiPages = options.maxApiPages ?? 5;
+    this.#cache = ttlCache({ max: 100, ttlMs: options.pageTtlMs ?? 60_000, clock: this.#clock });
   }
 
   async page(position: UpcomingPosition, options: CallOptions & { pageSize: number }): Promise<UpcomingPage> {
@@ -65,12 +66,10 @@ export class UpcomingEvents {
 
   async #apiPage(cursor: string | undefined, options: CallOptions) {
     const key = cursor ?? '';
-    const now = this.#clock.now();
     const cached = this.#cache.get(key);
-    if (cached && cached.expiresAt > now) return cached.page;
+    if (cached) return cached;
     const page = await this.#client.listEvents({ ...options, cursor, limit: 100 });
-    if (this.#cache.size >= 100) this.#cache.delete(this.#cache.keys().next().value as string);
-    this.#cache.set(key, { page, expiresAt: now + this.#ttlMs });
+    this.#cache.set(key, page);
     return page;
   }
 }
