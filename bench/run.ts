@@ -9,6 +9,8 @@ import { EventCatalog } from '../src/digest/event-catalog.js';
 import { pacedPoster } from '../src/digest/slack-poster.js';
 import { SubscriptionStore } from '../src/digest/subscription-store.js';
 import { silentLogger } from '../src/logger.js';
+import type { SlackMessage } from '../src/render/block-kit.js';
+import { digestMessage, digestPausedMessage } from '../src/render/digest-blocks.js';
 import { type Simulator, type SimulatorOptions, startSimulator } from '../src/simulator/server.js';
 import { openStore } from '../src/store/open-store.js';
 import type { TicketingClient } from '../src/ticketing/client.js';
@@ -295,8 +297,9 @@ await withRig({ eventCount: 1_000 }, async (sim, client) => {
   const store = await openStore('sqlite://:memory:');
   const subscriptions = new SubscriptionStore(store.keyValue, silentLogger);
   let posted = 0;
-  const runner = new DigestRunner({
+  const runner = new DigestRunner<SlackMessage>({
     subscriptions,
+    messages: { digest: digestMessage, paused: digestPausedMessage },
     claims: store.claims,
     catalog: new EventCatalog(client),
     // Slack is not here: a post costs 20 ms, paced per channel as in production.

@@ -10,6 +10,7 @@ import { WorkTracker } from './lifecycle/work-tracker.js';
 import type { Logger } from './logger.js';
 import { PendingPromoChanges } from './promo/pending-promo-changes.js';
 import type { SlackMessage } from './render/block-kit.js';
+import { digestMessage, digestPausedMessage } from './render/digest-blocks.js';
 import { type Simulator, startSimulator } from './simulator/server.js';
 import { createSlackApp } from './slack/create-slack-app.js';
 import { PromoEditors } from './slack/promo-editors.js';
@@ -112,8 +113,9 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       return app.client;
     };
     const subscriptions = new SubscriptionStore(store.keyValue, logger);
-    const runner = new DigestRunner({
+    const runner = new DigestRunner<SlackMessage>({
       subscriptions,
+      messages: { digest: digestMessage, paused: digestPausedMessage },
       claims: store.claims,
       catalog: new EventCatalog(ticketing, { clock }),
       post: pacedPoster(

@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import { LOG_LEVELS } from './logger.js';
 
-/** A request limit such as the spec's "180 per minute", written `180/60s`. */
-export interface RateLimitSpec {
-  limit: number;
-  windowMs: number;
-}
+import type { RateLimitSpec } from './ticketing/rate-limit.js';
+
+export type { RateLimitSpec };
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 

@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger.js';
-import { plainMessage, type SlackMessage } from '../render/block-kit.js';
-import { digestMessage } from '../render/digest-blocks.js';
-import { channelLink, clip, md } from '../render/mrkdwn.js';
 import type { Claim, ClaimStore } from '../store/claims.js';
 import type { Clock } from '../time/clock.js';
 import { formatPlainDate, parsePlainDate, plainDateAt } from '../time/zoned.js';
-import { digestDays, digestEntries } from './digest-day.js';
+import { type DigestEntry, digestDays, digestEntries } from './digest-day.js';
 import type { EventCatalog } from './event-catalog.js';
 import { type Fire, latestFire } from './schedule.js';
 import type { Subscription } from './subscription.js';
@@ -30,15 +27,30 @@ export interface DigestMetadata {
   event_payload: { subscription: string; date: string };
 }
 
-export interface DigestRunnerOptions {
+/** How the runner's messages are built: passed in, so the domain never imports presentation. */
+export interface DigestMessages<M> {
+  digest(input: { entries: DigestEntry[]; days: number; date: string }): M;
+  /** Tells the person who set a digest up that its channel refuses posts. */
+  paused(channelId: string, reason: string): M;
+}
+
+/** What the scheduler and the Slack side need of a runner. */
+export interface DigestRunning {
+  fire(channelId: string, options?: { manual?: boolean; scheduledAt?: number }): Promise<DigestOutcome>;
+  catchUp(): Promise<DigestOutcome[]>;
+  stop(): void;
+}
+
+export interface DigestRunnerOptions<M> {
   subscriptions: SubscriptionStore;
   claims: ClaimStore;
-  catalog: EventCatalog;
-  post: (channel: string, message: SlackMessage, metadata: DigestMetadata) => Promise<void>;
+  catalog: Pick<EventCatalog, 'all'>;
+  messages: DigestMessages<M>;
+  post: (channel: string, message: M, metadata: DigestMetadata) => Promise<void>;
   /** Whether the channel holds a message with this metadata posted at or after `sinceMs`; throws when it cannot tell. */
   findPosted: (channel: string, metadata: DigestMetadata, sinceMs: number) => Promise<boolean>;
-  /** Tells the person who set a digest up that its channel refuses posts. */
-  notify: (userId: string, message: SlackMessage) => Promise<void>;
+  /** Sends a direct message to a person. */
+  notify: (userId: string, message: M) => Promise<void>;
   /** The Slack error code when a failed post means the channel refuses posts for good. */
   channelRefusal: (error: unknown) => string | undefined;
   clock: Clock;
@@ -64,8 +76,8 @@ const reasonOf = (error: unknown) => (error instanceof Error ? error.message : S
  * ends. A claim whose run crashed (never settled) or failed is taken over, and the channel's
  * history is read first: the message metadata says whether the digest went out after all.
  */
-export class DigestRunner {
-  readonly #o: DigestRunnerOptions;
+export class DigestRunner<M> implements DigestRunning {
+  readonly #options: DigestRunnerOptions<M>;
   readonly #graceMs: number;
   readonly #retryBaseMs: number;
   readonly #retryMaxMs: number;
@@ -74,8 +86,8 @@ export class DigestRunner {
   readonly #retries = new Map<string, { timer: NodeJS.Timeout; attempt: number }>();
   #lastPrune = Number.NEGATIVE_INFINITY;
 
-  constructor(options: DigestRunnerOptions) {
-    this.#o = options;
+  constructor(options: DigestRunnerOptions<M>) {
+    this.#options = options;
     this.#graceMs = options.graceMs ?? 2 * 3_600_000;
     this.#retryBaseMs = options.retryBaseMs ?? 30_000;
     this.#retryMaxMs = options.retryMaxMs ?? 15 * 60_000;
@@ -85,10 +97,10 @@ export class DigestRunner {
 
   /** Runs the digest due now for a channel (a scheduled fire, or `/events digest now`). */
   async fire(channelId: string, options: { manual?: boolean; scheduledAt?: number } = {}): Promise<DigestOutcome> {
-    const subscription = await this.#o.subscriptions.get(channelId);
+    const subscription = await this.#options.subscriptions.get(channelId);
     if (!subscription) return { kind: 'no-subscription' };
     // A timer may fire a hair early; the scheduled instant says which day it is for.
-    const now = Math.max(this.#o.clock.now(), options.scheduledAt ?? 0);
+    const now = Math.max(this.#options.clock.now(), options.scheduledAt ?? 0);
     // A manual run counts as today's, even before today's time, and its grace starts now.
     const fire = options.manual
       ? { date: formatPlainDate(plainDateAt(now, subscription.timezone)), at: now }
@@ -98,23 +110,23 @@ export class DigestRunner {
 
   /** On start: sends (or recovers) digests due within the grace period; logs and skips older ones. */
   async catchUp(): Promise<DigestOutcome[]> {
-    const now = this.#o.clock.now();
+    const now = this.#options.clock.now();
     await this.#prune(now);
     const outcomes: DigestOutcome[] = [];
-    for (const subscription of await this.#o.subscriptions.all()) {
+    for (const subscription of await this.#options.subscriptions.all()) {
       if (subscription.status !== 'active') continue;
       const fire = latestFire(subscription, now);
-      const claim = await this.#o.claims.get(claimKey(subscription.channelId, fire.date));
+      const claim = await this.#options.claims.get(claimKey(subscription.channelId, fire.date));
       if (claim?.state === 'done') continue;
       if (now - fire.at > this.#graceMs) {
         if (claim) {
-          this.#o.logger.error('A digest was never confirmed sent and its grace period is over', {
+          this.#options.logger.error('A digest was never confirmed sent and its grace period is over', {
             channel: subscription.channelId,
             date: fire.date,
             state: claim.state,
           });
         } else {
-          this.#o.logger.info('Skipped a digest missed outside the grace period', {
+          this.#options.logger.info('Skipped a digest missed outside the grace period', {
             channel: subscription.channelId,
             date: fire.date,
             lateByMs: now - fire.at,
@@ -135,30 +147,31 @@ export class DigestRunner {
 
   async #run(subscription: Subscription, fire: Fire): Promise<DigestOutcome> {
     const { channelId } = subscription;
-    const log = this.#o.logger.child({ digest: channelId, date: fire.date });
+    const log = this.#options.logger.child({ digest: channelId, date: fire.date });
     if (subscription.status !== 'active') {
       return { kind: 'channel-failing', date: fire.date, reason: subscription.failure ?? 'the channel refused posts' };
     }
     const key = claimKey(channelId, fire.date);
     const owner = randomUUID();
-    const now = this.#o.clock.now();
+    const now = this.#options.clock.now();
     await this.#prune(now);
     let recovering: Claim | undefined;
-    if (!(await this.#o.claims.claim(key, owner, now))) {
-      const claim = await this.#o.claims.get(key);
+    if (!(await this.#options.claims.claim(key, owner, now))) {
+      const claim = await this.#options.claims.get(key);
       if (claim?.state === 'done') return { kind: 'already-sent', date: fire.date };
       if (!claim || (claim.state === 'claimed' && now - claim.at < this.#leaseMs)) {
         return { kind: 'in-progress', date: fire.date };
       }
-      if (!(await this.#o.claims.takeOver(key, claim, owner, now))) return { kind: 'in-progress', date: fire.date };
+      if (!(await this.#options.claims.takeOver(key, claim, owner, now)))
+        return { kind: 'in-progress', date: fire.date };
       recovering = claim;
       log.info('Recovering a digest whose last attempt failed or never finished', { state: claim.state });
     }
     const settle = async (state: 'done' | 'failed', outcome: 'sent' | 'skipped-empty' | 'failed') => {
-      await this.#o.claims.settle(key, owner, state, this.#o.clock.now());
-      await this.#o.subscriptions.update(channelId, (current) => ({
+      await this.#options.claims.settle(key, owner, state, this.#options.clock.now());
+      await this.#options.subscriptions.update(channelId, (current) => ({
         ...current,
-        lastRun: { date: fire.date, at: new Date(this.#o.clock.now()).toISOString(), outcome },
+        lastRun: { date: fire.date, at: new Date(this.#options.clock.now()).toISOString(), outcome },
       }));
     };
     const temporaryFailure = async (what: string, error: unknown): Promise<DigestOutcome> => {
@@ -172,15 +185,20 @@ export class DigestRunner {
       event_type: 'eventops_digest',
       event_payload: { subscription: channelId, date: fire.date },
     };
-    let message: SlackMessage;
+    let message: M;
     let events: number;
     try {
       const date = parsePlainDate(fire.date);
       if (!date) throw new Error(`not a date: ${fire.date}`);
       const days = digestDays(date, subscription.days, subscription.timezone);
-      const entries = digestEntries(await this.#o.catalog.all(), days, subscription.timezone, this.#o.clock.now());
+      const entries = digestEntries(
+        await this.#options.catalog.all(),
+        days,
+        subscription.timezone,
+        this.#options.clock.now(),
+      );
       events = entries.length;
-      message = digestMessage({ entries, days: subscription.days, date: fire.date });
+      message = this.#options.messages.digest({ entries, days: subscription.days, date: fire.date });
     } catch (error) {
       return temporaryFailure('Could not read events for a digest', error);
     }
@@ -191,7 +209,7 @@ export class DigestRunner {
     }
     if (recovering) {
       try {
-        if (await this.#o.findPosted(channelId, metadata, recovering.at - 60_000)) {
+        if (await this.#options.findPosted(channelId, metadata, recovering.at - 60_000)) {
           await settle('done', 'sent');
           this.#forgetRetry(key);
           log.info('The digest was in the channel already; not posting it again');
@@ -203,17 +221,20 @@ export class DigestRunner {
       }
     }
     try {
-      await this.#o.post(channelId, message, metadata);
+      await this.#options.post(channelId, message, metadata);
     } catch (error) {
-      const refusal = this.#o.channelRefusal(error);
+      const refusal = this.#options.channelRefusal(error);
       if (!refusal) return temporaryFailure('Posting a digest failed; it will be retried', error);
       await settle('failed', 'failed');
       this.#forgetRetry(key);
-      await this.#o.subscriptions.update(channelId, (current) => ({ ...current, status: 'failing', failure: refusal }));
+      await this.#options.subscriptions.update(channelId, (current) => ({
+        ...current,
+        status: 'failing',
+        failure: refusal,
+      }));
       log.warn('The channel refuses digests; marked failing', { slackError: refusal });
-      const text = md`The daily digest you set up in ${channelLink(channelId)} could not be posted (${clip(refusal, 40)}), so it is paused. Invite me back with \`/invite @eventops\` and run \`/events digest on\` there to resume.`;
-      await this.#o
-        .notify(subscription.createdBy, plainMessage(text))
+      await this.#options
+        .notify(subscription.createdBy, this.#options.messages.paused(channelId, refusal))
         .catch((notifyError: unknown) => log.warn('Could not tell the digest owner', { error: notifyError }));
       return { kind: 'channel-failing', date: fire.date, reason: refusal };
     }
@@ -230,20 +251,20 @@ export class DigestRunner {
     if (previous) clearTimeout(previous.timer);
     const attempt = (previous?.attempt ?? 0) + 1;
     const delay = Math.min(this.#retryMaxMs, this.#retryBaseMs * 2 ** (attempt - 1));
-    const at = this.#o.clock.now() + delay;
+    const at = this.#options.clock.now() + delay;
     if (at > fire.at + this.#graceMs) {
       this.#retries.delete(key);
-      this.#o.logger.error('Gave up on a digest: its grace period is over', {
+      this.#options.logger.error('Gave up on a digest: its grace period is over', {
         channel: subscription.channelId,
         date: fire.date,
       });
       return undefined;
     }
     const timer = setTimeout(() => {
-      void this.#o.subscriptions
+      void this.#options.subscriptions
         .get(subscription.channelId)
         .then((current) => (current ? this.#run(current, fire) : undefined))
-        .catch((error: unknown) => this.#o.logger.error('A digest retry failed', { error }));
+        .catch((error: unknown) => this.#options.logger.error('A digest retry failed', { error }));
     }, delay);
     timer.unref();
     this.#retries.set(key, { timer, attempt });
@@ -259,7 +280,7 @@ export class DigestRunner {
   async #prune(now: number): Promise<void> {
     if (now - this.#lastPrune < 3_600_000) return;
     this.#lastPrune = now;
-    const pruned = await this.#o.claims.prune(now - this.#retentionMs);
-    if (pruned > 0) this.#o.logger.info('Pruned old claims', { pruned });
+    const pruned = await this.#options.claims.prune(now - this.#retentionMs);
+    if (pruned > 0) this.#options.logger.info('Pruned old claims', { pruned });
   }
 }

@@ -2,7 +2,7 @@ import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from '../logger.js';
 import type { Clock } from '../time/clock.js';
 import { wallTimeAt } from '../time/zoned.js';
-import type { DigestRunner } from './digest-runner.js';
+import type { DigestRunning } from './digest-runner.js';
 import { nextFire } from './schedule.js';
 import { type Subscription, timeOfDay } from './subscription.js';
 
@@ -32,14 +32,14 @@ interface Scheduled {
  * runner, which decides (with its claims) whether anything is posted.
  */
 export class DigestScheduler {
-  readonly #runner: DigestRunner;
+  readonly #runner: DigestRunning;
   readonly #logger: Logger;
   readonly #clock: Clock;
   readonly #track: <T>(work: Promise<T>) => Promise<T>;
   readonly #scheduled = new Map<string, Scheduled>();
 
   constructor(options: {
-    runner: DigestRunner;
+    runner: DigestRunning;
     logger: Logger;
     clock: Clock;
     /** Keeps a running digest in view of shutdown. */

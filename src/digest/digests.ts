@@ -1,6 +1,6 @@
 import type { Logger } from '../logger.js';
 import type { Clock } from '../time/clock.js';
-import type { DigestOutcome, DigestRunner } from './digest-runner.js';
+import type { DigestOutcome, DigestRunning } from './digest-runner.js';
 import type { DigestScheduler } from './digest-scheduler.js';
 import { type Fire, nextFire } from './schedule.js';
 import type { Subscription } from './subscription.js';
@@ -9,14 +9,14 @@ import type { SubscriptionStore } from './subscription-store.js';
 /** The digest feature as the Slack layer sees it. */
 export class Digests {
   readonly #store: SubscriptionStore;
-  readonly #runner: DigestRunner;
+  readonly #runner: DigestRunning;
   readonly #scheduler: DigestScheduler;
   readonly #clock: Clock;
   readonly #logger: Logger;
 
   constructor(deps: {
     store: SubscriptionStore;
-    runner: DigestRunner;
+    runner: DigestRunning;
     scheduler: DigestScheduler;
     clock: Clock;
     logger: Logger;

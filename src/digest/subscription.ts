@@ -20,11 +20,12 @@ export interface Subscription {
 }
 
 export const MAX_DIGEST_DAYS = 14;
-const TIME = /^([01]?\d|2[0-3]):([0-5]\d)$/;
+/** `HH:MM` (24 h), hours with or without a leading zero. */
+export const TIME_OF_DAY = /^([01]?\d|2[0-3]):([0-5]\d)$/;
 
 export const subscriptionSchema = z.object({
   channelId: z.string().min(1),
-  time: z.string().regex(TIME),
+  time: z.string().regex(TIME_OF_DAY),
   timezone: z.string().refine(isValidTimeZone),
   days: z.number().int().min(1).max(MAX_DIGEST_DAYS),
   skipEmpty: z.boolean(),
@@ -39,43 +40,42 @@ export const subscriptionSchema = z.object({
 
 /** `HH:MM` as hour and minute. */
 export function timeOfDay(time: string): { hour: number; minute: number } {
-  const match = TIME.exec(time);
+  const match = TIME_OF_DAY.exec(time);
   return { hour: Number(match?.[1] ?? 0), minute: Number(match?.[2] ?? 0) };
 }
 
-export interface DigestOnArgs {
+/** What `/events digest on` asked for; anything not given takes its default. */
+export interface DigestOnOptions {
+  /** `HH:MM`. @default '09:00' */
   time: string | undefined;
+  /** An IANA zone the person named. */
   timezone: string | undefined;
   days: number;
   skipEmpty: boolean;
 }
 
-/** `/events digest on [HH:MM] [zone] [--days N] [--skip-empty]`: the options or what is wrong. */
-export function parseDigestOn(args: readonly string[]): DigestOnArgs | { problem: string } {
-  const result: DigestOnArgs = { time: undefined, timezone: undefined, days: 1, skipEmpty: false };
-  for (let i = 0; i < args.length; i += 1) {
-    const arg = args[i] as string;
-    if (arg === '--skip-empty') {
-      result.skipEmpty = true;
-    } else if (arg === '--days' || arg.startsWith('--days=')) {
-      const value = arg.includes('=') ? arg.slice('--days='.length) : args[++i];
-      const days = Number(value);
-      if (!value || !Number.isInteger(days) || days < 1 || days > MAX_DIGEST_DAYS) {
-        return { problem: `--days takes a whole number from 1 to ${MAX_DIGEST_DAYS} (got "${value ?? ''}").` };
-      }
-      result.days = days;
-    } else if (/^\d{1,2}[:.h]\d{2}$/.test(arg)) {
-      const normalised = arg.replace(/[.h]/, ':');
-      if (!TIME.test(normalised)) return { problem: `"${arg}" is not a time of day (use HH:MM, 00:00 to 23:59).` };
-      const { hour, minute } = timeOfDay(normalised);
-      result.time = `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`;
-    } else if (/^\d/.test(arg)) {
-      return { problem: `"${arg.slice(0, 20)}" is not a time of day (use HH:MM, 00:00 to 23:59).` };
-    } else if (isValidTimeZone(arg)) {
-      result.timezone = arg;
-    } else {
-      return { problem: `"${arg.slice(0, 40)}" is not a timezone I know (use an IANA name such as Europe/Berlin).` };
-    }
-  }
-  return result;
+export const DEFAULT_DIGEST_TIME = '09:00';
+
+/**
+ * A new subscription from what was asked: the time defaults to 09:00, the zone to the one the
+ * person named, else their Slack zone (`personZone`), else UTC.
+ */
+export function newSubscription(
+  options: DigestOnOptions,
+  context: { channelId: string; userId: string; personZone: string | undefined; now: number },
+): { subscription: Subscription; zoneSource: 'named' | 'person' | 'default' } {
+  const zoneSource = options.timezone ? 'named' : context.personZone ? 'person' : 'default';
+  return {
+    subscription: {
+      channelId: context.channelId,
+      time: options.time ?? DEFAULT_DIGEST_TIME,
+      timezone: options.timezone ?? context.personZone ?? 'UTC',
+      days: options.days,
+      skipEmpty: options.skipEmpty,
+      createdBy: context.userId,
+      createdAt: new Date(context.now).toISOString(),
+      status: 'active',
+    },
+    zoneSource,
+  };
 }

@@ -1,9 +1,10 @@
 import type { DigestEntry } from '../digest/digest-day.js';
+import type { DigestOutcome } from '../digest/digest-runner.js';
 import type { Subscription } from '../digest/subscription.js';
 import { parsePlainDate } from '../time/zoned.js';
-import { type Block, context, header, LIMITS, mrkdwnSection, type SlackMessage } from './block-kit.js';
+import { type Block, context, header, LIMITS, mrkdwnSection, plainMessage, type SlackMessage } from './block-kit.js';
 import { eventPlainTitle, eventSection } from './event-blocks.js';
-import { channelLink, clip, dateToken, joinMrkdwn, md, mentionUser } from './mrkdwn.js';
+import { channelLink, clip, dateToken, joinMrkdwn, type Mrkdwn, md, mentionUser } from './mrkdwn.js';
 
 export interface DigestInput {
   /** What the digest lists, each under its day, in order (see `digestEntries`). */
@@ -96,4 +97,74 @@ export function digestStatusMessage(input: DigestStatusInput): SlackMessage {
     text: md`Daily digest at ${clip(input.time, 5)} ${clip(input.timezone, 60)}`,
     blocks: [mrkdwnSection(joinMrkdwn(lines))],
   };
+}
+
+/** The channel message that proves the bot may post there, before anything is saved. */
+export function digestAnnouncement(subscription: Subscription): SlackMessage {
+  const text = md`${mentionUser(subscription.createdBy)} set up a daily digest here: ${windowWords(subscription.days)}, every day at ${clip(subscription.time, 5)} (${clip(subscription.timezone, 60)}).`;
+  return { text, blocks: [mrkdwnSection(text)] };
+}
+
+const windowWords = (days: number) => (days === 1 ? md`today's events` : md`the events of the next ${days} days`);
+
+const ZONE_NOTES: Record<'named' | 'person' | 'default', Mrkdwn> = {
+  named: md``,
+  person: md` (your Slack timezone)`,
+  default: md` (Slack did not tell me your timezone)`,
+};
+
+/** The private answer to `/events digest on`. */
+export function digestOnMessage(
+  subscription: Subscription,
+  firstDate: string,
+  zoneSource: 'named' | 'person' | 'default',
+): SlackMessage {
+  return plainMessage(
+    md`:white_check_mark: Daily digest on: ${clip(subscription.time, 5)} ${clip(subscription.timezone, 60)}${ZONE_NOTES[zoneSource]}, ${windowWords(subscription.days)}. First one: ${clip(firstDate, 10)}.`,
+  );
+}
+
+export function noDigestMessage(): SlackMessage {
+  return plainMessage(
+    md`This channel has no daily digest. Turn one on with \`/events digest on [HH:MM] [zone] [--days N]\`.`,
+  );
+}
+
+export function digestOffMessage(removed: boolean): SlackMessage {
+  return removed ? plainMessage(md`Daily digest off for this channel.`) : noDigestMessage();
+}
+
+/** What `/events digest now` tells the person: "already posted" only when it was. */
+export function digestNowMessage(
+  outcome: DigestOutcome,
+  now: number,
+  channelProblem: Mrkdwn | undefined,
+): SlackMessage {
+  switch (outcome.kind) {
+    case 'sent':
+      return plainMessage(md`Posted today's digest.`);
+    case 'skipped-empty':
+      return plainMessage(md`Nothing is scheduled, and this digest skips empty days: nothing posted.`);
+    case 'already-sent':
+      return plainMessage(md`Today's digest was already posted here.`);
+    case 'in-progress':
+      return plainMessage(md`Today's digest is being posted right now.`);
+    case 'channel-failing':
+      return plainMessage(md`:warning: This channel refused the digest, so it is paused. ${channelProblem ?? md``}`);
+    case 'failed':
+      return plainMessage(
+        outcome.retryAt === undefined
+          ? md`:warning: The digest could not be posted, and its grace period is over. It has been logged.`
+          : md`:warning: The digest could not be posted just now; I'll try again in about ${Math.max(1, Math.ceil((outcome.retryAt - now) / 60_000))} minute(s).`,
+      );
+    case 'no-subscription':
+      return noDigestMessage();
+  }
+}
+
+/** The DM to the person who set a digest up when its channel refuses posts. */
+export function digestPausedMessage(channelId: string, reason: string): SlackMessage {
+  return plainMessage(
+    md`The daily digest you set up in ${channelLink(channelId)} could not be posted (${clip(reason, 40)}), so it is paused. Invite me back with \`/invite @eventops\` and run \`/events digest on\` there to resume.`,
+  );
 }

@@ -1,5 +1,6 @@
+import type { RateLimitSpec } from '../ticketing/rate-limit.js';
 import { context, header, mrkdwnSection, type SlackMessage } from './block-kit.js';
-import { describeLimit, type LimitSpec } from './limit-wording.js';
+import { describeLimit } from './limit-wording.js';
 import { escapeText, joinMrkdwn, type Mrkdwn, md } from './mrkdwn.js';
 
 const EXAMPLE_EVENT = md`evt_3f2c1a9e-8b7d-4c6e-9f01-23456789abcd`;
@@ -7,7 +8,7 @@ const EXAMPLE_PROMO = md`promo_9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d`;
 
 export interface HelpInput {
   /** The report endpoint's limit as configured, so the text never disagrees with it. */
-  reportLimit: LimitSpec;
+  reportLimit: RateLimitSpec;
   /** The largest quantity a promo change accepts. */
   maxQuantity: number;
 }

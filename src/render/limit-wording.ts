@@ -1,10 +1,7 @@
+import type { RateLimitSpec } from '../ticketing/rate-limit.js';
 import { escapeText, type Mrkdwn, md } from './mrkdwn.js';
 
-/** A request limit: `limit` requests per `windowMs`. */
-export interface LimitSpec {
-  limit: number;
-  windowMs: number;
-}
+export type LimitSpec = RateLimitSpec;
 
 const UNITS: [ms: number, one: string][] = [
   [3_600_000, 'hour'],
@@ -13,7 +10,7 @@ const UNITS: [ms: number, one: string][] = [
 ];
 
 /** `3 requests a minute`, `180 requests every 2 minutes`, `30 requests every 500 ms`: the configured figure, never a copy. */
-export function describeLimit(spec: LimitSpec): Mrkdwn {
+export function describeLimit(spec: RateLimitSpec): Mrkdwn {
   const requests = spec.limit === 1 ? md`1 request` : md`${spec.limit} requests`;
   for (const [ms, unit] of UNITS) {
     if (spec.windowMs === ms) return md`${requests} a ${escapeText(unit)}`;

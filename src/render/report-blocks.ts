@@ -1,7 +1,8 @@
+import type { RateLimitSpec } from '../ticketing/rate-limit.js';
 import type { ReportProgress } from '../ticketing/report-queue.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import { type Block, context, header, LIMITS, mrkdwnField, mrkdwnSection, type SlackMessage } from './block-kit.js';
-import { describeLimit, type LimitSpec } from './limit-wording.js';
+import { describeLimit } from './limit-wording.js';
 import { clip, code, type Mrkdwn, md, shorten } from './mrkdwn.js';
 
 const LABEL_KEYS = ['name', 'label', 'code', 'title', 'date', 'day', 'category', 'id'];
@@ -124,7 +125,7 @@ export function reportMessage(report: EventReport, options: ReportMessageOptions
 export function reportProgressMessage(
   progress: ReportProgress,
   eventLabel: string,
-  reportLimit: LimitSpec,
+  reportLimit: RateLimitSpec,
 ): SlackMessage {
   const label = clip(eventLabel, 200);
   if (progress.state === 'queued') {

@@ -1,7 +1,9 @@
+import { type DigestOnOptions, MAX_DIGEST_DAYS, TIME_OF_DAY, timeOfDay } from '../digest/subscription.js';
 import { clip, type Mrkdwn, md } from '../render/mrkdwn.js';
 import { isTicketingError } from '../ticketing/errors.js';
 import { parseId } from '../ticketing/ids.js';
 import { parsePromoQuantity } from '../ticketing/promo-quantity.js';
+import { isValidTimeZone } from '../time/zoned.js';
 
 export const USAGE = {
   list: md`/events list`,
@@ -18,7 +20,10 @@ export type EventsCommand =
   | { kind: 'show'; eventId: string }
   | { kind: 'report'; eventId: string }
   | { kind: 'promo'; eventId: string; promoId: string; quantity: number }
-  | { kind: 'digest'; args: string[] }
+  | { kind: 'digest-on'; options: DigestOnOptions }
+  | { kind: 'digest-off' }
+  | { kind: 'digest-status' }
+  | { kind: 'digest-now' }
   | { kind: 'invalid'; problem: Mrkdwn; usage: Mrkdwn };
 
 function invalid(problem: Mrkdwn, usage: Mrkdwn): EventsCommand {
@@ -68,10 +73,61 @@ export function parseEventsCommand(text: string): EventsCommand {
       return { kind: 'promo', eventId, promoId, quantity: quantity.quantity };
     }
     case 'digest':
-      return { kind: 'digest', args };
+      return parseDigest(args);
     default:
       return invalid(md`Unknown subcommand ${shown(sub)}.`, md`/events [list | show | report | promo | digest | help]`);
   }
+}
+
+/** `digest on [HH:MM] [zone] [--days N] [--skip-empty] | off | status | now` (status by default). */
+function parseDigest(args: readonly string[]): EventsCommand {
+  const [action = 'status', ...rest] = args;
+  const only = (kind: 'digest-off' | 'digest-status' | 'digest-now'): EventsCommand =>
+    rest.length === 0 ? { kind } : invalid(md`\`digest ${clip(action, 10)}\` takes no more words.`, USAGE.digest);
+  switch (action.toLowerCase()) {
+    case 'on': {
+      const options = parseDigestOn(rest);
+      return 'problem' in options ? invalid(options.problem, USAGE.digest) : { kind: 'digest-on', options };
+    }
+    case 'off':
+      return only('digest-off');
+    case 'status':
+      return only('digest-status');
+    case 'now':
+      return only('digest-now');
+    default:
+      return invalid(md`Unknown digest action ${shown(action)}.`, USAGE.digest);
+  }
+}
+
+function parseDigestOn(args: readonly string[]): DigestOnOptions | { problem: Mrkdwn } {
+  const result: DigestOnOptions = { time: undefined, timezone: undefined, days: 1, skipEmpty: false };
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i] as string;
+    if (arg === '--skip-empty') {
+      result.skipEmpty = true;
+    } else if (arg === '--days' || arg.startsWith('--days=')) {
+      const value = arg.includes('=') ? arg.slice('--days='.length) : args[++i];
+      const days = Number(value);
+      if (!value || !/^\d+$/.test(value) || days < 1 || days > MAX_DIGEST_DAYS) {
+        return { problem: md`--days takes a whole number from 1 to ${MAX_DIGEST_DAYS} (got ${shown(value ?? '')}).` };
+      }
+      result.days = days;
+    } else if (/^\d{1,2}[:.h]\d{2}$/.test(arg)) {
+      const normalised = arg.replace(/[.h]/, ':');
+      if (!TIME_OF_DAY.test(normalised))
+        return { problem: md`${shown(arg)} is not a time of day (use HH:MM, 00:00 to 23:59).` };
+      const { hour, minute } = timeOfDay(normalised);
+      result.time = `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`;
+    } else if (/^\d/.test(arg)) {
+      return { problem: md`${shown(arg)} is not a time of day (use HH:MM, 00:00 to 23:59).` };
+    } else if (isValidTimeZone(arg)) {
+      result.timezone = arg;
+    } else {
+      return { problem: md`${shown(arg)} is not a timezone I know (use an IANA name such as Europe/Berlin).` };
+    }
+  }
+  return result;
 }
 
 function withId(parsed: string | EventsCommand, build: (id: string) => EventsCommand): EventsCommand {

@@ -2,9 +2,9 @@ import type { Digests } from '../digest/digests.js';
 import type { WorkTracker } from '../lifecycle/work-tracker.js';
 import type { Logger } from '../logger.js';
 import type { PendingPromoChanges } from '../promo/pending-promo-changes.js';
-import type { LimitSpec } from '../render/limit-wording.js';
 import type { ActivityStore } from '../store/activity-store.js';
 import type { CallOptions, TicketingClient } from '../ticketing/client.js';
+import type { RateLimitSpec } from '../ticketing/rate-limit.js';
 import type { UpcomingEvents } from '../ticketing/upcoming-events.js';
 import type { Clock } from '../time/clock.js';
 import type { PromoEditors } from './promo-editors.js';
@@ -21,7 +21,7 @@ export interface SlackDeps {
   /** Promo changes waiting for their requester's confirmation. */
   pending: PendingPromoChanges;
   /** The report endpoint's limit as configured, for the words people read. */
-  reportLimit: LimitSpec;
+  reportLimit: RateLimitSpec;
   logger: Logger;
   clock: Clock;
   /** Running work shutdown waits for, and the signal that shutdown has begun. */

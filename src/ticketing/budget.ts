@@ -2,6 +2,7 @@ import { type Logger, silentLogger } from '../logger.js';
 import type { Clock } from '../time/clock.js';
 import { systemClock } from '../time/clock.js';
 import { cancellationError } from './errors.js';
+import { assertRateLimit } from './rate-limit.js';
 import type { RateLimitObservation } from './rate-limit-headers.js';
 
 /** Who is waiting: a person in Slack (`interactive`) or a digest or crawl (`background`). */
@@ -117,10 +118,7 @@ export class WindowBudget implements RequestBudget {
   #rateLimited = 0;
 
   constructor(options: WindowBudgetOptions) {
-    if (!Number.isInteger(options.limit) || options.limit < 1) {
-      throw new RangeError(`limit must be a positive integer, got ${options.limit}`);
-    }
-    if (!(options.windowMs > 0)) throw new RangeError(`windowMs must be positive, got ${options.windowMs}`);
+    assertRateLimit(options);
     const reserveRatio = options.reserveRatio ?? 0.15;
     if (!(reserveRatio >= 0 && reserveRatio < 1)) {
       throw new RangeError(`reserveRatio must be in [0, 1), got ${reserveRatio}`);

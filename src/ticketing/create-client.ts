@@ -1,9 +1,9 @@
 import type { Dispatcher } from 'undici';
-import type { RateLimitSpec } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { Clock } from '../time/clock.js';
 import { type RequestBudget, WindowBudget } from './budget.js';
 import { type RetryOptions, TicketingClient } from './client.js';
+import type { RateLimitSpec } from './rate-limit.js';
 import { createTransport, type TransportTimeouts } from './transport.js';
 
 /** The limits part of the configuration, passed whole so no caller can drop one of them. */

@@ -4,6 +4,7 @@ import { systemClock } from '../time/clock.js';
 import { ttlCache } from '../ttl-cache.js';
 import type { Priority } from './budget.js';
 import { CancelledError, cancellationError, isTicketingError, RateLimitedError } from './errors.js';
+import { assertRateLimit } from './rate-limit.js';
 import type { RateLimitObservation } from './rate-limit-headers.js';
 import type { EventReport } from './schemas.js';
 
@@ -85,10 +86,7 @@ export class ReportQueue {
   #timer: NodeJS.Timeout | undefined;
 
   constructor(options: ReportQueueOptions) {
-    if (!Number.isInteger(options.limit) || options.limit < 1) {
-      throw new RangeError(`limit must be a positive integer, got ${options.limit}`);
-    }
-    if (!(options.windowMs > 0)) throw new RangeError(`windowMs must be positive, got ${options.windowMs}`);
+    assertRateLimit(options);
     this.#limit = options.limit;
     this.#windowMs = options.windowMs;
     this.#fetchReport = options.fetchReport;

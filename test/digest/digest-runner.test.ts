@@ -11,6 +11,7 @@ import type { Subscription } from '../../src/digest/subscription.js';
 import { SubscriptionStore } from '../../src/digest/subscription-store.js';
 import { createLogger, silentLogger } from '../../src/logger.js';
 import type { SlackMessage } from '../../src/render/block-kit.js';
+import { digestMessage, digestPausedMessage } from '../../src/render/digest-blocks.js';
 import { md } from '../../src/render/mrkdwn.js';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
 import { channelRefusal } from '../../src/slack/slack-errors.js';
@@ -41,7 +42,7 @@ interface Harness {
     /** The next posts fail with a temporary Slack error (`internal_error`). */
     temporaryFailures?: { count: number };
     retryBaseMs?: number;
-  }): Promise<{ runner: DigestRunner; subscriptions: SubscriptionStore; store: OpenedStore }>;
+  }): Promise<{ runner: DigestRunner<SlackMessage>; subscriptions: SubscriptionStore; store: OpenedStore }>;
 }
 
 async function harness(startAt: number, eventCount = 160): Promise<Harness> {
@@ -71,8 +72,9 @@ async function harness(startAt: number, eventCount = 160): Promise<Harness> {
       });
       cleanup.push(() => client.close());
       const subscriptions = new SubscriptionStore(store.keyValue, logger);
-      const runner = new DigestRunner({
+      const runner = new DigestRunner<SlackMessage>({
         subscriptions,
+        messages: { digest: digestMessage, paused: digestPausedMessage },
         claims: store.claims,
         catalog: new EventCatalog(client, { clock }),
         post: async (channel, message, metadata) => {

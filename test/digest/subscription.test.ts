@@ -1,35 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import type { DigestRunner } from '../../src/digest/digest-runner.js';
+import type { DigestRunning } from '../../src/digest/digest-runner.js';
 import { DigestScheduler } from '../../src/digest/digest-scheduler.js';
 import { fireOn, latestFire, nextFire } from '../../src/digest/schedule.js';
-import { parseDigestOn, type Subscription } from '../../src/digest/subscription.js';
+import { newSubscription, type Subscription } from '../../src/digest/subscription.js';
 import { silentLogger } from '../../src/logger.js';
 
-describe('parseDigestOn', () => {
-  it('defaults to no time, no zone, one day', () => {
-    expect(parseDigestOn([])).toEqual({ time: undefined, timezone: undefined, days: 1, skipEmpty: false });
-  });
+describe('newSubscription', () => {
+  const context = { channelId: 'C1', userId: 'U1', now: Date.UTC(2026, 10, 22) };
+  const asked = { time: undefined, timezone: undefined, days: 1, skipEmpty: false };
 
-  it('reads a time, a zone, a window and --skip-empty in any order', () => {
-    expect(parseDigestOn(['Asia/Kathmandu', '--days', '3', '7:05', '--skip-empty'])).toEqual({
-      time: '07:05',
-      timezone: 'Asia/Kathmandu',
-      days: 3,
-      skipEmpty: true,
+  it('defaults to 09:00 in the zone the person named, else theirs, else UTC', () => {
+    expect(newSubscription(asked, { ...context, personZone: undefined })).toMatchObject({
+      subscription: { time: '09:00', timezone: 'UTC', createdBy: 'U1', status: 'active' },
+      zoneSource: 'default',
     });
-    expect(parseDigestOn(['--days=14', '18.30'])).toMatchObject({ time: '18:30', days: 14 });
-  });
-
-  it.each([
-    [['25:00'], 'is not a time of day'],
-    [['9'], 'is not a time of day'],
-    [['Mars/Olympus'], 'is not a timezone I know'],
-    [['--days', '15'], '--days takes a whole number from 1 to 14'],
-    [['--days', '0'], '--days takes a whole number from 1 to 14'],
-    [['--days'], '--days takes a whole number from 1 to 14'],
-  ])('explains what is wrong with %j', (args, problem) => {
-    const parsed = parseDigestOn(args);
-    expect('problem' in parsed && parsed.problem).toContain(problem);
+    expect(newSubscription(asked, { ...context, personZone: 'Asia/Kolkata' })).toMatchObject({
+      subscription: { timezone: 'Asia/Kolkata' },
+      zoneSource: 'person',
+    });
+    expect(
+      newSubscription(
+        { ...asked, time: '07:30', timezone: 'Europe/Berlin' },
+        { ...context, personZone: 'Asia/Kolkata' },
+      ),
+    ).toMatchObject({ subscription: { time: '07:30', timezone: 'Europe/Berlin' }, zoneSource: 'named' });
   });
 });
 
@@ -68,7 +62,7 @@ describe('digest schedule', () => {
 
   it('registers node-cron tasks that fire at 09:00 in their own zone, across DST', () => {
     const scheduler = new DigestScheduler({
-      runner: { fire: async () => ({ kind: 'no-subscription' }) } as unknown as DigestRunner,
+      runner: { fire: async () => ({ kind: 'no-subscription' }) } as unknown as DigestRunning,
       logger: silentLogger,
       clock: { now: () => Date.now() },
     });

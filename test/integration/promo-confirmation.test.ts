@@ -38,8 +38,8 @@ describe('promo confirmations cannot be forged, replayed or outlived', () => {
     const promo = promoAt(rig, 1);
     const proposal = await propose(rig, promo, 12);
     const value = buttonValue(proposal, PROMO_CONFIRM_ACTION);
-    expect(value).toMatch(/^[0-9a-f-]{36}$/);
-    expect(value).not.toContain('12');
+    // The button carries a random id and nothing of the change itself.
+    expect(value).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     const forged = JSON.stringify({ e: promo.eventId, p: promo.id, q: 999_999_999_999, t: 'x', n: 'n1' });
     const answer = await confirm(rig, forged);
     expect(blocksText(answer)).toContain("I don't know this confirmation");

@@ -2,9 +2,9 @@ import type { App } from '@slack/bolt';
 import { plainMessage } from '../../render/block-kit.js';
 import { NEXT_PAGE_ACTION } from '../../render/event-blocks.js';
 import { md } from '../../render/mrkdwn.js';
-import { decodePosition, showUpcomingPage } from '../commands/list-events.js';
 import type { SlackDeps } from '../deps.js';
 import { respondPrivately } from '../respond-safely.js';
+import { decodePosition, showUpcomingPage } from '../upcoming-page.js';
 
 /** The "Next" button of `/events list`: follows the API cursor it carries. */
 export function registerNextPageAction(app: App, deps: SlackDeps): void {

@@ -6,8 +6,8 @@ import { MAX_PROMO_QUANTITY } from '../../ticketing/promo-quantity.js';
 import { parseEventsCommand } from '../command-parser.js';
 import type { SlackDeps } from '../deps.js';
 import { respondPrivately } from '../respond-safely.js';
+import { showUpcomingPage } from '../upcoming-page.js';
 import { handleDigestCommand } from './digest-command.js';
-import { showUpcomingPage } from './list-events.js';
 import { handlePromoCommand } from './promo-command.js';
 import { requestReport } from './request-report.js';
 import { showEvent } from './show-event.js';
@@ -66,13 +66,15 @@ export function registerEventsCommand(app: App, deps: SlackDeps): void {
           },
         );
         return;
-      case 'digest':
-        await handleDigestCommand(deps, deps.digests, {
+      case 'digest-on':
+      case 'digest-off':
+      case 'digest-status':
+      case 'digest-now':
+        await handleDigestCommand(deps, parsed, {
           respond,
           client,
           channelId: command.channel_id,
           userId: command.user_id,
-          args: parsed.args,
         });
         return;
     }

@@ -1,30 +1,41 @@
 import type { RespondFn } from '@slack/bolt';
-import { plainMessage } from '../../render/block-kit.js';
-import { eventListMessage } from '../../render/event-blocks.js';
-import { md } from '../../render/mrkdwn.js';
-import type { UpcomingPosition } from '../../ticketing/upcoming-events.js';
-import type { SlackDeps } from '../deps.js';
-import { respondPrivately } from '../respond-safely.js';
-import { userMessageFor } from '../user-message.js';
+import { plainMessage } from '../render/block-kit.js';
+import { eventListMessage } from '../render/event-blocks.js';
+import { md } from '../render/mrkdwn.js';
+import type { UpcomingPosition } from '../ticketing/upcoming-events.js';
+import type { SlackDeps } from './deps.js';
+import { respondPrivately } from './respond-safely.js';
+import { userMessageFor } from './user-message.js';
 
-interface PageValue {
-  c: string | null;
-  o: number;
-  p: number;
+/** What the Next button carries: where the next page starts, named for whoever reads it later. */
+interface NextPageValue {
+  /** The API cursor, verbatim (null: the first API page). */
+  cursor: string | null;
+  /** How far into that API page's upcoming events. */
+  offset: number;
+  /** 1-based number of the page the button opens. */
+  page: number;
 }
 
 export function encodePosition(position: UpcomingPosition, page: number): string {
-  const value: PageValue = { c: position.cursor ?? null, o: position.offset, p: page };
+  const value: NextPageValue = { cursor: position.cursor ?? null, offset: position.offset, page };
   return JSON.stringify(value);
 }
 
 export function decodePosition(text: string): { position: UpcomingPosition; page: number } | undefined {
   try {
-    const value = JSON.parse(text) as Partial<PageValue>;
-    if ((typeof value.c !== 'string' && value.c !== null) || !Number.isInteger(value.o) || !Number.isInteger(value.p)) {
+    const value = JSON.parse(text) as Partial<NextPageValue>;
+    if (
+      (typeof value.cursor !== 'string' && value.cursor !== null) ||
+      !Number.isInteger(value.offset) ||
+      !Number.isInteger(value.page)
+    ) {
       return undefined;
     }
-    return { position: { cursor: value.c ?? undefined, offset: value.o as number }, page: value.p as number };
+    return {
+      position: { cursor: value.cursor ?? undefined, offset: value.offset as number },
+      page: value.page as number,
+    };
   } catch {
     return undefined;
   }

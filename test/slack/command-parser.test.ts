@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { parseEventsCommand } from '../../src/slack/command-parser.js';
+
+const EVENT = 'evt_3f2c1a9e-8b7d-4c6e-9f01-23456789abcd';
+const PROMO = 'promo_9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d';
+
+describe('parseEventsCommand', () => {
+  it('lists by default and on list or upcoming, and shows help', () => {
+    expect(parseEventsCommand('')).toEqual({ kind: 'list' });
+    expect(parseEventsCommand('  LIST ')).toEqual({ kind: 'list' });
+    expect(parseEventsCommand('upcoming')).toEqual({ kind: 'list' });
+    expect(parseEventsCommand('help')).toEqual({ kind: 'help' });
+  });
+
+  it('reads an event id with or without its prefix', () => {
+    expect(parseEventsCommand(`show ${EVENT}`)).toEqual({ kind: 'show', eventId: EVENT });
+    expect(parseEventsCommand(`report ${EVENT.slice(4)}`)).toEqual({ kind: 'report', eventId: EVENT });
+  });
+
+  it('reads a promo change with the one quantity rule', () => {
+    expect(parseEventsCommand(`promo ${EVENT} ${PROMO} 250`)).toEqual({
+      kind: 'promo',
+      eventId: EVENT,
+      promoId: PROMO,
+      quantity: 250,
+    });
+    expect(parseEventsCommand(`promo ${EVENT} ${PROMO} 0`)).toMatchObject({ quantity: 0 });
+    expect(parseEventsCommand(`promo ${EVENT} ${PROMO} 1000000`)).toMatchObject({ quantity: 1_000_000 });
+  });
+
+  it.each([
+    ['1,000', 'without separators'],
+    ['1_000', 'without separators'],
+    ['1.000', 'without separators'],
+    ['2.5', 'not a fraction'],
+    ['-5', 'cannot be negative'],
+    ['1000001', 'too large'],
+    ['lots', 'not a number'],
+  ])('refuses the quantity %s, saying why', (quantity, why) => {
+    const parsed = parseEventsCommand(`promo ${EVENT} ${PROMO} ${quantity}`);
+    expect(parsed.kind).toBe('invalid');
+    expect(parsed.kind === 'invalid' && parsed.problem).toContain(why);
+  });
+
+  it('names a wrong id, a missing id and an unknown subcommand, escaping what was typed', () => {
+    expect(parseEventsCommand(`show ${PROMO}`)).toMatchObject({ kind: 'invalid' });
+    expect(parseEventsCommand('report')).toMatchObject({ kind: 'invalid', problem: 'Missing the event id.' });
+    const unknown = parseEventsCommand('<!channel> <@U1>');
+    expect(unknown).toMatchObject({ kind: 'invalid', problem: 'Unknown subcommand "&lt;!channel&gt;".' });
+  });
+});
+
+describe('parseEventsCommand: digest', () => {
+  it('reads on, off, status and now; status by default', () => {
+    expect(parseEventsCommand('digest')).toEqual({ kind: 'digest-status' });
+    expect(parseEventsCommand('digest off')).toEqual({ kind: 'digest-off' });
+    expect(parseEventsCommand('digest NOW')).toEqual({ kind: 'digest-now' });
+    expect(parseEventsCommand('digest on')).toEqual({
+      kind: 'digest-on',
+      options: { time: undefined, timezone: undefined, days: 1, skipEmpty: false },
+    });
+  });
+
+  it('reads a time, a zone, a window and --skip-empty in any order', () => {
+    expect(parseEventsCommand('digest on Asia/Kathmandu --days 3 7:05 --skip-empty')).toEqual({
+      kind: 'digest-on',
+      options: { time: '07:05', timezone: 'Asia/Kathmandu', days: 3, skipEmpty: true },
+    });
+    expect(parseEventsCommand('digest on --days=14 18.30')).toMatchObject({ options: { time: '18:30', days: 14 } });
+  });
+
+  it.each([
+    ['digest on 25:00', 'is not a time of day'],
+    ['digest on 9', 'is not a time of day'],
+    ['digest on Mars/Olympus', 'is not a timezone I know'],
+    ['digest on --days 15', '--days takes a whole number from 1 to 14'],
+    ['digest on --days 0', '--days takes a whole number from 1 to 14'],
+    ['digest on --days 2.5', '--days takes a whole number from 1 to 14'],
+    ['digest on --days', '--days takes a whole number from 1 to 14'],
+    ['digest off now', 'takes no more words'],
+    ['digest sometimes', 'Unknown digest action'],
+  ])('explains what is wrong with %j', (text, problem) => {
+    const parsed = parseEventsCommand(text);
+    expect(parsed.kind).toBe('invalid');
+    expect(parsed.kind === 'invalid' && parsed.problem).toContain(problem);
+  });
+});
