@@ -2,7 +2,7 @@ import type { App } from '@slack/bolt';
 import type { Config } from './config.js';
 import { type DigestMetadata, DigestRunner } from './digest/digest-runner.js';
 import { DigestScheduler } from './digest/digest-scheduler.js';
-import { Digests } from './digest/digests.js';
+import { DigestService } from './digest/digest-service.js';
 import { EventCatalog } from './digest/event-catalog.js';
 import { pacedPoster } from './digest/slack-poster.js';
 import { SubscriptionStore } from './digest/subscription-store.js';
@@ -26,7 +26,7 @@ import { systemClock } from './time/clock.js';
 
 export interface Bot {
   app: App;
-  digests: Digests;
+  digests: DigestService;
   ticketing: TicketingClient;
   activity: ActivityStore;
   /** The built-in simulator, when TICKETING_API_URL is `simulator`. */
@@ -150,7 +150,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       ...(options.digestRetryBaseMs ? { retryBaseMs: options.digestRetryBaseMs } : {}),
     });
     const scheduler = new DigestScheduler({ runner, logger, clock, track: (job) => work.track(job) });
-    const digests = new Digests({ store: subscriptions, runner, scheduler, clock, logger });
+    const digests = new DigestService({ store: subscriptions, runner, scheduler, clock, logger });
     app = createSlackApp(
       {
         botToken: config.slack.botToken,

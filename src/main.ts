@@ -1,24 +1,15 @@
 import { composeBot } from './compose.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
-import { startSimulator } from './simulator/server.js';
+import { startSimulatorFromConfig } from './simulator/cli.js';
 
 /** Without Slack credentials: the simulator alone, so the API can be tried with curl or the CLI. */
 async function startDemo(config: Config, logger: Logger): Promise<() => Promise<void>> {
-  const simulator = await startSimulator({
-    orgLimit: config.ticketing.orgLimit,
-    reportLimit: config.ticketing.reportLimit,
-  });
-  logger.info('No SLACK_BOT_TOKEN: running the Event Ticketing simulator only', { url: simulator.url });
+  const simulator = await startSimulatorFromConfig(config, (text) => process.stdout.write(text));
   process.stdout.write(
-    [
-      `Event Ticketing simulator listening on ${simulator.url}`,
-      `API key: ${simulator.apiKeys[0]}`,
-      `Try: curl -H 'Service-Api-Key: ${simulator.apiKeys[0]}' '${simulator.url}/v1/events?limit=2'`,
-      'Set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN) to run the bot; see the README.',
-      '',
-    ].join('\n'),
+    'Set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN) to run the bot; see the README.\n',
   );
+  logger.info('No SLACK_BOT_TOKEN: running the Event Ticketing simulator only', { url: simulator.url });
   return () => simulator.close();
 }
 

@@ -3,7 +3,7 @@ import type { Logger } from '../logger.js';
 import type { Clock } from '../time/clock.js';
 import { wallTimeAt } from '../time/zoned.js';
 import type { DigestRunning } from './digest-runner.js';
-import { nextFire } from './schedule.js';
+import { nextFire } from './fire-times.js';
 import { type Subscription, timeOfDay } from './subscription.js';
 
 /** The cron expression of a daily digest: second 0 of its minute, every day. */

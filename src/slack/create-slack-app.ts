@@ -5,7 +5,7 @@ import { registerPromoActions } from './actions/promo-actions.js';
 import { boltLogger } from './bolt-logger.js';
 import { registerEventsCommand } from './commands/events-command.js';
 import type { SlackDeps } from './deps.js';
-import { registerAppHome } from './events/app-home.js';
+import { registerAppHome } from './home/app-home.js';
 
 export interface SlackAppOptions {
   botToken: string;

@@ -1,4 +1,4 @@
-import type { Digests } from '../digest/digests.js';
+import type { DigestService } from '../digest/digest-service.js';
 import type { WorkTracker } from '../lifecycle/work-tracker.js';
 import type { Logger } from '../logger.js';
 import type { PendingPromoChanges } from '../promo/pending-promo-changes.js';
@@ -14,7 +14,7 @@ import type { ValueStash } from './value-stash.js';
 export interface SlackDeps {
   ticketing: TicketingClient;
   upcoming: UpcomingEvents;
-  digests: Digests;
+  digests: DigestService;
   activity: ActivityStore;
   editors: PromoEditors;
   stash: ValueStash;

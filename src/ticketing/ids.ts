@@ -1,6 +1,6 @@
 import { ValidationError } from './errors.js';
 
-/** Id prefixes by resource ([spec 2.1](../../../shared/spec/event-ticketing-api.md)). */
+/** Id prefixes by resource (Event Ticketing API spec, section 2.1). */
 export const ID_PREFIXES = {
   organization: 'org',
   event: 'evt',

@@ -26,9 +26,9 @@ export interface UpcomingEventsOptions {
 }
 
 /**
- * Pages of events that have not ended, soonest first, following the API's cursor. Events are
- * sorted within each API page; across pages the service's own order holds (the simulator lists
- * by start). API pages are cached briefly so paging through one costs one request.
+ * Pages of events that have not ended, following the API's cursor. Events are sorted soonest
+ * first within each API page only: the spec promises no order across pages, so an event on a
+ * later API page may start sooner. API pages are cached briefly so paging costs one request.
  */
 export class UpcomingEvents {
   readonly #client: TicketingClient;

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type DigestMetadata, DigestRunner } from '../../src/digest/digest-runner.js';
 import { DigestScheduler } from '../../src/digest/digest-scheduler.js';
 import { EventCatalog } from '../../src/digest/event-catalog.js';
-import { fireOn } from '../../src/digest/schedule.js';
+import { fireOn } from '../../src/digest/fire-times.js';
 import { pacedPoster } from '../../src/digest/slack-poster.js';
 import type { Subscription } from '../../src/digest/subscription.js';
 import { SubscriptionStore } from '../../src/digest/subscription-store.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DigestRunning } from '../../src/digest/digest-runner.js';
 import { DigestScheduler } from '../../src/digest/digest-scheduler.js';
-import { fireOn, latestFire, nextFire } from '../../src/digest/schedule.js';
+import { fireOn, latestFire, nextFire } from '../../src/digest/fire-times.js';
 import { newSubscription, type Subscription } from '../../src/digest/subscription.js';
 import { silentLogger } from '../../src/logger.js';
 

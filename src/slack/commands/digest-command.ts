@@ -1,5 +1,5 @@
 import type { RespondFn, webApi } from '@slack/bolt';
-import type { Digests } from '../../digest/digests.js';
+import type { DigestService } from '../../digest/digest-service.js';
 import { type DigestOnOptions, newSubscription } from '../../digest/subscription.js';
 import { plainMessage, type SlackMessage } from '../../render/block-kit.js';
 import {
@@ -55,7 +55,7 @@ async function turnOn(deps: SlackDeps, request: DigestRequest, options: DigestOn
   return digestOnMessage(subscription, next.date, zoneSource);
 }
 
-async function answer(deps: SlackDeps, digests: Digests, command: DigestCommand, request: DigestRequest) {
+async function answer(deps: SlackDeps, digests: DigestService, command: DigestCommand, request: DigestRequest) {
   switch (command.kind) {
     case 'digest-on':
       return turnOn(deps, request, command.options);

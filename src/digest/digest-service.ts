@@ -2,12 +2,12 @@ import type { Logger } from '../logger.js';
 import type { Clock } from '../time/clock.js';
 import type { DigestOutcome, DigestRunning } from './digest-runner.js';
 import type { DigestScheduler } from './digest-scheduler.js';
-import { type Fire, nextFire } from './schedule.js';
+import { type Fire, nextFire } from './fire-times.js';
 import type { Subscription } from './subscription.js';
 import type { SubscriptionStore } from './subscription-store.js';
 
 /** The digest feature as the Slack layer sees it. */
-export class Digests {
+export class DigestService {
   readonly #store: SubscriptionStore;
   readonly #runner: DigestRunning;
   readonly #scheduler: DigestScheduler;
@@ -32,7 +32,7 @@ export class Digests {
   async start(): Promise<DigestOutcome[]> {
     const all = await this.#store.all();
     for (const subscription of all) if (subscription.status === 'active') this.#scheduler.schedule(subscription);
-    this.#logger.info('Digests scheduled', { subscriptions: all.length });
+    this.#logger.info('DigestService scheduled', { subscriptions: all.length });
     return this.#runner.catchUp();
   }
 
