@@ -222,6 +222,20 @@ describe('reports', () => {
     expect(recorded.sort()).toEqual([a?.id, b?.id].sort());
   });
 
+  it('escapes a hostile error body from the report endpoint in the message edited in the channel', async () => {
+    rig = await startBot();
+    rig.sim.forceAnswer(1, 422, { error: 'nope', message: '<!channel> please <https://evil.example|log in again>' });
+    const event = rig.sim.catalog.events[0];
+    await command(rig, `report ${event?.id}`);
+    const slack = rig.slack;
+    const failed = await slack.waitFor(() =>
+      slack.calls.find((c) => c.method === 'chat.update' && String(c.args.text).includes('refused')),
+    );
+    const shown = `${String(failed.args.text)}${JSON.stringify(failed.args.blocks)}`;
+    expect(shown).toContain('&lt;!channel&gt; please &lt;https://evil.example|log in again&gt;');
+    expect(shown).not.toMatch(/<!channel>|<https:/);
+  });
+
   it('answers privately when it is not in the channel', async () => {
     rig = await startBot();
     rig.slack.failNext('chat.postMessage', 'not_in_channel');

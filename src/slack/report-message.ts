@@ -1,0 +1,88 @@
+import type { RespondFn, webApi } from '@slack/bolt';
+import type { Logger } from '../logger.js';
+import type { SlackMessage } from '../render/block-kit.js';
+import { type Mrkdwn, md } from '../render/mrkdwn.js';
+import { respondPrivately } from './respond-safely.js';
+import { slackErrorCode } from './slack-errors.js';
+
+/** response_url takes about 5 uses; progress through it is kept to a couple of edits. */
+const MAX_RESPOND_UPDATES = 2;
+
+/** Where a report's message lives: a channel message the bot can edit, or the private response. */
+type Target = { kind: 'channel'; channel: string; ts: string } | { kind: 'private'; updates: number };
+
+/**
+ * The one message that stands for a report from "queued" to the report itself: posted in the
+ * channel and edited in place, or, without access to the channel, answered privately with a
+ * couple of edits at most. Edits go out one after another, in order.
+ */
+export class ReportMessage {
+  readonly #client: webApi.WebClient;
+  readonly #respond: RespondFn;
+  readonly #log: Logger;
+  readonly #target: Target;
+  #chain: Promise<unknown> = Promise.resolve();
+
+  private constructor(client: webApi.WebClient, respond: RespondFn, log: Logger, target: Target) {
+    this.#client = client;
+    this.#respond = respond;
+    this.#log = log;
+    this.#target = target;
+  }
+
+  /** Posts the first version in the channel, or privately when the bot may not post there. */
+  static async open(
+    slack: { client: webApi.WebClient; respond: RespondFn },
+    channelId: string,
+    first: SlackMessage,
+    log: Logger,
+  ): Promise<ReportMessage> {
+    try {
+      const posted = await slack.client.chat.postMessage({
+        channel: channelId,
+        text: first.text,
+        blocks: first.blocks,
+      });
+      const target: Target = { kind: 'channel', channel: posted.channel ?? channelId, ts: posted.ts as string };
+      return new ReportMessage(slack.client, slack.respond, log, target);
+    } catch (error) {
+      log.info('Posting the report in the channel failed; answering privately', { slackError: slackErrorCode(error) });
+      await respondPrivately(slack.respond, first, log);
+      return new ReportMessage(slack.client, slack.respond, log, { kind: 'private', updates: 0 });
+    }
+  }
+
+  /** Replaces the message; a progress update (`final` false) may be skipped on the private path. */
+  show(message: SlackMessage, final: boolean): Promise<unknown> {
+    const target = this.#target;
+    this.#chain = this.#chain
+      .then(async () => {
+        if (target.kind === 'channel') {
+          await this.#client.chat.update({ channel: target.channel, ts: target.ts, ...message });
+        } else if (final || target.updates < MAX_RESPOND_UPDATES) {
+          target.updates += 1;
+          await respondPrivately(this.#respond, message, this.#log, { replace_original: true });
+        }
+      })
+      .catch((error: unknown) => this.#log.warn('Could not update the report message', { error }));
+    return this.#chain;
+  }
+
+  /** Attaches the full report in the message's thread; says why when it could not. */
+  async attach(file: { filename: string; title: string; content: string }): Promise<Mrkdwn | undefined> {
+    const target = this.#target;
+    if (target.kind === 'private') {
+      return md`Invite me to this channel (\`/invite @eventops\`) to get the full report as a file.`;
+    }
+    try {
+      await this.#client.filesUploadV2({ channel_id: target.channel, thread_ts: target.ts, ...file });
+      return undefined;
+    } catch (error) {
+      const code = slackErrorCode(error);
+      this.#log.warn('Attaching the report file failed', { slackError: code, error });
+      return code === 'missing_scope' || code === 'not_allowed_token_type'
+        ? md`The full report could not be attached: the app lacks the files:write scope.`
+        : md`The full report could not be attached this time.`;
+    }
+  }
+}
