@@ -224,8 +224,8 @@ await withRig({ eventCount: 5_000, latencyMs: 20 }, async (sim, client) => {
   const crawls = Array.from({ length: 6 }, async () => {
     for await (const _ of client.eventPages({ priority: 'background', limit: 100 }));
   });
-  while (client.budget().queued.background === 0) await new Promise((resolve) => setTimeout(resolve, 5));
-  const queuedBehind = client.budget().queued.background;
+  while ((await client.budget()).queued.background === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  const queuedBehind = (await client.budget()).queued.background;
   const latencies: number[] = [];
   for (let i = 0; i < 10; i += 1) {
     latencies.push(await timed(async () => void (await client.listEvents({ limit: 1 }))));

@@ -23,14 +23,26 @@ export interface OpenStoreOptions {
   wrapAdapter?: (adapter: KeyvStoreAdapter) => KeyvStoreAdapter;
 }
 
-/** Opens `sqlite://<path>` (creating its folder) or `sqlite://:memory:`; other schemes are refused. */
+type Opener = (location: string, options: OpenStoreOptions) => Promise<OpenedStore>;
+
+/** Store backends by `STORE_URL` scheme: where a second backend (Redis) plugs in. */
+const BACKENDS: Record<string, Opener> = { sqlite: openSqlite };
+
+/** Opens the store `url` names, by its scheme; an unknown scheme is refused, naming the known ones. */
 export async function openStore(url: string, options: OpenStoreOptions = {}): Promise<OpenedStore> {
-  const match = /^sqlite:\/\/(.+)$/.exec(url);
-  if (!match?.[1]) {
-    throw new Error(`STORE_URL must be sqlite://<path> (got a "${url.split(':')[0]}" URL)`);
+  const match = /^([a-z][a-z0-9+.-]*):\/\/(.+)$/i.exec(url);
+  const open = match?.[1] ? BACKENDS[match[1].toLowerCase()] : undefined;
+  if (!match?.[2] || !open) {
+    const known = Object.keys(BACKENDS).map((scheme) => `${scheme}://`);
+    throw new Error(`STORE_URL must start with ${known.join(' or ')} (got a "${url.split(':')[0]}" URL)`);
   }
-  const inMemory = match[1] === ':memory:';
-  const path = inMemory ? ':memory:' : resolve(options.cwd ?? process.cwd(), match[1]);
+  return open(match[2], options);
+}
+
+/** `sqlite://<path>` (its folder created) or `sqlite://:memory:`. */
+async function openSqlite(location: string, options: OpenStoreOptions): Promise<OpenedStore> {
+  const inMemory = location === ':memory:';
+  const path = inMemory ? ':memory:' : resolve(options.cwd ?? process.cwd(), location);
   if (!inMemory) await mkdir(dirname(path), { recursive: true });
   const adapter = new KeyvSqlite({ uri: `sqlite://${path}`, table: 'eventops', busyTimeout: 5_000 });
   const logger = options.logger ?? silentLogger;

@@ -50,14 +50,14 @@ export interface BudgetSnapshot {
 }
 
 /**
- * The organization's request budget, shared by every request of the process. A narrow interface
- * so that a shared store (Redis) can stand behind it when several processes use the same keys.
+ * The organization's request budget, shared by every request of the process. A narrow, async
+ * interface so that a shared store (Redis) can stand behind it when several processes share keys.
  */
 export interface RequestBudget {
   acquire(priority: Priority, options?: AcquireOptions): Promise<BudgetPermit>;
-  snapshot(): BudgetSnapshot;
+  snapshot(): Promise<BudgetSnapshot>;
   /** How long a request of this priority would wait for a pause or a spent window to end (0: none). */
-  estimatedWaitMs(priority: Priority): number;
+  estimatedWaitMs(priority: Priority): Promise<number>;
 }
 
 export interface WindowBudgetOptions {
@@ -156,7 +156,12 @@ export class WindowBudget implements RequestBudget {
     });
   }
 
-  snapshot(): BudgetSnapshot {
+  async snapshot(): Promise<BudgetSnapshot> {
+    return this.snapshotNow();
+  }
+
+  /** The snapshot, synchronously: this budget lives in the process. */
+  snapshotNow(): BudgetSnapshot {
     this.#roll(this.#clock.now());
     return {
       limit: this.#limit,
@@ -171,7 +176,7 @@ export class WindowBudget implements RequestBudget {
     };
   }
 
-  estimatedWaitMs(priority: Priority): number {
+  async estimatedWaitMs(priority: Priority): Promise<number> {
     const now = this.#clock.now();
     this.#roll(now);
     if (now < this.#pausedUntil) return this.#pausedUntil - now;

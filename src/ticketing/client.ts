@@ -18,7 +18,13 @@ import { idPathSegment, parseId } from './ids.js';
 import { items, type Page, paginate } from './paginate.js';
 import { promoQuantityProblem } from './promo-quantity.js';
 import { readRateLimitHeaders } from './rate-limit-headers.js';
-import { ReportQueue, type ReportRequestOptions, type ReportTicket } from './report-queue.js';
+import {
+  ReportQueue,
+  type ReportRequestOptions,
+  type ReportScheduler,
+  type ReportSchedulerFactory,
+  type ReportTicket,
+} from './report-queue.js';
 import { rateLimitWaitMs } from './retry-after.js';
 import {
   type EventReport,
@@ -54,8 +60,10 @@ export interface TicketingClientOptions {
   windowMs: number;
   /** The report endpoint's own limit (spec 8). */
   reportLimit: { limit: number; windowMs: number };
-  /** How long a finished report is served from memory. @default 60000 */
+  /** How long a finished report is served from memory (the default queue's cache). @default 60000 */
   reportCacheTtlMs?: number;
+  /** Builds the report queue. @default an in-process `ReportQueue` within `reportLimit` */
+  reports?: ReportSchedulerFactory;
   retry?: RetryOptions;
   logger?: Logger;
   clock?: Clock;
@@ -125,7 +133,7 @@ export class TicketingClient {
   readonly #budget: RequestBudget;
   readonly #windowMs: number;
   readonly #reportLimit: { limit: number; windowMs: number };
-  readonly #reports: ReportQueue;
+  readonly #reports: ReportScheduler;
   readonly #retry: Required<RetryOptions>;
   readonly #logger: Logger;
   readonly #clock: Clock;
@@ -145,13 +153,17 @@ export class TicketingClient {
       maxDelayMs: options.retry?.maxDelayMs ?? 5_000,
       maxRateLimitWaits: options.retry?.maxRateLimitWaits ?? 10,
     };
-    this.#reports = new ReportQueue({
-      limit: options.reportLimit.limit,
-      windowMs: options.reportLimit.windowMs,
-      cacheTtlMs: options.reportCacheTtlMs ?? 60_000,
-      clock: this.#clock,
-      fetchReport: (eventId, priority, signal) => this.#fetchReport(eventId, priority, signal),
-    });
+    const fetchReport = (eventId: string, priority: Priority, signal: AbortSignal) =>
+      this.#fetchReport(eventId, priority, signal);
+    this.#reports = options.reports
+      ? options.reports(fetchReport)
+      : new ReportQueue({
+          limit: options.reportLimit.limit,
+          windowMs: options.reportLimit.windowMs,
+          cacheTtlMs: options.reportCacheTtlMs ?? 60_000,
+          clock: this.#clock,
+          fetchReport,
+        });
   }
 
   /** One page of `GET /v1/events`. */
@@ -246,7 +258,7 @@ export class TicketingClient {
     return this.#budget.snapshot();
   }
 
-  budget(): BudgetSnapshot {
+  budget(): Promise<BudgetSnapshot> {
     return this.#budget.snapshot();
   }
 
@@ -333,7 +345,7 @@ export class TicketingClient {
     let failures = 0;
     let rateLimitWaits = 0;
     for (;;) {
-      this.#refuseLongWait(where, plan);
+      await this.#refuseLongWait(where, plan);
       const permit = await this.#budget.acquire(plan.priority, {
         signal: request.signal,
         retry: failures + rateLimitWaits > 0,
@@ -414,9 +426,9 @@ export class TicketingClient {
   }
 
   /** Fails fast when the budget cannot admit this call within the caller's patience. */
-  #refuseLongWait(where: string, plan: CallPlan): void {
+  async #refuseLongWait(where: string, plan: CallPlan): Promise<void> {
     if (plan.maxRateLimitWaitMs === undefined) return;
-    const waitMs = this.#budget.estimatedWaitMs(plan.priority);
+    const waitMs = await this.#budget.estimatedWaitMs(plan.priority);
     if (waitMs > plan.maxRateLimitWaitMs) {
       throw new RateLimitedError(`${where} would wait ${Math.ceil(waitMs / 1000)} s for the request budget`, {
         retryAfterMs: waitMs,

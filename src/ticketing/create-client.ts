@@ -4,6 +4,7 @@ import type { Clock } from '../time/clock.js';
 import { type RequestBudget, WindowBudget } from './budget.js';
 import { type RetryOptions, TicketingClient } from './client.js';
 import type { RateLimitSpec } from './rate-limit.js';
+import type { ReportSchedulerFactory } from './report-queue.js';
 import { createTransport, type TransportTimeouts } from './transport.js';
 
 /** The limits part of the configuration, passed whole so no caller can drop one of them. */
@@ -22,6 +23,8 @@ export interface CreateTicketingClientOptions {
   limits: TicketingLimits;
   /** Pass a shared (e.g. Redis-backed) budget; by default one per process. */
   budget?: RequestBudget;
+  /** Pass a shared report queue; by default one per process within `limits.reportLimit`. */
+  reports?: ReportSchedulerFactory;
   dispatcher?: Dispatcher;
   timeouts?: TransportTimeouts;
   retry?: RetryOptions;
@@ -54,6 +57,7 @@ export function createTicketingClient(options: CreateTicketingClientOptions): Ti
     windowMs: options.limits.orgLimit.windowMs,
     reportLimit: options.limits.reportLimit,
     reportCacheTtlMs: options.limits.reportCacheTtlMs,
+    ...(options.reports ? { reports: options.reports } : {}),
     ...(options.retry ? { retry: options.retry } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.clock ? { clock: options.clock } : {}),

@@ -34,6 +34,21 @@ export interface ReportRequestOptions {
 
 export type FetchReport = (eventId: string, priority: Priority, signal: AbortSignal) => Promise<EventReport>;
 
+/**
+ * What the client needs of a report queue: the seam where a queue shared by several processes
+ * (Redis) can stand in for the in-process one.
+ */
+export interface ReportScheduler {
+  request(eventId: string, options?: ReportRequestOptions): ReportTicket;
+  /** Feeds the report endpoint's own `X-RateLimit-*` headers. */
+  observe(observation: RateLimitObservation): void;
+  /** Report requests waiting for admission. */
+  readonly waiting: number;
+}
+
+/** Builds the report queue once the client can fetch reports for it. */
+export type ReportSchedulerFactory = (fetchReport: FetchReport) => ReportScheduler;
+
 export interface ReportQueueOptions {
   /** Report calls admitted per window (the spec's 3). */
   limit: number;
@@ -71,7 +86,7 @@ interface Slot {
  * waits longer when the report's own headers say another key has used the allowance. Concurrent
  * requests for one event share one call; a finished report is cached for a short while.
  */
-export class ReportQueue {
+export class ReportQueue implements ReportScheduler {
   readonly #limit: number;
   readonly #windowMs: number;
   readonly #fetchReport: FetchReport;

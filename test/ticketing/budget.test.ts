@@ -32,10 +32,10 @@ describe('WindowBudget', () => {
     (await budget.acquire('interactive')).settle({ kind: 'answered', observation: observation(9) });
     const background = Array.from({ length: 9 }, () => budget.acquire('background'));
     expect(await granted(background)).toBe(7);
-    expect(budget.snapshot()).toMatchObject({ remaining: 2, reserve: 2, queued: { background: 2 } });
+    expect(budget.snapshotNow()).toMatchObject({ remaining: 2, reserve: 2, queued: { background: 2 } });
     const people = [budget.acquire('interactive'), budget.acquire('interactive')];
     expect(await granted(people)).toBe(2);
-    expect(budget.snapshot().remaining).toBe(0);
+    expect(budget.snapshotNow().remaining).toBe(0);
   });
 
   it('follows the server when another key spends the budget', async () => {
@@ -48,7 +48,7 @@ describe('WindowBudget', () => {
   it('caps itself to a configured limit below the server limit', async () => {
     const budget = new WindowBudget({ limit: 5, windowMs: 60_000 });
     (await budget.acquire('interactive')).settle({ kind: 'answered', observation: observation(179, 180) });
-    expect(budget.snapshot()).toMatchObject({ limit: 5, remaining: 4 });
+    expect(budget.snapshotNow()).toMatchObject({ limit: 5, remaining: 4 });
   });
 
   it('rejects a cancelled wait and forgets it', async () => {
@@ -58,7 +58,7 @@ describe('WindowBudget', () => {
     const waiting = budget.acquire('background', { signal: controller.signal });
     controller.abort();
     await expect(waiting).rejects.toMatchObject({ code: 'cancelled' });
-    expect(budget.snapshot().queued.background).toBe(0);
+    expect(budget.snapshotNow().queued.background).toBe(0);
   });
 
   it('validates its options with messages that say what was given', () => {
@@ -89,7 +89,7 @@ describe('WindowBudget: the headers are the truth of where the window stands', (
     });
     const waiting = Array.from({ length: 5 }, () => budget.acquire('interactive'));
     expect(await granted(waiting)).toBe(1);
-    expect(budget.snapshot()).toMatchObject({ remaining: 0, resetAt: clock.time + 300 });
+    expect(budget.snapshotNow()).toMatchObject({ remaining: 0, resetAt: clock.time + 300 });
   });
 
   it('caps an absurd X-RateLimit-Reset (epoch seconds read as ms) at one window and logs it once', async () => {
@@ -108,12 +108,12 @@ describe('WindowBudget: the headers are the truth of where the window stands', (
         observation: { limit: 10, remaining: 5 - i, resetAt: clock.time + epochSeconds, observedAt: clock.time },
       });
     }
-    expect(budget.snapshot().resetAt).toBe(clock.time + 1_000);
+    expect(budget.snapshotNow().resetAt).toBe(clock.time + 1_000);
     (await budget.acquire('interactive')).settle({
       kind: 'answered',
       observation: { limit: 10, remaining: 0, resetAt: clock.time + epochSeconds, observedAt: clock.time },
     });
-    expect(budget.estimatedWaitMs('interactive')).toBe(1_000);
+    expect(await budget.estimatedWaitMs('interactive')).toBe(1_000);
     expect(lines.filter((line) => line.includes('X-RateLimit-Reset'))).toHaveLength(1);
   });
 });

@@ -139,7 +139,7 @@ describe('TicketingClient: the organization budget', () => {
     const crawl = (async () => {
       for await (const _page of client.eventPages({ priority: 'background' })) order.push(`page ${++pages}`);
     })();
-    while (client.budget().queued.background === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    while ((await client.budget()).queued.background === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     const waitingBehind = pages;
     await client.listEvents({ limit: 1, priority: 'interactive' });
     order.push('interactive');

@@ -18,7 +18,7 @@ export function registerAppHome(app: App, deps: SlackDeps): void {
         return { reports: [], promoChanges: [] };
       }),
     ]);
-    const view = homeView({ events, activity, budget: deps.ticketing.budget(), now: deps.clock.now() });
+    const view = homeView({ events, activity, budget: await deps.ticketing.budget(), now: deps.clock.now() });
     try {
       await client.views.publish({ user_id: event.user, view });
     } catch (error) {
