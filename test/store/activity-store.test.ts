@@ -47,7 +47,7 @@ describe('ActivityStore on a real SQLite file', () => {
 
   it('refuses a STORE_URL it cannot open, naming the scheme', async () => {
     await expect(openStore('redis://127.0.0.1:6379')).rejects.toThrow(
-      'STORE_URL must be sqlite://<path> (got a "redis" URL)',
+      'STORE_URL must start with sqlite:// (got a "redis" URL)',
     );
   });
 });
