@@ -6,6 +6,7 @@ import type { TicketingClient } from './ticketing/client.js';
 import { createTicketingClient } from './ticketing/create-client.js';
 import { isTicketingError } from './ticketing/errors.js';
 import { parsePromoQuantity } from './ticketing/promo-quantity.js';
+import { systemClock } from './time/clock.js';
 
 const USAGE = `Usage: eventops <command>
 
@@ -25,7 +26,7 @@ export interface CliIo {
 }
 
 function formatWhen(ms: number | undefined): string {
-  return ms === undefined ? 'unknown' : `${Math.max(0, Math.ceil((ms - Date.now()) / 1000))} s`;
+  return ms === undefined ? 'unknown' : `${Math.max(0, Math.ceil((ms - systemClock.now()) / 1000))} s`;
 }
 
 async function run(client: TicketingClient, argv: string[], io: CliIo): Promise<void> {

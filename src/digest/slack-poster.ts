@@ -1,10 +1,12 @@
-import { sleep } from '../time/clock.js';
+import { type Clock, sleep, systemClock } from '../time/clock.js';
 
 export interface PacedPosterOptions {
   /** Least time between two posts to one channel (Slack allows about one a second). @default 1100 */
   perChannelMs?: number;
   /** Posts in flight at once across channels. @default 4 */
   concurrency?: number;
+  /** @default the system clock (the pace is waited out in real time) */
+  clock?: Clock;
 }
 
 /**
@@ -18,6 +20,7 @@ export function pacedPoster<Args extends unknown[]>(
 ): (channel: string, ...args: Args) => Promise<void> {
   const perChannelMs = options.perChannelMs ?? 1_100;
   const concurrency = options.concurrency ?? 4;
+  const clock = options.clock ?? systemClock;
   const lastPost = new Map<string, Promise<number>>();
   let active = 0;
   const waiting: (() => void)[] = [];
@@ -34,7 +37,7 @@ export function pacedPoster<Args extends unknown[]>(
     const mine = previous
       .catch(() => 0)
       .then(async (previousAt) => {
-        const wait = previousAt + perChannelMs - Date.now();
+        const wait = previousAt + perChannelMs - clock.now();
         if (wait > 0) await sleep(wait);
         await slot();
         try {
@@ -42,7 +45,7 @@ export function pacedPoster<Args extends unknown[]>(
         } finally {
           free();
         }
-        return Date.now();
+        return clock.now();
       });
     lastPost.set(channel, mine);
     return mine.then(() => undefined);
