@@ -4,8 +4,8 @@
  * spec's minute). Prints requests sent, 429s, budget used and wall time against the minimum.
  */
 
+import { EventCatalog } from '../src/catalog/event-catalog.js';
 import { DigestRunner } from '../src/digest/digest-runner.js';
-import { EventCatalog } from '../src/digest/event-catalog.js';
 import { pacedPoster } from '../src/digest/slack-poster.js';
 import { SubscriptionStore } from '../src/digest/subscription-store.js';
 import { silentLogger } from '../src/logger.js';
@@ -301,7 +301,7 @@ await withRig({ eventCount: 1_000 }, async (sim, client) => {
     subscriptions,
     messages: { digest: digestMessage, paused: digestPausedMessage },
     claims: store.claims,
-    catalog: new EventCatalog(client),
+    catalog: new EventCatalog({ client, orgLimit: ORG }),
     // Slack is not here: a post costs 20 ms, paced per channel as in production.
     post: pacedPoster(async () => {
       await new Promise((resolve) => setTimeout(resolve, 20));

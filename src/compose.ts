@@ -1,9 +1,9 @@
 import type { App } from '@slack/bolt';
+import { EventCatalog } from './catalog/event-catalog.js';
 import type { Config } from './config.js';
 import { type DigestMetadata, DigestRunner } from './digest/digest-runner.js';
 import { DigestScheduler } from './digest/digest-scheduler.js';
 import { DigestService } from './digest/digest-service.js';
-import { EventCatalog } from './digest/event-catalog.js';
 import { pacedPoster } from './digest/slack-poster.js';
 import { SubscriptionStore } from './digest/subscription-store.js';
 import { WorkTracker } from './lifecycle/work-tracker.js';
@@ -20,7 +20,6 @@ import { ActivityStore } from './store/activity-store.js';
 import { type OpenedStore, openStore } from './store/open-store.js';
 import type { TicketingClient } from './ticketing/client.js';
 import { createTicketingClient } from './ticketing/create-client.js';
-import { UpcomingEvents } from './ticketing/upcoming-events.js';
 import type { Clock } from './time/clock.js';
 import { systemClock } from './time/clock.js';
 
@@ -33,6 +32,8 @@ export interface Bot {
   simulator: Simulator | undefined;
   /** Running work shutdown waits for. */
   work: WorkTracker;
+  /** The organization's events; `start()` keeps them fresh in the background. */
+  catalog: EventCatalog;
   /**
    * Shuts down without losing anything: stops new work and digests, tells people whose reports
    * are still queued, waits for work in flight (API calls, their audit records), then closes the
@@ -113,11 +114,17 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       return app.client;
     };
     const subscriptions = new SubscriptionStore(store.keyValue, logger);
+    const catalog = new EventCatalog({
+      client: ticketing,
+      orgLimit: config.ticketing.orgLimit,
+      clock,
+      logger: logger.child({ component: 'catalog' }),
+    });
     const runner = new DigestRunner<SlackMessage>({
       subscriptions,
       messages: { digest: digestMessage, paused: digestPausedMessage },
       claims: store.claims,
-      catalog: new EventCatalog(ticketing, { clock }),
+      catalog,
       post: pacedPoster(
         async (channel: string, message: SlackMessage, metadata: DigestMetadata) => {
           await slackClient().chat.postMessage({ channel, text: message.text, blocks: message.blocks, metadata });
@@ -161,7 +168,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       },
       {
         ticketing,
-        upcoming: new UpcomingEvents(ticketing, { clock }),
+        catalog,
         digests,
         activity,
         editors: new PromoEditors(config.slack.promoEditors, { logger, clock }),
@@ -194,9 +201,11 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       activity,
       simulator,
       work,
+      catalog,
       close: (closeOptions = {}) => {
         closing ??= (async () => {
           digests.stop();
+          catalog.stop();
           // Stops new work: queued reports are told so, commands arriving now are turned away.
           const drained = await work.drain(closeOptions.drainMs ?? 30_000);
           if (drained.unfinished > 0) logger.warn('Shutting down with work unfinished', drained);

@@ -58,6 +58,7 @@ async function main(): Promise<void> {
     await bot.app.start(config.port);
     logger.info('eventops is listening for Slack on POST /slack/events', { port: config.port });
   }
+  bot.catalog.start();
   if (!stopping) await bot.work.track(bot.digests.start());
 }
 

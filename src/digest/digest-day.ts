@@ -38,10 +38,10 @@ function eventDates(event: TicketingEvent, zone: string): { first: string; last:
 
 /**
  * The day of the digest under which an event is listed: the first of its days that the digest
- * covers. `undefined` when it touches none of them, has ended by `now`, or is a draft.
+ * covers. `undefined` when it touches none of them or has ended by `now`.
  */
 export function digestDayOf(event: TicketingEvent, days: DigestDays, zone: string, now: number): string | undefined {
-  if (event.status === 'draft' || event.endsAtMs <= now) return undefined;
+  if (event.endsAtMs <= now) return undefined;
   const dates = eventDates(event, zone);
   if (dates.first > days.last || dates.last < days.first) return undefined;
   return dates.first > days.first ? dates.first : days.first;
@@ -53,7 +53,7 @@ export interface DigestEntry {
   day: string;
 }
 
-/** Every event the digest lists, by day, then by start (ongoing events first), then by id. */
+/** Every event the digest lists (drafts left out), by day, then by start (ongoing first), then by id. */
 export function digestEntries(
   events: readonly TicketingEvent[],
   days: DigestDays,
@@ -62,6 +62,7 @@ export function digestEntries(
 ): DigestEntry[] {
   const entries: DigestEntry[] = [];
   for (const event of events) {
+    if (event.status === 'draft') continue;
     const day = digestDayOf(event, days, zone, now);
     if (day) entries.push({ event, day });
   }

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { EventCatalog } from '../catalog/event-catalog.js';
 import type { Logger } from '../logger.js';
 import type { Claim, ClaimStore } from '../store/claims.js';
 import type { Clock } from '../time/clock.js';
 import { formatPlainDate, parsePlainDate, plainDateAt } from '../time/zoned.js';
 import { type DigestEntry, digestDays, digestEntries } from './digest-day.js';
-import type { EventCatalog } from './event-catalog.js';
 import { type Fire, latestFire } from './fire-times.js';
 import type { Subscription } from './subscription.js';
 import type { SubscriptionStore } from './subscription-store.js';

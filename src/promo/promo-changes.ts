@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { EventCatalog } from '../catalog/event-catalog.js';
 import type { Logger } from '../logger.js';
 import type { ActivityStore, PromoChangeOutcome, PromoChangeRecord } from '../store/activity-store.js';
 import type { CallOptions, PromoUpdate, TicketingClient } from '../ticketing/client.js';
@@ -10,7 +11,9 @@ import type { PendingPromoChange, PendingPromoChanges } from './pending-promo-ch
 
 /** What the promo use cases need; nothing of Slack. */
 export interface PromoDeps {
-  ticketing: Pick<TicketingClient, 'findEvent' | 'updatePromoQuantity'>;
+  ticketing: Pick<TicketingClient, 'updatePromoQuantity'>;
+  /** Where events are found (the shared catalog). */
+  events: Pick<EventCatalog, 'lookup'>;
   pending: PendingPromoChanges;
   activity: ActivityStore;
   /** Whether the person may change promo codes now (checked on every step). */
@@ -31,6 +34,7 @@ export interface ProposeRequest {
 
 export type ProposeResult =
   | { kind: 'not-editor' }
+  | { kind: 'no-event'; asOf: number }
   | { kind: 'failed'; error: unknown }
   | { kind: 'confirm'; event: TicketingEvent; change: PendingPromoChange };
 
@@ -42,7 +46,9 @@ export async function proposePromoChange(deps: PromoDeps, request: ProposeReques
   }
   if (!isPromoQuantity(request.quantity)) return { kind: 'failed', error: new RangeError('invalid quantity') };
   try {
-    const event = await deps.ticketing.findEvent(request.eventId, deps.interactive());
+    const found = await deps.events.lookup(request.eventId, deps.interactive());
+    const event = found.event;
+    if (!event) return { kind: 'no-event', asOf: found.asOf };
     const change = await deps.pending.create({
       requestedBy: request.userId,
       channelId: request.channelId,

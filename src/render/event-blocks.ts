@@ -52,11 +52,59 @@ export function eventSection(event: TicketingEvent): Block[] {
   return [mrkdwnSection(joinMrkdwn(lines)), context(code(event.id))];
 }
 
+/** "Event list as of 14:05": how old the catalog's knowledge is, in the reader's own time. */
+export function asOfLine(asOf: number): Mrkdwn {
+  return md`Event list as of ${dateToken(asOf, '{time}', `${new Date(asOf).toISOString().slice(11, 16)} UTC`)}`;
+}
+
 /** `/events show`: one event's card. */
-export function eventCardMessage(event: TicketingEvent): SlackMessage {
+export function eventCardMessage(event: TicketingEvent, asOf?: number): SlackMessage {
+  const blocks = [header(eventTitle(event, 150)), ...eventSection(event)];
+  if (asOf !== undefined) blocks.push(context(asOfLine(asOf)));
   return {
     text: shorten(md`${eventPlainTitle(event)}: ${clip(describeEventTime(event), 300)}`, LIMITS.fallbackText),
-    blocks: [header(eventTitle(event, 150)), ...eventSection(event)],
+    blocks,
+  };
+}
+
+export const PICK_SHOW_ACTION = 'event_pick_show';
+export const PICK_REPORT_ACTION = 'event_pick_report';
+
+/** Several events match the words: a short list, each with a button that acts on it. */
+export function eventChoicesMessage(options: {
+  events: readonly TicketingEvent[];
+  query: string;
+  action: 'show' | 'report';
+  asOf: number;
+}): SlackMessage {
+  const label = options.action === 'show' ? 'Show' : 'Report';
+  const title = md`${options.events.length} events match "${clip(options.query, 60)}"`;
+  const blocks: Block[] = [mrkdwnSection(md`${title}: which one?`)];
+  for (const event of options.events.slice(0, 10)) {
+    blocks.push({
+      type: 'section',
+      text: { type: 'mrkdwn', text: md`*${eventTitle(event)}*\n:calendar: ${clip(describeEventTime(event), 300)}` },
+      accessory: {
+        type: 'button',
+        action_id: options.action === 'show' ? PICK_SHOW_ACTION : PICK_REPORT_ACTION,
+        text: { type: 'plain_text', text: label },
+        value: event.id,
+      },
+    });
+  }
+  blocks.push(context(asOfLine(options.asOf)));
+  return { text: title, blocks };
+}
+
+/** Nothing matched an id or words; says how fresh the list it looked in is. */
+export function noEventMessage(options: { target: string; asOf: number; refreshMinutes: number }): SlackMessage {
+  const text = md`:mag: No event matches ${code(options.target, 120)}. Try \`/events find <words>\` or \`/events list\`.`;
+  return {
+    text,
+    blocks: [
+      mrkdwnSection(text),
+      context(md`${asOfLine(options.asOf)}; it is refreshed about every ${options.refreshMinutes} min.`),
+    ],
   };
 }
 
@@ -69,23 +117,26 @@ export interface EventListOptions {
   emptyText?: Mrkdwn;
   /** 1-based page number, for the footer. */
   page?: number;
+  /** A last line (e.g. how fresh the list is). */
+  footer?: Mrkdwn;
 }
 
 export const NEXT_PAGE_ACTION = 'events_next_page';
 
-/** `/events list`: a page of events with a "Next" button that carries the API cursor. */
+/** `/events list`: a page of events with a "Next" button that carries where the next page starts. */
 export function eventListMessage(options: EventListOptions): SlackMessage {
   const blocks: Block[] = [header(options.title)];
   if (options.events.length === 0) {
     blocks.push(mrkdwnSection(options.emptyText ?? md`No upcoming events.`));
     return { text: md`${options.title}: none`, blocks };
   }
-  // Two blocks an event, plus header and actions: never past the 50-block limit.
-  const room = Math.floor((LIMITS.messageBlocks - 3) / 2);
+  // Two blocks an event, plus header, footer and actions: never past the 50-block limit.
+  const room = Math.floor((LIMITS.messageBlocks - 4) / 2);
   const shown = options.events.slice(0, room);
   for (const event of shown) blocks.push(...eventSection(event));
   const hidden = options.events.length - shown.length;
   if (hidden > 0) blocks.push(context(md`...and ${hidden} more`));
+  if (options.footer) blocks.push(context(options.footer));
   if (options.nextValue) {
     blocks.push({
       type: 'actions',

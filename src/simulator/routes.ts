@@ -63,6 +63,8 @@ export function createHandlers(
   catalog: SimCatalog,
   cursors: CursorCodec,
   renderReport: (event: SimEvent, promos: SimPromo[]) => unknown,
+  /** The order `GET /v1/events` lists events in (the spec promises none). */
+  listing: () => readonly SimEvent[] = () => catalog.events,
 ) {
   const eventsById = new Map(catalog.events.map((event) => [event.id, event]));
   const promosById = new Map(catalog.promos.map((promo) => [promo.id, promo]));
@@ -80,7 +82,7 @@ export function createHandlers(
     const cursor = url.searchParams.get('nextCursor');
     if (cursor !== null) {
       const after = cursors.decode(cursor);
-      const index = after === undefined ? -1 : catalog.events.findIndex((event) => event.id === after);
+      const index = after === undefined ? -1 : listing().findIndex((event) => event.id === after);
       if (index < 0) {
         return {
           status: 400,
@@ -89,8 +91,9 @@ export function createHandlers(
       }
       start = index + 1;
     }
-    const page = catalog.events.slice(start, start + limit);
-    const hasMore = start + limit < catalog.events.length;
+    const listed = listing();
+    const page = listed.slice(start, start + limit);
+    const hasMore = start + limit < listed.length;
     const last = page.at(-1);
     return {
       status: 200,

@@ -39,6 +39,8 @@ export interface SimulatorOptions extends Partial<SimulatorKnobs> {
   port?: number;
   /** The organization's budget. @default { limit: 180, windowMs: 60000 } */
   orgLimit?: { limit: number; windowMs: number };
+  /** The order events are listed in: by start, or shuffled (seeded; the spec promises no order). @default 'start' */
+  listOrder?: 'start' | 'shuffled';
   /** Whether the organization's budget counts a fixed or a rolling window. @default 'fixed' */
   windowKind?: 'fixed' | 'sliding';
   /** The report endpoint's own limit. @default { limit: 3, windowMs: 60000 } */
@@ -88,6 +90,16 @@ export interface Simulator {
 
 const MAX_LOG = 50_000;
 
+/** A seeded Fisher-Yates shuffle (a copy). */
+function shuffle<T>(items: readonly T[], random: () => number): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
+  }
+  return copy;
+}
+
 function newKey(): string {
   return `sk_sim_${randomBytes(18).toString('base64url')}`;
 }
@@ -102,7 +114,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     anchorMs: options.anchorMs ?? clock.now(),
     eventCount: options.eventCount ?? 160,
   });
-  const answer = createHandlers(catalog, new CursorCodec(randomBytes(32)), renderReport);
+  const shuffled =
+    options.listOrder === 'shuffled' ? shuffle(catalog.events, seededRandom((options.seed ?? 42) + 7)) : undefined;
+  const answer = createHandlers(
+    catalog,
+    new CursorCodec(randomBytes(32)),
+    renderReport,
+    () => shuffled ?? catalog.events,
+  );
   const faults = new FaultPlan(seededRandom((options.seed ?? 42) + 1));
   const knobs: SimulatorKnobs = {
     latencyMs: options.latencyMs ?? 0,

@@ -1,3 +1,4 @@
+import type { DayRange, EventTarget, ListFilter } from '../catalog/find-events.js';
 import { type DigestOnOptions, MAX_DIGEST_DAYS, TIME_OF_DAY, timeOfDay } from '../digest/subscription.js';
 import { clip, type Mrkdwn, md } from '../render/mrkdwn.js';
 import { isTicketingError } from '../ticketing/errors.js';
@@ -6,20 +7,25 @@ import { parsePromoQuantity } from '../ticketing/promo-quantity.js';
 import { isValidTimeZone } from '../time/zoned.js';
 
 export const USAGE = {
-  list: md`/events list`,
-  show: md`/events show <eventId>`,
-  report: md`/events report <eventId>`,
-  promo: md`/events promo <eventId> <promoId> <quantity>`,
+  list: md`/events list [today | tomorrow | week] [words]`,
+  show: md`/events show <eventId or words of its name>`,
+  report: md`/events report [eventId or words of its name]`,
+  find: md`/events find <words of an event's name>`,
+  promo: md`/events promo [<eventId> <promoId> <quantity>]`,
   digest: md`/events digest on [HH:MM] [zone] [--days N] [--skip-empty] | off | status | now`,
   help: md`/events help`,
 } as const;
 
 export type EventsCommand =
-  | { kind: 'list' }
+  | { kind: 'list'; filter: ListFilter }
   | { kind: 'help' }
-  | { kind: 'show'; eventId: string }
-  | { kind: 'report'; eventId: string }
+  | { kind: 'show'; target: EventTarget }
+  | { kind: 'report'; target: EventTarget }
+  | { kind: 'find'; words: string }
   | { kind: 'promo'; eventId: string; promoId: string; quantity: number }
+  /** `promo` or `report` with nothing after it: a modal asks. */
+  | { kind: 'promo-modal' }
+  | { kind: 'report-modal' }
   | { kind: 'digest-on'; options: DigestOnOptions }
   | { kind: 'digest-off' }
   | { kind: 'digest-status' }
@@ -51,16 +57,20 @@ export function parseEventsCommand(text: string): EventsCommand {
   switch (sub.toLowerCase()) {
     case 'list':
     case 'upcoming':
-      return args.length === 0 ? { kind: 'list' } : invalid(md`\`list\` takes no arguments.`, USAGE.list);
+      return { kind: 'list', filter: parseListFilter(args) };
     case 'help':
       return { kind: 'help' };
     case 'show':
-      if (args.length > 1) return invalid(md`\`show\` takes one event id.`, USAGE.show);
-      return withId(id('event', args[0], USAGE.show), (eventId) => ({ kind: 'show', eventId }));
+      if (args.length === 0) return invalid(md`\`show\` needs an event id or words of its name.`, USAGE.show);
+      return withTarget(args, USAGE.show, (target) => ({ kind: 'show', target }));
     case 'report':
-      if (args.length > 1) return invalid(md`\`report\` takes one event id.`, USAGE.report);
-      return withId(id('event', args[0], USAGE.report), (eventId) => ({ kind: 'report', eventId }));
+      if (args.length === 0) return { kind: 'report-modal' };
+      return withTarget(args, USAGE.report, (target) => ({ kind: 'report', target }));
+    case 'find':
+      if (args.length === 0) return invalid(md`\`find\` needs words of an event's name.`, USAGE.find);
+      return { kind: 'find', words: args.join(' ') };
     case 'promo': {
+      if (args.length === 0) return { kind: 'promo-modal' };
       if (args.length !== 3)
         return invalid(md`\`promo\` takes an event id, a promo code id and a quantity.`, USAGE.promo);
       const eventId = id('event', args[0], USAGE.promo);
@@ -130,6 +140,35 @@ function parseDigestOn(args: readonly string[]): DigestOnOptions | { problem: Mr
   return result;
 }
 
-function withId(parsed: string | EventsCommand, build: (id: string) => EventsCommand): EventsCommand {
-  return typeof parsed === 'string' ? build(parsed) : parsed;
+const RANGES: readonly DayRange[] = ['today', 'tomorrow', 'week'];
+
+/** `[today | tomorrow | week] [words]`. */
+function parseListFilter(args: readonly string[]): ListFilter {
+  const [first, ...rest] = args;
+  const range = RANGES.find((each) => each === first?.toLowerCase());
+  const words = (range ? rest : args).join(' ').trim();
+  return { ...(range ? { range } : {}), ...(words ? { words } : {}) };
+}
+
+/** Looks like an id of some kind: a UUID, with or without a prefix. */
+const ID_LIKE = /^([a-z]+_)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * One word that looks like an id must be an event id (a promo id there is named as the mistake
+ * it is); anything else is words of an event's name.
+ */
+function withTarget(
+  args: readonly string[],
+  usage: Mrkdwn,
+  build: (target: EventTarget) => EventsCommand,
+): EventsCommand {
+  const [only] = args;
+  if (args.length === 1 && only && ID_LIKE.test(only)) {
+    try {
+      return build({ id: parseId('event', only) });
+    } catch (error) {
+      return invalid(isTicketingError(error) ? md`${clip(error.message, 200)}.` : md`That id is not valid.`, usage);
+    }
+  }
+  return build({ words: args.join(' ') });
 }

@@ -1,11 +1,13 @@
 import { App } from '@slack/bolt';
 import type { Logger } from '../logger.js';
+import { registerEventPickActions } from './actions/event-pick.js';
 import { registerNextPageAction } from './actions/next-page.js';
 import { registerPromoActions } from './actions/promo-actions.js';
 import { boltLogger } from './bolt-logger.js';
 import { registerEventsCommand } from './commands/events-command.js';
 import type { SlackDeps } from './deps.js';
 import { registerAppHome } from './home/app-home.js';
+import { registerEventModals } from './views/event-modals.js';
 
 export interface SlackAppOptions {
   botToken: string;
@@ -42,6 +44,8 @@ export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): App {
   });
   registerEventsCommand(app, deps);
   registerNextPageAction(app, deps);
+  registerEventPickActions(app, deps);
+  registerEventModals(app, deps);
   registerPromoActions(app, deps);
   registerAppHome(app, deps);
   app.error(async (error) => {

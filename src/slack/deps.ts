@@ -1,3 +1,4 @@
+import type { EventCatalog } from '../catalog/event-catalog.js';
 import type { DigestService } from '../digest/digest-service.js';
 import type { WorkTracker } from '../lifecycle/work-tracker.js';
 import type { Logger } from '../logger.js';
@@ -5,7 +6,6 @@ import type { PendingPromoChanges } from '../promo/pending-promo-changes.js';
 import type { ActivityStore } from '../store/activity-store.js';
 import type { CallOptions, TicketingClient } from '../ticketing/client.js';
 import type { RateLimitSpec } from '../ticketing/rate-limit.js';
-import type { UpcomingEvents } from '../ticketing/upcoming-events.js';
 import type { Clock } from '../time/clock.js';
 import type { PromoEditors } from './promo-editors.js';
 import type { ValueStash } from './value-stash.js';
@@ -13,7 +13,8 @@ import type { ValueStash } from './value-stash.js';
 /** What every listener is given; nothing is reached for. */
 export interface SlackDeps {
   ticketing: TicketingClient;
-  upcoming: UpcomingEvents;
+  /** The organization's events, shared by every reader. */
+  catalog: EventCatalog;
   digests: DigestService;
   activity: ActivityStore;
   editors: PromoEditors;

@@ -1,73 +1,72 @@
-import type { RespondFn } from '@slack/bolt';
+import type { RespondFn, webApi } from '@slack/bolt';
+import { type DayRange, type ListFilter, upcomingEvents } from '../catalog/find-events.js';
 import { plainMessage } from '../render/block-kit.js';
-import { eventListMessage } from '../render/event-blocks.js';
-import { md } from '../render/mrkdwn.js';
-import type { UpcomingPosition } from '../ticketing/upcoming-events.js';
+import { asOfLine, eventListMessage } from '../render/event-blocks.js';
+import { clip, md } from '../render/mrkdwn.js';
 import type { SlackDeps } from './deps.js';
+import { personZone } from './person-zone.js';
 import { respondPrivately } from './respond-safely.js';
 import { userMessageFor } from './user-message.js';
 
 /** What the Next button carries: where the next page starts, named for whoever reads it later. */
-interface NextPageValue {
-  /** The API cursor, verbatim (null: the first API page). */
-  cursor: string | null;
-  /** How far into that API page's upcoming events. */
+export interface ListPosition {
+  /** How many upcoming events earlier pages showed. */
   offset: number;
-  /** 1-based number of the page the button opens. */
+  /** 1-based number of the page. */
   page: number;
+  range?: DayRange | undefined;
+  words?: string | undefined;
 }
 
-export function encodePosition(position: UpcomingPosition, page: number): string {
-  const value: NextPageValue = { cursor: position.cursor ?? null, offset: position.offset, page };
-  return JSON.stringify(value);
+export function encodePosition(position: ListPosition): string {
+  return JSON.stringify(position);
 }
 
-export function decodePosition(text: string): { position: UpcomingPosition; page: number } | undefined {
+export function decodePosition(text: string): ListPosition | undefined {
   try {
-    const value = JSON.parse(text) as Partial<NextPageValue>;
-    if (
-      (typeof value.cursor !== 'string' && value.cursor !== null) ||
-      !Number.isInteger(value.offset) ||
-      !Number.isInteger(value.page)
-    ) {
-      return undefined;
-    }
-    return {
-      position: { cursor: value.cursor ?? undefined, offset: value.offset as number },
-      page: value.page as number,
-    };
+    const value = JSON.parse(text) as Partial<ListPosition>;
+    if (!Number.isInteger(value.offset) || !Number.isInteger(value.page)) return undefined;
+    const range = (['today', 'tomorrow', 'week'] as const).find((each) => each === value.range);
+    const words = typeof value.words === 'string' ? value.words.slice(0, 200) : undefined;
+    return { offset: Math.max(0, value.offset as number), page: Math.max(1, value.page as number), range, words };
   } catch {
     return undefined;
   }
 }
 
-/** `/events list` and the "Next" button: one page of upcoming events, visible only to the caller. */
+const RANGE_TITLES: Record<DayRange, string> = { today: 'today', tomorrow: 'tomorrow', week: 'this week' };
+
+/**
+ * `/events list` and its Next button: upcoming events soonest first across the whole catalog,
+ * whatever order the API lists them in, a page at a time, visible only to the caller.
+ */
 export async function showUpcomingPage(
   deps: SlackDeps,
-  respond: RespondFn,
-  position: UpcomingPosition,
-  page: number,
+  slack: { respond: RespondFn; client: webApi.WebClient; userId: string },
+  position: ListPosition,
   replace: boolean,
 ): Promise<void> {
   const extra = replace ? { replace_original: true } : {};
   try {
-    const result = await deps.upcoming.page(position, {
-      pageSize: deps.pageSize,
-      ...deps.interactive(),
-    });
-    const nextValue = result.next ? deps.stash.put(encodePosition(result.next, page + 1)) : undefined;
+    const snapshot = await deps.catalog.snapshot(deps.interactive());
+    const filter: ListFilter = { range: position.range, words: position.words };
+    const zone = position.range ? ((await personZone(slack.client, slack.userId)) ?? 'UTC') : 'UTC';
+    const events = upcomingEvents(snapshot, filter, zone, deps.clock.now());
+    const pageEvents = events.slice(position.offset, position.offset + deps.pageSize);
+    const nextOffset = position.offset + pageEvents.length;
+    const next = nextOffset < events.length ? { ...position, offset: nextOffset, page: position.page + 1 } : undefined;
+    const what = position.range ? md`Upcoming events ${clip(RANGE_TITLES[position.range], 20)}` : md`Upcoming events`;
+    const title = position.words ? md`${what} matching "${clip(position.words, 60)}"` : what;
     const message = eventListMessage({
-      title: page === 1 ? md`Upcoming events` : md`Upcoming events (page ${page})`,
-      events: result.events,
-      nextValue,
-      page,
-      emptyText: result.next
-        ? md`No upcoming events on these pages yet; press Next to keep looking.`
-        : md`No upcoming events.`,
+      title: position.page === 1 ? title : md`${title} (page ${position.page})`,
+      events: pageEvents,
+      nextValue: next ? deps.stash.put(encodePosition(next)) : undefined,
+      page: position.page,
+      footer: asOfLine(snapshot.asOf),
     });
-    await respondPrivately(respond, message, deps.logger, extra);
+    await respondPrivately(slack.respond, message, deps.logger, extra);
   } catch (error) {
     deps.logger.warn('Listing events failed', { error });
-    await respondPrivately(respond, plainMessage(md`:warning: ${userMessageFor(error)}`), deps.logger, extra);
+    await respondPrivately(slack.respond, plainMessage(md`:warning: ${userMessageFor(error)}`), deps.logger, extra);
   }
 }

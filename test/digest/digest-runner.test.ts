@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { EventCatalog } from '../../src/catalog/event-catalog.js';
 import { type DigestMetadata, DigestRunner } from '../../src/digest/digest-runner.js';
 import { DigestScheduler } from '../../src/digest/digest-scheduler.js';
-import { EventCatalog } from '../../src/digest/event-catalog.js';
 import { fireOn } from '../../src/digest/fire-times.js';
 import { pacedPoster } from '../../src/digest/slack-poster.js';
 import type { Subscription } from '../../src/digest/subscription.js';
@@ -76,7 +76,7 @@ async function harness(startAt: number, eventCount = 160): Promise<Harness> {
         subscriptions,
         messages: { digest: digestMessage, paused: digestPausedMessage },
         claims: store.claims,
-        catalog: new EventCatalog(client, { clock }),
+        catalog: new EventCatalog({ client, clock, orgLimit: { limit: 180, windowMs: 60_000 } }),
         post: async (channel, message, metadata) => {
           const code = options.failChannels?.[channel];
           if (code)

@@ -6,15 +6,15 @@ const PROMO = 'promo_9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d';
 
 describe('parseEventsCommand', () => {
   it('lists by default and on list or upcoming, and shows help', () => {
-    expect(parseEventsCommand('')).toEqual({ kind: 'list' });
-    expect(parseEventsCommand('  LIST ')).toEqual({ kind: 'list' });
-    expect(parseEventsCommand('upcoming')).toEqual({ kind: 'list' });
+    expect(parseEventsCommand('')).toEqual({ kind: 'list', filter: {} });
+    expect(parseEventsCommand('  LIST ')).toEqual({ kind: 'list', filter: {} });
+    expect(parseEventsCommand('upcoming')).toEqual({ kind: 'list', filter: {} });
     expect(parseEventsCommand('help')).toEqual({ kind: 'help' });
   });
 
   it('reads an event id with or without its prefix', () => {
-    expect(parseEventsCommand(`show ${EVENT}`)).toEqual({ kind: 'show', eventId: EVENT });
-    expect(parseEventsCommand(`report ${EVENT.slice(4)}`)).toEqual({ kind: 'report', eventId: EVENT });
+    expect(parseEventsCommand(`show ${EVENT}`)).toEqual({ kind: 'show', target: { id: EVENT } });
+    expect(parseEventsCommand(`report ${EVENT.slice(4)}`)).toEqual({ kind: 'report', target: { id: EVENT } });
   });
 
   it('reads a promo change with the one quantity rule', () => {
@@ -44,9 +44,28 @@ describe('parseEventsCommand', () => {
 
   it('names a wrong id, a missing id and an unknown subcommand, escaping what was typed', () => {
     expect(parseEventsCommand(`show ${PROMO}`)).toMatchObject({ kind: 'invalid' });
-    expect(parseEventsCommand('report')).toMatchObject({ kind: 'invalid', problem: 'Missing the event id.' });
+    expect(parseEventsCommand(`promo ${EVENT} ${EVENT} 5`)).toMatchObject({ kind: 'invalid' });
     const unknown = parseEventsCommand('<!channel> <@U1>');
     expect(unknown).toMatchObject({ kind: 'invalid', problem: 'Unknown subcommand "&lt;!channel&gt;".' });
+  });
+});
+
+describe('parseEventsCommand: names, filters and modals', () => {
+  it('takes anything that is not one id as words of an event name', () => {
+    expect(parseEventsCommand('show rock festival')).toEqual({ kind: 'show', target: { words: 'rock festival' } });
+    expect(parseEventsCommand('report Jazz')).toEqual({ kind: 'report', target: { words: 'Jazz' } });
+    expect(parseEventsCommand('find  jazz   night ')).toEqual({ kind: 'find', words: 'jazz night' });
+  });
+
+  it('reads list filters: a day range and words', () => {
+    expect(parseEventsCommand('list today')).toEqual({ kind: 'list', filter: { range: 'today' } });
+    expect(parseEventsCommand('list WEEK jazz')).toEqual({ kind: 'list', filter: { range: 'week', words: 'jazz' } });
+    expect(parseEventsCommand('list jazz night')).toEqual({ kind: 'list', filter: { words: 'jazz night' } });
+  });
+
+  it('opens a modal for promo and report with nothing after them', () => {
+    expect(parseEventsCommand('promo')).toEqual({ kind: 'promo-modal' });
+    expect(parseEventsCommand('report')).toEqual({ kind: 'report-modal' });
   });
 });
 

@@ -6,13 +6,13 @@ import type { SlackDeps } from '../deps.js';
 import { respondPrivately } from '../respond-safely.js';
 import { decodePosition, showUpcomingPage } from '../upcoming-page.js';
 
-/** The "Next" button of `/events list`: follows the API cursor it carries. */
+/** The "Next" button of `/events list`: the next page of the same sorted, filtered list. */
 export function registerNextPageAction(app: App, deps: SlackDeps): void {
-  app.action(NEXT_PAGE_ACTION, async ({ ack, respond, action }) => {
+  app.action(NEXT_PAGE_ACTION, async ({ ack, respond, action, body, client }) => {
     await ack();
     const raw = 'value' in action && typeof action.value === 'string' ? deps.stash.get(action.value) : undefined;
-    const decoded = raw === undefined ? undefined : decodePosition(raw);
-    if (!decoded) {
+    const position = raw === undefined ? undefined : decodePosition(raw);
+    if (!position) {
       await respondPrivately(
         respond,
         plainMessage(md`This list has expired. Run \`/events list\` again.`),
@@ -23,6 +23,6 @@ export function registerNextPageAction(app: App, deps: SlackDeps): void {
       );
       return;
     }
-    await showUpcomingPage(deps, respond, decoded.position, decoded.page, true);
+    await showUpcomingPage(deps, { respond, client, userId: body.user.id }, position, true);
   });
 }

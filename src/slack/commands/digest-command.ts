@@ -11,9 +11,9 @@ import {
   noDigestMessage,
 } from '../../render/digest-blocks.js';
 import { md } from '../../render/mrkdwn.js';
-import { isValidTimeZone } from '../../time/zoned.js';
 import type { EventsCommand } from '../command-parser.js';
 import type { SlackDeps } from '../deps.js';
+import { personZone } from '../person-zone.js';
 import { respondPrivately } from '../respond-safely.js';
 import { channelProblem } from '../slack-errors.js';
 import { userMessageFor } from '../user-message.js';
@@ -25,16 +25,6 @@ export interface DigestRequest {
   client: webApi.WebClient;
   channelId: string;
   userId: string;
-}
-
-/** The person's Slack timezone, or undefined when Slack does not say. */
-async function personZone(client: webApi.WebClient, userId: string): Promise<string | undefined> {
-  try {
-    const zone = (await client.users.info({ user: userId })).user?.tz;
-    return zone && isValidTimeZone(zone) ? zone : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** `on`: the announcement goes first, proving the bot may post here before anything is saved. */

@@ -7,9 +7,11 @@ import { parseEventsCommand } from '../command-parser.js';
 import type { SlackDeps } from '../deps.js';
 import { respondPrivately } from '../respond-safely.js';
 import { showUpcomingPage } from '../upcoming-page.js';
+import { openPromoModal, openReportModal } from '../views/event-modals.js';
 import { handleDigestCommand } from './digest-command.js';
+import { findEvents } from './find-events.js';
 import { handlePromoCommand } from './promo-command.js';
-import { requestReport } from './request-report.js';
+import { handleReportCommand } from './request-report.js';
 import { showEvent } from './show-event.js';
 
 /** `/events ...`: acknowledged at once, whatever the API is doing; the answer follows. */
@@ -39,19 +41,33 @@ export function registerEventsCommand(app: App, deps: SlackDeps): void {
         );
         return;
       case 'list':
-        await showUpcomingPage(deps, respond, { cursor: undefined, offset: 0 }, 1, false);
+        await showUpcomingPage(
+          deps,
+          { respond, client, userId: command.user_id },
+          { offset: 0, page: 1, range: parsed.filter.range, words: parsed.filter.words },
+          false,
+        );
         return;
       case 'show':
-        await showEvent(deps, respond, parsed.eventId);
+        await showEvent(deps, respond, parsed.target);
+        return;
+      case 'find':
+        await findEvents(deps, respond, parsed.words);
         return;
       case 'report':
-        await requestReport(deps, {
+        await handleReportCommand(deps, {
           respond,
           client,
           channelId: command.channel_id,
           userId: command.user_id,
-          eventId: parsed.eventId,
+          target: parsed.target,
         });
+        return;
+      case 'promo-modal':
+        await openPromoModal(deps, client, { triggerId: command.trigger_id, channelId: command.channel_id });
+        return;
+      case 'report-modal':
+        await openReportModal(deps, client, { triggerId: command.trigger_id, channelId: command.channel_id });
         return;
       case 'promo':
         await handlePromoCommand(

@@ -1,4 +1,8 @@
 import type { RespondFn, webApi } from '@slack/bolt';
+import { type EventTarget, resolveEvent } from '../../catalog/find-events.js';
+import { plainMessage } from '../../render/block-kit.js';
+import { eventChoicesMessage, eventLabel, noEventMessage } from '../../render/event-blocks.js';
+import { md } from '../../render/mrkdwn.js';
 import {
   reportAbandonedMessage,
   reportFailedMessage,
@@ -8,6 +12,7 @@ import {
 import type { ReportProgress } from '../../ticketing/report-queue.js';
 import type { SlackDeps } from '../deps.js';
 import { ReportMessage } from '../report-message.js';
+import { respondPrivately } from '../respond-safely.js';
 import { userMessageFor } from '../user-message.js';
 
 /** A report waits at most this long in the queue before the person is told to try later. */
@@ -19,6 +24,36 @@ export interface ReportRequest {
   channelId: string;
   userId: string;
   eventId: string;
+  /** How the messages name the event (its name when it has one). */
+  label: string;
+}
+
+/** `/events report <id or words>`: finds the one event meant in the catalog, then requests its report. */
+export async function handleReportCommand(
+  deps: SlackDeps,
+  request: Omit<ReportRequest, 'eventId' | 'label'> & { target: EventTarget },
+): Promise<void> {
+  let resolved: Awaited<ReturnType<typeof resolveEvent>>;
+  try {
+    resolved = await resolveEvent(deps.catalog, request.target, deps.interactive());
+  } catch (error) {
+    await respondPrivately(request.respond, plainMessage(md`:warning: ${userMessageFor(error)}`), deps.logger);
+    return;
+  }
+  const query = 'id' in request.target ? request.target.id : request.target.words;
+  if (resolved.kind === 'found') {
+    await requestReport(deps, { ...request, eventId: resolved.event.id, label: eventLabel(resolved.event) });
+  } else if (resolved.kind === 'choices') {
+    const message = eventChoicesMessage({ events: resolved.events, query, action: 'report', asOf: resolved.asOf });
+    await respondPrivately(request.respond, message, deps.logger);
+  } else {
+    const refreshMinutes = Math.ceil(deps.catalog.periodMs / 60_000);
+    await respondPrivately(
+      request.respond,
+      noEventMessage({ target: query, asOf: resolved.asOf, refreshMinutes }),
+      deps.logger,
+    );
+  }
 }
 
 /**
@@ -38,7 +73,7 @@ export async function requestReport(deps: SlackDeps, request: ReportRequest): Pr
     if (position === lastPosition || now - lastEdit < deps.progressIntervalMs) return;
     lastPosition = position;
     lastEdit = now;
-    void message.show(reportProgressMessage(progress, eventId, deps.reportLimit), false);
+    void message.show(reportProgressMessage(progress, request.label, deps.reportLimit), false);
   };
   const ticket = deps.ticketing.requestReport(eventId, {
     priority: 'interactive',
@@ -54,7 +89,7 @@ export async function requestReport(deps: SlackDeps, request: ReportRequest): Pr
   message = await ReportMessage.open(
     request,
     request.channelId,
-    reportProgressMessage(first, eventId, deps.reportLimit),
+    reportProgressMessage(first, request.label, deps.reportLimit),
     log,
   );
   lastPosition = first.state === 'queued' ? first.position : 0;
@@ -67,7 +102,7 @@ export async function requestReport(deps: SlackDeps, request: ReportRequest): Pr
     const abandoned = deps.work.stopping.aborted;
     if (!abandoned) log.warn('The report request failed', { error });
     await message.show(
-      abandoned ? reportAbandonedMessage(eventId) : reportFailedMessage(eventId, userMessageFor(error)),
+      abandoned ? reportAbandonedMessage(eventId) : reportFailedMessage(request.label, userMessageFor(error)),
       true,
     );
     return;

@@ -1,20 +1,42 @@
-import type { RespondFn } from '@slack/bolt';
+import type { RespondArguments, RespondFn } from '@slack/bolt';
+import { type EventTarget, resolveEvent } from '../../catalog/find-events.js';
 import { plainMessage } from '../../render/block-kit.js';
-import { eventCardMessage } from '../../render/event-blocks.js';
+import { eventCardMessage, eventChoicesMessage, noEventMessage } from '../../render/event-blocks.js';
 import { md } from '../../render/mrkdwn.js';
 import type { SlackDeps } from '../deps.js';
 import { respondPrivately } from '../respond-safely.js';
 import { userMessageFor } from '../user-message.js';
 
-/** `/events show <eventId>`: the event's card, privately. */
-export async function showEvent(deps: SlackDeps, respond: RespondFn, eventId: string): Promise<void> {
+/** What an event target is called in a "no match" answer. */
+export const targetText = (target: EventTarget) => ('id' in target ? target.id : target.words);
+
+/** `/events show <id or words>`: the card of the one event meant, or a choice, or "none", privately. */
+export async function showEvent(
+  deps: SlackDeps,
+  respond: RespondFn,
+  target: EventTarget,
+  extra: Partial<RespondArguments> = {},
+): Promise<void> {
   try {
-    const event = await deps.ticketing.findEvent(eventId, {
-      ...deps.interactive(),
-    });
-    await respondPrivately(respond, eventCardMessage(event), deps.logger);
+    const resolved = await resolveEvent(deps.catalog, target, deps.interactive());
+    const message =
+      resolved.kind === 'found'
+        ? eventCardMessage(resolved.event, resolved.asOf)
+        : resolved.kind === 'choices'
+          ? eventChoicesMessage({
+              events: resolved.events,
+              query: targetText(target),
+              action: 'show',
+              asOf: resolved.asOf,
+            })
+          : noEventMessage({
+              target: targetText(target),
+              asOf: resolved.asOf,
+              refreshMinutes: Math.ceil(deps.catalog.periodMs / 60_000),
+            });
+    await respondPrivately(respond, message, deps.logger, extra);
   } catch (error) {
-    deps.logger.info('Showing an event failed', { eventId, error });
-    await respondPrivately(respond, plainMessage(md`:warning: ${userMessageFor(error)}`), deps.logger);
+    deps.logger.info('Showing an event failed', { error });
+    await respondPrivately(respond, plainMessage(md`:warning: ${userMessageFor(error)}`), deps.logger, extra);
   }
 }

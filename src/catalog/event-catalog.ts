@@ -1,0 +1,212 @@
+import { type Logger, silentLogger } from '../logger.js';
+import type { CallOptions, TicketingClient } from '../ticketing/client.js';
+import { cancellationError } from '../ticketing/errors.js';
+import { parseId } from '../ticketing/ids.js';
+import type { RateLimitSpec } from '../ticketing/rate-limit.js';
+import type { TicketingEvent } from '../ticketing/schemas.js';
+import type { Clock } from '../time/clock.js';
+import { systemClock } from '../time/clock.js';
+
+/** One complete crawl of the organization's events. */
+export interface CatalogSnapshot {
+  /** Every event, soonest start first (then by id), whatever order the API listed them in. */
+  events: readonly TicketingEvent[];
+  byId: ReadonlyMap<string, TicketingEvent>;
+  /** When the crawl that produced it finished (clock ms). */
+  asOf: number;
+  /** Requests the crawl cost (its pages). */
+  requests: number;
+}
+
+export interface EventCatalogOptions {
+  client: Pick<TicketingClient, 'eventPages'>;
+  /** The organization's budget, to keep the refresh within `budgetShare` of it. */
+  orgLimit: RateLimitSpec;
+  /** Most of the budget the refresh may take. @default 0.1 */
+  budgetShare?: number;
+  /** Shortest refresh period, however cheap the crawl. @default 60 s */
+  minPeriodMs?: number;
+  clock?: Clock;
+  logger?: Logger;
+}
+
+/** How long a reader is willing to wait for a crawl it needs. */
+export interface ReadOptions {
+  /** The reader gives up waiting (the crawl goes on for the others). */
+  signal?: AbortSignal | undefined;
+  /**
+   * A crawl this reader starts fails fast when the rate limit would hold it longer (the person is
+   * told how long); a background refresh waits as long as it takes.
+   */
+  maxRateLimitWaitMs?: number | undefined;
+}
+
+/** An event found by id, and how old the catalog's knowledge is. */
+export interface Lookup {
+  event: TicketingEvent | undefined;
+  asOf: number;
+}
+
+/**
+ * The organization's events, crawled as background work and shared by every reader: `show`,
+ * `promo`, `report`, digests, App Home, search and the event picker. The spec has no single-event
+ * read, so this replaces a crawl per command with one crawl per refresh period for everyone.
+ *
+ * The period is chosen so the refresh never takes more than `budgetShare` of the budget: a crawl of
+ * N pages may start only N × window / (share × limit) after the previous one began (and at least
+ * `minPeriodMs`). Within that period the catalog is fresh: an unknown id is "not found" with no
+ * request. Once it is due, the first reader (or the background timer) starts the crawl and every
+ * other reader joins it. A failed crawl keeps the previous snapshot.
+ */
+export class EventCatalog {
+  readonly #client: Pick<TicketingClient, 'eventPages'>;
+  readonly #orgLimit: RateLimitSpec;
+  readonly #share: number;
+  readonly #minPeriodMs: number;
+  readonly #clock: Clock;
+  readonly #logger: Logger;
+  #snapshot: CatalogSnapshot | undefined;
+  #crawl: Promise<CatalogSnapshot> | undefined;
+  #lastCrawlStart = Number.NEGATIVE_INFINITY;
+  #crawls = 0;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(options: EventCatalogOptions) {
+    this.#client = options.client;
+    this.#orgLimit = options.orgLimit;
+    this.#share = options.budgetShare ?? 0.1;
+    if (!(this.#share > 0 && this.#share <= 1))
+      throw new RangeError(`budgetShare must be in (0, 1], got ${this.#share}`);
+    this.#minPeriodMs = options.minPeriodMs ?? 60_000;
+    this.#clock = options.clock ?? systemClock;
+    this.#logger = options.logger ?? silentLogger;
+  }
+
+  /** Least time between the starts of two crawls, from the last crawl's measured cost. */
+  get periodMs(): number {
+    const pages = this.#snapshot?.requests ?? 1;
+    const allowedPerWindow = this.#share * this.#orgLimit.limit;
+    return Math.max(this.#minPeriodMs, Math.ceil((pages * this.#orgLimit.windowMs) / allowedPerWindow));
+  }
+
+  /** Crawls started so far. */
+  get crawls(): number {
+    return this.#crawls;
+  }
+
+  /** The latest snapshot without waiting (undefined before the first crawl has finished). */
+  current(): CatalogSnapshot | undefined {
+    return this.#snapshot;
+  }
+
+  /** A snapshot no older than the refresh period when one may be had; a stale one if a crawl fails. */
+  async snapshot(options: ReadOptions = {}): Promise<CatalogSnapshot> {
+    const current = this.#snapshot;
+    if (current && !this.#due()) return current;
+    try {
+      return await untilAborted(this.#refresh(options.maxRateLimitWaitMs), options.signal);
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      if (!current) throw error;
+      this.#logger.warn('Refreshing the event catalog failed; answering from the previous crawl', {
+        error,
+        asOf: new Date(current.asOf).toISOString(),
+      });
+      return current;
+    }
+  }
+
+  /** Every event (sorted); see `snapshot`. */
+  async all(options: ReadOptions = {}): Promise<readonly TicketingEvent[]> {
+    return (await this.snapshot(options)).events;
+  }
+
+  /**
+   * An event by id, with or without its prefix. A miss is answered from a fresh catalog with no
+   * request; only when the catalog is due does it refresh, once for everyone asking.
+   */
+  async lookup(eventId: string, options: ReadOptions = {}): Promise<Lookup> {
+    const id = parseId('event', eventId);
+    const snapshot = await this.snapshot(options);
+    return { event: snapshot.byId.get(id), asOf: snapshot.asOf };
+  }
+
+  /** Refreshes in the background whenever the period has passed, until `stop()`. */
+  start(): void {
+    const tick = () => {
+      this.#timer = setTimeout(() => {
+        void this.snapshot()
+          .catch((error: unknown) => this.#logger.warn('The background catalog refresh failed', { error }))
+          .finally(tick);
+      }, this.#untilDue());
+      this.#timer.unref();
+    };
+    if (!this.#timer) tick();
+  }
+
+  stop(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #due(): boolean {
+    return this.#untilDue() === 0;
+  }
+
+  #untilDue(): number {
+    return Math.max(0, this.#lastCrawlStart + this.periodMs - this.#clock.now());
+  }
+
+  #refresh(maxRateLimitWaitMs: number | undefined): Promise<CatalogSnapshot> {
+    const options: CallOptions & { limit: number } = {
+      priority: 'background',
+      limit: 100,
+      ...(maxRateLimitWaitMs === undefined ? {} : { maxRateLimitWaitMs }),
+    };
+    this.#crawl ??= (async () => {
+      this.#lastCrawlStart = this.#clock.now();
+      this.#crawls += 1;
+      try {
+        const events: TicketingEvent[] = [];
+        let requests = 0;
+        for await (const page of this.#client.eventPages(options)) {
+          requests += 1;
+          events.push(...page.items);
+        }
+        events.sort((a, b) => a.startsAtMs - b.startsAtMs || a.id.localeCompare(b.id));
+        const snapshot: CatalogSnapshot = {
+          events,
+          byId: new Map(events.map((event) => [event.id, event])),
+          asOf: this.#clock.now(),
+          requests,
+        };
+        this.#snapshot = snapshot;
+        this.#logger.info('Event catalog refreshed', { events: events.length, requests, periodMs: this.periodMs });
+        return snapshot;
+      } finally {
+        this.#crawl = undefined;
+      }
+    })();
+    return this.#crawl;
+  }
+}
+
+/** The work's result, or the signal's reason once it aborts first (the work itself goes on). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(cancellationError(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(cancellationError(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

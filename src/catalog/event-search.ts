@@ -1,0 +1,86 @@
+import type { TicketingEvent } from '../ticketing/schemas.js';
+
+/** Lower case, accents off (`Café` → `cafe`), split on anything that is not a letter or digit. */
+export function searchWords(text: string): string[] {
+  return text
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+}
+
+/** Edit distance with adjacent swaps (Damerau), stopping early past `max`. */
+export function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  const rows: number[][] = [];
+  for (let i = 0; i <= a.length; i += 1) {
+    const row: number[] = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j += 1) {
+      if (i === 0) {
+        row.push(j);
+        continue;
+      }
+      const previous = rows[i - 1] as number[];
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min((previous[j] as number) + 1, (row[j - 1] as number) + 1, (previous[j - 1] as number) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        value = Math.min(value, ((rows[i - 2] as number[])[j - 2] as number) + 1);
+      }
+      row.push(value);
+      best = Math.min(best, value);
+    }
+    rows.push(row);
+    if (i > 0 && best > max) return max + 1;
+  }
+  return (rows[a.length] as number[])[b.length] as number;
+}
+
+/** Typos tolerated by a word's length: none under 4 letters, one up to 7, two from 8. */
+function allowedTypos(word: string): number {
+  if (word.length < 4) return 0;
+  return word.length < 8 ? 1 : 2;
+}
+
+/** How well one typed word matches one word of a name: 3 exact, 2 prefix, 1 typo, 0 none. */
+function wordScore(typed: string, word: string): number {
+  if (typed === word) return 3;
+  if (typed.length >= 3 && word.startsWith(typed)) return 2;
+  const typos = allowedTypos(typed);
+  if (typos > 0 && editDistance(typed, word, typos) <= typos) return 1;
+  return 0;
+}
+
+export interface SearchMatch {
+  event: TicketingEvent;
+  /** Higher is better: exact words beat prefixes beat typos. */
+  score: number;
+}
+
+/**
+ * Events whose name matches every typed word (in any order; case, accents and small typos
+ * forgiven), best first, then soonest first. Events without a name never match words.
+ */
+export function searchEvents(events: readonly TicketingEvent[], query: string): SearchMatch[] {
+  const typed = searchWords(query);
+  if (typed.length === 0) return [];
+  const matches: SearchMatch[] = [];
+  for (const event of events) {
+    if (!event.name) continue;
+    const words = searchWords(event.name);
+    let score = 0;
+    for (const each of typed) {
+      const best = Math.max(0, ...words.map((word) => wordScore(each, word)));
+      if (best === 0) {
+        score = 0;
+        break;
+      }
+      score += best;
+    }
+    if (score > 0) matches.push({ event, score });
+  }
+  return matches.sort(
+    (a, b) => b.score - a.score || a.event.startsAtMs - b.event.startsAtMs || a.event.id.localeCompare(b.event.id),
+  );
+}

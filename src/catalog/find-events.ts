@@ -1,0 +1,67 @@
+import { digestDayOf, digestDays } from '../digest/digest-day.js';
+import type { TicketingEvent } from '../ticketing/schemas.js';
+import { addDays, plainDateAt } from '../time/zoned.js';
+import type { CatalogSnapshot, EventCatalog, ReadOptions } from './event-catalog.js';
+import { searchEvents } from './event-search.js';
+
+/** An event named by its id (with or without prefix) or by words of its name. */
+export type EventTarget = { id: string } | { words: string };
+
+export type Resolved =
+  | { kind: 'found'; event: TicketingEvent; asOf: number }
+  | { kind: 'choices'; events: TicketingEvent[]; asOf: number }
+  | { kind: 'none'; asOf: number };
+
+/** Most events offered when words match several. */
+export const MAX_CHOICES = 10;
+
+/** One event for an id or for words: one match acts, several are choices, none says so. */
+export async function resolveEvent(
+  catalog: EventCatalog,
+  target: EventTarget,
+  options: ReadOptions = {},
+): Promise<Resolved> {
+  if ('id' in target) {
+    const found = await catalog.lookup(target.id, options);
+    return found.event ? { kind: 'found', event: found.event, asOf: found.asOf } : { kind: 'none', asOf: found.asOf };
+  }
+  const snapshot = await catalog.snapshot(options);
+  const matches = searchEvents(snapshot.events, target.words);
+  const [first, second] = matches;
+  if (!first) return { kind: 'none', asOf: snapshot.asOf };
+  // A clearly better match (all words exact) acts even when weaker ones exist.
+  if (!second || first.score > second.score + 1) return { kind: 'found', event: first.event, asOf: snapshot.asOf };
+  return { kind: 'choices', events: matches.slice(0, MAX_CHOICES).map((m) => m.event), asOf: snapshot.asOf };
+}
+
+/** `today`, `tomorrow` or `week` (today and the next six days), in the reader's zone. */
+export type DayRange = 'today' | 'tomorrow' | 'week';
+
+export interface ListFilter {
+  range?: DayRange | undefined;
+  words?: string | undefined;
+}
+
+/**
+ * Upcoming events (not yet ended), soonest first across the whole catalog, narrowed by a day
+ * range in `zone` and by words of their name.
+ */
+export function upcomingEvents(
+  snapshot: CatalogSnapshot,
+  filter: ListFilter,
+  zone: string,
+  now: number,
+): TicketingEvent[] {
+  let events = snapshot.events.filter((event) => event.endsAtMs > now);
+  if (filter.range) {
+    const today = plainDateAt(now, zone);
+    const first = filter.range === 'tomorrow' ? addDays(today, 1) : today;
+    const days = digestDays(first, filter.range === 'week' ? 7 : 1, zone);
+    events = events.filter((event) => digestDayOf(event, days, zone, now) !== undefined);
+  }
+  if (filter.words?.trim()) {
+    const matching = new Set(searchEvents(events, filter.words).map((match) => match.event.id));
+    events = events.filter((event) => matching.has(event.id));
+  }
+  return events;
+}

@@ -1,0 +1,36 @@
+import type { App } from '@slack/bolt';
+import { eventLabel, PICK_REPORT_ACTION, PICK_SHOW_ACTION } from '../../render/event-blocks.js';
+import { requestReport } from '../commands/request-report.js';
+import { showEvent } from '../commands/show-event.js';
+import type { SlackDeps } from '../deps.js';
+
+const pickedId = (action: unknown) =>
+  typeof action === 'object' && action !== null && 'value' in action && typeof action.value === 'string'
+    ? action.value.slice(0, 100)
+    : '';
+
+/** The buttons of a choice between several matching events: show the card, or request the report. */
+export function registerEventPickActions(app: App, deps: SlackDeps): void {
+  app.action(PICK_SHOW_ACTION, async ({ ack, respond, action }) => {
+    await ack();
+    await showEvent(deps, respond, { id: pickedId(action) }, { replace_original: true });
+  });
+
+  app.action(PICK_REPORT_ACTION, async ({ ack, respond, action, body, client }) => {
+    await ack();
+    const found = await deps.catalog.lookup(pickedId(action), deps.interactive()).catch(() => undefined);
+    const event = found?.event;
+    if (!event) {
+      await showEvent(deps, respond, { id: pickedId(action) });
+      return;
+    }
+    await requestReport(deps, {
+      respond,
+      client,
+      channelId: body.channel?.id ?? body.user.id,
+      userId: body.user.id,
+      eventId: event.id,
+      label: eventLabel(event),
+    });
+  });
+}

@@ -1,0 +1,34 @@
+import type { RespondFn } from '@slack/bolt';
+import { searchEvents } from '../../catalog/event-search.js';
+import { MAX_CHOICES } from '../../catalog/find-events.js';
+import { plainMessage } from '../../render/block-kit.js';
+import { eventChoicesMessage, noEventMessage } from '../../render/event-blocks.js';
+import { md } from '../../render/mrkdwn.js';
+import type { SlackDeps } from '../deps.js';
+import { respondPrivately } from '../respond-safely.js';
+import { userMessageFor } from '../user-message.js';
+
+/** `/events find <words>`: the best matches by name, each with a Show button, privately. */
+export async function findEvents(deps: SlackDeps, respond: RespondFn, words: string): Promise<void> {
+  try {
+    const snapshot = await deps.catalog.snapshot(deps.interactive());
+    const matches = searchEvents(snapshot.events, words).slice(0, MAX_CHOICES);
+    const message =
+      matches.length === 0
+        ? noEventMessage({
+            target: words,
+            asOf: snapshot.asOf,
+            refreshMinutes: Math.ceil(deps.catalog.periodMs / 60_000),
+          })
+        : eventChoicesMessage({
+            events: matches.map((m) => m.event),
+            query: words,
+            action: 'show',
+            asOf: snapshot.asOf,
+          });
+    await respondPrivately(respond, message, deps.logger);
+  } catch (error) {
+    deps.logger.info('Finding events failed', { error });
+    await respondPrivately(respond, plainMessage(md`:warning: ${userMessageFor(error)}`), deps.logger);
+  }
+}

@@ -1,0 +1,162 @@
+import type { App, RespondArguments, RespondFn, webApi } from '@slack/bolt';
+import { searchEvents } from '../../catalog/event-search.js';
+import { proposePromoChange } from '../../promo/promo-changes.js';
+import type { SlackMessage } from '../../render/block-kit.js';
+import { eventLabel } from '../../render/event-blocks.js';
+import {
+  CHANGE_PROMO_SHORTCUT,
+  EVENT_PICKER_ACTION,
+  eventOption,
+  FIELDS,
+  MAX_OPTIONS,
+  PROMO_MODAL,
+  promoModalView,
+  REPORT_MODAL,
+  reportModalView,
+} from '../../render/modal-views.js';
+import { parseId } from '../../ticketing/ids.js';
+import { MAX_PROMO_QUANTITY, parsePromoQuantity } from '../../ticketing/promo-quantity.js';
+import { requestReport } from '../commands/request-report.js';
+import type { SlackDeps } from '../deps.js';
+import { promoDeps, proposalMessage } from '../promo-context.js';
+
+/** Where a modal was opened from: the channel its answers go to (none for a global shortcut). */
+interface ModalOrigin {
+  channelId: string | undefined;
+}
+
+const encodeOrigin = (origin: ModalOrigin) => JSON.stringify({ channelId: origin.channelId ?? null });
+
+function decodeOrigin(text: string | undefined): ModalOrigin {
+  try {
+    const value = JSON.parse(text ?? '{}') as { channelId?: unknown };
+    const channelId =
+      typeof value.channelId === 'string' && /^[CGD][A-Z0-9]+$/.test(value.channelId) ? value.channelId : undefined;
+    return { channelId };
+  } catch {
+    return { channelId: undefined };
+  }
+}
+
+export async function openPromoModal(
+  deps: SlackDeps,
+  client: webApi.WebClient,
+  request: { triggerId: string; channelId: string | undefined },
+): Promise<void> {
+  await client.views
+    .open({ trigger_id: request.triggerId, view: promoModalView(encodeOrigin(request), MAX_PROMO_QUANTITY) })
+    .catch((error: unknown) => deps.logger.warn('Could not open the promo modal', { error }));
+}
+
+export async function openReportModal(
+  deps: SlackDeps,
+  client: webApi.WebClient,
+  request: { triggerId: string; channelId: string | undefined },
+): Promise<void> {
+  await client.views
+    .open({ trigger_id: request.triggerId, view: reportModalView(encodeOrigin(request)) })
+    .catch((error: unknown) => deps.logger.warn('Could not open the report modal', { error }));
+}
+
+/**
+ * Answers after a modal closes, privately: an ephemeral message in the channel it came from, or a
+ * direct message when it came from a global shortcut. Shaped like Bolt's `respond`.
+ */
+function privateAnswer(client: webApi.WebClient, origin: ModalOrigin, userId: string): RespondFn {
+  return (async (message: string | RespondArguments) => {
+    const { text, blocks } =
+      typeof message === 'string'
+        ? { text: message, blocks: undefined }
+        : (message as { text?: string; blocks?: SlackMessage['blocks'] });
+    const body = { text: text ?? '', ...(blocks ? { blocks } : {}) };
+    if (origin.channelId) return client.chat.postEphemeral({ channel: origin.channelId, user: userId, ...body });
+    return client.chat.postMessage({ channel: userId, ...body });
+  }) as RespondFn;
+}
+
+type ViewState = Record<string, Record<string, { value?: string | null; selected_option?: { value?: string } | null }>>;
+
+const field = (state: ViewState, name: keyof typeof FIELDS) => state[FIELDS[name].block]?.[FIELDS[name].action];
+
+/** The modals, their event picker (typeahead from the catalog) and the global shortcut. */
+export function registerEventModals(app: App, deps: SlackDeps): void {
+  app.options(EVENT_PICKER_ACTION, async ({ ack, body }) => {
+    const query = 'value' in body && typeof body.value === 'string' ? body.value.slice(0, 200) : '';
+    try {
+      // Slack waits about 3 s for options: answer from what is known rather than wait for a crawl.
+      const snapshot = deps.catalog.current() ?? (await deps.catalog.snapshot({ signal: AbortSignal.timeout(2_000) }));
+      const now = deps.clock.now();
+      const events = query.trim()
+        ? searchEvents(snapshot.events, query).map((match) => match.event)
+        : snapshot.events.filter((event) => event.endsAtMs > now);
+      await ack({ options: events.slice(0, MAX_OPTIONS).map(eventOption) });
+    } catch (error) {
+      deps.logger.warn('The event picker could not read the catalog', { error });
+      await ack({ options: [] });
+    }
+  });
+
+  app.shortcut(CHANGE_PROMO_SHORTCUT, async ({ ack, shortcut, client }) => {
+    await ack();
+    await openPromoModal(deps, client, { triggerId: shortcut.trigger_id, channelId: undefined });
+  });
+
+  app.view(PROMO_MODAL, async ({ ack, view, body, client }) => {
+    const state = view.state.values as ViewState;
+    const eventId = field(state, 'event')?.selected_option?.value ?? '';
+    const promoText = (field(state, 'promo')?.value ?? '').trim();
+    const quantityText = (field(state, 'quantity')?.value ?? '').trim();
+    const errors: Record<string, string> = {};
+    if (!eventId) errors[FIELDS.event.block] = 'Pick an event.';
+    let promoId = '';
+    try {
+      promoId = parseId('promo', promoText);
+    } catch (error) {
+      errors[FIELDS.promo.block] = error instanceof Error ? `${error.message.slice(0, 140)}.` : 'Not a promo code id.';
+    }
+    const quantity = parsePromoQuantity(quantityText);
+    if ('problem' in quantity) errors[FIELDS.quantity.block] = quantity.problem;
+    if (Object.keys(errors).length > 0) {
+      await ack({ response_action: 'errors', errors });
+      return;
+    }
+    await ack();
+    const origin = decodeOrigin(view.private_metadata);
+    const answer = privateAnswer(client, origin, body.user.id);
+    const result = await proposePromoChange(promoDeps(deps, client), {
+      userId: body.user.id,
+      channelId: origin.channelId ?? '',
+      eventId,
+      promoId,
+      quantity: 'quantity' in quantity ? quantity.quantity : 0,
+    });
+    const message = proposalMessage(deps, result, eventId);
+    await answer({ text: message.text, blocks: message.blocks }).catch((error: unknown) =>
+      deps.logger.warn('Could not send the promo confirmation', { error }),
+    );
+  });
+
+  app.view(REPORT_MODAL, async ({ ack, view, body, client }) => {
+    const state = view.state.values as ViewState;
+    const eventId = field(state, 'event')?.selected_option?.value ?? '';
+    if (!eventId) {
+      await ack({ response_action: 'errors', errors: { [FIELDS.event.block]: 'Pick an event.' } });
+      return;
+    }
+    const found = await deps.catalog.lookup(eventId, deps.interactive()).catch(() => undefined);
+    if (!found?.event) {
+      await ack({ response_action: 'errors', errors: { [FIELDS.event.block]: 'That event is no longer listed.' } });
+      return;
+    }
+    await ack();
+    const origin = decodeOrigin(view.private_metadata);
+    await requestReport(deps, {
+      respond: privateAnswer(client, origin, body.user.id),
+      client,
+      channelId: origin.channelId ?? body.user.id,
+      userId: body.user.id,
+      eventId: found.event.id,
+      label: eventLabel(found.event),
+    });
+  });
+}
