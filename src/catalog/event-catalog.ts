@@ -127,7 +127,15 @@ export class EventCatalog {
    */
   async lookup(eventId: string, options: ReadOptions = {}): Promise<Lookup> {
     const id = parseId('event', eventId);
-    const snapshot = await this.snapshot(options);
+    let snapshot = await this.snapshot(options);
+    const crawl = this.#crawl;
+    if (!snapshot.byId.has(id) && crawl) {
+      // A refresh is under way (another reader or the timer started it): a miss waits for it.
+      snapshot = await untilAborted(crawl, options.signal).catch((error: unknown) => {
+        if (options.signal?.aborted) throw error;
+        return snapshot;
+      });
+    }
     return { event: snapshot.byId.get(id), asOf: snapshot.asOf };
   }
 

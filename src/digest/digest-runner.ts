@@ -1,12 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { EventCatalog } from '../catalog/event-catalog.js';
+import { searchEvents } from '../catalog/event-search.js';
 import type { Logger } from '../logger.js';
 import type { Claim, ClaimStore } from '../store/claims.js';
 import type { Clock } from '../time/clock.js';
 import { formatPlainDate, parsePlainDate, plainDateAt } from '../time/zoned.js';
 import { type DigestEntry, digestDays, digestEntries } from './digest-day.js';
 import { type Fire, latestFire } from './fire-times.js';
-import type { Subscription } from './subscription.js';
+import { isoWeekday, type Subscription } from './subscription.js';
+
+/** Whether the subscription posts on that local date's weekday. */
+const postsOn = (subscription: Subscription, date: string) =>
+  !subscription.weekdays || subscription.weekdays.includes(isoWeekday(date));
+
 import type { SubscriptionStore } from './subscription-store.js';
 
 export type DigestOutcome =
@@ -19,6 +25,8 @@ export type DigestOutcome =
   | { kind: 'channel-failing'; date: string; reason: string }
   /** A temporary failure; `retryAt` is when it is tried again, unless the grace period is over. */
   | { kind: 'failed'; date: string; reason: string; retryAt: number | undefined }
+  /** The subscription skips this weekday (`--weekdays`). */
+  | { kind: 'not-this-weekday'; date: string }
   | { kind: 'no-subscription' };
 
 /** What each digest message carries, so a recovery can tell whether it is already in the channel. */
@@ -105,6 +113,7 @@ export class DigestRunner<M> implements DigestRunning {
     const fire = options.manual
       ? { date: formatPlainDate(plainDateAt(now, subscription.timezone)), at: now }
       : latestFire(subscription, now);
+    if (!options.manual && !postsOn(subscription, fire.date)) return { kind: 'not-this-weekday', date: fire.date };
     return this.#run(subscription, fire);
   }
 
@@ -116,6 +125,7 @@ export class DigestRunner<M> implements DigestRunning {
     for (const subscription of await this.#options.subscriptions.all()) {
       if (subscription.status !== 'active') continue;
       const fire = latestFire(subscription, now);
+      if (!postsOn(subscription, fire.date)) continue;
       const claim = await this.#options.claims.get(claimKey(subscription.channelId, fire.date));
       if (claim?.state === 'done') continue;
       if (now - fire.at > this.#graceMs) {
@@ -191,12 +201,9 @@ export class DigestRunner<M> implements DigestRunning {
       const date = parsePlainDate(fire.date);
       if (!date) throw new Error(`not a date: ${fire.date}`);
       const days = digestDays(date, subscription.days, subscription.timezone);
-      const entries = digestEntries(
-        await this.#options.catalog.all(),
-        days,
-        subscription.timezone,
-        this.#options.clock.now(),
-      );
+      const all = await this.#options.catalog.all();
+      const chosen = subscription.match ? searchEvents(all, subscription.match).map((match) => match.event) : all;
+      const entries = digestEntries(chosen, days, subscription.timezone, this.#options.clock.now());
       events = entries.length;
       message = this.#options.messages.digest({ entries, days: subscription.days, date: fire.date });
     } catch (error) {

@@ -16,6 +16,10 @@ export interface Subscription {
   /** `failing`: the channel refused posts; no more digests until someone turns it on again. */
   status: 'active' | 'failing';
   failure?: string | undefined;
+  /** Only events whose name matches these words (see `searchEvents`). */
+  match?: string | undefined;
+  /** ISO weekdays it is posted on (1 Monday .. 7 Sunday); every day when absent. */
+  weekdays?: number[] | undefined;
   lastRun?: { date: string; at: string; outcome: 'sent' | 'skipped-empty' | 'failed' } | undefined;
 }
 
@@ -33,6 +37,8 @@ export const subscriptionSchema = z.object({
   createdAt: z.string(),
   status: z.enum(['active', 'failing']),
   failure: z.string().optional(),
+  match: z.string().max(200).optional(),
+  weekdays: z.array(z.number().int().min(1).max(7)).min(1).max(7).optional(),
   lastRun: z
     .object({ date: z.string(), at: z.string(), outcome: z.enum(['sent', 'skipped-empty', 'failed']) })
     .optional(),
@@ -52,6 +58,8 @@ export interface DigestOnOptions {
   timezone: string | undefined;
   days: number;
   skipEmpty: boolean;
+  match?: string | undefined;
+  weekdays?: number[] | undefined;
 }
 
 export const DEFAULT_DIGEST_TIME = '09:00';
@@ -72,10 +80,49 @@ export function newSubscription(
       timezone: options.timezone ?? context.personZone ?? 'UTC',
       days: options.days,
       skipEmpty: options.skipEmpty,
+      ...(options.match ? { match: options.match } : {}),
+      ...(options.weekdays ? { weekdays: options.weekdays } : {}),
       createdBy: context.userId,
       createdAt: new Date(context.now).toISOString(),
       status: 'active',
     },
     zoneSource,
   };
+}
+
+const DAY_NAMES = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+
+/** `mon-fri`, `mon,wed,fri`, `sat-sun`, `weekdays`, `weekends` as ISO weekdays (1 Monday .. 7 Sunday). */
+export function parseWeekdays(text: string): number[] | undefined {
+  const lower = text.toLowerCase();
+  if (lower === 'weekdays') return [1, 2, 3, 4, 5];
+  if (lower === 'weekends') return [6, 7];
+  const days = new Set<number>();
+  for (const part of lower.split(',')) {
+    const [from, to, extra] = part.split('-');
+    const start = DAY_NAMES.indexOf((from ?? '').slice(0, 3));
+    const end = to === undefined ? start : DAY_NAMES.indexOf(to.slice(0, 3));
+    if (extra !== undefined || start < 0 || end < 0) return undefined;
+    for (let day = start; ; day = (day + 1) % 7) {
+      days.add(day + 1);
+      if (day === end) break;
+    }
+  }
+  return [...days].sort((a, b) => a - b);
+}
+
+/** `Mon-Fri`, `Mon, Wed, Fri`: weekdays as people write them. */
+export function describeWeekdays(weekdays: readonly number[]): string {
+  const names = weekdays.map((day) => {
+    const name = DAY_NAMES[day - 1] ?? '?';
+    return name.charAt(0).toUpperCase() + name.slice(1);
+  });
+  const contiguous = weekdays.every((day, i) => i === 0 || day === (weekdays[i - 1] as number) + 1);
+  return contiguous && weekdays.length > 2 ? `${names[0]}-${names.at(-1)}` : names.join(', ');
+}
+
+/** The ISO weekday (1 Monday .. 7 Sunday) of a `YYYY-MM-DD` date. */
+export function isoWeekday(date: string): number {
+  const day = new Date(`${date}T12:00:00Z`).getUTCDay();
+  return day === 0 ? 7 : day;
 }

@@ -1,6 +1,6 @@
 import type { DigestEntry } from '../digest/digest-day.js';
 import type { DigestOutcome } from '../digest/digest-runner.js';
-import type { Subscription } from '../digest/subscription.js';
+import { describeWeekdays, type Subscription } from '../digest/subscription.js';
 import { parsePlainDate } from '../time/zoned.js';
 import { type Block, context, header, LIMITS, mrkdwnSection, plainMessage, type SlackMessage } from './block-kit.js';
 import { eventPlainTitle, eventSection } from './event-blocks.js';
@@ -89,6 +89,8 @@ export function digestStatusMessage(input: DigestStatusInput): SlackMessage {
     md`*Daily digest in ${channelLink(input.channelId)}*${paused}`,
     md`• Time: ${clip(input.time, 5)} ${clip(input.timezone, 60)}`,
     md`• Window: ${window}, whole days in ${clip(input.timezone, 60)}${input.skipEmpty ? md`, nothing posted when empty` : md``}`,
+    md`• Events: ${input.match ? md`named like "${clip(input.match, 100)}"` : md`all`}`,
+    md`• Days: ${input.weekdays ? clip(describeWeekdays(input.weekdays), 40) : md`every day`}`,
     md`• Next run: ${next}`,
     md`• Last run: ${last}`,
     md`• Set up by ${mentionUser(input.createdBy)} on ${clip(input.createdAt.slice(0, 10), 10)}`,
@@ -157,6 +159,8 @@ export function digestNowMessage(
           ? md`:warning: The digest could not be posted, and its grace period is over. It has been logged.`
           : md`:warning: The digest could not be posted just now; I'll try again in about ${Math.max(1, Math.ceil((outcome.retryAt - now) / 60_000))} minute(s).`,
       );
+    case 'not-this-weekday':
+      return plainMessage(md`This digest does not post on this weekday.`);
     case 'no-subscription':
       return noDigestMessage();
   }

@@ -16,11 +16,12 @@ export interface HelpInput {
 /** `/events help`: every command with an example. */
 export function helpMessage(input: HelpInput): SlackMessage {
   const lines = [
-    md`\`/events\` or \`/events list\`: upcoming events, soonest first (only you see them)`,
-    md`\`/events show <eventId>\`: one event's card, e.g. \`/events show ${EXAMPLE_EVENT}\``,
-    md`\`/events report <eventId>\`: the event report (the report API allows ${describeLimit(input.reportLimit)}; you see your place in the queue)`,
-    md`\`/events promo <eventId> <promoId> <quantity>\`: set how many times a promo code can be redeemed (a whole number from 0 to ${escapeText(input.maxQuantity.toLocaleString('en-US'))}), e.g. \`/events promo ${EXAMPLE_EVENT} ${EXAMPLE_PROMO} 250\` (promo editors only; asks first)`,
-    md`\`/events digest on [HH:MM] [zone] [--days N] [--skip-empty]\`: a daily digest in this channel of the events of today (and the next N-1 days) in its timezone, e.g. \`/events digest on 08:30 Europe/Berlin --days 3\` (default 09:00 in your Slack timezone, one day)`,
+    md`\`/events\` or \`/events list [today | tomorrow | week] [words]\`: upcoming events, soonest first, optionally of a day range in your timezone or matching words (only you see them)`,
+    md`\`/events show <id or name>\`: one event's card, e.g. \`/events show jazz night\` or \`/events show ${EXAMPLE_EVENT}\``,
+    md`\`/events find <words>\`: events whose name matches (any order, accents and small typos forgiven)`,
+    md`\`/events report [id or name]\`: the event report (the report API allows ${describeLimit(input.reportLimit)}; you see your place in the queue); with nothing after it, a form to pick the event`,
+    md`\`/events promo [<eventId> <promoId> <quantity>]\`: set how many times a promo code can be redeemed (a whole number from 0 to ${escapeText(input.maxQuantity.toLocaleString('en-US'))}), e.g. \`/events promo ${EXAMPLE_EVENT} ${EXAMPLE_PROMO} 250\`; with nothing after it, a form (promo editors only; asks first)`,
+    md`\`/events digest on [HH:MM] [zone] [--days N] [--skip-empty] [--match words] [--weekdays mon-fri]\`: a daily digest in this channel of the events of today (and the next N-1 days) in its timezone, e.g. \`/events digest on 08:30 Europe/Berlin --days 3\` (default 09:00 in your Slack timezone, one day, every day)`,
     md`\`/events digest off | status | now\`: stop it, see its settings and next run, or post today's digest now`,
     md`\`/events help\`: this list`,
   ];

@@ -1,5 +1,11 @@
 import type { DayRange, EventTarget, ListFilter } from '../catalog/find-events.js';
-import { type DigestOnOptions, MAX_DIGEST_DAYS, TIME_OF_DAY, timeOfDay } from '../digest/subscription.js';
+import {
+  type DigestOnOptions,
+  MAX_DIGEST_DAYS,
+  parseWeekdays,
+  TIME_OF_DAY,
+  timeOfDay,
+} from '../digest/subscription.js';
 import { clip, type Mrkdwn, md } from '../render/mrkdwn.js';
 import { isTicketingError } from '../ticketing/errors.js';
 import { parseId } from '../ticketing/ids.js';
@@ -12,7 +18,7 @@ export const USAGE = {
   report: md`/events report [eventId or words of its name]`,
   find: md`/events find <words of an event's name>`,
   promo: md`/events promo [<eventId> <promoId> <quantity>]`,
-  digest: md`/events digest on [HH:MM] [zone] [--days N] [--skip-empty] | off | status | now`,
+  digest: md`/events digest on [HH:MM] [zone] [--days N] [--skip-empty] [--match words] [--weekdays mon-fri] | off | status | now`,
   help: md`/events help`,
 } as const;
 
@@ -116,6 +122,22 @@ function parseDigestOn(args: readonly string[]): DigestOnOptions | { problem: Mr
     const arg = args[i] as string;
     if (arg === '--skip-empty') {
       result.skipEmpty = true;
+    } else if (arg === '--match') {
+      const words: string[] = [];
+      while (i + 1 < args.length && !(args[i + 1] as string).startsWith('--')) words.push(args[++i] as string);
+      const match = words.join(' ').trim();
+      if (!match || match.length > 200)
+        return { problem: md`--match takes words of event names (up to 200 characters).` };
+      result.match = match;
+    } else if (arg === '--weekdays' || arg.startsWith('--weekdays=')) {
+      const value = arg.includes('=') ? arg.slice('--weekdays='.length) : args[++i];
+      const weekdays = value ? parseWeekdays(value) : undefined;
+      if (!weekdays) {
+        return {
+          problem: md`--weekdays takes days such as mon-fri, mon,wed,fri or weekends (got ${shown(value ?? '')}).`,
+        };
+      }
+      result.weekdays = weekdays;
     } else if (arg === '--days' || arg.startsWith('--days=')) {
       const value = arg.includes('=') ? arg.slice('--days='.length) : args[++i];
       const days = Number(value);

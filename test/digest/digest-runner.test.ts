@@ -352,3 +352,25 @@ describe('digests are never lost and never sent twice', () => {
     expect(await store.claims.get('digest:C1:2026-12-19')).toBeDefined();
   });
 });
+
+describe('digest filters', () => {
+  it('lists only events whose name matches --match, and posts only on its --weekdays', async () => {
+    // Tuesday 1 December 2026, 09:00 UTC.
+    const h = await harness(Date.UTC(2026, 11, 1, 9, 0));
+    const { runner, subscriptions } = await h.start();
+    const named = h.sim.catalog.events.filter((event) => event.startsAtMs > h.clock.time).slice(0, 40);
+    for (const event of named) event.name = 'Ordinary gathering';
+    const target = named[0];
+    if (!target) throw new Error('no event');
+    target.name = 'Zanzibar Nights';
+    await subscriptions.put(subscription('C_MATCH', 'UTC', '09:00', { days: 14, match: 'zanzibar' }));
+    await subscriptions.put(subscription('C_WEEKEND', 'UTC', '09:00', { weekdays: [6, 7] }));
+
+    expect(await runner.fire('C_MATCH')).toMatchObject({ kind: 'sent', events: 1 });
+    expect(JSON.stringify(h.posts[0]?.message.blocks)).toContain('Zanzibar Nights');
+    expect(await runner.fire('C_WEEKEND')).toMatchObject({ kind: 'not-this-weekday', date: '2026-12-01' });
+    expect(await runner.catchUp()).toEqual([]);
+    expect(await runner.fire('C_WEEKEND', { manual: true })).toMatchObject({ kind: 'sent' });
+    expect(h.posts.map((post) => post.channel)).toEqual(['C_MATCH', 'C_WEEKEND']);
+  });
+});

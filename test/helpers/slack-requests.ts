@@ -101,3 +101,59 @@ export async function postSignedJson(url: string, secret: string, body: string) 
   });
   return { status: response.status, text: await response.text() };
 }
+
+const interactive = (payload: Record<string, unknown>) =>
+  `payload=${encodeURIComponent(
+    JSON.stringify({
+      team: { id: 'T0001', domain: 'test' },
+      api_app_id: 'A0001',
+      token: 'legacy-verification-token',
+      ...payload,
+    }),
+  )}`;
+
+/** Typeahead of an `external_select` (a block_suggestion request). */
+export function blockSuggestionBody(options: { actionId: string; blockId: string; value: string; userId?: string }) {
+  return interactive({
+    type: 'block_suggestion',
+    user: { id: options.userId ?? 'U0EDITOR', username: 'someone', team_id: 'T0001' },
+    action_id: options.actionId,
+    block_id: options.blockId,
+    value: options.value,
+    container: { type: 'view', view_id: 'V0001' },
+    view: { id: 'V0001', type: 'modal', callback_id: 'promo_modal' },
+  });
+}
+
+/** A modal submitted with these input values (block id -> action id -> value). */
+export function viewSubmissionBody(options: {
+  callbackId: string;
+  privateMetadata: string;
+  values: Record<string, Record<string, Record<string, unknown>>>;
+  userId?: string;
+}) {
+  return interactive({
+    type: 'view_submission',
+    user: { id: options.userId ?? 'U0EDITOR', username: 'someone', team_id: 'T0001' },
+    trigger_id: '123.456.abc',
+    view: {
+      id: 'V0001',
+      type: 'modal',
+      callback_id: options.callbackId,
+      private_metadata: options.privateMetadata,
+      state: { values: options.values },
+      hash: '1.abc',
+    },
+  });
+}
+
+/** A global shortcut. */
+export function shortcutBody(options: { callbackId: string; userId?: string }) {
+  return interactive({
+    type: 'shortcut',
+    callback_id: options.callbackId,
+    trigger_id: '123.456.abc',
+    user: { id: options.userId ?? 'U0EDITOR', username: 'someone', team_id: 'T0001' },
+    action_ts: '1.2',
+  });
+}

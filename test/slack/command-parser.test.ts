@@ -88,7 +88,25 @@ describe('parseEventsCommand: digest', () => {
     expect(parseEventsCommand('digest on --days=14 18.30')).toMatchObject({ options: { time: '18:30', days: 14 } });
   });
 
+  it('reads --match words and --weekdays', () => {
+    expect(parseEventsCommand('digest on --match jazz night --weekdays mon-fri 08:00')).toEqual({
+      kind: 'digest-on',
+      options: {
+        time: '08:00',
+        timezone: undefined,
+        days: 1,
+        skipEmpty: false,
+        match: 'jazz night',
+        weekdays: [1, 2, 3, 4, 5],
+      },
+    });
+    expect(parseEventsCommand('digest on --weekdays fri-mon')).toMatchObject({ options: { weekdays: [1, 5, 6, 7] } });
+    expect(parseEventsCommand('digest on --weekdays weekends')).toMatchObject({ options: { weekdays: [6, 7] } });
+  });
+
   it.each([
+    ['digest on --weekdays someday', '--weekdays takes days'],
+    ['digest on --match', '--match takes words'],
     ['digest on 25:00', 'is not a time of day'],
     ['digest on 9', 'is not a time of day'],
     ['digest on Mars/Olympus', 'is not a timezone I know'],

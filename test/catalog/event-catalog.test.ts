@@ -1,0 +1,73 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { EventCatalog } from '../../src/catalog/event-catalog.js';
+import { type Rig, startRig } from '../helpers/ticketing.js';
+
+let rig: Rig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+class TestClock {
+  constructor(public time: number) {}
+  now = () => this.time;
+}
+
+const ORG = { limit: 180, windowMs: 60_000 };
+
+describe('EventCatalog', () => {
+  it('answers 50 different ids and an unknown one from one crawl, whatever order the API lists in', async () => {
+    rig = await startRig({ eventCount: 1_000, listOrder: 'shuffled' });
+    const catalog = new EventCatalog({ client: rig.client, orgLimit: ORG, clock: new TestClock(Date.now()) });
+    const ids = rig.sim.catalog.events.slice(0, 50).map((event) => event.id);
+    const found = await Promise.all(ids.map((id) => catalog.lookup(id.slice(4))));
+    expect(found.map((each) => each.event?.id)).toEqual(ids);
+    expect((await catalog.lookup('00000000-0000-4000-8000-000000000000')).event).toBeUndefined();
+    expect(rig.sim.stats().requests).toBe(10);
+    expect(catalog.crawls).toBe(1);
+    const starts = (await catalog.all()).map((event) => event.startsAtMs);
+    expect(starts).toEqual([...starts].sort((a, b) => a - b));
+  });
+
+  it('keeps the refresh within 10% of the budget: the period grows with the crawl cost', async () => {
+    rig = await startRig({ eventCount: 1_000 });
+    const clock = new TestClock(Date.now());
+    const catalog = new EventCatalog({ client: rig.client, orgLimit: ORG, clock });
+    expect(catalog.periodMs).toBe(60_000); // at least a minute, before anything is known
+    await catalog.snapshot();
+    // 10 pages; 10% of 180 a minute is 18: one crawl every 10 / 18 minutes at most, floored at a minute.
+    expect(catalog.periodMs).toBe(60_000);
+    const big = new EventCatalog({ client: rig.client, orgLimit: { limit: 18, windowMs: 60_000 }, clock });
+    await big.snapshot();
+    expect(big.periodMs).toBe(Math.ceil((10 * 60_000) / 1.8));
+  });
+
+  it('refreshes once for everyone when due, and not before; a miss in a fresh catalog costs nothing', async () => {
+    rig = await startRig({ eventCount: 250 });
+    const clock = new TestClock(Date.now());
+    const catalog = new EventCatalog({ client: rig.client, orgLimit: ORG, clock });
+    await catalog.snapshot();
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    clock.time += 30_000;
+    await Promise.all(Array.from({ length: 20 }, () => catalog.lookup(unknown)));
+    expect(catalog.crawls).toBe(1);
+    clock.time += 31_000; // the period (one minute) has passed
+    const answers = await Promise.all(Array.from({ length: 20 }, () => catalog.lookup(unknown)));
+    expect(catalog.crawls).toBe(2);
+    expect(new Set(answers.map((answer) => answer.asOf)).size).toBe(1);
+    expect(rig.sim.stats().requests).toBe(6);
+  });
+
+  it('keeps answering from the previous crawl when a refresh fails', async () => {
+    rig = await startRig({ eventCount: 150 });
+    const clock = new TestClock(Date.now());
+    const catalog = new EventCatalog({ client: rig.client, orgLimit: ORG, clock });
+    const first = await catalog.snapshot();
+    rig.sim.knobs.faultRate = 1;
+    rig.sim.knobs.faultKinds = ['5xx'];
+    clock.time += 61_000;
+    const second = await catalog.snapshot();
+    expect(second).toBe(first);
+    expect(catalog.crawls).toBe(2);
+  });
+});
