@@ -24,7 +24,7 @@ export interface EventCatalogOptions {
   orgLimit: RateLimitSpec;
   /** Most of the budget the refresh may take. @default 0.1 */
   budgetShare?: number;
-  /** Shortest refresh period, however cheap the crawl. @default 60 s */
+  /** Shortest refresh period, however cheap the crawl. @default one window of `orgLimit` (the spec's minute) */
   minPeriodMs?: number;
   clock?: Clock;
   logger?: Logger;
@@ -77,7 +77,7 @@ export class EventCatalog {
     this.#share = options.budgetShare ?? 0.1;
     if (!(this.#share > 0 && this.#share <= 1))
       throw new RangeError(`budgetShare must be in (0, 1], got ${this.#share}`);
-    this.#minPeriodMs = options.minPeriodMs ?? 60_000;
+    this.#minPeriodMs = options.minPeriodMs ?? options.orgLimit.windowMs;
     this.#clock = options.clock ?? systemClock;
     this.#logger = options.logger ?? silentLogger;
   }

@@ -10,6 +10,17 @@ export function searchWords(text: string): string[] {
     .filter(Boolean);
 }
 
+/** A name's words, worked out once per event record (a catalog snapshot's records are reused). */
+const wordsByEvent = new WeakMap<TicketingEvent, string[]>();
+function nameWords(event: TicketingEvent, name: string): string[] {
+  let words = wordsByEvent.get(event);
+  if (!words) {
+    words = searchWords(name);
+    wordsByEvent.set(event, words);
+  }
+  return words;
+}
+
 /** Edit distance with adjacent swaps (Damerau), stopping early past `max`. */
 export function editDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
@@ -68,7 +79,7 @@ export function searchEvents(events: readonly TicketingEvent[], query: string): 
   const matches: SearchMatch[] = [];
   for (const event of events) {
     if (!event.name) continue;
-    const words = searchWords(event.name);
+    const words = nameWords(event, event.name);
     let score = 0;
     for (const each of typed) {
       const best = Math.max(0, ...words.map((word) => wordScore(each, word)));
