@@ -92,9 +92,15 @@ export class DigestScheduler {
   readonly #gapAt = new Map<string, number>();
 
   async #fire(subscription: Subscription, scheduledAt: number): Promise<void> {
-    const outcome = await this.#track(this.#runner.fire(subscription.channelId, { scheduledAt }));
-    this.#logger.debug('Digest fire', { channel: subscription.channelId, outcome: outcome.kind });
-    this.#armGapTimer(subscription);
+    try {
+      const outcome = await this.#track(this.#runner.fire(subscription.channelId, { scheduledAt }));
+      this.#logger.debug('Digest fire', { channel: subscription.channelId, outcome: outcome.kind });
+    } catch (error) {
+      // The store could not be read: the next start's catch-up (within the grace period) tries again.
+      this.#logger.error('A scheduled digest could not run', { channel: subscription.channelId, error });
+    } finally {
+      this.#armGapTimer(subscription);
+    }
   }
 
   /** Arms the one-off timer when the next digest's time is skipped by a clock change. */

@@ -110,6 +110,14 @@ describe('events by name', () => {
 
 describe('modals and the event picker', () => {
   const submit = (r: BotRig, body: string) => postSigned(r.url, SIGNING_SECRET, body);
+  /** What the promo modal's inputs hold when it is submitted. */
+  const promoValues = (eventId: string, promoId: string, quantity: string) => ({
+    [FIELDS.event.block]: {
+      [FIELDS.event.action]: { type: 'external_select', selected_option: eventId ? { value: eventId } : null },
+    },
+    [FIELDS.promo.block]: { [FIELDS.promo.action]: { type: 'plain_text_input', value: promoId } },
+    [FIELDS.quantity.block]: { [FIELDS.quantity.action]: { type: 'number_input', value: quantity } },
+  });
 
   it('opens the promo modal for /events promo, answers typeahead from the catalog, and shows field errors', async () => {
     rig = await startBot();
@@ -133,11 +141,7 @@ describe('modals and the event picker', () => {
       viewSubmissionBody({
         callbackId: PROMO_MODAL,
         privateMetadata: String(view.private_metadata),
-        values: {
-          [FIELDS.event.block]: { [FIELDS.event.action]: { type: 'external_select', selected_option: null } },
-          [FIELDS.promo.block]: { [FIELDS.promo.action]: { type: 'plain_text_input', value: 'evt_nope' } },
-          [FIELDS.quantity.block]: { [FIELDS.quantity.action]: { type: 'number_input', value: '1,000' } },
-        },
+        values: promoValues('', 'evt_nope', '1,000'),
       }),
     );
     const errors = JSON.parse(invalid.text) as { response_action: string; errors: Record<string, string> };
@@ -158,13 +162,7 @@ describe('modals and the event picker', () => {
       viewSubmissionBody({
         callbackId: PROMO_MODAL,
         privateMetadata: String((opened.args.view as Json).private_metadata),
-        values: {
-          [FIELDS.event.block]: {
-            [FIELDS.event.action]: { type: 'external_select', selected_option: { value: promo.eventId } },
-          },
-          [FIELDS.promo.block]: { [FIELDS.promo.action]: { type: 'plain_text_input', value: promo.id.slice(6) } },
-          [FIELDS.quantity.block]: { [FIELDS.quantity.action]: { type: 'number_input', value: '64' } },
-        },
+        values: promoValues(promo.eventId, promo.id.slice(6), '64'),
       }),
     );
     const ephemeral = await rig.slack.waitFor(() => sent(rig as BotRig, 'chat.postEphemeral')[0]);
@@ -187,13 +185,7 @@ describe('modals and the event picker', () => {
       viewSubmissionBody({
         callbackId: PROMO_MODAL,
         privateMetadata: String((opened.args.view as Json).private_metadata),
-        values: {
-          [FIELDS.event.block]: {
-            [FIELDS.event.action]: { type: 'external_select', selected_option: { value: promo.eventId } },
-          },
-          [FIELDS.promo.block]: { [FIELDS.promo.action]: { type: 'plain_text_input', value: promo.id } },
-          [FIELDS.quantity.block]: { [FIELDS.quantity.action]: { type: 'number_input', value: '9' } },
-        },
+        values: promoValues(promo.eventId, promo.id, '9'),
       }),
     );
     const dm = await rig.slack.waitFor(() =>

@@ -85,6 +85,7 @@ export async function requestReport(deps: SlackDeps, request: ReportRequest): Pr
     if (ticket.progress().state === 'queued') ticket.cancel();
   };
   deps.work.stopping.addEventListener('abort', abandon, { once: true });
+  if (deps.work.stopping.aborted) abandon();
   const first = ticket.progress();
   message = await ReportMessage.open(
     request,

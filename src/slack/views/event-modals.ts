@@ -1,4 +1,4 @@
-import type { App, RespondArguments, RespondFn, webApi } from '@slack/bolt';
+import type { App, RespondArguments, RespondFn, types, webApi } from '@slack/bolt';
 import { searchEvents } from '../../catalog/event-search.js';
 import { proposePromoChange } from '../../promo/promo-changes.js';
 import type { SlackMessage } from '../../render/block-kit.js';
@@ -38,25 +38,19 @@ function decodeOrigin(text: string | undefined): ModalOrigin {
   }
 }
 
-export async function openPromoModal(
-  deps: SlackDeps,
-  client: webApi.WebClient,
-  request: { triggerId: string; channelId: string | undefined },
-): Promise<void> {
+type ModalRequest = { triggerId: string; channelId: string | undefined };
+
+async function openModal(deps: SlackDeps, client: webApi.WebClient, triggerId: string, view: types.ModalView) {
   await client.views
-    .open({ trigger_id: request.triggerId, view: promoModalView(encodeOrigin(request), MAX_PROMO_QUANTITY) })
-    .catch((error: unknown) => deps.logger.warn('Could not open the promo modal', { error }));
+    .open({ trigger_id: triggerId, view })
+    .catch((error: unknown) => deps.logger.warn('Could not open a modal', { callbackId: view.callback_id, error }));
 }
 
-export async function openReportModal(
-  deps: SlackDeps,
-  client: webApi.WebClient,
-  request: { triggerId: string; channelId: string | undefined },
-): Promise<void> {
-  await client.views
-    .open({ trigger_id: request.triggerId, view: reportModalView(encodeOrigin(request)) })
-    .catch((error: unknown) => deps.logger.warn('Could not open the report modal', { error }));
-}
+export const openPromoModal = (deps: SlackDeps, client: webApi.WebClient, request: ModalRequest) =>
+  openModal(deps, client, request.triggerId, promoModalView(encodeOrigin(request), MAX_PROMO_QUANTITY));
+
+export const openReportModal = (deps: SlackDeps, client: webApi.WebClient, request: ModalRequest) =>
+  openModal(deps, client, request.triggerId, reportModalView(encodeOrigin(request)));
 
 /**
  * Answers after a modal closes, privately: an ephemeral message in the channel it came from, or a
