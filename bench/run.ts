@@ -31,7 +31,12 @@ const BATCH_MS = await (async () => {
   const client = createTicketingClient({
     apiUrl: sim.url,
     apiKey: sim.apiKeys[0] as string,
-    limits: { orgLimit: { limit: 1_000_000, windowMs: WINDOW_MS }, reportLimit: REPORTS, reportCacheTtlMs: 1, backgroundReserve: 0 },
+    limits: {
+      orgLimit: { limit: 1_000_000, windowMs: WINDOW_MS },
+      reportLimit: REPORTS,
+      reportCacheTtlMs: 1,
+      backgroundReserve: 0,
+    },
   });
   const run = async () => {
     const started = performance.now();

@@ -23,9 +23,17 @@ mkdir "$work/runtime"
 cp -r "$work/package.json" "$work/node_modules" "$work/dist" "$work/runtime/"
 cd "$work/runtime"
 test ! -e node_modules/typescript && test ! -e node_modules/vitest
-STORE_URL="sqlite://$work/data/eventops.sqlite" node24 dist/main.js > "$work/out.log" 2>&1 &
+# No credentials: the bot in its local Slack sandbox on the simulator; run a command through the page's API.
+PORT=0 STORE_URL="sqlite://$work/data/eventops.sqlite" node24 dist/main.js > "$work/out.log" 2>&1 &
 pid=$!
-for _ in $(seq 1 50); do grep -q 'API key:' "$work/out.log" 2>/dev/null && break; sleep 0.2; done
-url=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/out.log" | head -1)
-key=$(grep 'API key:' "$work/out.log" | awk '{print $3}')
-curl -fsS -H "Service-Api-Key: $key" "$url/v1/events?limit=2" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const b=JSON.parse(s);if(b.data.length!==2)process.exit(1);console.log("image steps ok: 2 events and a cursor from the pruned build on Node 24")})'
+for _ in $(seq 1 100); do grep -q 'open http' "$work/out.log" 2>/dev/null && break; sleep 0.2; done
+url=$(grep -o 'open http://127.0.0.1:[0-9]*/' "$work/out.log" | head -1 | cut -c6-)
+curl -fsS "$url" | grep -q 'eventops sandbox'
+curl -fsS -X POST -H 'content-type: application/json' -d '{"user":"UEDITOR01","channel":"CGENERAL01","text":"/events list"}' "${url}ui/command" > /dev/null
+for _ in $(seq 1 50); do
+  curl -fsS "${url}ui/state?user=UEDITOR01" | grep -q 'Upcoming events' && { echo "image steps ok: the pruned build on Node 24 answered /events list in its sandbox"; exit 0; }
+  sleep 0.2
+done
+echo "the sandbox never showed the list" >&2
+cat "$work/out.log" >&2
+exit 1

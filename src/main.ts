@@ -1,16 +1,28 @@
 import { composeBot } from './compose.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
-import { startSimulatorFromConfig } from './simulator/cli.js';
+import { startSandboxStack } from './sandbox/sandbox-stack.js';
 
-/** Without Slack credentials: the simulator alone, so the API can be tried with curl or the CLI. */
-async function startDemo(config: Config, logger: Logger): Promise<() => Promise<void>> {
-  const simulator = await startSimulatorFromConfig(config, (text) => process.stdout.write(text));
+/**
+ * Without Slack credentials: the whole bot in a local Slack sandbox in the browser, against the
+ * built-in simulator unless TICKETING_API_URL names a real service.
+ */
+async function startLocalSandbox(config: Config, logger: Logger): Promise<() => Promise<void>> {
+  const stack = await startSandboxStack({ env: process.env, logger, port: config.port });
+  stack.bot.catalog.start();
+  await stack.bot.work.track(stack.bot.digests.start());
+  const service =
+    config.ticketing.apiUrl && config.ticketing.apiUrl !== 'simulator'
+      ? config.ticketing.apiUrl
+      : 'the built-in simulator (demo data)';
   process.stdout.write(
-    'Set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN) to run the bot; see the README.\n',
+    [
+      `eventops is running in a local Slack sandbox: open ${stack.url}`,
+      `Events come from ${service}. Set SLACK_BOT_TOKEN (see the README) to run it in a real workspace.`,
+      '',
+    ].join('\n'),
   );
-  logger.info('No SLACK_BOT_TOKEN: running the Event Ticketing simulator only', { url: simulator.url });
-  return () => simulator.close();
+  return () => stack.close();
 }
 
 /** Composition root: the only place that reads `process.env` and wires process-wide things. */
@@ -46,7 +58,7 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
   if (!config.slack.botToken) {
-    stop = await startDemo(config, logger);
+    stop = await startLocalSandbox(config, logger);
     return;
   }
   const bot = await composeBot(config, { logger });

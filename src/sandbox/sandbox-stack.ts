@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type Bot, type ComposeOptions, composeBot } from '../compose.js';
+import { loadConfig } from '../config.js';
+import type { Logger } from '../logger.js';
+import { type Sandbox, startSandbox } from './sandbox-server.js';
+import { EDITORS_GROUP } from './sandbox-state.js';
+
+export interface SandboxStack {
+  sandbox: Sandbox;
+  bot: Bot;
+  /** The page to open. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The whole bot in a local Slack sandbox: the real bot (HTTP receiver, unchanged code paths)
+ * talks to the sandbox as its Slack, with a signing secret made up at start; the built-in
+ * simulator stands in for the Event Ticketing Service unless `TICKETING_API_URL` names a real one.
+ */
+export async function startSandboxStack(options: {
+  env: Record<string, string | undefined>;
+  logger: Logger;
+  /** The page's port. @default 0 (any free one) */
+  port?: number;
+  compose?: Partial<ComposeOptions>;
+}): Promise<SandboxStack> {
+  const sandbox = await startSandbox({
+    logger: options.logger.child({ component: 'sandbox' }),
+    port: options.port ?? 0,
+  });
+  try {
+    const signingSecret = randomBytes(24).toString('hex');
+    const config = loadConfig({
+      ...options.env,
+      SLACK_BOT_TOKEN: `xoxb-sandbox-${randomBytes(8).toString('hex')}`,
+      SLACK_SIGNING_SECRET: signingSecret,
+      SLACK_APP_TOKEN: '',
+      SLACK_API_URL: sandbox.apiUrl,
+      TICKETING_API_URL: options.env.TICKETING_API_URL || 'simulator',
+      PROMO_EDITORS: options.env.PROMO_EDITORS || `UEDITOR01,${EDITORS_GROUP}`,
+    });
+    const bot = await composeBot(config, { logger: options.logger, ...options.compose });
+    const server = (await bot.app.start({ port: 0, host: '127.0.0.1' })) as Server;
+    sandbox.connect(`http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`, signingSecret);
+    return {
+      sandbox,
+      bot,
+      url: sandbox.url,
+      close: async () => {
+        await bot.close();
+        await sandbox.close();
+      },
+    };
+  } catch (error) {
+    await sandbox.close();
+    throw error;
+  }
+}

@@ -1,0 +1,121 @@
+/** A person in the sandbox: one promo editor and one who is not, each in their own timezone. */
+export interface SandboxUser {
+  id: string;
+  name: string;
+  tz: string;
+  editor: boolean;
+}
+
+export interface SandboxChannel {
+  id: string;
+  name: string;
+  kind: 'channel' | 'dm';
+  /** For a DM: the person it is with. */
+  user?: string;
+}
+
+export interface SandboxFile {
+  id: string;
+  name: string;
+  title: string;
+  content: string;
+}
+
+export interface SandboxMessage {
+  ts: string;
+  channel: string;
+  /** Who posted it: a person's id, or the bot. */
+  author: string;
+  text: string;
+  blocks: unknown[];
+  /** Only this person sees it (an ephemeral message). */
+  ephemeralFor?: string | undefined;
+  threadTs?: string | undefined;
+  files?: SandboxFile[];
+  metadata?: unknown;
+  edited?: boolean;
+}
+
+export interface SandboxView {
+  id: string;
+  user: string;
+  kind: 'modal' | 'home';
+  view: Record<string, unknown>;
+  /** Field errors from the last submission, by block id. */
+  errors?: Record<string, string>;
+}
+
+export const BOT_ID = 'UEVENTOPS';
+export const EDITORS_GROUP = 'SPROMOEDITORS';
+
+export const SANDBOX_USERS: SandboxUser[] = [
+  { id: 'UEDITOR01', name: 'Ada (promo editor)', tz: 'America/New_York', editor: true },
+  { id: 'UVIEWER02', name: 'Ravi (not an editor)', tz: 'Asia/Kolkata', editor: false },
+];
+
+/** Everything the sandbox holds: channels, messages, views, in memory. */
+export class SandboxState {
+  readonly users = SANDBOX_USERS;
+  readonly channels: SandboxChannel[] = [
+    { id: 'CGENERAL01', name: 'general', kind: 'channel' },
+    { id: 'COPS000002', name: 'ops', kind: 'channel' },
+    ...SANDBOX_USERS.map((user) => ({
+      id: `D${user.id.slice(1)}`,
+      name: 'eventops',
+      kind: 'dm' as const,
+      user: user.id,
+    })),
+  ];
+  readonly messages: SandboxMessage[] = [];
+  readonly views = new Map<string, SandboxView>();
+  readonly files = new Map<string, SandboxFile & { pending: boolean }>();
+  #ts = Math.floor(Date.now() / 1000);
+  #ids = 0;
+  /** Bumped on every change, so the page re-renders only when something happened. */
+  version = 0;
+
+  nextTs(): string {
+    this.#ts += 1;
+    return `${this.#ts}.000100`;
+  }
+
+  nextId(prefix: string): string {
+    this.#ids += 1;
+    return `${prefix}${String(this.#ids).padStart(8, '0')}`;
+  }
+
+  touch(): void {
+    this.version += 1;
+  }
+
+  user(id: string): SandboxUser | undefined {
+    return this.users.find((user) => user.id === id);
+  }
+
+  /** A channel id, or a person's id meaning the DM with them. */
+  channelFor(id: string): SandboxChannel | undefined {
+    return this.channels.find((channel) => channel.id === id || (channel.kind === 'dm' && channel.user === id));
+  }
+
+  post(message: Omit<SandboxMessage, 'ts'> & { ts?: string }): SandboxMessage {
+    const posted: SandboxMessage = { ...message, ts: message.ts ?? this.nextTs() };
+    this.messages.push(posted);
+    this.touch();
+    return posted;
+  }
+
+  find(channel: string, ts: string): SandboxMessage | undefined {
+    return this.messages.find((message) => message.channel === channel && message.ts === ts);
+  }
+
+  /** What one person sees: everything public, and what was shown only to them. */
+  visibleTo(userId: string) {
+    return {
+      version: this.version,
+      users: this.users,
+      channels: this.channels.filter((channel) => channel.kind === 'channel' || channel.user === userId),
+      messages: this.messages.filter((message) => !message.ephemeralFor || message.ephemeralFor === userId),
+      views: [...this.views.values()].filter((view) => view.user === userId),
+    };
+  }
+}
