@@ -133,7 +133,7 @@ describe('the sandbox in a real browser', () => {
     await expect.poll(() => modal.count()).toBe(0);
   });
 
-  it('turns a digest on and posts it now', async () => {
+  it('turns a digest on and sends it with the Send digest now button', async () => {
     await page.click('[data-channel=COPS000002]');
     await type('/events digest on 08:00 --days 3');
     await expect
@@ -141,7 +141,7 @@ describe('the sandbox in a real browser', () => {
         timeout: 10_000,
       })
       .toBe(1);
-    await type('/events digest now');
+    await page.click('[data-testid=digest-now]');
     const digest = page.locator('[data-testid=message]', { hasText: 'Events the next 3 days' });
     await expect.poll(() => digest.count(), { timeout: 20_000 }).toBe(1);
     await shot('digest');

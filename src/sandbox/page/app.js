@@ -235,7 +235,9 @@ function render() {
     $('#messages').innerHTML =
       `<div class="home" data-testid="home">${home ? blocksHtml(home.view.blocks ?? [], { viewId: home.id }) : 'Loading…'}</div>`;
     $('#composer').hidden = true;
+    $('#digest-now').hidden = true;
   } else {
+    $('#digest-now').hidden = channel?.kind !== 'channel';
     $('#title').textContent = channel?.kind === 'dm' ? 'eventops (direct messages)' : `# ${channel?.name ?? ''}`;
     const list = state.messages.filter((m) => m.channel === ui.channel && !m.threadTs);
     $('#messages').innerHTML = list.map(messageHtml).join('');
@@ -398,6 +400,8 @@ document.addEventListener('click', async (event) => {
     ui.pane = 'home';
     render();
     await call('/ui/home', {});
+  } else if (target.id === 'digest-now') {
+    await call('/ui/command', { channel: ui.channel, text: '/events digest now' });
   } else if (target.id === 'shortcut') {
     event.preventDefault();
     await call('/ui/shortcut', { callbackId: 'change_promo_quantity' });
