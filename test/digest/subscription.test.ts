@@ -2,8 +2,15 @@ import { describe, expect, it } from 'vitest';
 import type { DigestRunning } from '../../src/digest/digest-runner.js';
 import { DigestScheduler } from '../../src/digest/digest-scheduler.js';
 import { fireOn, latestFire, nextFire } from '../../src/digest/fire-times.js';
-import { newSubscription, type Subscription } from '../../src/digest/subscription.js';
+import {
+  describeWeekdays,
+  isoWeekday,
+  newSubscription,
+  parseWeekdays,
+  type Subscription,
+} from '../../src/digest/subscription.js';
 import { silentLogger } from '../../src/logger.js';
+import { digestStatusMessage } from '../../src/render/digest-blocks.js';
 
 describe('newSubscription', () => {
   const context = { channelId: 'C1', userId: 'U1', now: Date.UTC(2026, 10, 22) };
@@ -84,5 +91,32 @@ describe('digest schedule', () => {
     } finally {
       scheduler.stop();
     }
+  });
+});
+
+describe('digest filters in words', () => {
+  it('reads and writes weekdays, and digest status shows the filter and the days', () => {
+    expect(parseWeekdays('mon-fri')).toEqual([1, 2, 3, 4, 5]);
+    expect(parseWeekdays('Sat,sun')).toEqual([6, 7]);
+    expect(parseWeekdays('someday')).toBeUndefined();
+    expect(describeWeekdays([1, 2, 3, 4, 5])).toBe('Mon-Fri');
+    expect(describeWeekdays([1, 3, 5])).toBe('Mon, Wed, Fri');
+    expect(isoWeekday('2026-11-22')).toBe(7);
+    const status = digestStatusMessage({
+      channelId: 'C1',
+      time: '08:00',
+      timezone: 'Europe/Berlin',
+      days: 3,
+      skipEmpty: false,
+      createdBy: 'U1',
+      createdAt: '2026-11-22T00:00:00Z',
+      status: 'active',
+      match: 'jazz <night>',
+      weekdays: [1, 2, 3, 4, 5],
+      nextAt: Date.UTC(2026, 10, 23, 7),
+    });
+    const text = JSON.stringify(status.blocks);
+    expect(text).toContain('named like \\"jazz &lt;night&gt;\\"');
+    expect(text).toContain('Days: Mon-Fri');
   });
 });
