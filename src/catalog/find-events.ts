@@ -1,6 +1,6 @@
-import { digestDayOf, digestDays } from '../digest/digest-day.js';
 import type { TicketingEvent } from '../ticketing/schemas.js';
 import { addDays, plainDateAt } from '../time/zoned.js';
+import { calendarDays, firstDayTouched } from './calendar-days.js';
 import type { CatalogSnapshot, EventCatalog, ReadOptions } from './event-catalog.js';
 import { searchEvents } from './event-search.js';
 
@@ -56,8 +56,8 @@ export function upcomingEvents(
   if (filter.range) {
     const today = plainDateAt(now, zone);
     const first = filter.range === 'tomorrow' ? addDays(today, 1) : today;
-    const days = digestDays(first, filter.range === 'week' ? 7 : 1, zone);
-    events = events.filter((event) => digestDayOf(event, days, zone, now) !== undefined);
+    const days = calendarDays(first, filter.range === 'week' ? 7 : 1, zone);
+    events = events.filter((event) => firstDayTouched(event, days, zone, now) !== undefined);
   }
   if (filter.words?.trim()) {
     const matching = new Set(searchEvents(events, filter.words).map((match) => match.event.id));

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { calendarDays, type DayEntry, eventsByDay } from '../catalog/calendar-days.js';
 import type { EventCatalog } from '../catalog/event-catalog.js';
 import { searchEvents } from '../catalog/event-search.js';
 import type { Logger } from '../logger.js';
 import type { Claim, ClaimStore } from '../store/claims.js';
 import type { Clock } from '../time/clock.js';
 import { formatPlainDate, parsePlainDate, plainDateAt } from '../time/zoned.js';
-import { type DigestEntry, digestDays, digestEntries } from './digest-day.js';
 import { type Fire, latestFire } from './fire-times.js';
 import { isoWeekday, type Subscription } from './subscription.js';
 
@@ -37,7 +37,7 @@ export interface DigestMetadata {
 
 /** How the runner's messages are built: passed in, so the domain never imports presentation. */
 export interface DigestMessages<M> {
-  digest(input: { entries: DigestEntry[]; days: number; date: string }): M;
+  digest(input: { entries: DayEntry[]; days: number; date: string }): M;
   /** Tells the person who set a digest up that its channel refuses posts. */
   paused(channelId: string, reason: string): M;
 }
@@ -200,10 +200,10 @@ export class DigestRunner<M> implements DigestRunning {
     try {
       const date = parsePlainDate(fire.date);
       if (!date) throw new Error(`not a date: ${fire.date}`);
-      const days = digestDays(date, subscription.days, subscription.timezone);
+      const days = calendarDays(date, subscription.days, subscription.timezone);
       const all = await this.#options.catalog.all();
       const chosen = subscription.match ? searchEvents(all, subscription.match).map((match) => match.event) : all;
-      const entries = digestEntries(chosen, days, subscription.timezone, this.#options.clock.now());
+      const entries = eventsByDay(chosen, days, subscription.timezone, this.#options.clock.now());
       events = entries.length;
       message = this.#options.messages.digest({ entries, days: subscription.days, date: fire.date });
     } catch (error) {

@@ -1,4 +1,4 @@
-import type { DigestEntry } from '../digest/digest-day.js';
+import type { DayEntry } from '../catalog/calendar-days.js';
 import type { DigestOutcome } from '../digest/digest-runner.js';
 import { describeWeekdays, type Subscription } from '../digest/subscription.js';
 import { parsePlainDate } from '../time/zoned.js';
@@ -7,8 +7,8 @@ import { eventPlainTitle, eventSection } from './event-blocks.js';
 import { channelLink, clip, dateToken, joinMrkdwn, type Mrkdwn, md, mentionUser } from './mrkdwn.js';
 
 export interface DigestInput {
-  /** What the digest lists, each under its day, in order (see `digestEntries`). */
-  entries: DigestEntry[];
+  /** What the digest lists, each under its day, in order (see `eventsByDay`). */
+  entries: DayEntry[];
   days: number;
   /** The subscription's local date this digest is for (`YYYY-MM-DD`). */
   date: string;
@@ -50,7 +50,7 @@ export function digestMessage(input: DigestInput): SlackMessage {
   }
   if (shown < entries.length)
     blocks.push(context(md`...and ${entries.length - shown} more: \`/events list\` shows them all`));
-  const first = (entries[0] as DigestEntry).event;
+  const first = (entries[0] as DayEntry).event;
   return {
     text: md`Daily digest for ${clip(input.date, 10)}: ${entries.length} event(s) ${window}, first ${eventPlainTitle(first)}`,
     blocks,

@@ -1,19 +1,22 @@
 import type { TicketingEvent } from '../ticketing/schemas.js';
 import { addDays, formatPlainDate, type PlainDate, plainDateAt, startOfDay } from '../time/zoned.js';
 
-/** The whole calendar days a digest covers, in its channel's zone. */
-export interface DigestDays {
-  /** First day (`YYYY-MM-DD`): the digest's own local date. */
+/**
+ * Whole calendar days in one zone (a digest's channel, a reader of `/events list today`), and
+ * which events touch them.
+ */
+export interface CalendarDays {
+  /** First day (`YYYY-MM-DD`). */
   first: string;
   /** Last day, inclusive. */
   last: string;
-  /** The instants the first day begins and the day after the last begins, in the channel's zone. */
+  /** The instants the first day begins and the day after the last begins, in the zone. */
   startMs: number;
   endMs: number;
 }
 
 /** `days` calendar days from `date` in `zone`: `days = 1` is that date alone. */
-export function digestDays(date: PlainDate, days: number, zone: string): DigestDays {
+export function calendarDays(date: PlainDate, days: number, zone: string): CalendarDays {
   return {
     first: formatPlainDate(date),
     last: formatPlainDate(addDays(date, days - 1)),
@@ -40,7 +43,12 @@ function eventDates(event: TicketingEvent, zone: string): { first: string; last:
  * The day of the digest under which an event is listed: the first of its days that the digest
  * covers. `undefined` when it touches none of them or has ended by `now`.
  */
-export function digestDayOf(event: TicketingEvent, days: DigestDays, zone: string, now: number): string | undefined {
+export function firstDayTouched(
+  event: TicketingEvent,
+  days: CalendarDays,
+  zone: string,
+  now: number,
+): string | undefined {
   if (event.endsAtMs <= now) return undefined;
   const dates = eventDates(event, zone);
   if (dates.first > days.last || dates.last < days.first) return undefined;
@@ -48,22 +56,22 @@ export function digestDayOf(event: TicketingEvent, days: DigestDays, zone: strin
 }
 
 /** An event with the digest day it is listed under. */
-export interface DigestEntry {
+export interface DayEntry {
   event: TicketingEvent;
   day: string;
 }
 
 /** Every event the digest lists (drafts left out), by day, then by start (ongoing first), then by id. */
-export function digestEntries(
+export function eventsByDay(
   events: readonly TicketingEvent[],
-  days: DigestDays,
+  days: CalendarDays,
   zone: string,
   now: number,
-): DigestEntry[] {
-  const entries: DigestEntry[] = [];
+): DayEntry[] {
+  const entries: DayEntry[] = [];
   for (const event of events) {
     if (event.status === 'draft') continue;
-    const day = digestDayOf(event, days, zone, now);
+    const day = firstDayTouched(event, days, zone, now);
     if (day) entries.push({ event, day });
   }
   return entries.sort(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { digestDays, digestEntries } from '../../src/digest/digest-day.js';
+import { calendarDays, eventsByDay } from '../../src/catalog/calendar-days.js';
 import { eventSchema, type TicketingEvent } from '../../src/ticketing/schemas.js';
 
 let counter = 0;
@@ -18,7 +18,7 @@ describe('a digest covers whole calendar days in its channel zone', () => {
   // 09:00 on Sunday 22 November 2026 in New York (14:00 UTC): the digest for "today".
   const now = Date.UTC(2026, 10, 22, 14, 0);
   const zone = 'America/New_York';
-  const today = digestDays({ year: 2026, month: 11, day: 22 }, 1, zone);
+  const today = calendarDays({ year: 2026, month: 11, day: 22 }, 1, zone);
   const events = [
     event('All day today', '2026-11-22', '2026-11-22'),
     event('Festival that started Friday', '2026-11-20', '2026-11-24'),
@@ -34,7 +34,7 @@ describe('a digest covers whole calendar days in its channel zone', () => {
   ];
 
   it("lists today's timed, all-day and running multi-day events, and nothing of tomorrow or already ended", () => {
-    const names = digestEntries(events, today, zone, now).map((entry) => entry.event.name);
+    const names = eventsByDay(events, today, zone, now).map((entry) => entry.event.name);
     expect(names.sort()).toEqual(
       [
         'All day today',
@@ -48,8 +48,8 @@ describe('a digest covers whole calendar days in its channel zone', () => {
   });
 
   it('lists an event under the first day of the digest it touches, and orders days then starts', () => {
-    const three = digestDays({ year: 2026, month: 11, day: 22 }, 3, zone);
-    const entries = digestEntries(events, three, zone, now).map((entry) => [entry.day, entry.event.name]);
+    const three = calendarDays({ year: 2026, month: 11, day: 22 }, 3, zone);
+    const entries = eventsByDay(events, three, zone, now).map((entry) => [entry.day, entry.event.name]);
     expect(entries).toEqual([
       ['2026-11-22', 'Festival that started Friday'],
       ['2026-11-22', 'Overnight into today'],
@@ -64,10 +64,10 @@ describe('a digest covers whole calendar days in its channel zone', () => {
 
   it('reads a timed event in the channel zone: 23:30 in New York is the next day in Berlin', () => {
     const late = event('Late show', '2026-11-22T23:30:00-05:00', '2026-11-23T01:00:00-05:00');
-    const berlinToday = digestDays({ year: 2026, month: 11, day: 22 }, 1, 'Europe/Berlin');
-    const berlinTomorrow = digestDays({ year: 2026, month: 11, day: 23 }, 1, 'Europe/Berlin');
-    expect(digestEntries([late], today, zone, now)).toHaveLength(1);
-    expect(digestEntries([late], berlinToday, 'Europe/Berlin', now)).toHaveLength(0);
-    expect(digestEntries([late], berlinTomorrow, 'Europe/Berlin', now)).toHaveLength(1);
+    const berlinToday = calendarDays({ year: 2026, month: 11, day: 22 }, 1, 'Europe/Berlin');
+    const berlinTomorrow = calendarDays({ year: 2026, month: 11, day: 23 }, 1, 'Europe/Berlin');
+    expect(eventsByDay([late], today, zone, now)).toHaveLength(1);
+    expect(eventsByDay([late], berlinToday, 'Europe/Berlin', now)).toHaveLength(0);
+    expect(eventsByDay([late], berlinTomorrow, 'Europe/Berlin', now)).toHaveLength(1);
   });
 });
