@@ -110,11 +110,15 @@ export class SandboxState {
 
   /** What one person sees: everything public, and what was shown only to them. */
   visibleTo(userId: string) {
+    const channels = this.channels.filter((channel) => channel.kind === 'channel' || channel.user === userId);
+    const ids = new Set(channels.map((channel) => channel.id));
     return {
       version: this.version,
       users: this.users,
-      channels: this.channels.filter((channel) => channel.kind === 'channel' || channel.user === userId),
-      messages: this.messages.filter((message) => !message.ephemeralFor || message.ephemeralFor === userId),
+      channels,
+      messages: this.messages.filter(
+        (message) => ids.has(message.channel) && (!message.ephemeralFor || message.ephemeralFor === userId),
+      ),
       views: [...this.views.values()].filter((view) => view.user === userId),
     };
   }
