@@ -8,13 +8,15 @@ import { pacedPoster } from './digest/slack-poster.js';
 import { SubscriptionStore } from './digest/subscription-store.js';
 import { WorkTracker } from './lifecycle/work-tracker.js';
 import type { Logger } from './logger.js';
+import { healthRoutes, Readiness, startHealthServer } from './observability/health.js';
+import { Metrics } from './observability/metrics.js';
 import { PendingPromoChanges } from './promo/pending-promo-changes.js';
 import type { SlackMessage } from './render/block-kit.js';
 import { digestMessage, digestPausedMessage } from './render/digest-blocks.js';
 import { type Simulator, startSimulator } from './simulator/server.js';
 import { createSlackApp } from './slack/create-slack-app.js';
 import { PromoEditors } from './slack/promo-editors.js';
-import { channelRefusal } from './slack/slack-errors.js';
+import { channelRefusal, countSlackError } from './slack/slack-errors.js';
 import { ValueStash } from './slack/value-stash.js';
 import { ActivityStore } from './store/activity-store.js';
 import { type OpenedStore, openStore } from './store/open-store.js';
@@ -34,6 +36,8 @@ export interface Bot {
   work: WorkTracker;
   /** The organization's events; `start()` keeps them fresh in the background. */
   catalog: EventCatalog;
+  metrics: Metrics;
+  readiness: Readiness;
   /**
    * Shuts down without losing anything: stops new work and digests, tells people whose reports
    * are still queued, waits for work in flight (API calls, their audit records), then closes the
@@ -59,6 +63,8 @@ export interface ComposeOptions {
   promoConfirmationTtlMs?: number;
   /** First wait before a failed digest is retried. @default 30 s */
   digestRetryBaseMs?: number;
+  /** Socket Mode only: the port of /healthz, /readyz and /metrics. @default none */
+  healthPort?: number;
   /** Opens the store; the bot closes it last. @default `openStore(config.storeUrl)` */
   openStore?: () => Promise<OpenedStore>;
 }
@@ -94,13 +100,26 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       logger.warn('TICKETING_API_URL=simulator: serving demo data from the built-in simulator', { url: apiUrl });
     }
     if (!apiUrl || !apiKey) throw new Error('composeBot needs TICKETING_API_URL and TICKETING_API_KEY');
+    const readiness = new Readiness({ store: store.keyValue, clock });
+    // The client's observer feeds the metrics, which read the client back on each scrape.
+    let observed: Metrics | undefined;
     const ticketing = createTicketingClient({
       apiUrl,
       apiKey,
       limits: config.ticketing,
       logger: logger.child({ component: 'ticketing' }),
+      observer: {
+        response: (endpoint, status) => {
+          observed?.apiRequests.inc({ endpoint, status: String(status) });
+          readiness.answered(status);
+        },
+        rateLimited: (scope) => observed?.rateLimited.inc({ scope }),
+      },
       clock,
     });
+    const metrics = new Metrics({ budget: () => ticketing.budget(), reportsWaiting: () => ticketing.reportsWaiting });
+    observed = metrics;
+    const routes = healthRoutes(readiness, metrics);
     closers.push(() => ticketing.close());
 
     const work = new WorkTracker();
@@ -127,7 +146,12 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       catalog,
       post: pacedPoster(
         async (channel: string, message: SlackMessage, metadata: DigestMetadata) => {
-          await slackClient().chat.postMessage({ channel, text: message.text, blocks: message.blocks, metadata });
+          await slackClient()
+            .chat.postMessage({ channel, text: message.text, blocks: message.blocks, metadata })
+            .catch((error: unknown) => {
+              countSlackError(metrics, 'chat.postMessage', error);
+              throw error;
+            });
         },
         { perChannelMs: options.digestChannelSpacingMs ?? 1_100 },
       ),
@@ -148,9 +172,15 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
         });
       },
       notify: async (userId, message) => {
-        await slackClient().chat.postMessage({ channel: userId, text: message.text, blocks: message.blocks });
+        await slackClient()
+          .chat.postMessage({ channel: userId, text: message.text, blocks: message.blocks })
+          .catch((error: unknown) => {
+            countSlackError(metrics, 'chat.postMessage', error);
+            throw error;
+          });
       },
       channelRefusal,
+      onOutcome: (outcome) => metrics.digests.inc({ outcome: outcome.kind }),
       clock,
       logger: logger.child({ component: 'digest' }),
       graceMs: config.digestGraceMs,
@@ -165,6 +195,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
         appToken: config.slack.appToken,
         apiUrl: config.slack.apiUrl,
         logger,
+        routes,
       },
       {
         ticketing,
@@ -180,6 +211,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
           ...(options.promoConfirmationTtlMs ? { ttlMs: options.promoConfirmationTtlMs } : {}),
         }),
         reportLimit: config.ticketing.reportLimit,
+        metrics,
         work,
         logger,
         clock,
@@ -193,6 +225,12 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       },
     );
     const started = app;
+    // Socket Mode has no HTTP receiver: health and metrics get a small port of their own.
+    if (config.slack.appToken && options.healthPort !== undefined) {
+      const health = await startHealthServer(routes, options.healthPort);
+      closers.push(() => new Promise<void>((resolve) => health.server.close(() => resolve())));
+      logger.info('Health and metrics listening', { port: health.port });
+    }
     let closing: Promise<void> | undefined;
     return {
       app: started,
@@ -202,6 +240,8 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       simulator,
       work,
       catalog,
+      metrics,
+      readiness,
       close: (closeOptions = {}) => {
         closing ??= (async () => {
           digests.stop();

@@ -121,6 +121,15 @@ const schema = z
         .max(65_535, { message: 'expected a port number from 0 to 65535' })
         .default(3000),
     ),
+    HEALTH_PORT: z.preprocess(
+      empty,
+      z.coerce
+        .number({ message: 'expected a port number from 0 to 65535' })
+        .int({ message: 'expected a port number from 0 to 65535' })
+        .min(0, { message: 'expected a port number from 0 to 65535' })
+        .max(65_535, { message: 'expected a port number from 0 to 65535' })
+        .default(3001),
+    ),
     STORE_URL: z.preprocess(
       empty,
       z
@@ -190,6 +199,8 @@ export interface Config {
   /** A digest missed while the bot was down is still sent this long after its time. */
   digestGraceMs: number;
   port: number;
+  /** Socket Mode: where /healthz, /readyz and /metrics listen (the HTTP receiver serves them on `port`). */
+  healthPort: number;
   storeUrl: string;
   logLevel: (typeof LOG_LEVELS)[number];
 }
@@ -232,6 +243,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     digestGraceMs: e.DIGEST_GRACE,
     port: e.PORT,
+    healthPort: e.HEALTH_PORT,
     storeUrl: e.STORE_URL,
     logLevel: e.LOG_LEVEL,
   };

@@ -61,7 +61,7 @@ async function main(): Promise<void> {
     stop = await startLocalSandbox(config, logger);
     return;
   }
-  const bot = await composeBot(config, { logger });
+  const bot = await composeBot(config, { logger, healthPort: config.healthPort });
   stop = () => bot.close();
   if (config.slack.appToken) {
     await bot.app.start();

@@ -73,6 +73,8 @@ export interface DigestRunnerOptions<M> {
   claimLeaseMs?: number;
   /** Claims older than this are pruned. @default 14 days */
   claimRetentionMs?: number;
+  /** Hears every run's outcome (metrics). */
+  onOutcome?: (outcome: DigestOutcome) => void;
 }
 
 const claimKey = (channelId: string, date: string) => `digest:${channelId}:${date}`;
@@ -156,6 +158,12 @@ export class DigestRunner<M> implements DigestRunning {
   }
 
   async #run(subscription: Subscription, fire: Fire): Promise<DigestOutcome> {
+    const outcome = await this.#attempt(subscription, fire);
+    this.#options.onOutcome?.(outcome);
+    return outcome;
+  }
+
+  async #attempt(subscription: Subscription, fire: Fire): Promise<DigestOutcome> {
     const { channelId } = subscription;
     const log = this.#options.logger.child({ digest: channelId, date: fire.date });
     if (subscription.status !== 'active') {

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { App } from '@slack/bolt';
 import type { Logger } from '../logger.js';
 import { registerEventPickActions } from './actions/event-pick.js';
@@ -18,6 +19,8 @@ export interface SlackAppOptions {
   /** Another Web API base, e.g. a fake Slack on loopback. */
   apiUrl: string | undefined;
   logger: Logger;
+  /** Extra GET routes on the HTTP receiver (health and metrics). */
+  routes?: Record<string, (req: IncomingMessage, res: ServerResponse) => void>;
 }
 
 /**
@@ -36,11 +39,20 @@ export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): App {
   };
   const app = options.appToken
     ? new App({ ...base, socketMode: true, appToken: options.appToken })
-    : new App({ ...base, signingSecret: options.signingSecret ?? '' });
+    : new App({
+        ...base,
+        signingSecret: options.signingSecret ?? '',
+        customRoutes: Object.entries(options.routes ?? {}).map(([path, handler]) => ({ path, method: 'GET', handler })),
+      });
 
   // Every listener's work is tracked, so shutdown waits for the answers people are owed.
-  app.use(async ({ next }) => {
-    await deps.work.track(next());
+  app.use(async ({ next, body }) => {
+    const stop = deps.metrics?.commandLatency.startTimer({ kind: requestKind(body) });
+    try {
+      await deps.work.track(next());
+    } finally {
+      stop?.();
+    }
   });
   registerEventsCommand(app, deps);
   registerNextPageAction(app, deps);
@@ -52,4 +64,12 @@ export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): App {
     options.logger.error('Unhandled error in a Slack listener', { error });
   });
   return app;
+}
+
+/** A Slack request's kind, for the latency metric: `command`, `block_actions`, `view_submission`, ... */
+function requestKind(body: unknown): string {
+  if (typeof body !== 'object' || body === null) return 'unknown';
+  const { type, command } = body as { type?: unknown; command?: unknown };
+  if (typeof command === 'string') return 'command';
+  return typeof type === 'string' ? type.slice(0, 40) : 'unknown';
 }

@@ -2,6 +2,7 @@ import type { EventCatalog } from '../catalog/event-catalog.js';
 import type { DigestService } from '../digest/digest-service.js';
 import type { WorkTracker } from '../lifecycle/work-tracker.js';
 import type { Logger } from '../logger.js';
+import type { Metrics } from '../observability/metrics.js';
 import type { PendingPromoChanges } from '../promo/pending-promo-changes.js';
 import type { ActivityStore } from '../store/activity-store.js';
 import type { CallOptions, TicketingClient } from '../ticketing/client.js';
@@ -25,6 +26,8 @@ export interface SlackDeps {
   reportLimit: RateLimitSpec;
   logger: Logger;
   clock: Clock;
+  /** Prometheus metrics (absent in some tests). */
+  metrics?: Metrics | undefined;
   /** Running work shutdown waits for, and the signal that shutdown has begun. */
   work: WorkTracker;
   /** Least time between two edits of a report's progress message. */

@@ -1,9 +1,10 @@
 import type { RespondFn, webApi } from '@slack/bolt';
 import type { Logger } from '../logger.js';
+import type { Metrics } from '../observability/metrics.js';
 import type { SlackMessage } from '../render/block-kit.js';
 import { type Mrkdwn, md } from '../render/mrkdwn.js';
 import { respondPrivately } from './respond-safely.js';
-import { slackErrorCode } from './slack-errors.js';
+import { countSlackError, slackErrorCode } from './slack-errors.js';
 
 /** response_url takes about 5 uses; progress through it is kept to a couple of edits. */
 const MAX_RESPOND_UPDATES = 2;
@@ -32,7 +33,7 @@ export class ReportMessage {
 
   /** Posts the first version in the channel, or privately when the bot may not post there. */
   static async open(
-    slack: { client: webApi.WebClient; respond: RespondFn },
+    slack: { client: webApi.WebClient; respond: RespondFn; metrics?: Metrics | undefined },
     channelId: string,
     first: SlackMessage,
     log: Logger,
@@ -46,6 +47,7 @@ export class ReportMessage {
       const target: Target = { kind: 'channel', channel: posted.channel ?? channelId, ts: posted.ts as string };
       return new ReportMessage(slack.client, slack.respond, log, target);
     } catch (error) {
+      countSlackError(slack.metrics, 'chat.postMessage', error);
       log.info('Posting the report in the channel failed; answering privately', { slackError: slackErrorCode(error) });
       await respondPrivately(slack.respond, first, log);
       return new ReportMessage(slack.client, slack.respond, log, { kind: 'private', updates: 0 });

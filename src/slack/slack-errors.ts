@@ -1,3 +1,4 @@
+import type { Metrics } from '../observability/metrics.js';
 import { type Mrkdwn, md } from '../render/mrkdwn.js';
 
 /** The Slack Web API error code (`not_in_channel`, `channel_not_found`, ...) of a failed call, if any. */
@@ -29,4 +30,9 @@ export function channelRefusal(error: unknown): string | undefined {
 /** What a channel refusal code means for the person. */
 export function channelProblem(code: string): Mrkdwn | undefined {
   return Object.hasOwn(CHANNEL_REFUSALS, code) ? CHANNEL_REFUSALS[code] : undefined;
+}
+
+/** Counts a failed Web API call in the metrics, by what was attempted and Slack's error code. */
+export function countSlackError(metrics: Metrics | undefined, call: string, error: unknown): void {
+  metrics?.slackErrors.inc({ call, error: slackErrorCode(error) ?? 'transport' });
 }

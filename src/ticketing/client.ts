@@ -52,6 +52,22 @@ export interface RetryOptions {
   maxRateLimitWaits?: number;
 }
 
+/** Hears every answer the client gets (for metrics and readiness), never anything secret. */
+export interface ApiObserver {
+  /** `endpoint` with ids replaced (`GET /v1/events/{id}/report`); status 0 when no answer came. */
+  response(endpoint: string, status: number): void;
+  rateLimited(scope: 'organization' | 'report'): void;
+}
+
+/** `GET /v1/events/evt_…/report` → `GET /v1/events/{id}/report`: a label with few values. */
+export function endpointLabel(request: Pick<ApiRequest, 'method' | 'path'>): string {
+  const path = request.path.replace(
+    /\/[^/]*[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}[^/]*/gi,
+    '/{id}',
+  );
+  return `${request.method} ${path}`;
+}
+
 export interface TicketingClientOptions {
   transport: Transport;
   /** The organization's budget, shared by every request of the process. */
@@ -66,6 +82,7 @@ export interface TicketingClientOptions {
   reports?: ReportSchedulerFactory;
   retry?: RetryOptions;
   logger?: Logger;
+  observer?: ApiObserver | undefined;
   clock?: Clock;
   /** Source of jitter; pass a seeded one for repeatable runs. @default Math.random */
   random?: () => number;
@@ -136,10 +153,12 @@ export class TicketingClient {
   readonly #reports: ReportScheduler;
   readonly #retry: Required<RetryOptions>;
   readonly #logger: Logger;
+  readonly #observer: ApiObserver | undefined;
   readonly #clock: Clock;
   readonly #random: () => number;
 
   constructor(options: TicketingClientOptions) {
+    this.#observer = options.observer;
     this.#transport = options.transport;
     this.#budget = options.budget;
     this.#windowMs = options.windowMs;
@@ -354,6 +373,7 @@ export class TicketingClient {
       try {
         response = await this.#transport.send(request);
       } catch (error) {
+        this.#observer?.response(endpointLabel(request), 0);
         if (!(error instanceof TransportError && error.neverSent)) sent.unanswered = true;
         const observation =
           error instanceof TransportError && error.headers && plan.scope === 'organization'
@@ -370,9 +390,11 @@ export class TicketingClient {
         continue;
       }
 
+      this.#observer?.response(endpointLabel(request), response.status);
       const observation = readRateLimitHeaders(response.headers, response.receivedAt);
       if (response.status === 429) {
         const scope = this.#scopeOf429(plan, response);
+        this.#observer?.rateLimited(scope);
         const windowMs = scope === 'report' ? this.#reportLimit.windowMs : this.#windowMs;
         const waitMs = rateLimitWaitMs(response.headers, { windowMs, now: this.#clock.now(), random: this.#random });
         this.#logger.warn('Rate limited by the service', { where, scope, waitMs });

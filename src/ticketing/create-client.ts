@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import type { Logger } from '../logger.js';
 import type { Clock } from '../time/clock.js';
 import { type RequestBudget, WindowBudget } from './budget.js';
-import { type RetryOptions, TicketingClient } from './client.js';
+import { type ApiObserver, type RetryOptions, TicketingClient } from './client.js';
 import type { RateLimitSpec } from './rate-limit.js';
 import type { ReportSchedulerFactory } from './report-queue.js';
 import { createTransport, type TransportTimeouts } from './transport.js';
@@ -29,6 +29,7 @@ export interface CreateTicketingClientOptions {
   timeouts?: TransportTimeouts;
   retry?: RetryOptions;
   logger?: Logger;
+  observer?: ApiObserver;
   clock?: Clock;
   random?: () => number;
 }
@@ -60,6 +61,7 @@ export function createTicketingClient(options: CreateTicketingClientOptions): Ti
     ...(options.reports ? { reports: options.reports } : {}),
     ...(options.retry ? { retry: options.retry } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.observer ? { observer: options.observer } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.random ? { random: options.random } : {}),
   });

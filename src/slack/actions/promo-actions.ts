@@ -16,7 +16,7 @@ import {
 import type { SlackDeps } from '../deps.js';
 import { promoDeps } from '../promo-context.js';
 import { respondPrivately } from '../respond-safely.js';
-import { slackErrorCode } from '../slack-errors.js';
+import { countSlackError, slackErrorCode } from '../slack-errors.js';
 import { userMessageFor } from '../user-message.js';
 
 const carried = (action: unknown) =>
@@ -25,13 +25,20 @@ const carried = (action: unknown) =>
     : '';
 
 /** Posts the announcement in the channel; false when the channel refuses it. */
-async function announce(client: webApi.WebClient, channelId: string, outcome: PromoOutcome, log: Logger) {
+async function announce(
+  deps: SlackDeps,
+  client: webApi.WebClient,
+  channelId: string,
+  outcome: PromoOutcome,
+  log: Logger,
+) {
   if (!channelId) return false;
   try {
     const message = promoAnnouncement(outcome);
     await client.chat.postMessage({ channel: channelId, text: message.text, blocks: message.blocks });
     return true;
   } catch (error) {
+    countSlackError(deps.metrics, 'chat.postMessage', error);
     log.info('Could not announce the promo change', { slackError: slackErrorCode(error) });
     return false;
   }
@@ -92,7 +99,7 @@ export function registerPromoActions(app: App, deps: SlackDeps): void {
     };
     let message: SlackMessage;
     if (result.kind === 'updated') {
-      message = promoDoneMessage(outcome, await announce(client, change.channelId, outcome, log));
+      message = promoDoneMessage(outcome, await announce(deps, client, change.channelId, outcome, log));
     } else if (result.kind === 'unknown') {
       message = promoUncertainMessage(outcome, userMessageFor(result.error));
     } else {

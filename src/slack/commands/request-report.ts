@@ -75,6 +75,7 @@ export async function requestReport(deps: SlackDeps, request: ReportRequest): Pr
     lastEdit = now;
     void message.show(reportProgressMessage(progress, request.label, deps.reportLimit), false);
   };
+  const waited = deps.metrics?.reportWait.startTimer();
   const ticket = deps.ticketing.requestReport(eventId, {
     priority: 'interactive',
     signal: AbortSignal.timeout(REPORT_DEADLINE_MS),
@@ -88,7 +89,7 @@ export async function requestReport(deps: SlackDeps, request: ReportRequest): Pr
   if (deps.work.stopping.aborted) abandon();
   const first = ticket.progress();
   message = await ReportMessage.open(
-    request,
+    { ...request, metrics: deps.metrics },
     request.channelId,
     reportProgressMessage(first, request.label, deps.reportLimit),
     log,
@@ -109,6 +110,7 @@ export async function requestReport(deps: SlackDeps, request: ReportRequest): Pr
     return;
   } finally {
     deps.work.stopping.removeEventListener('abort', abandon);
+    waited?.();
   }
 
   const attachmentNote = await message.attach({

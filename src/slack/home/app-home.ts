@@ -1,6 +1,7 @@
 import type { App } from '@slack/bolt';
 import { homeView } from '../../render/home-view.js';
 import type { SlackDeps } from '../deps.js';
+import { countSlackError } from '../slack-errors.js';
 import { userMessageFor } from '../user-message.js';
 
 /** App Home: the next events, the user's recent reports and promo changes, the API budget. */
@@ -23,6 +24,7 @@ export function registerAppHome(app: App, deps: SlackDeps): void {
     try {
       await client.views.publish({ user_id: event.user, view });
     } catch (error) {
+      countSlackError(deps.metrics, 'views.publish', error);
       log.warn('Could not publish the home tab', { error });
     }
   });

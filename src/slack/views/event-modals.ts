@@ -19,6 +19,7 @@ import { MAX_PROMO_QUANTITY, parsePromoQuantity } from '../../ticketing/promo-qu
 import { requestReport } from '../commands/request-report.js';
 import type { SlackDeps } from '../deps.js';
 import { promoDeps, proposalMessage } from '../promo-context.js';
+import { countSlackError } from '../slack-errors.js';
 
 /** Where a modal was opened from: the channel its answers go to (none for a global shortcut). */
 interface ModalOrigin {
@@ -41,9 +42,10 @@ function decodeOrigin(text: string | undefined): ModalOrigin {
 type ModalRequest = { triggerId: string; channelId: string | undefined };
 
 async function openModal(deps: SlackDeps, client: webApi.WebClient, triggerId: string, view: types.ModalView) {
-  await client.views
-    .open({ trigger_id: triggerId, view })
-    .catch((error: unknown) => deps.logger.warn('Could not open a modal', { callbackId: view.callback_id, error }));
+  await client.views.open({ trigger_id: triggerId, view }).catch((error: unknown) => {
+    countSlackError(deps.metrics, 'views.open', error);
+    deps.logger.warn('Could not open a modal', { callbackId: view.callback_id, error });
+  });
 }
 
 export const openPromoModal = (deps: SlackDeps, client: webApi.WebClient, request: ModalRequest) =>

@@ -1,0 +1,71 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type BotRig, startBot } from '../helpers/bot.js';
+import { command, nthResponse } from '../helpers/bot-actions.js';
+
+let rig: BotRig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+const base = (r: BotRig) => r.url.replace('/slack/events', '');
+const get = async (r: BotRig, path: string) => {
+  const response = await fetch(`${base(r)}${path}`);
+  return { status: response.status, text: await response.text() };
+};
+
+describe('health and metrics on the HTTP port', () => {
+  it('is alive at once, ready once the store answers and the service accepted the key', async () => {
+    rig = await startBot();
+    expect(await get(rig, '/healthz')).toEqual({ status: 200, text: '{"alive":true}' });
+    const before = await get(rig, '/readyz');
+    expect(before.status).toBe(503);
+    expect(JSON.parse(before.text)).toEqual({ ready: false, store: 'ok', api: 'unknown' });
+    await nthResponse(rig, (await command(rig, 'list')).responseUrl);
+    expect(await get(rig, '/readyz')).toMatchObject({ status: 200 });
+  });
+
+  it('is not ready when the service rejects the key', async () => {
+    rig = await startBot({ env: { TICKETING_API_KEY: 'sk_wrong_key_for_test' } });
+    await nthResponse(rig, (await command(rig, 'list')).responseUrl);
+    const ready = await get(rig, '/readyz');
+    expect(ready.status).toBe(503);
+    expect(JSON.parse(ready.text)).toMatchObject({ api: 'rejected' });
+  });
+
+  it('exposes the named series in Prometheus format', async () => {
+    rig = await startBot();
+    rig.slack.failNext('chat.postMessage', 'not_in_channel');
+    await nthResponse(rig, (await command(rig, 'list')).responseUrl);
+    const event = rig.sim.catalog.events[0];
+    const report = await command(rig, `report ${event?.id}`);
+    // Not in the channel: the report comes privately, its last answer the report itself.
+    await rig.slack.waitFor(() =>
+      rig?.slack.responses.find(
+        (r) => r.method === new URL(report.responseUrl).pathname && JSON.stringify(r.args).includes('Tickets sold'),
+      ),
+    );
+    const r = rig;
+    // The listener finishes just after its last answer (it records the report too).
+    await expect
+      .poll(async () => (await get(r, '/metrics')).text)
+      .toContain('eventops_command_duration_seconds_count{kind="command"} 2');
+    const metrics = await get(rig, '/metrics');
+    expect(metrics.status).toBe(200);
+    for (const series of [
+      'eventops_api_requests_total{endpoint="GET /v1/events",status="200"} 2',
+      'eventops_api_rate_limited_total',
+      'eventops_budget_remaining',
+      'eventops_report_queue_depth 0',
+      'eventops_report_wait_seconds_count 1',
+      'eventops_digests_total',
+      'eventops_slack_api_errors_total{call="chat.postMessage",error="not_in_channel"} 1',
+      'eventops_command_duration_seconds_count{kind="command"} 2',
+    ]) {
+      expect(metrics.text).toContain(series);
+    }
+    expect(metrics.text).toMatch(
+      /eventops_api_requests_total\{endpoint="GET \/v1\/events\/\{id\}\/report",status="200"\} 1/,
+    );
+  });
+});
