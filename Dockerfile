@@ -20,4 +20,7 @@ RUN mkdir /data && chown node:node /data
 USER node
 VOLUME ["/data"]
 EXPOSE 3000
+# Alive: GET /healthz on the HTTP receiver's PORT, or on HEALTH_PORT in Socket Mode (no curl in the slim image).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "const p=process.env.SLACK_APP_TOKEN?(process.env.HEALTH_PORT||3001):(process.env.PORT||3000);fetch('http://127.0.0.1:'+p+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 CMD ["node", "dist/main.js"]

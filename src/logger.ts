@@ -1,9 +1,13 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { pino } from 'pino';
+
 /** Severity, lowest first. */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export type LogFields = Record<string, unknown>;
 
+/** The narrow logger every module is given (pino underneath). */
 export interface Logger {
   debug(message: string, fields?: LogFields): void;
   info(message: string, fields?: LogFields): void;
@@ -15,11 +19,37 @@ export interface Logger {
 
 export interface LoggerOptions {
   level?: LogLevel;
-  /** Where each finished line goes. @default process.stderr */
+  /** Where each finished line goes. @default standard error */
   write?: (line: string) => void;
   /** Values that must never appear in a log line (API keys, tokens, signing secrets). */
   secrets?: readonly (string | undefined)[];
 }
+
+/**
+ * The request a line belongs to: set around each Slack request, so the command's line and the API
+ * calls it makes carry the same `requestId`, however deep in the client they are logged.
+ */
+const requestContext = new AsyncLocalStorage<{ requestId: string }>();
+
+export function withRequestId<T>(requestId: string, work: () => T): T {
+  return requestContext.run({ requestId }, work);
+}
+
+/** Fields that hold credentials wherever they appear: redacted by path. */
+const REDACTED_PATHS = [
+  'apiKey',
+  '*.apiKey',
+  'token',
+  '*.token',
+  'botToken',
+  'appToken',
+  'signingSecret',
+  '*.signingSecret',
+  'authorization',
+  '*.authorization',
+  'headers["service-api-key"]',
+  '*.headers["service-api-key"]',
+];
 
 function errorFields(error: Error): LogFields {
   const fields: LogFields = { name: error.name, message: error.message };
@@ -28,36 +58,47 @@ function errorFields(error: Error): LogFields {
   return fields;
 }
 
-function serialise(value: unknown): unknown {
-  if (value instanceof Error) return errorFields(value);
-  return value;
+function serialise(fields: LogFields | undefined): LogFields {
+  const out: LogFields = {};
+  for (const [key, value] of Object.entries(fields ?? {}))
+    out[key] = value instanceof Error ? errorFields(value) : value;
+  return out;
+}
+
+function wrap(instance: pino.Logger): Logger {
+  return {
+    debug: (message, fields) => instance.debug(serialise(fields), message),
+    info: (message, fields) => instance.info(serialise(fields), message),
+    warn: (message, fields) => instance.warn(serialise(fields), message),
+    error: (message, fields) => instance.error(serialise(fields), message),
+    child: (fields) => wrap(instance.child(serialise(fields))),
+  };
 }
 
 /**
- * JSON lines with a time, a level and a message. Every finished line is scrubbed of the
- * configured secrets, so a key that reaches a message by accident still never reaches the log.
+ * JSON lines from pino: an ISO time, the level by name, the message, the request id when there is
+ * one. Credentials are redacted by path, and every finished line is scrubbed of the configured
+ * secrets too, so a key that reaches a message by accident still never reaches the log.
  */
-export function createLogger(options: LoggerOptions = {}, bound: LogFields = {}): Logger {
-  const threshold = LOG_LEVELS.indexOf(options.level ?? 'info');
-  const write = options.write ?? ((line: string) => process.stderr.write(`${line}\n`));
+export function createLogger(options: LoggerOptions = {}): Logger {
   const secrets = (options.secrets ?? []).filter((s): s is string => typeof s === 'string' && s.length >= 6);
-
-  const log = (level: LogLevel, message: string, fields: LogFields = {}) => {
-    if (LOG_LEVELS.indexOf(level) < threshold) return;
-    const record: LogFields = { time: new Date().toISOString(), level, msg: message, ...bound };
-    for (const [key, value] of Object.entries(fields)) record[key] = serialise(value);
-    let line = JSON.stringify(record);
-    for (const secret of secrets) line = line.replaceAll(secret, '[redacted]');
-    write(line);
-  };
-
-  return {
-    debug: (message, fields) => log('debug', message, fields),
-    info: (message, fields) => log('info', message, fields),
-    warn: (message, fields) => log('warn', message, fields),
-    error: (message, fields) => log('error', message, fields),
-    child: (fields) => createLogger(options, { ...bound, ...fields }),
-  };
+  const scrub = (line: string) => secrets.reduce((text, secret) => text.replaceAll(secret, '[redacted]'), line);
+  const write = options.write;
+  const destination = write ? { write: (line: string) => write(line.replace(/\n$/, '')) } : pino.destination(2);
+  const instance = pino(
+    {
+      level: options.level ?? 'info',
+      base: null,
+      messageKey: 'msg',
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      mixin: () => requestContext.getStore() ?? {},
+      hooks: { streamWrite: scrub },
+    },
+    destination,
+  );
+  return wrap(instance);
 }
 
 /** A logger that drops everything (the default where none is passed). */

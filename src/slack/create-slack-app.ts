@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { App } from '@slack/bolt';
-import type { Logger } from '../logger.js';
+import { type Logger, withRequestId } from '../logger.js';
 import { registerEventPickActions } from './actions/event-pick.js';
 import { registerNextPageAction } from './actions/next-page.js';
 import { registerPromoActions } from './actions/promo-actions.js';
@@ -49,7 +50,8 @@ export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): App {
   app.use(async ({ next, body }) => {
     const stop = deps.metrics?.commandLatency.startTimer({ kind: requestKind(body) });
     try {
-      await deps.work.track(next());
+      // Every line this request causes, down to the API calls, carries one request id.
+      await withRequestId(randomUUID().slice(0, 8), () => deps.work.track(next()));
     } finally {
       stop?.();
     }

@@ -69,3 +69,16 @@ describe('health and metrics on the HTTP port', () => {
     );
   });
 });
+
+describe('logs', () => {
+  it('carry one request id from the command to the API calls it makes', async () => {
+    rig = await startBot();
+    await nthResponse(rig, (await command(rig, 'list')).responseUrl);
+    const lines = rig.logs.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const commandLine = lines.find((line) => line.msg === 'Slash command');
+    const crawlLine = lines.find((line) => line.msg === 'Event catalog refreshed');
+    expect(commandLine?.requestId).toMatch(/^[0-9a-f]{8}$/);
+    expect(crawlLine?.requestId).toBe(commandLine?.requestId);
+    expect(rig.logs.join('\n')).not.toContain(rig.sim.apiKeys[0]);
+  });
+});
