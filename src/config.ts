@@ -135,7 +135,9 @@ const schema = z
       z
         .string()
         .trim()
-        .refine((text) => /^sqlite:\/\/.+/.test(text), { message: 'expected sqlite://<path>' })
+        .refine((text) => /^(sqlite|redis):\/\/.+/.test(text), {
+          message: 'expected sqlite://<path> or redis://<host>:<port>',
+        })
         .default('sqlite://./data/eventops.sqlite'),
     ),
     LOG_LEVEL: z.preprocess(

@@ -25,7 +25,7 @@ export interface KeyValueStore {
   delete(key: string): Promise<boolean>;
   /**
    * Read-modify-write of one key, serialised with every other `update` of that key in this
-   * process. `change` sees the current value (undefined when absent) and returns the new one, or
+   * process (and, on a shared backend, under its lock across processes). `change` sees the current value (undefined when absent) and returns the new one, or
    * `undefined` to leave it as it is.
    */
   update<T>(key: string, change: (current: T | undefined) => T | undefined): Promise<T | undefined>;
@@ -33,9 +33,14 @@ export interface KeyValueStore {
 }
 
 /** keyv over `adapter`, with errors thrown (and logged) rather than swallowed. */
+/** Runs `work` holding a lock on `key` (across processes when the backend is shared). */
+export type KeyLock = <T>(key: string, work: () => Promise<T>) => Promise<T>;
+
+const noLock: KeyLock = (_key, work) => work();
+
 export function keyValueStore(
   adapter: KeyvStoreAdapter,
-  options: { namespace: string; logger: Logger },
+  options: { namespace: string; logger: Logger; lock?: KeyLock },
 ): KeyValueStore {
   const keyv = new Keyv({ store: adapter, namespace: options.namespace, throwOnErrors: true });
   // keyv also emits what it throws; one log line per failure comes from `wrap` below.
@@ -60,13 +65,15 @@ export function keyValueStore(
       const previous = locks.get(key) ?? Promise.resolve();
       const next = previous
         .catch(() => undefined)
-        .then(async () => {
-          const current = await store.get<T>(key);
-          const updated = change(current);
-          if (updated === undefined) return current;
-          await store.set(key, updated);
-          return updated;
-        });
+        .then(() =>
+          (options.lock ?? noLock)(key, async () => {
+            const current = await store.get<T>(key);
+            const updated = change(current);
+            if (updated === undefined) return current;
+            await store.set(key, updated);
+            return updated;
+          }),
+        );
       locks.set(key, next);
       void next.then(
         () => locks.get(key) === next && locks.delete(key),

@@ -4,7 +4,8 @@ import { KeyvSqlite } from '@keyv/sqlite';
 import type { KeyvStoreAdapter } from 'keyv';
 import { type Logger, silentLogger } from '../logger.js';
 import { type ClaimStore, SqliteClaims } from './claims.js';
-import { type KeyValueStore, keyValueStore, StoreError } from './key-value-store.js';
+import { type KeyLock, type KeyValueStore, keyValueStore, StoreError } from './key-value-store.js';
+import { openRedis } from './redis-store.js';
 
 /** The process's one store, behind whatever `STORE_URL` names. */
 export interface OpenedStore {
@@ -26,7 +27,7 @@ export interface OpenStoreOptions {
 type Opener = (location: string, options: OpenStoreOptions) => Promise<OpenedStore>;
 
 /** Store backends by `STORE_URL` scheme: where a second backend (Redis) plugs in. */
-const BACKENDS: Record<string, Opener> = { sqlite: openSqlite };
+const BACKENDS: Record<string, Opener> = { sqlite: openSqlite, redis: openRedis };
 
 /** Opens the store `url` names, by its scheme; an unknown scheme is refused, naming the known ones. */
 export async function openStore(url: string, options: OpenStoreOptions = {}): Promise<OpenedStore> {
@@ -49,6 +50,7 @@ async function openSqlite(location: string, options: OpenStoreOptions): Promise<
   const keyValue = keyValueStore(options.wrapAdapter ? options.wrapAdapter(adapter) : adapter, {
     namespace: 'eventops',
     logger,
+    lock: sqliteLock((sql) => adapter.query(sql) as Promise<unknown>),
   });
   const claims = new SqliteClaims(async (sql, ...params) => {
     try {
@@ -67,5 +69,30 @@ async function openSqlite(location: string, options: OpenStoreOptions): Promise<
       closing ??= keyValue.close();
       return closing;
     },
+  };
+}
+
+/**
+ * Read-modify-write under `BEGIN IMMEDIATE`: SQLite's write lock, so processes sharing the file
+ * take turns (each waits up to the busy timeout). One transaction at a time per connection.
+ */
+function sqliteLock(query: (sql: string) => Promise<unknown>): KeyLock {
+  let chain: Promise<unknown> = Promise.resolve();
+  return <T>(_key: string, work: () => Promise<T>): Promise<T> => {
+    const run = chain
+      .catch(() => undefined)
+      .then(async () => {
+        await query('BEGIN IMMEDIATE');
+        try {
+          const result = await work();
+          await query('COMMIT');
+          return result;
+        } catch (error) {
+          await query('ROLLBACK').catch(() => undefined);
+          throw error;
+        }
+      });
+    chain = run;
+    return run;
   };
 }

@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import KeyvRedis from '@keyv/redis';
+import { type Logger, silentLogger } from '../logger.js';
+import type { Claim, ClaimState, ClaimStore } from './claims.js';
+import { keyValueStore, StoreError } from './key-value-store.js';
+import type { OpenedStore } from './open-store.js';
+
+/** The Redis commands this module needs (node-redis, as @keyv/redis holds it). */
+interface RedisCommands {
+  set(key: string, value: string, options?: Record<string, unknown>): Promise<unknown>;
+  get(key: string): Promise<string | null>;
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+}
+
+const PREFIX = 'eventops:';
+/** Claims keep for two weeks: Redis forgets them by itself (the runner's pruning in SQLite). */
+const CLAIM_TTL_MS = 14 * 86_400_000;
+
+const asText = (claim: Claim) => JSON.stringify({ owner: claim.owner, state: claim.state, at: claim.at });
+
+const COMPARE_AND_SET = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
+  return 1
+end
+return 0`;
+
+const SETTLE = `
+local current = redis.call('GET', KEYS[1])
+if not current then return 0 end
+local claim = cjson.decode(current)
+if claim.owner ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
+return 1`;
+
+const RELEASE = `
+local current = redis.call('GET', KEYS[1])
+if not current then return 0 end
+local claim = cjson.decode(current)
+if claim.owner == ARGV[1] and claim.state == 'claimed' then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+const UNLOCK = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+/** Claims as single Redis operations: `SET NX` claims, Lua compare-and-set takes over and settles. */
+export class RedisClaims implements ClaimStore {
+  readonly #redis: RedisCommands;
+
+  constructor(redis: RedisCommands) {
+    this.#redis = redis;
+  }
+
+  async claim(key: string, owner: string, at: number): Promise<boolean> {
+    const done = await this.#redis.set(PREFIX + key, asText({ owner, state: 'claimed', at }), {
+      condition: 'NX',
+      expiration: { type: 'PX', value: CLAIM_TTL_MS },
+    });
+    return done === 'OK';
+  }
+
+  async settle(key: string, owner: string, state: Exclude<ClaimState, 'claimed'>, at: number): Promise<void> {
+    await this.#redis.eval(SETTLE, { keys: [PREFIX + key], arguments: [owner, asText({ owner, state, at })] });
+  }
+
+  async get(key: string): Promise<Claim | undefined> {
+    const text = await this.#redis.get(PREFIX + key);
+    if (!text) return undefined;
+    const claim = JSON.parse(text) as Claim;
+    return { owner: claim.owner, state: claim.state, at: Number(claim.at) };
+  }
+
+  async release(key: string, owner: string): Promise<void> {
+    await this.#redis.eval(RELEASE, { keys: [PREFIX + key], arguments: [owner] });
+  }
+
+  async takeOver(key: string, expected: Claim, owner: string, at: number): Promise<boolean> {
+    const replaced = await this.#redis.eval(COMPARE_AND_SET, {
+      keys: [PREFIX + key],
+      arguments: [asText(expected), asText({ owner, state: 'claimed', at })],
+    });
+    return replaced === 1;
+  }
+
+  /** Claims expire by themselves after two weeks. */
+  async prune(): Promise<number> {
+    return 0;
+  }
+}
+
+/**
+ * A lock across processes for one key's read-modify-write: `SET NX PX`, released only by its
+ * holder (a Lua compare-and-delete), so two replicas appending to one list both land.
+ */
+function redisLock(redis: RedisCommands) {
+  return async <T>(key: string, work: () => Promise<T>): Promise<T> => {
+    const lock = `${PREFIX}lock:${key}`;
+    const token = randomUUID();
+    const deadline = Date.now() + 10_000;
+    while ((await redis.set(lock, token, { condition: 'NX', expiration: { type: 'PX', value: 10_000 } })) !== 'OK') {
+      if (Date.now() > deadline) throw new StoreError(`Could not lock ${key} in Redis within 10 s`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    try {
+      return await work();
+    } finally {
+      await redis.eval(UNLOCK, { keys: [lock], arguments: [token] }).catch(() => undefined);
+    }
+  };
+}
+
+/** `redis://host:port[/db]`: keyv on @keyv/redis for values, Redis itself for claims and locks. */
+export async function openRedis(location: string, options: { logger?: Logger }): Promise<OpenedStore> {
+  const logger = options.logger ?? silentLogger;
+  const adapter = new KeyvRedis(
+    {
+      url: `redis://${location}`,
+      // A Redis that is not there fails the start in seconds, not after endless reconnects.
+      socket: {
+        connectTimeout: 3_000,
+        reconnectStrategy: (retries: number) =>
+          retries >= 3 ? new Error('Redis did not answer') : Math.min(200 * 2 ** retries, 2_000),
+      },
+    },
+    { throwOnConnectError: true, throwOnErrors: true },
+  );
+  const redis = adapter.client as unknown as RedisCommands;
+  const wrap = <T>(what: string, work: () => Promise<T>) =>
+    work().catch((error: unknown) => {
+      logger.error('Redis failed', { operation: what, error });
+      throw new StoreError(`Redis could not ${what}`, { cause: error });
+    });
+  const raw = new RedisClaims(redis);
+  const claims: ClaimStore = {
+    claim: (...args) => wrap('claim', () => raw.claim(...args)),
+    settle: (...args) => wrap('settle a claim', () => raw.settle(...args)),
+    get: (...args) => wrap('read a claim', () => raw.get(...args)),
+    release: (...args) => wrap('release a claim', () => raw.release(...args)),
+    takeOver: (...args) => wrap('take over a claim', () => raw.takeOver(...args)),
+    prune: () => raw.prune(),
+  };
+  const keyValue = keyValueStore(adapter, { namespace: 'eventops', logger, lock: redisLock(redis) });
+  // Fail at start, with the address, rather than on the first command.
+  const where = location.replace(/^[^@]*@/, '');
+  try {
+    await keyValue.get('health:probe');
+  } catch (error) {
+    await keyValue.close().catch(() => undefined);
+    throw new StoreError(`STORE_URL: could not reach Redis at ${where}`, { cause: error });
+  }
+  return {
+    keyValue,
+    claims,
+    description: `redis ${where}`,
+    close: () => keyValue.close(),
+  };
+}

@@ -1,0 +1,74 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ActivityStore } from '../../src/store/activity-store.js';
+import { type OpenedStore, openStore } from '../../src/store/open-store.js';
+import { type RedisServer, startRedis } from '../helpers/redis-server.js';
+
+let redis: RedisServer;
+let dir: string;
+let counter = 0;
+beforeAll(async () => {
+  redis = await startRedis();
+  dir = await mkdtemp(join(tmpdir(), 'eventops-contract-'));
+});
+afterAll(async () => {
+  await redis?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Two handles on one store, as two replicas (or a restart) would hold. */
+const backends: [string, () => string][] = [
+  ['SQLite', () => `sqlite://${join(dir, `store-${++counter}.sqlite`)}`],
+  ['Redis', () => `${redis.url}/${++counter % 16}`],
+];
+
+describe.each(backends)('the store contract on %s', (_name, url) => {
+  async function twoHandles(): Promise<[OpenedStore, OpenedStore]> {
+    const location = url();
+    return [await openStore(location), await openStore(location)];
+  }
+
+  it('claims a key once, settles it, takes over a failed claim once, and releases only its own', async () => {
+    const [a, b] = await twoHandles();
+    const key = `digest:C1:${Date.now()}`;
+    expect(await a.claims.claim(key, 'one', 1)).toBe(true);
+    expect(await b.claims.claim(key, 'two', 2)).toBe(false);
+    expect(await b.claims.get(key)).toEqual({ owner: 'one', state: 'claimed', at: 1 });
+    await b.claims.settle(key, 'two', 'done', 3); // not the owner: nothing changes
+    await a.claims.settle(key, 'one', 'failed', 4);
+    const failed = await b.claims.get(key);
+    expect(failed).toEqual({ owner: 'one', state: 'failed', at: 4 });
+    const takeovers = await Promise.all([
+      a.claims.takeOver(key, failed as never, 'three', 5),
+      b.claims.takeOver(key, failed as never, 'four', 5),
+    ]);
+    expect(takeovers.filter(Boolean)).toHaveLength(1);
+    const winner = takeovers[0] ? 'three' : 'four';
+    await a.claims.release(key, 'someone-else');
+    expect((await a.claims.get(key))?.owner).toBe(winner);
+    await a.claims.release(key, winner);
+    expect(await b.claims.get(key)).toBeUndefined();
+    await a.close();
+    await b.close();
+  });
+
+  it('keeps values, and lets two handles append to one list at once without losing any', async () => {
+    const [a, b] = await twoHandles();
+    await a.keyValue.set('greeting', { hello: 'world' });
+    expect(await b.keyValue.get('greeting')).toEqual({ hello: 'world' });
+    const first = new ActivityStore(a.keyValue);
+    const second = new ActivityStore(b.keyValue);
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        (i % 2 ? first : second).recordReport({ at: String(i), userId: 'U1', eventId: `evt_${i}` }),
+      ),
+    );
+    expect((await first.recent('U1')).reports).toHaveLength(10);
+    expect(await b.keyValue.delete('greeting')).toBe(true);
+    expect(await a.keyValue.get('greeting')).toBeUndefined();
+    await a.close();
+    await b.close();
+  });
+});
