@@ -59,6 +59,13 @@ const secret = (prefix: string | undefined, what: string) =>
       message: `expected ${what} starting with "${prefix}" (value not shown)`,
     });
 
+const PORT_RANGE = { message: 'expected a port number from 0 to 65535' };
+const port = (fallback: number) =>
+  z.preprocess(
+    empty,
+    z.coerce.number(PORT_RANGE).int(PORT_RANGE).min(0, PORT_RANGE).max(65_535, PORT_RANGE).default(fallback),
+  );
+
 const empty = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 
 const schema = z
@@ -112,24 +119,8 @@ const schema = z
           return ids;
         }),
     ),
-    PORT: z.preprocess(
-      empty,
-      z.coerce
-        .number({ message: 'expected a port number from 0 to 65535' })
-        .int({ message: 'expected a port number from 0 to 65535' })
-        .min(0, { message: 'expected a port number from 0 to 65535' })
-        .max(65_535, { message: 'expected a port number from 0 to 65535' })
-        .default(3000),
-    ),
-    HEALTH_PORT: z.preprocess(
-      empty,
-      z.coerce
-        .number({ message: 'expected a port number from 0 to 65535' })
-        .int({ message: 'expected a port number from 0 to 65535' })
-        .min(0, { message: 'expected a port number from 0 to 65535' })
-        .max(65_535, { message: 'expected a port number from 0 to 65535' })
-        .default(3001),
-    ),
+    PORT: port(3000),
+    HEALTH_PORT: port(3001),
     STORE_URL: z.preprocess(
       empty,
       z

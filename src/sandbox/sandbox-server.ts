@@ -81,6 +81,19 @@ export async function startSandbox(options: { logger: Logger; port?: number }): 
     return bot;
   };
 
+  /** A bot message in the channel `args.channel` names (a person's id means their DM). */
+  function postFromBot(args: Json, extra: Partial<SandboxMessage>): SandboxMessage | undefined {
+    const channel = state.channelFor(String(args.channel));
+    if (!channel) return undefined;
+    return state.post({
+      ...extra,
+      channel: channel.id,
+      author: BOT_ID,
+      text: String(args.text ?? ''),
+      blocks: Array.isArray(args.blocks) ? args.blocks : [],
+    });
+  }
+
   /** The Web API methods the bot calls; anything else answers like Slack does. */
   function webApi(method: string, args: Json): Json {
     switch (method) {
@@ -94,17 +107,13 @@ export async function startSandbox(options: { logger: Logger; port?: number }): 
           team: 'Sandbox',
         };
       case 'chat.postMessage': {
-        const channel = state.channelFor(String(args.channel));
-        if (!channel) return { ok: false, error: 'channel_not_found' };
-        const message = state.post({
-          channel: channel.id,
-          author: BOT_ID,
-          text: String(args.text ?? ''),
-          blocks: Array.isArray(args.blocks) ? args.blocks : [],
+        const message = postFromBot(args, {
           threadTs: typeof args.thread_ts === 'string' ? args.thread_ts : undefined,
           metadata: args.metadata,
         });
-        return { ok: true, channel: channel.id, ts: message.ts, message: { text: message.text } };
+        return message
+          ? { ok: true, channel: message.channel, ts: message.ts, message: { text: message.text } }
+          : { ok: false, error: 'channel_not_found' };
       }
       case 'chat.update': {
         const message = state.find(String(args.channel), String(args.ts));
@@ -116,16 +125,8 @@ export async function startSandbox(options: { logger: Logger; port?: number }): 
         return { ok: true, channel: message.channel, ts: message.ts };
       }
       case 'chat.postEphemeral': {
-        const channel = state.channelFor(String(args.channel));
-        if (!channel) return { ok: false, error: 'channel_not_found' };
-        const message = state.post({
-          channel: channel.id,
-          author: BOT_ID,
-          text: String(args.text ?? ''),
-          blocks: Array.isArray(args.blocks) ? args.blocks : [],
-          ephemeralFor: String(args.user),
-        });
-        return { ok: true, message_ts: message.ts };
+        const message = postFromBot(args, { ephemeralFor: String(args.user) });
+        return message ? { ok: true, message_ts: message.ts } : { ok: false, error: 'channel_not_found' };
       }
       case 'views.open': {
         const trigger = triggers.get(String(args.trigger_id));
