@@ -3,18 +3,12 @@ import { dirname, resolve } from 'node:path';
 import { KeyvSqlite } from '@keyv/sqlite';
 import type { KeyvStoreAdapter } from 'keyv';
 import { type Logger, silentLogger } from '../logger.js';
-import { type ClaimStore, SqliteClaims } from './claims.js';
-import { type KeyLock, type KeyValueStore, keyValueStore, StoreError } from './key-value-store.js';
+import { SqliteClaims } from './claims.js';
+import { type KeyLock, keyValueStore, StoreError } from './key-value-store.js';
+import type { OpenedStore } from './opened-store.js';
 import { openRedis } from './redis-store.js';
 
-/** The process's one store, behind whatever `STORE_URL` names. */
-export interface OpenedStore {
-  keyValue: KeyValueStore;
-  claims: ClaimStore;
-  /** Where it lives, for the log (never contains credentials). */
-  description: string;
-  close(): Promise<void>;
-}
+export type { OpenedStore } from './opened-store.js';
 
 export interface OpenStoreOptions {
   /** Folder that relative paths resolve against. @default process.cwd() */

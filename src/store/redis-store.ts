@@ -3,7 +3,7 @@ import KeyvRedis from '@keyv/redis';
 import { type Logger, silentLogger } from '../logger.js';
 import type { Claim, ClaimState, ClaimStore } from './claims.js';
 import { keyValueStore, StoreError } from './key-value-store.js';
-import type { OpenedStore } from './open-store.js';
+import type { OpenedStore } from './opened-store.js';
 
 /** The Redis commands this module needs (node-redis, as @keyv/redis holds it). */
 interface RedisCommands {
