@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, parseRateLimit } from '../src/config.js';
+import { fakeSlackToken } from './helpers/fake-tokens.js';
 
 describe('loadConfig', () => {
   it('applies the documented defaults to an empty environment', () => {
@@ -19,7 +20,7 @@ describe('loadConfig', () => {
       TICKETING_API_KEY: 'sk_live_abcdef',
       TICKETING_ORG_LIMIT: '120/30s',
       TICKETING_REPORT_LIMIT: '2/1m',
-      SLACK_BOT_TOKEN: 'xoxb-test',
+      SLACK_BOT_TOKEN: fakeSlackToken('b', 'test'),
       SLACK_SIGNING_SECRET: 'shh',
       PROMO_EDITORS: 'U012AB, S0GROUP',
       PORT: '8080',
@@ -40,7 +41,7 @@ describe('loadConfig', () => {
         TICKETING_API_URL: 'ftp://nope',
         TICKETING_ORG_LIMIT: 'lots',
         PORT: '70000',
-        SLACK_BOT_TOKEN: 'xoxp-secret-user-token',
+        SLACK_BOT_TOKEN: fakeSlackToken('p', 'secret-user-token'),
         LOG_LEVEL: 'loud',
       });
     } catch (caught) {
@@ -51,22 +52,25 @@ describe('loadConfig', () => {
     expect(problems).toEqual(['LOG_LEVEL', 'PORT', 'SLACK_BOT_TOKEN', 'TICKETING_API_URL', 'TICKETING_ORG_LIMIT']);
     const message = (error as Error).message;
     expect(message).toContain('TICKETING_ORG_LIMIT: expected <requests>/<window> such as "180/60s", got "lots"');
-    expect(message).not.toContain('xoxp-secret-user-token');
+    expect(message).not.toContain(fakeSlackToken('p', 'secret-user-token'));
   });
 
   it('requires the key with the URL, and a signing secret or app token with the bot token', () => {
     expect(() => loadConfig({ TICKETING_API_URL: 'http://127.0.0.1:1' })).toThrow(/TICKETING_API_KEY: required/);
-    expect(() => loadConfig({ SLACK_BOT_TOKEN: 'xoxb-1', TICKETING_API_URL: 'simulator' })).toThrow(
+    expect(() => loadConfig({ SLACK_BOT_TOKEN: fakeSlackToken('b', '1'), TICKETING_API_URL: 'simulator' })).toThrow(
       /SLACK_SIGNING_SECRET: required/,
     );
     expect(
-      loadConfig({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1', TICKETING_API_URL: 'simulator' }).slack
-        .appToken,
+      loadConfig({
+        SLACK_BOT_TOKEN: fakeSlackToken('b', '1'),
+        SLACK_APP_TOKEN: 'xapp-1',
+        TICKETING_API_URL: 'simulator',
+      }).slack.appToken,
     ).toBe('xapp-1');
   });
 
   it('refuses to serve demo data to a real workspace: Slack credentials need TICKETING_API_URL', () => {
-    const slack = { SLACK_BOT_TOKEN: 'xoxb-real-looking', SLACK_SIGNING_SECRET: 'secret-value-1234' };
+    const slack = { SLACK_BOT_TOKEN: fakeSlackToken('b', 'real-looking'), SLACK_SIGNING_SECRET: 'secret-value-1234' };
     expect(() => loadConfig(slack)).toThrow(/TICKETING_API_URL: required when SLACK_BOT_TOKEN is set/);
     expect(loadConfig({ ...slack, TICKETING_API_URL: 'simulator' }).ticketing.apiUrl).toBe('simulator');
     expect(() => loadConfig({ ...slack, TICKETING_API_URL: 'ftp://example.com' })).toThrow(
@@ -81,7 +85,7 @@ describe('loadConfig', () => {
   });
 
   it('names a bad PROMO_EDITORS entry by its position and never echoes it', () => {
-    const pasted = 'xoxb-1234567890-SECRETSECRET';
+    const pasted = fakeSlackToken('b', '1234567890-secretsecret');
     let message = '';
     try {
       loadConfig({ PROMO_EDITORS: `U0OK, ${pasted}, S0GROUP, nope` });
@@ -89,7 +93,7 @@ describe('loadConfig', () => {
       message = String(error);
     }
     expect(message).toMatch(/PROMO_EDITORS: entries 2, 4 are not Slack user ids/);
-    expect(message).not.toContain('SECRET');
+    expect(message).not.toContain('secretsecret');
     expect(message).not.toContain('nope');
   });
 

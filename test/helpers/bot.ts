@@ -8,9 +8,10 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { type Simulator, type SimulatorOptions, startSimulator } from '../../src/simulator/server.js';
 import { type FakeSlack, startFakeSlack } from './fake-slack.js';
+import { fakeSlackToken } from './fake-tokens.js';
 
 export const SIGNING_SECRET = 'test-signing-secret-0123456789';
-export const BOT_TOKEN = 'xoxb-test-token-not-real';
+export const BOT_TOKEN = fakeSlackToken('b', 'test-token-not-real');
 
 export interface BotRig {
   bot: Bot;

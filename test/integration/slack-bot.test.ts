@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { NEXT_PAGE_ACTION } from '../../src/render/event-blocks.js';
 import { PROMO_CANCEL_ACTION, PROMO_CONFIRM_ACTION } from '../../src/render/promo-blocks.js';
 import { eventSchema } from '../../src/ticketing/schemas.js';
-import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
+import { BOT_TOKEN, type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
 import { blocksText, buttonValue, click, command, nthResponse, responsesTo } from '../helpers/bot-actions.js';
 import { commandBody, eventBody, postSigned, postSignedJson } from '../helpers/slack-requests.js';
 
@@ -277,7 +277,7 @@ describe('App Home and request checks', () => {
     const logs = rig.logs.join('\n');
     expect(logs).not.toContain(SIGNING_SECRET);
     expect(logs).not.toContain(rig.sim.apiKeys[0]);
-    expect(logs).not.toContain('xoxb-test-token-not-real');
+    expect(logs).not.toContain(BOT_TOKEN);
   });
 });
 

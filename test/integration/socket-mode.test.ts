@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
 import { type FakeSlack, startFakeSlack } from '../helpers/fake-slack.js';
+import { fakeSlackToken } from '../helpers/fake-tokens.js';
 
 let cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -35,7 +36,7 @@ describe('Socket Mode', () => {
     const config = loadConfig({
       TICKETING_API_URL: sim.url,
       TICKETING_API_KEY: sim.apiKeys[0] as string,
-      SLACK_BOT_TOKEN: 'xoxb-socket-test',
+      SLACK_BOT_TOKEN: fakeSlackToken('b', 'socket-test'),
       SLACK_APP_TOKEN: 'xapp-socket-test',
       SLACK_API_URL: slack.apiUrl,
       STORE_URL: 'sqlite://:memory:',
