@@ -17,7 +17,6 @@ import { type Simulator, startSimulator } from './simulator/server.js';
 import { createSlackApp } from './slack/create-slack-app.js';
 import { PromoEditors } from './slack/promo-editors.js';
 import { channelRefusal, countSlackError } from './slack/slack-errors.js';
-import { ValueStash } from './slack/value-stash.js';
 import { ActivityStore } from './store/activity-store.js';
 import { type OpenedStore, openStore } from './store/open-store.js';
 import type { TicketingClient } from './ticketing/client.js';
@@ -203,7 +202,6 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
         digests,
         activity,
         editors: new PromoEditors(config.slack.promoEditors, { logger, clock }),
-        stash: new ValueStash({ clock }),
         pending: new PendingPromoChanges({
           store: store.keyValue,
           claims: store.claims,

@@ -9,7 +9,6 @@ import type { CallOptions, TicketingClient } from '../ticketing/client.js';
 import type { RateLimitSpec } from '../ticketing/rate-limit.js';
 import type { Clock } from '../time/clock.js';
 import type { PromoEditors } from './promo-editors.js';
-import type { ValueStash } from './value-stash.js';
 
 /** What every listener is given; nothing is reached for. */
 export interface SlackDeps {
@@ -19,7 +18,6 @@ export interface SlackDeps {
   digests: DigestService;
   activity: ActivityStore;
   editors: PromoEditors;
-  stash: ValueStash;
   /** Promo changes waiting for their requester's confirmation. */
   pending: PendingPromoChanges;
   /** The report endpoint's limit as configured, for the words people read. */

@@ -10,7 +10,7 @@ import { decodePosition, showUpcomingPage } from '../upcoming-page.js';
 export function registerNextPageAction(app: App, deps: SlackDeps): void {
   app.action(NEXT_PAGE_ACTION, async ({ ack, respond, action, body, client }) => {
     await ack();
-    const raw = 'value' in action && typeof action.value === 'string' ? deps.stash.get(action.value) : undefined;
+    const raw = 'value' in action && typeof action.value === 'string' ? action.value : undefined;
     const position = raw === undefined ? undefined : decodePosition(raw);
     if (!position) {
       await respondPrivately(
