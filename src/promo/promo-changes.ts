@@ -3,8 +3,8 @@ import type { EventCatalog } from '../catalog/event-catalog.js';
 import type { Logger } from '../logger.js';
 import type { ActivityStore, PromoChangeOutcome, PromoChangeRecord } from '../store/activity-store.js';
 import type { CallOptions, PromoUpdate, TicketingClient } from '../ticketing/client.js';
-import { isTicketingError } from '../ticketing/errors.js';
-import { isPromoQuantity } from '../ticketing/promo-quantity.js';
+import { isTicketingError, ValidationError } from '../ticketing/errors.js';
+import { promoQuantityProblem } from '../ticketing/promo-quantity.js';
 import type { TicketingEvent } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
 import type { PendingPromoChange, PendingPromoChanges } from './pending-promo-changes.js';
@@ -44,7 +44,8 @@ export async function proposePromoChange(deps: PromoDeps, request: ProposeReques
     deps.logger.info('Refused a promo change from a non-editor', { user: request.userId });
     return { kind: 'not-editor' };
   }
-  if (!isPromoQuantity(request.quantity)) return { kind: 'failed', error: new RangeError('invalid quantity') };
+  const problem = promoQuantityProblem(request.quantity);
+  if (problem) return { kind: 'failed', error: new ValidationError(problem) };
   try {
     const found = await deps.events.lookup(request.eventId, deps.interactive());
     const event = found.event;

@@ -97,14 +97,12 @@ export function eventChoicesMessage(options: {
 }
 
 /** Nothing matched an id or words; says how fresh the list it looked in is. */
-export function noEventMessage(options: { target: string; asOf: number; refreshMinutes: number }): SlackMessage {
+export function noEventMessage(options: { target: string; asOf: number; refreshPeriodMs: number }): SlackMessage {
+  const minutes = Math.ceil(options.refreshPeriodMs / 60_000);
   const text = md`:mag: No event matches ${code(options.target, 120)}. Try \`/events find <words>\` or \`/events list\`.`;
   return {
     text,
-    blocks: [
-      mrkdwnSection(text),
-      context(md`${asOfLine(options.asOf)}; it is refreshed about every ${options.refreshMinutes} min.`),
-    ],
+    blocks: [mrkdwnSection(text), context(md`${asOfLine(options.asOf)}; it is refreshed about every ${minutes} min.`)],
   };
 }
 

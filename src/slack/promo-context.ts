@@ -38,7 +38,7 @@ export function proposalMessage(deps: SlackDeps, result: ProposeResult, eventId:
       return noEventMessage({
         target: eventId,
         asOf: result.asOf,
-        refreshMinutes: Math.ceil(deps.catalog.periodMs / 60_000),
+        refreshPeriodMs: deps.catalog.periodMs,
       });
     case 'failed':
       return plainMessage(md`:warning: ${userMessageFor(result.error)}`);

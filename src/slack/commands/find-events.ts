@@ -18,7 +18,7 @@ export async function findEvents(deps: SlackDeps, respond: RespondFn, words: str
         ? noEventMessage({
             target: words,
             asOf: snapshot.asOf,
-            refreshMinutes: Math.ceil(deps.catalog.periodMs / 60_000),
+            refreshPeriodMs: deps.catalog.periodMs,
           })
         : eventChoicesMessage({
             events: matches.map((m) => m.event),

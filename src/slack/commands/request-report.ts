@@ -47,10 +47,9 @@ export async function handleReportCommand(
     const message = eventChoicesMessage({ events: resolved.events, query, action: 'report', asOf: resolved.asOf });
     await respondPrivately(request.respond, message, deps.logger);
   } else {
-    const refreshMinutes = Math.ceil(deps.catalog.periodMs / 60_000);
     await respondPrivately(
       request.respond,
-      noEventMessage({ target: query, asOf: resolved.asOf, refreshMinutes }),
+      noEventMessage({ target: query, asOf: resolved.asOf, refreshPeriodMs: deps.catalog.periodMs }),
       deps.logger,
     );
   }

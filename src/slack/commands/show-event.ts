@@ -32,7 +32,7 @@ export async function showEvent(
           : noEventMessage({
               target: targetText(target),
               asOf: resolved.asOf,
-              refreshMinutes: Math.ceil(deps.catalog.periodMs / 60_000),
+              refreshPeriodMs: deps.catalog.periodMs,
             });
     await respondPrivately(respond, message, deps.logger, extra);
   } catch (error) {
