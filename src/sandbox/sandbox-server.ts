@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../logger.js';
+import { conversationHistory } from './conversation-history.js';
 import { BotForwarder } from './forward-to-bot.js';
 import { BOT_ID, EDITORS_GROUP, type SandboxMessage, SandboxState } from './sandbox-state.js';
 
@@ -160,21 +161,11 @@ export async function startSandbox(options: { logger: Logger; port?: number }): 
         return args.usergroup === EDITORS_GROUP
           ? { ok: true, users: state.users.filter((user) => user.editor).map((user) => user.id) }
           : { ok: false, error: 'no_such_subteam' };
-      case 'conversations.history': {
-        const oldest = Number(args.oldest ?? 0);
-        const messages = state.messages
-          .filter(
-            (message) => message.channel === args.channel && !message.ephemeralFor && Number(message.ts) >= oldest,
-          )
-          .reverse()
-          .map((message) => ({
-            type: 'message',
-            ts: message.ts,
-            text: message.text,
-            ...(args.include_all_metadata && message.metadata ? { metadata: message.metadata } : {}),
-          }));
-        return { ok: true, messages, has_more: false };
-      }
+      case 'conversations.history':
+        return conversationHistory(
+          state.messages.filter((message) => message.channel === args.channel && !message.ephemeralFor).reverse(),
+          args,
+        );
       case 'files.getUploadURLExternal': {
         const id = state.nextId('F');
         state.files.set(id, { id, name: String(args.filename ?? 'file'), title: '', content: '', pending: true });

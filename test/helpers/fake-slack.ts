@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { conversationHistory } from '../../src/sandbox/conversation-history.js';
 
 /** One call the bot made to the (fake) Slack Web API, or one post to a response_url. */
 export interface SlackCall {
@@ -77,19 +78,8 @@ export async function startFakeSlack(): Promise<FakeSlack> {
         postedTs.push(posted.ts);
         return { ok: true, channel: args.channel, ts: posted.ts, message: { text: args.text } };
       }
-      case 'conversations.history': {
-        const oldest = Number(args.oldest ?? 0);
-        const messages = (history.get(String(args.channel)) ?? [])
-          .filter((message) => Number(message.ts) >= oldest)
-          .map((message) => ({
-            type: 'message',
-            ts: message.ts,
-            text: message.text,
-            // Slack returns metadata only when asked for it.
-            ...(args.include_all_metadata && message.metadata ? { metadata: message.metadata } : {}),
-          }));
-        return { ok: true, messages, has_more: false };
-      }
+      case 'conversations.history':
+        return conversationHistory(history.get(String(args.channel)) ?? [], args);
       case 'chat.update':
         return { ok: true, channel: args.channel, ts: args.ts };
       case 'chat.postEphemeral':
