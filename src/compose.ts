@@ -100,8 +100,8 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
     }
     if (!apiUrl || !apiKey) throw new Error('composeBot needs TICKETING_API_URL and TICKETING_API_KEY');
     const readiness = new Readiness({ store: store.keyValue, clock });
-    // The client's observer feeds the metrics, which read the client back on each scrape.
-    let observed: Metrics | undefined;
+    // The metrics read the client on each scrape (after start-up); the client feeds them answers.
+    const metrics = new Metrics({ budget: () => ticketing.budget(), reportsWaiting: () => ticketing.reportsWaiting });
     const ticketing = createTicketingClient({
       apiUrl,
       apiKey,
@@ -109,15 +109,13 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       logger: logger.child({ component: 'ticketing' }),
       observer: {
         response: (endpoint, status) => {
-          observed?.apiRequests.inc({ endpoint, status: String(status) });
+          metrics.apiRequests.inc({ endpoint, status: String(status) });
           readiness.answered(status);
         },
-        rateLimited: (scope) => observed?.rateLimited.inc({ scope }),
+        rateLimited: (scope) => metrics.rateLimited.inc({ scope }),
       },
       clock,
     });
-    const metrics = new Metrics({ budget: () => ticketing.budget(), reportsWaiting: () => ticketing.reportsWaiting });
-    observed = metrics;
     const routes = healthRoutes(readiness, metrics);
     closers.push(() => ticketing.close());
 
