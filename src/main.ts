@@ -1,16 +1,14 @@
-import { composeBot } from './compose.js';
+import { type Bot, composeBot } from './compose.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
-import { startSandboxStack } from './sandbox/sandbox-stack.js';
+import { type SandboxStack, startSandboxStack } from './sandbox/sandbox-stack.js';
 
 /**
  * Without Slack credentials: the whole bot in a local Slack sandbox in the browser, against the
  * built-in simulator unless TICKETING_API_URL names a real service.
  */
-async function startLocalSandbox(config: Config, logger: Logger): Promise<() => Promise<void>> {
+async function startLocalSandbox(config: Config, logger: Logger): Promise<SandboxStack> {
   const stack = await startSandboxStack({ env: process.env, logger, port: config.port });
-  stack.bot.catalog.start();
-  await stack.bot.work.track(stack.bot.digests.start());
   const service =
     config.ticketing.apiUrl && config.ticketing.apiUrl !== 'simulator'
       ? config.ticketing.apiUrl
@@ -22,7 +20,13 @@ async function startLocalSandbox(config: Config, logger: Logger): Promise<() => 
       '',
     ].join('\n'),
   );
-  return () => stack.close();
+  return stack;
+}
+
+/** What runs in the background once the bot listens: the catalog refresh and the digests' catch-up. */
+async function startBackgroundWork(bot: Bot): Promise<void> {
+  bot.catalog.start();
+  await bot.work.track(bot.digests.start());
 }
 
 /** Composition root: the only place that reads `process.env` and wires process-wide things. */
@@ -58,7 +62,9 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
   if (!config.slack.botToken) {
-    stop = await startLocalSandbox(config, logger);
+    const stack = await startLocalSandbox(config, logger);
+    stop = () => stack.close();
+    if (!stopping) await startBackgroundWork(stack.bot);
     return;
   }
   const bot = await composeBot(config, { logger, healthPort: config.healthPort });
@@ -70,8 +76,7 @@ async function main(): Promise<void> {
     await bot.app.start(config.port);
     logger.info('eventops is listening for Slack on POST /slack/events', { port: config.port });
   }
-  bot.catalog.start();
-  if (!stopping) await bot.work.track(bot.digests.start());
+  if (!stopping) await startBackgroundWork(bot);
 }
 
 await main();
