@@ -23,6 +23,8 @@ interface Scheduled {
   task: ScheduledTask;
   /** A one-off timer for a day whose time does not exist, where the cron task never fires. */
   gapTimer: NodeJS.Timeout | undefined;
+  /** When that timer runs. */
+  gapAt: number | undefined;
 }
 
 /**
@@ -61,7 +63,7 @@ export class DigestScheduler {
       },
       { timezone: subscription.timezone, name: `digest:${subscription.channelId}`, noOverlap: true },
     );
-    this.#scheduled.set(subscription.channelId, { task, gapTimer: undefined });
+    this.#scheduled.set(subscription.channelId, { task, gapTimer: undefined, gapAt: undefined });
     this.#armGapTimer(subscription);
     return task;
   }
@@ -71,7 +73,6 @@ export class DigestScheduler {
     if (!scheduled) return;
     void scheduled.task.destroy();
     clearTimeout(scheduled.gapTimer);
-    this.#gapAt.delete(channelId);
     this.#scheduled.delete(channelId);
   }
 
@@ -82,14 +83,12 @@ export class DigestScheduler {
 
   /** When the one-off timer for a skipped time will run, if one is armed. */
   gapRunAt(channelId: string): number | undefined {
-    return this.#gapAt.get(channelId);
+    return this.#scheduled.get(channelId)?.gapAt;
   }
 
   stop(): void {
     for (const channelId of [...this.#scheduled.keys()]) this.unschedule(channelId);
   }
-
-  readonly #gapAt = new Map<string, number>();
 
   async #fire(subscription: Subscription, scheduledAt: number): Promise<void> {
     try {
@@ -109,11 +108,11 @@ export class DigestScheduler {
     if (!scheduled) return;
     clearTimeout(scheduled.gapTimer);
     scheduled.gapTimer = undefined;
-    this.#gapAt.delete(subscription.channelId);
+    scheduled.gapAt = undefined;
     const now = this.#clock.now();
     const next = nextFire(subscription, now);
     if (!skippedByClockChange(subscription, next.at)) return;
-    this.#gapAt.set(subscription.channelId, next.at);
+    scheduled.gapAt = next.at;
     scheduled.gapTimer = setTimeout(() => {
       void this.#fire(subscription, next.at);
     }, next.at - now);
