@@ -1,15 +1,16 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import KeyvRedis from '@keyv/redis';
 import { type Logger, silentLogger } from '../logger.js';
 import type { Claim, ClaimState, ClaimStore } from './claims.js';
 import { keyValueStore, StoreError } from './key-value-store.js';
-import type { OpenedStore } from './opened-store.js';
+import type { OpenedStore, RedisConnection, SharedRedis } from './opened-store.js';
 
 /** The Redis commands this module needs (node-redis, as @keyv/redis holds it). */
 interface RedisCommands {
   set(key: string, value: string, options?: Record<string, unknown>): Promise<unknown>;
   get(key: string): Promise<string | null>;
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  evalSha(sha: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
 }
 
 const PREFIX = 'eventops:';
@@ -110,6 +111,37 @@ function redisLock(redis: RedisCommands) {
   };
 }
 
+/** Runs scripts by their SHA1, sending the text only the first time Redis has not seen one. */
+function scriptRunner(redis: RedisCommands): SharedRedis['runScript'] {
+  const shas = new Map<string, string>();
+  return async (script, keys, args) => {
+    let sha = shas.get(script);
+    if (!sha) {
+      sha = createHash('sha1').update(script).digest('hex');
+      shas.set(script, sha);
+    }
+    try {
+      return await redis.evalSha(sha, { keys, arguments: args });
+    } catch (error) {
+      if (!String((error as Error)?.message).startsWith('NOSCRIPT')) throw error;
+      return redis.eval(script, { keys, arguments: args });
+    }
+  };
+}
+
+/** `host:port[/db]` with optional `user:password@`, as BullMQ's own connection takes it. */
+function connectionOf(location: string): RedisConnection {
+  const url = new URL(`redis://${location}`);
+  const db = Number(url.pathname.replace(/^\//, '') || 0);
+  return {
+    host: url.hostname,
+    port: Number(url.port || 6379),
+    db: Number.isInteger(db) ? db : 0,
+    ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
+    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+  };
+}
+
 /** `redis://host:port[/db]`: keyv on @keyv/redis for values, Redis itself for claims and locks. */
 export async function openRedis(location: string, options: { logger?: Logger }): Promise<OpenedStore> {
   const logger = options.logger ?? silentLogger;
@@ -132,6 +164,7 @@ export async function openRedis(location: string, options: { logger?: Logger }):
       throw new StoreError(`Redis could not ${what}`, { cause: error });
     });
   const raw = new RedisClaims(redis);
+  const runScript = scriptRunner(redis);
   const claims: ClaimStore = {
     claim: (...args) => wrap('claim', () => raw.claim(...args)),
     settle: (...args) => wrap('settle a claim', () => raw.settle(...args)),
@@ -154,5 +187,9 @@ export async function openRedis(location: string, options: { logger?: Logger }):
     claims,
     description: `redis ${where}`,
     close: () => keyValue.close(),
+    shared: {
+      runScript: (script, keys, args) => wrap('run a script', () => runScript(script, keys, args)),
+      connection: connectionOf(location),
+    },
   };
 }

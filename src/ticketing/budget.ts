@@ -1,6 +1,7 @@
 import { type Logger, silentLogger } from '../logger.js';
 import type { Clock } from '../time/clock.js';
 import { systemClock } from '../time/clock.js';
+import { readBudgetObservation } from './budget-observation.js';
 import { cancellationError } from './errors.js';
 import { assertRateLimit } from './rate-limit.js';
 import type { RateLimitObservation } from './rate-limit-headers.js';
@@ -279,12 +280,11 @@ export class WindowBudget implements RequestBudget {
   }
 
   #observe(raw: RateLimitObservation, grant: number): void {
-    const observation = this.#sane(raw);
+    const reading = readBudgetObservation(raw, { configuredLimit: this.#configuredLimit, windowMs: this.#windowMs });
+    if (reading.capped) this.#warnAbsurdReset(raw);
+    const { observation, remaining } = reading;
     if (!this.#last || observation.observedAt >= this.#last.observedAt) this.#last = observation;
-    // The server's limit is the truth; a lower configured limit keeps this process to its share.
-    const headroom = Math.max(0, observation.limit - this.#configuredLimit);
-    this.#limit = Math.min(observation.limit, this.#configuredLimit);
-    const remaining = Math.max(0, observation.remaining - headroom);
+    this.#limit = reading.limit;
     const tolerance = this.#windowMs / 2;
     const adopt = () => {
       this.#resetAt = observation.resetAt;
@@ -312,21 +312,13 @@ export class WindowBudget implements RequestBudget {
     this.#known = true;
   }
 
-  /**
-   * A reset further away than one configured window is a server mistake (seconds since the epoch
-   * sent where milliseconds are due: a wait of weeks). It is capped at one window, and said once.
-   */
-  #sane(observation: RateLimitObservation): RateLimitObservation {
-    const resetInMs = observation.resetAt - observation.observedAt;
-    // A little over one window is rounding or latency; far over it is the mistake.
-    if (resetInMs <= this.#windowMs * 1.1) return observation;
-    if (!this.#warnedAbsurdReset) {
-      this.#warnedAbsurdReset = true;
-      this.#logger.warn('X-RateLimit-Reset is longer than one window; capped at one window', {
-        resetInMs,
-        windowMs: this.#windowMs,
-      });
-    }
-    return { ...observation, resetAt: observation.observedAt + this.#windowMs };
+  /** A reset further away than one window was capped (see `readBudgetObservation`); said once. */
+  #warnAbsurdReset(raw: RateLimitObservation): void {
+    if (this.#warnedAbsurdReset) return;
+    this.#warnedAbsurdReset = true;
+    this.#logger.warn('X-RateLimit-Reset is longer than one window; capped at one window', {
+      resetInMs: raw.resetAt - raw.observedAt,
+      windowMs: this.#windowMs,
+    });
   }
 }

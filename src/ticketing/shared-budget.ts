@@ -1,0 +1,364 @@
+import { randomUUID } from 'node:crypto';
+import { type Logger, silentLogger } from '../logger.js';
+import type { Clock } from '../time/clock.js';
+import { sleep, systemClock } from '../time/clock.js';
+import type { AcquireOptions, BudgetPermit, BudgetSnapshot, PermitOutcome, Priority, RequestBudget } from './budget.js';
+import { readBudgetObservation } from './budget-observation.js';
+import { cancellationError } from './errors.js';
+import { assertRateLimit } from './rate-limit.js';
+import type { RateLimitObservation } from './rate-limit-headers.js';
+
+/** Runs a Lua script atomically where the budget lives (Redis `EVAL`). */
+export type ScriptRunner = (script: string, keys: string[], args: string[]) => Promise<unknown>;
+
+export interface SharedBudgetOptions {
+  /** Runs the admission and settlement scripts; every replica must reach the same Redis. */
+  run: ScriptRunner;
+  /** Key prefix of the budget's state. @default 'eventops:budget' */
+  key?: string;
+  /** Requests per window (the spec's 180), for all replicas together. */
+  limit: number;
+  windowMs: number;
+  /** Share of each window kept back for interactive requests, across replicas. @default 0.15 */
+  reserveRatio?: number;
+  /**
+   * How long a granted request counts as in flight if its replica never settles it (it died):
+   * longer than any request can take. @default 2 windows
+   */
+  leaseMs?: number;
+  /** Longest sleep between two admission attempts while waiting. @default 100 */
+  pollMs?: number;
+  clock?: Clock;
+  logger?: Logger;
+}
+
+/*
+ * The state, in one hash: the same model as `WindowBudget` (see there), with the in-flight
+ * requests in a sorted set whose scores are lease ends, so a replica that dies mid-request stops
+ * counting once its lease ends. People waiting anywhere are in a second sorted set (scores: when
+ * their wait is forgotten unless refreshed); while one is waiting, no replica admits background
+ * work.
+ *
+ * Fields: remaining (estimate of what the window still allows, in-flight requests subtracted),
+ * resetAt, rolledAt (set when the window turned by our clock, not a header), known (0 while a
+ * probe must go first), pausedUntil, limit (the server's, capped), grants, adoptedGrant,
+ * rateLimited, last (the newest observation, JSON).
+ */
+const COMMON = `
+local stateKey, inflightKey, waitingKey = KEYS[1], KEYS[2], KEYS[3]
+local now = tonumber(ARGV[1])
+local windowMs = tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', inflightKey, '-inf', now)
+redis.call('ZREMRANGEBYSCORE', waitingKey, '-inf', now)
+local s = redis.call('HMGET', stateKey, 'remaining', 'resetAt', 'rolledAt', 'known', 'pausedUntil', 'limit',
+  'grants', 'adoptedGrant', 'rateLimited')
+local limit = tonumber(s[6]) or tonumber(ARGV[3])
+local st = {
+  remaining = tonumber(s[1]) or limit, resetAt = tonumber(s[2]), rolledAt = tonumber(s[3]),
+  known = tonumber(s[4]) or 0, pausedUntil = tonumber(s[5]) or 0, limit = limit,
+  grants = tonumber(s[7]) or 0, adoptedGrant = tonumber(s[8]) or -1, rateLimited = tonumber(s[9]) or 0,
+}
+local inflight = redis.call('ZCARD', inflightKey)
+-- Once the window has turned, some of the limit is back, though how much is unknown: one probe says.
+if st.resetAt and now >= st.resetAt then
+  st.remaining = st.limit - inflight
+  st.resetAt = now + windowMs
+  st.rolledAt = now
+  st.known = 0
+end
+local function save()
+  local fields = {'remaining', st.remaining, 'known', st.known, 'pausedUntil', st.pausedUntil, 'limit', st.limit,
+    'grants', st.grants, 'adoptedGrant', st.adoptedGrant, 'rateLimited', st.rateLimited}
+  if st.resetAt then table.insert(fields, 'resetAt'); table.insert(fields, st.resetAt) end
+  redis.call('HSET', stateKey, unpack(fields))
+  if st.rolledAt then redis.call('HSET', stateKey, 'rolledAt', st.rolledAt) else redis.call('HDEL', stateKey, 'rolledAt') end
+end
+`;
+
+/** ARGV: now, windowMs, configuredLimit, priority, reserveRatio, leaseMs, waiterId, probePollMs. */
+const ACQUIRE = `${COMMON}
+local priority, reserveRatio, leaseMs, waiter, probePoll = ARGV[4], tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7],
+  tonumber(ARGV[8])
+local function deny(waitMs)
+  if priority == 'interactive' then redis.call('ZADD', waitingKey, now + math.max(waitMs, probePoll) * 2 + 1000, waiter) end
+  save()
+  return {0, waitMs}
+end
+if now < st.pausedUntil then return deny(st.pausedUntil - now) end
+if st.known == 0 and inflight > 0 then return deny(probePoll) end
+local floor = 0
+if priority == 'background' then
+  floor = math.ceil(st.limit * reserveRatio)
+  if redis.call('ZCOUNT', waitingKey, now, '+inf') > 0 then return deny(probePoll) end
+end
+if st.remaining > floor then
+  st.remaining = st.remaining - 1
+  st.grants = st.grants + 1
+  redis.call('ZADD', inflightKey, now + leaseMs, st.grants)
+  redis.call('ZREM', waitingKey, waiter)
+  save()
+  redis.call('PEXPIRE', stateKey, windowMs * 10)
+  return {1, st.grants}
+end
+if st.resetAt then return deny(math.max(1, st.resetAt - now)) end
+return deny(windowMs)
+`;
+
+/**
+ * ARGV: now, windowMs, configuredLimit, grant, kind, then for 'answered': limit, remaining, resetAt,
+ * observedAt, lastJson; for 'rate-limited': waitMs.
+ */
+const SETTLE = `${COMMON}
+local grant, kind = tonumber(ARGV[4]), ARGV[5]
+redis.call('ZREM', inflightKey, grant)
+inflight = redis.call('ZCARD', inflightKey)
+if kind == 'answered' then
+  local obsLimit, obsRemaining, obsResetAt, observedAt = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8]),
+    tonumber(ARGV[9])
+  local last = redis.call('HGET', stateKey, 'lastObservedAt')
+  if not last or observedAt >= tonumber(last) then
+    redis.call('HSET', stateKey, 'last', ARGV[10], 'lastObservedAt', observedAt)
+  end
+  st.limit = obsLimit
+  local tolerance = windowMs / 2
+  local function adopt()
+    st.resetAt = obsResetAt
+    st.remaining = obsRemaining - inflight
+    st.adoptedGrant = grant
+  end
+  if st.rolledAt then
+    if obsResetAt > st.rolledAt then
+      st.rolledAt = nil
+      adopt()
+    end
+  elseif not st.resetAt or obsResetAt > st.resetAt + tolerance then
+    adopt()
+  elseif obsResetAt < st.resetAt - tolerance then
+    -- a late answer from the previous window
+  elseif grant > st.adoptedGrant then
+    adopt()
+  end
+  st.known = 1
+elseif kind == 'unheaded' then
+  st.known = 1
+elseif kind == 'rate-limited' then
+  st.rateLimited = st.rateLimited + 1
+  st.pausedUntil = math.max(st.pausedUntil, now + tonumber(ARGV[6]))
+  st.resetAt = st.pausedUntil
+  st.remaining = -inflight
+  st.known = 0
+end
+save()
+return 1
+`;
+
+/** ARGV: now, windowMs, configuredLimit. Returns the state after rolling, without changing it. */
+const READ = `${COMMON}
+return {st.remaining, st.resetAt or -1, st.pausedUntil, inflight, st.limit, st.rateLimited,
+  redis.call('HGET', stateKey, 'last') or '', redis.call('ZCOUNT', waitingKey, now, '+inf')}
+`;
+
+interface Waiter {
+  id: string;
+  priority: Priority;
+  retry: boolean;
+  resolve: (permit: BudgetPermit) => void;
+  reject: (error: unknown) => void;
+  signal: AbortSignal | undefined;
+}
+
+/**
+ * The organization's request budget shared by every replica through Redis: one atomic admission
+ * script per request, settled from the `X-RateLimit-*` headers of its answer. The model is
+ * `WindowBudget`'s (probe first, headers win, interactive first, background keeps off the reserve);
+ * the state lives in Redis so that all replicas spend one allowance. Each process queues its own
+ * waiters (people before background work) and asks Redis for the head of the queue, one at a time.
+ */
+export class SharedBudget implements RequestBudget {
+  readonly #run: ScriptRunner;
+  readonly #keys: string[];
+  readonly #configuredLimit: number;
+  readonly #windowMs: number;
+  readonly #reserveRatio: number;
+  readonly #leaseMs: number;
+  readonly #pollMs: number;
+  readonly #clock: Clock;
+  readonly #logger: Logger;
+  readonly #queues: Record<Priority, Waiter[]> = { interactive: [], background: [] };
+  #pumping = false;
+  #wake: AbortController | undefined;
+  #warnedAbsurdReset = false;
+
+  constructor(options: SharedBudgetOptions) {
+    assertRateLimit(options);
+    const reserveRatio = options.reserveRatio ?? 0.15;
+    if (!(reserveRatio >= 0 && reserveRatio < 1)) {
+      throw new RangeError(`reserveRatio must be in [0, 1), got ${reserveRatio}`);
+    }
+    const key = options.key ?? 'eventops:budget';
+    // One hash tag keeps the three keys in one slot should the Redis be a cluster.
+    this.#keys = [`{${key}}:state`, `{${key}}:inflight`, `{${key}}:waiting`];
+    this.#run = options.run;
+    this.#configuredLimit = options.limit;
+    this.#windowMs = options.windowMs;
+    this.#reserveRatio = reserveRatio;
+    this.#leaseMs = options.leaseMs ?? options.windowMs * 2;
+    this.#pollMs = options.pollMs ?? 100;
+    this.#clock = options.clock ?? systemClock;
+    this.#logger = options.logger ?? silentLogger;
+  }
+
+  acquire(priority: Priority, options: AcquireOptions = {}): Promise<BudgetPermit> {
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(cancellationError(signal));
+    return new Promise<BudgetPermit>((resolve, reject) => {
+      const waiter: Waiter = { id: randomUUID(), priority, retry: options.retry ?? false, resolve, reject, signal };
+      signal?.addEventListener(
+        'abort',
+        () => {
+          const queue = this.#queues[priority];
+          const index = queue.indexOf(waiter);
+          if (index >= 0) queue.splice(index, 1);
+          reject(cancellationError(signal));
+        },
+        { once: true },
+      );
+      if (waiter.retry) this.#queues[priority].unshift(waiter);
+      else this.#queues[priority].push(waiter);
+      this.#kick();
+    });
+  }
+
+  async snapshot(): Promise<BudgetSnapshot> {
+    const [remaining, resetAt, pausedUntil, inFlight, limit, rateLimited, last] = (await this.#run(
+      READ,
+      this.#keys,
+      this.#common(),
+    )) as [number, number, number, number, number, number, string];
+    const now = this.#clock.now();
+    return {
+      limit,
+      remaining: Math.max(0, remaining),
+      resetAt: resetAt >= 0 ? resetAt : undefined,
+      pausedUntil: pausedUntil > now ? pausedUntil : undefined,
+      inFlight,
+      queued: { interactive: this.#queues.interactive.length, background: this.#queues.background.length },
+      reserve: Math.ceil(limit * this.#reserveRatio),
+      lastObservation: last ? (JSON.parse(last) as RateLimitObservation) : undefined,
+      rateLimitedResponses: rateLimited,
+    };
+  }
+
+  async estimatedWaitMs(priority: Priority): Promise<number> {
+    const snapshot = await this.snapshot();
+    const now = this.#clock.now();
+    if (snapshot.pausedUntil !== undefined) return snapshot.pausedUntil - now;
+    const floor = priority === 'background' ? snapshot.reserve : 0;
+    if (snapshot.remaining > floor || snapshot.resetAt === undefined) return 0;
+    return Math.max(0, snapshot.resetAt - now);
+  }
+
+  #common(): string[] {
+    return [String(this.#clock.now()), String(this.#windowMs), String(this.#configuredLimit)];
+  }
+
+  /** Starts the pump, or wakes it from its sleep when something may have changed. */
+  #kick(): void {
+    if (this.#pumping) {
+      this.#wake?.abort();
+      return;
+    }
+    this.#pumping = true;
+    void this.#pump()
+      .catch((error: unknown) => {
+        // Redis is gone: everyone waiting hears it rather than waiting forever.
+        this.#logger.error('The shared request budget could not be reached', { error });
+        for (const waiter of [...this.#queues.interactive.splice(0), ...this.#queues.background.splice(0)]) {
+          waiter.reject(error);
+        }
+      })
+      .finally(() => {
+        this.#pumping = false;
+        if (this.#queues.interactive.length + this.#queues.background.length > 0) this.#kick();
+      });
+  }
+
+  async #pump(): Promise<void> {
+    for (;;) {
+      // A person waiting keeps every background request of this process behind them.
+      const waiter = this.#queues.interactive[0] ?? this.#queues.background[0];
+      if (!waiter) return;
+      const answer = (await this.#run(ACQUIRE, this.#keys, [
+        ...this.#common(),
+        waiter.priority,
+        String(this.#reserveRatio),
+        String(this.#leaseMs),
+        waiter.id,
+        String(Math.min(10, this.#pollMs)),
+      ])) as [number, number];
+      const queue = this.#queues[waiter.priority];
+      const index = queue.indexOf(waiter);
+      if (answer[0] === 1) {
+        const permit = this.#permit(answer[1]);
+        if (index >= 0) {
+          queue.splice(index, 1);
+          waiter.resolve(permit);
+        } else {
+          permit.settle({ kind: 'unobserved' }); // cancelled while Redis answered: give it back as spent
+        }
+        continue;
+      }
+      this.#wake = new AbortController();
+      await sleep(Math.min(answer[1], this.#pollMs), this.#wake.signal).catch(() => undefined);
+      this.#wake = undefined;
+    }
+  }
+
+  #permit(grant: number): BudgetPermit {
+    let settled = false;
+    return {
+      settle: (outcome: PermitOutcome) => {
+        if (settled) return;
+        settled = true;
+        void this.#settle(grant, outcome)
+          .catch((error: unknown) => this.#logger.warn('Could not settle a request in the shared budget', { error }))
+          .finally(() => {
+            if (this.#queues.interactive.length + this.#queues.background.length > 0) this.#kick();
+          });
+      },
+    };
+  }
+
+  async #settle(grant: number, outcome: PermitOutcome): Promise<void> {
+    const base = [...this.#common(), String(grant)];
+    if (outcome.kind === 'answered' && outcome.observation) {
+      const reading = readBudgetObservation(outcome.observation, {
+        configuredLimit: this.#configuredLimit,
+        windowMs: this.#windowMs,
+      });
+      if (reading.capped && !this.#warnedAbsurdReset) {
+        this.#warnedAbsurdReset = true;
+        this.#logger.warn('X-RateLimit-Reset is longer than one window; capped at one window', {
+          resetInMs: outcome.observation.resetAt - outcome.observation.observedAt,
+          windowMs: this.#windowMs,
+        });
+      }
+      const { observation } = reading;
+      await this.#run(SETTLE, this.#keys, [
+        ...base,
+        'answered',
+        String(reading.limit),
+        String(reading.remaining),
+        String(observation.resetAt),
+        String(observation.observedAt),
+        JSON.stringify(observation),
+      ]);
+    } else if (outcome.kind === 'answered') {
+      await this.#run(SETTLE, this.#keys, [...base, 'unheaded']);
+    } else if (outcome.kind === 'rate-limited') {
+      await this.#run(SETTLE, this.#keys, [...base, 'rate-limited', String(outcome.waitMs)]);
+    } else {
+      await this.#run(SETTLE, this.#keys, [...base, 'unobserved']);
+    }
+  }
+}

@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator } from '../../src/simulator/server.js';
+import { type OpenedStore, openStore } from '../../src/store/open-store.js';
+import type { BudgetPermit } from '../../src/ticketing/budget.js';
+import { createTicketingClient } from '../../src/ticketing/create-client.js';
+import { SharedBudget, type SharedBudgetOptions } from '../../src/ticketing/shared-budget.js';
+import { type RedisServer, startRedis } from '../helpers/redis-server.js';
+import { limits, runPool } from '../helpers/ticketing.js';
+
+let redis: RedisServer;
+const stores: OpenedStore[] = [];
+let counter = 0;
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(async () => {
+  for (const store of stores) await store.close();
+  await redis?.stop();
+});
+
+/** Budgets of `count` replicas on one Redis, each with its own connection, under a fresh key. */
+async function replicas(count: number, options: Omit<SharedBudgetOptions, 'run'>): Promise<SharedBudget[]> {
+  const key = `test:budget:${++counter}`;
+  const budgets: SharedBudget[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const store = await openStore(redis.url);
+    stores.push(store);
+    const shared = store.shared;
+    if (!shared) throw new Error('a Redis store shares its Redis');
+    budgets.push(new SharedBudget({ key, run: shared.runScript, pollMs: 10, ...options }));
+  }
+  return budgets;
+}
+
+const observation = (remaining: number, limit = 10, resetInMs = 60_000) => ({
+  limit,
+  remaining,
+  resetAt: Date.now() + resetInMs,
+  observedAt: Date.now(),
+});
+
+/** How many of the permits have been granted within `ms`. */
+async function grantedWithin(promises: Promise<BudgetPermit>[], ms = 60): Promise<number> {
+  const states = await Promise.all(
+    promises.map((p) => Promise.race([p.then(() => true), new Promise((r) => setTimeout(() => r(false), ms))])),
+  );
+  return states.filter(Boolean).length;
+}
+
+describe('SharedBudget (real redis-server)', () => {
+  it('sends one probe across all replicas and waits for its headers before any replica sends more', async () => {
+    const [a, b] = (await replicas(2, { limit: 10, windowMs: 60_000 })) as [SharedBudget, SharedBudget];
+    const probe = await a.acquire('interactive');
+    const others = [b.acquire('interactive'), a.acquire('interactive')];
+    expect(await grantedWithin(others)).toBe(0);
+    probe.settle({ kind: 'answered', observation: observation(9) });
+    expect(await grantedWithin(others, 200)).toBe(2);
+  });
+
+  it('spends one allowance between replicas, as the headers say', async () => {
+    const [a, b] = (await replicas(2, { limit: 10, windowMs: 60_000, reserveRatio: 0 })) as [
+      SharedBudget,
+      SharedBudget,
+    ];
+    (await a.acquire('interactive')).settle({ kind: 'answered', observation: observation(6) });
+    const asks = Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).acquire('interactive'));
+    expect(await grantedWithin(asks, 300)).toBe(6);
+    expect(await b.snapshot()).toMatchObject({ remaining: 0, inFlight: 6 });
+  });
+
+  it('keeps the reserve from background work on every replica but not from people', async () => {
+    const [a, b] = (await replicas(2, { limit: 10, windowMs: 60_000, reserveRatio: 0.2 })) as [
+      SharedBudget,
+      SharedBudget,
+    ];
+    (await a.acquire('interactive')).settle({ kind: 'answered', observation: observation(9) });
+    const background = Array.from({ length: 9 }, (_, i) => (i % 2 ? a : b).acquire('background'));
+    expect(await grantedWithin(background, 300)).toBe(7);
+    const people = [b.acquire('interactive'), a.acquire('interactive')];
+    expect(await grantedWithin(people, 300)).toBe(2);
+  });
+
+  it('serves a person waiting on one replica before background work waiting on another', async () => {
+    const [a, b] = (await replicas(2, { limit: 10, windowMs: 400, reserveRatio: 0 })) as [SharedBudget, SharedBudget];
+    (await a.acquire('interactive')).settle({ kind: 'answered', observation: observation(0, 10, 300) });
+    const order: string[] = [];
+    const background = a.acquire('background').then((permit) => {
+      order.push('background');
+      return permit;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const person = b.acquire('interactive').then((permit) => {
+      order.push('person');
+      return permit;
+    });
+    const first = await Promise.race([person, background]);
+    first.settle({ kind: 'answered', observation: observation(9, 10, 400) });
+    await Promise.all([person, background]);
+    expect(order).toEqual(['person', 'background']);
+  });
+
+  it('shares a 429 pause with every replica', async () => {
+    const [a, b] = (await replicas(2, { limit: 10, windowMs: 60_000 })) as [SharedBudget, SharedBudget];
+    (await a.acquire('interactive')).settle({ kind: 'rate-limited', waitMs: 300 });
+    const started = Date.now();
+    const permit = await b.acquire('interactive');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    permit.settle({ kind: 'answered', observation: observation(5) });
+    expect((await a.snapshot()).rateLimitedResponses).toBe(1);
+  });
+
+  it('stops counting a request whose replica died before settling it, once its lease ends', async () => {
+    const [dead, alive] = (await replicas(2, { limit: 10, windowMs: 60_000, leaseMs: 300 })) as [
+      SharedBudget,
+      SharedBudget,
+    ];
+    await dead.acquire('interactive'); // the probe, never settled: its replica was killed
+    const waiting = alive.acquire('interactive');
+    expect(await grantedWithin([waiting], 100)).toBe(0);
+    expect(await grantedWithin([waiting], 600)).toBe(1);
+  });
+
+  it('keeps three clients of one organization within its budget at three times the demand: 0 x 429', async () => {
+    const orgLimit = { limit: 30, windowMs: 500 };
+    const sim = await startSimulator({ orgLimit, eventCount: 20, windowKind: 'sliding' });
+    // Another key of the organization spends a third of the first window.
+    const other = sim.apiKeys[1] as string;
+    const budgets = await replicas(3, orgLimit);
+    const clients = budgets.map((budget) =>
+      createTicketingClient({
+        apiUrl: sim.url,
+        apiKey: sim.apiKeys[0] as string,
+        limits: limits({ orgLimit }),
+        budget,
+        retry: { baseDelayMs: 5, maxDelayMs: 50 },
+      }),
+    );
+    await Promise.all(
+      Array.from({ length: 10 }, () =>
+        fetch(`${sim.url}/v1/events?limit=1`, { headers: { 'service-api-key': other } }),
+      ),
+    );
+    const started = Date.now();
+    // Each client wants a whole window's worth: three times what the organization may send.
+    await Promise.all(
+      clients.map((client) =>
+        runPool(orgLimit.limit, 8, () => client.listEvents({ limit: 1, priority: 'background' })),
+      ),
+    );
+    const elapsed = Date.now() - started;
+    expect(sim.stats().rateLimited).toBe(0);
+    expect(sim.stats().requests).toBe(10 + 3 * orgLimit.limit);
+    expect(sim.stats().mostInAnySpan.organization).toBeLessThanOrEqual(orgLimit.limit);
+    // 100 requests at 30 per window cannot finish inside three windows.
+    expect(elapsed).toBeGreaterThanOrEqual(3 * orgLimit.windowMs * 0.9);
+    for (const client of clients) await client.close();
+    await sim.close();
+  });
+});
