@@ -14,13 +14,18 @@ import { PendingPromoChanges } from './promo/pending-promo-changes.js';
 import type { SlackMessage } from './render/block-kit.js';
 import { digestMessage, digestPausedMessage } from './render/digest-blocks.js';
 import { type Simulator, startSimulator } from './simulator/server.js';
+import { deliverReport } from './slack/commands/request-report.js';
 import { createSlackApp } from './slack/create-slack-app.js';
+import type { SharedReports } from './slack/deps.js';
 import { PromoEditors } from './slack/promo-editors.js';
+import type { ReportDelivery } from './slack/report-message.js';
 import { channelRefusal, countSlackError } from './slack/slack-errors.js';
 import { ActivityStore } from './store/activity-store.js';
 import { type OpenedStore, openStore } from './store/open-store.js';
 import type { TicketingClient } from './ticketing/client.js';
 import { createTicketingClient } from './ticketing/create-client.js';
+import { SharedBudget } from './ticketing/shared-budget.js';
+import { SharedReportQueue } from './ticketing/shared-report-queue.js';
 import type { Clock } from './time/clock.js';
 import { systemClock } from './time/clock.js';
 
@@ -101,11 +106,28 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
     if (!apiUrl || !apiKey) throw new Error('composeBot needs TICKETING_API_URL and TICKETING_API_KEY');
     const readiness = new Readiness({ store: store.keyValue, clock });
     // The metrics read the client on each scrape (after start-up); the client feeds them answers.
-    const metrics = new Metrics({ budget: () => ticketing.budget(), reportsWaiting: () => ticketing.reportsWaiting });
+    const metrics = new Metrics({
+      budget: () => ticketing.budget(),
+      reportsWaiting: () => sharedReports?.queue.waiting() ?? ticketing.reportsWaiting,
+    });
+    const shared = store.shared;
     const ticketing = createTicketingClient({
       apiUrl,
       apiKey,
       limits: config.ticketing,
+      // With replicas, one budget for all of them, in the shared Redis.
+      ...(shared
+        ? {
+            budget: new SharedBudget({
+              run: shared.runScript,
+              limit: config.ticketing.orgLimit.limit,
+              windowMs: config.ticketing.orgLimit.windowMs,
+              reserveRatio: config.ticketing.backgroundReserve,
+              clock,
+              logger: logger.child({ component: 'budget' }),
+            }),
+          }
+        : {}),
       logger: logger.child({ component: 'ticketing' }),
       observer: {
         response: (endpoint, status) => {
@@ -129,6 +151,25 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       if (!app) throw new Error('The Slack app is not built yet');
       return app.client;
     };
+    const exclusive: SharedReports['exclusive'] = (key, work) => store.keyValue.exclusive(key, work);
+    // With replicas, report requests wait in Redis; whichever replica fetches one finishes its message.
+    const sharedReports: SharedReports | undefined = shared
+      ? {
+          queue: new SharedReportQueue<ReportDelivery>({
+            connection: shared.connection,
+            limit: config.ticketing.reportLimit,
+            fetchReport: (eventId, signal) => ticketing.fetchReport(eventId, { priority: 'interactive', signal }),
+            deliver: (job, outcome) =>
+              deliverReport({ activity, clock, logger }, slackClient(), exclusive, job.delivery, outcome),
+            lockMs: config.reportJobLockMs,
+            stalledIntervalMs: config.reportJobLockMs,
+            clock,
+            logger: logger.child({ component: 'reports' }),
+          }),
+          exclusive,
+        }
+      : undefined;
+    if (sharedReports) closers.push(() => sharedReports.queue.close());
     const subscriptions = new SubscriptionStore(store.keyValue, logger);
     const catalog = new EventCatalog({
       client: ticketing,
@@ -207,6 +248,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
           ...(options.promoConfirmationTtlMs ? { ttlMs: options.promoConfirmationTtlMs } : {}),
         }),
         reportLimit: config.ticketing.reportLimit,
+        sharedReports,
         metrics,
         work,
         logger,
@@ -221,6 +263,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       },
     );
     const started = app;
+    sharedReports?.queue.start();
     // Socket Mode has no HTTP receiver: health and metrics get a small port of their own.
     if (config.slack.appToken && options.healthPort !== undefined) {
       const health = await startHealthServer(routes, options.healthPort);

@@ -93,6 +93,7 @@ const schema = z
         .default(0.15),
     ),
     DIGEST_GRACE: z.preprocess(empty, duration('2h').default(2 * 3_600_000)),
+    REPORT_JOB_LOCK: z.preprocess(empty, duration('30s').default(30_000)),
     SLACK_BOT_TOKEN: z.preprocess(empty, secret('xoxb-', 'a bot token').optional()),
     SLACK_SIGNING_SECRET: z.preprocess(empty, secret(undefined, 'the signing secret').optional()),
     SLACK_APP_TOKEN: z.preprocess(empty, secret('xapp-', 'an app-level token').optional()),
@@ -191,6 +192,11 @@ export interface Config {
   };
   /** A digest missed while the bot was down is still sent this long after its time. */
   digestGraceMs: number;
+  /**
+   * With replicas: how long a replica holds a report job before the others may take it over (and
+   * how often they look). A killed replica's reports are fetched by another within about twice this.
+   */
+  reportJobLockMs: number;
   port: number;
   /** Socket Mode: where /healthz, /readyz and /metrics listen (the HTTP receiver serves them on `port`). */
   healthPort: number;
@@ -235,6 +241,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       promoEditors: e.PROMO_EDITORS,
     },
     digestGraceMs: e.DIGEST_GRACE,
+    reportJobLockMs: e.REPORT_JOB_LOCK,
     port: e.PORT,
     healthPort: e.HEALTH_PORT,
     storeUrl: e.STORE_URL,

@@ -4,7 +4,8 @@ import type { BudgetSnapshot } from '../ticketing/budget.js';
 /** What the metrics read on each scrape. */
 export interface MetricSources {
   budget(): Promise<BudgetSnapshot>;
-  reportsWaiting(): number;
+  /** Report requests waiting: this process's queue, or the shared one. */
+  reportsWaiting(): number | Promise<number>;
 }
 
 /**
@@ -62,10 +63,10 @@ export class Metrics {
     });
     new Gauge({
       name: 'eventops_report_queue_depth',
-      help: 'Report requests waiting for admission',
+      help: 'Report requests waiting for admission (across replicas when the queue is shared)',
       registers: [this.registry],
-      collect() {
-        this.set(sources.reportsWaiting());
+      async collect() {
+        this.set(await sources.reportsWaiting());
       },
     });
   }

@@ -5,10 +5,19 @@ import type { Logger } from '../logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { PendingPromoChanges } from '../promo/pending-promo-changes.js';
 import type { ActivityStore } from '../store/activity-store.js';
+import type { KeyValueStore } from '../store/key-value-store.js';
 import type { CallOptions, TicketingClient } from '../ticketing/client.js';
 import type { RateLimitSpec } from '../ticketing/rate-limit.js';
+import type { SharedReportQueue } from '../ticketing/shared-report-queue.js';
 import type { Clock } from '../time/clock.js';
 import type { PromoEditors } from './promo-editors.js';
+import type { ReportDelivery } from './report-message.js';
+
+/** The report queue every replica shares, and the store's lock that orders edits of one message. */
+export interface SharedReports {
+  queue: SharedReportQueue<ReportDelivery>;
+  exclusive: KeyValueStore['exclusive'];
+}
 
 /** What every listener is given; nothing is reached for. */
 export interface SlackDeps {
@@ -28,6 +37,8 @@ export interface SlackDeps {
   metrics?: Metrics | undefined;
   /** Running work shutdown waits for, and the signal that shutdown has begun. */
   work: WorkTracker;
+  /** With replicas: the shared report queue (Redis); without, the client's own queue is used. */
+  sharedReports?: SharedReports | undefined;
   /** Least time between two edits of a report's progress message. */
   progressIntervalMs: number;
   /** Events a page of `/events list`. */

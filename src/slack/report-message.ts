@@ -9,8 +9,48 @@ import { countSlackError, slackErrorCode } from './slack-errors.js';
 /** response_url takes about 5 uses; progress through it is kept to a couple of edits. */
 const MAX_RESPOND_UPDATES = 2;
 
-/** Where a report's message lives: a channel message the bot can edit, or the private response. */
+/**
+ * Where a report's message lives, in a form any replica can pick up (JSON): a channel message the
+ * bot can edit, or the private answer (through the response URL while it lasts, else a DM).
+ */
+export type ReportTarget =
+  | { kind: 'channel'; channel: string; ts: string }
+  | { kind: 'private'; userId: string; responseUrl?: string | undefined };
+
+/** What every replica needs to finish a report someone asked for on any of them. */
+export interface ReportDelivery {
+  eventId: string;
+  label: string;
+  userId: string;
+  where: ReportTarget;
+  /** Names the lock that keeps progress edits from landing after the report. */
+  messageKey: string;
+}
+
 type Target = { kind: 'channel'; channel: string; ts: string } | { kind: 'private'; updates: number };
+
+/** Bolt's `respond`, rebuilt from a response URL alone (another replica has no Bolt request). */
+function respondVia(responseUrl: string): RespondFn {
+  return (async (message: unknown) => {
+    const response = await fetch(responseUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(typeof message === 'string' ? { text: message } : message),
+    });
+    if (!response.ok) throw new Error(`response_url answered ${response.status}`);
+  }) as unknown as RespondFn;
+}
+
+/** A direct message in place of a response URL. */
+function respondByDm(client: webApi.WebClient, userId: string): RespondFn {
+  return (async (message: { text?: string; blocks?: unknown[] }) => {
+    await client.chat.postMessage({
+      channel: userId,
+      text: message.text ?? '',
+      ...(message.blocks ? { blocks: message.blocks } : {}),
+    } as never);
+  }) as unknown as RespondFn;
+}
 
 /**
  * The one message that stands for a report from "queued" to the report itself: posted in the
@@ -22,18 +62,38 @@ export class ReportMessage {
   readonly #respond: RespondFn;
   readonly #log: Logger;
   readonly #target: Target;
+  /** The same place, for whichever replica finishes the report. */
+  readonly where: ReportTarget;
   #chain: Promise<unknown> = Promise.resolve();
 
-  private constructor(client: webApi.WebClient, respond: RespondFn, log: Logger, target: Target) {
+  private constructor(client: webApi.WebClient, respond: RespondFn, log: Logger, target: Target, where: ReportTarget) {
     this.#client = client;
     this.#respond = respond;
     this.#log = log;
     this.#target = target;
+    this.where = where;
+  }
+
+  /** The message another replica (or an earlier life of this one) opened. */
+  static resume(client: webApi.WebClient, where: ReportTarget, log: Logger): ReportMessage {
+    if (where.kind === 'channel') {
+      // A channel message is edited in place; there is no private answer to give.
+      const none = (() => Promise.reject(new Error('no private answer for a channel message'))) as unknown as RespondFn;
+      return new ReportMessage(client, none, log, where, where);
+    }
+    const respond = where.responseUrl ? respondVia(where.responseUrl) : respondByDm(client, where.userId);
+    return new ReportMessage(client, respond, log, { kind: 'private', updates: 0 }, where);
   }
 
   /** Posts the first version in the channel, or privately when the bot may not post there. */
   static async open(
-    slack: { client: webApi.WebClient; respond: RespondFn; metrics?: Metrics | undefined },
+    slack: {
+      client: webApi.WebClient;
+      respond: RespondFn;
+      metrics?: Metrics | undefined;
+      userId: string;
+      responseUrl?: string | undefined;
+    },
     channelId: string,
     first: SlackMessage,
     log: Logger,
@@ -45,12 +105,13 @@ export class ReportMessage {
         blocks: first.blocks,
       });
       const target: Target = { kind: 'channel', channel: posted.channel ?? channelId, ts: posted.ts as string };
-      return new ReportMessage(slack.client, slack.respond, log, target);
+      return new ReportMessage(slack.client, slack.respond, log, target, target);
     } catch (error) {
       countSlackError(slack.metrics, 'chat.postMessage', error);
       log.info('Posting the report in the channel failed; answering privately', { slackError: slackErrorCode(error) });
       await respondPrivately(slack.respond, first, log);
-      return new ReportMessage(slack.client, slack.respond, log, { kind: 'private', updates: 0 });
+      const where: ReportTarget = { kind: 'private', userId: slack.userId, responseUrl: slack.responseUrl };
+      return new ReportMessage(slack.client, slack.respond, log, { kind: 'private', updates: 0 }, where);
     }
   }
 

@@ -29,15 +29,20 @@ export interface KeyValueStore {
    * `undefined` to leave it as it is.
    */
   update<T>(key: string, change: (current: T | undefined) => T | undefined): Promise<T | undefined>;
+  /**
+   * Runs `work` holding `key`'s lock: in turn with every other `update` or `exclusive` of that key
+   * in this process and, on a shared backend, in every other process.
+   */
+  exclusive<T>(key: string, work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
-/** keyv over `adapter`, with errors thrown (and logged) rather than swallowed. */
 /** Runs `work` holding a lock on `key` (across processes when the backend is shared). */
 export type KeyLock = <T>(key: string, work: () => Promise<T>) => Promise<T>;
 
 const noLock: KeyLock = (_key, work) => work();
 
+/** keyv over `adapter`, with errors thrown (and logged) rather than swallowed. */
 export function keyValueStore(
   adapter: KeyvStoreAdapter,
   options: { namespace: string; logger: Logger; lock?: KeyLock },
@@ -61,19 +66,17 @@ export function keyValueStore(
         if (!(await keyv.set(key, value, ttlMs))) throw new Error('the adapter refused the write');
       }),
     delete: (key) => wrap('delete', key, () => keyv.delete(key)),
-    update: <T>(key: string, change: (current: T | undefined) => T | undefined) => {
+    update: <T>(key: string, change: (current: T | undefined) => T | undefined) =>
+      store.exclusive(key, async () => {
+        const current = await store.get<T>(key);
+        const updated = change(current);
+        if (updated === undefined) return current;
+        await store.set(key, updated);
+        return updated;
+      }),
+    exclusive: <T>(key: string, work: () => Promise<T>): Promise<T> => {
       const previous = locks.get(key) ?? Promise.resolve();
-      const next = previous
-        .catch(() => undefined)
-        .then(() =>
-          (options.lock ?? noLock)(key, async () => {
-            const current = await store.get<T>(key);
-            const updated = change(current);
-            if (updated === undefined) return current;
-            await store.set(key, updated);
-            return updated;
-          }),
-        );
+      const next = previous.catch(() => undefined).then(() => (options.lock ?? noLock)(key, work));
       locks.set(key, next);
       void next.then(
         () => locks.get(key) === next && locks.delete(key),

@@ -29,6 +29,7 @@ export function registerEventPickActions(app: App, deps: SlackDeps): void {
       client,
       channelId: body.channel?.id ?? body.user.id,
       userId: body.user.id,
+      responseUrl: 'response_url' in body ? body.response_url : undefined,
       eventId: event.id,
       label: eventLabel(event),
     });

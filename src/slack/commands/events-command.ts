@@ -60,6 +60,7 @@ export function registerEventsCommand(app: App, deps: SlackDeps): void {
           client,
           channelId: command.channel_id,
           userId: command.user_id,
+          responseUrl: command.response_url,
           target: parsed.target,
         });
         return;

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { RespondFn, webApi } from '@slack/bolt';
 import { type EventTarget, resolveEvent } from '../../catalog/find-events.js';
-import { plainMessage } from '../../render/block-kit.js';
+import type { Logger } from '../../logger.js';
+import { plainMessage, type SlackMessage } from '../../render/block-kit.js';
 import { eventChoicesMessage, eventLabel, noEventMessage } from '../../render/event-blocks.js';
 import { md } from '../../render/mrkdwn.js';
 import {
@@ -10,8 +12,10 @@ import {
   reportProgressMessage,
 } from '../../render/report-blocks.js';
 import type { ReportProgress } from '../../ticketing/report-queue.js';
-import type { SlackDeps } from '../deps.js';
-import { ReportMessage } from '../report-message.js';
+import type { ReportOutcome } from '../../ticketing/shared-report-queue.js';
+import { sleep } from '../../time/clock.js';
+import type { SharedReports, SlackDeps } from '../deps.js';
+import { type ReportDelivery, ReportMessage } from '../report-message.js';
 import { respondPrivately } from '../respond-safely.js';
 import { userMessageFor } from '../user-message.js';
 
@@ -26,6 +30,8 @@ export interface ReportRequest {
   eventId: string;
   /** How the messages name the event (its name when it has one). */
   label: string;
+  /** The request's response URL, so that another replica can still answer privately. */
+  responseUrl?: string | undefined;
 }
 
 /** `/events report <id or words>`: finds the one event meant in the catalog, then requests its report. */
@@ -56,10 +62,15 @@ export async function handleReportCommand(
 }
 
 /**
- * `/events report <eventId>`: queues the report with the client, shows its place in a message
- * that moves with the queue (`ReportMessage`), then the report itself with the full JSON attached.
+ * `/events report <eventId>`: queues the report, shows its place in a message that moves with the
+ * queue (`ReportMessage`), then the report itself with the full JSON attached. With replicas the
+ * queue is the shared one, and whichever replica fetches the report finishes the message.
  */
 export async function requestReport(deps: SlackDeps, request: ReportRequest): Promise<void> {
+  if (deps.sharedReports) {
+    await requestSharedReport(deps, deps.sharedReports, request);
+    return;
+  }
   const { eventId } = request;
   const log = deps.logger.child({ command: 'report', eventId, channel: request.channelId });
   let message: ReportMessage | undefined;
@@ -87,31 +98,114 @@ export async function requestReport(deps: SlackDeps, request: ReportRequest): Pr
   deps.work.stopping.addEventListener('abort', abandon, { once: true });
   if (deps.work.stopping.aborted) abandon();
   const first = ticket.progress();
-  message = await ReportMessage.open(
-    { ...request, metrics: deps.metrics },
-    request.channelId,
-    reportProgressMessage(first, request.label, deps.reportLimit),
-    log,
-  );
+  message = await openReportMessage(deps, request, reportProgressMessage(first, request.label, deps.reportLimit), log);
   lastPosition = first.state === 'queued' ? first.position : 0;
   lastEdit = deps.clock.now();
 
-  let report: Awaited<typeof ticket.result>;
+  let outcome: ReportOutcome;
   try {
-    report = await ticket.result;
+    outcome = { kind: 'report', report: await ticket.result };
   } catch (error) {
-    const abandoned = deps.work.stopping.aborted;
-    if (!abandoned) log.warn('The report request failed', { error });
-    await message.show(
-      abandoned ? reportAbandonedMessage(eventId) : reportFailedMessage(request.label, userMessageFor(error)),
-      true,
-    );
-    return;
+    outcome = { kind: 'failed', error };
   } finally {
     deps.work.stopping.removeEventListener('abort', abandon);
     waited?.();
   }
+  if (outcome.kind === 'failed' && deps.work.stopping.aborted) {
+    await message.show(reportAbandonedMessage(eventId), true);
+    return;
+  }
+  await finishReport(deps, message, { eventId, label: request.label, userId: request.userId }, outcome);
+}
 
+function openReportMessage(deps: SlackDeps, request: ReportRequest, first: SlackMessage, log: Logger) {
+  const slack = { ...request, metrics: deps.metrics };
+  return ReportMessage.open(slack, request.channelId, first, log);
+}
+
+const messageLock = (delivery: Pick<ReportDelivery, 'messageKey'>) => `report-message:${delivery.messageKey}`;
+
+/**
+ * The shared queue: the request is persisted in Redis before the person is told its place, then
+ * the place is kept up to date while it waits. Edits and the final answer take the message's lock
+ * in turn, so a late progress edit never covers the report another replica has just posted.
+ */
+async function requestSharedReport(deps: SlackDeps, shared: SharedReports, request: ReportRequest): Promise<void> {
+  const log = deps.logger.child({ command: 'report', eventId: request.eventId, channel: request.channelId });
+  const ahead = await shared.queue.waiting().catch(() => 0);
+  const guess: ReportProgress = { state: 'queued', position: ahead + 1, estimatedWaitMs: 0 };
+  const message = await openReportMessage(
+    deps,
+    request,
+    reportProgressMessage(guess, request.label, deps.reportLimit),
+    log,
+  );
+  const delivery: ReportDelivery = {
+    eventId: request.eventId,
+    label: request.label,
+    userId: request.userId,
+    where: message.where,
+    messageKey: randomUUID(),
+  };
+  let jobId: string;
+  try {
+    jobId = await shared.queue.submit(request.eventId, delivery);
+  } catch (error) {
+    log.warn('Could not queue the report', { error });
+    await message.show(reportFailedMessage(request.label, userMessageFor(error)), true);
+    return;
+  }
+  let lastPosition = guess.position;
+  // This replica follows the place while it waits; shutdown stops following, not the request.
+  while (!deps.work.stopping.aborted) {
+    await sleep(deps.progressIntervalMs, deps.work.stopping).catch(() => undefined);
+    if (deps.work.stopping.aborted) return;
+    const keepGoing = await shared
+      .exclusive(messageLock(delivery), async () => {
+        const progress = await shared.queue.progress(jobId);
+        if (progress.state !== 'queued') return false;
+        if (progress.position !== lastPosition) {
+          lastPosition = progress.position;
+          await message.show(reportProgressMessage(progress, request.label, deps.reportLimit), false);
+        }
+        return true;
+      })
+      .catch((error: unknown) => {
+        log.warn('Could not follow the report queue', { error });
+        return false;
+      });
+    if (!keepGoing) return;
+  }
+}
+
+/** Finishes a report on the replica that fetched it, for a request made on any replica. */
+export async function deliverReport(
+  deps: Pick<SlackDeps, 'activity' | 'clock' | 'logger'>,
+  client: webApi.WebClient,
+  exclusive: SharedReports['exclusive'],
+  delivery: ReportDelivery,
+  outcome: ReportOutcome,
+): Promise<void> {
+  const log = deps.logger.child({ command: 'report', eventId: delivery.eventId });
+  await exclusive(messageLock(delivery), () =>
+    finishReport(deps, ReportMessage.resume(client, delivery.where, log), delivery, outcome),
+  );
+}
+
+/** The report in its message with the full JSON attached, or why it failed; then the activity. */
+async function finishReport(
+  deps: Pick<SlackDeps, 'activity' | 'clock' | 'logger'>,
+  message: ReportMessage,
+  request: { eventId: string; label: string; userId: string },
+  outcome: ReportOutcome,
+): Promise<void> {
+  const { eventId } = request;
+  if (outcome.kind === 'failed') {
+    deps.logger.warn('The report request failed', { eventId, error: outcome.error });
+    await message.show(reportFailedMessage(request.label, userMessageFor(outcome.error)), true);
+    return;
+  }
+  const { report } = outcome;
   const attachmentNote = await message.attach({
     filename: `report-${eventId}.json`,
     title: `Report ${eventId}`,
@@ -126,5 +220,5 @@ export async function requestReport(deps: SlackDeps, request: ReportRequest): Pr
       eventId,
       ...(eventName ? { eventName } : {}),
     })
-    .catch((error: unknown) => log.warn('Could not record the report in the store', { error }));
+    .catch((error: unknown) => deps.logger.warn('Could not record the report in the store', { error, eventId }));
 }
