@@ -121,6 +121,7 @@ const schema = z
         }),
     ),
     PORT: port(3000),
+    HOST: z.preprocess(empty, z.string().trim().max(255).optional()),
     HEALTH_PORT: port(3001),
     STORE_URL: z.preprocess(
       empty,
@@ -199,6 +200,8 @@ export interface Config {
   reportJobLockMs: number;
   port: number;
   /** Socket Mode: where /healthz, /readyz and /metrics listen (the HTTP receiver serves them on `port`). */
+  /** The interface the HTTP receiver binds (`127.0.0.1` for loopback only); all when absent. */
+  host: string | undefined;
   healthPort: number;
   storeUrl: string;
   logLevel: (typeof LOG_LEVELS)[number];
@@ -243,6 +246,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     digestGraceMs: e.DIGEST_GRACE,
     reportJobLockMs: e.REPORT_JOB_LOCK,
     port: e.PORT,
+    host: e.HOST,
     healthPort: e.HEALTH_PORT,
     storeUrl: e.STORE_URL,
     logLevel: e.LOG_LEVEL,

@@ -45,15 +45,24 @@ export class SubscriptionStore {
     });
   }
 
-  /** Applies `change` to the stored subscription, if there still is one. */
-  update(channelId: string, change: (subscription: Subscription) => Subscription): Promise<Subscription | undefined> {
-    return this.#locked(async () => {
-      const current = await this.get(channelId);
-      if (!current) return undefined;
-      const next = change(current);
-      await this.#store.set(`digest:${channelId}`, next);
-      return next;
-    });
+  /**
+   * Applies `change` to the stored subscription, if there still is one: a read-modify-write under
+   * the key's lock, so a replica recording a run never undoes another's change of the same channel.
+   */
+  async update(
+    channelId: string,
+    change: (subscription: Subscription) => Subscription,
+  ): Promise<Subscription | undefined> {
+    let changed: Subscription | undefined;
+    await this.#locked(() =>
+      this.#store.update<unknown>(`digest:${channelId}`, (stored) => {
+        const parsed = subscriptionSchema.safeParse(stored);
+        if (!parsed.success) return undefined;
+        changed = change(parsed.data as Subscription);
+        return changed;
+      }),
+    );
+    return changed;
   }
 
   remove(channelId: string): Promise<boolean> {

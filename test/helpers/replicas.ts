@@ -1,0 +1,103 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { fakeSlackToken } from './fake-tokens.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** One bot process, as `npm start` runs it (from source through tsx), with its JSON log lines. */
+export interface Replica {
+  name: string;
+  /** Where its HTTP receiver listens (POST /slack/events, /healthz, /readyz, /metrics). */
+  url: string;
+  logs: Record<string, unknown>[];
+  /** Waits for a log line that matches. */
+  waitForLog(match: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
+  /** SIGKILL: no shutdown, no goodbye, as a crashed or evicted container. */
+  kill(): Promise<void>;
+  /** SIGTERM and wait for the exit. */
+  stop(): Promise<void>;
+  exited: Promise<number | null>;
+}
+
+export interface ReplicaOptions {
+  name: string;
+  env: Record<string, string>;
+  signingSecret: string;
+}
+
+/** Starts `src/main.ts` in a child process with `env` (and nothing of this process's secrets). */
+export async function startReplica(options: ReplicaOptions): Promise<Replica> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      HOST: '127.0.0.1',
+      SLACK_BOT_TOKEN: fakeSlackToken('b', options.name),
+      SLACK_SIGNING_SECRET: options.signingSecret,
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: Record<string, unknown>[] = [];
+  const listeners = new Set<() => void>();
+  // The log is JSON lines on stderr (pino); stdout carries what `main` prints for people.
+  let buffered = '';
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr = (stderr + chunk).slice(-4000);
+    buffered += chunk;
+    const lines = buffered.split('\n');
+    buffered = lines.pop() ?? '';
+    for (const line of lines) {
+      try {
+        logs.push(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        logs.push({ msg: line });
+      }
+    }
+    for (const listener of listeners) listener();
+  });
+  child.stdout?.resume();
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const waitForLog = (match: (line: Record<string, unknown>) => boolean, timeoutMs = 30_000) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const check = () => {
+        const found = logs.find(match);
+        if (!found) return;
+        clearTimeout(timer);
+        listeners.delete(check);
+        resolve(found);
+      };
+      const timer = setTimeout(() => {
+        listeners.delete(check);
+        reject(new Error(`${options.name}: no matching log line in ${timeoutMs} ms; stderr: ${stderr.slice(-2000)}`));
+      }, timeoutMs);
+      listeners.add(check);
+      void exited.then((code) => {
+        if (!listeners.has(check)) return;
+        clearTimeout(timer);
+        listeners.delete(check);
+        reject(new Error(`${options.name} exited (${code}) before the log line; stderr: ${stderr.slice(-2000)}`));
+      });
+      check();
+    });
+  const listening = await waitForLog((line) => line.msg === 'eventops is listening for Slack on POST /slack/events');
+  return {
+    name: options.name,
+    url: `http://127.0.0.1:${listening.port as number}`,
+    logs,
+    waitForLog,
+    exited,
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,192 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SubscriptionStore } from '../../src/digest/subscription-store.js';
+import { silentLogger } from '../../src/logger.js';
+import { type Simulator, startSimulator } from '../../src/simulator/server.js';
+import { openStore } from '../../src/store/open-store.js';
+import { type FakeSlack, startFakeSlack } from '../helpers/fake-slack.js';
+import { type RedisServer, startRedis } from '../helpers/redis-server.js';
+import { type Replica, startReplica } from '../helpers/replicas.js';
+import { commandBody, postSigned } from '../helpers/slack-requests.js';
+
+/*
+ * Several bot processes, as a deployment with replicas runs them: each is `src/main.ts` in its own
+ * process, on one real redis-server, against the simulator and a stand-in for Slack's Web API.
+ */
+
+const SECRET = 'replica-signing-secret';
+let redis: RedisServer;
+let slack: FakeSlack;
+const replicas: Replica[] = [];
+
+beforeAll(async () => {
+  [redis, slack] = await Promise.all([startRedis(), startFakeSlack()]);
+});
+afterAll(async () => {
+  await Promise.all(replicas.map((replica) => replica.kill()));
+  await slack?.close();
+  await redis?.stop();
+});
+
+function replicaEnv(sim: Simulator, db: number, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    STORE_URL: `${redis.url}/${db}`,
+    TICKETING_API_URL: sim.url,
+    TICKETING_API_KEY: sim.apiKeys[0] as string,
+    SLACK_API_URL: `${slack.apiUrl}`,
+    ...extra,
+  };
+}
+
+async function start(name: string, env: Record<string, string>): Promise<Replica> {
+  const replica = await startReplica({ name, env, signingSecret: SECRET });
+  replicas.push(replica);
+  return replica;
+}
+
+/** `HH:MM` in UTC, `minutesAgo` before now. */
+function utcTimeAgo(minutesAgo: number): string {
+  const at = new Date(Date.now() - minutesAgo * 60_000);
+  return `${String(at.getUTCHours()).padStart(2, '0')}:${String(at.getUTCMinutes()).padStart(2, '0')}`;
+}
+
+const digestPosts = (channel: string) =>
+  slack.calls.filter(
+    (call) =>
+      call.method === 'chat.postMessage' &&
+      call.args.channel === channel &&
+      (call.args.metadata as { event_type?: string } | undefined)?.event_type !== undefined,
+  );
+
+describe('three replicas on one Redis', () => {
+  it('crawl at once at three times the budget with 0 x 429, and post every digest exactly once', async () => {
+    // 3,000 events: a crawl is 30 pages, a whole window of a 30-per-second budget, so three replicas
+    // crawling together ask for three times what the organization may send.
+    const orgLimit = { limit: 30, windowMs: 1_000 };
+    const sim = await startSimulator({ orgLimit, eventCount: 3_000, windowKind: 'sliding' });
+    const db = 1;
+    // Digests due ten minutes ago (inside the grace period): every replica's catch-up finds them.
+    const store = await openStore(`${redis.url}/${db}`);
+    const subscriptions = new SubscriptionStore(store.keyValue, silentLogger);
+    const channels = ['C0REPL1', 'C0REPL2', 'C0REPL3', 'C0REPL4'];
+    for (const channelId of channels) {
+      await subscriptions.put({
+        channelId,
+        time: utcTimeAgo(10),
+        timezone: 'UTC',
+        days: 3,
+        skipEmpty: false,
+        createdBy: 'U0EDITOR',
+        createdAt: new Date().toISOString(),
+        status: 'active',
+      });
+    }
+    await store.close();
+
+    const env = replicaEnv(sim, db, { TICKETING_ORG_LIMIT: '30/1s' });
+    const started = Date.now();
+    const three = await Promise.all(['a', 'b', 'c'].map((name) => start(name, env)));
+    const crawls = await Promise.all(
+      three.map((replica) => replica.waitForLog((line) => line.msg === 'Event catalog refreshed', 60_000)),
+    );
+    const elapsed = Date.now() - started;
+    for (const crawl of crawls) expect(crawl.events).toBe(3_000);
+
+    const stats = sim.stats();
+    expect(stats.rateLimited).toBe(0);
+    expect(stats.byStatus['429'] ?? 0).toBe(0);
+    // Never more than the budget in any window-long span, wherever it starts.
+    expect(stats.mostInAnySpan.organization).toBeLessThanOrEqual(orgLimit.limit);
+    expect(stats.requests).toBeGreaterThanOrEqual(90);
+    // Three windows' worth cannot take less than two whole windows.
+    expect(elapsed).toBeGreaterThanOrEqual(2 * orgLimit.windowMs);
+
+    for (const channel of channels) await slack.waitFor(() => (digestPosts(channel).length > 0 ? true : undefined));
+    // Every replica ran its catch-up; give a late duplicate time to show itself.
+    await Promise.all(three.map((replica) => replica.waitForLog((line) => line.msg === 'DigestService scheduled')));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    for (const channel of channels) expect(digestPosts(channel)).toHaveLength(1);
+
+    // Readiness and metrics on every replica.
+    for (const replica of three) {
+      expect((await fetch(`${replica.url}/readyz`)).status).toBe(200);
+      const metrics = await (await fetch(`${replica.url}/metrics`)).text();
+      expect(metrics).toContain('eventops_api_requests_total{endpoint="GET /v1/events",status="200"}');
+    }
+    await Promise.all(three.map((replica) => replica.stop()));
+    await sim.close();
+  }, 120_000);
+
+  it('a replica killed (SIGKILL) with reports in hand and queued loses none: another finishes each message', async () => {
+    const sim = await startSimulator({
+      orgLimit: { limit: 60, windowMs: 1_000 },
+      reportLimit: { limit: 3, windowMs: 2_000 },
+      eventCount: 20,
+    });
+    const env = replicaEnv(sim, 2, {
+      TICKETING_ORG_LIMIT: '60/1s',
+      TICKETING_REPORT_LIMIT: '3/2s',
+      REPORT_JOB_LOCK: '1s',
+    });
+    const doomed = await start('doomed', env);
+    await doomed.waitForLog((line) => line.msg === 'Event catalog refreshed');
+    // Reports now take 1.5 s to answer: the doomed replica will die holding the first three.
+    sim.knobs.latencyMs = 1_500;
+    const events = sim.catalog.events.slice(0, 4);
+    const firstPost = slack.calls.length;
+    for (const [index, event] of events.entries()) {
+      const reply = await postSigned(
+        `${doomed.url}/slack/events`,
+        SECRET,
+        commandBody({
+          text: `report ${event.id}`,
+          channel_id: 'C0REPORTS',
+          user_id: `U0ASKER${index}`,
+          response_url: slack.responseUrl(`report-${index}`),
+        }),
+      );
+      expect(reply.status).toBe(200);
+    }
+    const queuedPosts = () =>
+      slack.calls
+        .slice(firstPost)
+        .filter((call) => call.method === 'chat.postMessage' && call.args.channel === 'C0REPORTS');
+    await slack.waitFor(() => (queuedPosts().length === 4 ? true : undefined));
+    // The first three are being fetched by the doomed replica when it dies: the service has taken
+    // them from the report allowance and not yet answered.
+    await slack.waitFor(() => (sim.stats().mostInAWindow.report === 3 ? true : undefined));
+    const answeredReports = () => sim.stats().log.filter((entry) => entry.path.endsWith('/report')).length;
+    expect(answeredReports()).toBe(0);
+    await doomed.kill();
+    sim.knobs.latencyMs = 0;
+
+    const survivors = await Promise.all(['d', 'e'].map((name) => start(name, env)));
+    const posted = queuedPosts().map((call, index) => ({
+      channel: call.args.channel,
+      event: events[index],
+      ts: slack.postedTs[slack.calls.filter((c) => c.method === 'chat.postMessage').indexOf(call)],
+    }));
+    for (const message of posted) {
+      const final = await slack.waitFor(
+        () =>
+          slack.calls.find(
+            (call) =>
+              call.method === 'chat.update' &&
+              call.args.ts === message.ts &&
+              String(call.args.text).startsWith('Report: '),
+          ),
+        30_000,
+      );
+      expect(JSON.stringify(final.args.blocks)).toContain(message.event?.id);
+    }
+    // Each finished once, in its own message: no report posted as a new message.
+    const reports = slack.calls.filter(
+      (call) => call.method === 'chat.postMessage' && String(call.args.text).startsWith('Report: '),
+    );
+    expect(reports).toHaveLength(0);
+    // The service answered the doomed replica's three into closed connections; the survivors
+    // fetched those three again and the fourth: seven answers, four delivered.
+    expect(sim.stats().log.filter((entry) => entry.path.endsWith('/report') && entry.status === 200)).toHaveLength(7);
+    await Promise.all(survivors.map((replica) => replica.stop()));
+    await sim.close();
+  }, 120_000);
+});
