@@ -17,6 +17,7 @@ import { type Simulator, type SimulatorOptions, startSimulator } from '../src/si
 import { openStore } from '../src/store/open-store.js';
 import type { TicketingClient } from '../src/ticketing/client.js';
 import { createTicketingClient } from '../src/ticketing/create-client.js';
+import { measureBatchMs } from './batch-time.js';
 
 const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 1_000);
 const ORG = { limit: 180, windowMs: WINDOW_MS };
@@ -24,36 +25,9 @@ const REPORTS = { limit: 3, windowMs: WINDOW_MS };
 const LATENCY_MS = 5;
 /**
  * How long one window's 180 requests take through the pool of 20 with no limit in the way, on this
- * machine (client and simulator share one process): part of any 3x-budget floor. Measured warm.
+ * machine: part of any 3x-budget floor.
  */
-const BATCH_MS = await (async () => {
-  const sim = await startSimulator({ orgLimit: { limit: 1_000_000, windowMs: WINDOW_MS }, latencyMs: LATENCY_MS });
-  const client = createTicketingClient({
-    apiUrl: sim.url,
-    apiKey: sim.apiKeys[0] as string,
-    limits: {
-      orgLimit: { limit: 1_000_000, windowMs: WINDOW_MS },
-      reportLimit: REPORTS,
-      reportCacheTtlMs: 1,
-      backgroundReserve: 0,
-    },
-  });
-  const run = async () => {
-    const started = performance.now();
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 20 }, async () => {
-        while (next++ < 180) await client.listEvents({ limit: 1 });
-      }),
-    );
-    return performance.now() - started;
-  };
-  await run();
-  const measured = Math.round(Math.min(await run(), await run()));
-  await client.close();
-  await sim.close();
-  return measured;
-})();
+const BATCH_MS = await measureBatchMs({ windowMs: WINDOW_MS, latencyMs: LATENCY_MS, batch: ORG.limit });
 
 interface Row {
   workload: string;

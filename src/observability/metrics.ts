@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { BudgetSnapshot } from '../ticketing/budget.js';
 
 /** What the metrics read on each scrape. */
@@ -53,9 +53,11 @@ export class Metrics {
   });
 
   constructor(sources: MetricSources) {
+    // The process's own: resident memory, heap, event-loop lag, open handles.
+    collectDefaultMetrics({ register: this.registry });
     new Gauge({
       name: 'eventops_budget_remaining',
-      help: "Requests this process may still send in the organization's current window",
+      help: "Requests the bot may still send in the organization's current window (one figure for all replicas on Redis)",
       registers: [this.registry],
       async collect() {
         this.set((await sources.budget()).remaining);

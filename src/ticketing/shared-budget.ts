@@ -45,18 +45,20 @@ export interface SharedBudgetOptions {
  * rateLimited, last (the newest observation, JSON).
  */
 const COMMON = `
-local stateKey, inflightKey, waitingKey = KEYS[1], KEYS[2], KEYS[3]
+local stateKey, inflightKey, waitingKey, settledKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local now = tonumber(ARGV[1])
 local windowMs = tonumber(ARGV[2])
+local leaseMs = tonumber(ARGV[4])
 redis.call('ZREMRANGEBYSCORE', inflightKey, '-inf', now)
 redis.call('ZREMRANGEBYSCORE', waitingKey, '-inf', now)
 local s = redis.call('HMGET', stateKey, 'remaining', 'resetAt', 'rolledAt', 'known', 'pausedUntil', 'limit',
-  'grants', 'adoptedGrant', 'rateLimited')
+  'grants', 'adoptedGrant', 'rateLimited', 'leastSeen')
 local limit = tonumber(s[6]) or tonumber(ARGV[3])
 local st = {
   remaining = tonumber(s[1]) or limit, resetAt = tonumber(s[2]), rolledAt = tonumber(s[3]),
   known = tonumber(s[4]) or 0, pausedUntil = tonumber(s[5]) or 0, limit = limit,
   grants = tonumber(s[7]) or 0, adoptedGrant = tonumber(s[8]) or -1, rateLimited = tonumber(s[9]) or 0,
+  leastSeen = tonumber(s[10]),
 }
 local inflight = redis.call('ZCARD', inflightKey)
 -- Once the window has turned, some of the limit is back, though how much is unknown: one probe says.
@@ -70,15 +72,15 @@ local function save()
   local fields = {'remaining', st.remaining, 'known', st.known, 'pausedUntil', st.pausedUntil, 'limit', st.limit,
     'grants', st.grants, 'adoptedGrant', st.adoptedGrant, 'rateLimited', st.rateLimited}
   if st.resetAt then table.insert(fields, 'resetAt'); table.insert(fields, st.resetAt) end
+  if st.leastSeen then table.insert(fields, 'leastSeen'); table.insert(fields, st.leastSeen) end
   redis.call('HSET', stateKey, unpack(fields))
   if st.rolledAt then redis.call('HSET', stateKey, 'rolledAt', st.rolledAt) else redis.call('HDEL', stateKey, 'rolledAt') end
 end
 `;
 
-/** ARGV: now, windowMs, configuredLimit, priority, reserveRatio, leaseMs, waiterId, probePollMs. */
+/** ARGV: now, windowMs, configuredLimit, leaseMs, priority, reserveRatio, waiterId, probePollMs. */
 const ACQUIRE = `${COMMON}
-local priority, reserveRatio, leaseMs, waiter, probePoll = ARGV[4], tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7],
-  tonumber(ARGV[8])
+local priority, reserveRatio, waiter, probePoll = ARGV[5], tonumber(ARGV[6]), ARGV[7], tonumber(ARGV[8])
 local function deny(waitMs)
   if priority == 'interactive' then redis.call('ZADD', waitingKey, now + math.max(waitMs, probePoll) * 2 + 1000, waiter) end
   save()
@@ -105,45 +107,71 @@ return deny(windowMs)
 `;
 
 /**
- * ARGV: now, windowMs, configuredLimit, grant, kind, then for 'answered': limit, remaining, resetAt,
+ * ARGV: now, windowMs, configuredLimit, leaseMs, grant, kind, then for 'answered': limit, remaining, resetAt,
  * observedAt, lastJson; for 'rate-limited': waitMs.
  */
 const SETTLE = `${COMMON}
-local grant, kind = tonumber(ARGV[4]), ARGV[5]
+local grant, kind = tonumber(ARGV[5]), ARGV[6]
+-- When this request was granted: every request answered since may have reached the service after
+-- it, so this answer's count may not include them (requests are not answered in grant order).
+local leaseEnd = redis.call('ZSCORE', inflightKey, grant)
+local grantedAt = leaseEnd and (tonumber(leaseEnd) - leaseMs)
 redis.call('ZREM', inflightKey, grant)
+redis.call('ZADD', settledKey, now, grant)
+redis.call('ZREMRANGEBYSCORE', settledKey, '-inf', now - leaseMs)
+redis.call('PEXPIRE', settledKey, leaseMs)
 inflight = redis.call('ZCARD', inflightKey)
 if kind == 'answered' then
-  local obsLimit, obsRemaining, obsResetAt, observedAt = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8]),
-    tonumber(ARGV[9])
+  local obsLimit, obsRemaining, obsResetAt, observedAt = tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9]),
+    tonumber(ARGV[10])
   local last = redis.call('HGET', stateKey, 'lastObservedAt')
   if not last or observedAt >= tonumber(last) then
-    redis.call('HSET', stateKey, 'last', ARGV[10], 'lastObservedAt', observedAt)
+    redis.call('HSET', stateKey, 'last', ARGV[11], 'lastObservedAt', observedAt)
   end
   st.limit = obsLimit
   local tolerance = windowMs / 2
+  -- Requests in flight, and those answered since this one was granted (itself excluded), may be
+  -- missing from its count: they are subtracted, so the estimate never exceeds the truth.
+  local answeredSince = grantedAt and (redis.call('ZCOUNT', settledKey, grantedAt, '+inf') - 1) or inflight
   local function adopt()
     st.resetAt = obsResetAt
-    st.remaining = obsRemaining - inflight
+    st.remaining = obsRemaining - inflight - answeredSince
     st.adoptedGrant = grant
   end
+  local stale = false
+  local newWindow = false
+  local sameWindow = false
   if st.rolledAt then
+    -- Our reset was a guess: a header about a window that ends after the turn is the truth; one
+    -- about the window that ended says nothing, and the probe is still owed.
     if obsResetAt > st.rolledAt then
       st.rolledAt = nil
-      adopt()
+      newWindow = true
+    else
+      stale = true
     end
   elseif not st.resetAt or obsResetAt > st.resetAt + tolerance then
-    adopt()
-  elseif obsResetAt < st.resetAt - tolerance then
-    -- a late answer from the previous window
-  elseif grant > st.adoptedGrant then
-    adopt()
+    newWindow = true
+  elseif obsResetAt >= st.resetAt - tolerance then
+    sameWindow = true
   end
-  st.known = 1
+  -- (Otherwise a late answer from the previous window.)
+  if newWindow then
+    adopt()
+    st.leastSeen = obsRemaining
+  elseif sameWindow then
+    if grant > st.adoptedGrant then adopt() end
+    st.leastSeen = math.min(st.leastSeen or obsRemaining, obsRemaining)
+    -- With nothing in flight, the fewest remaining any answer of this window reported is where the
+    -- window stands after all our requests (in a fixed window; less than that in a rolling one).
+    if inflight == 0 then st.remaining = math.max(st.remaining, st.leastSeen) end
+  end
+  if not stale then st.known = 1 end
 elseif kind == 'unheaded' then
   st.known = 1
 elseif kind == 'rate-limited' then
   st.rateLimited = st.rateLimited + 1
-  st.pausedUntil = math.max(st.pausedUntil, now + tonumber(ARGV[6]))
+  st.pausedUntil = math.max(st.pausedUntil, now + tonumber(ARGV[7]))
   st.resetAt = st.pausedUntil
   st.remaining = -inflight
   st.known = 0
@@ -152,7 +180,7 @@ save()
 return 1
 `;
 
-/** ARGV: now, windowMs, configuredLimit. Returns the state after rolling, without changing it. */
+/** ARGV: now, windowMs, configuredLimit, leaseMs. Returns the state after rolling, without changing it. */
 const READ = `${COMMON}
 return {st.remaining, st.resetAt or -1, st.pausedUntil, inflight, st.limit, st.rateLimited,
   redis.call('HGET', stateKey, 'last') or '', redis.call('ZCOUNT', waitingKey, now, '+inf')}
@@ -197,7 +225,7 @@ export class SharedBudget implements RequestBudget {
     }
     const key = options.key ?? 'eventops:budget';
     // One hash tag keeps the three keys in one slot should the Redis be a cluster.
-    this.#keys = [`{${key}}:state`, `{${key}}:inflight`, `{${key}}:waiting`];
+    this.#keys = [`{${key}}:state`, `{${key}}:inflight`, `{${key}}:waiting`, `{${key}}:settled`];
     this.#run = options.run;
     this.#configuredLimit = options.limit;
     this.#windowMs = options.windowMs;
@@ -259,7 +287,7 @@ export class SharedBudget implements RequestBudget {
   }
 
   #common(): string[] {
-    return [String(this.#clock.now()), String(this.#windowMs), String(this.#configuredLimit)];
+    return [String(this.#clock.now()), String(this.#windowMs), String(this.#configuredLimit), String(this.#leaseMs)];
   }
 
   /** Starts the pump, or wakes it from its sleep when something may have changed. */
@@ -292,7 +320,6 @@ export class SharedBudget implements RequestBudget {
         ...this.#common(),
         waiter.priority,
         String(this.#reserveRatio),
-        String(this.#leaseMs),
         waiter.id,
         String(Math.min(10, this.#pollMs)),
       ])) as [number, number];

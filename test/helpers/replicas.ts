@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { fakeSlackToken } from './fake-tokens.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const EXIT_WITH_PARENT = fileURLToPath(new URL('./exit-with-parent.ts', import.meta.url));
 
 /** One bot process, as `npm start` runs it (from source through tsx), with its JSON log lines. */
 export interface Replica {
@@ -27,20 +28,24 @@ export interface ReplicaOptions {
 
 /** Starts `src/main.ts` in a child process with `env` (and nothing of this process's secrets). */
 export async function startReplica(options: ReplicaOptions): Promise<Replica> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      PORT: '0',
-      LOG_LEVEL: 'info',
-      HOST: '127.0.0.1',
-      SLACK_BOT_TOKEN: fakeSlackToken('b', options.name),
-      SLACK_SIGNING_SECRET: options.signingSecret,
-      ...options.env,
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--import', EXIT_WITH_PARENT, 'src/main.ts'],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        PORT: '0',
+        LOG_LEVEL: 'info',
+        HOST: '127.0.0.1',
+        SLACK_BOT_TOKEN: fakeSlackToken('b', options.name),
+        SLACK_SIGNING_SECRET: options.signingSecret,
+        ...options.env,
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   const logs: Record<string, unknown>[] = [];
   const listeners = new Set<() => void>();
   // The log is JSON lines on stderr (pino); stdout carries what `main` prints for people.
@@ -84,7 +89,12 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
       });
       check();
     });
-  const listening = await waitForLog((line) => line.msg === 'eventops is listening for Slack on POST /slack/events');
+  const listening = await waitForLog(
+    (line) => line.msg === 'eventops is listening for Slack on POST /slack/events',
+  ).catch((error: unknown) => {
+    child.kill('SIGKILL');
+    throw error;
+  });
   return {
     name: options.name,
     url: `http://127.0.0.1:${listening.port as number}`,

@@ -99,6 +99,43 @@ describe('SharedBudget (real redis-server)', () => {
     expect(order).toEqual(['person', 'background']);
   });
 
+  it('still owes the probe after the turn when a late answer describes the window that ended', async () => {
+    const [a, b] = (await replicas(2, { limit: 10, windowMs: 300, reserveRatio: 0 })) as [SharedBudget, SharedBudget];
+    const probe = await a.acquire('interactive');
+    const oldReset = Date.now() + 200;
+    probe.settle({
+      kind: 'answered',
+      observation: { limit: 10, remaining: 9, resetAt: oldReset, observedAt: Date.now() },
+    });
+    const late = await b.acquire('interactive'); // sent in the old window, answered after the turn
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const next = [a.acquire('interactive'), b.acquire('interactive'), a.acquire('interactive')];
+    late.settle({
+      kind: 'answered',
+      observation: { limit: 10, remaining: 8, resetAt: oldReset, observedAt: oldReset - 50 },
+    });
+    // Only the new window's probe may go: the server may not have turned its window yet.
+    expect(await grantedWithin(next, 150)).toBe(1);
+  });
+
+  it('never counts a request twice or not at all when answers come back out of order', async () => {
+    const [a, b] = (await replicas(2, { limit: 10, windowMs: 60_000, reserveRatio: 0 })) as [
+      SharedBudget,
+      SharedBudget,
+    ];
+    (await a.acquire('interactive')).settle({ kind: 'answered', observation: observation(9) });
+    const second = await a.acquire('interactive');
+    const third = await b.acquire('interactive');
+    // The third reached the service first (8 left) but is settled last; the second came after it (7 left).
+    second.settle({ kind: 'answered', observation: observation(7) });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    third.settle({ kind: 'answered', observation: observation(8) });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    // Three sent of ten: seven left, not the eight the newest-granted answer alone would say.
+    const asks = Array.from({ length: 9 }, (_, i) => (i % 2 ? a : b).acquire('interactive'));
+    expect(await grantedWithin(asks, 300)).toBe(7);
+  });
+
   it('shares a 429 pause with every replica', async () => {
     const [a, b] = (await replicas(2, { limit: 10, windowMs: 60_000 })) as [SharedBudget, SharedBudget];
     (await a.acquire('interactive')).settle({ kind: 'rate-limited', waitMs: 300 });
