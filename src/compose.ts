@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { App } from '@slack/bolt';
+import { storeCatalogShare } from './catalog/catalog-share.js';
 import { EventCatalog } from './catalog/event-catalog.js';
 import type { Config } from './config.js';
 import { type DigestMetadata, DigestRunner } from './digest/digest-runner.js';
@@ -174,6 +176,8 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
     const catalog = new EventCatalog({
       client: ticketing,
       orgLimit: config.ticketing.orgLimit,
+      // With replicas, one crawl per period for all of them.
+      share: shared ? { share: storeCatalogShare(store.keyValue, store.claims), owner: randomUUID() } : undefined,
       clock,
       logger: logger.child({ component: 'catalog' }),
     });

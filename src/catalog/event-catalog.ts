@@ -6,6 +6,7 @@ import type { RateLimitSpec } from '../ticketing/rate-limit.js';
 import type { TicketingEvent } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
 import { systemClock } from '../time/clock.js';
+import type { CatalogShare, CrawlStamp } from './catalog-share.js';
 
 /** One complete crawl of the organization's events. */
 export interface CatalogSnapshot {
@@ -26,9 +27,17 @@ export interface EventCatalogOptions {
   budgetShare?: number;
   /** Shortest refresh period, however cheap the crawl. @default one window of `orgLimit` (the spec's minute) */
   minPeriodMs?: number;
+  /**
+   * With replicas: where they hand crawls to each other, so one replica crawls per period for all
+   * (`owner` names this one in the claim). @default each process crawls for itself
+   */
+  share?: { share: CatalogShare; owner: string } | undefined;
   clock?: Clock;
   logger?: Logger;
 }
+
+/** How often a replica waiting for another's crawl looks for it. */
+const SHARED_POLL_MS = 250;
 
 /** How long a reader is willing to wait for a crawl it needs. */
 export interface ReadOptions {
@@ -61,7 +70,7 @@ export interface Lookup {
 export class EventCatalog {
   readonly #client: Pick<TicketingClient, 'eventPages'>;
   readonly #orgLimit: RateLimitSpec;
-  readonly #share: number;
+  readonly #budgetShare: number;
   readonly #minPeriodMs: number;
   readonly #clock: Clock;
   readonly #logger: Logger;
@@ -70,13 +79,15 @@ export class EventCatalog {
   #lastCrawlStart = Number.NEGATIVE_INFINITY;
   #crawls = 0;
   #timer: NodeJS.Timeout | undefined;
+  readonly #share: { share: CatalogShare; owner: string } | undefined;
 
   constructor(options: EventCatalogOptions) {
+    this.#share = options.share;
     this.#client = options.client;
     this.#orgLimit = options.orgLimit;
-    this.#share = options.budgetShare ?? 0.1;
-    if (!(this.#share > 0 && this.#share <= 1))
-      throw new RangeError(`budgetShare must be in (0, 1], got ${this.#share}`);
+    this.#budgetShare = options.budgetShare ?? 0.1;
+    if (!(this.#budgetShare > 0 && this.#budgetShare <= 1))
+      throw new RangeError(`budgetShare must be in (0, 1], got ${this.#budgetShare}`);
     this.#minPeriodMs = options.minPeriodMs ?? options.orgLimit.windowMs;
     this.#clock = options.clock ?? systemClock;
     this.#logger = options.logger ?? silentLogger;
@@ -84,8 +95,11 @@ export class EventCatalog {
 
   /** Least time between the starts of two crawls, from the last crawl's measured cost. */
   get periodMs(): number {
-    const pages = this.#snapshot?.requests ?? 1;
-    const allowedPerWindow = this.#share * this.#orgLimit.limit;
+    return this.#periodFor(this.#snapshot?.requests ?? 1);
+  }
+
+  #periodFor(pages: number): number {
+    const allowedPerWindow = this.#budgetShare * this.#orgLimit.limit;
     return Math.max(this.#minPeriodMs, Math.ceil((pages * this.#orgLimit.windowMs) / allowedPerWindow));
   }
 
@@ -171,32 +185,86 @@ export class EventCatalog {
       limit: 100,
       ...(maxRateLimitWaitMs === undefined ? {} : { maxRateLimitWaitMs }),
     };
-    this.#crawl ??= (async () => {
-      this.#lastCrawlStart = this.#clock.now();
-      this.#crawls += 1;
-      try {
-        const events: TicketingEvent[] = [];
-        let requests = 0;
-        for await (const page of this.#client.eventPages(options)) {
-          requests += 1;
-          events.push(...page.items);
-        }
-        events.sort((a, b) => a.startsAtMs - b.startsAtMs || a.id.localeCompare(b.id));
-        const snapshot: CatalogSnapshot = {
-          events,
-          byId: new Map(events.map((event) => [event.id, event])),
-          asOf: this.#clock.now(),
-          requests,
-        };
-        this.#snapshot = snapshot;
-        this.#logger.info('Event catalog refreshed', { events: events.length, requests, periodMs: this.periodMs });
-        return snapshot;
-      } finally {
-        this.#crawl = undefined;
-      }
-    })();
+    this.#crawl ??= (this.#share ? this.#sharedRefresh(this.#share, options) : this.#crawlNow(options)).finally(() => {
+      this.#crawl = undefined;
+    });
     return this.#crawl;
   }
+
+  async #crawlNow(options: CallOptions & { limit: number }): Promise<CatalogSnapshot> {
+    this.#lastCrawlStart = this.#clock.now();
+    this.#crawls += 1;
+    const events: TicketingEvent[] = [];
+    let requests = 0;
+    for await (const page of this.#client.eventPages(options)) {
+      requests += 1;
+      events.push(...page.items);
+    }
+    events.sort((a, b) => a.startsAtMs - b.startsAtMs || a.id.localeCompare(b.id));
+    const snapshot = snapshotOf(events, this.#clock.now(), requests);
+    this.#snapshot = snapshot;
+    this.#logger.info('Event catalog refreshed', { events: events.length, requests, periodMs: this.periodMs });
+    return snapshot;
+  }
+
+  /**
+   * With replicas: a crawl another replica published within its period is taken as it is; when
+   * none is, one replica claims the next crawl and publishes it, and the others wait for it.
+   */
+  async #sharedRefresh(
+    { share, owner }: { share: CatalogShare; owner: string },
+    options: CallOptions & { limit: number },
+  ): Promise<CatalogSnapshot> {
+    const stamp = await share.stamp();
+    if (stamp && this.#clock.now() < stamp.startedAt + this.#periodFor(stamp.requests)) {
+      return (await this.#adoptShared(share, stamp)) ?? this.#crawlNow(options);
+    }
+    const after = stamp?.asOf ?? 0;
+    // A claim this old belongs to a replica that died mid-crawl: another takes it over.
+    const staleMs = Math.max(5 * 60_000, 3 * this.periodMs);
+    if (await share.claimNext(after, owner, this.#clock.now(), staleMs)) {
+      const snapshot = await this.#crawlNow(options);
+      await share
+        .publish({
+          events: [...snapshot.events],
+          asOf: snapshot.asOf,
+          startedAt: this.#lastCrawlStart,
+          requests: snapshot.requests,
+        })
+        .catch((error: unknown) => this.#logger.warn('Could not share the crawl with the other replicas', { error }));
+      return snapshot;
+    }
+    // Another replica is crawling: wait for what it publishes.
+    const deadline = this.#clock.now() + staleMs;
+    while (this.#clock.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, SHARED_POLL_MS));
+      const next = await share.stamp();
+      if (next && next.asOf > after) {
+        const adopted = await this.#adoptShared(share, next);
+        if (adopted) return adopted;
+      }
+    }
+    throw new Error('Another replica claimed the event crawl and did not finish it');
+  }
+
+  /** Takes a published crawl as this catalog's snapshot (loading its events only when new here). */
+  async #adoptShared(share: CatalogShare, stamp: CrawlStamp): Promise<CatalogSnapshot | undefined> {
+    this.#lastCrawlStart = Math.max(this.#lastCrawlStart, stamp.startedAt);
+    if (this.#snapshot && this.#snapshot.asOf >= stamp.asOf) return this.#snapshot;
+    const crawl = await share.load();
+    if (!crawl) return undefined;
+    this.#lastCrawlStart = crawl.startedAt;
+    this.#snapshot = snapshotOf(crawl.events, crawl.asOf, crawl.requests);
+    this.#logger.info('Event catalog taken from another replica', {
+      events: crawl.events.length,
+      asOf: new Date(crawl.asOf).toISOString(),
+    });
+    return this.#snapshot;
+  }
+}
+
+function snapshotOf(events: readonly TicketingEvent[], asOf: number, requests: number): CatalogSnapshot {
+  return { events, byId: new Map(events.map((event) => [event.id, event])), asOf, requests };
 }
 
 /** The work's result, or the signal's reason once it aborts first (the work itself goes on). */

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { storeCatalogShare } from '../../src/catalog/catalog-share.js';
 import { EventCatalog } from '../../src/catalog/event-catalog.js';
+import { openStore } from '../../src/store/open-store.js';
 import { type Rig, startRig } from '../helpers/ticketing.js';
 
 let rig: Rig | undefined;
@@ -69,5 +71,44 @@ describe('EventCatalog', () => {
     const second = await catalog.snapshot();
     expect(second).toBe(first);
     expect(catalog.crawls).toBe(2);
+  });
+
+  it('lets replicas share one crawl: one crawls and publishes, the others take it with no request', async () => {
+    rig = await startRig({ eventCount: 250 });
+    const store = await openStore('sqlite://:memory:');
+    const share = storeCatalogShare(store.keyValue, store.claims);
+    const clock = new TestClock(Date.now());
+    const replicas = ['a', 'b', 'c'].map(
+      (owner) => new EventCatalog({ client: rig!.client, orgLimit: ORG, clock, share: { share, owner } }),
+    );
+    const snapshots = await Promise.all(replicas.map((catalog) => catalog.snapshot()));
+    expect(replicas.map((catalog) => catalog.crawls).reduce((sum, n) => sum + n, 0)).toBe(1);
+    expect(rig.sim.stats().requests).toBe(3);
+    expect(snapshots.map((snapshot) => snapshot.events.length)).toEqual([250, 250, 250]);
+    expect(new Set(snapshots.map((snapshot) => snapshot.asOf)).size).toBe(1);
+    // When the period has passed, again one crawl for all.
+    clock.time += 61_000;
+    await Promise.all(replicas.map((catalog) => catalog.snapshot()));
+    expect(replicas.map((catalog) => catalog.crawls).reduce((sum, n) => sum + n, 0)).toBe(2);
+    expect(rig.sim.stats().requests).toBe(6);
+    await store.close();
+  });
+
+  it('crawls itself once the replica that claimed the crawl has been silent too long', async () => {
+    rig = await startRig({ eventCount: 50 });
+    const store = await openStore('sqlite://:memory:');
+    const share = storeCatalogShare(store.keyValue, store.claims);
+    const clock = new TestClock(Date.now());
+    // A replica claimed the first crawl and died.
+    expect(await share.claimNext(0, 'dead', clock.now(), 300_000)).toBe(true);
+    const survivor = new EventCatalog({ client: rig.client, orgLimit: ORG, clock, share: { share, owner: 'alive' } });
+    const waiting = survivor.snapshot();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(survivor.crawls).toBe(0);
+    clock.time += 300_001;
+    await expect(waiting).rejects.toThrow('did not finish');
+    expect((await survivor.snapshot()).events).toHaveLength(50);
+    expect(survivor.crawls).toBe(1);
+    await store.close();
   });
 });

@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SubscriptionStore } from '../../src/digest/subscription-store.js';
 import { silentLogger } from '../../src/logger.js';
+import { PROMO_CONFIRM_ACTION } from '../../src/render/promo-blocks.js';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
 import { openStore } from '../../src/store/open-store.js';
+import { buttonValue } from '../helpers/bot-actions.js';
 import { type FakeSlack, startFakeSlack } from '../helpers/fake-slack.js';
 import { type RedisServer, startRedis } from '../helpers/redis-server.js';
 import { type Replica, startReplica } from '../helpers/replicas.js';
-import { commandBody, postSigned } from '../helpers/slack-requests.js';
+import { blockActionBody, commandBody, postSigned } from '../helpers/slack-requests.js';
 
 /*
  * Several bot processes, as a deployment with replicas runs them: each is `src/main.ts` in its own
@@ -49,6 +51,9 @@ function utcTimeAgo(minutesAgo: number): string {
   return `${String(at.getUTCHours()).padStart(2, '0')}:${String(at.getUTCMinutes()).padStart(2, '0')}`;
 }
 
+/** The first post to a response URL, as JSON. */
+const responseAt = (url: string) => slack.responses.find((call) => call.method === new URL(url).pathname)?.args;
+
 const digestPosts = (channel: string) =>
   slack.calls.filter(
     (call) =>
@@ -58,9 +63,8 @@ const digestPosts = (channel: string) =>
   );
 
 describe('three replicas on one Redis', () => {
-  it('crawl at once at three times the budget with 0 x 429, and post every digest exactly once', async () => {
-    // 3,000 events: a crawl is 30 pages, a whole window of a 30-per-second budget, so three replicas
-    // crawling together ask for three times what the organization may send.
+  it('crawl once for all, stay within the budget at three times the demand (0 x 429), post each digest once', async () => {
+    // 3,000 events: a crawl is 30 pages, a whole window of a 30-per-second budget.
     const orgLimit = { limit: 30, windowMs: 1_000 };
     const sim = await startSimulator({ orgLimit, eventCount: 3_000, windowKind: 'sliding' });
     const db = 1;
@@ -82,22 +86,59 @@ describe('three replicas on one Redis', () => {
     }
     await store.close();
 
-    const env = replicaEnv(sim, db, { TICKETING_ORG_LIMIT: '30/1s' });
-    const started = Date.now();
+    const env = replicaEnv(sim, db, { TICKETING_ORG_LIMIT: '30/1s', PROMO_EDITORS: 'U0EDITOR' });
     const three = await Promise.all(['a', 'b', 'c'].map((name) => start(name, env)));
-    const crawls = await Promise.all(
-      three.map((replica) => replica.waitForLog((line) => line.msg === 'Event catalog refreshed', 60_000)),
+    const catalogReady = (line: Record<string, unknown>) =>
+      line.msg === 'Event catalog refreshed' || line.msg === 'Event catalog taken from another replica';
+    await Promise.all(three.map((replica) => replica.waitForLog(catalogReady, 60_000)));
+    // One crawl for the three of them: 30 pages, not 90.
+    const listRequests = () => sim.stats().log.filter((entry) => entry.path.startsWith('/v1/events?')).length;
+    expect(listRequests()).toBe(30);
+    expect(
+      three.flatMap((replica) => replica.logs.filter((line) => line.msg === 'Event catalog refreshed')),
+    ).toHaveLength(1);
+
+    // 90 promo changes, 30 through each replica: three windows' worth of requests at once. Each is
+    // proposed on one replica and confirmed on the next, as Socket Mode may deliver the click anywhere.
+    const promos = sim.catalog.promos.slice(0, 90);
+    const started = Date.now();
+    const answers = await Promise.all(
+      promos.map(async (promo, index) => {
+        const quantity = 100 + index;
+        const proposer = three[index % 3] as Replica;
+        const confirmer = three[(index + 1) % 3] as Replica;
+        const proposalUrl = slack.responseUrl(`propose-${index}`);
+        await postSigned(
+          `${proposer.url}/slack/events`,
+          SECRET,
+          commandBody({ text: `promo ${promo.eventId} ${promo.id} ${quantity}`, response_url: proposalUrl }),
+        );
+        const proposal = await slack.waitFor(() => responseAt(proposalUrl), 30_000);
+        const confirmUrl = slack.responseUrl(`confirm-${index}`);
+        await postSigned(
+          `${confirmer.url}/slack/events`,
+          SECRET,
+          blockActionBody({
+            actionId: PROMO_CONFIRM_ACTION,
+            value: buttonValue(proposal, PROMO_CONFIRM_ACTION),
+            responseUrl: confirmUrl,
+          }),
+        );
+        const answer = await slack.waitFor(() => responseAt(confirmUrl), 60_000);
+        return { answer: JSON.stringify(answer.blocks ?? []), quantity, promo };
+      }),
     );
     const elapsed = Date.now() - started;
-    for (const crawl of crawls) expect(crawl.events).toBe(3_000);
-
+    for (const { answer, quantity, promo } of answers) {
+      expect(answer).toContain(`now allows *${quantity}*`);
+      expect(promo.quantity).toBe(quantity);
+    }
     const stats = sim.stats();
     expect(stats.rateLimited).toBe(0);
     expect(stats.byStatus['429'] ?? 0).toBe(0);
     // Never more than the budget in any window-long span, wherever it starts.
     expect(stats.mostInAnySpan.organization).toBeLessThanOrEqual(orgLimit.limit);
-    expect(stats.requests).toBeGreaterThanOrEqual(90);
-    // Three windows' worth cannot take less than two whole windows.
+    // 90 writes at 30 a window cannot all go within two windows.
     expect(elapsed).toBeGreaterThanOrEqual(2 * orgLimit.windowMs);
 
     for (const channel of channels) await slack.waitFor(() => (digestPosts(channel).length > 0 ? true : undefined));
@@ -110,7 +151,9 @@ describe('three replicas on one Redis', () => {
     for (const replica of three) {
       expect((await fetch(`${replica.url}/readyz`)).status).toBe(200);
       const metrics = await (await fetch(`${replica.url}/metrics`)).text();
-      expect(metrics).toContain('eventops_api_requests_total{endpoint="GET /v1/events",status="200"}');
+      expect(metrics).toMatch(
+        /eventops_api_requests_total\{endpoint="POST \/v1\/events\/\{id\}\/promos\/\{id\}\/update",status="200"\} \d+/,
+      );
     }
     await Promise.all(three.map((replica) => replica.stop()));
     await sim.close();
