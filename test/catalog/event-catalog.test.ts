@@ -74,23 +74,24 @@ describe('EventCatalog', () => {
   });
 
   it('lets replicas share one crawl: one crawls and publishes, the others take it with no request', async () => {
-    rig = await startRig({ eventCount: 250 });
+    const current = await startRig({ eventCount: 250 });
+    rig = current;
     const store = await openStore('sqlite://:memory:');
     const share = storeCatalogShare(store.keyValue, store.claims);
     const clock = new TestClock(Date.now());
     const replicas = ['a', 'b', 'c'].map(
-      (owner) => new EventCatalog({ client: rig!.client, orgLimit: ORG, clock, share: { share, owner } }),
+      (owner) => new EventCatalog({ client: current.client, orgLimit: ORG, clock, share: { share, owner } }),
     );
     const snapshots = await Promise.all(replicas.map((catalog) => catalog.snapshot()));
     expect(replicas.map((catalog) => catalog.crawls).reduce((sum, n) => sum + n, 0)).toBe(1);
-    expect(rig.sim.stats().requests).toBe(3);
+    expect(current.sim.stats().requests).toBe(3);
     expect(snapshots.map((snapshot) => snapshot.events.length)).toEqual([250, 250, 250]);
     expect(new Set(snapshots.map((snapshot) => snapshot.asOf)).size).toBe(1);
     // When the period has passed, again one crawl for all.
     clock.time += 61_000;
     await Promise.all(replicas.map((catalog) => catalog.snapshot()));
     expect(replicas.map((catalog) => catalog.crawls).reduce((sum, n) => sum + n, 0)).toBe(2);
-    expect(rig.sim.stats().requests).toBe(6);
+    expect(current.sim.stats().requests).toBe(6);
     await store.close();
   });
 
