@@ -6,7 +6,7 @@
  * 2. Slash-command ack latency of two bot processes while the API is slow and the budget spent.
  * 3. Resident memory of a bot process idle and after crawling 10,000 events.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execSync, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { type Simulator, startSimulator } from '../src/simulator/server.js';
@@ -171,6 +171,8 @@ if (part('ack')) {
   await slowSim.close();
 }
 if (part('memory')) {
+  // Measured on the built JavaScript, as the image runs it (tsx would add its compiler).
+  execSync('npm run build', { cwd: ROOT, stdio: 'ignore' });
   // Memory: resident set of one bot process, idle, and after crawling 10,000 events.
   async function residentMiB(replica: Replica): Promise<number> {
     const metrics = await (await fetch(`${replica.url}/metrics`)).text();
@@ -184,6 +186,7 @@ if (part('memory')) {
   ] as const) {
     const sim = await startSimulator({ orgLimit: ORG, eventCount });
     const replica = await startReplica({
+      build: 'dist',
       name: 'memory',
       env: { ...env(sim, 4), LOG_LEVEL: 'info' },
       signingSecret: SECRET,
@@ -194,7 +197,9 @@ if (part('memory')) {
     await replica.kill();
     await sim.close();
   }
-  out(`\nResident memory of one bot process (Redis mode, ${process.version}): ${memory.join('; ')}.`);
+  out(
+    `\nResident memory of one bot process (node dist/main.js, Redis mode, ${process.version}): ${memory.join('; ')}.`,
+  );
 }
 await slack.close();
 await redis.stop();

@@ -174,6 +174,9 @@ const schema = z
 type Env = z.output<typeof schema>;
 
 /** The validated configuration every other module receives; nothing else reads the environment. */
+/** Every environment variable the configuration reads (for the docs and deploy files' checks). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape);
+
 export interface Config {
   ticketing: {
     /** `simulator`: the built-in demo service, chosen explicitly. Absent: only without Slack credentials. */

@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, parseRateLimit } from '../src/config.js';
+import { CONFIG_VARIABLES, ConfigError, loadConfig, parseRateLimit } from '../src/config.js';
 import { fakeSlackToken } from './helpers/fake-tokens.js';
 
 describe('loadConfig', () => {
@@ -102,5 +103,33 @@ describe('loadConfig', () => {
     expect(parseRateLimit('1000/1h')).toEqual({ limit: 1000, windowMs: 3_600_000 });
     expect(parseRateLimit('0/60s')).toBeUndefined();
     expect(parseRateLimit('180')).toBeUndefined();
+  });
+});
+
+describe('the deploy files and the docs name only variables the configuration reads, and all of them', () => {
+  const read = (file: string) => readFileSync(new URL(`../${file}`, import.meta.url), 'utf8');
+
+  it('.env.example and the README table list every variable', () => {
+    const example = new Set([...read('.env.example').matchAll(/^([A-Z_]+)=/gm)].map((match) => match[1]));
+    const table = new Set([...read('README.md').matchAll(/^\| `([A-Z_]+)`/gm)].map((match) => match[1]));
+    for (const name of CONFIG_VARIABLES) {
+      expect(example, `.env.example lacks ${name}`).toContain(name);
+      expect(table, `the README table lacks ${name}`).toContain(name);
+    }
+    for (const name of example) expect(CONFIG_VARIABLES).toContain(name);
+  });
+
+  it('compose.yml runs two replicas on Redis with variables the configuration knows', () => {
+    const compose = read('compose.yml');
+    const environment = compose.slice(compose.indexOf('    environment:'), compose.indexOf('    depends_on:'));
+    const names = [...environment.matchAll(/^ {6}([A-Z_]+):/gm)].map((match) => match[1]);
+    expect(names).toContain('STORE_URL');
+    for (const name of names) expect(CONFIG_VARIABLES).toContain(name);
+    expect(compose).toMatch(/STORE_URL: redis:\/\/redis:6379/);
+    expect(compose).toMatch(/replicas: 2/);
+    const env = Object.fromEntries(
+      [...environment.matchAll(/^ {6}([A-Z_]+): "?([^"\n]*)"?$/gm)].map((match) => [match[1], match[2]]),
+    );
+    expect(() => loadConfig(env)).not.toThrow();
   });
 });

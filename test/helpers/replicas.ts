@@ -4,6 +4,10 @@ import { fakeSlackToken } from './fake-tokens.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const EXIT_WITH_PARENT = fileURLToPath(new URL('./exit-with-parent.ts', import.meta.url));
+/** The same, as plain JavaScript for a process without tsx (a data: URL needs no file). */
+const EXIT_WITH_PARENT_JS = `data:text/javascript,${encodeURIComponent(
+  "process.stdin.on('end',()=>process.exit(0));process.stdin.on('error',()=>process.exit(0));process.stdin.resume();",
+)}`;
 
 /** One bot process, as `npm start` runs it (from source through tsx), with its JSON log lines. */
 export interface Replica {
@@ -22,30 +26,32 @@ export interface Replica {
 
 export interface ReplicaOptions {
   name: string;
+  /** Run the built `dist/main.js` (as the image does) rather than the sources through tsx. @default 'source' */
+  build?: 'source' | 'dist';
   env: Record<string, string>;
   signingSecret: string;
 }
 
-/** Starts `src/main.ts` in a child process with `env` (and nothing of this process's secrets). */
+/** Starts `src/main.ts` (or the built `dist/main.js`) in a child process with `env` (and nothing of this process's secrets). */
 export async function startReplica(options: ReplicaOptions): Promise<Replica> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--import', EXIT_WITH_PARENT, 'src/main.ts'],
-    {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        PORT: '0',
-        LOG_LEVEL: 'info',
-        HOST: '127.0.0.1',
-        SLACK_BOT_TOKEN: fakeSlackToken('b', options.name),
-        SLACK_SIGNING_SECRET: options.signingSecret,
-        ...options.env,
-      },
-      stdio: ['pipe', 'pipe', 'pipe'],
+  const args =
+    options.build === 'dist'
+      ? ['--import', EXIT_WITH_PARENT_JS, 'dist/main.js']
+      : ['--import', 'tsx', '--import', EXIT_WITH_PARENT, 'src/main.ts'];
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      HOST: '127.0.0.1',
+      SLACK_BOT_TOKEN: fakeSlackToken('b', options.name),
+      SLACK_SIGNING_SECRET: options.signingSecret,
+      ...options.env,
     },
-  );
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const logs: Record<string, unknown>[] = [];
   const listeners = new Set<() => void>();
   // The log is JSON lines on stderr (pino); stdout carries what `main` prints for people.
