@@ -1,3 +1,4 @@
+import type { Logger } from '../logger.js';
 import type { RateLimitObservation } from './rate-limit-headers.js';
 
 /** What a budget takes from one response's headers, after the two corrections every budget makes. */
@@ -30,5 +31,18 @@ export function readBudgetObservation(
     limit: Math.min(observation.limit, config.configuredLimit),
     remaining: Math.max(0, observation.remaining - headroom),
     capped,
+  };
+}
+
+/** Says once per budget that the server sent an absurd reset (and that it was capped). */
+export function absurdResetWarning(logger: Logger, windowMs: number): (raw: RateLimitObservation) => void {
+  let warned = false;
+  return (raw) => {
+    if (warned) return;
+    warned = true;
+    logger.warn('X-RateLimit-Reset is longer than one window; capped at one window', {
+      resetInMs: raw.resetAt - raw.observedAt,
+      windowMs,
+    });
   };
 }

@@ -1,7 +1,7 @@
 import { type Logger, silentLogger } from '../logger.js';
 import type { Clock } from '../time/clock.js';
 import { systemClock } from '../time/clock.js';
-import { readBudgetObservation } from './budget-observation.js';
+import { absurdResetWarning, readBudgetObservation } from './budget-observation.js';
 import { cancellationError } from './errors.js';
 import { assertRateLimit } from './rate-limit.js';
 import type { RateLimitObservation } from './rate-limit-headers.js';
@@ -108,7 +108,7 @@ export class WindowBudget implements RequestBudget {
    * and the next header (about a window that ends after this instant) replaces it whatever it says.
    */
   #rolledAt: number | undefined;
-  #warnedAbsurdReset = false;
+  readonly #warnAbsurdReset: (raw: RateLimitObservation) => void;
   /** Grant order: the answer to the most recently granted request best describes the window now. */
   #grants = 0;
   #adoptedGrant = -1;
@@ -131,6 +131,7 @@ export class WindowBudget implements RequestBudget {
     this.#reserveRatio = reserveRatio;
     this.#clock = options.clock ?? systemClock;
     this.#logger = options.logger ?? silentLogger;
+    this.#warnAbsurdReset = absurdResetWarning(this.#logger, this.#windowMs);
   }
 
   acquire(priority: Priority, options: AcquireOptions = {}): Promise<BudgetPermit> {
@@ -310,15 +311,5 @@ export class WindowBudget implements RequestBudget {
     }
     // An older answer that overtook nothing newer than what we know is already accounted for.
     this.#known = true;
-  }
-
-  /** A reset further away than one window was capped (see `readBudgetObservation`); said once. */
-  #warnAbsurdReset(raw: RateLimitObservation): void {
-    if (this.#warnedAbsurdReset) return;
-    this.#warnedAbsurdReset = true;
-    this.#logger.warn('X-RateLimit-Reset is longer than one window; capped at one window', {
-      resetInMs: raw.resetAt - raw.observedAt,
-      windowMs: this.#windowMs,
-    });
   }
 }

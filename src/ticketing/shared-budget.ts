@@ -3,7 +3,7 @@ import { type Logger, silentLogger } from '../logger.js';
 import type { Clock } from '../time/clock.js';
 import { sleep, systemClock } from '../time/clock.js';
 import type { AcquireOptions, BudgetPermit, BudgetSnapshot, PermitOutcome, Priority, RequestBudget } from './budget.js';
-import { readBudgetObservation } from './budget-observation.js';
+import { absurdResetWarning, readBudgetObservation } from './budget-observation.js';
 import { cancellationError } from './errors.js';
 import { assertRateLimit } from './rate-limit.js';
 import type { RateLimitObservation } from './rate-limit-headers.js';
@@ -215,7 +215,7 @@ export class SharedBudget implements RequestBudget {
   readonly #queues: Record<Priority, Waiter[]> = { interactive: [], background: [] };
   #pumping = false;
   #wake: AbortController | undefined;
-  #warnedAbsurdReset = false;
+  readonly #warnAbsurdReset: (raw: RateLimitObservation) => void;
 
   constructor(options: SharedBudgetOptions) {
     assertRateLimit(options);
@@ -234,6 +234,7 @@ export class SharedBudget implements RequestBudget {
     this.#pollMs = options.pollMs ?? 100;
     this.#clock = options.clock ?? systemClock;
     this.#logger = options.logger ?? silentLogger;
+    this.#warnAbsurdReset = absurdResetWarning(this.#logger, this.#windowMs);
   }
 
   acquire(priority: Priority, options: AcquireOptions = {}): Promise<BudgetPermit> {
@@ -363,13 +364,7 @@ export class SharedBudget implements RequestBudget {
         configuredLimit: this.#configuredLimit,
         windowMs: this.#windowMs,
       });
-      if (reading.capped && !this.#warnedAbsurdReset) {
-        this.#warnedAbsurdReset = true;
-        this.#logger.warn('X-RateLimit-Reset is longer than one window; capped at one window', {
-          resetInMs: outcome.observation.resetAt - outcome.observation.observedAt,
-          windowMs: this.#windowMs,
-        });
-      }
+      if (reading.capped) this.#warnAbsurdReset(outcome.observation);
       const { observation } = reading;
       await this.#run(SETTLE, this.#keys, [
         ...base,

@@ -1,20 +1,12 @@
 import { type Job, Queue, Worker } from 'bullmq';
 import { type Logger, silentLogger } from '../logger.js';
+import type { RedisConnection } from '../store/opened-store.js';
 import type { Clock } from '../time/clock.js';
 import { systemClock } from '../time/clock.js';
 import { RateLimitedError } from './errors.js';
 import { assertRateLimit, type RateLimitSpec } from './rate-limit.js';
 import type { ReportProgress } from './report-queue.js';
 import type { EventReport } from './schemas.js';
-
-/** Where BullMQ connects (the shared Redis). */
-export interface QueueConnection {
-  host: string;
-  port: number;
-  db: number;
-  username?: string;
-  password?: string;
-}
 
 /** A report request as it waits in Redis: the event, and where its answer goes. */
 export interface ReportJob<D> {
@@ -27,7 +19,8 @@ export interface ReportJob<D> {
 export type ReportOutcome = { kind: 'report'; report: EventReport } | { kind: 'failed'; error: unknown };
 
 export interface SharedReportQueueOptions<D> {
-  connection: QueueConnection;
+  /** Where BullMQ connects: the shared Redis. */
+  connection: RedisConnection;
   /** @default 'eventops-reports' */
   name?: string;
   /** The report endpoint's limit, for all replicas together (the spec's 3 per minute). */
