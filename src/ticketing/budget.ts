@@ -2,12 +2,11 @@ import { type Logger, silentLogger } from '../logger.js';
 import type { Clock } from '../time/clock.js';
 import { systemClock } from '../time/clock.js';
 import { absurdResetWarning, readBudgetObservation } from './budget-observation.js';
-import { cancellationError } from './errors.js';
+import { type Priority, PriorityWaiters, type Waiter } from './priority-waiters.js';
 import { assertRateLimit } from './rate-limit.js';
 import type { RateLimitObservation } from './rate-limit-headers.js';
 
-/** Who is waiting: a person in Slack (`interactive`) or a digest or crawl (`background`). */
-export type Priority = 'interactive' | 'background';
+export type { Priority } from './priority-waiters.js';
 
 /** How a request that held a permit ended, as far as this budget is concerned. */
 export type PermitOutcome =
@@ -72,12 +71,13 @@ export interface WindowBudgetOptions {
   logger?: Logger;
 }
 
-interface Waiter {
-  priority: Priority;
-  resolve: (permit: BudgetPermit) => void;
-  reject: (error: unknown) => void;
-  signal: AbortSignal | undefined;
-  onAbort: () => void;
+/** The share kept back for people: 15% unless configured, refused outside [0, 1). */
+export function checkedReserveRatio(ratio: number | undefined): number {
+  const reserveRatio = ratio ?? 0.15;
+  if (!(reserveRatio >= 0 && reserveRatio < 1)) {
+    throw new RangeError(`reserveRatio must be in [0, 1), got ${reserveRatio}`);
+  }
+  return reserveRatio;
 }
 
 /**
@@ -93,7 +93,7 @@ export class WindowBudget implements RequestBudget {
   readonly #reserveRatio: number;
   readonly #clock: Clock;
   readonly #logger: Logger;
-  readonly #queues: Record<Priority, Waiter[]> = { interactive: [], background: [] };
+  readonly #waiters = new PriorityWaiters<BudgetPermit>();
 
   #limit: number;
   #serverRemaining: number;
@@ -120,10 +120,7 @@ export class WindowBudget implements RequestBudget {
 
   constructor(options: WindowBudgetOptions) {
     assertRateLimit(options);
-    const reserveRatio = options.reserveRatio ?? 0.15;
-    if (!(reserveRatio >= 0 && reserveRatio < 1)) {
-      throw new RangeError(`reserveRatio must be in [0, 1), got ${reserveRatio}`);
-    }
+    const reserveRatio = checkedReserveRatio(options.reserveRatio);
     this.#configuredLimit = options.limit;
     this.#limit = options.limit;
     this.#serverRemaining = options.limit;
@@ -135,27 +132,9 @@ export class WindowBudget implements RequestBudget {
   }
 
   acquire(priority: Priority, options: AcquireOptions = {}): Promise<BudgetPermit> {
-    const { signal } = options;
-    if (signal?.aborted) return Promise.reject(cancellationError(signal));
-    return new Promise<BudgetPermit>((resolve, reject) => {
-      const waiter: Waiter = {
-        priority,
-        resolve,
-        reject,
-        signal,
-        onAbort: () => {
-          const queue = this.#queues[priority];
-          const index = queue.indexOf(waiter);
-          if (index >= 0) queue.splice(index, 1);
-          if (signal) reject(cancellationError(signal));
-          this.#pump();
-        },
-      };
-      signal?.addEventListener('abort', waiter.onAbort, { once: true });
-      if (options.retry) this.#queues[priority].unshift(waiter);
-      else this.#queues[priority].push(waiter);
-      this.#pump();
-    });
+    const permit = this.#waiters.wait({ priority }, options, () => this.#pump());
+    this.#pump();
+    return permit;
   }
 
   async snapshot(): Promise<BudgetSnapshot> {
@@ -171,7 +150,10 @@ export class WindowBudget implements RequestBudget {
       resetAt: this.#resetAt,
       pausedUntil: this.#pausedUntil > this.#clock.now() ? this.#pausedUntil : undefined,
       inFlight: this.#inFlight,
-      queued: { interactive: this.#queues.interactive.length, background: this.#queues.background.length },
+      queued: {
+        interactive: this.#waiters.queues.interactive.length,
+        background: this.#waiters.queues.background.length,
+      },
       reserve: this.#reserve(),
       lastObservation: this.#last,
       rateLimitedResponses: this.#rateLimited,
@@ -216,10 +198,9 @@ export class WindowBudget implements RequestBudget {
     const now = this.#clock.now();
     this.#roll(now);
     for (const priority of ['interactive', 'background'] as const) {
-      const queue = this.#queues[priority];
+      const queue = this.#waiters.queues[priority];
       while (queue.length > 0 && this.#canGrant(priority, now)) {
-        const waiter = queue.shift() as Waiter;
-        waiter.signal?.removeEventListener('abort', waiter.onAbort);
+        const waiter = queue.shift() as Waiter<BudgetPermit>;
         this.#inFlight += 1;
         this.#uncounted += 1;
         this.#grants += 1;
@@ -233,7 +214,7 @@ export class WindowBudget implements RequestBudget {
 
   /** Wakes the queue when the pause ends or the window turns, if anyone is waiting for that. */
   #schedule(now: number): void {
-    const waiting = this.#queues.interactive.length + this.#queues.background.length > 0;
+    const waiting = this.#waiters.size > 0;
     let wakeAt = Number.POSITIVE_INFINITY;
     if (waiting) {
       if (this.#pausedUntil > now) wakeAt = this.#pausedUntil;

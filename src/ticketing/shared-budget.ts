@@ -2,9 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { type Logger, silentLogger } from '../logger.js';
 import type { Clock } from '../time/clock.js';
 import { sleep, systemClock } from '../time/clock.js';
-import type { AcquireOptions, BudgetPermit, BudgetSnapshot, PermitOutcome, Priority, RequestBudget } from './budget.js';
+import {
+  type AcquireOptions,
+  type BudgetPermit,
+  type BudgetSnapshot,
+  checkedReserveRatio,
+  type PermitOutcome,
+  type Priority,
+  type RequestBudget,
+} from './budget.js';
 import { absurdResetWarning, readBudgetObservation } from './budget-observation.js';
-import { cancellationError } from './errors.js';
+import { PriorityWaiters, type Waiter } from './priority-waiters.js';
 import { assertRateLimit } from './rate-limit.js';
 import type { RateLimitObservation } from './rate-limit-headers.js';
 
@@ -186,13 +194,9 @@ return {st.remaining, st.resetAt or -1, st.pausedUntil, inflight, st.limit, st.r
   redis.call('HGET', stateKey, 'last') or '', redis.call('ZCOUNT', waitingKey, now, '+inf')}
 `;
 
-interface Waiter {
+interface SharedWaiter extends Waiter<BudgetPermit> {
+  /** Names a waiting person in Redis, so every replica holds its background work back. */
   id: string;
-  priority: Priority;
-  retry: boolean;
-  resolve: (permit: BudgetPermit) => void;
-  reject: (error: unknown) => void;
-  signal: AbortSignal | undefined;
 }
 
 /**
@@ -212,17 +216,14 @@ export class SharedBudget implements RequestBudget {
   readonly #pollMs: number;
   readonly #clock: Clock;
   readonly #logger: Logger;
-  readonly #queues: Record<Priority, Waiter[]> = { interactive: [], background: [] };
+  readonly #waiters = new PriorityWaiters<BudgetPermit, SharedWaiter>();
   #pumping = false;
   #wake: AbortController | undefined;
   readonly #warnAbsurdReset: (raw: RateLimitObservation) => void;
 
   constructor(options: SharedBudgetOptions) {
     assertRateLimit(options);
-    const reserveRatio = options.reserveRatio ?? 0.15;
-    if (!(reserveRatio >= 0 && reserveRatio < 1)) {
-      throw new RangeError(`reserveRatio must be in [0, 1), got ${reserveRatio}`);
-    }
+    const reserveRatio = checkedReserveRatio(options.reserveRatio);
     const key = options.key ?? 'eventops:budget';
     // One hash tag keeps the three keys in one slot should the Redis be a cluster.
     this.#keys = [`{${key}}:state`, `{${key}}:inflight`, `{${key}}:waiting`, `{${key}}:settled`];
@@ -238,24 +239,9 @@ export class SharedBudget implements RequestBudget {
   }
 
   acquire(priority: Priority, options: AcquireOptions = {}): Promise<BudgetPermit> {
-    const { signal } = options;
-    if (signal?.aborted) return Promise.reject(cancellationError(signal));
-    return new Promise<BudgetPermit>((resolve, reject) => {
-      const waiter: Waiter = { id: randomUUID(), priority, retry: options.retry ?? false, resolve, reject, signal };
-      signal?.addEventListener(
-        'abort',
-        () => {
-          const queue = this.#queues[priority];
-          const index = queue.indexOf(waiter);
-          if (index >= 0) queue.splice(index, 1);
-          reject(cancellationError(signal));
-        },
-        { once: true },
-      );
-      if (waiter.retry) this.#queues[priority].unshift(waiter);
-      else this.#queues[priority].push(waiter);
-      this.#kick();
-    });
+    const permit = this.#waiters.wait({ id: randomUUID(), priority }, options, () => {});
+    this.#kick();
+    return permit;
   }
 
   async snapshot(): Promise<BudgetSnapshot> {
@@ -271,7 +257,10 @@ export class SharedBudget implements RequestBudget {
       resetAt: resetAt >= 0 ? resetAt : undefined,
       pausedUntil: pausedUntil > now ? pausedUntil : undefined,
       inFlight,
-      queued: { interactive: this.#queues.interactive.length, background: this.#queues.background.length },
+      queued: {
+        interactive: this.#waiters.queues.interactive.length,
+        background: this.#waiters.queues.background.length,
+      },
       reserve: Math.ceil(limit * this.#reserveRatio),
       lastObservation: last ? (JSON.parse(last) as RateLimitObservation) : undefined,
       rateLimitedResponses: rateLimited,
@@ -302,20 +291,20 @@ export class SharedBudget implements RequestBudget {
       .catch((error: unknown) => {
         // Redis is gone: everyone waiting hears it rather than waiting forever.
         this.#logger.error('The shared request budget could not be reached', { error });
-        for (const waiter of [...this.#queues.interactive.splice(0), ...this.#queues.background.splice(0)]) {
+        for (const waiter of this.#waiters.drain()) {
           waiter.reject(error);
         }
       })
       .finally(() => {
         this.#pumping = false;
-        if (this.#queues.interactive.length + this.#queues.background.length > 0) this.#kick();
+        if (this.#waiters.size > 0) this.#kick();
       });
   }
 
   async #pump(): Promise<void> {
     for (;;) {
       // A person waiting keeps every background request of this process behind them.
-      const waiter = this.#queues.interactive[0] ?? this.#queues.background[0];
+      const waiter = this.#waiters.head();
       if (!waiter) return;
       const answer = (await this.#run(ACQUIRE, this.#keys, [
         ...this.#common(),
@@ -324,12 +313,9 @@ export class SharedBudget implements RequestBudget {
         waiter.id,
         String(Math.min(10, this.#pollMs)),
       ])) as [number, number];
-      const queue = this.#queues[waiter.priority];
-      const index = queue.indexOf(waiter);
       if (answer[0] === 1) {
         const permit = this.#permit(answer[1]);
-        if (index >= 0) {
-          queue.splice(index, 1);
+        if (this.#waiters.remove(waiter)) {
           waiter.resolve(permit);
         } else {
           permit.settle({ kind: 'unobserved' }); // cancelled while Redis answered: give it back as spent
@@ -351,7 +337,7 @@ export class SharedBudget implements RequestBudget {
         void this.#settle(grant, outcome)
           .catch((error: unknown) => this.#logger.warn('Could not settle a request in the shared budget', { error }))
           .finally(() => {
-            if (this.#queues.interactive.length + this.#queues.background.length > 0) this.#kick();
+            if (this.#waiters.size > 0) this.#kick();
           });
       },
     };

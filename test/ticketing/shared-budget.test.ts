@@ -32,6 +32,13 @@ async function replicas(count: number, options: Omit<SharedBudgetOptions, 'run'>
   return budgets;
 }
 
+/** Two replicas' budgets. */
+async function pair(options: Omit<SharedBudgetOptions, 'run'>): Promise<[SharedBudget, SharedBudget]> {
+  const [a, b] = await replicas(2, options);
+  if (!a || !b) throw new Error('two budgets expected');
+  return [a, b];
+}
+
 const observation = (remaining: number, limit = 10, resetInMs = 60_000) => ({
   limit,
   remaining,
@@ -49,7 +56,7 @@ async function grantedWithin(promises: Promise<BudgetPermit>[], ms = 60): Promis
 
 describe('SharedBudget (real redis-server)', () => {
   it('sends one probe across all replicas and waits for its headers before any replica sends more', async () => {
-    const [a, b] = (await replicas(2, { limit: 10, windowMs: 60_000 })) as [SharedBudget, SharedBudget];
+    const [a, b] = await pair({ limit: 10, windowMs: 60_000 });
     const probe = await a.acquire('interactive');
     const others = [b.acquire('interactive'), a.acquire('interactive')];
     expect(await grantedWithin(others)).toBe(0);
@@ -58,10 +65,7 @@ describe('SharedBudget (real redis-server)', () => {
   });
 
   it('spends one allowance between replicas, as the headers say', async () => {
-    const [a, b] = (await replicas(2, { limit: 10, windowMs: 60_000, reserveRatio: 0 })) as [
-      SharedBudget,
-      SharedBudget,
-    ];
+    const [a, b] = await pair({ limit: 10, windowMs: 60_000, reserveRatio: 0 });
     (await a.acquire('interactive')).settle({ kind: 'answered', observation: observation(6) });
     const asks = Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).acquire('interactive'));
     expect(await grantedWithin(asks, 300)).toBe(6);
@@ -69,10 +73,7 @@ describe('SharedBudget (real redis-server)', () => {
   });
 
   it('keeps the reserve from background work on every replica but not from people', async () => {
-    const [a, b] = (await replicas(2, { limit: 10, windowMs: 60_000, reserveRatio: 0.2 })) as [
-      SharedBudget,
-      SharedBudget,
-    ];
+    const [a, b] = await pair({ limit: 10, windowMs: 60_000, reserveRatio: 0.2 });
     (await a.acquire('interactive')).settle({ kind: 'answered', observation: observation(9) });
     const background = Array.from({ length: 9 }, (_, i) => (i % 2 ? a : b).acquire('background'));
     expect(await grantedWithin(background, 300)).toBe(7);
@@ -81,7 +82,7 @@ describe('SharedBudget (real redis-server)', () => {
   });
 
   it('serves a person waiting on one replica before background work waiting on another', async () => {
-    const [a, b] = (await replicas(2, { limit: 10, windowMs: 400, reserveRatio: 0 })) as [SharedBudget, SharedBudget];
+    const [a, b] = await pair({ limit: 10, windowMs: 400, reserveRatio: 0 });
     (await a.acquire('interactive')).settle({ kind: 'answered', observation: observation(0, 10, 300) });
     const order: string[] = [];
     const background = a.acquire('background').then((permit) => {
@@ -100,7 +101,7 @@ describe('SharedBudget (real redis-server)', () => {
   });
 
   it('still owes the probe after the turn when a late answer describes the window that ended', async () => {
-    const [a, b] = (await replicas(2, { limit: 10, windowMs: 300, reserveRatio: 0 })) as [SharedBudget, SharedBudget];
+    const [a, b] = await pair({ limit: 10, windowMs: 300, reserveRatio: 0 });
     const probe = await a.acquire('interactive');
     const oldReset = Date.now() + 200;
     probe.settle({
@@ -119,10 +120,7 @@ describe('SharedBudget (real redis-server)', () => {
   });
 
   it('never counts a request twice or not at all when answers come back out of order', async () => {
-    const [a, b] = (await replicas(2, { limit: 10, windowMs: 60_000, reserveRatio: 0 })) as [
-      SharedBudget,
-      SharedBudget,
-    ];
+    const [a, b] = await pair({ limit: 10, windowMs: 60_000, reserveRatio: 0 });
     (await a.acquire('interactive')).settle({ kind: 'answered', observation: observation(9) });
     const second = await a.acquire('interactive');
     const third = await b.acquire('interactive');
@@ -137,7 +135,7 @@ describe('SharedBudget (real redis-server)', () => {
   });
 
   it('shares a 429 pause with every replica', async () => {
-    const [a, b] = (await replicas(2, { limit: 10, windowMs: 60_000 })) as [SharedBudget, SharedBudget];
+    const [a, b] = await pair({ limit: 10, windowMs: 60_000 });
     (await a.acquire('interactive')).settle({ kind: 'rate-limited', waitMs: 300 });
     const started = Date.now();
     const permit = await b.acquire('interactive');
@@ -147,10 +145,7 @@ describe('SharedBudget (real redis-server)', () => {
   });
 
   it('stops counting a request whose replica died before settling it, once its lease ends', async () => {
-    const [dead, alive] = (await replicas(2, { limit: 10, windowMs: 60_000, leaseMs: 300 })) as [
-      SharedBudget,
-      SharedBudget,
-    ];
+    const [dead, alive] = await pair({ limit: 10, windowMs: 60_000, leaseMs: 300 });
     await dead.acquire('interactive'); // the probe, never settled: its replica was killed
     const waiting = alive.acquire('interactive');
     expect(await grantedWithin([waiting], 100)).toBe(0);
