@@ -161,8 +161,15 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
             connection: shared.connection,
             limit: config.ticketing.reportLimit,
             fetchReport: (eventId, signal) => ticketing.fetchReport(eventId, { priority: 'interactive', signal }),
-            deliver: (job, outcome) =>
-              deliverReport({ activity, clock, logger }, slackClient(), exclusive, job.delivery, outcome),
+            deliver: (job, outcome) => {
+              metrics.reportWait.observe(Math.max(0, clock.now() - job.requestedAt) / 1000);
+              return deliverReport({ activity, clock, logger }, slackClient(), exclusive, job.delivery, outcome);
+            },
+            cache: {
+              get: (eventId) => store.keyValue.get(`report:${eventId}`),
+              set: (eventId, report) =>
+                store.keyValue.set(`report:${eventId}`, report, config.ticketing.reportCacheTtlMs),
+            },
             lockMs: config.reportJobLockMs,
             stalledIntervalMs: config.reportJobLockMs,
             clock,

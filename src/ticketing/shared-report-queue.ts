@@ -18,6 +18,15 @@ export interface ReportJob<D> {
 
 export type ReportOutcome = { kind: 'report'; report: EventReport } | { kind: 'failed'; error: unknown };
 
+/** Finished reports every replica can serve for a while, so the same report is not fetched twice. */
+export interface ReportCache {
+  get(eventId: string): Promise<EventReport | undefined>;
+  set(eventId: string, report: EventReport): Promise<void>;
+}
+
+/** A request is answered from the cache at once, or queued. */
+export type Submitted = { kind: 'cached'; report: EventReport } | { kind: 'queued'; jobId: string };
+
 export interface SharedReportQueueOptions<D> {
   /** Where BullMQ connects: the shared Redis. */
   connection: RedisConnection;
@@ -29,6 +38,8 @@ export interface SharedReportQueueOptions<D> {
   fetchReport(eventId: string, signal: AbortSignal | undefined): Promise<EventReport>;
   /** Hands the outcome to the person, from whichever replica fetched it. */
   deliver(job: ReportJob<D>, outcome: ReportOutcome): Promise<void>;
+  /** Where finished reports are kept for the others (the spec's limit makes each one dear). */
+  cache?: ReportCache | undefined;
   /**
    * How long a replica holds a job before others may take it (renewed while it lives), and how
    * often stalled jobs are looked for: a killed replica's report is fetched by another within
@@ -54,6 +65,7 @@ export class SharedReportQueue<D> {
   readonly #clock: Clock;
   readonly #logger: Logger;
   readonly #ready: Promise<unknown>;
+  readonly #cache: ReportCache | undefined;
 
   constructor(options: SharedReportQueueOptions<D>) {
     assertRateLimit(options.limit);
@@ -62,6 +74,7 @@ export class SharedReportQueue<D> {
     this.#limit = options.limit;
     this.#clock = options.clock ?? systemClock;
     this.#logger = options.logger ?? silentLogger;
+    this.#cache = options.cache;
     this.#queue = new Queue(name, {
       connection,
       defaultJobOptions: { removeOnComplete: { count: 1000 }, removeOnFail: { count: 1000 } },
@@ -89,7 +102,12 @@ export class SharedReportQueue<D> {
       });
   }
 
-  /** Persists a report request; returns its id, for progress. */
+  /** A report fetched lately, if any replica has one. */
+  async cached(eventId: string): Promise<EventReport | undefined> {
+    return this.#cache?.get(eventId).catch(() => undefined);
+  }
+
+  /** Persists a report request; its id is for progress. */
   async submit(eventId: string, delivery: D): Promise<string> {
     await this.#ready;
     const job = await this.#queue.add('report', { eventId, delivery, requestedAt: this.#clock.now() });
@@ -126,7 +144,11 @@ export class SharedReportQueue<D> {
   async #process(job: Job<ReportJob<D>>, options: SharedReportQueueOptions<D>, signal: AbortSignal | undefined) {
     let outcome: ReportOutcome;
     try {
-      outcome = { kind: 'report', report: await options.fetchReport(job.data.eventId, signal) };
+      // Asked twice while queued: the second job finds the first one's report.
+      const cached = await this.cached(job.data.eventId);
+      const report = cached ?? (await options.fetchReport(job.data.eventId, signal));
+      if (!cached) await this.#cache?.set(job.data.eventId, report).catch(() => undefined);
+      outcome = { kind: 'report', report };
     } catch (error) {
       if (error instanceof RateLimitedError && error.scope === 'report') {
         // Another key used the report allowance: every replica waits as told, and this job goes back.

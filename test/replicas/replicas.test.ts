@@ -229,6 +229,24 @@ describe('three replicas on one Redis', () => {
     // The service answered the doomed replica's three into closed connections; the survivors
     // fetched those three again and the fourth: seven answers, four delivered.
     expect(sim.stats().log.filter((entry) => entry.path.endsWith('/report') && entry.status === 200)).toHaveLength(7);
+    // Asked again on another replica within the cache's minute: answered from Redis, no request.
+    const again = slack.calls.length;
+    await postSigned(
+      `${(survivors[1] as Replica).url}/slack/events`,
+      SECRET,
+      commandBody({
+        text: `report ${events[0]?.id}`,
+        channel_id: 'C0REPORTS',
+        user_id: 'U0ASKER9',
+        response_url: slack.responseUrl('report-again'),
+      }),
+    );
+    await slack.waitFor(() =>
+      slack.calls
+        .slice(again)
+        .find((call) => call.method === 'chat.update' && String(call.args.text).startsWith('Report: ')),
+    );
+    expect(sim.stats().log.filter((entry) => entry.path.endsWith('/report'))).toHaveLength(7);
     await Promise.all(survivors.map((replica) => replica.stop()));
     await sim.close();
   }, 120_000);

@@ -132,6 +132,19 @@ const messageLock = (delivery: Pick<ReportDelivery, 'messageKey'>) => `report-me
  */
 async function requestSharedReport(deps: SlackDeps, shared: SharedReports, request: ReportRequest): Promise<void> {
   const log = deps.logger.child({ command: 'report', eventId: request.eventId, channel: request.channelId });
+  const who = { eventId: request.eventId, label: request.label, userId: request.userId };
+  const cached = await shared.queue.cached(request.eventId);
+  if (cached) {
+    const fetching: ReportProgress = { state: 'fetching', position: 0, estimatedWaitMs: 0 };
+    const message = await openReportMessage(
+      deps,
+      request,
+      reportProgressMessage(fetching, request.label, deps.reportLimit),
+      log,
+    );
+    await finishReport(deps, message, who, { kind: 'report', report: cached });
+    return;
+  }
   const ahead = await shared.queue.waiting().catch(() => 0);
   const guess: ReportProgress = { state: 'queued', position: ahead + 1, estimatedWaitMs: 0 };
   const message = await openReportMessage(
@@ -140,13 +153,7 @@ async function requestSharedReport(deps: SlackDeps, shared: SharedReports, reque
     reportProgressMessage(guess, request.label, deps.reportLimit),
     log,
   );
-  const delivery: ReportDelivery = {
-    eventId: request.eventId,
-    label: request.label,
-    userId: request.userId,
-    where: message.where,
-    messageKey: randomUUID(),
-  };
+  const delivery: ReportDelivery = { ...who, where: message.where, messageKey: randomUUID() };
   let jobId: string;
   try {
     jobId = await shared.queue.submit(request.eventId, delivery);
@@ -155,17 +162,19 @@ async function requestSharedReport(deps: SlackDeps, shared: SharedReports, reque
     await message.show(reportFailedMessage(request.label, userMessageFor(error)), true);
     return;
   }
-  let lastPosition = guess.position;
-  // This replica follows the place while it waits; shutdown stops following, not the request.
-  while (!deps.work.stopping.aborted) {
-    await sleep(deps.progressIntervalMs, deps.work.stopping).catch(() => undefined);
+  // This replica follows the place while it waits (first at once: the guess had no wait in it);
+  // shutdown stops following, not the request.
+  let shown: ReportProgress = guess;
+  for (let first = true; !deps.work.stopping.aborted; first = false) {
+    if (!first) await sleep(deps.progressIntervalMs, deps.work.stopping).catch(() => undefined);
     if (deps.work.stopping.aborted) return;
     const keepGoing = await shared
       .exclusive(messageLock(delivery), async () => {
         const progress = await shared.queue.progress(jobId);
         if (progress.state !== 'queued') return false;
-        if (progress.position !== lastPosition) {
-          lastPosition = progress.position;
+        const moved = progress.position !== shown.position;
+        if (moved || (first && progress.estimatedWaitMs > 0)) {
+          shown = progress;
           await message.show(reportProgressMessage(progress, request.label, deps.reportLimit), false);
         }
         return true;
