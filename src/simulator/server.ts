@@ -61,6 +61,8 @@ export interface SimulatorStats {
   requests: number;
   byStatus: Record<string, number>;
   rateLimited: number;
+  /** Report requests past both limits: being answered or answered (a log entry comes with the answer). */
+  admittedReports: number;
   faults: Record<FaultKind, number>;
   /** Most requests admitted within one server window, per limit. */
   mostInAWindow: { organization: number; report: number };
@@ -151,6 +153,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       requests: 0,
       byStatus: {} as Record<string, number>,
       rateLimited: 0,
+      admittedReports: 0,
       faults: { '5xx': 0, drop: 0, 'drop-after': 0, truncate: 0 } as Record<FaultKind, number>,
       log: [] as SimulatorStats['log'],
     };
@@ -265,6 +268,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         send(req, res, refused.status, refused.body, refused.state, refused.headers);
         return;
       }
+      stats.admittedReports += 1;
     }
 
     const body = routed.method === 'POST' ? await readBody(req) : '';

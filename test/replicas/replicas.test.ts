@@ -159,7 +159,7 @@ describe('three replicas on one Redis', () => {
     await sim.close();
   }, 120_000);
 
-  it('a replica killed (SIGKILL) with reports in hand and queued loses none: another finishes each message', async () => {
+  it('a replica killed (SIGKILL) with reports in hand and queued loses none (nor its subscriptions): another finishes each message', async () => {
     const sim = await startSimulator({
       orgLimit: { limit: 60, windowMs: 1_000 },
       reportLimit: { limit: 3, windowMs: 2_000 },
@@ -172,6 +172,14 @@ describe('three replicas on one Redis', () => {
     });
     const doomed = await start('doomed', env);
     await doomed.waitForLog((line) => line.msg === 'Event catalog refreshed');
+    // A subscription made through the doomed replica outlives it.
+    const subscribed = slack.responseUrl('digest-on');
+    await postSigned(
+      `${doomed.url}/slack/events`,
+      SECRET,
+      commandBody({ text: 'digest on 07:45 Europe/Oslo', channel_id: 'C0DIGEST', response_url: subscribed }),
+    );
+    await slack.waitFor(() => responseAt(subscribed));
     // Reports now take 1.5 s to answer: the doomed replica will die holding the first three.
     sim.knobs.latencyMs = 1_500;
     const events = sim.catalog.events.slice(0, 4);
@@ -196,7 +204,7 @@ describe('three replicas on one Redis', () => {
     await slack.waitFor(() => (queuedPosts().length === 4 ? true : undefined));
     // The first three are being fetched by the doomed replica when it dies: the service has taken
     // them from the report allowance and not yet answered.
-    await slack.waitFor(() => (sim.stats().mostInAWindow.report === 3 ? true : undefined));
+    await slack.waitFor(() => (sim.stats().admittedReports === 3 ? true : undefined), 15_000);
     const answeredReports = () => sim.stats().log.filter((entry) => entry.path.endsWith('/report')).length;
     expect(answeredReports()).toBe(0);
     await doomed.kill();
@@ -229,6 +237,13 @@ describe('three replicas on one Redis', () => {
     // The service answered the doomed replica's three into closed connections; the survivors
     // fetched those three again and the fourth: seven answers, four delivered.
     expect(sim.stats().log.filter((entry) => entry.path.endsWith('/report') && entry.status === 200)).toHaveLength(7);
+    const status = slack.responseUrl('digest-status');
+    await postSigned(
+      `${(survivors[0] as Replica).url}/slack/events`,
+      SECRET,
+      commandBody({ text: 'digest status', channel_id: 'C0DIGEST', response_url: status }),
+    );
+    expect(JSON.stringify((await slack.waitFor(() => responseAt(status))).blocks)).toContain('07:45 Europe/Oslo');
     // Asked again on another replica within the cache's minute: answered from Redis, no request.
     const again = slack.calls.length;
     await postSigned(

@@ -71,4 +71,22 @@ describe.each(backends)('the store contract on %s', (_name, url) => {
     await a.close();
     await b.close();
   });
+
+  it('runs exclusive work on one key from two handles in turn, never both at once', async () => {
+    const [a, b] = await twoHandles();
+    let inside = 0;
+    let most = 0;
+    const work = async () => {
+      inside += 1;
+      most = Math.max(most, inside);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      inside -= 1;
+    };
+    await Promise.all(
+      Array.from({ length: 6 }, (_, i) => (i % 2 ? a : b).keyValue.exclusive('report-message:m1', work)),
+    );
+    expect(most).toBe(1);
+    await a.close();
+    await b.close();
+  });
 });
