@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # No Docker engine runs on the build machines, so this replays the Dockerfile's steps by hand on
 # the image's Node major (24, from the npm registry's `node` package) in a scratch folder: install,
-# build, prune to production dependencies, then start the result and query its simulator.
+# build, prune to production dependencies, then start the result and query it: in its sandbox, and
+# in Redis mode as compose.yml runs it.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
-trap 'kill "${pid:-0}" 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'kill "${pid:-0}" "${redis_pid:-0}" 2>/dev/null || true; rm -rf "$work"' EXIT
 node24() { npx -y -p node@24 -- node "$@"; }
 echo "node $(node24 --version) in $work"
 
@@ -30,10 +31,42 @@ for _ in $(seq 1 100); do grep -q 'open http' "$work/out.log" 2>/dev/null && bre
 url=$(grep -o 'open http://127.0.0.1:[0-9]*/' "$work/out.log" | head -1 | cut -c6-)
 curl -fsS "$url" | grep -q 'eventops sandbox'
 curl -fsS -X POST -H 'content-type: application/json' -d '{"user":"UEDITOR01","channel":"CGENERAL01","text":"/events list"}' "${url}ui/command" > /dev/null
+sandbox_ok=""
 for _ in $(seq 1 50); do
-  curl -fsS "${url}ui/state?user=UEDITOR01" | grep -q 'Upcoming events' && { echo "image steps ok: the pruned build on Node 24 answered /events list in its sandbox"; exit 0; }
+  curl -fsS "${url}ui/state?user=UEDITOR01" | grep -q 'Upcoming events' && { sandbox_ok=1; break; }
   sleep 0.2
 done
-echo "the sandbox never showed the list" >&2
-cat "$work/out.log" >&2
+if [ -z "$sandbox_ok" ]; then
+  echo "the sandbox never showed the list" >&2
+  cat "$work/out.log" >&2
+  exit 1
+fi
+echo "image steps ok: the pruned build on Node 24 answered /events list in its sandbox"
+kill "$pid" && wait "$pid" 2>/dev/null || true
+
+# Redis mode, as compose.yml runs it: the pruned build (BullMQ, ioredis, @keyv/redis) on a real
+# redis-server, HTTP receiver with Slack credentials, the built-in simulator; /readyz must turn 200
+# (Redis answers and the service accepted the key during the boot-time crawl).
+if ! command -v redis-server >/dev/null 2>&1; then
+  echo "redis-server is not installed: Redis mode not replayed (.ci/run installs it)" >&2
+  exit 1
+fi
+free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
+redis_port=$(free_port)
+redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no > "$work/redis.log" 2>&1 &
+redis_pid=$!
+bot_port=$(free_port)
+PORT="$bot_port" HOST=127.0.0.1 STORE_URL="redis://127.0.0.1:$redis_port/0" TICKETING_API_URL=simulator \
+  SLACK_BOT_TOKEN="xox""b-image-check-$$" SLACK_SIGNING_SECRET="image-check-$$" SLACK_API_URL="http://127.0.0.1:9/api/" \
+  node24 dist/main.js > "$work/redis-mode.log" 2>&1 &
+pid=$!
+for _ in $(seq 1 100); do
+  if curl -fsS "http://127.0.0.1:$bot_port/readyz" > /dev/null 2>&1; then
+    curl -fsS "http://127.0.0.1:$bot_port/metrics" | grep -q '^eventops_budget_remaining ' \
+      && { echo "image steps ok: the pruned build on Node 24 is ready in Redis mode (/readyz 200, /metrics served)"; exit 0; }
+  fi
+  sleep 0.2
+done
+echo "the pruned build never became ready in Redis mode" >&2
+cat "$work/redis-mode.log" >&2
 exit 1
