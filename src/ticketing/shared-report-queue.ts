@@ -80,6 +80,8 @@ export class SharedReportQueue<D> {
       defaultJobOptions: { removeOnComplete: { count: 1000 }, removeOnFail: { count: 1000 } },
     });
     this.#ready = this.#queue.setGlobalRateLimit(options.limit.limit, options.limit.windowMs);
+    // Whoever awaits it (start, submit) hears a failure; it is not an unhandled rejection meanwhile.
+    this.#ready.catch(() => undefined);
     const lockMs = options.lockMs ?? 30_000;
     this.#worker = new Worker<ReportJob<D>>(name, (job, _token, signal) => this.#process(job, options, signal), {
       connection,
