@@ -137,6 +137,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
           readiness.answered(status);
         },
         rateLimited: (scope) => metrics.rateLimited.inc({ scope }),
+        reportHeaders: (observation) => sharedReports?.queue.observe(observation),
       },
       clock,
     });

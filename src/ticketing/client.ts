@@ -17,7 +17,7 @@ import {
 import { idPathSegment, parseId } from './ids.js';
 import { items, type Page, paginate } from './paginate.js';
 import { promoQuantityProblem } from './promo-quantity.js';
-import { readRateLimitHeaders } from './rate-limit-headers.js';
+import { type RateLimitObservation, readRateLimitHeaders } from './rate-limit-headers.js';
 import {
   ReportQueue,
   type ReportRequestOptions,
@@ -57,6 +57,8 @@ export interface ApiObserver {
   /** `endpoint` with ids replaced (`GET /v1/events/{id}/report`); status 0 when no answer came. */
   response(endpoint: string, status: number): void;
   rateLimited(scope: 'organization' | 'report'): void;
+  /** The report endpoint's own `X-RateLimit-*` headers (a report queue shared by replicas follows them). */
+  reportHeaders?(observation: RateLimitObservation): void;
 }
 
 /** `GET /v1/events/evt_…/report` → `GET /v1/events/{id}/report`: a label with few values. */
@@ -408,7 +410,7 @@ export class TicketingClient {
         this.#logger.warn('Rate limited by the service', { where, scope, waitMs });
         if (scope === 'report') {
           permit.settle({ kind: 'unobserved' });
-          if (observation) this.#reports.observe(observation);
+          if (observation) this.#observeReport(observation);
           throw new RateLimitedError(`The report limit is used up; retry in ${Math.ceil(waitMs / 1000)} s`, {
             retryAfterMs: waitMs,
             scope,
@@ -434,7 +436,7 @@ export class TicketingClient {
       } else {
         // A report's headers describe the report's own limit, never the organization's (spec 8 rule 3).
         permit.settle({ kind: 'unobserved' });
-        if (observation) this.#reports.observe(observation);
+        if (observation) this.#observeReport(observation);
       }
 
       if (response.status >= 500) {
@@ -453,6 +455,12 @@ export class TicketingClient {
       if (failures > 0) this.#logger.debug('Recovered after retries', { where, failures });
       return response;
     }
+  }
+
+  /** The report's own headers, for the report queue and whoever else listens. */
+  #observeReport(observation: RateLimitObservation): void {
+    this.#reports.observe(observation);
+    this.#observer?.reportHeaders?.(observation);
   }
 
   /** Fails fast when the budget cannot admit this call within the caller's patience. */

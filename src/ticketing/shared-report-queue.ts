@@ -5,6 +5,7 @@ import type { Clock } from '../time/clock.js';
 import { systemClock } from '../time/clock.js';
 import { RateLimitedError } from './errors.js';
 import { assertRateLimit, type RateLimitSpec } from './rate-limit.js';
+import type { RateLimitObservation } from './rate-limit-headers.js';
 import type { ReportProgress } from './report-queue.js';
 import type { EventReport } from './schemas.js';
 
@@ -129,6 +130,18 @@ export class SharedReportQueue<D> {
     const ttl = Math.max(0, await this.#queue.getRateLimitTtl(this.#limit.limit));
     const windowsAhead = Math.floor((position - 1) / this.#limit.limit);
     return { state: 'queued', position, estimatedWaitMs: ttl + windowsAhead * this.#limit.windowMs };
+  }
+
+  /**
+   * Follows the report endpoint's own headers: when they say its window is spent (by us or by
+   * another key), no replica starts a report until the window resets.
+   */
+  observe(observation: RateLimitObservation): void {
+    const waitMs = observation.resetAt - this.#clock.now();
+    if (observation.remaining > 0 || waitMs <= 0) return;
+    void this.#queue
+      .rateLimit(Math.min(waitMs, this.#limit.windowMs * 1.1))
+      .catch((error: unknown) => this.#logger.warn('Could not pause the report queue', { error }));
   }
 
   /** Report requests waiting in Redis, across replicas. */
