@@ -54,6 +54,15 @@ async function openSqlite(location: string, options: OpenStoreOptions): Promise<
       throw new StoreError('The store could not run a claim query', { cause: error });
     }
   });
+  // Both tables exist before anyone uses the store: a broken path fails the start, and no first use
+  // waits on another process's transaction while still creating its table.
+  try {
+    await keyValue.get('health:probe');
+    await claims.get('health:probe');
+  } catch (error) {
+    await keyValue.close().catch(() => undefined);
+    throw error;
+  }
   let closing: Promise<void> | undefined;
   return {
     keyValue,
