@@ -86,11 +86,15 @@ local function save()
 end
 `;
 
-/** ARGV: now, windowMs, configuredLimit, leaseMs, priority, reserveRatio, waiterId, probePollMs. */
+/**
+ * ARGV: now, windowMs, configuredLimit, leaseMs, priority, reserveRatio, waiterId, probePollMs,
+ * waitingTtlMs (how long a waiting person holds background work back unless their replica asks again).
+ */
 const ACQUIRE = `${COMMON}
 local priority, reserveRatio, waiter, probePoll = ARGV[5], tonumber(ARGV[6]), ARGV[7], tonumber(ARGV[8])
+local waitingTtl = tonumber(ARGV[9])
 local function deny(waitMs)
-  if priority == 'interactive' then redis.call('ZADD', waitingKey, now + math.max(waitMs, probePoll) * 2 + 1000, waiter) end
+  if priority == 'interactive' then redis.call('ZADD', waitingKey, now + waitingTtl, waiter) end
   save()
   return {0, waitMs}
 end
@@ -188,6 +192,10 @@ save()
 return 1
 `;
 
+/** ARGV: waiterId. A waiting person left (gave up or was cancelled). */
+const LEAVE = `redis.call('ZREM', KEYS[3], ARGV[1])
+return 1`;
+
 /** ARGV: now, windowMs, configuredLimit, leaseMs. Returns the state after rolling, without changing it. */
 const READ = `${COMMON}
 return {st.remaining, st.resetAt or -1, st.pausedUntil, inflight, st.limit, st.rateLimited,
@@ -239,7 +247,13 @@ export class SharedBudget implements RequestBudget {
   }
 
   acquire(priority: Priority, options: AcquireOptions = {}): Promise<BudgetPermit> {
-    const permit = this.#waiters.wait({ id: randomUUID(), priority }, options, () => {});
+    const id = randomUUID();
+    // A person who gives up stops holding back the other replicas' background work at once.
+    const leave = () => {
+      if (priority !== 'interactive') return;
+      void this.#run(LEAVE, this.#keys, [id]).catch(() => undefined);
+    };
+    const permit = this.#waiters.wait({ id, priority }, options, leave);
     this.#kick();
     return permit;
   }
@@ -312,6 +326,8 @@ export class SharedBudget implements RequestBudget {
         String(this.#reserveRatio),
         waiter.id,
         String(Math.min(10, this.#pollMs)),
+        // The head waiter asks again at least every poll: a few polls' worth outlives a hiccup.
+        String(Math.max(1_000, 10 * this.#pollMs)),
       ])) as [number, number];
       if (answer[0] === 1) {
         const permit = this.#permit(answer[1]);

@@ -134,6 +134,22 @@ describe('SharedBudget (real redis-server)', () => {
     expect(await grantedWithin(asks, 300)).toBe(7);
   });
 
+  it('lets background work go on every replica as soon as a waiting person gives up', async () => {
+    const [a, b] = await pair({ limit: 10, windowMs: 400, reserveRatio: 0 });
+    (await a.acquire('interactive')).settle({ kind: 'answered', observation: observation(0, 10, 300) });
+    const person = new AbortController();
+    const waiting = b.acquire('interactive', { signal: person.signal });
+    waiting.catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    person.abort();
+    // The window turns at 300 ms: the background probe goes then, not a waiting-period later.
+    const started = Date.now();
+    const background = await a.acquire('background');
+    expect(Date.now() - started).toBeLessThan(600);
+    background.settle({ kind: 'answered', observation: observation(9, 10, 400) });
+    await expect(waiting).rejects.toMatchObject({ code: 'cancelled' });
+  });
+
   it('shares a 429 pause with every replica', async () => {
     const [a, b] = await pair({ limit: 10, windowMs: 60_000 });
     (await a.acquire('interactive')).settle({ kind: 'rate-limited', waitMs: 300 });
