@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 
 /** Debian's redis-server (`.ci/run` installs it when missing). */
 const REDIS = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server';
@@ -44,5 +45,28 @@ export async function startRedis(): Promise<RedisServer> {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
     },
+  };
+}
+
+/**
+ * A redis-server for the whole test file: started before its tests, stopped after them, once the
+ * things `closers` collected (connections to it) are closed. Read `.url` inside tests.
+ */
+export function useRedis(): { readonly url: string; closers: (() => Promise<unknown>)[] } {
+  let server: RedisServer | undefined;
+  const closers: (() => Promise<unknown>)[] = [];
+  beforeAll(async () => {
+    server = await startRedis();
+  });
+  afterAll(async () => {
+    for (const close of closers.splice(0)) await close();
+    await server?.stop();
+  });
+  return {
+    get url() {
+      if (!server) throw new Error('redis-server is not started yet');
+      return server.url;
+    },
+    closers,
   };
 }

@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/simulator/server.js';
-import { type OpenedStore, openStore } from '../../src/store/open-store.js';
+import { openStore } from '../../src/store/open-store.js';
 import type { BudgetPermit } from '../../src/ticketing/budget.js';
 import { createTicketingClient } from '../../src/ticketing/create-client.js';
 import { SharedBudget, type SharedBudgetOptions } from '../../src/ticketing/shared-budget.js';
-import { type RedisServer, startRedis } from '../helpers/redis-server.js';
+import { useRedis } from '../helpers/redis-server.js';
 import { limits, runPool } from '../helpers/ticketing.js';
 
-let redis: RedisServer;
-const stores: OpenedStore[] = [];
+const redis = useRedis();
 let counter = 0;
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  for (const store of stores) await store.close();
-  await redis?.stop();
-});
 
 /** Budgets of `count` replicas on one Redis, each with its own connection, under a fresh key. */
 async function replicas(count: number, options: Omit<SharedBudgetOptions, 'run'>): Promise<SharedBudget[]> {
@@ -24,7 +16,7 @@ async function replicas(count: number, options: Omit<SharedBudgetOptions, 'run'>
   const budgets: SharedBudget[] = [];
   for (let i = 0; i < count; i += 1) {
     const store = await openStore(redis.url);
-    stores.push(store);
+    redis.closers.push(() => store.close());
     const shared = store.shared;
     if (!shared) throw new Error('a Redis store shares its Redis');
     budgets.push(new SharedBudget({ key, run: shared.runScript, pollMs: 10, ...options }));

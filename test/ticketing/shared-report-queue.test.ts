@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RateLimitedError } from '../../src/ticketing/errors.js';
 import type { EventReport } from '../../src/ticketing/schemas.js';
 import {
@@ -6,18 +6,10 @@ import {
   SharedReportQueue,
   type SharedReportQueueOptions,
 } from '../../src/ticketing/shared-report-queue.js';
-import { type RedisServer, startRedis } from '../helpers/redis-server.js';
+import { useRedis } from '../helpers/redis-server.js';
 
-let redis: RedisServer;
-const queues: SharedReportQueue<string>[] = [];
+const redis = useRedis();
 let counter = 0;
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  for (const queue of queues) await queue.close();
-  await redis?.stop();
-});
 
 interface Replicas {
   queues: SharedReportQueue<string>[];
@@ -50,7 +42,7 @@ function replicas(
       ...options,
     });
     queue.start();
-    queues.push(queue);
+    redis.closers.push(() => queue.close());
     result.queues.push(queue);
   }
   return result;
