@@ -80,6 +80,8 @@ export class EventCatalog {
   #crawls = 0;
   #timer: NodeJS.Timeout | undefined;
   readonly #share: { share: CatalogShare; owner: string } | undefined;
+  /** The crawl (by the stamp it follows) another replica claimed and has not published in time. */
+  #lateSince: number | undefined;
 
   constructor(options: EventCatalogOptions) {
     this.#share = options.share;
@@ -156,11 +158,15 @@ export class EventCatalog {
   /** Refreshes in the background whenever the period has passed, until `stop()`. */
   start(): void {
     const tick = () => {
-      this.#timer = setTimeout(() => {
-        void this.snapshot()
-          .catch((error: unknown) => this.#logger.warn('The background catalog refresh failed', { error }))
-          .finally(tick);
-      }, this.#untilDue());
+      this.#timer = setTimeout(
+        () => {
+          void this.snapshot()
+            .catch((error: unknown) => this.#logger.warn('The background catalog refresh failed', { error }))
+            .finally(tick);
+          // With replicas a due catalog may be waiting on another's crawl: look again, not at once.
+        },
+        Math.max(this.#untilDue(), this.#share ? 4 * SHARED_POLL_MS : 0),
+      );
       this.#timer.unref();
     };
     if (!this.#timer) tick();
@@ -209,7 +215,9 @@ export class EventCatalog {
 
   /**
    * With replicas: a crawl another replica published within its period is taken as it is; when
-   * none is, one replica claims the next crawl and publishes it, and the others wait for it.
+   * none is, one replica claims the next crawl and publishes it. The others wait for it about as
+   * long as a crawl takes; if it is late (its replica may have died), they answer from the last
+   * published crawl without waiting again, until the claim is old enough to take over.
    */
   async #sharedRefresh(
     { share, owner }: { share: CatalogShare; owner: string },
@@ -221,8 +229,9 @@ export class EventCatalog {
     }
     const after = stamp?.asOf ?? 0;
     // A claim this old belongs to a replica that died mid-crawl: another takes it over.
-    const staleMs = Math.max(5 * 60_000, 3 * this.periodMs);
+    const staleMs = Math.max(3 * this.periodMs, 10 * this.#orgLimit.windowMs);
     if (await share.claimNext(after, owner, this.#clock.now(), staleMs)) {
+      this.#lateSince = undefined;
       const snapshot = await this.#crawlNow(options);
       await share
         .publish({
@@ -234,17 +243,32 @@ export class EventCatalog {
         .catch((error: unknown) => this.#logger.warn('Could not share the crawl with the other replicas', { error }));
       return snapshot;
     }
-    // Another replica is crawling: wait for what it publishes.
-    const deadline = this.#clock.now() + staleMs;
-    while (this.#clock.now() < deadline) {
+    // Another replica is crawling. With nothing to answer from, wait for it as long as a claim may
+    // last; with something, only about as long as a crawl takes, and not again once it is late.
+    const fallback = stamp ? () => this.#adoptShared(share, stamp) : async () => undefined;
+    const known = this.#snapshot ?? (await fallback());
+    const crawlMs = stamp ? stamp.asOf - stamp.startedAt : 0;
+    const patienceMs = known ? Math.max(2 * crawlMs, this.#orgLimit.windowMs) : staleMs;
+    if (known && this.#lateSince !== undefined && this.#lateSince === after) return known;
+    // Polls are counted as well as the clock read, so a clock that stands still cannot keep us here.
+    const deadline = this.#clock.now() + patienceMs;
+    for (let polls = Math.ceil(patienceMs / SHARED_POLL_MS); polls > 0 && this.#clock.now() < deadline; polls -= 1) {
       await new Promise((resolve) => setTimeout(resolve, SHARED_POLL_MS));
       const next = await share.stamp();
       if (next && next.asOf > after) {
         const adopted = await this.#adoptShared(share, next);
-        if (adopted) return adopted;
+        if (adopted) {
+          this.#lateSince = undefined;
+          return adopted;
+        }
       }
     }
-    throw new Error('Another replica claimed the event crawl and did not finish it');
+    if (!known) throw new Error('Another replica claimed the event crawl and did not finish it');
+    this.#lateSince = after;
+    this.#logger.warn("Another replica's event crawl is late; answering from the last one", {
+      asOf: new Date(known.asOf).toISOString(),
+    });
+    return known;
   }
 
   /** Takes a published crawl as this catalog's snapshot (loading its events only when new here). */

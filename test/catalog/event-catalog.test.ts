@@ -106,10 +106,34 @@ describe('EventCatalog', () => {
     const waiting = survivor.snapshot();
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(survivor.crawls).toBe(0);
-    clock.time += 300_001;
+    clock.time += 600_001; // ten windows: the claim is stale
     await expect(waiting).rejects.toThrow('did not finish');
     expect((await survivor.snapshot()).events).toHaveLength(50);
     expect(survivor.crawls).toBe(1);
+    await store.close();
+  });
+
+  it('answers from the last published crawl when the replica crawling the next one is late', async () => {
+    const current = await startRig({ eventCount: 40 });
+    rig = current;
+    const store = await openStore('sqlite://:memory:');
+    const share = storeCatalogShare(store.keyValue, store.claims);
+    const clock = new TestClock(Date.now());
+    const orgLimit = { limit: 180, windowMs: 200 };
+    const first = new EventCatalog({ client: current.client, orgLimit, clock, share: { share, owner: 'first' } });
+    const published = await first.snapshot();
+    // The period passes; a replica claims the next crawl and dies.
+    clock.time += 1_000;
+    expect(await share.claimNext(published.asOf, 'dead', clock.now(), 60_000)).toBe(true);
+    const late = new EventCatalog({ client: current.client, orgLimit, clock, share: { share, owner: 'late' } });
+    const started = Date.now();
+    expect((await late.snapshot()).asOf).toBe(published.asOf);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    // Known to be late: the next reader is answered at once.
+    const again = Date.now();
+    expect((await late.snapshot()).asOf).toBe(published.asOf);
+    expect(Date.now() - again).toBeLessThan(100);
+    expect(late.crawls).toBe(0);
     await store.close();
   });
 });
