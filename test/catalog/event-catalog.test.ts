@@ -17,6 +17,18 @@ class TestClock {
 
 const ORG = { limit: 180, windowMs: 60_000 };
 
+/** Replicas' catalogs on one simulator, sharing crawls through one store; `replica(owner)` adds one. */
+async function sharedRig(eventCount: number, orgLimit = ORG) {
+  const current = await startRig({ eventCount });
+  rig = current;
+  const store = await openStore('sqlite://:memory:');
+  const share = storeCatalogShare(store.keyValue, store.claims);
+  const clock = new TestClock(Date.now());
+  const replica = (owner: string) =>
+    new EventCatalog({ client: current.client, orgLimit, clock, share: { share, owner } });
+  return { sim: current.sim, store, share, clock, replica };
+}
+
 describe('EventCatalog', () => {
   it('answers 50 different ids and an unknown one from one crawl, whatever order the API lists in', async () => {
     rig = await startRig({ eventCount: 1_000, listOrder: 'shuffled' });
@@ -74,35 +86,26 @@ describe('EventCatalog', () => {
   });
 
   it('lets replicas share one crawl: one crawls and publishes, the others take it with no request', async () => {
-    const current = await startRig({ eventCount: 250 });
-    rig = current;
-    const store = await openStore('sqlite://:memory:');
-    const share = storeCatalogShare(store.keyValue, store.claims);
-    const clock = new TestClock(Date.now());
-    const replicas = ['a', 'b', 'c'].map(
-      (owner) => new EventCatalog({ client: current.client, orgLimit: ORG, clock, share: { share, owner } }),
-    );
+    const { sim, store, clock, replica } = await sharedRig(250);
+    const replicas = ['a', 'b', 'c'].map(replica);
     const snapshots = await Promise.all(replicas.map((catalog) => catalog.snapshot()));
     expect(replicas.map((catalog) => catalog.crawls).reduce((sum, n) => sum + n, 0)).toBe(1);
-    expect(current.sim.stats().requests).toBe(3);
+    expect(sim.stats().requests).toBe(3);
     expect(snapshots.map((snapshot) => snapshot.events.length)).toEqual([250, 250, 250]);
     expect(new Set(snapshots.map((snapshot) => snapshot.asOf)).size).toBe(1);
     // When the period has passed, again one crawl for all.
     clock.time += 61_000;
     await Promise.all(replicas.map((catalog) => catalog.snapshot()));
     expect(replicas.map((catalog) => catalog.crawls).reduce((sum, n) => sum + n, 0)).toBe(2);
-    expect(current.sim.stats().requests).toBe(6);
+    expect(sim.stats().requests).toBe(6);
     await store.close();
   });
 
   it('crawls itself once the replica that claimed the crawl has been silent too long', async () => {
-    rig = await startRig({ eventCount: 50 });
-    const store = await openStore('sqlite://:memory:');
-    const share = storeCatalogShare(store.keyValue, store.claims);
-    const clock = new TestClock(Date.now());
+    const { store, share, clock, replica } = await sharedRig(50);
     // A replica claimed the first crawl and died.
     expect(await share.claimNext(0, 'dead', clock.now(), 300_000)).toBe(true);
-    const survivor = new EventCatalog({ client: rig.client, orgLimit: ORG, clock, share: { share, owner: 'alive' } });
+    const survivor = replica('alive');
     const waiting = survivor.snapshot();
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(survivor.crawls).toBe(0);
@@ -114,18 +117,13 @@ describe('EventCatalog', () => {
   });
 
   it('answers from the last published crawl when the replica crawling the next one is late', async () => {
-    const current = await startRig({ eventCount: 40 });
-    rig = current;
-    const store = await openStore('sqlite://:memory:');
-    const share = storeCatalogShare(store.keyValue, store.claims);
-    const clock = new TestClock(Date.now());
-    const orgLimit = { limit: 180, windowMs: 200 };
-    const first = new EventCatalog({ client: current.client, orgLimit, clock, share: { share, owner: 'first' } });
+    const { store, share, clock, replica } = await sharedRig(40, { limit: 180, windowMs: 200 });
+    const first = replica('first');
     const published = await first.snapshot();
     // The period passes; a replica claims the next crawl and dies.
     clock.time += 1_000;
     expect(await share.claimNext(published.asOf, 'dead', clock.now(), 60_000)).toBe(true);
-    const late = new EventCatalog({ client: current.client, orgLimit, clock, share: { share, owner: 'late' } });
+    const late = replica('late');
     const started = Date.now();
     expect((await late.snapshot()).asOf).toBe(published.asOf);
     expect(Date.now() - started).toBeLessThan(2_000);
