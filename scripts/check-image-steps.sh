@@ -7,7 +7,10 @@ set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 trap 'kill "${pid:-0}" "${redis_pid:-0}" 2>/dev/null || true; rm -rf "$work"' EXIT
-node24() { npx -y -p node@24 -- node "$@"; }
+# The Node 24 binary itself (not npx around it), so the servers started below are the processes
+# this script stops on exit.
+node24_bin="$(npx -y -p node@24 -- node -e 'process.stdout.write(process.execPath)')"
+node24() { "$node24_bin" "$@"; }
 echo "node $(node24 --version) in $work"
 
 # Build stage: COPY package*.json; npm ci; COPY tsconfig*.json src; npm run build; npm prune --omit=dev
@@ -25,7 +28,7 @@ cp -r "$work/package.json" "$work/node_modules" "$work/dist" "$work/runtime/"
 cd "$work/runtime"
 test ! -e node_modules/typescript && test ! -e node_modules/vitest
 # No credentials: the bot in its local Slack sandbox on the simulator; run a command through the page's API.
-PORT=0 STORE_URL="sqlite://$work/data/eventops.sqlite" node24 dist/main.js > "$work/out.log" 2>&1 &
+PORT=0 STORE_URL="sqlite://$work/data/eventops.sqlite" "$node24_bin" dist/main.js > "$work/out.log" 2>&1 &
 pid=$!
 for _ in $(seq 1 100); do grep -q 'open http' "$work/out.log" 2>/dev/null && break; sleep 0.2; done
 url=$(grep -o 'open http://127.0.0.1:[0-9]*/' "$work/out.log" | head -1 | cut -c6-)
@@ -58,7 +61,7 @@ redis_pid=$!
 bot_port=$(free_port)
 PORT="$bot_port" HOST=127.0.0.1 STORE_URL="redis://127.0.0.1:$redis_port/0" TICKETING_API_URL=simulator \
   SLACK_BOT_TOKEN="xox""b-image-check-$$" SLACK_SIGNING_SECRET="image-check-$$" SLACK_API_URL="http://127.0.0.1:9/api/" \
-  node24 dist/main.js > "$work/redis-mode.log" 2>&1 &
+  "$node24_bin" dist/main.js > "$work/redis-mode.log" 2>&1 &
 pid=$!
 for _ in $(seq 1 100); do
   if curl -fsS "http://127.0.0.1:$bot_port/readyz" > /dev/null 2>&1; then

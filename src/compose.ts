@@ -29,7 +29,7 @@ import { createTicketingClient } from './ticketing/create-client.js';
 import { SharedBudget } from './ticketing/shared-budget.js';
 import { SharedReportQueue } from './ticketing/shared-report-queue.js';
 import type { Clock } from './time/clock.js';
-import { systemClock } from './time/clock.js';
+import { sleep, systemClock } from './time/clock.js';
 
 export interface Bot {
   app: App;
@@ -75,6 +75,9 @@ export interface ComposeOptions {
   openStore?: () => Promise<OpenedStore>;
 }
 
+/** How long shutdown waits for one connection to close. */
+const CLOSE_TIMEOUT_MS = 5_000;
+
 /** Builds the whole bot from a validated configuration; the caller starts `app`. */
 export async function composeBot(config: Config, options: ComposeOptions): Promise<Bot> {
   const { logger } = options;
@@ -82,8 +85,17 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
   if (!config.slack.botToken) throw new Error('composeBot needs SLACK_BOT_TOKEN');
   // Closed in reverse: the store opened first closes last, after everything that writes to it.
   const closers: (() => Promise<void>)[] = [];
+  // A connection whose server is gone (Redis, say) may never finish closing: each gets a few seconds.
   const closeAll = async () => {
-    for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
+    for (const close of closers.splice(0).reverse()) {
+      const done = new AbortController();
+      const gaveUp = sleep(CLOSE_TIMEOUT_MS, done.signal).then(
+        () => logger.warn('A connection did not close in time; leaving it'),
+        () => undefined,
+      );
+      await Promise.race([close().catch(() => undefined), gaveUp]);
+      done.abort();
+    }
   };
   try {
     const store = options.openStore

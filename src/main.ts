@@ -54,6 +54,11 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info('Shutting down', { signal });
+    // Work gets 30 s to drain and each connection 5 s to close; past a minute the process goes anyway.
+    setTimeout(() => {
+      logger.error('Shutdown took over a minute; exiting without it');
+      process.exit(1);
+    }, 60_000).unref();
     await stop().catch((error: unknown) => logger.error('Shutdown failed', { error }));
     logger.info('Stopped');
     process.exit(0);

@@ -266,4 +266,19 @@ describe('three replicas on one Redis', () => {
     await Promise.all(survivors.map((replica) => replica.stop()));
     await sim.close();
   }, 120_000);
+
+  it('shuts down on SIGTERM within seconds even when Redis has gone away', async () => {
+    const ownRedis = await startRedis();
+    const sim = await startSimulator({ eventCount: 20 });
+    const replica = await start('orphaned', { ...replicaEnv(sim, 0), STORE_URL: `${ownRedis.url}/0` });
+    await replica.waitForLog((line) => line.msg === 'Event catalog refreshed');
+    await ownRedis.stop();
+    // Long enough for the clients to give up reconnecting (or keep trying) before the signal.
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    const started = Date.now();
+    await replica.stop();
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(replica.logs.some((line) => line.msg === 'Stopped')).toBe(true);
+    await sim.close();
+  }, 60_000);
 });
