@@ -157,15 +157,16 @@ export class EventCatalog {
 
   /** Refreshes in the background whenever the period has passed, until `stop()`. */
   start(): void {
+    // With replicas a due catalog may be waiting on another's crawl: look again, not at once.
+    const floorMs = this.#share ? 4 * SHARED_POLL_MS : 0;
     const tick = () => {
       this.#timer = setTimeout(
         () => {
           void this.snapshot()
             .catch((error: unknown) => this.#logger.warn('The background catalog refresh failed', { error }))
             .finally(tick);
-          // With replicas a due catalog may be waiting on another's crawl: look again, not at once.
         },
-        Math.max(this.#untilDue(), this.#share ? 4 * SHARED_POLL_MS : 0),
+        Math.max(this.#untilDue(), floorMs),
       );
       this.#timer.unref();
     };
@@ -245,8 +246,7 @@ export class EventCatalog {
     }
     // Another replica is crawling. With nothing to answer from, wait for it as long as a claim may
     // last; with something, only about as long as a crawl takes, and not again once it is late.
-    const fallback = stamp ? () => this.#adoptShared(share, stamp) : async () => undefined;
-    const known = this.#snapshot ?? (await fallback());
+    const known = this.#snapshot ?? (stamp ? await this.#adoptShared(share, stamp) : undefined);
     const crawlMs = stamp ? stamp.asOf - stamp.startedAt : 0;
     const patienceMs = known ? Math.max(2 * crawlMs, this.#orgLimit.windowMs) : staleMs;
     if (known && this.#lateSince !== undefined && this.#lateSince === after) return known;

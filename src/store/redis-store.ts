@@ -48,9 +48,11 @@ return 0`;
 /** Claims as single Redis operations: `SET NX` claims, Lua compare-and-set takes over and settles. */
 export class RedisClaims implements ClaimStore {
   readonly #redis: RedisCommands;
+  readonly #run: SharedRedis['runScript'];
 
-  constructor(redis: RedisCommands) {
+  constructor(redis: RedisCommands, run: SharedRedis['runScript']) {
     this.#redis = redis;
+    this.#run = run;
   }
 
   async claim(key: string, owner: string, at: number): Promise<boolean> {
@@ -62,7 +64,7 @@ export class RedisClaims implements ClaimStore {
   }
 
   async settle(key: string, owner: string, state: Exclude<ClaimState, 'claimed'>, at: number): Promise<void> {
-    await this.#redis.eval(SETTLE, { keys: [PREFIX + key], arguments: [owner, asText({ owner, state, at })] });
+    await this.#run(SETTLE, [PREFIX + key], [owner, asText({ owner, state, at })]);
   }
 
   async get(key: string): Promise<Claim | undefined> {
@@ -73,14 +75,15 @@ export class RedisClaims implements ClaimStore {
   }
 
   async release(key: string, owner: string): Promise<void> {
-    await this.#redis.eval(RELEASE, { keys: [PREFIX + key], arguments: [owner] });
+    await this.#run(RELEASE, [PREFIX + key], [owner]);
   }
 
   async takeOver(key: string, expected: Claim, owner: string, at: number): Promise<boolean> {
-    const replaced = await this.#redis.eval(COMPARE_AND_SET, {
-      keys: [PREFIX + key],
-      arguments: [asText(expected), asText({ owner, state: 'claimed', at })],
-    });
+    const replaced = await this.#run(
+      COMPARE_AND_SET,
+      [PREFIX + key],
+      [asText(expected), asText({ owner, state: 'claimed', at })],
+    );
     return replaced === 1;
   }
 
@@ -94,7 +97,7 @@ export class RedisClaims implements ClaimStore {
  * A lock across processes for one key's read-modify-write: `SET NX PX`, released only by its
  * holder (a Lua compare-and-delete), so two replicas appending to one list both land.
  */
-function redisLock(redis: RedisCommands) {
+function redisLock(redis: RedisCommands, run: SharedRedis['runScript']) {
   return async <T>(key: string, work: () => Promise<T>): Promise<T> => {
     const lock = `${PREFIX}lock:${key}`;
     const token = randomUUID();
@@ -106,12 +109,12 @@ function redisLock(redis: RedisCommands) {
     try {
       return await work();
     } finally {
-      await redis.eval(UNLOCK, { keys: [lock], arguments: [token] }).catch(() => undefined);
+      await run(UNLOCK, [lock], [token]).catch(() => undefined);
     }
   };
 }
 
-/** Runs scripts by their SHA1, sending the text only the first time Redis has not seen one. */
+/** Runs scripts by their SHA1 (every script here: claims, locks, the budget), sending the text only when Redis has not seen it. */
 function scriptRunner(redis: RedisCommands): SharedRedis['runScript'] {
   const shas = new Map<string, string>();
   return async (script, keys, args) => {
@@ -163,8 +166,8 @@ export async function openRedis(location: string, options: { logger?: Logger }):
       logger.error('Redis failed', { operation: what, error });
       throw new StoreError(`Redis could not ${what}`, { cause: error });
     });
-  const raw = new RedisClaims(redis);
   const runScript = scriptRunner(redis);
+  const raw = new RedisClaims(redis, runScript);
   const claims: ClaimStore = {
     claim: (...args) => wrap('claim', () => raw.claim(...args)),
     settle: (...args) => wrap('settle a claim', () => raw.settle(...args)),
@@ -173,7 +176,7 @@ export async function openRedis(location: string, options: { logger?: Logger }):
     takeOver: (...args) => wrap('take over a claim', () => raw.takeOver(...args)),
     prune: () => raw.prune(),
   };
-  const keyValue = keyValueStore(adapter, { namespace: 'eventops', logger, lock: redisLock(redis) });
+  const keyValue = keyValueStore(adapter, { namespace: 'eventops', logger, lock: redisLock(redis, runScript) });
   // Fail at start, with the address, rather than on the first command.
   const where = location.replace(/^[^@]*@/, '');
   try {

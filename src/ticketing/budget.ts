@@ -71,6 +71,14 @@ export interface WindowBudgetOptions {
   logger?: Logger;
 }
 
+/** How long a request of `priority` would wait, by a budget's snapshot: a pause, or a spent window. */
+export function estimatedWaitFrom(snapshot: BudgetSnapshot, priority: Priority, now: number): number {
+  if (snapshot.pausedUntil !== undefined && snapshot.pausedUntil > now) return snapshot.pausedUntil - now;
+  const floor = priority === 'background' ? snapshot.reserve : 0;
+  if (snapshot.remaining > floor || snapshot.resetAt === undefined) return 0;
+  return Math.max(0, snapshot.resetAt - now);
+}
+
 /** The share kept back for people: 15% unless configured, refused outside [0, 1). */
 export function checkedReserveRatio(ratio: number | undefined): number {
   const reserveRatio = ratio ?? 0.15;
@@ -161,12 +169,7 @@ export class WindowBudget implements RequestBudget {
   }
 
   async estimatedWaitMs(priority: Priority): Promise<number> {
-    const now = this.#clock.now();
-    this.#roll(now);
-    if (now < this.#pausedUntil) return this.#pausedUntil - now;
-    const floor = priority === 'background' ? this.#reserve() : 0;
-    if (this.#serverRemaining - this.#uncounted > floor || this.#resetAt === undefined) return 0;
-    return Math.max(0, this.#resetAt - now);
+    return estimatedWaitFrom(this.snapshotNow(), priority, this.#clock.now());
   }
 
   #reserve(): number {

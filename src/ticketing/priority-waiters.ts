@@ -28,11 +28,11 @@ export class PriorityWaiters<P, W extends Waiter<P> = Waiter<P>> {
     onLeave: () => void,
   ): Promise<P> {
     if (options.signal?.aborted) return Promise.reject(cancellationError(options.signal));
-    return new Promise<P>((resolve, reject) => this.add({ ...fields, resolve, reject } as W, options, onLeave));
+    return new Promise<P>((resolve, reject) => this.#add({ ...fields, resolve, reject } as W, options, onLeave));
   }
 
   /** Queues `waiter`; on abort it is removed, rejected, and `onLeave` runs. */
-  add(waiter: W, options: { retry?: boolean | undefined; signal?: AbortSignal | undefined }, onLeave: () => void) {
+  #add(waiter: W, options: { retry?: boolean | undefined; signal?: AbortSignal | undefined }, onLeave: () => void) {
     const { signal } = options;
     const queue = this.queues[waiter.priority];
     if (options.retry) queue.unshift(waiter);

@@ -7,6 +7,7 @@ import {
   type BudgetPermit,
   type BudgetSnapshot,
   checkedReserveRatio,
+  estimatedWaitFrom,
   type PermitOutcome,
   type Priority,
   type RequestBudget,
@@ -199,7 +200,7 @@ return 1`;
 /** ARGV: now, windowMs, configuredLimit, leaseMs. Returns the state after rolling, without changing it. */
 const READ = `${COMMON}
 return {st.remaining, st.resetAt or -1, st.pausedUntil, inflight, st.limit, st.rateLimited,
-  redis.call('HGET', stateKey, 'last') or '', redis.call('ZCOUNT', waitingKey, now, '+inf')}
+  redis.call('HGET', stateKey, 'last') or ''}
 `;
 
 interface SharedWaiter extends Waiter<BudgetPermit> {
@@ -282,12 +283,7 @@ export class SharedBudget implements RequestBudget {
   }
 
   async estimatedWaitMs(priority: Priority): Promise<number> {
-    const snapshot = await this.snapshot();
-    const now = this.#clock.now();
-    if (snapshot.pausedUntil !== undefined) return snapshot.pausedUntil - now;
-    const floor = priority === 'background' ? snapshot.reserve : 0;
-    if (snapshot.remaining > floor || snapshot.resetAt === undefined) return 0;
-    return Math.max(0, snapshot.resetAt - now);
+    return estimatedWaitFrom(await this.snapshot(), priority, this.#clock.now());
   }
 
   #common(): string[] {
@@ -360,29 +356,27 @@ export class SharedBudget implements RequestBudget {
   }
 
   async #settle(grant: number, outcome: PermitOutcome): Promise<void> {
-    const base = [...this.#common(), String(grant)];
-    if (outcome.kind === 'answered' && outcome.observation) {
-      const reading = readBudgetObservation(outcome.observation, {
-        configuredLimit: this.#configuredLimit,
-        windowMs: this.#windowMs,
-      });
-      if (reading.capped) this.#warnAbsurdReset(outcome.observation);
-      const { observation } = reading;
-      await this.#run(SETTLE, this.#keys, [
-        ...base,
-        'answered',
-        String(reading.limit),
-        String(reading.remaining),
-        String(observation.resetAt),
-        String(observation.observedAt),
-        JSON.stringify(observation),
-      ]);
-    } else if (outcome.kind === 'answered') {
-      await this.#run(SETTLE, this.#keys, [...base, 'unheaded']);
-    } else if (outcome.kind === 'rate-limited') {
-      await this.#run(SETTLE, this.#keys, [...base, 'rate-limited', String(outcome.waitMs)]);
-    } else {
-      await this.#run(SETTLE, this.#keys, [...base, 'unobserved']);
-    }
+    await this.#run(SETTLE, this.#keys, [...this.#common(), String(grant), ...this.#settlement(outcome)]);
+  }
+
+  /** SETTLE's arguments after the grant: the outcome's kind and what it says. */
+  #settlement(outcome: PermitOutcome): string[] {
+    if (outcome.kind === 'rate-limited') return ['rate-limited', String(outcome.waitMs)];
+    if (outcome.kind === 'unobserved') return ['unobserved'];
+    if (!outcome.observation) return ['unheaded'];
+    const reading = readBudgetObservation(outcome.observation, {
+      configuredLimit: this.#configuredLimit,
+      windowMs: this.#windowMs,
+    });
+    if (reading.capped) this.#warnAbsurdReset(outcome.observation);
+    const { observation } = reading;
+    return [
+      'answered',
+      String(reading.limit),
+      String(reading.remaining),
+      String(observation.resetAt),
+      String(observation.observedAt),
+      JSON.stringify(observation),
+    ];
   }
 }
