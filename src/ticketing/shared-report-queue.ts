@@ -25,9 +25,6 @@ export interface ReportCache {
   set(eventId: string, report: EventReport): Promise<void>;
 }
 
-/** A request is answered from the cache at once, or queued. */
-export type Submitted = { kind: 'cached'; report: EventReport } | { kind: 'queued'; jobId: string };
-
 export interface SharedReportQueueOptions<D> {
   /** Where BullMQ connects: the shared Redis. */
   connection: RedisConnection;
