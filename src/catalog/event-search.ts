@@ -1,9 +1,28 @@
 import type { TicketingEvent } from '../ticketing/schemas.js';
 
-/** Lower case, accents off (`Café` → `cafe`), split on anything that is not a letter or digit. */
+/**
+ * The most characters of search text a person may type (a command's words, the event picker's
+ * query, a digest's `--match`): past it, fuzzy matching costs grow with no better answer.
+ */
+export const MAX_SEARCH_TEXT = 200;
+
+const length = (text: string) => [...text].length;
+
+/** What is wrong with search text a person typed, in words; undefined when it can be searched. */
+export function searchTextProblem(text: string): string | undefined {
+  const typed = length(text);
+  if (typed <= MAX_SEARCH_TEXT) return undefined;
+  return `Search words are limited to ${MAX_SEARCH_TEXT} characters (you typed ${typed}): a few words of the event's name are enough.`;
+}
+
+/**
+ * Lower case, accents off (`Café` → `cafe`), compatibility forms folded (full-width `ｃａｆｅ` →
+ * `cafe`: NFKD, not NFD), split on anything that is not a letter or digit. Names and queries both
+ * go through here, so they always meet in the same form.
+ */
 export function searchWords(text: string): string[] {
   return text
-    .normalize('NFD')
+    .normalize('NFKD')
     .replace(/\p{Diacritic}/gu, '')
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
@@ -71,9 +90,11 @@ export interface SearchMatch {
 
 /**
  * Events whose name matches every typed word (in any order; case, accents and small typos
- * forgiven), best first, then soonest first. Events without a name never match words.
+ * forgiven), best first, then soonest first. Events without a name never match words, and text
+ * over `MAX_SEARCH_TEXT` matches nothing (commands say why first; a picker simply offers nothing).
  */
 export function searchEvents(events: readonly TicketingEvent[], query: string): SearchMatch[] {
+  if (searchTextProblem(query)) return [];
   const typed = searchWords(query);
   if (typed.length === 0) return [];
   const matches: SearchMatch[] = [];

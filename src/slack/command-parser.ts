@@ -1,3 +1,4 @@
+import { searchTextProblem } from '../catalog/event-search.js';
 import type { DayRange, EventTarget, ListFilter } from '../catalog/find-events.js';
 import {
   type DigestOnOptions,
@@ -42,6 +43,12 @@ function invalid(problem: Mrkdwn, usage: Mrkdwn): EventsCommand {
   return { kind: 'invalid', problem, usage };
 }
 
+/** Words of an event's name as typed, or the problem with them (too long to search). */
+function searchText(words: string, usage: Mrkdwn): EventsCommand | undefined {
+  const problem = searchTextProblem(words);
+  return problem === undefined ? undefined : invalid(md`${clip(problem, 300)}`, usage);
+}
+
 /** What the person typed, quoted and shortened. */
 function shown(text: string): Mrkdwn {
   return md`"${clip(text, 40)}"`;
@@ -62,8 +69,10 @@ export function parseEventsCommand(text: string): EventsCommand {
   };
   switch (sub.toLowerCase()) {
     case 'list':
-    case 'upcoming':
-      return { kind: 'list', filter: parseListFilter(args) };
+    case 'upcoming': {
+      const filter = parseListFilter(args);
+      return searchText(filter.words ?? '', USAGE.list) ?? { kind: 'list', filter };
+    }
     case 'help':
       return { kind: 'help' };
     case 'show':
@@ -74,7 +83,7 @@ export function parseEventsCommand(text: string): EventsCommand {
       return withTarget(args, USAGE.report, (target) => ({ kind: 'report', target }));
     case 'find':
       if (args.length === 0) return invalid(md`\`find\` needs words of an event's name.`, USAGE.find);
-      return { kind: 'find', words: args.join(' ') };
+      return searchText(args.join(' '), USAGE.find) ?? { kind: 'find', words: args.join(' ') };
     case 'promo': {
       if (args.length === 0) return { kind: 'promo-modal' };
       if (args.length !== 3)
@@ -126,8 +135,9 @@ function parseDigestOn(args: readonly string[]): DigestOnOptions | { problem: Mr
       const words: string[] = [];
       while (i + 1 < args.length && !(args[i + 1] as string).startsWith('--')) words.push(args[++i] as string);
       const match = words.join(' ').trim();
-      if (!match || match.length > 200)
-        return { problem: md`--match takes words of event names (up to 200 characters).` };
+      if (!match) return { problem: md`--match takes words of event names.` };
+      const tooLong = searchTextProblem(match);
+      if (tooLong) return { problem: md`--match: ${clip(tooLong, 300)}` };
       result.match = match;
     } else if (arg === '--weekdays' || arg.startsWith('--weekdays=')) {
       const value = arg.includes('=') ? arg.slice('--weekdays='.length) : args[++i];
@@ -192,5 +202,6 @@ function withTarget(
       return invalid(isTicketingError(error) ? md`${clip(error.message, 200)}.` : md`That id is not valid.`, usage);
     }
   }
-  return build({ words: args.join(' ') });
+  const words = args.join(' ');
+  return searchText(words, usage) ?? build({ words });
 }

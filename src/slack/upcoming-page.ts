@@ -18,12 +18,12 @@ export interface ListPosition {
   words?: string | undefined;
 }
 
-/** Words a list filter keeps: the Next button's value stays far under Slack's 2,000 characters. */
-const MAX_WORDS = 200;
-
-/** Small enough for a button's 2,000-character value: the words are kept to what decoding keeps. */
+/**
+ * The Next button's value. The parser refuses words past `MAX_SEARCH_TEXT` (and search ignores
+ * longer ones), so it stays far under Slack's 2,000 characters.
+ */
 export function encodePosition(position: ListPosition): string {
-  return JSON.stringify({ ...position, words: position.words?.slice(0, MAX_WORDS) });
+  return JSON.stringify(position);
 }
 
 export function decodePosition(text: string): ListPosition | undefined {
@@ -31,7 +31,7 @@ export function decodePosition(text: string): ListPosition | undefined {
     const value = JSON.parse(text) as Partial<ListPosition>;
     if (!Number.isInteger(value.offset) || !Number.isInteger(value.page)) return undefined;
     const range = (['today', 'tomorrow', 'week'] as const).find((each) => each === value.range);
-    const words = typeof value.words === 'string' ? value.words.slice(0, MAX_WORDS) : undefined;
+    const words = typeof value.words === 'string' ? value.words : undefined;
     return { offset: Math.max(0, value.offset as number), page: Math.max(1, value.page as number), range, words };
   } catch {
     return undefined;

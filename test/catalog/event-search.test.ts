@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { editDistance, searchEvents, searchWords } from '../../src/catalog/event-search.js';
+import {
+  editDistance,
+  MAX_SEARCH_TEXT,
+  searchEvents,
+  searchTextProblem,
+  searchWords,
+} from '../../src/catalog/event-search.js';
 import { eventSchema, type TicketingEvent } from '../../src/ticketing/schemas.js';
 
 let counter = 0;
@@ -50,5 +56,37 @@ describe('searchEvents', () => {
   it('counts adjacent swaps as one typo', () => {
     expect(editDistance('festvial', 'festival', 2)).toBe(1);
     expect(editDistance('abc', 'xyz', 1)).toBe(2);
+  });
+
+  it('folds full-width and other compatibility forms, in the query and in the names alike', () => {
+    expect(searchWords('ｃａｆｅ　ＭＵＬＬＥＲ')).toEqual(['cafe', 'muller']);
+    expect(names('ｃａｆｅ')).toEqual(['Jazz Night at the Café Müller']);
+    const wide = [event('ＪＡＺＺ ＮＩＧＨＴ'), event('Ｒｏｃｋ Ｆｅｓｔ')];
+    expect(searchEvents(wide, 'jazz').map((match) => match.event.name)).toEqual(['ＪＡＺＺ ＮＩＧＨＴ']);
+    expect(searchEvents(wide, 'ｆｅｓｔ').map((match) => match.event.name)).toEqual(['Ｒｏｃｋ Ｆｅｓｔ']);
+  });
+});
+
+describe('the search text cap', () => {
+  const events = [event('Jazz Night')];
+  // Words that would match, padded with spaces to a given length.
+  const padded = (chars: number) => `jazz${' '.repeat(chars - 4)}`;
+
+  it(`searches text of up to ${MAX_SEARCH_TEXT} characters and matches nothing past it`, () => {
+    expect(searchEvents(events, padded(MAX_SEARCH_TEXT))).toHaveLength(1);
+    expect(searchEvents(events, padded(MAX_SEARCH_TEXT + 1))).toEqual([]);
+  });
+
+  it('counts characters as a person does: an emoji is one', () => {
+    const emoji = `jazz ${'🎷'.repeat(MAX_SEARCH_TEXT - 5)}`;
+    expect(searchTextProblem(emoji)).toBeUndefined();
+    expect(searchTextProblem(`${emoji}🎷`)).toBeDefined();
+  });
+
+  it('says what the limit is and how much was typed', () => {
+    expect(searchTextProblem(padded(MAX_SEARCH_TEXT))).toBeUndefined();
+    expect(searchTextProblem(padded(250))).toBe(
+      "Search words are limited to 200 characters (you typed 250): a few words of the event's name are enough.",
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseEventsCommand } from '../../src/slack/command-parser.js';
+import { MAX_SEARCH_TEXT } from '../../src/catalog/event-search.js';
+import { parseEventsCommand, USAGE } from '../../src/slack/command-parser.js';
 
 const EVENT = 'evt_3f2c1a9e-8b7d-4c6e-9f01-23456789abcd';
 const PROMO = 'promo_9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d';
@@ -120,5 +121,42 @@ describe('parseEventsCommand: digest', () => {
     const parsed = parseEventsCommand(text);
     expect(parsed.kind).toBe('invalid');
     expect(parsed.kind === 'invalid' && parsed.problem).toContain(problem);
+  });
+});
+
+describe('parseEventsCommand: words of a name are capped', () => {
+  // A name search of exactly the cap, and one character over it (words separated by spaces).
+  const atCap = `jazz ${'x'.repeat(MAX_SEARCH_TEXT - 5)}`;
+  const overCap = `${atCap}y`;
+
+  it.each([
+    ['find', USAGE.find],
+    ['list', USAGE.list],
+    ['list week', USAGE.list],
+    ['show', USAGE.show],
+    ['report', USAGE.report],
+  ])('refuses %s words past the cap, saying the limit and the usage', (sub, usage) => {
+    expect(parseEventsCommand(`${sub} ${overCap}`)).toEqual({
+      kind: 'invalid',
+      problem: `Search words are limited to ${MAX_SEARCH_TEXT} characters (you typed ${MAX_SEARCH_TEXT + 1}): a few words of the event's name are enough.`,
+      usage,
+    });
+  });
+
+  it('takes words up to the cap', () => {
+    expect(parseEventsCommand(`find ${atCap}`)).toEqual({ kind: 'find', words: atCap });
+    expect(parseEventsCommand(`list today ${atCap}`)).toEqual({
+      kind: 'list',
+      filter: { range: 'today', words: atCap },
+    });
+    expect(parseEventsCommand(`show ${atCap}`)).toEqual({ kind: 'show', target: { words: atCap } });
+    expect(parseEventsCommand(`digest on --match ${atCap}`)).toMatchObject({ options: { match: atCap } });
+  });
+
+  it('refuses a digest --match past the same cap', () => {
+    const parsed = parseEventsCommand(`digest on --match ${overCap} --days 2`);
+    expect(parsed.kind === 'invalid' && parsed.problem).toContain(
+      `--match: Search words are limited to ${MAX_SEARCH_TEXT} characters`,
+    );
   });
 });
