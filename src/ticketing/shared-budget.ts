@@ -37,6 +37,10 @@ export interface SharedBudgetOptions {
   leaseMs?: number;
   /** Longest sleep between two admission attempts while waiting. @default 100 */
   pollMs?: number;
+  /**
+   * This replica's clock: the one its observations' instants and its snapshots' readers use. The
+   * budget's own instants are Redis's (`TIME`); only durations cross between the two.
+   */
   clock?: Clock;
   logger?: Logger;
 }
@@ -48,21 +52,30 @@ export interface SharedBudgetOptions {
  * their wait is forgotten unless refreshed); while one is waiting, no replica admits background
  * work.
  *
+ * Every instant stored here (resets, pauses, leases, waiting marks, settlements) is in Redis's clock,
+ * read with `TIME`, never a replica's: a replica whose clock is off would otherwise expire the others'
+ * waiting people and leases, or turn the window, early or late by its error. Replicas pass durations
+ * (a reset's "in 2 s", an answer's age), measured on their own clocks, where skew cancels out. Redis
+ * replicates scripts by their effects (the default from 5.0, the only way from 7.0), so `TIME` may
+ * come before writes.
+ *
  * Fields: remaining (estimate of what the window still allows, in-flight requests subtracted),
- * resetAt, rolledAt (set when the window turned by our clock, not a header), known (0 while a
+ * resetAt, rolledAt (set when the window turned by the clock, not a header), known (0 while a
  * probe must go first), pausedUntil, limit (the server's, capped), grants, adoptedGrant,
- * rateLimited, last (the newest observation, JSON).
+ * rateLimited, last (the newest observation's limit and remaining, JSON), lastResetAt and
+ * lastObservedAt (its instants).
  */
 const COMMON = `
 local stateKey, inflightKey, waitingKey, settledKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local now = tonumber(ARGV[1])
-local windowMs = tonumber(ARGV[2])
-local leaseMs = tonumber(ARGV[4])
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local windowMs = tonumber(ARGV[1])
+local leaseMs = tonumber(ARGV[3])
 redis.call('ZREMRANGEBYSCORE', inflightKey, '-inf', now)
 redis.call('ZREMRANGEBYSCORE', waitingKey, '-inf', now)
 local s = redis.call('HMGET', stateKey, 'remaining', 'resetAt', 'rolledAt', 'known', 'pausedUntil', 'limit',
   'grants', 'adoptedGrant', 'rateLimited', 'leastSeen')
-local limit = tonumber(s[6]) or tonumber(ARGV[3])
+local limit = tonumber(s[6]) or tonumber(ARGV[2])
 local st = {
   remaining = tonumber(s[1]) or limit, resetAt = tonumber(s[2]), rolledAt = tonumber(s[3]),
   known = tonumber(s[4]) or 0, pausedUntil = tonumber(s[5]) or 0, limit = limit,
@@ -88,12 +101,12 @@ end
 `;
 
 /**
- * ARGV: now, windowMs, configuredLimit, leaseMs, priority, reserveRatio, waiterId, probePollMs,
+ * ARGV: windowMs, configuredLimit, leaseMs, priority, reserveRatio, waiterId, probePollMs,
  * waitingTtlMs (how long a waiting person holds background work back unless their replica asks again).
  */
 const ACQUIRE = `${COMMON}
-local priority, reserveRatio, waiter, probePoll = ARGV[5], tonumber(ARGV[6]), ARGV[7], tonumber(ARGV[8])
-local waitingTtl = tonumber(ARGV[9])
+local priority, reserveRatio, waiter, probePoll = ARGV[4], tonumber(ARGV[5]), ARGV[6], tonumber(ARGV[7])
+local waitingTtl = tonumber(ARGV[8])
 local function deny(waitMs)
   if priority == 'interactive' then redis.call('ZADD', waitingKey, now + waitingTtl, waiter) end
   save()
@@ -120,11 +133,12 @@ return deny(windowMs)
 `;
 
 /**
- * ARGV: now, windowMs, configuredLimit, leaseMs, grant, kind, then for 'answered': limit, remaining, resetAt,
- * observedAt, lastJson; for 'rate-limited': waitMs.
+ * ARGV: windowMs, configuredLimit, leaseMs, grant, kind, then for 'answered': limit, remaining, resetInMs
+ * and ageMs (how far the reset is from now, how long ago the answer arrived), lastJson; for
+ * 'rate-limited': waitMs.
  */
 const SETTLE = `${COMMON}
-local grant, kind = tonumber(ARGV[5]), ARGV[6]
+local grant, kind = tonumber(ARGV[4]), ARGV[5]
 -- When this request was granted: every request answered since may have reached the service after
 -- it, so this answer's count may not include them (requests are not answered in grant order).
 local leaseEnd = redis.call('ZSCORE', inflightKey, grant)
@@ -135,11 +149,11 @@ redis.call('ZREMRANGEBYSCORE', settledKey, '-inf', now - leaseMs)
 redis.call('PEXPIRE', settledKey, leaseMs)
 inflight = redis.call('ZCARD', inflightKey)
 if kind == 'answered' then
-  local obsLimit, obsRemaining, obsResetAt, observedAt = tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9]),
-    tonumber(ARGV[10])
+  local obsLimit, obsRemaining = tonumber(ARGV[6]), tonumber(ARGV[7])
+  local obsResetAt, observedAt = now + tonumber(ARGV[8]), now - tonumber(ARGV[9])
   local last = redis.call('HGET', stateKey, 'lastObservedAt')
   if not last or observedAt >= tonumber(last) then
-    redis.call('HSET', stateKey, 'last', ARGV[11], 'lastObservedAt', observedAt)
+    redis.call('HSET', stateKey, 'last', ARGV[10], 'lastResetAt', obsResetAt, 'lastObservedAt', observedAt)
   end
   st.limit = obsLimit
   local tolerance = windowMs / 2
@@ -184,7 +198,7 @@ elseif kind == 'unheaded' then
   st.known = 1
 elseif kind == 'rate-limited' then
   st.rateLimited = st.rateLimited + 1
-  st.pausedUntil = math.max(st.pausedUntil, now + tonumber(ARGV[7]))
+  st.pausedUntil = math.max(st.pausedUntil, now + tonumber(ARGV[6]))
   st.resetAt = st.pausedUntil
   st.remaining = -inflight
   st.known = 0
@@ -197,11 +211,18 @@ return 1
 const LEAVE = `redis.call('ZREM', KEYS[3], ARGV[1])
 return 1`;
 
-/** ARGV: now, windowMs, configuredLimit, leaseMs. Returns the state after rolling, without changing it. */
+/**
+ * ARGV: windowMs, configuredLimit, leaseMs. Returns the state after rolling, without changing it, the
+ * newest observation (JSON and its two instants, as stored) and Redis's now.
+ */
 const READ = `${COMMON}
-return {st.remaining, st.resetAt or -1, st.pausedUntil, inflight, st.limit, st.rateLimited,
-  redis.call('HGET', stateKey, 'last') or ''}
+local last = redis.call('HMGET', stateKey, 'last', 'lastResetAt', 'lastObservedAt')
+return {st.remaining, st.resetAt or -1, st.pausedUntil, inflight, st.limit, st.rateLimited, now,
+  last[1] or '', last[2] or '', last[3] or ''}
 `;
+
+/** READ's answer: remaining, resetAt, pausedUntil, inFlight, limit, rateLimited, now, then the newest observation. */
+type ReadReply = [number, number, number, number, number, number, number, string, string, string];
 
 interface SharedWaiter extends Waiter<BudgetPermit> {
   /** Names a waiting person in Redis, so every replica holds its background work back. */
@@ -259,14 +280,32 @@ export class SharedBudget implements RequestBudget {
     return permit;
   }
 
+  /** The snapshot's instants are in this replica's clock, for readers that compare them with it. */
   async snapshot(): Promise<BudgetSnapshot> {
-    const [remaining, resetAt, pausedUntil, inFlight, limit, rateLimited, last] = (await this.#run(
-      READ,
-      this.#keys,
-      this.#common(),
-    )) as [number, number, number, number, number, number, string];
-    const now = this.#clock.now();
+    const { snapshot, now } = await this.#read();
+    const shift = this.#clock.now() - now;
+    const local = (at: number | undefined) => (at === undefined ? undefined : at + shift);
+    const last = snapshot.lastObservation;
     return {
+      ...snapshot,
+      resetAt: local(snapshot.resetAt),
+      pausedUntil: local(snapshot.pausedUntil),
+      lastObservation: last && { ...last, resetAt: last.resetAt + shift, observedAt: last.observedAt + shift },
+    };
+  }
+
+  async estimatedWaitMs(priority: Priority): Promise<number> {
+    const { snapshot, now } = await this.#read();
+    return estimatedWaitFrom(snapshot, priority, now);
+  }
+
+  /** The state as Redis holds it: its instants, and `now`, in Redis's clock. */
+  async #read(): Promise<{ snapshot: BudgetSnapshot; now: number }> {
+    const [remaining, resetAt, pausedUntil, inFlight, limit, rateLimited, now, last, lastResetAt, lastObservedAt] =
+      (await this.#run(READ, this.#keys, this.#common())) as ReadReply;
+    const seen =
+      last && lastResetAt && lastObservedAt ? (JSON.parse(last) as { limit: number; remaining: number }) : undefined;
+    const snapshot: BudgetSnapshot = {
       limit,
       remaining: Math.max(0, remaining),
       resetAt: resetAt >= 0 ? resetAt : undefined,
@@ -277,17 +316,19 @@ export class SharedBudget implements RequestBudget {
         background: this.#waiters.queues.background.length,
       },
       reserve: Math.ceil(limit * this.#reserveRatio),
-      lastObservation: last ? (JSON.parse(last) as RateLimitObservation) : undefined,
+      lastObservation: seen && {
+        limit: seen.limit,
+        remaining: seen.remaining,
+        resetAt: Number(lastResetAt),
+        observedAt: Number(lastObservedAt),
+      },
       rateLimitedResponses: rateLimited,
     };
-  }
-
-  async estimatedWaitMs(priority: Priority): Promise<number> {
-    return estimatedWaitFrom(await this.snapshot(), priority, this.#clock.now());
+    return { snapshot, now };
   }
 
   #common(): string[] {
-    return [String(this.#clock.now()), String(this.#windowMs), String(this.#configuredLimit), String(this.#leaseMs)];
+    return [String(this.#windowMs), String(this.#configuredLimit), String(this.#leaseMs)];
   }
 
   /** Starts the pump, or wakes it from its sleep when something may have changed. */
@@ -370,13 +411,15 @@ export class SharedBudget implements RequestBudget {
     });
     if (reading.capped) this.#warnAbsurdReset(outcome.observation);
     const { observation } = reading;
+    // Durations on this replica's clock, so its error cancels out: Redis turns them into its instants.
+    const now = this.#clock.now();
     return [
       'answered',
       String(reading.limit),
       String(reading.remaining),
-      String(observation.resetAt),
-      String(observation.observedAt),
-      JSON.stringify(observation),
+      String(observation.resetAt - now),
+      String(Math.max(0, now - observation.observedAt)),
+      JSON.stringify({ limit: observation.limit, remaining: observation.remaining }),
     ];
   }
 }

@@ -1,17 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/simulator/server.js';
 import { openStore } from '../../src/store/open-store.js';
-import type { BudgetPermit } from '../../src/ticketing/budget.js';
+import type { BudgetPermit, Priority } from '../../src/ticketing/budget.js';
 import { createTicketingClient } from '../../src/ticketing/create-client.js';
 import { SharedBudget, type SharedBudgetOptions } from '../../src/ticketing/shared-budget.js';
+import type { Clock } from '../../src/time/clock.js';
 import { useRedis } from '../helpers/redis-server.js';
 import { limits, runPool } from '../helpers/ticketing.js';
 
 const redis = useRedis();
 let counter = 0;
 
-/** Budgets of `count` replicas on one Redis, each with its own connection, under a fresh key. */
-async function replicas(count: number, options: Omit<SharedBudgetOptions, 'run'>): Promise<SharedBudget[]> {
+/**
+ * Budgets of `count` replicas on one Redis, each with its own connection, under a fresh key; replica
+ * `i` reads `clocks[i]` when given (a clock that is off).
+ */
+async function replicas(
+  count: number,
+  options: Omit<SharedBudgetOptions, 'run' | 'clock'>,
+  clocks: Clock[] = [],
+): Promise<SharedBudget[]> {
   const key = `test:budget:${++counter}`;
   const budgets: SharedBudget[] = [];
   for (let i = 0; i < count; i += 1) {
@@ -19,7 +27,8 @@ async function replicas(count: number, options: Omit<SharedBudgetOptions, 'run'>
     redis.closers.push(() => store.close());
     const shared = store.shared;
     if (!shared) throw new Error('a Redis store shares its Redis');
-    budgets.push(new SharedBudget({ key, run: shared.runScript, pollMs: 10, ...options }));
+    const clock = clocks[i];
+    budgets.push(new SharedBudget({ key, run: shared.runScript, pollMs: 10, ...options, ...(clock ? { clock } : {}) }));
   }
   return budgets;
 }
@@ -37,6 +46,29 @@ const observation = (remaining: number, limit = 10, resetInMs = 60_000) => ({
   resetAt: Date.now() + resetInMs,
   observedAt: Date.now(),
 });
+
+/** A replica's clock `offsetMs` off (ahead when positive). */
+const clockOff = (offsetMs: number): Clock => ({ now: () => Date.now() + offsetMs });
+
+/** Headers as a replica reading `clock` records them: its instants are in its own clock. */
+const observedBy = (clock: Clock, remaining: number, resetInMs: number, limit = 10) => {
+  const now = clock.now();
+  return { limit, remaining, resetAt: now + resetInMs, observedAt: now };
+};
+
+/**
+ * Two replicas of which one's clock is `offsetMs` off the other's: `ahead` and `behind` by their
+ * clocks, whichever of them is the one that is off.
+ */
+async function skewedPair(offsetMs: number, options: Omit<SharedBudgetOptions, 'run' | 'clock'>) {
+  const skewed = clockOff(offsetMs);
+  const right = clockOff(0);
+  const [off, ok] = await replicas(2, options, [skewed, right]);
+  if (!off || !ok) throw new Error('two budgets expected');
+  return offsetMs > 0
+    ? { ahead: off, aheadClock: skewed, behind: ok, behindClock: right }
+    : { ahead: ok, aheadClock: right, behind: off, behindClock: skewed };
+}
 
 /** How many of the permits have been granted within `ms`. */
 async function grantedWithin(promises: Promise<BudgetPermit>[], ms = 60): Promise<number> {
@@ -195,5 +227,87 @@ describe('SharedBudget (real redis-server)', () => {
     expect(elapsed).toBeGreaterThanOrEqual(3 * orgLimit.windowMs * 0.9);
     for (const client of clients) await client.close();
     await sim.close();
+  });
+
+  describe("on one clock, Redis's, whatever the replicas' clocks say (a clock 5 s off)", () => {
+    const offsets = [
+      ['ahead', 5_000],
+      ['behind', -5_000],
+    ] as const;
+
+    it.each(offsets)(
+      'keeps a person waiting on the replica behind ahead of background work on the one ahead (clock %s)',
+      async (_, offsetMs) => {
+        const { ahead, aheadClock, behind, behindClock } = await skewedPair(offsetMs, {
+          limit: 10,
+          windowMs: 400,
+          reserveRatio: 0,
+        });
+        // The window is spent and turns in 300 ms, by the headers the replica ahead read.
+        (await ahead.acquire('interactive')).settle({ kind: 'answered', observation: observedBy(aheadClock, 0, 300) });
+        const order: Priority[] = [];
+        const person = behind.acquire('interactive').then((permit) => {
+          order.push('interactive');
+          return permit;
+        });
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const background = ahead.acquire('background').then((permit) => {
+          order.push('background');
+          return permit;
+        });
+        // Nothing goes before the turn; at the turn the person's replica sends the probe.
+        expect(await grantedWithin([person, background], 150)).toBe(0);
+        expect(await grantedWithin([person], 400)).toBe(1);
+        (await person).settle({ kind: 'answered', observation: observedBy(behindClock, 9, 400) });
+        expect(await grantedWithin([background], 300)).toBe(1);
+        expect(order).toEqual(['interactive', 'background']);
+        (await background).settle({ kind: 'answered', observation: observedBy(aheadClock, 8, 400) });
+      },
+    );
+
+    it.each(offsets)(
+      'keeps the reserve from background work on the replica ahead until the window turns (clock %s)',
+      async (_, offsetMs) => {
+        const { ahead, aheadClock, behind, behindClock } = await skewedPair(offsetMs, {
+          limit: 10,
+          windowMs: 60_000,
+          reserveRatio: 0.2,
+        });
+        // Only the reserve is left, for 2 s more, by the headers the replica behind read.
+        (await behind.acquire('interactive')).settle({
+          kind: 'answered',
+          observation: observedBy(behindClock, 2, 2_000),
+        });
+        const background = [ahead.acquire('background'), behind.acquire('background')];
+        expect(await grantedWithin(background, 300)).toBe(0);
+        // Each replica reports the turn in its own clock, and the same wait.
+        for (const [budget, clock] of [
+          [ahead, aheadClock],
+          [behind, behindClock],
+        ] as const) {
+          const { resetAt, lastObservation } = await budget.snapshot();
+          for (const at of [resetAt, lastObservation?.resetAt]) {
+            expect((at ?? 0) - clock.now()).toBeGreaterThan(1_000);
+            expect((at ?? 0) - clock.now()).toBeLessThanOrEqual(2_000);
+          }
+          expect(await budget.estimatedWaitMs('background')).toBeGreaterThan(1_000);
+          expect(await budget.estimatedWaitMs('background')).toBeLessThanOrEqual(2_000);
+        }
+        // People still have the reserve, on either replica.
+        expect(await grantedWithin([ahead.acquire('interactive'), behind.acquire('interactive')], 300)).toBe(2);
+      },
+    );
+
+    it.each(offsets)(
+      'counts a request in flight for its whole lease whichever replica granted it (clock %s)',
+      async (_, offsetMs) => {
+        const [off, right] = await replicas(2, { limit: 10, windowMs: 60_000, leaseMs: 300 }, [clockOff(offsetMs)]);
+        if (!off || !right) throw new Error('two budgets expected');
+        await off.acquire('interactive'); // the probe, never settled: its replica was killed
+        const waiting = right.acquire('interactive');
+        expect(await grantedWithin([waiting], 100)).toBe(0);
+        expect(await grantedWithin([waiting], 600)).toBe(1);
+      },
+    );
   });
 });
