@@ -26,8 +26,6 @@ import { ActivityStore } from './store/activity-store.js';
 import { type OpenedStore, openStore } from './store/open-store.js';
 import type { TicketingClient } from './ticketing/client.js';
 import { createTicketingClient } from './ticketing/create-client.js';
-import { SharedBudget } from './ticketing/shared-budget.js';
-import { SharedReportQueue } from './ticketing/shared-report-queue.js';
 import type { Clock } from './time/clock.js';
 import { sleep, systemClock } from './time/clock.js';
 
@@ -100,7 +98,11 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
   try {
     const store = options.openStore
       ? await options.openStore()
-      : await openStore(config.storeUrl, { ...(options.cwd ? { cwd: options.cwd } : {}), logger });
+      : await openStore(config.storeUrl, {
+          ...(options.cwd ? { cwd: options.cwd } : {}),
+          logger,
+          namespace: config.storeNamespace,
+        });
     closers.push(() => store.close());
     logger.info('Store opened', { store: store.description });
 
@@ -125,15 +127,21 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       reportsWaiting: () => sharedReports?.queue.waiting() ?? ticketing.reportsWaiting,
     });
     const shared = store.shared;
+    // Loaded only with replicas: one process on SQLite never has BullMQ or the budget's Lua in memory.
+    const replicaModules = shared
+      ? await Promise.all([import('./ticketing/shared-budget.js'), import('./ticketing/shared-report-queue.js')])
+      : undefined;
     const ticketing = createTicketingClient({
       apiUrl,
       apiKey,
       limits: config.ticketing,
       // With replicas, one budget for all of them, in the shared Redis.
-      ...(shared
+      ...(shared && replicaModules
         ? {
-            budget: new SharedBudget({
+            budget: new replicaModules[0].SharedBudget({
               run: shared.runScript,
+              // One hash tag ({...}) for all of the budget's keys: one cluster slot holds them.
+              key: `${shared.namespace}:budget`,
               limit: config.ticketing.orgLimit.limit,
               windowMs: config.ticketing.orgLimit.windowMs,
               reserveRatio: config.ticketing.backgroundReserve,
@@ -168,29 +176,35 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
     };
     const exclusive: SharedReports['exclusive'] = (key, work) => store.keyValue.exclusive(key, work);
     // With replicas, report requests wait in Redis; whichever replica fetches one finishes its message.
-    const sharedReports: SharedReports | undefined = shared
-      ? {
-          queue: new SharedReportQueue<ReportDelivery>({
-            connection: shared.connection,
-            limit: config.ticketing.reportLimit,
-            fetchReport: (eventId, signal) => ticketing.fetchReport(eventId, { priority: 'interactive', signal }),
-            deliver: (job, outcome) => {
-              metrics.reportWait.observe(Math.max(0, clock.now() - job.requestedAt) / 1000);
-              return deliverReport({ activity, clock, logger }, slackClient(), exclusive, job.delivery, outcome);
-            },
-            cache: {
-              get: (eventId) => store.keyValue.get(`report:${eventId}`),
-              set: (eventId, report) =>
-                store.keyValue.set(`report:${eventId}`, report, config.ticketing.reportCacheTtlMs),
-            },
-            lockMs: config.reportJobLockMs,
-            stalledIntervalMs: config.reportJobLockMs,
-            clock,
-            logger: logger.child({ component: 'reports' }),
-          }),
-          exclusive,
-        }
-      : undefined;
+    const reportCacheTtlMs = config.ticketing.reportCacheTtlMs;
+    const sharedReports: SharedReports | undefined =
+      shared && replicaModules
+        ? {
+            queue: new replicaModules[1].SharedReportQueue<ReportDelivery>({
+              connection: shared.connection,
+              prefix: shared.namespace,
+              limit: config.ticketing.reportLimit,
+              fetchReport: (eventId, signal) => ticketing.fetchReport(eventId, { priority: 'interactive', signal }),
+              deliver: (job, outcome) => {
+                metrics.reportWait.observe(Math.max(0, clock.now() - job.requestedAt) / 1000);
+                return deliverReport({ activity, clock, logger }, slackClient(), exclusive, job.delivery, outcome);
+              },
+              // A TTL of 0 means no cache (keyv would read 0 as "forever").
+              cache:
+                reportCacheTtlMs > 0
+                  ? {
+                      get: (eventId) => store.keyValue.get(`report:${eventId}`),
+                      set: (eventId, report) => store.keyValue.set(`report:${eventId}`, report, reportCacheTtlMs),
+                    }
+                  : undefined,
+              lockMs: config.reportJobLockMs,
+              stalledIntervalMs: config.reportJobLockMs,
+              clock,
+              logger: logger.child({ component: 'reports' }),
+            }),
+            exclusive,
+          }
+        : undefined;
     if (sharedReports) closers.push(() => sharedReports.queue.close());
     const subscriptions = new SubscriptionStore(store.keyValue, logger);
     const catalog = new EventCatalog({

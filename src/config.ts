@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LOG_LEVELS } from './logger.js';
+import { parseRedisUrl, RedisUrlError } from './store/redis-url.js';
 
 import type { RateLimitSpec } from './ticketing/rate-limit.js';
 
@@ -44,6 +45,10 @@ const duration = (example: string) =>
     return parsed;
   });
 
+/** A duration that means nothing at 0 (a lock held for no time): refused unless above zero. */
+const positiveDuration = (example: string) =>
+  duration(example).refine((ms) => ms > 0, { message: `expected a duration above zero, such as "${example}"` });
+
 const httpUrl = z
   .string()
   .trim()
@@ -67,6 +72,9 @@ const port = (fallback: number) =>
   );
 
 const empty = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+
+/** The variables that mean "a real Slack workspace" when any one of them is set. */
+const SLACK_VARIABLES = ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_APP_TOKEN', 'SLACK_API_URL'] as const;
 
 const schema = z
   .object({
@@ -93,7 +101,7 @@ const schema = z
         .default(0.15),
     ),
     DIGEST_GRACE: z.preprocess(empty, duration('2h').default(2 * 3_600_000)),
-    REPORT_JOB_LOCK: z.preprocess(empty, duration('30s').default(30_000)),
+    REPORT_JOB_LOCK: z.preprocess(empty, positiveDuration('30s').default(30_000)),
     SLACK_BOT_TOKEN: z.preprocess(empty, secret('xoxb-', 'a bot token').optional()),
     SLACK_SIGNING_SECRET: z.preprocess(empty, secret(undefined, 'the signing secret').optional()),
     SLACK_APP_TOKEN: z.preprocess(empty, secret('xapp-', 'an app-level token').optional()),
@@ -128,10 +136,30 @@ const schema = z
       z
         .string()
         .trim()
-        .refine((text) => /^(sqlite|redis):\/\/.+/.test(text), {
-          message: 'expected sqlite://<path> or redis://<host>:<port>',
+        .refine((text) => /^(sqlite|rediss?):\/\/.+/i.test(text), {
+          message: 'expected sqlite://<path>, redis://<host>:<port> or rediss://<host>:<port> (TLS)',
+        })
+        .superRefine((text, ctx) => {
+          if (!/^rediss?:/i.test(text)) return;
+          try {
+            parseRedisUrl(text);
+          } catch (error) {
+            // The parser's messages name the part that is wrong, never the credentials.
+            if (!(error instanceof RedisUrlError)) throw error;
+            ctx.addIssue({ code: 'custom', message: error.message.replace(/^STORE_URL: /, '') });
+          }
         })
         .default('sqlite://./data/eventops.sqlite'),
+    ),
+    STORE_NAMESPACE: z.preprocess(
+      empty,
+      z
+        .string()
+        .trim()
+        .regex(/^[a-z0-9][a-z0-9_.-]{0,47}$/i, {
+          message: 'expected 1 to 48 letters, digits, "_", "." or "-", starting with a letter or digit',
+        })
+        .default('eventops'),
     ),
     LOG_LEVEL: z.preprocess(
       (value) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value),
@@ -155,19 +183,19 @@ const schema = z
           'required when SLACK_BOT_TOKEN is set: the Event Ticketing Service URL, or "simulator" to serve demo data to this workspace on purpose',
       });
     }
-    if (env.SLACK_APP_TOKEN && !env.SLACK_BOT_TOKEN) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['SLACK_BOT_TOKEN'],
-        message: 'required when SLACK_APP_TOKEN is set (Socket Mode needs both tokens)',
-      });
-    }
-    if (env.SLACK_BOT_TOKEN && !env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['SLACK_SIGNING_SECRET'],
-        message: 'required for the HTTP receiver (or set SLACK_APP_TOKEN for Socket Mode)',
-      });
+    // Any Slack variable means a real workspace: then the chosen receiver must have all it needs,
+    // or a half-configured start would run the sandbox on this deployment's store and service.
+    const given = SLACK_VARIABLES.filter((name) => env[name] !== undefined);
+    if (given.length > 0) {
+      const receiver = env.SLACK_APP_TOKEN ? 'Socket Mode' : 'the HTTP receiver';
+      const needs = ['SLACK_BOT_TOKEN', env.SLACK_APP_TOKEN ? 'SLACK_APP_TOKEN' : 'SLACK_SIGNING_SECRET'] as const;
+      for (const name of needs.filter((need) => env[need] === undefined)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `required for ${receiver}: ${given.join(', ')} ${given.length === 1 ? 'is' : 'are'} set, so this is a real workspace (leave every SLACK_ variable unset for the local sandbox)`,
+        });
+      }
     }
   });
 
@@ -178,6 +206,8 @@ type Env = z.output<typeof schema>;
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape);
 
 export interface Config {
+  /** `sandbox` only when no Slack variable is set: the local sandbox, on a store of its own. */
+  mode: 'workspace' | 'sandbox';
   ticketing: {
     /** `simulator`: the built-in demo service, chosen explicitly. Absent: only without Slack credentials. */
     apiUrl: string | undefined;
@@ -207,6 +237,8 @@ export interface Config {
   host: string | undefined;
   healthPort: number;
   storeUrl: string;
+  /** Every key the bot writes to a shared store starts with it (two deployments on one Redis). */
+  storeNamespace: string;
   logLevel: (typeof LOG_LEVELS)[number];
 }
 
@@ -231,6 +263,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
   const e: Env = parsed.data;
   return {
+    mode: e.SLACK_BOT_TOKEN ? 'workspace' : 'sandbox',
     ticketing: {
       apiUrl: e.TICKETING_API_URL,
       apiKey: e.TICKETING_API_KEY,
@@ -252,6 +285,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     host: e.HOST,
     healthPort: e.HEALTH_PORT,
     storeUrl: e.STORE_URL,
+    storeNamespace: e.STORE_NAMESPACE,
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -81,7 +81,10 @@ function wrap(instance: pino.Logger): Logger {
  * secrets too, so a key that reaches a message by accident still never reaches the log.
  */
 export function createLogger(options: LoggerOptions = {}): Logger {
-  const secrets = (options.secrets ?? []).filter((s): s is string => typeof s === 'string' && s.length >= 6);
+  // Each secret also as it appears inside a JSON string (a quote or backslash in it is escaped there).
+  const secrets = (options.secrets ?? [])
+    .filter((s): s is string => typeof s === 'string' && s.length >= 6)
+    .flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]);
   const scrub = (line: string) => secrets.reduce((text, secret) => text.replaceAll(secret, '[redacted]'), line);
   const write = options.write;
   const destination = write ? { write: (line: string) => write(line.replace(/\n$/, '')) } : pino.destination(2);

@@ -2,12 +2,22 @@ import { type Bot, composeBot } from './compose.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { type SandboxStack, startSandboxStack } from './sandbox/sandbox-stack.js';
+import { redisSecrets } from './store/redis-url.js';
 
 /**
  * Without Slack credentials: the whole bot in a local Slack sandbox in the browser, against the
  * built-in simulator unless TICKETING_API_URL names a real service.
  */
-async function startLocalSandbox(config: Config, logger: Logger): Promise<SandboxStack> {
+async function startLocalSandbox(
+  config: Config,
+  logger: Logger,
+  env: Record<string, string | undefined>,
+): Promise<SandboxStack> {
+  // The first line says what runs and on what, before anything opens.
+  logger.info(
+    'No SLACK_ variable is set: starting the local Slack sandbox on a store of its own, in memory (lost at exit)',
+    env.STORE_URL?.trim() ? { storeUrl: 'set but not used by the sandbox' } : {},
+  );
   const stack = await startSandboxStack({ env: process.env, logger, port: config.port });
   const service =
     config.ticketing.apiUrl && config.ticketing.apiUrl !== 'simulator'
@@ -43,7 +53,13 @@ async function main(): Promise<void> {
   }
   const logger = createLogger({
     level: config.logLevel,
-    secrets: [config.ticketing.apiKey, config.slack.botToken, config.slack.appToken, config.slack.signingSecret],
+    secrets: [
+      config.ticketing.apiKey,
+      config.slack.botToken,
+      config.slack.appToken,
+      config.slack.signingSecret,
+      ...redisSecrets(config.storeUrl),
+    ],
   });
   process.on('unhandledRejection', (reason) => logger.error('Unhandled rejection', { error: reason }));
 
@@ -66,8 +82,8 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
-  if (!config.slack.botToken) {
-    const stack = await startLocalSandbox(config, logger);
+  if (config.mode === 'sandbox') {
+    const stack = await startLocalSandbox(config, logger, process.env);
     stop = () => stack.close();
     if (!stopping) await startBackgroundWork(stack.bot);
     return;

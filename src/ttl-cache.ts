@@ -12,6 +12,8 @@ export interface TtlCacheOptions {
 
 /** The one cache of the code base: lru-cache with a size bound, a TTL and the injected clock. */
 export function ttlCache<K extends {}, V extends {}>(options: TtlCacheOptions): LRUCache<K, V> {
+  // lru-cache reads a TTL of 0 as "never expires": a caller meaning "no cache" must not build one.
+  if (!(options.ttlMs > 0)) throw new RangeError(`A cache needs a TTL above zero (got ${options.ttlMs} ms)`);
   return new LRUCache<K, V>({
     max: options.max,
     ttl: options.ttlMs,

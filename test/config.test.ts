@@ -81,8 +81,64 @@ describe('loadConfig', () => {
 
   it('requires the bot token with an app token', () => {
     expect(() => loadConfig({ SLACK_APP_TOKEN: 'xapp-1', TICKETING_API_URL: 'simulator' })).toThrow(
-      /SLACK_BOT_TOKEN: required when SLACK_APP_TOKEN is set/,
+      /SLACK_BOT_TOKEN: required for Socket Mode: SLACK_APP_TOKEN is set/,
     );
+  });
+
+  // A signing secret alone used to start the sandbox on the configured store and service.
+  it('treats any Slack variable as a real workspace and names what its receiver still needs', () => {
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig({ TICKETING_API_URL: 'simulator', ...env });
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems.map((p) => p.variable).sort();
+      }
+    };
+    expect(problems({ SLACK_SIGNING_SECRET: 'shh-secret-value' })).toEqual(['SLACK_BOT_TOKEN']);
+    expect(problems({ SLACK_API_URL: 'http://127.0.0.1:9/api/' })).toEqual(['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET']);
+    expect(problems({ SLACK_BOT_TOKEN: fakeSlackToken('b', '1') })).toEqual(['SLACK_SIGNING_SECRET']);
+    expect(problems({ SLACK_APP_TOKEN: 'xapp-1', SLACK_SIGNING_SECRET: 'shh-secret-value' })).toEqual([
+      'SLACK_BOT_TOKEN',
+    ]);
+    expect(() => loadConfig({ SLACK_SIGNING_SECRET: 'shh-secret-value' })).toThrow(
+      /SLACK_BOT_TOKEN: required for the HTTP receiver: SLACK_SIGNING_SECRET is set, so this is a real workspace/,
+    );
+    expect(loadConfig({}).mode).toBe('sandbox');
+    expect(
+      loadConfig({
+        SLACK_BOT_TOKEN: fakeSlackToken('b', '1'),
+        SLACK_SIGNING_SECRET: 'x',
+        TICKETING_API_URL: 'simulator',
+      }).mode,
+    ).toBe('workspace');
+  });
+
+  it('refuses durations that mean nothing at 0, and reads a report cache TTL of 0 as no cache', () => {
+    expect(() => loadConfig({ REPORT_JOB_LOCK: '0s' })).toThrow(/REPORT_JOB_LOCK: expected a duration above zero/);
+    expect(() => loadConfig({ TICKETING_REPORT_LIMIT: '3/0s' })).toThrow(/TICKETING_REPORT_LIMIT/);
+    expect(() => loadConfig({ TICKETING_REPORT_LIMIT: '0/60s' })).toThrow(/TICKETING_REPORT_LIMIT/);
+    expect(loadConfig({ TICKETING_REPORT_CACHE_TTL: '0s' }).ticketing.reportCacheTtlMs).toBe(0);
+  });
+
+  it('takes a namespace for every key, and refuses one that would break a key or its hash tag', () => {
+    expect(loadConfig({}).storeNamespace).toBe('eventops');
+    expect(loadConfig({ STORE_NAMESPACE: 'staging-eu' }).storeNamespace).toBe('staging-eu');
+    for (const bad of ['a:b', '{x}', 'has space', '-lead', 'x'.repeat(49)]) {
+      expect(() => loadConfig({ STORE_NAMESPACE: bad }), bad).toThrow(/STORE_NAMESPACE: expected 1 to 48 letters/);
+    }
+  });
+
+  it('accepts rediss:// for TLS and names a broken Redis URL without echoing its password', () => {
+    expect(loadConfig({ STORE_URL: 'rediss://:s3cr@t:Pa%ss@cache.example.com:6380/2' }).storeUrl).toMatch(/^rediss:/);
+    let message = '';
+    try {
+      loadConfig({ STORE_URL: 'redis://:s3cr@t:Pa%ss@cache.example.com:notaport' });
+    } catch (error) {
+      message = String(error);
+    }
+    expect(message).toMatch(/STORE_URL: expected host\[:port\]\[\/db\]/);
+    for (const part of ['s3cr', 'Pa%ss', 't:Pa']) expect(message).not.toContain(part);
   });
 
   it('names a bad PROMO_EDITORS entry by its position and never echoes it', () => {

@@ -7,6 +7,9 @@ import type { Logger } from '../logger.js';
 import { type Sandbox, startSandbox } from './sandbox-server.js';
 import { EDITORS_GROUP } from './sandbox-state.js';
 
+/** The sandbox's store: in memory, so it shares nothing with any deployment and is gone at exit. */
+export const SANDBOX_STORE_URL = 'sqlite://:memory:';
+
 export interface SandboxStack {
   sandbox: Sandbox;
   bot: Bot;
@@ -35,6 +38,8 @@ export async function startSandboxStack(options: {
     const signingSecret = randomBytes(24).toString('hex');
     const config = loadConfig({
       ...options.env,
+      // A store of its own, always: never a deployment's Redis or SQLite file (see the README).
+      STORE_URL: SANDBOX_STORE_URL,
       SLACK_BOT_TOKEN: `xoxb-sandbox-${randomBytes(8).toString('hex')}`,
       SLACK_SIGNING_SECRET: signingSecret,
       SLACK_APP_TOKEN: '',

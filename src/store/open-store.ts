@@ -6,7 +6,6 @@ import { type Logger, silentLogger } from '../logger.js';
 import { SqliteClaims } from './claims.js';
 import { type KeyLock, keyValueStore, StoreError } from './key-value-store.js';
 import type { OpenedStore } from './opened-store.js';
-import { openRedis } from './redis-store.js';
 
 export type { OpenedStore } from './opened-store.js';
 
@@ -16,12 +15,26 @@ export interface OpenStoreOptions {
   logger?: Logger;
   /** Wraps the keyv adapter (tests inject storage faults here). */
   wrapAdapter?: (adapter: KeyvStoreAdapter) => KeyvStoreAdapter;
+  /** Every key starts with it, so deployments sharing a Redis share nothing. @default 'eventops' */
+  namespace?: string;
 }
 
-type Opener = (location: string, options: OpenStoreOptions) => Promise<OpenedStore>;
+type Opener = (url: string, location: string, options: OpenStoreOptions) => Promise<OpenedStore>;
+
+// Redis, its clients and BullMQ load only when a replica asks for them: one process on SQLite
+// starts lighter and never has them in memory.
+const openRedisStore: Opener = async (url, _location, options) => {
+  const { openRedis } = await import('./redis-store.js');
+  return openRedis(url, {
+    namespace: options.namespace ?? DEFAULT_NAMESPACE,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+};
 
 /** Store backends by `STORE_URL` scheme: where a second backend (Redis) plugs in. */
-const BACKENDS: Record<string, Opener> = { sqlite: openSqlite, redis: openRedis };
+const BACKENDS: Record<string, Opener> = { sqlite: openSqlite, redis: openRedisStore, rediss: openRedisStore };
+
+export const DEFAULT_NAMESPACE = 'eventops';
 
 /** Opens the store `url` names, by its scheme; an unknown scheme is refused, naming the known ones. */
 export async function openStore(url: string, options: OpenStoreOptions = {}): Promise<OpenedStore> {
@@ -31,18 +44,18 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
     const known = Object.keys(BACKENDS).map((scheme) => `${scheme}://`);
     throw new Error(`STORE_URL must start with ${known.join(' or ')} (got a "${url.split(':')[0]}" URL)`);
   }
-  return open(match[2], options);
+  return open(url, match[2], options);
 }
 
 /** `sqlite://<path>` (its folder created) or `sqlite://:memory:`. */
-async function openSqlite(location: string, options: OpenStoreOptions): Promise<OpenedStore> {
+async function openSqlite(_url: string, location: string, options: OpenStoreOptions): Promise<OpenedStore> {
   const inMemory = location === ':memory:';
   const path = inMemory ? ':memory:' : resolve(options.cwd ?? process.cwd(), location);
   if (!inMemory) await mkdir(dirname(path), { recursive: true });
   const adapter = new KeyvSqlite({ uri: `sqlite://${path}`, table: 'eventops', busyTimeout: 5_000 });
   const logger = options.logger ?? silentLogger;
   const keyValue = keyValueStore(options.wrapAdapter ? options.wrapAdapter(adapter) : adapter, {
-    namespace: 'eventops',
+    namespace: options.namespace ?? DEFAULT_NAMESPACE,
     logger,
     lock: sqliteLock((sql) => adapter.query(sql) as Promise<unknown>),
   });

@@ -18,6 +18,8 @@ export interface SharedRedis {
   runScript(script: string, keys: string[], args: string[]): Promise<unknown>;
   /** Connection settings for a client of its own (BullMQ's). */
   connection: RedisConnection;
+  /** The deployment's namespace: every key anything writes to this Redis starts with it. */
+  namespace: string;
 }
 
 export interface RedisConnection {
@@ -26,4 +28,9 @@ export interface RedisConnection {
   db: number;
   username?: string;
   password?: string;
+  /**
+   * Present for `rediss://`: TLS, trusting the system CAs plus `NODE_EXTRA_CA_CERTS` (Node adds
+   * those to its default store), as ioredis takes it. `servername` is the host unless it is an IP.
+   */
+  tls?: { servername?: string };
 }

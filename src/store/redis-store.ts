@@ -3,7 +3,8 @@ import KeyvRedis from '@keyv/redis';
 import { type Logger, silentLogger } from '../logger.js';
 import type { Claim, ClaimState, ClaimStore } from './claims.js';
 import { keyValueStore, StoreError } from './key-value-store.js';
-import type { OpenedStore, RedisConnection, SharedRedis } from './opened-store.js';
+import type { OpenedStore, SharedRedis } from './opened-store.js';
+import { describeRedis, parseRedisUrl } from './redis-url.js';
 
 /** The Redis commands this module needs (node-redis, as @keyv/redis holds it). */
 interface RedisCommands {
@@ -13,7 +14,6 @@ interface RedisCommands {
   evalSha(sha: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
 }
 
-const PREFIX = 'eventops:';
 /** Claims keep for two weeks: Redis forgets them by itself (the runner's pruning in SQLite). */
 const CLAIM_TTL_MS = 14 * 86_400_000;
 
@@ -49,14 +49,17 @@ return 0`;
 export class RedisClaims implements ClaimStore {
   readonly #redis: RedisCommands;
   readonly #run: SharedRedis['runScript'];
+  readonly #prefix: string;
 
-  constructor(redis: RedisCommands, run: SharedRedis['runScript']) {
+  /** `prefix`: the deployment's namespace, so two deployments on one Redis claim apart. */
+  constructor(redis: RedisCommands, run: SharedRedis['runScript'], prefix: string) {
     this.#redis = redis;
     this.#run = run;
+    this.#prefix = prefix;
   }
 
   async claim(key: string, owner: string, at: number): Promise<boolean> {
-    const done = await this.#redis.set(PREFIX + key, asText({ owner, state: 'claimed', at }), {
+    const done = await this.#redis.set(this.#prefix + key, asText({ owner, state: 'claimed', at }), {
       condition: 'NX',
       expiration: { type: 'PX', value: CLAIM_TTL_MS },
     });
@@ -64,24 +67,24 @@ export class RedisClaims implements ClaimStore {
   }
 
   async settle(key: string, owner: string, state: Exclude<ClaimState, 'claimed'>, at: number): Promise<void> {
-    await this.#run(SETTLE, [PREFIX + key], [owner, asText({ owner, state, at })]);
+    await this.#run(SETTLE, [this.#prefix + key], [owner, asText({ owner, state, at })]);
   }
 
   async get(key: string): Promise<Claim | undefined> {
-    const text = await this.#redis.get(PREFIX + key);
+    const text = await this.#redis.get(this.#prefix + key);
     if (!text) return undefined;
     const claim = JSON.parse(text) as Claim;
     return { owner: claim.owner, state: claim.state, at: Number(claim.at) };
   }
 
   async release(key: string, owner: string): Promise<void> {
-    await this.#run(RELEASE, [PREFIX + key], [owner]);
+    await this.#run(RELEASE, [this.#prefix + key], [owner]);
   }
 
   async takeOver(key: string, expected: Claim, owner: string, at: number): Promise<boolean> {
     const replaced = await this.#run(
       COMPARE_AND_SET,
-      [PREFIX + key],
+      [this.#prefix + key],
       [asText(expected), asText({ owner, state: 'claimed', at })],
     );
     return replaced === 1;
@@ -97,9 +100,9 @@ export class RedisClaims implements ClaimStore {
  * A lock across processes for one key's read-modify-write: `SET NX PX`, released only by its
  * holder (a Lua compare-and-delete), so two replicas appending to one list both land.
  */
-function redisLock(redis: RedisCommands, run: SharedRedis['runScript']) {
+function redisLock(redis: RedisCommands, run: SharedRedis['runScript'], prefix: string) {
   return async <T>(key: string, work: () => Promise<T>): Promise<T> => {
-    const lock = `${PREFIX}lock:${key}`;
+    const lock = prefix + key;
     const token = randomUUID();
     const deadline = Date.now() + 10_000;
     while ((await redis.set(lock, token, { condition: 'NX', expiration: { type: 'PX', value: 10_000 } })) !== 'OK') {
@@ -132,27 +135,25 @@ function scriptRunner(redis: RedisCommands): SharedRedis['runScript'] {
   };
 }
 
-/** `host:port[/db]` with optional `user:password@`, as BullMQ's own connection takes it. */
-function connectionOf(location: string): RedisConnection {
-  const url = new URL(`redis://${location}`);
-  const db = Number(url.pathname.replace(/^\//, '') || 0);
-  return {
-    host: url.hostname,
-    port: Number(url.port || 6379),
-    db: Number.isInteger(db) ? db : 0,
-    ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
-    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
-  };
-}
-
-/** `redis://host:port[/db]`: keyv on @keyv/redis for values, Redis itself for claims and locks. */
-export async function openRedis(location: string, options: { logger?: Logger }): Promise<OpenedStore> {
+/**
+ * `redis[s]://[user:password@]host:port[/db]`: keyv on @keyv/redis for values, Redis itself for
+ * claims and locks, every key under `namespace:` so deployments sharing a Redis share nothing.
+ */
+export async function openRedis(url: string, options: { logger?: Logger; namespace: string }): Promise<OpenedStore> {
   const logger = options.logger ?? silentLogger;
+  // Parsed once, here: the client gets fields, never the URL, so no library re-parses (or logs) it.
+  const connection = parseRedisUrl(url);
+  const where = describeRedis(connection);
   const adapter = new KeyvRedis(
     {
-      url: `redis://${location}`,
+      ...(connection.username ? { username: connection.username } : {}),
+      ...(connection.password ? { password: connection.password } : {}),
+      database: connection.db,
       // A Redis that is not there fails the start in seconds, not after endless reconnects.
       socket: {
+        host: connection.host,
+        port: connection.port,
+        ...(connection.tls ? { tls: true as const, ...connection.tls } : {}),
         connectTimeout: 3_000,
         reconnectStrategy: (retries: number) =>
           retries >= 3 ? new Error('Redis did not answer') : Math.min(200 * 2 ** retries, 2_000),
@@ -167,7 +168,8 @@ export async function openRedis(location: string, options: { logger?: Logger }):
       throw new StoreError(`Redis could not ${what}`, { cause: error });
     });
   const runScript = scriptRunner(redis);
-  const raw = new RedisClaims(redis, runScript);
+  const prefix = `${options.namespace}:`;
+  const raw = new RedisClaims(redis, runScript, prefix);
   const claims: ClaimStore = {
     claim: (...args) => wrap('claim', () => raw.claim(...args)),
     settle: (...args) => wrap('settle a claim', () => raw.settle(...args)),
@@ -176,9 +178,12 @@ export async function openRedis(location: string, options: { logger?: Logger }):
     takeOver: (...args) => wrap('take over a claim', () => raw.takeOver(...args)),
     prune: () => raw.prune(),
   };
-  const keyValue = keyValueStore(adapter, { namespace: 'eventops', logger, lock: redisLock(redis, runScript) });
+  const keyValue = keyValueStore(adapter, {
+    namespace: options.namespace,
+    logger,
+    lock: redisLock(redis, runScript, `${prefix}lock:`),
+  });
   // Fail at start, with the address, rather than on the first command.
-  const where = location.replace(/^[^@]*@/, '');
   try {
     await keyValue.get('health:probe');
   } catch (error) {
@@ -188,11 +193,12 @@ export async function openRedis(location: string, options: { logger?: Logger }):
   return {
     keyValue,
     claims,
-    description: `redis ${where}`,
+    description: `${where} (namespace ${options.namespace})`,
     close: () => keyValue.close(),
     shared: {
       runScript: (script, keys, args) => wrap('run a script', () => runScript(script, keys, args)),
-      connection: connectionOf(location),
+      connection,
+      namespace: options.namespace,
     },
   };
 }

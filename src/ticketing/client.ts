@@ -78,7 +78,7 @@ export interface TicketingClientOptions {
   windowMs: number;
   /** The report endpoint's own limit (spec 8). */
   reportLimit: { limit: number; windowMs: number };
-  /** How long a finished report is served from memory (the default queue's cache). @default 60000 */
+  /** How long a finished report is served from memory (the default queue's cache); 0 keeps none. @default 60000 */
   reportCacheTtlMs?: number;
   /** Builds the report queue. @default an in-process `ReportQueue` within `reportLimit` */
   reports?: ReportSchedulerFactory;

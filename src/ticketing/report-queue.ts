@@ -54,7 +54,7 @@ export interface ReportQueueOptions {
   limit: number;
   /** The window in ms (the spec's minute). */
   windowMs: number;
-  /** How long a finished report is served from memory. @default 60000 */
+  /** How long a finished report is served from memory; 0 keeps none. @default 60000 */
   cacheTtlMs?: number;
   fetchReport: FetchReport;
   clock?: Clock;
@@ -93,7 +93,8 @@ export class ReportQueue implements ReportScheduler {
   readonly #clock: Clock;
   readonly #queue: Entry[] = [];
   readonly #entries = new Map<string, Entry>();
-  readonly #cache: LRUCache<string, EventReport>;
+  /** None when the TTL is 0: "no cache", where lru-cache would read 0 as "forever". */
+  readonly #cache: LRUCache<string, EventReport> | undefined;
   /** The latest `limit` admitted calls, oldest first. */
   readonly #admissions: Slot[] = [];
   #blockedUntil = 0;
@@ -106,11 +107,12 @@ export class ReportQueue implements ReportScheduler {
     this.#windowMs = options.windowMs;
     this.#fetchReport = options.fetchReport;
     this.#clock = options.clock ?? systemClock;
-    this.#cache = ttlCache({ max: 500, ttlMs: options.cacheTtlMs ?? 60_000, clock: this.#clock });
+    const cacheTtlMs = options.cacheTtlMs ?? 60_000;
+    this.#cache = cacheTtlMs > 0 ? ttlCache({ max: 500, ttlMs: cacheTtlMs, clock: this.#clock }) : undefined;
   }
 
   request(eventId: string, options: ReportRequestOptions = {}): ReportTicket {
-    const cached = this.#cache.get(eventId);
+    const cached = this.#cache?.get(eventId);
     if (cached) {
       const done: ReportProgress = { state: 'done', position: 0, estimatedWaitMs: 0 };
       return { eventId, result: Promise.resolve(cached), progress: () => done, cancel: () => {} };
@@ -245,7 +247,7 @@ export class ReportQueue implements ReportScheduler {
       : 'background';
     try {
       const report = await this.#fetchReport(entry.eventId, priority, entry.controller.signal);
-      this.#cache.set(entry.eventId, report);
+      this.#cache?.set(entry.eventId, report);
       this.#entries.delete(entry.eventId);
       for (const waiter of entry.waiters) {
         waiter.onProgress?.({ state: 'done', position: 0, estimatedWaitMs: 0 });

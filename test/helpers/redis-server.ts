@@ -8,7 +8,16 @@ const REDIS = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server';
 
 export interface RedisServer {
   url: string;
+  /** The loopback port it listens on (the TLS port with `tls`). */
+  port: number;
   stop(): Promise<void>;
+}
+
+export interface RedisServerOptions {
+  /** `requirepass`: the URL then carries it, raw, as an operator would paste it. */
+  password?: string;
+  /** Serve TLS only, with this certificate and key (PEM files): the URL is `rediss://`. */
+  tls?: { certFile: string; keyFile: string };
 }
 
 async function freePort(): Promise<number> {
@@ -30,17 +39,26 @@ const accepts = (port: number) =>
   });
 
 /** A real redis-server on loopback, on a free port, with nothing written to disk; stops with the tests. */
-export async function startRedis(): Promise<RedisServer> {
+export async function startRedis(options: RedisServerOptions = {}): Promise<RedisServer> {
   if (!existsSync(REDIS)) throw new Error(`redis-server is not at ${REDIS}: .ci/run installs the Debian package`);
   const port = await freePort();
+  const listen = options.tls
+    ? ['--port', '0', '--tls-port', String(port), '--tls-cert-file', options.tls.certFile]
+        .concat(['--tls-key-file', options.tls.keyFile, '--tls-ca-cert-file', options.tls.certFile])
+        .concat(['--tls-auth-clients', 'no'])
+    : ['--port', String(port)];
   const child: ChildProcess = spawn(
     REDIS,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    [...listen, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']
+      // Passed as an argument, as redis.conf would hold it; the test's own throwaway password.
+      .concat(options.password ? ['--requirepass', options.password] : []),
     { stdio: 'ignore' },
   );
   for (let i = 0; i < 100 && !(await accepts(port)); i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+  const auth = options.password ? `:${options.password}@` : '';
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url: `${options.tls ? 'rediss' : 'redis'}://${auth}127.0.0.1:${port}`,
+    port,
     stop: async () => {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
@@ -52,11 +70,14 @@ export async function startRedis(): Promise<RedisServer> {
  * A redis-server for the whole test file: started before its tests, stopped after them, once the
  * things `closers` collected (connections to it) are closed. Read `.url` inside tests.
  */
-export function useRedis(): { readonly url: string; closers: (() => Promise<unknown>)[] } {
+export function useRedis(options: RedisServerOptions | (() => RedisServerOptions) = {}): {
+  readonly url: string;
+  closers: (() => Promise<unknown>)[];
+} {
   let server: RedisServer | undefined;
   const closers: (() => Promise<unknown>)[] = [];
   beforeAll(async () => {
-    server = await startRedis();
+    server = await startRedis(typeof options === 'function' ? options() : options);
   });
   afterAll(async () => {
     for (const close of closers.splice(0)) await close();

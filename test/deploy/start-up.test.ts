@@ -1,0 +1,127 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startBot } from '../helpers/bot.js';
+import { command, nthResponse } from '../helpers/bot-actions.js';
+import { useRedis } from '../helpers/redis-server.js';
+
+/*
+ * Half-configured starts, as a new operator makes them, next to a Redis that already holds a real
+ * deployment's state: the process refuses, or runs the sandbox on a store of its own, and not one
+ * key of the deployment changes either way.
+ */
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const EXIT_WITH_PARENT = fileURLToPath(new URL('../helpers/exit-with-parent.ts', import.meta.url));
+const redis = useRedis();
+
+/** Every key with its value (DUMP) and whether it expires: what a deployment would lose or see change. */
+async function snapshot(url: string): Promise<Record<string, string>> {
+  const client = new Redis(url);
+  try {
+    const keys = (await client.keys('*')).sort();
+    const entries = await Promise.all(
+      keys.map(async (key) => {
+        const [dump, ttl] = await Promise.all([client.dumpBuffer(key), client.pttl(key)]);
+        return [key, `${dump?.toString('base64')} expires:${ttl >= 0}`] as const;
+      }),
+    );
+    return Object.fromEntries(entries);
+  } finally {
+    client.disconnect();
+  }
+}
+
+/** `src/main.ts` as `npm start` runs it, with exactly `env` (nothing of this process's own). */
+function startMain(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', EXIT_WITH_PARENT, 'src/main.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', PORT: '0', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    exited,
+    output: () => ({ stdout, stderr }),
+    async waitFor(pattern: RegExp, timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!pattern.test(stdout + stderr)) {
+        if (Date.now() > deadline) throw new Error(`no ${pattern} in:\n${stdout}\n${stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+  };
+}
+
+let before: Record<string, string>;
+beforeAll(async () => {
+  // A deployment's state: catalog, a digest subscription, claims, its budget, its report queue.
+  const rig = await startBot({ env: { STORE_URL: redis.url } });
+  try {
+    const on = await command(rig, 'digest on 07:30 UTC');
+    await nthResponse(rig, on.responseUrl);
+    await command(rig, `report ${rig.sim.catalog.events[0]?.id}`);
+    await rig.slack.waitFor(() =>
+      rig.slack.calls.find(
+        (call) => call.method === 'chat.update' && JSON.stringify(call.args.blocks).includes('Tickets sold'),
+      ),
+    );
+  } finally {
+    await rig.close();
+  }
+  before = await snapshot(redis.url);
+  expect(Object.keys(before).length).toBeGreaterThan(5);
+}, 60_000);
+
+describe('start-up rules', () => {
+  it('refuses a signing secret without a bot token, naming SLACK_BOT_TOKEN, and touches no Redis key', async () => {
+    const main = startMain({
+      SLACK_SIGNING_SECRET: 'a-signing-secret-0123456789',
+      STORE_URL: redis.url,
+      TICKETING_API_URL: 'simulator',
+    });
+    const code = await main.exited;
+    expect(code).not.toBe(0);
+    expect(main.output().stderr).toMatch(/SLACK_BOT_TOKEN: required for the HTTP receiver/);
+    expect(main.output().stdout).not.toMatch(/sandbox/);
+    expect(await snapshot(redis.url)).toEqual(before);
+  });
+
+  it('refuses an app token without a bot token the same way', async () => {
+    const main = startMain({
+      SLACK_APP_TOKEN: 'xapp-1-not-real',
+      STORE_URL: redis.url,
+      TICKETING_API_URL: 'simulator',
+    });
+    expect(await main.exited).not.toBe(0);
+    expect(main.output().stderr).toMatch(/SLACK_BOT_TOKEN: required for Socket Mode/);
+    expect(await snapshot(redis.url)).toEqual(before);
+  });
+
+  it('runs the sandbox with no Slack variable on a store of its own, saying so first, even with STORE_URL set', async () => {
+    const main = startMain({ STORE_URL: redis.url, HOST: '127.0.0.1' });
+    try {
+      await main.waitFor(/open http:\/\/127\.0\.0\.1:\d+/);
+      const firstLine = JSON.parse(main.output().stderr.split('\n')[0] ?? '{}') as { msg?: string };
+      expect(firstLine.msg).toMatch(/local Slack sandbox on a store of its own, in memory/);
+      expect(main.output().stderr).not.toContain(redis.url);
+      // The sandbox's catch-up and catalog ran; the deployment's Redis saw none of it.
+      await main.waitFor(/"Store opened"/);
+      expect(await snapshot(redis.url)).toEqual(before);
+    } finally {
+      main.child.kill('SIGTERM');
+      await main.exited;
+    }
+    expect(await snapshot(redis.url)).toEqual(before);
+  });
+});
