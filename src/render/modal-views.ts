@@ -2,6 +2,7 @@ import type { types } from '@slack/bolt';
 import type { TicketingEvent } from '../ticketing/schemas.js';
 import { eventLabel } from './event-blocks.js';
 import { describeEventTime } from './event-time.js';
+import { escapeText, type Mrkdwn, md, shorten } from './mrkdwn.js';
 
 export const EVENT_PICKER_ACTION = 'event_picker';
 export const PROMO_MODAL = 'promo_modal';
@@ -19,25 +20,25 @@ export const FIELDS = {
 const OPTION_TEXT = 75;
 export const MAX_OPTIONS = 100;
 
-const plain = (text: string) => ({ type: 'plain_text' as const, text: text.slice(0, OPTION_TEXT) });
+/** Plain text, escaped as headers are (Slack decodes the three entities there too). */
+const plain = (text: Mrkdwn) => ({ type: 'plain_text' as const, text: shorten(text, OPTION_TEXT) });
 
 /** One event as a picker option: its name and when, within 75 characters; its id as the value. */
 export function eventOption(event: TicketingEvent) {
-  const when = describeEventTime(event).split(' (')[0] ?? '';
-  const name = eventLabel(event);
+  const when = escapeText(describeEventTime(event).split(' (')[0] ?? '');
+  const name = escapeText(eventLabel(event));
   const room = OPTION_TEXT - when.length - 3;
-  const text = room > 10 ? `${name.length > room ? `${name.slice(0, room - 1)}…` : name} · ${when}` : name;
-  return { text: plain(text), value: event.id };
+  return { text: plain(room > 10 ? md`${shorten(name, room)} · ${when}` : name), value: event.id };
 }
 
 const eventPicker = (): types.InputBlock => ({
   type: 'input',
   block_id: FIELDS.event.block,
-  label: plain('Event'),
+  label: plain(md`Event`),
   element: {
     type: 'external_select',
     action_id: FIELDS.event.action,
-    placeholder: plain('Type part of its name'),
+    placeholder: plain(md`Type part of its name`),
     min_query_length: 0,
   },
 });
@@ -48,24 +49,24 @@ export function promoModalView(privateMetadata: string, maxQuantity: number): ty
     type: 'modal',
     callback_id: PROMO_MODAL,
     private_metadata: privateMetadata,
-    title: plain('Change promo quantity'),
-    submit: plain('Review'),
-    close: plain('Cancel'),
+    title: plain(md`Change promo quantity`),
+    submit: plain(md`Review`),
+    close: plain(md`Cancel`),
     blocks: [
       eventPicker(),
       {
         type: 'input',
         block_id: FIELDS.promo.block,
-        label: plain('Promo code id'),
-        hint: plain('promo_… (with or without the prefix)'),
+        label: plain(md`Promo code id`),
+        hint: plain(md`promo_… (with or without the prefix)`),
         element: { type: 'plain_text_input', action_id: FIELDS.promo.action, max_length: 100 },
       },
       {
         type: 'input',
         block_id: FIELDS.quantity.block,
-        label: plain('Redemptions allowed'),
+        label: plain(md`Redemptions allowed`),
         hint: plain(
-          `A whole number from 0 to ${maxQuantity.toLocaleString('en-US')}; you confirm before anything changes`,
+          md`A whole number from 0 to ${escapeText(maxQuantity.toLocaleString('en-US'))}; you confirm before anything changes`,
         ),
         element: {
           type: 'number_input',
@@ -85,9 +86,9 @@ export function reportModalView(privateMetadata: string): types.ModalView {
     type: 'modal',
     callback_id: REPORT_MODAL,
     private_metadata: privateMetadata,
-    title: plain('Event report'),
-    submit: plain('Request report'),
-    close: plain('Cancel'),
+    title: plain(md`Event report`),
+    submit: plain(md`Request report`),
+    close: plain(md`Cancel`),
     blocks: [eventPicker()],
   };
 }

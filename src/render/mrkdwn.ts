@@ -2,7 +2,8 @@
  * The one boundary between outside text and Slack markup. Mentions, `<!channel>`, user-group
  * pings and links exist only as `<...>` sequences, so text we did not write becomes `Mrkdwn`
  * only by escaping `&`, `<` and `>`. Every block builder and `SlackMessage` takes `Mrkdwn`, so
- * passing an unescaped `string` is a type error, and escaping twice is one too.
+ * passing an unescaped `string` is a type error, and escaping twice is one too. Our own template
+ * text is escaped as well (`md`): a `<...>` sequence comes only from the token helpers below.
  * https://docs.slack.dev/messaging/formatting-message-text#escaping
  */
 
@@ -41,13 +42,21 @@ export function clip<T extends string>(text: Unescaped<T>, max: number): Mrkdwn 
 }
 
 /**
- * Markup from a template: the literal parts are ours; every value must already be `Mrkdwn`
- * (escaped or built here) or a number. A plain string does not compile: wrap it in `escapeText`.
+ * Template text is ours, but a `<...>` in it is still a link or a ping to Slack: help text such
+ * as `/events show <id or name>` once rendered as a link. Only the angle brackets are escaped, so
+ * `*bold*`, `` `code` `` and an entity written by hand still work.
+ */
+const templateText = (text: string) => text.replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+
+/**
+ * Markup from a template: the literal parts are ours (their `<` and `>` are escaped; tokens come
+ * from the helpers below); every value must already be `Mrkdwn` (escaped or built here) or a
+ * number. A plain string does not compile: wrap it in `escapeText`.
  */
 export function md(strings: TemplateStringsArray, ...values: readonly (Mrkdwn | number)[]): Mrkdwn {
-  let out = strings[0] ?? '';
+  let out = templateText(strings[0] ?? '');
   values.forEach((value, index) => {
-    out += String(value) + (strings[index + 1] ?? '');
+    out += String(value) + templateText(strings[index + 1] ?? '');
   });
   return asMrkdwn(out);
 }
@@ -67,9 +76,13 @@ export function channelLink(channelId: string): Mrkdwn {
   return /^[CGD][A-Z0-9]{2,}$/.test(channelId) ? asMrkdwn(`<#${channelId}>`) : escapeText(channelId);
 }
 
-/** `<!date^...>`: an instant in each reader's own timezone, with a fallback for old clients. */
+/**
+ * `<!date^...>`: an instant in each reader's own timezone, with a fallback for old clients. With
+ * no finite time or no format there is no token Slack could read, so the fallback stands alone.
+ */
 export function dateToken(epochMs: number, format: string, fallback: string): Mrkdwn {
   const safeFormat = format.replace(/[<>|&]/g, '');
+  if (!Number.isFinite(epochMs) || !safeFormat) return escapeText(fallback);
   return asMrkdwn(`<!date^${Math.floor(epochMs / 1000)}^${safeFormat}|${escapeText(fallback)}>`);
 }
 

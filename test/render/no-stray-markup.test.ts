@@ -1,0 +1,482 @@
+import { readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { DayEntry } from '../../src/catalog/calendar-days.js';
+import type { DigestOutcome } from '../../src/digest/digest-runner.js';
+import type { Subscription } from '../../src/digest/subscription.js';
+import {
+  capBlocks,
+  context,
+  divider,
+  header,
+  mrkdwnField,
+  mrkdwnSection,
+  plainMessage,
+} from '../../src/render/block-kit.js';
+import {
+  digestAnnouncement,
+  digestMessage,
+  digestNowMessage,
+  digestOffMessage,
+  digestOnMessage,
+  digestPausedMessage,
+  digestStatusMessage,
+  noDigestMessage,
+} from '../../src/render/digest-blocks.js';
+import {
+  asOfLine,
+  eventCardMessage,
+  eventChoicesMessage,
+  eventListMessage,
+  eventPlainTitle,
+  eventSection,
+  eventTitle,
+  noEventMessage,
+  readerTime,
+} from '../../src/render/event-blocks.js';
+import { helpMessage, usageMessage } from '../../src/render/help-blocks.js';
+import { homeView } from '../../src/render/home-view.js';
+import { describeLimit } from '../../src/render/limit-wording.js';
+import { eventOption, promoModalView, reportModalView } from '../../src/render/modal-views.js';
+import {
+  channelLink,
+  clip,
+  code,
+  dateToken,
+  escapeText,
+  joinMrkdwn,
+  md,
+  mentionUser,
+  shorten,
+} from '../../src/render/mrkdwn.js';
+import {
+  type ConfirmationRefusal,
+  confirmationRefusedMessage,
+  type PromoOutcome,
+  promoAnnouncement,
+  promoConfirmMessage,
+  promoDoneMessage,
+  promoFailedMessage,
+  promoUncertainMessage,
+} from '../../src/render/promo-blocks.js';
+import {
+  reportAbandonedMessage,
+  reportFailedMessage,
+  reportMessage,
+  reportProgressMessage,
+} from '../../src/render/report-blocks.js';
+import { HOSTILE_NAMES } from '../../src/simulator/seed.js';
+import { USAGE } from '../../src/slack/command-parser.js';
+import type { BudgetSnapshot } from '../../src/ticketing/budget.js';
+import { eventSchema, type TicketingEvent } from '../../src/ticketing/schemas.js';
+
+/**
+ * Slack reads every `<...>` in message text as a link, a mention or a ping, so the only ones we
+ * may send are the tokens the helpers in mrkdwn.ts build, well-formed. Anything else, in our own
+ * template text as much as in a value, is a bug: `/events help` once showed `<id or name>` as a link.
+ */
+const TOKENS = /<!date\^-?\d+\^[^<>|&]+\|[^<>]*>|<@[UW][A-Z0-9]+>|<#[CGD][A-Z0-9]+>/g;
+
+/** Keys whose strings Slack never shows as text. */
+const NOT_TEXT = new Set([
+  'type',
+  'action_id',
+  'block_id',
+  'callback_id',
+  'value',
+  'private_metadata',
+  'style',
+  'min_value',
+  'max_value',
+]);
+
+/**
+ * Every shown string in `json` whose `<` or `>` is not part of a helper's token. In `plain_text`
+ * Slack reads no tokens at all, so there even a well-formed one is stray.
+ */
+function strayMarkup(json: unknown, path = '$', plain = false, found: string[] = []): string[] {
+  if (typeof json === 'string') {
+    if (/[<>]/.test(plain ? json : json.replace(TOKENS, ''))) found.push(`${path}: ${json}`);
+  } else if (Array.isArray(json)) {
+    json.forEach((item, index) => {
+      strayMarkup(item, `${path}[${index}]`, false, found);
+    });
+  } else if (typeof json === 'object' && json !== null) {
+    const isPlain = (json as { type?: unknown }).type === 'plain_text';
+    for (const [key, item] of Object.entries(json)) {
+      if (!NOT_TEXT.has(key)) strayMarkup(item, `${path}.${key}`, isPlain && key === 'text', found);
+    }
+  }
+  return found;
+}
+
+// Sample values: ordinary ones, and text that would ping, link or mention if it reached Slack raw.
+const NOW = Date.parse('2026-12-01T09:00:00Z');
+const HOSTILE = [...HOSTILE_NAMES, '</>', 'a > b & c < d', '<https://evil.example|x>', '<#C0123456>', '&lt;!here&gt;'];
+
+let counter = 0;
+const event = (fields: Record<string, unknown>): TicketingEvent => {
+  counter += 1;
+  return eventSchema.parse({
+    id: `evt_3f2c1a9e-8b7d-4c6e-9f01-${String(counter).padStart(12, '0')}`,
+    name: 'Jazz Night',
+    startDate: '2026-12-01T13:15:00Z',
+    endDate: '2026-12-01T16:15:00Z',
+    timezone: 'Asia/Kathmandu',
+    ...fields,
+  });
+};
+const EVENTS: TicketingEvent[] = [
+  event({ venue: { name: 'Hall', city: 'Kathmandu' }, status: 'cancelled' }),
+  event({ name: undefined, startDate: '2026-12-02', endDate: '2026-12-03', timezone: 'Pacific/Auckland' }),
+  ...HOSTILE.map((name) => event({ name, venue: name, status: name })),
+  // Ids the API sends are kept as they are when they are not ours to parse.
+  event({ id: '<!channel>', name: '<!here>' }),
+];
+const HOSTILE_EVENT = EVENTS[EVENTS.length - 1] as TicketingEvent;
+
+const LIMIT = { limit: 3, windowMs: 60_000 };
+
+const subscription = (fields: Partial<Subscription>): Subscription => ({
+  channelId: 'C0123456',
+  time: '08:30',
+  timezone: 'Asia/Kathmandu',
+  days: 3,
+  skipEmpty: false,
+  createdBy: 'U0123456',
+  createdAt: '2026-11-30T10:00:00.000Z',
+  status: 'active',
+  ...fields,
+});
+const SUBSCRIPTIONS: Subscription[] = [
+  subscription({
+    weekdays: [1, 2, 3, 4, 5],
+    lastRun: { date: '2026-11-30', at: '2026-11-30T03:00:00Z', outcome: 'sent' },
+  }),
+  ...HOSTILE.map((text) =>
+    subscription({
+      channelId: text,
+      createdBy: text,
+      createdAt: text,
+      time: text,
+      status: 'failing',
+      failure: text,
+      match: text,
+      days: 1,
+      lastRun: { date: text, at: text, outcome: 'failed' },
+    }),
+  ),
+];
+
+const DIGEST_OUTCOMES: DigestOutcome[] = [
+  { kind: 'sent', date: '2026-12-01', events: 3 },
+  { kind: 'skipped-empty', date: '2026-12-01' },
+  { kind: 'already-sent', date: '2026-12-01' },
+  { kind: 'in-progress', date: '2026-12-01' },
+  { kind: 'channel-failing', date: '2026-12-01', reason: '<!channel>' },
+  { kind: 'failed', date: '2026-12-01', reason: '<!here>', retryAt: NOW + 120_000 },
+  { kind: 'failed', date: '2026-12-01', reason: '<!here>', retryAt: undefined },
+  { kind: 'not-this-weekday', date: '2026-12-01' },
+  { kind: 'no-subscription' },
+];
+
+const PROMO_OUTCOMES: PromoOutcome[] = [
+  { userId: 'U0123456', eventId: EVENTS[0]?.id ?? '', eventName: 'Jazz Night', promoId: 'promo_1', quantity: 250 },
+  ...HOSTILE.map((text) => ({ userId: text, eventId: text, eventName: text, promoId: text, quantity: 5, code: text })),
+  { userId: 'U0123456', eventId: '<!channel>', eventName: undefined, promoId: '<@U1>', quantity: 0 },
+];
+
+const BUDGETS: BudgetSnapshot[] = [
+  {
+    limit: 100,
+    remaining: 40,
+    resetAt: NOW + 30_000,
+    pausedUntil: NOW + 5_000,
+    inFlight: 1,
+    queued: { interactive: 1, background: 2 },
+    reserve: 10,
+    lastObservation: { limit: 100, remaining: 40, resetAt: NOW + 30_000, observedAt: NOW },
+    rateLimitedResponses: 1,
+  },
+  {
+    limit: 100,
+    remaining: 100,
+    resetAt: undefined,
+    pausedUntil: undefined,
+    inFlight: 0,
+    queued: { interactive: 0, background: 0 },
+    reserve: 10,
+    lastObservation: undefined,
+    rateLimitedResponses: 0,
+  },
+];
+
+const hostileText = () => HOSTILE.map((text) => escapeText(text));
+
+/**
+ * Every function each module in src/render exports, with what it renders for the sample values.
+ * A module or export missing here fails the first test, so a new builder cannot go unchecked.
+ */
+const RENDERS: Record<string, Record<string, () => unknown[]>> = {
+  'block-kit.ts': {
+    mrkdwnSection: () => [...hostileText().map(mrkdwnSection), mrkdwnSection(md`<not a link>`)],
+    mrkdwnField: () => hostileText().map(mrkdwnField),
+    context: () => [context(...hostileText())],
+    divider: () => [divider()],
+    header: () => [...hostileText().map(header), header(md`<b>`)],
+    plainMessage: () => hostileText().map(plainMessage),
+    capBlocks: () => [
+      capBlocks(
+        Array.from({ length: 60 }, (_, index) => mrkdwnSection(escapeText(HOSTILE[index % HOSTILE.length] ?? ''))),
+        50,
+        (n) => md`...and ${n} more <hidden>`,
+      ),
+    ],
+  },
+  'digest-blocks.ts': {
+    digestMessage: () => {
+      const entries: DayEntry[] = EVENTS.map((each, index) => ({
+        event: each,
+        day: index % 2 ? '2026-12-01' : '2026-12-02',
+      }));
+      const many = Array.from({ length: 40 }, () => entries).flat();
+      return [
+        digestMessage({ entries, days: 3, date: '2026-12-01' }),
+        digestMessage({ entries: many, days: 1, date: '<!date>' }),
+        digestMessage({ entries: [], days: 1, date: '<!here>' }),
+        digestMessage({ entries: [], days: 7, date: '2026-12-01' }),
+      ];
+    },
+    digestStatusMessage: () => SUBSCRIPTIONS.map((each) => digestStatusMessage({ ...each, nextAt: NOW + 3_600_000 })),
+    digestAnnouncement: () => SUBSCRIPTIONS.map(digestAnnouncement),
+    digestOnMessage: () =>
+      SUBSCRIPTIONS.flatMap((each) =>
+        (['named', 'person', 'default'] as const).map((source) => digestOnMessage(each, '<2026-12-02>', source)),
+      ),
+    noDigestMessage: () => [noDigestMessage()],
+    digestOffMessage: () => [digestOffMessage(true), digestOffMessage(false)],
+    digestNowMessage: () =>
+      DIGEST_OUTCOMES.flatMap((outcome) => [
+        digestNowMessage(outcome, NOW, undefined),
+        digestNowMessage(outcome, NOW, escapeText('<!channel> refused')),
+      ]),
+    digestPausedMessage: () => [
+      digestPausedMessage('C0123456', 'not_in_channel'),
+      ...HOSTILE.map((text) => digestPausedMessage(text, text)),
+    ],
+  },
+  'event-blocks.ts': {
+    eventTitle: () => EVENTS.map((each) => eventTitle(each)),
+    eventPlainTitle: () => EVENTS.map(eventPlainTitle),
+    readerTime: () => EVENTS.map(readerTime),
+    eventSection: () => EVENTS.map(eventSection),
+    asOfLine: () => [asOfLine(NOW), asOfLine(0)],
+    eventCardMessage: () => EVENTS.flatMap((each) => [eventCardMessage(each, NOW), eventCardMessage(each)]),
+    eventChoicesMessage: () =>
+      HOSTILE.flatMap((query) =>
+        (['show', 'report'] as const).map((action) =>
+          eventChoicesMessage({ events: EVENTS, query, action, asOf: NOW }),
+        ),
+      ),
+    noEventMessage: () => HOSTILE.map((target) => noEventMessage({ target, asOf: NOW, refreshPeriodMs: 300_000 })),
+    eventListMessage: () => [
+      ...HOSTILE.map((words) =>
+        eventListMessage({
+          title: md`Upcoming events matching "${clip(words, 60)}"`,
+          events: EVENTS,
+          nextValue: JSON.stringify({ offset: 5, page: 2, words }),
+          page: 2,
+          footer: asOfLine(NOW),
+        }),
+      ),
+      eventListMessage({ title: md`Upcoming events`, events: [] }),
+      eventListMessage({ title: md`Upcoming events`, events: [], emptyText: escapeText('<!channel>') }),
+    ],
+  },
+  'help-blocks.ts': {
+    helpMessage: () => [helpMessage({ reportLimit: LIMIT, maxQuantity: 1_000_000 })],
+    usageMessage: () =>
+      hostileText().flatMap((problem) => Object.values(USAGE).map((usage) => usageMessage(problem, usage))),
+  },
+  'home-view.ts': {
+    homeView: () => [
+      ...BUDGETS.map((budget) =>
+        homeView({
+          events: EVENTS,
+          activity: {
+            reports: HOSTILE.map((text) => ({
+              at: '2026-11-30T10:00:00Z',
+              userId: 'U0123456',
+              eventId: text,
+              eventName: text,
+            })),
+            promoChanges: HOSTILE.map((text) => ({
+              at: text,
+              userId: text,
+              channelId: text,
+              eventId: text,
+              promoId: text,
+              quantity: 5,
+              outcome: 'failed' as const,
+              error: text,
+            })),
+          },
+          budget,
+          now: NOW,
+        }),
+      ),
+      homeView({
+        events: { error: escapeText('<!channel>') },
+        activity: { reports: [], promoChanges: [] },
+        budget: BUDGETS[1] as BudgetSnapshot,
+        now: NOW,
+      }),
+      homeView({
+        events: [],
+        activity: { reports: [], promoChanges: [] },
+        budget: BUDGETS[1] as BudgetSnapshot,
+        now: NOW,
+      }),
+    ],
+  },
+  'limit-wording.ts': {
+    describeLimit: () =>
+      [1, 3_600_000, 60_000, 120_000, 1_000, 500].map((windowMs) =>
+        describeLimit({ limit: windowMs === 1 ? 1 : 30, windowMs }),
+      ),
+  },
+  'modal-views.ts': {
+    eventOption: () => EVENTS.map(eventOption),
+    promoModalView: () => [promoModalView('{"channel":"<!channel>"}', 1_000_000)],
+    reportModalView: () => [reportModalView('{"channel":"<!channel>"}')],
+  },
+  'mrkdwn.ts': {
+    escapeText: () => hostileText(),
+    shorten: () =>
+      HOSTILE.flatMap((text) =>
+        [3, 6, 12, 30].map((max) => shorten(md`${escapeText(text)} ${mentionUser('U0123456')}`, max)),
+      ),
+    clip: () => HOSTILE.map((text) => clip(text, 12)),
+    md: () => [md`<id or name> & <!channel> ${escapeText('<@U1>')} ${3} >quote`],
+    joinMrkdwn: () => [joinMrkdwn(hostileText()), joinMrkdwn(hostileText(), md` <|> `)],
+    mentionUser: () => [mentionUser('U0123456'), mentionUser('W0123456'), ...HOSTILE.map(mentionUser)],
+    channelLink: () => [channelLink('C0123456'), channelLink('G0123456'), ...HOSTILE.map(channelLink)],
+    dateToken: () => [
+      dateToken(NOW, '{date_short_pretty} at {time}', '1 Dec 09:00 UTC'),
+      dateToken(NOW, '<{time}|>', '<!here>'),
+      dateToken(Number.NaN, '{time}', '<!here>'),
+      dateToken(Number.POSITIVE_INFINITY, '{time}', 'never'),
+      dateToken(NOW, '<>', 'no format'),
+    ],
+    code: () => HOSTILE.map((text) => code(text)),
+  },
+  'promo-blocks.ts': {
+    promoConfirmMessage: () =>
+      EVENTS.map((each) =>
+        promoConfirmMessage({
+          event: each,
+          promoId: each.name ?? '<!here>',
+          quantity: 250,
+          changeId: '<x>',
+          validForMinutes: 10,
+        }),
+      ),
+    promoAnnouncement: () => PROMO_OUTCOMES.map(promoAnnouncement),
+    promoDoneMessage: () =>
+      PROMO_OUTCOMES.flatMap((outcome) => [promoDoneMessage(outcome, true), promoDoneMessage(outcome, false)]),
+    promoUncertainMessage: () =>
+      PROMO_OUTCOMES.map((outcome) => promoUncertainMessage(outcome, escapeText('<!channel> timed out'))),
+    promoFailedMessage: () => hostileText().map(promoFailedMessage),
+    confirmationRefusedMessage: () =>
+      (['unknown', 'used', 'expired', 'not-yours', 'not-editor'] satisfies ConfirmationRefusal[]).map(
+        confirmationRefusedMessage,
+      ),
+  },
+  'report-blocks.ts': {
+    reportMessage: () => [
+      reportMessage(
+        {
+          ticketsSold: 120,
+          revenue: 4_500.5,
+          currency: 'EUR',
+          generatedAt: '2026-12-01T09:00:00Z',
+          byDay: [{ day: '2026-12-01', ticketsSold: 70 }],
+        },
+        { eventId: EVENTS[0]?.id ?? '', eventName: 'Jazz Night' },
+      ),
+      ...HOSTILE.map((text) =>
+        reportMessage(
+          {
+            [text]: 1,
+            revenue: 2,
+            currency: text,
+            eventName: text,
+            generatedAt: text,
+            [`${text} list`]: [{ name: text, [text]: 3 }],
+            rows: [{ label: text, count: 4 }],
+          },
+          { eventId: text, attachmentNote: escapeText(text) },
+        ),
+      ),
+      reportMessage({}, { eventId: HOSTILE_EVENT.id }),
+    ],
+    reportProgressMessage: () =>
+      HOSTILE.flatMap((label) => [
+        reportProgressMessage({ state: 'queued', position: 2, estimatedWaitMs: 40_000 }, label, LIMIT),
+        reportProgressMessage({ state: 'fetching', position: 0, estimatedWaitMs: 0 }, label, LIMIT),
+      ]),
+    reportFailedMessage: () => HOSTILE.map((text) => reportFailedMessage(text, escapeText(text))),
+    reportAbandonedMessage: () => HOSTILE.map(reportAbandonedMessage),
+  },
+};
+
+/** Exports that return raw text, not markup: every builder above escapes what they return. */
+const RAW_TEXT: Record<string, readonly string[]> = {
+  'event-blocks.ts': ['eventLabel'],
+  'event-time.ts': ['zoneLabel', 'describeEventTime'],
+  'report-blocks.ts': ['humanise'],
+};
+
+const RENDER_DIR = new URL('../../src/render/', import.meta.url);
+const FILES = readdirSync(RENDER_DIR)
+  .filter((file) => file.endsWith('.ts'))
+  .sort();
+
+describe('no stray <...> in anything src/render builds', () => {
+  it('has samples for every function every render module exports, and for nothing else', async () => {
+    for (const file of FILES) {
+      const module = (await import(new URL(file, RENDER_DIR).href)) as Record<string, unknown>;
+      const exported = Object.keys(module)
+        .filter((name) => typeof module[name] === 'function')
+        .sort();
+      const covered = [...Object.keys(RENDERS[file] ?? {}), ...(RAW_TEXT[file] ?? [])].sort();
+      expect(covered, `functions exported by src/render/${file}`).toEqual(exported);
+    }
+    expect(Object.keys(RENDERS).filter((file) => !FILES.includes(file))).toEqual([]);
+  });
+
+  it.each(
+    Object.entries(RENDERS).flatMap(([file, builders]) =>
+      Object.entries(builders).map(([name, render]) => ({ file, name, render })),
+    ),
+  )('$file $name sends only the helpers’ tokens', ({ render }) => {
+    const rendered = render();
+    expect(rendered.length).toBeGreaterThan(0);
+    expect(strayMarkup(rendered)).toEqual([]);
+  });
+
+  it('finds what it looks for: a bracket in template text, a token in plain text, a broken token', () => {
+    expect(strayMarkup({ type: 'mrkdwn', text: '`/events show <id or name>`' })).toHaveLength(1);
+    expect(strayMarkup({ type: 'plain_text', text: '<@U0123456>' })).toHaveLength(1);
+    expect(strayMarkup({ text: '<!date^NaN^{time}|09:00>' })).toHaveLength(1);
+    expect(strayMarkup({ text: 'a > b' })).toHaveLength(1);
+    expect(strayMarkup({ text: '<@U0123456> <#C0123456> <!date^1764579600^{time}|09:00>', value: '<x>' })).toEqual([]);
+  });
+});
+
+describe('/events help', () => {
+  it('shows the argument placeholders as text, not as Slack links', () => {
+    const help = JSON.stringify(helpMessage({ reportLimit: LIMIT, maxQuantity: 1_000_000 }));
+    expect(help).toContain('`/events show &lt;id or name&gt;`');
+    expect(help).toContain('`/events promo [&lt;eventId&gt; &lt;promoId&gt; &lt;quantity&gt;]`');
+  });
+});
