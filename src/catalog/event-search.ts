@@ -6,13 +6,13 @@ import type { TicketingEvent } from '../ticketing/schemas.js';
  */
 export const MAX_SEARCH_TEXT = 200;
 
-const length = (text: string) => [...text].length;
-
-/** What is wrong with search text a person typed, in words; undefined when it can be searched. */
+/**
+ * What is wrong with search text a person typed, in words; undefined when it can be searched.
+ * Counted in UTF-16 units, as the stored digest's `match` schema counts (an emoji is two).
+ */
 export function searchTextProblem(text: string): string | undefined {
-  const typed = length(text);
-  if (typed <= MAX_SEARCH_TEXT) return undefined;
-  return `Search words are limited to ${MAX_SEARCH_TEXT} characters (you typed ${typed}): a few words of the event's name are enough.`;
+  if (text.length <= MAX_SEARCH_TEXT) return undefined;
+  return `Search words are limited to ${MAX_SEARCH_TEXT} characters (you typed ${text.length}): a few words of the event's name are enough.`;
 }
 
 /**

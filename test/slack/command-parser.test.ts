@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_SEARCH_TEXT } from '../../src/catalog/event-search.js';
+import { subscriptionSchema } from '../../src/digest/subscription.js';
 import { parseEventsCommand, USAGE } from '../../src/slack/command-parser.js';
 
 const EVENT = 'evt_3f2c1a9e-8b7d-4c6e-9f01-23456789abcd';
@@ -151,6 +152,13 @@ describe('parseEventsCommand: words of a name are capped', () => {
     });
     expect(parseEventsCommand(`show ${atCap}`)).toEqual({ kind: 'show', target: { words: atCap } });
     expect(parseEventsCommand(`digest on --match ${atCap}`)).toMatchObject({ options: { match: atCap } });
+  });
+
+  it('takes only a --match the stored subscription can hold (an emoji counts twice in both)', () => {
+    const emoji = '🎷'.repeat(MAX_SEARCH_TEXT / 2);
+    expect(parseEventsCommand(`digest on --match ${emoji}`)).toMatchObject({ options: { match: emoji } });
+    expect(subscriptionSchema.shape.match.safeParse(emoji).success).toBe(true);
+    expect(parseEventsCommand(`digest on --match ${emoji}🎷`).kind).toBe('invalid');
   });
 
   it('refuses a digest --match past the same cap', () => {
