@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { KeyValueStore } from '../store/key-value-store.js';
 import type { Clock } from '../time/clock.js';
 import type { Metrics } from './metrics.js';
+import { singleFlight, withinDeadline } from './within-deadline.js';
 
 export interface ReadinessReport {
   ready: boolean;
@@ -11,15 +12,30 @@ export interface ReadinessReport {
   api: 'ok' | 'rejected' | 'unknown' | 'stale';
 }
 
+export interface ReadinessOptions {
+  store: KeyValueStore;
+  clock: Clock;
+  /** How long an API answer keeps the key counted as accepted. @default 5 minutes */
+  freshMs?: number;
+  /**
+   * Longest the store may take to answer before it counts as failing; one probe at a time reaches
+   * it however often `/readyz` is asked. @default 1000
+   */
+  probeTimeoutMs?: number;
+}
+
 /** Whether the bot can do its work: its store answers, and the service accepted its key recently. */
 export class Readiness {
-  readonly #store: KeyValueStore;
+  readonly #probe: () => Promise<unknown>;
+  readonly #probeTimeoutMs: number;
   readonly #clock: Clock;
   readonly #freshMs: number;
   #lastAnswer: { at: number; status: number } | undefined;
 
-  constructor(options: { store: KeyValueStore; clock: Clock; freshMs?: number }) {
-    this.#store = options.store;
+  constructor(options: ReadinessOptions) {
+    const { store } = options;
+    this.#probe = singleFlight(() => store.get('health:probe'));
+    this.#probeTimeoutMs = options.probeTimeoutMs ?? 1_000;
     this.#clock = options.clock;
     this.#freshMs = options.freshMs ?? 5 * 60_000;
   }
@@ -30,7 +46,7 @@ export class Readiness {
   }
 
   async check(): Promise<ReadinessReport> {
-    const store = await this.#store.get('health:probe').then(
+    const store = await withinDeadline(this.#probe(), this.#probeTimeoutMs, 'The store').then(
       () => 'ok' as const,
       () => 'failing' as const,
     );
@@ -57,28 +73,41 @@ export function healthRoutes(readiness: Readiness, metrics: Metrics): Record<str
   return {
     '/healthz': (_req, res) => json(res, 200, { alive: true }),
     '/readyz': (_req, res) => {
-      void readiness.check().then((report) => json(res, report.ready ? 200 : 503, report));
+      readiness.check().then(
+        (report) => json(res, report.ready ? 200 : 503, report),
+        () => json(res, 503, { ready: false }),
+      );
     },
     '/metrics': (_req, res) => {
-      void metrics.registry.metrics().then((text) => {
-        res.writeHead(200, { 'content-type': metrics.registry.contentType });
-        res.end(text);
-      });
+      metrics.scrape().then(
+        (text) => {
+          res.writeHead(200, { 'content-type': metrics.registry.contentType });
+          res.end(text);
+        },
+        () => res.writeHead(503, { 'content-type': 'text/plain' }).end('metrics unavailable\n'),
+      );
     },
   };
 }
 
-/** The same routes on a small port of their own (Socket Mode has no HTTP receiver). */
+/**
+ * The same routes on a small port of their own (Socket Mode has no HTTP receiver), on `host` (the
+ * `HOST` setting) or, like the HTTP receiver without it, on every interface.
+ */
 export async function startHealthServer(
   routes: Record<string, RouteHandler>,
   port: number,
-  host = '0.0.0.0',
+  host?: string | undefined,
 ): Promise<{ server: Server; port: number }> {
   const server = createServer((req, res) => {
     const handler = req.method === 'GET' ? routes[new URL(req.url ?? '/', 'http://health').pathname] : undefined;
     if (handler) handler(req, res);
     else res.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    if (host) server.listen(port, host, resolve);
+    else server.listen(port, resolve);
+  });
   return { server, port: (server.address() as AddressInfo).port };
 }

@@ -1,11 +1,22 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { BudgetSnapshot } from '../ticketing/budget.js';
+import { singleFlight, withinDeadline } from './within-deadline.js';
 
 /** What the metrics read on each scrape. */
 export interface MetricSources {
   budget(): Promise<BudgetSnapshot>;
   /** Report requests waiting: this process's queue, or the shared one. */
   reportsWaiting(): number | Promise<number>;
+}
+
+export interface MetricsOptions {
+  /**
+   * Longest a scrape waits for one source (a Redis that is down or slow): past it, that gauge has
+   * no sample in this scrape and `eventops_metric_collector_errors_total` counts it. @default 1000
+   */
+  collectTimeoutMs?: number;
+  /** Longest a whole scrape may take before `/metrics` answers 503. @default 1800 */
+  scrapeTimeoutMs?: number;
 }
 
 /**
@@ -52,24 +63,62 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  constructor(sources: MetricSources) {
+  readonly collectorErrors = new Counter({
+    name: 'eventops_metric_collector_errors_total',
+    help: 'Scrapes in which a gauge could not be read in time (its sample is left out), by collector',
+    labelNames: ['collector'] as const,
+    registers: [this.registry],
+  });
+  readonly #scrapeTimeoutMs: number;
+  /** Refreshes the gauges read from other parts of the bot (Redis, in replicas); never rejects. */
+  readonly #collect: () => Promise<void>;
+
+  constructor(sources: MetricSources, options: MetricsOptions = {}) {
+    const collectTimeoutMs = options.collectTimeoutMs ?? 1_000;
+    this.#scrapeTimeoutMs = options.scrapeTimeoutMs ?? 1_800;
     // The process's own: resident memory, heap, event-loop lag, open handles.
     collectDefaultMetrics({ register: this.registry });
-    new Gauge({
-      name: 'eventops_budget_remaining',
-      help: "Requests the bot may still send in the organization's current window (one figure for all replicas on Redis)",
-      registers: [this.registry],
-      async collect() {
-        this.set((await sources.budget()).remaining);
-      },
-    });
-    new Gauge({
-      name: 'eventops_report_queue_depth',
-      help: 'Report requests waiting for admission (across replicas when the queue is shared)',
-      registers: [this.registry],
-      async collect() {
-        this.set(await sources.reportsWaiting());
-      },
-    });
+    // Each source is read once at a time and for a bounded time: a scrape never waits on Redis.
+    // They are read before the registry is (not in prom-client's `collect`), so that the error
+    // count of this very scrape is in its text.
+    const gauge = (name: string, help: string, collector: string, read: () => number | Promise<number>) => {
+      const readOnce = singleFlight(read);
+      const metric = new Gauge({ name, help, registers: [this.registry] });
+      return async () => {
+        try {
+          metric.set(await withinDeadline(readOnce(), collectTimeoutMs, `The ${collector} metric`));
+        } catch {
+          // No sample rather than a stale or made-up one; the counter says why it is missing.
+          metric.remove({});
+          this.collectorErrors.inc({ collector });
+        }
+      };
+    };
+    const collectors = [
+      gauge(
+        'eventops_budget_remaining',
+        "Requests the bot may still send in the organization's current window (one figure for all replicas on Redis)",
+        'budget',
+        async () => (await sources.budget()).remaining,
+      ),
+      gauge(
+        'eventops_report_queue_depth',
+        'Report requests waiting for admission (across replicas when the queue is shared)',
+        'report_queue',
+        () => sources.reportsWaiting(),
+      ),
+    ];
+    this.#collect = async () => {
+      await Promise.all(collectors.map((collect) => collect()));
+    };
+  }
+
+  /**
+   * The Prometheus text of every metric, the gauges read afresh (what `/metrics` serves), or a
+   * rejection once the scrape's deadline passes.
+   */
+  scrape(): Promise<string> {
+    const scraped = this.#collect().then(() => this.registry.metrics());
+    return withinDeadline(scraped, this.#scrapeTimeoutMs, 'The metrics scrape');
   }
 }

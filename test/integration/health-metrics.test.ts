@@ -1,6 +1,8 @@
+import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type BotRig, startBot } from '../helpers/bot.js';
 import { command, nthResponse } from '../helpers/bot-actions.js';
+import { type RedisServer, startRedis } from '../helpers/redis-server.js';
 
 let rig: BotRig | undefined;
 afterEach(async () => {
@@ -68,6 +70,89 @@ describe('health and metrics on the HTTP port', () => {
       /eventops_api_requests_total\{endpoint="GET \/v1\/events\/\{id\}\/report",status="200"\} 1/,
     );
   });
+});
+
+describe('health and metrics when Redis is down or slow', () => {
+  let redis: (RedisServer & { stopped?: boolean }) | undefined;
+  const rejections: unknown[] = [];
+  const onRejection = (reason: unknown) => rejections.push(reason);
+  afterEach(async () => {
+    process.off('unhandledRejection', onRejection);
+    rejections.length = 0;
+    await rig?.close();
+    rig = undefined;
+    if (redis && !redis.stopped) await redis.stop();
+    redis = undefined;
+  });
+
+  const startOnRedis = async () => {
+    process.on('unhandledRejection', onRejection);
+    redis = await startRedis();
+    rig = await startBot({ env: { STORE_URL: redis.url } });
+    // The key accepted, the store answering: ready, every gauge read.
+    await nthResponse(rig, (await command(rig, 'list')).responseUrl);
+    expect((await get(rig, '/readyz')).status).toBe(200);
+    const metrics = await get(rig, '/metrics');
+    expect(metrics.text).toMatch(/^eventops_budget_remaining \d+$/m);
+    expect(metrics.text).toMatch(/^eventops_report_queue_depth 0$/m);
+    return rig;
+  };
+  const timed = async (r: BotRig, path: string) => {
+    const started = performance.now();
+    const answer = await get(r, path);
+    return { ...answer, ms: performance.now() - started };
+  };
+  /** Both scraped at once, twice (the second while the first's reads may still hang). */
+  const scrapeTwice = async (r: BotRig) => {
+    const answers = [];
+    for (let round = 0; round < 2; round += 1)
+      answers.push(...(await Promise.all([timed(r, '/metrics'), timed(r, '/readyz')])));
+    return answers;
+  };
+
+  it('answers /metrics and /readyz within 2 s once Redis is gone, leaving out the gauges it cannot read', async () => {
+    const r = await startOnRedis();
+    await redis?.stop();
+    if (redis) redis.stopped = true;
+    for (const answer of await scrapeTwice(r)) {
+      expect(answer.ms).toBeLessThan(2_000);
+      if (answer.text.startsWith('{')) {
+        expect(answer.status).toBe(503);
+        expect(JSON.parse(answer.text)).toMatchObject({ ready: false, store: 'failing' });
+      } else {
+        expect(answer.status).toBe(200);
+        expect(answer.text).not.toMatch(/^eventops_budget_remaining /m);
+        expect(answer.text).not.toMatch(/^eventops_report_queue_depth /m);
+        expect(answer.text).toMatch(/^eventops_metric_collector_errors_total\{collector="budget"\} [1-9]/m);
+        expect(answer.text).toMatch(/^eventops_metric_collector_errors_total\{collector="report_queue"\} [1-9]/m);
+        // The rest of the scrape is still there.
+        expect(answer.text).toContain('eventops_api_requests_total{endpoint="GET /v1/events",status="200"}');
+      }
+    }
+    // Reads given up on may still fail later: none of them goes unhandled.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(rejections).toEqual([]);
+  }, 60_000);
+
+  it('answers within 2 s while Redis is paused, and is ready again once it answers', async () => {
+    const r = await startOnRedis();
+    const admin = new Redis(redis?.url ?? '');
+    try {
+      await admin.call('CLIENT', 'PAUSE', '4000', 'ALL');
+      for (const answer of await scrapeTwice(r)) {
+        expect(answer.ms).toBeLessThan(2_000);
+        if (answer.text.startsWith('{')) expect(JSON.parse(answer.text)).toMatchObject({ store: 'failing' });
+        else expect(answer.text).toMatch(/^eventops_metric_collector_errors_total\{collector="budget"\} [1-9]/m);
+      }
+      await expect.poll(async () => (await get(r, '/readyz')).status, { timeout: 10_000, interval: 250 }).toBe(200);
+      await expect
+        .poll(async () => (await get(r, '/metrics')).text, { timeout: 5_000 })
+        .toMatch(/^eventops_budget_remaining \d+$/m);
+    } finally {
+      admin.disconnect();
+    }
+    expect(rejections).toEqual([]);
+  }, 60_000);
 });
 
 describe('logs', () => {

@@ -14,38 +14,55 @@ afterEach(async () => {
   cleanup = [];
 });
 
+/** A bot in Socket Mode against the simulator, a fake Slack and a WebSocket server standing in for Slack's. */
+async function startSocketBot(env: Record<string, string> = {}, healthPort?: number) {
+  const sim: Simulator = await startSimulator();
+  cleanup.push(() => sim.close());
+  const slack: FakeSlack = await startFakeSlack();
+  cleanup.push(() => slack.close());
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await new Promise((resolve) => wss.once('listening', resolve));
+  cleanup.push(() => new Promise<void>((resolve) => wss.close(() => resolve())));
+  slack.setSocketUrl(`ws://127.0.0.1:${(wss.address() as AddressInfo).port}/`);
+  const acks: unknown[] = [];
+  const connected = new Promise<WebSocket>((resolve) => {
+    wss.on('connection', (socket) => {
+      socket.on('message', (data) => acks.push(JSON.parse(String(data))));
+      socket.send(JSON.stringify({ type: 'hello', num_connections: 1, connection_info: { app_id: 'A0001' } }));
+      resolve(socket);
+    });
+  });
+
+  const config = loadConfig({
+    TICKETING_API_URL: sim.url,
+    TICKETING_API_KEY: sim.apiKeys[0] as string,
+    SLACK_BOT_TOKEN: fakeSlackToken('b', 'socket-test'),
+    SLACK_APP_TOKEN: 'xapp-socket-test',
+    SLACK_API_URL: slack.apiUrl,
+    STORE_URL: 'sqlite://:memory:',
+    ...env,
+  });
+  const logs: string[] = [];
+  const bot: Bot = await composeBot(config, {
+    logger: createLogger({ level: 'info', write: (line) => logs.push(line) }),
+    ...(healthPort === undefined ? {} : { healthPort }),
+  });
+  cleanup.push(() => bot.close());
+  await bot.app.start();
+  return { slack, acks, socket: await connected, logs };
+}
+
+const answers = async (url: string) => {
+  try {
+    return (await fetch(url, { signal: AbortSignal.timeout(2_000) })).status;
+  } catch {
+    return 'refused';
+  }
+};
+
 describe('Socket Mode', () => {
   it('connects with SLACK_APP_TOKEN, acknowledges a slash command envelope and answers', async () => {
-    const sim: Simulator = await startSimulator();
-    cleanup.push(() => sim.close());
-    const slack: FakeSlack = await startFakeSlack();
-    cleanup.push(() => slack.close());
-    const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
-    await new Promise((resolve) => wss.once('listening', resolve));
-    cleanup.push(() => new Promise<void>((resolve) => wss.close(() => resolve())));
-    slack.setSocketUrl(`ws://127.0.0.1:${(wss.address() as AddressInfo).port}/`);
-    const acks: unknown[] = [];
-    const connected = new Promise<WebSocket>((resolve) => {
-      wss.on('connection', (socket) => {
-        socket.on('message', (data) => acks.push(JSON.parse(String(data))));
-        socket.send(JSON.stringify({ type: 'hello', num_connections: 1, connection_info: { app_id: 'A0001' } }));
-        resolve(socket);
-      });
-    });
-
-    const config = loadConfig({
-      TICKETING_API_URL: sim.url,
-      TICKETING_API_KEY: sim.apiKeys[0] as string,
-      SLACK_BOT_TOKEN: fakeSlackToken('b', 'socket-test'),
-      SLACK_APP_TOKEN: 'xapp-socket-test',
-      SLACK_API_URL: slack.apiUrl,
-      STORE_URL: 'sqlite://:memory:',
-    });
-    const bot: Bot = await composeBot(config, { logger: createLogger({ level: 'error', write: () => {} }) });
-    cleanup.push(() => bot.close());
-    await bot.app.start();
-    const socket = await connected;
-
+    const { slack, acks, socket } = await startSocketBot();
     const responseUrl = slack.responseUrl('socket');
     socket.send(
       JSON.stringify({
@@ -69,5 +86,16 @@ describe('Socket Mode', () => {
     const answer = await slack.waitFor(() => slack.responses[0]);
     expect(JSON.stringify(answer.args.blocks)).toContain('/events report');
     expect(slack.calls.some((call) => call.method === 'apps.connections.open')).toBe(true);
+  });
+
+  // Linux routes all of 127.0.0.0/8 to loopback: a server bound to 127.0.0.2 alone refuses 127.0.0.1.
+  it.runIf(process.platform === 'linux')('serves health and metrics on HOST only', async () => {
+    const { logs } = await startSocketBot({ HOST: '127.0.0.2' }, 0);
+    const listening = logs
+      .map((line) => JSON.parse(line) as { msg?: string; port?: number })
+      .find((line) => line.msg === 'Health and metrics listening');
+    expect(listening?.port).toBeGreaterThan(0);
+    expect(await answers(`http://127.0.0.2:${listening?.port}/healthz`)).toBe(200);
+    expect(await answers(`http://127.0.0.1:${listening?.port}/healthz`)).toBe('refused');
   });
 });
