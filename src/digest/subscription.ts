@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_SEARCH_TEXT } from '../catalog/event-search.js';
 import { isValidTimeZone } from '../time/zoned.js';
 
 /** A channel's daily digest, as stored. */
@@ -37,7 +38,7 @@ export const subscriptionSchema = z.object({
   createdAt: z.string(),
   status: z.enum(['active', 'failing']),
   failure: z.string().optional(),
-  match: z.string().max(200).optional(),
+  match: z.string().max(MAX_SEARCH_TEXT).optional(),
   weekdays: z.array(z.number().int().min(1).max(7)).min(1).max(7).optional(),
   lastRun: z
     .object({ date: z.string(), at: z.string(), outcome: z.enum(['sent', 'skipped-empty', 'failed']) })
