@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+
 /** A person in the sandbox: one promo editor and one who is not, each in their own timezone. */
 export interface SandboxUser {
   id: string;
@@ -45,6 +48,27 @@ export interface SandboxView {
   errors?: Record<string, string>;
 }
 
+/** Where a response_url's posts land: the person, the channel, and the message it belongs to. */
+export interface ResponseTarget {
+  user: string;
+  channel: string;
+  messageTs?: string | undefined;
+}
+
+/** Who a trigger_id was handed to, so the view it opens is theirs. */
+export interface TriggerTarget {
+  user: string;
+  channel: string | undefined;
+}
+
+/** How many response_urls and triggers are kept; past that the oldest stop working. */
+export interface SandboxLimits {
+  /** @default 1000 (Slack lets each be used for 30 minutes) */
+  responseUrls?: number;
+  /** @default 100 (Slack's expire after 3 seconds) */
+  triggers?: number;
+}
+
 export const BOT_ID = 'UEVENTOPS';
 export const EDITORS_GROUP = 'SPROMOEDITORS';
 
@@ -69,10 +93,41 @@ export class SandboxState {
   readonly messages: SandboxMessage[] = [];
   readonly views = new Map<string, SandboxView>();
   readonly files = new Map<string, SandboxFile & { pending: boolean }>();
+  // Every command and click hands out one of each: bounded, so a long session (or a flood of
+  // requests) cannot grow them without end.
+  readonly #responseTargets: LRUCache<string, ResponseTarget>;
+  readonly #triggers: LRUCache<string, TriggerTarget>;
   #ts = Math.floor(Date.now() / 1000);
   #ids = 0;
   /** Bumped on every change, so the page re-renders only when something happened. */
   version = 0;
+
+  constructor(limits: SandboxLimits = {}) {
+    this.#responseTargets = new LRUCache({ max: limits.responseUrls ?? 1000 });
+    this.#triggers = new LRUCache({ max: limits.triggers ?? 100 });
+  }
+
+  /** A new response_url's id: random, so no one can post to a response_url they were not given. */
+  addResponseTarget(target: ResponseTarget): string {
+    const id = randomUUID();
+    this.#responseTargets.set(id, target);
+    return id;
+  }
+
+  responseTarget(id: string): ResponseTarget | undefined {
+    return this.#responseTargets.get(id);
+  }
+
+  /** A new trigger_id, in Slack's `<seconds>.<id>` shape. */
+  addTrigger(target: TriggerTarget): string {
+    const id = `${Math.floor(Date.now() / 1000)}.${randomUUID()}`;
+    this.#triggers.set(id, target);
+    return id;
+  }
+
+  trigger(id: string): TriggerTarget | undefined {
+    return this.#triggers.get(id);
+  }
 
   nextTs(): string {
     this.#ts += 1;

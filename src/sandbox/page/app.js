@@ -1,5 +1,7 @@
 // The sandbox page: renders Block Kit as Slack would and sends every click back to the sandbox,
 // which forwards it to the bot signed. No framework and no build step: the page is small.
+import { decodeEntities, escapeHtml } from './escape-html.js';
+import { mrkdwn } from './mrkdwn.js';
 
 const ui = {
   user: 'UEDITOR01',
@@ -12,15 +14,13 @@ const ui = {
 };
 
 const $ = (selector) => document.querySelector(selector);
-const escapeHtml = (text) =>
-  String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
-/** Slack's three entities back to characters (Slack decodes them for display). */
-const decodeEntities = (text) => text.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
+/** This start's token, written into the page by the sandbox: every request to it carries it. */
+const TOKEN = document.querySelector('meta[name="sandbox-token"]').content;
 
 async function call(path, body) {
   const response = await fetch(path, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', 'x-sandbox-token': TOKEN },
     body: JSON.stringify({ user: ui.user, ...body }),
   });
   return response.json();
@@ -28,93 +28,15 @@ async function call(path, body) {
 
 // ---- mrkdwn -------------------------------------------------------------------------------
 
-const me = () => ui.state?.users.find((user) => user.id === ui.user);
-
-/** `<!date^unix^{tokens}|fallback>` in the viewer's own timezone, as Slack renders it. */
-function formatDateToken(unix, format) {
-  const zone = me()?.tz ?? 'UTC';
-  const at = new Date(unix * 1000);
-  const part = (options) => new Intl.DateTimeFormat('en-US', { timeZone: zone, ...options }).format(at);
-  return format
-    .replaceAll('{date_short_pretty}', part({ month: 'short', day: 'numeric', year: 'numeric' }))
-    .replaceAll('{date_short}', part({ month: 'short', day: 'numeric', year: 'numeric' }))
-    .replaceAll('{date_long}', part({ weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' }))
-    .replaceAll('{date}', part({ month: 'long', day: 'numeric', year: 'numeric' }))
-    .replaceAll('{time}', part({ hour: 'numeric', minute: '2-digit' }));
-}
-
-/** One `<...>` token: a link, a mention, a channel, a date or a broadcast. */
-function renderToken(inner) {
-  const [target, label] = inner.split('|');
-  if (target.startsWith('@')) {
-    const user = ui.state?.users.find((each) => each.id === target.slice(1));
-    return `<span class="mention">@${escapeHtml(user ? user.name : target.slice(1))}</span>`;
-  }
-  if (target.startsWith('#')) {
-    const channel = ui.state?.channels.find((each) => each.id === target.slice(1));
-    return `<span class="mention">#${escapeHtml(channel ? channel.name : target.slice(1))}</span>`;
-  }
-  if (target.startsWith('!date^')) {
-    const [, unix, format] = target.split('^');
-    return `<span class="date" title="${escapeHtml(decodeEntities(label ?? ''))}">${escapeHtml(formatDateToken(Number(unix), format ?? '{date}'))}</span>`;
-  }
-  if (target.startsWith('!')) return `<span class="mention">@${escapeHtml(target.slice(1))}</span>`;
-  const href = decodeEntities(target);
-  const safe = /^(https?:|mailto:)/.test(href) ? href : '#';
-  return `<a href="${escapeHtml(safe)}" target="_blank" rel="noreferrer">${escapeHtml(decodeEntities(label ?? target))}</a>`;
-}
-
-/** The emoji the bot uses, by Slack shortcode. */
-const EMOJI = {
-  calendar: '📅',
-  clock3: '🕒',
-  round_pushpin: '📍',
-  warning: '⚠️',
-  white_check_mark: '✅',
-  ticket: '🎟️',
-  no_entry: '⛔',
-  hourglass: '⌛',
-  hourglass_flowing_sand: '⏳',
-  mag: '🔍',
-  grey_question: '❔',
-  bar_chart: '📊',
-  pencil2: '✏️',
-};
-
-/** Inline formatting of text that is already HTML-escaped. */
-function inline(html) {
-  return html
-    .replace(/`([^`]+)`/g, '<code>$1</code>')
-    .replace(/:([a-z0-9_+-]+):/g, (whole, name) => EMOJI[name] ?? whole)
-    .replace(/(^|[\s(])\*([^*\n]+)\*(?=[\s).,:;!?]|$)/g, '$1<b>$2</b>')
-    .replace(/(^|[\s(])_([^_\n]+)_(?=[\s).,:;!?]|$)/g, '$1<i>$2</i>')
-    .replace(/(^|[\s(])~([^~\n]+)~(?=[\s).,:;!?]|$)/g, '$1<s>$2</s>');
-}
-
-/** Slack mrkdwn to HTML: tokens first, then entities, code blocks, quotes and inline styles. */
-function mrkdwn(text) {
-  const tokens = [];
-  const withoutTokens = String(text).replace(/<([^<>]+)>/g, (_, inner) => {
-    tokens.push(renderToken(inner));
-    return `\u0000${tokens.length - 1}\u0000`;
-  });
-  const parts = withoutTokens.split('```');
-  const html = parts
-    .map((part, index) => {
-      const escaped = escapeHtml(decodeEntities(part));
-      if (index % 2 === 1) return `<pre>${escaped}</pre>`;
-      return escaped
-        .split('\n')
-        .map((line) => (line.startsWith('&gt; ') ? `<blockquote>${inline(line.slice(5))}</blockquote>` : inline(line)))
-        .join('<br>');
-    })
-    .join('');
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the placeholder is a control character on purpose
-  return html.replace(/\u0000(\d+)\u0000/g, (_, index) => tokens[Number(index)]);
-}
+/** Who reads the page's text: names for mentions and the signed-in person's timezone for dates. */
+const reader = () => ({
+  users: ui.state?.users ?? [],
+  channels: ui.state?.channels ?? [],
+  tz: ui.state?.users.find((user) => user.id === ui.user)?.tz ?? 'UTC',
+});
 
 const textOf = (object) =>
-  object ? (object.type === 'mrkdwn' ? mrkdwn(object.text) : escapeHtml(decodeEntities(object.text))) : '';
+  object ? (object.type === 'mrkdwn' ? mrkdwn(object.text, reader()) : escapeHtml(decodeEntities(object.text))) : '';
 
 // ---- Block Kit ----------------------------------------------------------------------------
 
@@ -190,10 +112,25 @@ function authorName(id) {
   return ui.state.users.find((user) => user.id === id)?.name ?? id;
 }
 
+/**
+ * A message's content. One the page cannot draw (blocks it does not expect) shows its plain text
+ * instead of throwing: one bad message must not stop the whole channel from rendering.
+ */
+function contentHtml(message, where) {
+  try {
+    return message.blocks.length > 0
+      ? blocksHtml(message.blocks, where)
+      : `<div>${mrkdwn(message.text, reader())}</div>`;
+  } catch (error) {
+    console.warn('The sandbox page could not draw a message; showing its text', error);
+    return `<div>${escapeHtml(message.text)}</div>`;
+  }
+}
+
 function messageHtml(message) {
   const where = { channel: message.channel, messageTs: message.ts };
   const bot = message.author === 'UEVENTOPS';
-  const body = message.blocks.length > 0 ? blocksHtml(message.blocks, where) : `<div>${mrkdwn(message.text)}</div>`;
+  const body = contentHtml(message, where);
   const files = (message.files ?? [])
     .map(
       (file) =>
@@ -320,9 +257,11 @@ function restoreValues(root, values) {
 
 async function refresh() {
   try {
-    const response = await fetch(`/ui/state?user=${ui.user}`);
+    const response = await fetch(`/ui/state?user=${encodeURIComponent(ui.user)}`, {
+      headers: { 'x-sandbox-token': TOKEN },
+    });
     const state = await response.json();
-    if (state.version !== ui.version || !ui.state) {
+    if (response.ok && (state.version !== ui.version || !ui.state)) {
       ui.state = state;
       ui.version = state.version;
       render();

@@ -1,0 +1,150 @@
+import type { BotForwarder } from './forward-to-bot.js';
+import type { ResponseTarget, SandboxState } from './sandbox-state.js';
+
+type Json = Record<string, unknown>;
+
+export interface PageActionsDeps {
+  state: SandboxState;
+  /** The bot, once it listens. */
+  bot(): BotForwarder;
+  /** A new response_url posting to this target. */
+  responseUrl(target: ResponseTarget): string;
+}
+
+/** What the page does (`/ui/...`), turned into what Slack would send the bot. */
+export function pageActions(deps: PageActionsDeps): (path: string, input: Json) => Promise<unknown> {
+  const { state, responseUrl } = deps;
+  const triggerFor = (user: string, channel: string | undefined) => state.addTrigger({ user, channel });
+
+  return async (path, input) => {
+    const user = state.user(String(input.user));
+    if (!user) throw new Error('unknown user');
+    const userField = { id: user.id, username: user.name, name: user.name, team_id: 'TSANDBOX' };
+    const common = {
+      team: { id: 'TSANDBOX', domain: 'sandbox' },
+      api_app_id: 'ASANDBOX',
+      token: 'sandbox',
+      user: userField,
+    };
+    switch (path) {
+      case '/ui/state':
+        return state.visibleTo(user.id);
+      case '/ui/command': {
+        const channel = state.channelFor(String(input.channel));
+        if (!channel) throw new Error('unknown channel');
+        const text = String(input.text ?? '').replace(/^\/events\s*/, '');
+        // The person's own line, as Slack shows the command typed.
+        state.post({
+          channel: channel.id,
+          author: user.id,
+          text: `/events ${text}`.trim(),
+          blocks: [],
+          ephemeralFor: user.id,
+        });
+        const result = await deps.bot().form({
+          token: 'sandbox',
+          team_id: 'TSANDBOX',
+          team_domain: 'sandbox',
+          channel_id: channel.id,
+          channel_name: channel.name,
+          user_id: user.id,
+          user_name: user.name,
+          command: '/events',
+          text,
+          api_app_id: 'ASANDBOX',
+          response_url: responseUrl({ user: user.id, channel: channel.id }),
+          trigger_id: triggerFor(user.id, channel.id),
+        });
+        return { status: result.status };
+      }
+      case '/ui/action': {
+        const action = input.action as Json;
+        const view = typeof input.viewId === 'string' ? state.views.get(input.viewId) : undefined;
+        const channel = typeof input.channel === 'string' ? input.channel : undefined;
+        const messageTs = typeof input.messageTs === 'string' ? input.messageTs : undefined;
+        const payload: Json = {
+          ...common,
+          type: 'block_actions',
+          trigger_id: triggerFor(user.id, channel),
+          actions: [{ ...action, action_ts: String(Date.now() / 1000) }],
+          ...(view
+            ? {
+                view: {
+                  id: view.id,
+                  type: view.view.type,
+                  callback_id: view.view.callback_id,
+                  private_metadata: view.view.private_metadata,
+                },
+              }
+            : {}),
+          ...(channel ? { channel: { id: channel, name: state.channelFor(channel)?.name ?? '' } } : {}),
+          ...(channel && messageTs
+            ? {
+                container: {
+                  type: 'message',
+                  message_ts: messageTs,
+                  channel_id: channel,
+                  is_ephemeral: Boolean(state.find(channel, messageTs)?.ephemeralFor),
+                },
+                message: { ts: messageTs },
+                response_url: responseUrl({ user: user.id, channel, messageTs }),
+              }
+            : {}),
+        };
+        return { status: (await deps.bot().interaction(payload)).status };
+      }
+      case '/ui/options': {
+        const result = await deps.bot().interaction({
+          ...common,
+          type: 'block_suggestion',
+          action_id: input.actionId,
+          block_id: input.blockId,
+          value: String(input.value ?? ''),
+          container: { type: 'view', view_id: input.viewId },
+        });
+        return result.text ? JSON.parse(result.text) : { options: [] };
+      }
+      case '/ui/submit': {
+        const view = state.views.get(String(input.viewId));
+        if (!view) throw new Error('unknown view');
+        const result = await deps.bot().interaction({
+          ...common,
+          type: 'view_submission',
+          trigger_id: triggerFor(user.id, undefined),
+          view: { ...view.view, id: view.id, state: { values: input.values } },
+        });
+        const answer = result.text ? (JSON.parse(result.text) as Json) : {};
+        if (answer.response_action === 'errors') {
+          view.errors = answer.errors as Record<string, string>;
+        } else {
+          state.views.delete(view.id);
+        }
+        state.touch();
+        return answer;
+      }
+      case '/ui/close':
+        state.views.delete(String(input.viewId));
+        state.touch();
+        return {};
+      case '/ui/home':
+        await deps.bot().event({
+          type: 'app_home_opened',
+          user: user.id,
+          channel: `D${user.id.slice(1)}`,
+          tab: 'home',
+        });
+        return {};
+      case '/ui/shortcut':
+        await deps.bot().interaction({
+          ...common,
+          type: 'shortcut',
+          callback_id: String(input.callbackId),
+          trigger_id: triggerFor(user.id, undefined),
+          action_ts: String(Date.now() / 1000),
+        });
+        return {};
+      default:
+        throw new Error(`no such page action ${path}`);
+    }
+  };
+}

@@ -1,0 +1,21 @@
+// The emoji the bot's messages use, by Slack shortcode: the `:name:` codes in src/render and
+// src/slack (test/sandbox/emoji.test.ts checks that each one is here). A Map, not an object, so a
+// code such as `:constructor:` finds nothing instead of Object.prototype's members.
+const EMOJI = new Map([
+  ['bar_chart', '📊'],
+  ['calendar', '📅'],
+  ['clock3', '🕒'],
+  ['grey_question', '❔'],
+  ['hourglass', '⌛'],
+  ['hourglass_flowing_sand', '⏳'],
+  ['mag', '🔍'],
+  ['no_entry', '⛔'],
+  ['pencil2', '✏️'],
+  ['round_pushpin', '📍'],
+  ['ticket', '🎟️'],
+  ['warning', '⚠️'],
+  ['white_check_mark', '✅'],
+]);
+
+/** The emoji a shortcode names, or `undefined` for one the page does not know (shown as typed). */
+export const emojiFor = (name) => EMOJI.get(name);

@@ -1,0 +1,130 @@
+import type { Logger } from '../logger.js';
+import { conversationHistory } from './conversation-history.js';
+import { BOT_ID, EDITORS_GROUP, type SandboxMessage, type SandboxState } from './sandbox-state.js';
+
+type Json = Record<string, unknown>;
+
+export interface SandboxWebApiDeps {
+  state: SandboxState;
+  /** Where the bot uploads a file's content (`files.getUploadURLExternal`). */
+  uploadUrl(fileId: string): string;
+  logger: Logger;
+}
+
+/** The Web API methods the bot calls, answered from the sandbox's state as Slack would. */
+export function sandboxWebApi(deps: SandboxWebApiDeps): (method: string, args: Json) => Json {
+  const { state, logger } = deps;
+
+  /** A bot message in the channel `args.channel` names (a person's id means their DM). */
+  function postFromBot(args: Json, extra: Partial<SandboxMessage>): SandboxMessage | undefined {
+    const channel = state.channelFor(String(args.channel));
+    if (!channel) return undefined;
+    return state.post({
+      ...extra,
+      channel: channel.id,
+      author: BOT_ID,
+      text: String(args.text ?? ''),
+      blocks: Array.isArray(args.blocks) ? args.blocks : [],
+    });
+  }
+
+  return (method, args) => {
+    switch (method) {
+      case 'auth.test':
+        return {
+          ok: true,
+          user_id: BOT_ID,
+          bot_id: 'BEVENTOPS',
+          team_id: 'TSANDBOX',
+          user: 'eventops',
+          team: 'Sandbox',
+        };
+      case 'chat.postMessage': {
+        const message = postFromBot(args, {
+          threadTs: typeof args.thread_ts === 'string' ? args.thread_ts : undefined,
+          metadata: args.metadata,
+        });
+        return message
+          ? { ok: true, channel: message.channel, ts: message.ts, message: { text: message.text } }
+          : { ok: false, error: 'channel_not_found' };
+      }
+      case 'chat.update': {
+        const message = state.find(String(args.channel), String(args.ts));
+        if (!message) return { ok: false, error: 'message_not_found' };
+        message.text = String(args.text ?? message.text);
+        if (Array.isArray(args.blocks)) message.blocks = args.blocks;
+        message.edited = true;
+        state.touch();
+        return { ok: true, channel: message.channel, ts: message.ts };
+      }
+      case 'chat.postEphemeral': {
+        const message = postFromBot(args, { ephemeralFor: String(args.user) });
+        return message ? { ok: true, message_ts: message.ts } : { ok: false, error: 'channel_not_found' };
+      }
+      case 'views.open': {
+        const trigger = state.trigger(String(args.trigger_id));
+        if (!trigger) return { ok: false, error: 'invalid_trigger_id' };
+        const id = state.nextId('V');
+        state.views.set(id, { id, user: trigger.user, kind: 'modal', view: args.view as Json });
+        state.touch();
+        return { ok: true, view: { id } };
+      }
+      case 'views.update': {
+        const view = state.views.get(String(args.view_id));
+        if (!view) return { ok: false, error: 'not_found' };
+        view.view = args.view as Json;
+        state.touch();
+        return { ok: true, view: { id: view.id } };
+      }
+      case 'views.publish': {
+        const user = String(args.user_id);
+        const id = `VHOME${user}`;
+        state.views.set(id, { id, user, kind: 'home', view: args.view as Json });
+        state.touch();
+        return { ok: true, view: { id } };
+      }
+      case 'users.info': {
+        const user = state.user(String(args.user));
+        return user
+          ? { ok: true, user: { id: user.id, name: user.name, tz: user.tz } }
+          : { ok: false, error: 'user_not_found' };
+      }
+      case 'usergroups.users.list':
+        return args.usergroup === EDITORS_GROUP
+          ? { ok: true, users: state.users.filter((user) => user.editor).map((user) => user.id) }
+          : { ok: false, error: 'no_such_subteam' };
+      case 'conversations.history':
+        return conversationHistory(
+          state.messages.filter((message) => message.channel === args.channel && !message.ephemeralFor).reverse(),
+          args,
+        );
+      case 'files.getUploadURLExternal': {
+        const id = state.nextId('F');
+        state.files.set(id, { id, name: String(args.filename ?? 'file'), title: '', content: '', pending: true });
+        return { ok: true, upload_url: deps.uploadUrl(id), file_id: id };
+      }
+      case 'files.completeUploadExternal': {
+        const listed = Array.isArray(args.files) ? (args.files as { id?: string; title?: string }[]) : [];
+        const files = listed.flatMap((entry) => {
+          const file = entry.id ? state.files.get(entry.id) : undefined;
+          return file ? [{ id: file.id, name: file.name, title: entry.title ?? file.name, content: file.content }] : [];
+        });
+        const channel = state.channelFor(String(args.channel_id));
+        if (channel) {
+          state.post({
+            channel: channel.id,
+            author: BOT_ID,
+            text: '',
+            blocks: [],
+            threadTs: typeof args.thread_ts === 'string' ? args.thread_ts : undefined,
+            files,
+          });
+        }
+        return { ok: true, files: files.map((file) => ({ id: file.id, title: file.title })) };
+      }
+      default:
+        logger.warn('The bot called a Web API method the sandbox does not serve', { method });
+        return { ok: false, error: 'unknown_method' };
+    }
+  };
+}
