@@ -11,12 +11,16 @@ export const TOKEN_HEADER = 'x-sandbox-token';
 export interface Refusal {
   status: 403 | 405;
   reason: string;
+  /** For a 405: the one method the path takes. */
+  allow?: 'GET' | 'POST';
 }
 
 /** Page actions that only read (GET); every other `/ui/` path changes state (POST). */
 const READ_ONLY_PAGE_ACTIONS = new Set(['/ui/state']);
 /** The bot's side (Web API, response_urls, uploads): it only ever POSTs. */
 const BOT_PATHS = ['/api/', '/response/', '/upload/'];
+
+const POST_ONLY: Refusal = { status: 405, reason: 'POST only', allow: 'POST' };
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
@@ -47,13 +51,13 @@ export class RequestGuard {
     const origin = headers.origin;
     if (origin !== undefined && origin !== `http://${host}`) return { status: 403, reason: 'cross-origin request' };
     if (BOT_PATHS.some((prefix) => path.startsWith(prefix))) {
-      return method === 'POST' ? undefined : { status: 405, reason: 'POST only' };
+      return method === 'POST' ? undefined : POST_ONLY;
     }
     if (!path.startsWith('/ui/')) return undefined;
     if (READ_ONLY_PAGE_ACTIONS.has(path)) {
-      if (method !== 'GET') return { status: 405, reason: 'GET only' };
+      if (method !== 'GET') return { status: 405, reason: 'GET only', allow: 'GET' };
     } else {
-      if (method !== 'POST') return { status: 405, reason: 'POST only' };
+      if (method !== 'POST') return POST_ONLY;
       // Browsers send Origin on every POST; a POST without one did not come from our page.
       if (origin === undefined) return { status: 403, reason: 'no Origin' };
     }

@@ -5,7 +5,7 @@ import type { Logger } from '../logger.js';
 import { BotForwarder } from './forward-to-bot.js';
 import { pageActions } from './page-actions.js';
 import { readPageFile } from './page-files.js';
-import { RequestGuard } from './request-guard.js';
+import { type Refusal, RequestGuard } from './request-guard.js';
 import { BOT_ID, type ResponseTarget, type SandboxLimits, SandboxState } from './sandbox-state.js';
 import { sandboxWebApi } from './sandbox-web-api.js';
 
@@ -113,12 +113,14 @@ export async function startSandbox(options: {
       res.end(JSON.stringify(body));
     };
     // No guard yet means the port is not known yet: refuse rather than serve unguarded.
-    const refusal = guard ? guard.refusal(req.method, path, req.headers) : { status: 403, reason: 'starting' };
+    const refusal: Refusal | undefined = guard
+      ? guard.refusal(req.method, path, req.headers)
+      : { status: 403, reason: 'starting' };
     if (refusal) {
       logger.warn('The sandbox refused a request', { method: req.method, path, reason: refusal.reason });
       res.writeHead(refusal.status, {
         'content-type': 'application/json',
-        ...(refusal.status === 405 ? { allow: path === '/ui/state' ? 'GET' : 'POST' } : {}),
+        ...(refusal.allow ? { allow: refusal.allow } : {}),
       });
       res.end(JSON.stringify({ ok: false, error: refusal.reason }));
       return;

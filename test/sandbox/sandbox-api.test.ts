@@ -127,6 +127,22 @@ describe('the sandbox drives only from its own page', () => {
     expect(received.map((form) => form.get('text'))).toEqual(['promo evt_1 promo_1 7']);
   });
 
+  it('is driven the same way when opened as localhost:PORT', async () => {
+    sandbox = await startSandbox({ logger: quiet() });
+    const received = await connectRecordingBot(sandbox);
+    const host = `localhost:${portOf(sandbox)}`;
+    const page = await send(sandbox, { path: '/', headers: { host } });
+    expect(page.status).toBe(200);
+    const answer = await send(sandbox, {
+      method: 'POST',
+      path: '/ui/command',
+      headers: { ...fromPage(sandbox, await pageToken(sandbox)), host, origin: `http://${host}` },
+      body: JSON.stringify(COMMAND),
+    });
+    expect(answer.status).toBe(200);
+    expect(received).toHaveLength(1);
+  });
+
   it('holds a token of its own in the page at each start', async () => {
     sandbox = await startSandbox({ logger: quiet() });
     const other = await startSandbox({ logger: quiet() });
