@@ -1,31 +1,84 @@
 import type { App } from '@slack/bolt';
-import { homeView } from '../../render/home-view.js';
+import type { CatalogSnapshot } from '../../catalog/event-catalog.js';
+import { withinDeadline } from '../../observability/within-deadline.js';
+import { type HomeViewInput, homeView } from '../../render/home-view.js';
+import { md } from '../../render/mrkdwn.js';
+import type { RecentActivity } from '../../store/activity-store.js';
+import type { BudgetSnapshot } from '../../ticketing/budget.js';
 import type { SlackDeps } from '../deps.js';
 import { countSlackError } from '../slack-errors.js';
 import { userMessageFor } from '../user-message.js';
 
-/** App Home: the next events, the user's recent reports and promo changes, the API budget. */
+/** How long the first view waits for a crawl when none is in memory (a cold start): usually enough. */
+const CATALOG_WAIT_MS = 500;
+/** How long a view waits for the store (activity, budget) before showing without it. */
+const STORE_WAIT_MS = 300;
+
+const NO_ACTIVITY: RecentActivity = { reports: [], promoChanges: [] };
+const NO_BUDGET: BudgetSnapshot = {
+  limit: 0,
+  remaining: 0,
+  resetAt: undefined,
+  pausedUntil: undefined,
+  inFlight: 0,
+  queued: { interactive: 0, background: 0 },
+  reserve: 0,
+  lastObservation: undefined,
+  rateLimitedResponses: 0,
+};
+
+/**
+ * App Home: the next events, the user's recent reports and promo changes, the API budget. The tab
+ * is published within a second from what is at hand, then again once a crawl it needed has finished.
+ */
 export function registerAppHome(app: App, deps: SlackDeps): void {
   app.event('app_home_opened', async ({ event, client }) => {
     if (event.tab !== 'home') return;
     const log = deps.logger.child({ event: 'app_home_opened', user: event.user });
-    const now = deps.clock.now();
-    const [events, activity] = await Promise.all([
-      deps.catalog
-        .all(deps.interactive())
-        .then((all) => all.filter((each) => each.endsAtMs > now).slice(0, 5))
-        .catch((error: unknown) => ({ error: userMessageFor(error) })),
-      deps.activity.recent(event.user).catch((error: unknown) => {
-        log.warn('Could not read recent activity', { error });
-        return { reports: [], promoChanges: [] };
-      }),
-    ]);
-    const view = homeView({ events, activity, budget: await deps.ticketing.budget(), now });
-    try {
-      await client.views.publish({ user_id: event.user, view });
-    } catch (error) {
-      countSlackError(deps.metrics, 'views.publish', error);
-      log.warn('Could not publish the home tab', { error });
+    const bounded = <T>(read: () => Promise<T>, fallback: T, what: string) =>
+      withinDeadline(read(), STORE_WAIT_MS, what).catch((error: unknown) => {
+        log.warn(`Could not read ${what}`, { error });
+        return fallback;
+      });
+    const activity = bounded(() => deps.activity.recent(event.user), NO_ACTIVITY, 'recent activity');
+    const publish = async (events: HomeViewInput['events']) => {
+      const budget = await bounded(() => deps.ticketing.budget(), NO_BUDGET, 'the budget');
+      const view = homeView({ events, activity: await activity, budget, now: deps.clock.now() });
+      try {
+        await client.views.publish({ user_id: event.user, view });
+      } catch (error) {
+        countSlackError(deps.metrics, 'views.publish', error);
+        log.warn('Could not publish the home tab', { error });
+      }
+    };
+    const upcoming = (snapshot: CatalogSnapshot) => {
+      const now = deps.clock.now();
+      return snapshot.events.filter((each) => each.endsAtMs > now).slice(0, 5);
+    };
+
+    // The first view within a second: what is in memory, or a crawl that finishes in time.
+    let known = deps.catalog.current();
+    if (!known) {
+      const signal = AbortSignal.timeout(CATALOG_WAIT_MS);
+      let failure: unknown;
+      known = await deps.catalog.snapshot({ signal }).catch((error: unknown) => {
+        if (!signal.aborted) failure = error;
+        return undefined;
+      });
+      if (failure !== undefined) {
+        await publish({ error: userMessageFor(failure) });
+        return;
+      }
     }
+    await publish(known ? upcoming(known) : { error: md`The events are still loading: they appear here in a moment.` });
+    let latest: CatalogSnapshot;
+    try {
+      latest = await deps.catalog.snapshot(deps.interactive());
+    } catch (error) {
+      if (!known) await publish({ error: userMessageFor(error) });
+      return;
+    }
+    // The same snapshot: nothing was due, or the refresh failed and the shown one stands.
+    if (latest !== known) await publish(upcoming(latest));
   });
 }

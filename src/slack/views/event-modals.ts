@@ -2,7 +2,7 @@ import type { App, RespondArguments, RespondFn, types, webApi } from '@slack/bol
 import { searchEvents } from '../../catalog/event-search.js';
 import { proposePromoChange } from '../../promo/promo-changes.js';
 import type { SlackMessage } from '../../render/block-kit.js';
-import { eventLabel } from '../../render/event-blocks.js';
+import { eventLabel, noEventMessage } from '../../render/event-blocks.js';
 import {
   CHANGE_PROMO_SHORTCUT,
   EVENT_PICKER_ACTION,
@@ -16,6 +16,7 @@ import {
 } from '../../render/modal-views.js';
 import { parseId } from '../../ticketing/ids.js';
 import { MAX_PROMO_QUANTITY, parsePromoQuantity } from '../../ticketing/promo-quantity.js';
+import type { TicketingEvent } from '../../ticketing/schemas.js';
 import { requestReport } from '../commands/request-report.js';
 import type { SlackDeps } from '../deps.js';
 import { promoDeps, proposalMessage } from '../promo-context.js';
@@ -74,22 +75,57 @@ type ViewState = Record<string, Record<string, { value?: string | null; selected
 
 const field = (state: ViewState, name: keyof typeof FIELDS) => state[FIELDS[name].block]?.[FIELDS[name].action];
 
+/** How long the picker waits for a crawl when none is in memory (a cold start): usually enough. */
+const FIRST_CRAWL_WAIT_MS = 500;
+
+/** How long a report picked before the first crawl waits for the event's name before going ahead without it. */
+const NAME_WAIT_MS = 2_000;
+
+/**
+ * What the catalog in memory says of a picked event, without waiting (Slack waits 3 s for the
+ * answer to a submission): found; surely not listed (a miss in a crawl still within its period, or
+ * an id no picker gave); or not known yet (no crawl so far, or one past its period).
+ */
+function eventInMemory(deps: SlackDeps, eventId: string): TicketingEvent | 'unlisted' | undefined {
+  let id: string;
+  try {
+    id = parseId('event', eventId);
+  } catch {
+    return 'unlisted';
+  }
+  const snapshot = deps.catalog.current();
+  if (!snapshot) return undefined;
+  const event = snapshot.byId.get(id);
+  if (event) return event;
+  return deps.clock.now() - snapshot.asOf < deps.catalog.periodMs ? 'unlisted' : undefined;
+}
+
 /** The modals, their event picker (typeahead from the catalog) and the global shortcut. */
 export function registerEventModals(app: App, deps: SlackDeps): void {
   app.options(EVENT_PICKER_ACTION, async ({ ack, body }) => {
     const query = 'value' in body && typeof body.value === 'string' ? body.value.slice(0, 200) : '';
-    try {
-      // Slack waits about 3 s for options: answer from what is known rather than wait for a crawl.
-      const snapshot = deps.catalog.current() ?? (await deps.catalog.snapshot({ signal: AbortSignal.timeout(2_000) }));
-      const now = deps.clock.now();
-      const events = query.trim()
-        ? searchEvents(snapshot.events, query).map((match) => match.event)
-        : snapshot.events.filter((event) => event.endsAtMs > now);
-      await ack({ options: events.slice(0, MAX_OPTIONS).map(eventOption) });
-    } catch (error) {
-      deps.logger.warn('The event picker could not read the catalog', { error });
-      await ack({ options: [] });
+    // Slack waits about 3 s for options: answer from the catalog in memory, or from a first crawl
+    // that finishes in a moment; it goes on without us, so the next keystroke finds events.
+    const signal = AbortSignal.timeout(FIRST_CRAWL_WAIT_MS);
+    const snapshot =
+      deps.catalog.current() ??
+      (await deps.catalog.snapshot({ signal }).catch((error: unknown) => {
+        if (!signal.aborted) deps.logger.warn('The event picker could not read the catalog', { error });
+        return undefined;
+      }));
+    let options: ReturnType<typeof eventOption>[] = [];
+    if (snapshot) {
+      try {
+        const now = deps.clock.now();
+        const events = query.trim()
+          ? searchEvents(snapshot.events, query).map((match) => match.event)
+          : snapshot.events.filter((event) => event.endsAtMs > now);
+        options = events.slice(0, MAX_OPTIONS).map(eventOption);
+      } catch (error) {
+        deps.logger.warn('The event picker could not search the catalog', { error });
+      }
     }
+    await ack({ options });
   });
 
   app.shortcut(CHANGE_PROMO_SHORTCUT, async ({ ack, shortcut, client }) => {
@@ -139,20 +175,39 @@ export function registerEventModals(app: App, deps: SlackDeps): void {
       await ack({ response_action: 'errors', errors: { [FIELDS.event.block]: 'Pick an event.' } });
       return;
     }
-    const found = await deps.catalog.lookup(eventId, deps.interactive()).catch(() => undefined);
-    if (!found?.event) {
+    // Field errors only from what is in memory: a crawl under way (a cold start, another replica's
+    // turn) must not keep Slack waiting, or it shows an error while the report is queued anyway.
+    const known = eventInMemory(deps, eventId);
+    if (known === 'unlisted') {
       await ack({ response_action: 'errors', errors: { [FIELDS.event.block]: 'That event is no longer listed.' } });
       return;
     }
     await ack();
     const origin = decodeOrigin(view.private_metadata);
+    const respond = privateAnswer(client, origin, body.user.id);
+    let event = known;
+    if (!event) {
+      // Not crawled yet: wait a little for its name; the report itself needs only the id.
+      const found = await deps.catalog
+        .lookup(eventId, { ...deps.interactive(), signal: AbortSignal.timeout(NAME_WAIT_MS) })
+        .catch(() => undefined);
+      if (found && !found.event) {
+        const message = noEventMessage({ target: eventId, asOf: found.asOf, refreshPeriodMs: deps.catalog.periodMs });
+        await respond({ text: message.text, blocks: message.blocks }).catch((error: unknown) =>
+          deps.logger.warn('Could not say that the picked event is gone', { error }),
+        );
+        return;
+      }
+      event = found?.event;
+    }
+    const id = event?.id ?? parseId('event', eventId);
     await requestReport(deps, {
-      respond: privateAnswer(client, origin, body.user.id),
+      respond,
       client,
       channelId: origin.channelId ?? body.user.id,
       userId: body.user.id,
-      eventId: found.event.id,
-      label: eventLabel(found.event),
+      eventId: id,
+      label: eventLabel(event ?? { id, name: undefined }),
     });
   });
 }
