@@ -32,8 +32,13 @@ PORT=0 STORE_URL="sqlite://$work/data/eventops.sqlite" "$node24_bin" dist/main.j
 pid=$!
 for _ in $(seq 1 100); do grep -q 'open http' "$work/out.log" 2>/dev/null && break; sleep 0.2; done
 url=$(grep -o 'open http://127.0.0.1:[0-9]*/' "$work/out.log" | head -1 | cut -c6-)
-curl -fsS "$url" | grep -q 'eventops sandbox'
-curl -fsS -X POST -H 'content-type: application/json' -d '{"user":"UEDITOR01","channel":"CGENERAL01","text":"/events list"}' "${url}ui/command" > /dev/null
+page=$(curl -fsS "$url")
+echo "$page" | grep -q 'eventops sandbox'
+# The page drives the sandbox with the token written into it at start, from its own origin.
+token=$(echo "$page" | grep -o 'name="sandbox-token" content="[^"]*"' | sed 's/.*content="//; s/"$//')
+origin="${url%/}"
+curl -fsS -X POST -H 'content-type: application/json' -H "x-sandbox-token: $token" -H "origin: $origin" \
+  -d '{"user":"UEDITOR01","channel":"CGENERAL01","text":"/events list"}' "${url}ui/command" > /dev/null
 sandbox_ok=""
 for _ in $(seq 1 50); do
   curl -fsS "${url}ui/state?user=UEDITOR01" | grep -q 'Upcoming events' && { sandbox_ok=1; break; }

@@ -49,7 +49,7 @@ function elementHtml(element, where) {
     case 'overflow':
       return `<span class="overflow"><button ${data} data-kind="overflow">⋯</button></span>`;
     case 'static_select':
-      return `<select class="select" ${data} data-kind="static_select"><option value="">${escapeHtml(element.placeholder?.text ?? 'Choose')}</option>${(element.options ?? []).map((o) => `<option value="${escapeHtml(o.value)}">${escapeHtml(o.text.text)}</option>`).join('')}</select>`;
+      return `<select class="select" ${data} data-kind="static_select"><option value="">${escapeHtml(element.placeholder?.text ?? 'Choose')}</option>${(element.options ?? []).map((o) => `<option value="${escapeHtml(o.value)}">${escapeHtml(decodeEntities(o.text.text))}</option>`).join('')}</select>`;
     case 'external_select':
       return `<span class="typeahead"><input ${data} data-kind="external_select" placeholder="${escapeHtml(element.placeholder?.text ?? 'Type to search')}"></span>`;
     case 'image':
@@ -246,7 +246,7 @@ function restoreValues(root, values) {
       const input = root.querySelector(`.input[data-block="${blockId}"] [data-action="${actionId}"]`);
       if (!input) continue;
       if (value.type === 'external_select' && value.selected_option) {
-        input.value = value.selected_option.text.text;
+        input.value = decodeEntities(value.selected_option.text.text);
         input.dataset.selected = value.selected_option.value;
       } else if (value.value !== undefined) {
         input.value = value.value;
@@ -310,7 +310,7 @@ async function typeahead(input) {
   const list = document.createElement('ul');
   list.dataset.testid = 'options';
   list.innerHTML = (answer.options ?? [])
-    .map((o) => `<li data-value="${escapeHtml(o.value)}">${escapeHtml(o.text.text)}</li>`)
+    .map((o) => `<li data-value="${escapeHtml(o.value)}">${escapeHtml(decodeEntities(o.text.text))}</li>`)
     .join('');
   input.parentElement.querySelector('ul')?.remove();
   input.parentElement.append(list);
@@ -360,7 +360,7 @@ document.addEventListener('click', async (event) => {
     const element = JSON.parse(target.dataset.element);
     const menu = document.createElement('ul');
     menu.innerHTML = element.options
-      .map((o) => `<li data-value="${escapeHtml(o.value)}">${escapeHtml(o.text.text)}</li>`)
+      .map((o) => `<li data-value="${escapeHtml(o.value)}">${escapeHtml(decodeEntities(o.text.text))}</li>`)
       .join('');
     target.parentElement.append(menu);
     menu.addEventListener('click', (choice) => {
