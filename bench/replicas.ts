@@ -5,6 +5,7 @@
  *    the floor.
  * 2. Slash-command ack latency of two bot processes while the API is slow and the budget spent.
  * 3. Resident memory of a bot process idle and after crawling 10,000 events.
+ * 4. What keeping people informed costs Redis: 200 queued reports over three bot processes.
  */
 import { type ChildProcess, execSync, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -14,6 +15,7 @@ import { startFakeSlack } from '../test/helpers/fake-slack.js';
 import { startRedis } from '../test/helpers/redis-server.js';
 import { type Replica, startReplica } from '../test/helpers/replicas.js';
 import { commandBody, postSigned } from '../test/helpers/slack-requests.js';
+import { redisCommand } from '../test/replicas/redis-command.js';
 import { measureBatchMs } from './batch-time.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -23,7 +25,7 @@ const LATENCY_MS = 5;
 const BATCH_MS = await measureBatchMs({ windowMs: WINDOW_MS, latencyMs: LATENCY_MS, batch: ORG.limit });
 const redis = await startRedis();
 const out = (line: string) => process.stdout.write(`${line}\n`);
-/** `BENCH_ONLY=budget|ack|memory` runs one part. */
+/** `BENCH_ONLY=budget|ack|memory|reports` runs one part. */
 const part = (name: string) => !process.env.BENCH_ONLY || process.env.BENCH_ONLY === name;
 
 interface Worker {
@@ -200,6 +202,72 @@ if (part('memory')) {
   out(
     `\nResident memory of one bot process (node dist/main.js, Redis mode, ${process.version}): ${memory.join('; ')}.`,
   );
+}
+if (part('reports')) {
+  // 200 people wait for reports the service gives 3 a minute: every replica keeps its people's
+  // messages up to date (progress every 2 s). What does that cost Redis, per second?
+  const sim = await startSimulator({ eventCount: 250, reportLimit: { limit: 3, windowMs: 60_000 } });
+  const three = await Promise.all(
+    ['reports-a', 'reports-b', 'reports-c'].map((name) =>
+      startReplica({ name, env: env(sim, 5), signingSecret: SECRET }),
+    ),
+  );
+  const catalogReady = (line: Record<string, unknown>) =>
+    line.msg === 'Event catalog refreshed' || line.msg === 'Event catalog taken from another replica';
+  await Promise.all(three.map((replica) => replica.waitForLog(catalogReady, 60_000)));
+  const ids = sim.catalog.events.map((event) => event.id);
+  const asked = 200;
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < asked) {
+        const i = next++;
+        const reply = await postSigned(
+          `${(three[i % 3] as Replica).url}/slack/events`,
+          SECRET,
+          commandBody({
+            text: `report ${ids[i]}`,
+            channel_id: 'C0BENCHREPORTS',
+            user_id: `U0BENCH${i}`,
+            response_url: slack.responseUrl(`queued-${i}`),
+          }),
+        );
+        if (reply.status !== 200) throw new Error(`report command ${i} answered ${reply.status}`);
+      }
+    }),
+  );
+  const depth = async () => {
+    const metrics = await (await fetch(`${(three[0] as Replica).url}/metrics`)).text();
+    const line = metrics.split('\n').find((each) => each.startsWith('eventops_report_queue_depth '));
+    return Number(line?.split(' ')[1] ?? 0);
+  };
+  const queued = asked - 3;
+  for (let i = 0; i < 600 && (await depth()) < queued; i += 1) await new Promise((r) => setTimeout(r, 100));
+  // Let every follower reach its steady round before counting.
+  await new Promise((resolve) => setTimeout(resolve, 3_000));
+  const commandStats = async () => {
+    const info = String(await redisCommand(redis.url, 'INFO', 'commandstats'));
+    const calls = new Map<string, number>();
+    for (const match of info.matchAll(/cmdstat_([^:]+):calls=(\d+)/g)) calls.set(match[1] as string, Number(match[2]));
+    const stats = String(await redisCommand(redis.url, 'INFO', 'stats'));
+    return { calls, total: Number(/total_commands_processed:(\d+)/.exec(stats)?.[1] ?? 0) };
+  };
+  const seconds = 10;
+  const before = await commandStats();
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1_000));
+  const after = await commandStats();
+  const perSecond = (after.total - before.total) / seconds;
+  const top = [...after.calls]
+    .map(([name, calls]) => [name, (calls - (before.calls.get(name) ?? 0)) / seconds] as const)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 4)
+    .map(([name, rate]) => `${name} ${rate.toFixed(0)}/s`);
+  out(
+    `\nReports queued over 3 replicas: ${asked} asked, ${await depth()} waiting (3 a minute), progress every 2000 ms:`,
+  );
+  out(`Redis ${perSecond.toFixed(0)} commands/s over ${seconds} s (most: ${top.join(', ')}).`);
+  await Promise.all(three.map((replica) => replica.kill()));
+  await sim.close();
 }
 await slack.close();
 await redis.stop();

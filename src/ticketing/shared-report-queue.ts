@@ -1,13 +1,19 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
 import { type Job, Queue, Worker } from 'bullmq';
 import { type Logger, silentLogger } from '../logger.js';
 import type { RedisConnection } from '../store/opened-store.js';
 import type { Clock } from '../time/clock.js';
 import { systemClock } from '../time/clock.js';
-import { RateLimitedError } from './errors.js';
+import { type CancelledError, RateLimitedError } from './errors.js';
 import { assertRateLimit, type RateLimitSpec } from './rate-limit.js';
 import type { RateLimitObservation } from './rate-limit-headers.js';
+import { REPORT_DEADLINE_MS, reportDeadlineError } from './report-deadline.js';
 import type { ReportProgress } from './report-queue.js';
+import { lookAtQueue, type ReportQueueKeys, type ReportQueueView } from './report-queue-view.js';
+import { ReportSlots } from './report-slots.js';
 import type { EventReport } from './schemas.js';
+import type { ScriptRunner } from './shared-budget.js';
 
 /** A report request as it waits in Redis: the event, and where its answer goes. */
 export interface ReportJob<D> {
@@ -18,6 +24,13 @@ export interface ReportJob<D> {
 }
 
 export type ReportOutcome = { kind: 'report'; report: EventReport } | { kind: 'failed'; error: unknown };
+
+/**
+ * Where a request stands in the shared queue; besides the in-process states, `lost` (Redis no
+ * longer holds it: nobody will fetch it) and `expired` (it waited past its deadline and was taken
+ * out of the queue; `error` says so in the words every cancelled call uses).
+ */
+export type SharedReportProgress = ReportProgress | { state: 'lost' } | { state: 'expired'; error: CancelledError };
 
 /** Finished reports every replica can serve for a while, so the same report is not fetched twice. */
 export interface ReportCache {
@@ -30,6 +43,12 @@ export interface SharedReportQueueOptions<D> {
   connection: RedisConnection;
   /** @default 'eventops-reports' */
   name?: string;
+  /**
+   * The namespace of every key: BullMQ's `prefix`, and the rolling report slots' keys
+   * (`<prefix>:<name>:rolling:*`). Give it a hash tag (`{eventops}`) for a Redis Cluster.
+   * @default 'bull'
+   */
+  prefix?: string;
   /** The report endpoint's limit, for all replicas together (the spec's 3 per minute). */
   limit: RateLimitSpec;
   /** Fetches one report through the organization's budget. */
@@ -45,16 +64,52 @@ export interface SharedReportQueueOptions<D> {
    */
   lockMs?: number;
   stalledIntervalMs?: number;
+  /**
+   * How long a request may wait and be fetched before the person is told to try later (the
+   * in-process queue's deadline). @default 600000
+   */
+  deadlineMs?: number;
+  /**
+   * How old a look at the queue may be when a person's progress is asked for: one look serves
+   * every person this replica follows. @default 500
+   */
+  progressSnapshotMs?: number;
   clock?: Clock;
   logger?: Logger;
 }
 
-const QUEUED_STATES = new Set(['waiting', 'prioritized', 'delayed', 'waiting-children']);
+const FINISHED_STATES = new Set(['completed', 'failed']);
+
+/** Lua through BullMQ's own connection, as commands of its client (EVALSHA, loaded when missing). */
+function scriptRunner(queue: Queue): ScriptRunner {
+  const names = new Map<string, string>();
+  const defined = new WeakMap<object, Set<string>>();
+  return async (script, keys, args) => {
+    const client = await queue.client;
+    let name = names.get(script);
+    if (!name) {
+      name = `eventops_${createHash('sha1').update(script).digest('hex').slice(0, 16)}_${keys.length}`;
+      names.set(script, name);
+    }
+    let known = defined.get(client);
+    if (!known) {
+      known = new Set();
+      defined.set(client, known);
+    }
+    if (!known.has(name)) {
+      client.defineCommand(name, { numberOfKeys: keys.length, lua: script });
+      known.add(name);
+    }
+    return client.runCommand(name, [...keys, ...args]);
+  };
+}
 
 /**
- * The report queue shared by every replica, on BullMQ: requests are persisted in Redis, the
- * report limit is one queue-wide rate limit, and a job held by a replica that dies is taken back
- * by the stalled-job check and fetched by another, which answers in the same Slack message.
+ * The report queue shared by every replica, on BullMQ: requests are persisted in Redis, and a job
+ * held by a replica that dies is taken back by the stalled-job check and fetched by another, which
+ * answers in the same Slack message. The report limit is the in-process queue's rolling window,
+ * kept in Redis for all replicas (`ReportSlots`): a job starts its call only with a slot, and goes
+ * back to the head of the queue, every worker paused for the exact wait, when there is none.
  */
 export class SharedReportQueue<D> {
   readonly #queue: Queue;
@@ -64,29 +119,62 @@ export class SharedReportQueue<D> {
   readonly #logger: Logger;
   readonly #ready: Promise<unknown>;
   readonly #cache: ReportCache | undefined;
+  readonly #slots: ReportSlots;
+  readonly #run: ScriptRunner;
+  readonly #keys: ReportQueueKeys;
+  readonly #lockMs: number;
+  readonly #deadlineMs: number;
+  readonly #snapshotMs: number;
+  /** The slot of the call in progress, so that its answer's headers are matched to it. */
+  readonly #currentSlot = new AsyncLocalStorage<string>();
+  /** Jobs submitted here whose person this replica keeps informed, with their deadlines. */
+  readonly #followed = new Map<string, number>();
+  #view: { at: number; view: Promise<ReportQueueView> } | undefined;
 
   constructor(options: SharedReportQueueOptions<D>) {
     assertRateLimit(options.limit);
     const name = options.name ?? 'eventops-reports';
+    const prefix = options.prefix ?? 'bull';
     const connection = { ...options.connection, maxRetriesPerRequest: null };
     this.#limit = options.limit;
     this.#clock = options.clock ?? systemClock;
     this.#logger = options.logger ?? silentLogger;
     this.#cache = options.cache;
+    this.#deadlineMs = options.deadlineMs ?? REPORT_DEADLINE_MS;
+    this.#snapshotMs = options.progressSnapshotMs ?? 500;
     this.#queue = new Queue(name, {
       connection,
+      prefix,
       defaultJobOptions: { removeOnComplete: { count: 1000 }, removeOnFail: { count: 1000 } },
     });
+    // BullMQ's own limit (fixed windows from a job's start) only spares Redis needless starts; the
+    // rolling slots are the rule. Its limiter key is also how every worker is paused for a wait.
     this.#ready = this.#queue.setGlobalRateLimit(options.limit.limit, options.limit.windowMs);
     // Whoever awaits it (start, submit) hears a failure; it is not an unhandled rejection meanwhile.
     this.#ready.catch(() => undefined);
-    const lockMs = options.lockMs ?? 30_000;
+    this.#lockMs = options.lockMs ?? 30_000;
+    this.#run = scriptRunner(this.#queue);
+    // A dead holder's slot lapses a window after its last renewal could have let its call out.
+    this.#slots = new ReportSlots({
+      run: this.#run,
+      key: this.#queue.toKey('rolling'),
+      limit: options.limit.limit,
+      windowMs: options.limit.windowMs,
+      leaseMs: this.#lockMs + options.limit.windowMs,
+    });
+    this.#keys = {
+      wait: this.#queue.keys.wait as string,
+      active: this.#queue.keys.active as string,
+      slots: this.#slots.keys.slots,
+      state: this.#slots.keys.state,
+    };
     this.#worker = new Worker<ReportJob<D>>(name, (job, _token, signal) => this.#process(job, options, signal), {
       connection,
+      prefix,
       autorun: false,
       concurrency: options.limit.limit,
       limiter: { max: options.limit.limit, duration: options.limit.windowMs },
-      lockDuration: lockMs,
+      lockDuration: this.#lockMs,
       stalledInterval: options.stalledIntervalMs ?? 30_000,
       maxStalledCount: 3,
     });
@@ -110,35 +198,80 @@ export class SharedReportQueue<D> {
   /** Persists a report request; its id is for progress. */
   async submit(eventId: string, delivery: D): Promise<string> {
     await this.#ready;
-    const job = await this.#queue.add('report', { eventId, delivery, requestedAt: this.#clock.now() });
-    return job.id as string;
-  }
-
-  /** Where a request stands: its place among the waiting and a rough wait by the limit. */
-  async progress(jobId: string): Promise<ReportProgress> {
-    const job = await this.#queue.getJob(jobId);
-    const state = job ? await job.getState() : 'unknown';
-    if (!QUEUED_STATES.has(state)) {
-      return { state: state === 'active' ? 'fetching' : 'done', position: 0, estimatedWaitMs: 0 };
-    }
-    const waiting = await this.#queue.getJobs(['waiting', 'prioritized', 'delayed'], 0, 999, true);
-    const index = waiting.findIndex((candidate) => candidate.id === jobId);
-    const position = index >= 0 ? index + 1 : waiting.length + 1;
-    const ttl = Math.max(0, await this.#queue.getRateLimitTtl(this.#limit.limit));
-    const windowsAhead = Math.floor((position - 1) / this.#limit.limit);
-    return { state: 'queued', position, estimatedWaitMs: ttl + windowsAhead * this.#limit.windowMs };
+    const requestedAt = this.#clock.now();
+    const job = await this.#queue.add('report', { eventId, delivery, requestedAt });
+    const id = job.id as string;
+    this.#followed.set(id, requestedAt + this.#deadlineMs);
+    return id;
   }
 
   /**
-   * Follows the report endpoint's own headers: when they say its window is spent (by us or by
-   * another key), no replica starts a report until the window resets.
+   * Where a request submitted here stands: its place and a wait by the rolling limit. One look at
+   * the queue (at most `progressSnapshotMs` old) serves every request this replica follows, and
+   * each asks only whether its own job still exists, so a round of N people costs O(N), not N
+   * reads of the whole queue. A request past its deadline is taken out of the queue (`expired`);
+   * one Redis no longer holds (flushed, evicted) is `lost` at the first look after.
+   */
+  async progress(jobId: string): Promise<SharedReportProgress> {
+    const progress = await this.#progressOf(jobId);
+    if (progress.state !== 'queued') this.#followed.delete(jobId);
+    return progress;
+  }
+
+  async #progressOf(jobId: string): Promise<SharedReportProgress> {
+    const [view, held] = await Promise.all([this.#look(), this.#holds(jobId)]);
+    if (!held) return { state: 'lost' };
+    let position = view.positions.get(jobId);
+    if (position === undefined) {
+      if (view.active.has(jobId)) return { state: 'fetching', position: 0, estimatedWaitMs: 0 };
+      // Not in the look: asked after it, finished since, or gone.
+      const state = await this.#queue.getJobState(jobId);
+      if (state === 'unknown') return { state: 'lost' };
+      if (state === 'active') return { state: 'fetching', position: 0, estimatedWaitMs: 0 };
+      if (FINISHED_STATES.has(state)) return { state: 'done', position: 0, estimatedWaitMs: 0 };
+      position = view.waitingCount + 1;
+    }
+    const deadline = this.#followed.get(jobId);
+    if (deadline !== undefined && this.#clock.now() >= deadline) {
+      // The in-process queue's rule: past its deadline, a waiting request leaves the queue and its person is told.
+      if ((await this.#queue.remove(jobId)) === 1) return { state: 'expired', error: reportDeadlineError() };
+      // Not removable: a replica has just taken it (it tells the person), or it is gone.
+      const state = await this.#queue.getJobState(jobId);
+      return state === 'unknown' ? { state: 'lost' } : { state: 'fetching', position: 0, estimatedWaitMs: 0 };
+    }
+    const waitMs = view.waits[position - 1] ?? view.waits[view.waits.length - 1] ?? 0;
+    return { state: 'queued', position, estimatedWaitMs: Math.max(0, waitMs) };
+  }
+
+  /** Whether Redis still holds the job's data (an evicted or flushed job's is gone). */
+  async #holds(jobId: string): Promise<boolean> {
+    const client = await this.#queue.client;
+    return (await client.hexists(this.#queue.toKey(jobId), 'data')) === 1;
+  }
+
+  /** One look at the queue shared by every progress asked within `progressSnapshotMs` (a failed one is not kept). */
+  #look(): Promise<ReportQueueView> {
+    const now = this.#clock.now();
+    if (this.#view && now - this.#view.at <= this.#snapshotMs) return this.#view.view;
+    // Requests long past their deadline are no longer followed (their follower stopped).
+    for (const [id, deadline] of this.#followed) if (deadline + this.#deadlineMs < now) this.#followed.delete(id);
+    const view = lookAtQueue(this.#run, this.#keys, this.#limit);
+    const entry = { at: now, view };
+    this.#view = entry;
+    view.catch(() => {
+      if (this.#view === entry) this.#view = undefined;
+    });
+    return view;
+  }
+
+  /**
+   * Follows the report endpoint's own headers for every replica: when they say its allowance is
+   * spent (by us or another key), no replica starts a report until their reset.
    */
   observe(observation: RateLimitObservation): void {
-    const waitMs = observation.resetAt - this.#clock.now();
-    if (observation.remaining > 0 || waitMs <= 0) return;
-    void this.#queue
-      .rateLimit(Math.min(waitMs, this.#limit.windowMs * 1.1))
-      .catch((error: unknown) => this.#logger.warn('Could not pause the report queue', { error }));
+    void this.#slots
+      .observe(observation, this.#clock.now(), this.#currentSlot.getStore())
+      .catch((error: unknown) => this.#logger.warn('Could not share the report limit headers', { error }));
   }
 
   /** Report requests waiting in Redis, across replicas. */
@@ -154,25 +287,73 @@ export class SharedReportQueue<D> {
   }
 
   async #process(job: Job<ReportJob<D>>, options: SharedReportQueueOptions<D>, signal: AbortSignal | undefined) {
+    const data = job.data as Partial<ReportJob<D>> | undefined;
+    if (typeof data?.eventId !== 'string' || typeof data.requestedAt !== 'number') {
+      // Its hash was evicted or flushed: nothing says whom to answer (the asking replica says "lost").
+      this.#logger.warn('A report job without its data was dropped', { jobId: job.id });
+      return;
+    }
+    const request = job.data;
+    const deadline = request.requestedAt + this.#deadlineMs;
     let outcome: ReportOutcome;
-    try {
-      // Asked twice while queued: the second job finds the first one's report.
-      const cached = await this.cached(job.data.eventId);
-      const report = cached ?? (await options.fetchReport(job.data.eventId, signal));
-      if (!cached) await this.#cache?.set(job.data.eventId, report).catch(() => undefined);
-      outcome = { kind: 'report', report };
-    } catch (error) {
-      if (error instanceof RateLimitedError && error.scope === 'report') {
-        // Another key used the report allowance: every replica waits as told, and this job goes back.
-        await this.#worker.rateLimit(error.retryAfterMs);
+    // Asked twice while queued: the second job finds the first one's report.
+    const cached = await this.cached(request.eventId);
+    if (cached) {
+      outcome = { kind: 'report', report: cached };
+    } else if (this.#clock.now() >= deadline) {
+      // Its asker's replica, which would have taken it out of the queue, is gone.
+      outcome = { kind: 'failed', error: reportDeadlineError() };
+    } else {
+      const grant = await this.#slots.take();
+      if ('waitMs' in grant) {
+        // No slot: back to the head of the queue, every worker paused until one may free.
+        await this.#queue.rateLimit(grant.waitMs);
         throw Worker.RateLimitError();
       }
-      outcome = { kind: 'failed', error };
+      outcome = await this.#fetch(request, grant.slot, options, signal, deadline);
     }
     try {
-      await options.deliver(job.data, outcome);
+      await options.deliver(request, outcome);
     } catch (error) {
-      this.#logger.warn('Could not deliver a report', { eventId: job.data.eventId, error });
+      this.#logger.warn('Could not deliver a report', { eventId: request.eventId, error });
     }
+  }
+
+  /** One report call in its slot: the slot is renewed while it runs and frees a window after it finished. */
+  async #fetch(
+    request: ReportJob<D>,
+    slot: string,
+    options: SharedReportQueueOptions<D>,
+    signal: AbortSignal | undefined,
+    deadline: number,
+  ): Promise<ReportOutcome> {
+    const renewal = setInterval(() => {
+      this.#slots.renew(slot).catch((error: unknown) => this.#logger.warn('Could not renew a report slot', { error }));
+    }, this.#lockMs / 2);
+    renewal.unref();
+    let rateLimitedForMs = 0;
+    let outcome: ReportOutcome;
+    try {
+      const late = AbortSignal.timeout(Math.max(1, deadline - this.#clock.now()));
+      const report = await this.#currentSlot.run(slot, () =>
+        options.fetchReport(request.eventId, signal ? AbortSignal.any([signal, late]) : late),
+      );
+      await this.#cache?.set(request.eventId, report).catch(() => undefined);
+      outcome = { kind: 'report', report };
+    } catch (error) {
+      if (error instanceof RateLimitedError && error.scope === 'report') rateLimitedForMs = error.retryAfterMs;
+      outcome = { kind: 'failed', error };
+    } finally {
+      clearInterval(renewal);
+    }
+    await this.#slots
+      .finish(slot, rateLimitedForMs)
+      .catch((error: unknown) => this.#logger.warn('Could not free a report slot', { error }));
+    if (rateLimitedForMs > 0) {
+      // Another key used the report allowance: every replica waits as told, and this job goes back.
+      await this.#queue.rateLimit(rateLimitedForMs);
+      throw Worker.RateLimitError();
+    }
+    return outcome;
   }
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SlidingWindow } from '../../src/simulator/sliding-window.js';
 import { RateLimitedError } from '../../src/ticketing/errors.js';
 import type { EventReport } from '../../src/ticketing/schemas.js';
 import {
@@ -7,29 +8,36 @@ import {
   type SharedReportQueueOptions,
 } from '../../src/ticketing/shared-report-queue.js';
 import { useRedis } from '../helpers/redis-server.js';
+import { commandsProcessed, redisCommand } from '../replicas/redis-command.js';
 
 const redis = useRedis();
 let counter = 0;
 
 interface Replicas {
+  /** The BullMQ queue's name (fresh for each call unless given). */
+  name: string;
   queues: SharedReportQueue<string>[];
   /** When each fetch started, in order. */
   starts: number[];
   delivered: { delivery: string; outcome: ReportOutcome }[];
 }
 
-/** `count` replicas' queues on one BullMQ queue (a fresh name), each with its worker running. */
+/** `count` replicas' queues on one BullMQ queue (a fresh name), each with its worker running unless `started` is false. */
 function replicas(
   count: number,
   fetch: (eventId: string) => Promise<EventReport>,
-  options: Partial<SharedReportQueueOptions<string>> = {},
+  {
+    started = true,
+    db = 5,
+    ...options
+  }: Partial<SharedReportQueueOptions<string>> & { started?: boolean; db?: number } = {},
 ): Replicas {
   const { port } = new URL(redis.url);
-  const name = `test-reports-${++counter}`;
-  const result: Replicas = { queues: [], starts: [], delivered: [] };
+  const name = options.name ?? `test-reports-${++counter}`;
+  const result: Replicas = { name, queues: [], starts: [], delivered: [] };
   for (let i = 0; i < count; i += 1) {
     const queue = new SharedReportQueue<string>({
-      connection: { host: '127.0.0.1', port: Number(port), db: 5 },
+      connection: { host: '127.0.0.1', port: Number(port), db },
       name,
       limit: { limit: 2, windowMs: 1_000 },
       fetchReport: (eventId) => {
@@ -41,7 +49,7 @@ function replicas(
       },
       ...options,
     });
-    queue.start();
+    if (started) queue.start();
     redis.closers.push(() => queue.close());
     result.queues.push(queue);
   }
@@ -57,6 +65,8 @@ async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
 }
 
 const report = (eventId: string): Promise<EventReport> => Promise.resolve({ eventName: eventId } as EventReport);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const queueOf = (r: Replicas, index = 0) => r.queues[index] as SharedReportQueue<string>;
 
 describe('SharedReportQueue (BullMQ on a real redis-server)', () => {
   it('keeps one report limit for all replicas: 2 a window between two of them, not 2 each', async () => {
@@ -99,5 +109,80 @@ describe('SharedReportQueue (BullMQ on a real redis-server)', () => {
     expect(r.delivered[0]?.outcome.kind).toBe('report');
     expect(r.starts).toHaveLength(2);
     expect((r.starts[1] as number) - (r.starts[0] as number)).toBeGreaterThanOrEqual(350);
+  });
+
+  it('never lets a rolling-window service see more than the limit: a slot frees one window after its call finished', async () => {
+    const service = new SlidingWindow(2, 1_000, Date.now());
+    let calls = 0;
+    let refused = 0;
+    const r = replicas(2, async (eventId) => {
+      calls += 1;
+      // The first two take 400 ms to reach the service (a wait for the budget, a slow path).
+      if (calls <= 2) await sleep(400);
+      const taken = service.take(Date.now());
+      if (!taken.allowed) {
+        refused += 1;
+        throw new RateLimitedError('report limit', { retryAfterMs: taken.resetMs, scope: 'report' });
+      }
+      return report(eventId);
+    });
+    for (let i = 0; i < 6; i += 1) await queueOf(r, i % 2).submit(`evt_${i}`, `d${i}`);
+    await until(() => r.delivered.length === 6, 20_000);
+    expect(refused).toBe(0);
+    expect(service.mostInAWindow).toBeLessThanOrEqual(2);
+    expect(r.delivered.every((each) => each.outcome.kind === 'report')).toBe(true);
+  });
+
+  it('keeps N people informed for O(N) Redis commands a round, not a scan of the whole queue for each', async () => {
+    const r = replicas(1, report, { started: false });
+    const queue = queueOf(r);
+    const ids: string[] = [];
+    for (let i = 0; i < 100; i += 1) ids.push(await queue.submit(`evt_${i}`, `d${i}`));
+    const before = await commandsProcessed(redis.url);
+    const round = await Promise.all(ids.map((id) => queue.progress(id)));
+    const cost = (await commandsProcessed(redis.url)) - before;
+    expect(round.map((progress) => (progress.state === 'queued' ? progress.position : -1))).toEqual(
+      ids.map((_, index) => index + 1),
+    );
+    expect(cost).toBeLessThan(2 * ids.length);
+  });
+
+  it('says a request lost to an eviction or a Redis flush is lost at the next look, never "queued" (nor "done")', async () => {
+    const r = replicas(1, report, { started: false, db: 6, progressSnapshotMs: 50 });
+    const queue = queueOf(r);
+    const kept = await queue.submit('evt_kept', 'k');
+    const evicted = await queue.submit('evt_evicted', 'e');
+    expect(await queue.progress(evicted)).toMatchObject({ state: 'queued', position: 2 });
+    // Eviction takes a job's hash and may leave its id in the waiting list.
+    await redisCommand(`${redis.url}/6`, 'DEL', `bull:${r.name}:${evicted}`);
+    await sleep(100);
+    expect(await queue.progress(evicted)).toMatchObject({ state: 'lost' });
+    expect(await queue.progress(kept)).toMatchObject({ state: 'queued', position: 1 });
+    await redisCommand(`${redis.url}/6`, 'FLUSHDB');
+    await sleep(100);
+    expect(await queue.progress(kept)).toMatchObject({ state: 'lost' });
+  });
+
+  it('gives up on a request still waiting at its deadline: out of the queue, and the person is told why', async () => {
+    const r = replicas(1, report, { started: false, deadlineMs: 300 });
+    const queue = queueOf(r);
+    const id = await queue.submit('evt_late', 'l');
+    expect(await queue.progress(id)).toMatchObject({ state: 'queued', position: 1 });
+    await sleep(400);
+    const progress = await queue.progress(id);
+    expect(progress).toMatchObject({ state: 'expired' });
+    expect(progress.state === 'expired' && progress.error).toMatchObject({ code: 'cancelled' });
+    expect(await queue.waiting()).toBe(0);
+  });
+
+  it('a replica that takes a request past its deadline (its asker died) tells the person instead of fetching', async () => {
+    // Asked an hour ago, through a replica that is gone.
+    const asker = replicas(1, report, { started: false, clock: { now: () => Date.now() - 3_600_000 } });
+    await queueOf(asker).submit('evt_old', 'o');
+    const taker = replicas(1, report, { name: asker.name });
+    await until(() => taker.delivered.length === 1);
+    expect(taker.starts).toHaveLength(0);
+    const outcome = taker.delivered[0]?.outcome;
+    expect(outcome?.kind === 'failed' && outcome.error).toMatchObject({ code: 'cancelled' });
   });
 });

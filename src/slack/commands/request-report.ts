@@ -4,13 +4,14 @@ import { type EventTarget, resolveEvent } from '../../catalog/find-events.js';
 import type { Logger } from '../../logger.js';
 import { plainMessage, type SlackMessage } from '../../render/block-kit.js';
 import { eventChoicesMessage, eventLabel, noEventMessage } from '../../render/event-blocks.js';
-import { md } from '../../render/mrkdwn.js';
+import { code, md } from '../../render/mrkdwn.js';
 import {
   reportAbandonedMessage,
   reportFailedMessage,
   reportMessage,
   reportProgressMessage,
 } from '../../render/report-blocks.js';
+import { REPORT_DEADLINE_MS } from '../../ticketing/report-deadline.js';
 import type { ReportProgress } from '../../ticketing/report-queue.js';
 import type { ReportOutcome } from '../../ticketing/shared-report-queue.js';
 import { sleep } from '../../time/clock.js';
@@ -18,9 +19,6 @@ import type { SharedReports, SlackDeps } from '../deps.js';
 import { type ReportDelivery, ReportMessage } from '../report-message.js';
 import { respondPrivately } from '../respond-safely.js';
 import { userMessageFor } from '../user-message.js';
-
-/** A report waits at most this long in the queue before the person is told to try later. */
-const REPORT_DEADLINE_MS = 10 * 60_000;
 
 export interface ReportRequest {
   respond: RespondFn;
@@ -163,7 +161,8 @@ async function requestSharedReport(deps: SlackDeps, shared: SharedReports, reque
     return;
   }
   // This replica follows the place while it waits (first at once: the guess had no wait in it);
-  // shutdown stops following, not the request.
+  // shutdown stops following, not the request. One that waited past its deadline, or that Redis
+  // lost, ends here with the person told.
   let shown: ReportProgress = guess;
   for (let first = true; !deps.work.stopping.aborted; first = false) {
     if (!first) await sleep(deps.progressIntervalMs, deps.work.stopping).catch(() => undefined);
@@ -171,6 +170,15 @@ async function requestSharedReport(deps: SlackDeps, shared: SharedReports, reque
     const keepGoing = await shared
       .exclusive(messageLock(delivery), async () => {
         const progress = await shared.queue.progress(jobId);
+        if (progress.state === 'expired') {
+          await finishReport(deps, message, who, { kind: 'failed', error: progress.error });
+          return false;
+        }
+        if (progress.state === 'lost') {
+          log.warn('A queued report was lost from Redis (flushed or evicted)', { jobId });
+          await message.show(reportFailedMessage(request.label, lostReason(request.eventId)), true);
+          return false;
+        }
         if (progress.state !== 'queued') return false;
         const moved = progress.position !== shown.position;
         if (moved || (first && progress.estimatedWaitMs > 0)) {
@@ -186,6 +194,10 @@ async function requestSharedReport(deps: SlackDeps, shared: SharedReports, reque
     if (!keepGoing) return;
   }
 }
+
+/** Why a report Redis lost will not come, and what to do. */
+const lostReason = (eventId: string) =>
+  md`it was not fetched: Redis lost its place in the queue (emptied or evicted). Ask again with ${code(`/events report ${eventId}`)}.`;
 
 /** Finishes a report on the replica that fetched it, for a request made on any replica. */
 export async function deliverReport(

@@ -1,0 +1,158 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../../src/simulator/server.js';
+import { type FakeSlack, type SlackCall, startFakeSlack } from '../helpers/fake-slack.js';
+import { type RedisServer, startRedis } from '../helpers/redis-server.js';
+import { type Replica, startReplica } from '../helpers/replicas.js';
+import { commandBody, postSigned } from '../helpers/slack-requests.js';
+import { redisCommand } from './redis-command.js';
+import { startRollingReportService } from './rolling-report-service.js';
+
+/*
+ * The shared report queue as bot processes run it: replicas on one real redis-server, against the
+ * simulator (behind a rolling-window report limit where that is the point) and a stand-in for Slack.
+ */
+
+const SECRET = 'report-queue-signing-secret';
+let redis: RedisServer;
+let slack: FakeSlack;
+const replicas: Replica[] = [];
+
+beforeAll(async () => {
+  [redis, slack] = await Promise.all([startRedis(), startFakeSlack()]);
+});
+afterAll(async () => {
+  await Promise.all(replicas.map((replica) => replica.kill()));
+  await slack?.close();
+  await redis?.stop();
+});
+
+async function start(name: string, env: Record<string, string>): Promise<Replica> {
+  const replica = await startReplica({ name, env, signingSecret: SECRET });
+  replicas.push(replica);
+  return replica;
+}
+
+const catalogReady = (line: Record<string, unknown>) =>
+  line.msg === 'Event catalog refreshed' || line.msg === 'Event catalog taken from another replica';
+
+/** Asks for each event's report through the replicas in turn, all at once, in `channel`. */
+async function askReports(through: Replica[], eventIds: string[], channel: string): Promise<void> {
+  await Promise.all(
+    eventIds.map(async (eventId, index) => {
+      const reply = await postSigned(
+        `${(through[index % through.length] as Replica).url}/slack/events`,
+        SECRET,
+        commandBody({
+          text: `report ${eventId}`,
+          channel_id: channel,
+          user_id: `U0ASK${index}`,
+          response_url: slack.responseUrl(`${channel}-${index}`),
+        }),
+      );
+      expect(reply.status).toBe(200);
+    }),
+  );
+}
+
+/** The messages posted in `channel` since call `from`, by their ts. */
+function postedIn(channel: string, from: number): string[] {
+  const posts = slack.calls.filter((call) => call.method === 'chat.postMessage');
+  return posts
+    .map((call, index) => ({ call, ts: slack.postedTs[index] as string }))
+    .filter(({ call }) => slack.calls.indexOf(call) >= from && call.args.channel === channel)
+    .map(({ ts }) => ts);
+}
+
+/** The first edit of message `ts` that `matches`. */
+const editOf = (ts: string, matches: (text: string) => boolean): SlackCall | undefined =>
+  slack.calls.find((call) => call.method === 'chat.update' && call.args.ts === ts && matches(String(call.args.text)));
+
+describe('the shared report queue across bot processes', () => {
+  it('three replicas against a rolling-window report service: nine reports asked at once, 0 report 429s', async () => {
+    // The simulator's own report limit stays out of the way; the rolling window in front of it is the limit.
+    const sim: Simulator = await startSimulator({
+      orgLimit: { limit: 60, windowMs: 1_000 },
+      reportLimit: { limit: 1_000, windowMs: 2_000 },
+      eventCount: 20,
+    });
+    // The first three report calls take 600 ms on their way in: a fixed window counted from when
+    // jobs start then lets the next three arrive less than a window after them.
+    const service = await startRollingReportService(sim.url, {
+      limit: 3,
+      windowMs: 2_000,
+      slowFirst: { count: 3, ms: 600 },
+    });
+    const env = {
+      STORE_URL: `${redis.url}/6`,
+      TICKETING_API_URL: service.url,
+      TICKETING_API_KEY: sim.apiKeys[0] as string,
+      SLACK_API_URL: slack.apiUrl,
+      TICKETING_ORG_LIMIT: '60/1s',
+      TICKETING_REPORT_LIMIT: '3/2s',
+    };
+    const three = await Promise.all(['r1', 'r2', 'r3'].map((name) => start(name, env)));
+    await Promise.all(three.map((replica) => replica.waitForLog(catalogReady, 60_000)));
+    const from = slack.calls.length;
+    const events = sim.catalog.events.slice(0, 9).map((event) => event.id);
+    await askReports(three, events, 'C0ROLLING');
+    await slack.waitFor(() => (postedIn('C0ROLLING', from).length === 9 ? true : undefined), 15_000);
+    for (const ts of postedIn('C0ROLLING', from)) {
+      await slack.waitFor(() => editOf(ts, (text) => text.startsWith('Report: ')), 30_000);
+    }
+    const stats = service.stats();
+    expect(stats.rateLimited).toBe(0);
+    expect(stats.admitted).toBe(9);
+    expect(stats.mostInAWindow).toBeLessThanOrEqual(3);
+    await Promise.all(three.map((replica) => replica.stop()));
+    await service.close();
+    await sim.close();
+  }, 120_000);
+
+  it('a Redis flush while reports wait: every queued message says "not fetched" within one poll, the ones being fetched still finish', async () => {
+    const sim = await startSimulator({
+      orgLimit: { limit: 60, windowMs: 1_000 },
+      reportLimit: { limit: 3, windowMs: 60_000 },
+      eventCount: 20,
+    });
+    const store = `${redis.url}/7`;
+    const replica = await start('flushed', {
+      STORE_URL: store,
+      TICKETING_API_URL: sim.url,
+      TICKETING_API_KEY: sim.apiKeys[0] as string,
+      SLACK_API_URL: slack.apiUrl,
+      TICKETING_ORG_LIMIT: '60/1s',
+      TICKETING_REPORT_LIMIT: '3/60s',
+    });
+    await replica.waitForLog(catalogReady, 60_000);
+    // Three reports are being fetched (slowly) when Redis loses everything; three wait behind them.
+    sim.knobs.latencyMs = 3_000;
+    const from = slack.calls.length;
+    await askReports(
+      [replica],
+      sim.catalog.events.slice(0, 6).map((event) => event.id),
+      'C0FLUSHED',
+    );
+    await slack.waitFor(() => (postedIn('C0FLUSHED', from).length === 6 ? true : undefined), 15_000);
+    await slack.waitFor(() => (sim.stats().admittedReports === 3 ? true : undefined), 15_000);
+    // Every follower has shown its place once at least.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await redisCommand(store, 'FLUSHDB');
+    const flushedAt = Date.now();
+    const outcomes = await Promise.all(
+      postedIn('C0FLUSHED', from).map((ts) =>
+        slack.waitFor(
+          () =>
+            editOf(ts, (text) => text.startsWith('Report: ')) ?? editOf(ts, (text) => text.includes('was not fetched')),
+          20_000,
+        ),
+      ),
+    );
+    const lost = outcomes.filter((call) => String(call.args.text).includes('was not fetched'));
+    expect(lost).toHaveLength(3);
+    expect(outcomes.filter((call) => String(call.args.text).startsWith('Report: '))).toHaveLength(3);
+    // One poll is 2 s; the follower's snapshot may be half a second old.
+    for (const call of lost) expect(call.at - flushedAt).toBeLessThan(2_000 + 500 + 500);
+    await replica.stop();
+    await sim.close();
+  }, 120_000);
+});

@@ -1,0 +1,92 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/open-store.js';
+import { ReportSlots } from '../../src/ticketing/report-slots.js';
+import type { ScriptRunner } from '../../src/ticketing/shared-budget.js';
+import { useRedis } from '../helpers/redis-server.js';
+
+const redis = useRedis();
+let run: ScriptRunner;
+let counter = 0;
+
+beforeAll(async () => {
+  const store = await openStore(`${redis.url}/3`);
+  redis.closers.push(() => store.close());
+  if (!store.shared) throw new Error('a redis:// store is shared');
+  run = store.shared.runScript;
+});
+
+/** Slots on fresh keys: 2 a window of 1 s unless told. */
+const slots = (options: { limit?: number; windowMs?: number; leaseMs?: number } = {}) =>
+  new ReportSlots({ run, key: `test:slots:${++counter}`, limit: 2, windowMs: 1_000, leaseMs: 3_000, ...options });
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const slotOf = (grant: Awaited<ReturnType<ReportSlots['take']>>) => {
+  if (!('slot' in grant)) throw new Error(`no slot: wait ${grant.waitMs} ms`);
+  return grant.slot;
+};
+
+describe('ReportSlots (a rolling report limit in Redis)', () => {
+  it('frees a slot one window after its call finished, not after it was taken', async () => {
+    const limit = slots();
+    const first = slotOf(await limit.take());
+    slotOf(await limit.take());
+    // Both calls still running: the next slot frees no sooner than a window from now.
+    expect(await limit.take()).toMatchObject({ waitMs: expect.any(Number) });
+    await sleep(400);
+    await limit.finish(first);
+    const wait = await limit.take();
+    expect('waitMs' in wait && wait.waitMs).toBeGreaterThan(900);
+    await sleep(1_050);
+    slotOf(await limit.take());
+  });
+
+  it('frees the slot of a holder that never says its call finished (its replica died) when its lease ends', async () => {
+    const limit = slots({ limit: 1, leaseMs: 1_200 });
+    slotOf(await limit.take());
+    const wait = await limit.take();
+    expect('waitMs' in wait && wait.waitMs).toBeLessThanOrEqual(1_000);
+    await sleep(1_250);
+    slotOf(await limit.take());
+  });
+
+  it('keeps a renewed slot past its first lease while its call runs', async () => {
+    const limit = slots({ limit: 1, leaseMs: 1_200 });
+    const held = slotOf(await limit.take());
+    await sleep(700);
+    await limit.renew(held);
+    await sleep(700);
+    expect(await limit.take()).toMatchObject({ waitMs: expect.any(Number) });
+  });
+
+  it('makes every holder wait as long as a 429 said', async () => {
+    const limit = slots({ limit: 3 });
+    const held = slotOf(await limit.take());
+    await limit.finish(held, 600);
+    const wait = await limit.take();
+    expect('waitMs' in wait && wait.waitMs).toBeGreaterThan(500);
+    await sleep(650);
+    slotOf(await limit.take());
+  });
+
+  it('takes the report headers as the truth: what they leave, less the calls still in flight, until their reset', async () => {
+    const limit = slots({ limit: 3 });
+    const answered = slotOf(await limit.take());
+    slotOf(await limit.take());
+    // Another key spent one: the answer to the first call says 1 left. The second call, in flight,
+    // may not be in that count, so nothing is left for us until the reset.
+    const now = Date.now();
+    await limit.observe({ limit: 3, remaining: 1, resetAt: now + 700, observedAt: now }, now, answered);
+    const wait = await limit.take();
+    expect('waitMs' in wait && wait.waitMs).toBeGreaterThan(600);
+    await sleep(750);
+    slotOf(await limit.take());
+  });
+
+  it('never lets an older answer replace a newer one', async () => {
+    const limit = slots({ limit: 3 });
+    const now = Date.now();
+    await limit.observe({ limit: 3, remaining: 3, resetAt: now + 800, observedAt: now }, now);
+    await limit.observe({ limit: 3, remaining: 0, resetAt: now - 100 + 800, observedAt: now - 100 }, now);
+    slotOf(await limit.take());
+  });
+});
