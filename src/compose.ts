@@ -304,7 +304,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
     sharedReports?.queue.start();
     // Socket Mode has no HTTP receiver: health and metrics get a small port of their own.
     if (config.slack.appToken && options.healthPort !== undefined) {
-      const health = await startHealthServer(routes, options.healthPort);
+      const health = await startHealthServer(routes, options.healthPort, config.host);
       closers.push(() => new Promise<void>((resolve) => health.server.close(() => resolve())));
       logger.info('Health and metrics listening', { port: health.port });
     }

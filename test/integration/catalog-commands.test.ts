@@ -135,6 +135,12 @@ describe('modals and the event picker', () => {
     const options = (JSON.parse(typed.text) as { options: { text: { text: string }; value: string }[] }).options;
     expect(options[0]?.value).toBe(jazz.id);
     expect(options.every((option) => option.text.text.length <= 75)).toBe(true);
+    // Past the search limit the picker offers nothing, rather than matching a cut-off prefix.
+    const tooLong = await submit(
+      rig,
+      blockSuggestionBody({ actionId: EVENT_PICKER_ACTION, blockId: 'event', value: `jaz cafe${' '.repeat(200)}` }),
+    );
+    expect((JSON.parse(tooLong.text) as { options: unknown[] }).options).toEqual([]);
 
     const invalid = await submit(
       rig,

@@ -103,7 +103,7 @@ function eventInMemory(deps: SlackDeps, eventId: string): TicketingEvent | 'unli
 /** The modals, their event picker (typeahead from the catalog) and the global shortcut. */
 export function registerEventModals(app: App, deps: SlackDeps): void {
   app.options(EVENT_PICKER_ACTION, async ({ ack, body }) => {
-    const query = 'value' in body && typeof body.value === 'string' ? body.value.slice(0, 200) : '';
+    const query = 'value' in body && typeof body.value === 'string' ? body.value : '';
     // Slack waits about 3 s for options: answer from the catalog in memory, or from a first crawl
     // that finishes in a moment; it goes on without us, so the next keystroke finds events.
     const signal = AbortSignal.timeout(FIRST_CRAWL_WAIT_MS);
