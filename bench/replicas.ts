@@ -262,10 +262,11 @@ if (part('reports')) {
     .sort((a, b) => b[1] - a[1])
     .slice(0, 4)
     .map(([name, rate]) => `${name} ${rate.toFixed(0)}/s`);
+  const waiting = await depth();
+  out(`\nReports queued over 3 replicas: ${asked} asked, ${waiting} waiting (3 a minute), progress every 2000 ms:`);
   out(
-    `\nReports queued over 3 replicas: ${asked} asked, ${await depth()} waiting (3 a minute), progress every 2000 ms:`,
+    `Redis ${perSecond.toFixed(0)} commands/s over ${seconds} s, ${((perSecond * 2) / waiting).toFixed(1)} a person a round (most: ${top.join(', ')}).`,
   );
-  out(`Redis ${perSecond.toFixed(0)} commands/s over ${seconds} s (most: ${top.join(', ')}).`);
   await Promise.all(three.map((replica) => replica.kill()));
   await sim.close();
 }

@@ -129,6 +129,8 @@ export class SharedReportQueue<D> {
   readonly #currentSlot = new AsyncLocalStorage<string>();
   /** Jobs submitted here whose person this replica keeps informed, with their deadlines. */
   readonly #followed = new Map<string, number>();
+  /** Jobs this replica is working on now (Redis may have lost every trace of them). */
+  readonly #inHand = new Set<string>();
   #view: { at: number; view: Promise<ReportQueueView> } | undefined;
 
   constructor(options: SharedReportQueueOptions<D>) {
@@ -220,7 +222,7 @@ export class SharedReportQueue<D> {
 
   async #progressOf(jobId: string): Promise<SharedReportProgress> {
     const [view, held] = await Promise.all([this.#look(), this.#holds(jobId)]);
-    if (!held) return { state: 'lost' };
+    if (!held) return this.#withoutData(jobId);
     let position = view.positions.get(jobId);
     if (position === undefined) {
       if (view.active.has(jobId)) return { state: 'fetching', position: 0, estimatedWaitMs: 0 };
@@ -243,6 +245,23 @@ export class SharedReportQueue<D> {
     return { state: 'queued', position, estimatedWaitMs: Math.max(0, waitMs) };
   }
 
+  /**
+   * A job whose data Redis no longer holds is lost, unless a replica has it in hand: this one (it
+   * knows), or one that has answered it (its mark, written after the data was gone). One taken by
+   * another replica just before a flush is told lost, then answered: the answer comes last.
+   */
+  async #withoutData(jobId: string): Promise<SharedReportProgress> {
+    if (this.#inHand.has(jobId)) return { state: 'fetching', position: 0, estimatedWaitMs: 0 };
+    const client = await this.#queue.client;
+    if ((await client.get(this.#answeredKey(jobId))) !== null)
+      return { state: 'done', position: 0, estimatedWaitMs: 0 };
+    return { state: 'lost' };
+  }
+
+  #answeredKey(jobId: string): string {
+    return this.#queue.toKey(`answered:${jobId}`);
+  }
+
   /** Whether Redis still holds the job's data (an evicted or flushed job's is gone). */
   async #holds(jobId: string): Promise<boolean> {
     const client = await this.#queue.client;
@@ -251,12 +270,14 @@ export class SharedReportQueue<D> {
 
   /** One look at the queue shared by every progress asked within `progressSnapshotMs` (a failed one is not kept). */
   #look(): Promise<ReportQueueView> {
-    const now = this.#clock.now();
-    if (this.#view && now - this.#view.at <= this.#snapshotMs) return this.#view.view;
+    // The look's age is the process's own elapsed time (an injected clock may stand still).
+    const at = performance.now();
+    if (this.#view && at - this.#view.at <= this.#snapshotMs) return this.#view.view;
     // Requests long past their deadline are no longer followed (their follower stopped).
+    const now = this.#clock.now();
     for (const [id, deadline] of this.#followed) if (deadline + this.#deadlineMs < now) this.#followed.delete(id);
     const view = lookAtQueue(this.#run, this.#keys, this.#limit);
-    const entry = { at: now, view };
+    const entry = { at, view };
     this.#view = entry;
     view.catch(() => {
       if (this.#view === entry) this.#view = undefined;
@@ -287,6 +308,16 @@ export class SharedReportQueue<D> {
   }
 
   async #process(job: Job<ReportJob<D>>, options: SharedReportQueueOptions<D>, signal: AbortSignal | undefined) {
+    const id = job.id as string;
+    this.#inHand.add(id);
+    try {
+      await this.#answer(job, options, signal);
+    } finally {
+      this.#inHand.delete(id);
+    }
+  }
+
+  async #answer(job: Job<ReportJob<D>>, options: SharedReportQueueOptions<D>, signal: AbortSignal | undefined) {
     const data = job.data as Partial<ReportJob<D>> | undefined;
     if (typeof data?.eventId !== 'string' || typeof data.requestedAt !== 'number') {
       // Its hash was evicted or flushed: nothing says whom to answer (the asking replica says "lost").
@@ -311,6 +342,13 @@ export class SharedReportQueue<D> {
         throw Worker.RateLimitError();
       }
       outcome = await this.#fetch(request, grant.slot, options, signal, deadline);
+    }
+    try {
+      // Marked before the answer goes out, so that its asker's replica never says "lost" after it.
+      const client = await this.#queue.client;
+      await client.set(this.#answeredKey(job.id as string), '1', { PX: this.#deadlineMs });
+    } catch (error) {
+      this.#logger.warn('Could not mark a report answered', { eventId: request.eventId, error });
     }
     try {
       await options.deliver(request, outcome);

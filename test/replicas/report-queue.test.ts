@@ -150,8 +150,8 @@ describe('the shared report queue across bot processes', () => {
     const lost = outcomes.filter((call) => String(call.args.text).includes('was not fetched'));
     expect(lost).toHaveLength(3);
     expect(outcomes.filter((call) => String(call.args.text).startsWith('Report: '))).toHaveLength(3);
-    // One poll is 2 s; the follower's snapshot may be half a second old.
-    for (const call of lost) expect(call.at - flushedAt).toBeLessThan(2_000 + 500 + 500);
+    // One poll is 2 s (each asks Redis afresh whether its job is still there); the edit takes a moment.
+    for (const call of lost) expect(call.at - flushedAt).toBeLessThan(2_000 + 500);
     await replica.stop();
     await sim.close();
   }, 120_000);

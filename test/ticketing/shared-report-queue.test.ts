@@ -185,4 +185,26 @@ describe('SharedReportQueue (BullMQ on a real redis-server)', () => {
     const outcome = taker.delivered[0]?.outcome;
     expect(outcome?.kind === 'failed' && outcome.error).toMatchObject({ code: 'cancelled' });
   });
+
+  it('never calls a request lost once another replica has answered it, even when Redis was flushed meanwhile', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const asker = replicas(1, report, { started: false, db: 7 });
+    const taker = replicas(
+      1,
+      async (eventId) => {
+        await gate;
+        return report(eventId);
+      },
+      { name: asker.name, db: 7 },
+    );
+    const id = await queueOf(asker).submit('evt_flushed', 'f');
+    await until(() => taker.starts.length === 1);
+    await redisCommand(`${redis.url}/7`, 'FLUSHDB');
+    release();
+    await until(() => taker.delivered.length === 1);
+    expect(await queueOf(asker).progress(id)).toMatchObject({ state: 'done' });
+  });
 });
