@@ -162,8 +162,11 @@ async function requestSharedReport(deps: SlackDeps, shared: SharedReports, reque
   }
   // This replica follows the place while it waits (first at once: the guess had no wait in it);
   // shutdown stops following, not the request. One that waited past its deadline, or that Redis
-  // lost, ends here with the person told.
+  // lost, ends here with the person told; Redis out for a while (perhaps restarting empty) only
+  // pauses the following, up to the deadline.
   let shown: ReportProgress = guess;
+  const giveUpAt = deps.clock.now() + REPORT_DEADLINE_MS;
+  let failing = false;
   for (let first = true; !deps.work.stopping.aborted; first = false) {
     if (!first) await sleep(deps.progressIntervalMs, deps.work.stopping).catch(() => undefined);
     if (deps.work.stopping.aborted) return;
@@ -187,10 +190,19 @@ async function requestSharedReport(deps: SlackDeps, shared: SharedReports, reque
         }
         return true;
       })
-      .catch((error: unknown) => {
-        log.warn('Could not follow the report queue', { error });
-        return false;
-      });
+      .then(
+        (keep) => {
+          failing = false;
+          return keep;
+        },
+        async (error: unknown) => {
+          if (!failing) log.warn('Could not follow the report queue; trying again each round', { error });
+          failing = true;
+          if (deps.clock.now() < giveUpAt) return true;
+          await message.show(reportFailedMessage(request.label, userMessageFor(error)), true);
+          return false;
+        },
+      );
     if (!keepGoing) return;
   }
 }

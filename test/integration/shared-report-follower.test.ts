@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/open-store.js';
+import type { OpenedStore } from '../../src/store/opened-store.js';
+import { SIGNING_SECRET, startBot } from '../helpers/bot.js';
+import { useRedis } from '../helpers/redis-server.js';
+import { commandBody, postSigned } from '../helpers/slack-requests.js';
+import { redisCommand } from '../replicas/redis-command.js';
+
+const redis = useRedis();
+
+/** The real store, with its per-key lock failing while `down.now` is true (Redis out for a while). */
+async function storeWithOutage(url: string, down: { now: boolean }): Promise<OpenedStore> {
+  const store = await openStore(url);
+  const keyValue = new Proxy(store.keyValue, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (property === 'exclusive') {
+        return (key: string, work: () => Promise<unknown>) => {
+          if (down.now) return Promise.reject(new Error('Connection is closed (injected)'));
+          return target.exclusive(key, work);
+        };
+      }
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { ...store, keyValue };
+}
+
+describe('a report waiting in the shared queue (Redis mode)', () => {
+  it('is still told "not fetched" when Redis was out for a while and came back without it', async () => {
+    const url = `${redis.url}/2`;
+    const down = { now: false };
+    const rig = await startBot({
+      sim: { reportLimit: { limit: 1, windowMs: 60_000 }, eventCount: 20 },
+      env: { STORE_URL: url, TICKETING_REPORT_LIMIT: '1/60s' },
+      compose: { openStore: () => storeWithOutage(url, down), progressIntervalMs: 200 },
+    });
+    redis.closers.push(() => rig.close());
+    try {
+      rig.sim.knobs.latencyMs = 4_000;
+      const [first, second] = rig.sim.catalog.events;
+      for (const event of [first, second]) {
+        const reply = await postSigned(
+          rig.url,
+          SIGNING_SECRET,
+          commandBody({ text: `report ${event?.id}`, channel_id: 'C0FOLLOW', response_url: rig.slack.responseUrl() }),
+        );
+        expect(reply.status).toBe(200);
+      }
+      // The first is being fetched; the second waits a minute behind it.
+      await rig.slack.waitFor(() => (rig.sim.stats().admittedReports === 1 ? true : undefined));
+      const posts = () =>
+        rig.slack.calls.filter((call) => call.method === 'chat.postMessage' && call.args.channel === 'C0FOLLOW');
+      await rig.slack.waitFor(() => (posts().length === 2 ? true : undefined));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Redis goes away for a second and comes back empty (a restart without persistence).
+      down.now = true;
+      await redisCommand(url, 'FLUSHDB');
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      down.now = false;
+      const told = await rig.slack.waitFor(
+        () =>
+          rig.slack.calls.find(
+            (call) => call.method === 'chat.update' && String(call.args.text).includes('was not fetched'),
+          ),
+        5_000,
+      );
+      expect(String(told.args.text)).toContain(`/events report ${second?.id}`);
+    } finally {
+      rig.sim.knobs.latencyMs = 0;
+    }
+  }, 60_000);
+});
