@@ -3,6 +3,7 @@ import { plainMessage } from '../../render/block-kit.js';
 import { helpMessage, usageMessage } from '../../render/help-blocks.js';
 import { md } from '../../render/mrkdwn.js';
 import { MAX_PROMO_QUANTITY } from '../../ticketing/promo-quantity.js';
+import { ackFirst } from '../ack-first.js';
 import { parseEventsCommand } from '../command-parser.js';
 import type { SlackDeps } from '../deps.js';
 import { respondPrivately } from '../respond-safely.js';
@@ -17,7 +18,8 @@ import { showEvent } from './show-event.js';
 /** `/events ...`: acknowledged at once, whatever the API is doing; the answer follows. */
 export function registerEventsCommand(app: App, deps: SlackDeps): void {
   app.command('/events', async ({ ack, command, respond, client }) => {
-    await ack();
+    // The work waits until the commands that arrived meanwhile are acknowledged too.
+    await ackFirst(ack);
     const log = deps.logger.child({ command: '/events', user: command.user_id, channel: command.channel_id });
     if (deps.work.stopping.aborted) {
       await respondPrivately(
