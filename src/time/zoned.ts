@@ -3,6 +3,8 @@
  * source of truth, so +05:45, -03:30 and DST days come out right without a date library.
  */
 
+import { LRUCache } from 'lru-cache';
+
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function partsFormatter(timeZone: string): Intl.DateTimeFormat {
@@ -44,20 +46,33 @@ export function isValidTimeZone(zone: string): boolean {
   }
 }
 
+/**
+ * Wall times already read, by zone and whole second. The same instants are read again and again
+ * (each event's start and end, by every list, card, filter and digest), and `formatToParts` is
+ * the slow part of a command (profiled: issue 16 item 13); a zone's rules never change while the
+ * process runs.
+ */
+const wallTimes = new LRUCache<string, Readonly<WallTime>>({ max: 20_000 });
+
 /** The local wall time of an instant in `zone`. */
-export function wallTimeAt(epochMs: number, zone: string): WallTime {
+export function wallTimeAt(epochMs: number, zone: string): Readonly<WallTime> {
+  const key = `${Math.floor(epochMs / 1000)} ${zone}`;
+  const known = wallTimes.get(key);
+  if (known) return known;
   const fields: Record<string, number> = {};
   for (const part of partsFormatter(zone).formatToParts(epochMs)) {
     if (part.type !== 'literal') fields[part.type] = Number(part.value);
   }
-  return {
+  const wall = Object.freeze({
     year: fields.year ?? 0,
     month: fields.month ?? 1,
     day: fields.day ?? 1,
     hour: fields.hour ?? 0,
     minute: fields.minute ?? 0,
     second: fields.second ?? 0,
-  };
+  });
+  wallTimes.set(key, wall);
+  return wall;
 }
 
 /** Minutes east of UTC in force in `zone` at the instant. */
