@@ -182,7 +182,8 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
         ? {
             queue: new replicaModules[1].SharedReportQueue<ReportDelivery>({
               connection: shared.connection,
-              prefix: shared.namespace,
+              // A hash tag, so a Redis Cluster keeps the queue's keys (read together by its scripts) in one slot.
+              prefix: `{${shared.namespace}}`,
               limit: config.ticketing.reportLimit,
               fetchReport: (eventId, signal) => ticketing.fetchReport(eventId, { priority: 'interactive', signal }),
               deliver: (job, outcome) => {

@@ -77,7 +77,7 @@ describe('two deployments on one Redis', () => {
     try {
       const keys = await client.keys('*');
       expect(keys.length).toBeGreaterThan(0);
-      const strays = keys.filter((key) => !/^\{?(alpha|beta):/.test(key));
+      const strays = keys.filter((key) => !/^\{?(alpha|beta)\}?:/.test(key));
       expect(strays).toEqual([]);
       expect(keys.some((key) => key.startsWith('alpha:')) && keys.some((key) => key.startsWith('beta:'))).toBe(true);
     } finally {
