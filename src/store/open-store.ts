@@ -42,7 +42,9 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
   const open = match?.[1] ? BACKENDS[match[1].toLowerCase()] : undefined;
   if (!match?.[2] || !open) {
     const known = Object.keys(BACKENDS).map((scheme) => `${scheme}://`);
-    throw new Error(`STORE_URL must start with ${known.join(' or ')} (got a "${url.split(':')[0]}" URL)`);
+    throw new Error(
+      `STORE_URL must start with ${known.slice(0, -1).join(', ')} or ${known.at(-1)} (got a "${url.split(':')[0]}" URL)`,
+    );
   }
   return open(url, match[2], options);
 }

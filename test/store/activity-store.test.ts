@@ -47,14 +47,14 @@ describe('ActivityStore on a real SQLite file', () => {
 
   it('refuses a STORE_URL it cannot open, naming the scheme', async () => {
     await expect(openStore('memcached://127.0.0.1:11211')).rejects.toThrow(
-      'STORE_URL must start with sqlite:// or redis:// (got a "memcached" URL)',
+      'STORE_URL must start with sqlite://, redis:// or rediss:// (got a "memcached" URL)',
     );
   });
 
   it('fails fast, naming the address but no password, when Redis is not there', async () => {
     const started = Date.now();
     const error = await openStore('redis://user:s3cret-pass@127.0.0.1:9/0').catch((e: unknown) => e);
-    expect(String(error)).toContain('could not reach Redis at 127.0.0.1:9/0');
+    expect(String(error)).toContain('could not reach Redis at redis://127.0.0.1:9/0');
     expect(String(error)).not.toContain('s3cret');
     expect(Date.now() - started).toBeLessThan(15_000);
   });
