@@ -14,6 +14,7 @@
  * the answers then wait their turn. The steady-rate run shows the answers when the bot keeps up.
  *
  * Options (environment):
+ * - `BENCH_NODE_FLAGS="--max-semi-space-size=1"` passes V8/Node flags to the bot (memory experiments).
  * - `BENCH_RUNS=n` repeats the measurement (the figures are noisy on a shared 2-core machine).
  * - `BENCH_CLIENT=fetch` sends through `fetch` (test/helpers' postSigned) instead of undici's
  *   `request`: fetch costs this process (which also plays Slack and the service) a few ms a call,
@@ -73,7 +74,10 @@ interface Bot {
 
 /** One bot process with `env` and nothing of this process's (node's own flags too, for `--cpu-prof`). */
 async function startBot(name: string, env: Record<string, string>): Promise<Bot> {
-  const nodeArgs = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
+  const nodeArgs = [
+    ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
+    ...(cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : []),
+  ];
   const child = spawn(
     process.execPath,
     [...nodeArgs, ...(build === 'dist' ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'])],

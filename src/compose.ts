@@ -15,7 +15,7 @@ import { Metrics } from './observability/metrics.js';
 import { PendingPromoChanges } from './promo/pending-promo-changes.js';
 import type { SlackMessage } from './render/block-kit.js';
 import { digestMessage, digestPausedMessage } from './render/digest-blocks.js';
-import { type Simulator, startSimulator } from './simulator/server.js';
+import type { Simulator } from './simulator/server.js';
 import { deliverReport } from './slack/commands/request-report.js';
 import { createSlackApp } from './slack/create-slack-app.js';
 import type { SharedReports } from './slack/deps.js';
@@ -110,6 +110,8 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
     let apiUrl = config.ticketing.apiUrl;
     let apiKey = config.ticketing.apiKey;
     if (apiUrl === 'simulator') {
+      // Loaded only when asked for: a deployment on a real service never holds the demo service.
+      const { startSimulator } = await import('./simulator/server.js');
       simulator = await startSimulator({
         orgLimit: config.ticketing.orgLimit,
         reportLimit: config.ticketing.reportLimit,

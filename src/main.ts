@@ -1,7 +1,7 @@
 import { type Bot, composeBot } from './compose.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
-import { type SandboxStack, startSandboxStack } from './sandbox/sandbox-stack.js';
+import type { SandboxStack } from './sandbox/sandbox-stack.js';
 import { redisSecrets } from './store/redis-url.js';
 
 /**
@@ -18,6 +18,8 @@ async function startLocalSandbox(
     'No SLACK_ variable is set: starting the local Slack sandbox on a store of its own, in memory (lost at exit)',
     env.STORE_URL?.trim() ? { storeUrl: 'set but not used by the sandbox' } : {},
   );
+  // The sandbox and its page load only in the sandbox: a workspace deployment never holds them.
+  const { startSandboxStack } = await import('./sandbox/sandbox-stack.js');
   const stack = await startSandboxStack({ env: process.env, logger, port: config.port });
   const service =
     config.ticketing.apiUrl && config.ticketing.apiUrl !== 'simulator'

@@ -1,5 +1,6 @@
 import type { App } from '@slack/bolt';
 import { eventLabel, PICK_REPORT_ACTION, PICK_SHOW_ACTION } from '../../render/event-blocks.js';
+import { ackFirst } from '../ack-first.js';
 import { requestReport } from '../commands/request-report.js';
 import { showEvent } from '../commands/show-event.js';
 import type { SlackDeps } from '../deps.js';
@@ -12,12 +13,12 @@ const pickedId = (action: unknown) =>
 /** The buttons of a choice between several matching events: show the card, or request the report. */
 export function registerEventPickActions(app: App, deps: SlackDeps): void {
   app.action(PICK_SHOW_ACTION, async ({ ack, respond, action }) => {
-    await ack();
+    await ackFirst(ack);
     await showEvent(deps, respond, { id: pickedId(action) }, { replace_original: true });
   });
 
   app.action(PICK_REPORT_ACTION, async ({ ack, respond, action, body, client }) => {
-    await ack();
+    await ackFirst(ack);
     const found = await deps.catalog.lookup(pickedId(action), deps.interactive()).catch(() => undefined);
     const event = found?.event;
     if (!event) {

@@ -13,6 +13,7 @@ import {
   promoFailedMessage,
   promoUncertainMessage,
 } from '../../render/promo-blocks.js';
+import { ackFirst } from '../ack-first.js';
 import type { SlackDeps } from '../deps.js';
 import { promoDeps } from '../promo-context.js';
 import { respondPrivately } from '../respond-safely.js';
@@ -47,7 +48,7 @@ async function announce(
 /** Confirm and Cancel on a proposed promo change: hand over to the use cases, show their answer. */
 export function registerPromoActions(app: App, deps: SlackDeps): void {
   app.action(PROMO_CANCEL_ACTION, async ({ ack, respond, body, action, client }) => {
-    await ack();
+    await ackFirst(ack);
     const result = await cancelPromoChange(promoDeps(deps, client), {
       changeId: carried(action),
       userId: body.user.id,
@@ -66,7 +67,7 @@ export function registerPromoActions(app: App, deps: SlackDeps): void {
   });
 
   app.action(PROMO_CONFIRM_ACTION, async ({ ack, respond, body, action, client }) => {
-    await ack();
+    await ackFirst(ack);
     const log = deps.logger.child({ action: PROMO_CONFIRM_ACTION, user: body.user.id });
     const result = await confirmPromoChange(promoDeps(deps, client), {
       changeId: carried(action),

@@ -17,6 +17,7 @@ import {
 import { parseId } from '../../ticketing/ids.js';
 import { MAX_PROMO_QUANTITY, parsePromoQuantity } from '../../ticketing/promo-quantity.js';
 import type { TicketingEvent } from '../../ticketing/schemas.js';
+import { ackFirst } from '../ack-first.js';
 import { requestReport } from '../commands/request-report.js';
 import type { SlackDeps } from '../deps.js';
 import { promoDeps, proposalMessage } from '../promo-context.js';
@@ -129,7 +130,7 @@ export function registerEventModals(app: App, deps: SlackDeps): void {
   });
 
   app.shortcut(CHANGE_PROMO_SHORTCUT, async ({ ack, shortcut, client }) => {
-    await ack();
+    await ackFirst(ack);
     await openPromoModal(deps, client, { triggerId: shortcut.trigger_id, channelId: undefined });
   });
 
@@ -152,7 +153,7 @@ export function registerEventModals(app: App, deps: SlackDeps): void {
       await ack({ response_action: 'errors', errors });
       return;
     }
-    await ack();
+    await ackFirst(ack);
     const origin = decodeOrigin(view.private_metadata);
     const answer = privateAnswer(client, origin, body.user.id);
     const result = await proposePromoChange(promoDeps(deps, client), {
@@ -182,7 +183,7 @@ export function registerEventModals(app: App, deps: SlackDeps): void {
       await ack({ response_action: 'errors', errors: { [FIELDS.event.block]: 'That event is no longer listed.' } });
       return;
     }
-    await ack();
+    await ackFirst(ack);
     const origin = decodeOrigin(view.private_metadata);
     const respond = privateAnswer(client, origin, body.user.id);
     let event = known;
