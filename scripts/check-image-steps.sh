@@ -41,7 +41,7 @@ curl -fsS -X POST -H 'content-type: application/json' -H "x-sandbox-token: $toke
   -d '{"user":"UEDITOR01","channel":"CGENERAL01","text":"/events list"}' "${url}ui/command" > /dev/null
 sandbox_ok=""
 for _ in $(seq 1 50); do
-  curl -fsS "${url}ui/state?user=UEDITOR01" | grep -q 'Upcoming events' && { sandbox_ok=1; break; }
+  curl -fsS -H "x-sandbox-token: $token" "${url}ui/state?user=UEDITOR01" | grep -q 'Upcoming events' && { sandbox_ok=1; break; }
   sleep 0.2
 done
 if [ -z "$sandbox_ok" ]; then
