@@ -78,8 +78,6 @@ export interface SharedReportQueueOptions<D> {
   logger?: Logger;
 }
 
-const FINISHED_STATES = new Set(['completed', 'failed']);
-
 /** Lua through BullMQ's own connection, as commands of its client (EVALSHA, loaded when missing). */
 function scriptRunner(queue: Queue): ScriptRunner {
   const names = new Map<string, string>();
@@ -147,7 +145,14 @@ export class SharedReportQueue<D> {
     this.#queue = new Queue(name, {
       connection,
       prefix,
-      defaultJobOptions: { removeOnComplete: { count: 1000 }, removeOnFail: { count: 1000 } },
+      // A job whose handler throws (Redis refusing a write for a moment: a failover, OOM) is tried
+      // again; one that still fails is told to its person as not fetched (`#progressOf`).
+      defaultJobOptions: {
+        removeOnComplete: { count: 1000 },
+        removeOnFail: { count: 1000 },
+        attempts: 3,
+        backoff: { type: 'fixed', delay: 1_000 },
+      },
     });
     // BullMQ's own limit (fixed windows from a job's start) only spares Redis needless starts; the
     // rolling slots are the rule. Its limiter key is also how every worker is paused for a wait.
@@ -230,7 +235,10 @@ export class SharedReportQueue<D> {
       const state = await this.#queue.getJobState(jobId);
       if (state === 'unknown') return { state: 'lost' };
       if (state === 'active') return { state: 'fetching', position: 0, estimatedWaitMs: 0 };
-      if (FINISHED_STATES.has(state)) return { state: 'done', position: 0, estimatedWaitMs: 0 };
+      if (state === 'completed') return { state: 'done', position: 0, estimatedWaitMs: 0 };
+      // Failed for good (its handler threw on every attempt, or it stalled too often): never
+      // delivered, unless it was answered before it failed.
+      if (state === 'failed') return this.#answeredOrLost(jobId);
       position = view.waitingCount + 1;
     }
     const deadline = this.#followed.get(jobId);
@@ -252,6 +260,10 @@ export class SharedReportQueue<D> {
    */
   async #withoutData(jobId: string): Promise<SharedReportProgress> {
     if (this.#inHand.has(jobId)) return { state: 'fetching', position: 0, estimatedWaitMs: 0 };
+    return this.#answeredOrLost(jobId);
+  }
+
+  async #answeredOrLost(jobId: string): Promise<SharedReportProgress> {
     const client = await this.#queue.client;
     if ((await client.get(this.#answeredKey(jobId))) !== null)
       return { state: 'done', position: 0, estimatedWaitMs: 0 };

@@ -163,6 +163,36 @@ describe('SharedReportQueue (BullMQ on a real redis-server)', () => {
     expect(await queue.progress(kept)).toMatchObject({ state: 'lost' });
   });
 
+  it('tells a person whose job failed for good (Redis refusing the slot script) that it was not fetched, never "queued"', async () => {
+    const r = replicas(1, report, { started: false, db: 8, progressSnapshotMs: 50 });
+    const queue = queueOf(r);
+    const id = await queue.submit('evt_refused', 'x');
+    // The rolling slots' key of the wrong type: every take fails, as a read-only or full Redis would.
+    await redisCommand(`${redis.url}/8`, 'SET', `bull:${r.name}:rolling:held`, 'not a sorted set');
+    queue.start();
+    let progress = await queue.progress(id);
+    const deadline = Date.now() + 15_000;
+    while (progress.state !== 'lost' && Date.now() < deadline) {
+      expect(progress.state).not.toBe('done');
+      await sleep(100);
+      progress = await queue.progress(id);
+    }
+    expect(progress).toMatchObject({ state: 'lost' });
+    expect(r.delivered).toHaveLength(0);
+  });
+
+  it('tries a job again after a passing Redis error, and delivers it', async () => {
+    const r = replicas(1, report, { started: false, db: 9 });
+    const queue = queueOf(r);
+    await queue.submit('evt_retry', 'y');
+    await redisCommand(`${redis.url}/9`, 'SET', `bull:${r.name}:rolling:held`, 'not a sorted set');
+    queue.start();
+    await sleep(300);
+    await redisCommand(`${redis.url}/9`, 'DEL', `bull:${r.name}:rolling:held`);
+    await until(() => r.delivered.length === 1, 10_000);
+    expect(r.delivered[0]?.outcome.kind).toBe('report');
+  });
+
   it('gives up on a request still waiting at its deadline: out of the queue, and the person is told why', async () => {
     const r = replicas(1, report, { started: false, deadlineMs: 300 });
     const queue = queueOf(r);
