@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, withoutSlack } from './config.js';
 import { createLogger } from './logger.js';
 import { describeEventTime } from './render/event-time.js';
 import type { TicketingClient } from './ticketing/client.js';
@@ -122,7 +122,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
   }
   let client: TicketingClient | undefined;
   try {
-    const config = loadConfig(env);
+    const config = loadConfig(withoutSlack(env));
     if (!config.ticketing.apiUrl || config.ticketing.apiUrl === 'simulator' || !config.ticketing.apiKey) {
       throw new UsageError('Set TICKETING_API_URL and TICKETING_API_KEY (npm start prints a simulator URL and key).');
     }

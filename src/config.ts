@@ -18,11 +18,12 @@ export function parseRateLimit(text: string): RateLimitSpec | undefined {
   return { limit, windowMs };
 }
 
-/** Parses `90s`, `2h`, `500ms`, `5m` into ms. */
+/** Parses `90s`, `2h`, `500ms`, `5m` into whole ms; a bare `0` is zero in any unit. */
 export function parseDuration(text: string): number | undefined {
+  if (/^\s*0\s*$/.test(text)) return 0;
   const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)\s*$/.exec(text);
   if (!match) return undefined;
-  return Number(match[1]) * (UNIT_MS[match[2] as string] ?? 0);
+  return Math.round(Number(match[1]) * (UNIT_MS[match[2] as string] ?? 0));
 }
 
 const rateLimit = (example: string) =>
@@ -45,9 +46,14 @@ const duration = (example: string) =>
     return parsed;
   });
 
-/** A duration that means nothing at 0 (a lock held for no time): refused unless above zero. */
-const positiveDuration = (example: string) =>
-  duration(example).refine((ms) => ms > 0, { message: `expected a duration above zero, such as "${example}"` });
+/**
+ * A duration that means nothing at 0 or close to it: a job lock shorter than a second expires
+ * before BullMQ renews it (a report fetched several times) or is refused by its scripts.
+ */
+const durationAtLeast = (minMs: number, minText: string, example: string) =>
+  duration(example).refine((ms) => ms >= minMs, {
+    message: `expected at least ${minText}, such as "${example}"`,
+  });
 
 const httpUrl = z
   .string()
@@ -101,7 +107,7 @@ const schema = z
         .default(0.15),
     ),
     DIGEST_GRACE: z.preprocess(empty, duration('2h').default(2 * 3_600_000)),
-    REPORT_JOB_LOCK: z.preprocess(empty, positiveDuration('30s').default(30_000)),
+    REPORT_JOB_LOCK: z.preprocess(empty, durationAtLeast(1_000, '1s', '30s').default(30_000)),
     SLACK_BOT_TOKEN: z.preprocess(empty, secret('xoxb-', 'a bot token').optional()),
     SLACK_SIGNING_SECRET: z.preprocess(empty, secret(undefined, 'the signing secret').optional()),
     SLACK_APP_TOKEN: z.preprocess(empty, secret('xapp-', 'an app-level token').optional()),
@@ -183,23 +189,30 @@ const schema = z
           'required when SLACK_BOT_TOKEN is set: the Event Ticketing Service URL, or "simulator" to serve demo data to this workspace on purpose',
       });
     }
-    // Any Slack variable means a real workspace: then the chosen receiver must have all it needs,
-    // or a half-configured start would run the sandbox on this deployment's store and service.
-    const given = SLACK_VARIABLES.filter((name) => env[name] !== undefined);
-    if (given.length > 0) {
-      const receiver = env.SLACK_APP_TOKEN ? 'Socket Mode' : 'the HTTP receiver';
-      const needs = ['SLACK_BOT_TOKEN', env.SLACK_APP_TOKEN ? 'SLACK_APP_TOKEN' : 'SLACK_SIGNING_SECRET'] as const;
-      for (const name of needs.filter((need) => env[need] === undefined)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [name],
-          message: `required for ${receiver}: ${given.join(', ')} ${given.length === 1 ? 'is' : 'are'} set, so this is a real workspace (leave every SLACK_ variable unset for the local sandbox)`,
-        });
-      }
-    }
   });
 
 type Env = z.output<typeof schema>;
+
+/**
+ * Any Slack variable present means a real workspace, even an empty one (a deploy whose secret
+ * came through blank): then the chosen receiver must have all it needs, or a half-configured start
+ * would run the sandbox next to this deployment's service. Read from the raw environment, before
+ * blanks count as unset.
+ */
+function slackProblems(env: Record<string, string | undefined>): { variable: string; message: string }[] {
+  const given = SLACK_VARIABLES.filter((name) => env[name] !== undefined);
+  if (given.length === 0) return [];
+  const filled = (name: string) => (env[name] ?? '').trim() !== '';
+  const receiver = filled('SLACK_APP_TOKEN') ? 'Socket Mode' : 'the HTTP receiver';
+  const needs = ['SLACK_BOT_TOKEN', filled('SLACK_APP_TOKEN') ? 'SLACK_APP_TOKEN' : 'SLACK_SIGNING_SECRET'];
+  const why = `${given.join(', ')} ${given.length === 1 ? 'is' : 'are'} set, so this is a real workspace (an empty value counts; unset every SLACK_ variable for the local sandbox)`;
+  return needs
+    .filter((need) => !filled(need))
+    .map((need) => ({
+      variable: need,
+      message: `required for ${receiver}${env[need] === undefined ? '' : ' (it is set but empty)'}: ${why}`,
+    }));
+}
 
 /** The validated configuration every other module receives; nothing else reads the environment. */
 /** Every environment variable the configuration reads (for the docs and deploy files' checks). */
@@ -250,17 +263,24 @@ export class ConfigError extends Error {
   }
 }
 
+/** The environment without its Slack variables: for the tools that never talk to Slack (the CLIs). */
+export function withoutSlack(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  return Object.fromEntries(
+    Object.entries(env).filter(([name]) => !(SLACK_VARIABLES as readonly string[]).includes(name)),
+  );
+}
+
 /** Validates the environment passed in; throws `ConfigError` naming every bad variable. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => ({
-        variable: String(issue.path[0] ?? '(environment)'),
-        message: issue.message,
-      })),
-    );
-  }
+  const problems = [
+    ...(parsed.success ? [] : parsed.error.issues).map((issue) => ({
+      variable: String(issue.path[0] ?? '(environment)'),
+      message: issue.message,
+    })),
+    ...slackProblems(env),
+  ];
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e: Env = parsed.data;
   return {
     mode: e.SLACK_BOT_TOKEN ? 'workspace' : 'sandbox',

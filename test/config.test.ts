@@ -50,7 +50,14 @@ describe('loadConfig', () => {
     }
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems.map((p) => p.variable).sort();
-    expect(problems).toEqual(['LOG_LEVEL', 'PORT', 'SLACK_BOT_TOKEN', 'TICKETING_API_URL', 'TICKETING_ORG_LIMIT']);
+    expect(problems).toEqual([
+      'LOG_LEVEL',
+      'PORT',
+      'SLACK_BOT_TOKEN',
+      'SLACK_SIGNING_SECRET',
+      'TICKETING_API_URL',
+      'TICKETING_ORG_LIMIT',
+    ]);
     const message = (error as Error).message;
     expect(message).toContain('TICKETING_ORG_LIMIT: expected <requests>/<window> such as "180/60s", got "lots"');
     expect(message).not.toContain(fakeSlackToken('p', 'secret-user-token'));
@@ -104,6 +111,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SLACK_SIGNING_SECRET: 'shh-secret-value' })).toThrow(
       /SLACK_BOT_TOKEN: required for the HTTP receiver: SLACK_SIGNING_SECRET is set, so this is a real workspace/,
     );
+    // A secret that came through blank (compose's `${SLACK_BOT_TOKEN}` with nothing behind it) is
+    // still a real workspace, not the sandbox.
+    expect(problems({ SLACK_BOT_TOKEN: '', SLACK_SIGNING_SECRET: '  ' })).toEqual([
+      'SLACK_BOT_TOKEN',
+      'SLACK_SIGNING_SECRET',
+    ]);
+    expect(() => loadConfig({ SLACK_BOT_TOKEN: '' })).toThrow(
+      /SLACK_BOT_TOKEN: required for the HTTP receiver \(it is set but empty\)/,
+    );
     expect(loadConfig({}).mode).toBe('sandbox');
     expect(
       loadConfig({
@@ -115,7 +131,11 @@ describe('loadConfig', () => {
   });
 
   it('refuses durations that mean nothing at 0, and reads a report cache TTL of 0 as no cache', () => {
-    expect(() => loadConfig({ REPORT_JOB_LOCK: '0s' })).toThrow(/REPORT_JOB_LOCK: expected a duration above zero/);
+    for (const lock of ['0s', '0', '1ms', '0.5ms', '999ms']) {
+      expect(() => loadConfig({ REPORT_JOB_LOCK: lock }), lock).toThrow(/REPORT_JOB_LOCK: expected at least 1s/);
+    }
+    expect(loadConfig({ REPORT_JOB_LOCK: '1.5s' }).reportJobLockMs).toBe(1_500);
+    expect(loadConfig({ TICKETING_REPORT_CACHE_TTL: '0' }).ticketing.reportCacheTtlMs).toBe(0);
     expect(() => loadConfig({ TICKETING_REPORT_LIMIT: '3/0s' })).toThrow(/TICKETING_REPORT_LIMIT/);
     expect(() => loadConfig({ TICKETING_REPORT_LIMIT: '0/60s' })).toThrow(/TICKETING_REPORT_LIMIT/);
     expect(loadConfig({ TICKETING_REPORT_CACHE_TTL: '0s' }).ticketing.reportCacheTtlMs).toBe(0);

@@ -128,7 +128,14 @@ export async function startSandbox(options: {
     if (req.method === 'GET') {
       const file = await readPageFile(path, token);
       if (file) {
-        res.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-store' });
+        res.writeHead(200, {
+          'content-type': file.type,
+          'cache-control': 'no-store',
+          // Never inside another site's frame: its own token and origin would pass, and a hostile
+          // page could lay it under a decoy and have the promo editor click (clickjacking).
+          'x-frame-options': 'DENY',
+          'content-security-policy': "frame-ancestors 'none'",
+        });
         res.end(file.body);
         return;
       }

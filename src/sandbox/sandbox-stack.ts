@@ -42,10 +42,11 @@ export async function startSandboxStack(options: {
       STORE_URL: SANDBOX_STORE_URL,
       SLACK_BOT_TOKEN: `xoxb-sandbox-${randomBytes(8).toString('hex')}`,
       SLACK_SIGNING_SECRET: signingSecret,
-      SLACK_APP_TOKEN: '',
+      SLACK_APP_TOKEN: undefined,
       SLACK_API_URL: sandbox.apiUrl,
-      TICKETING_API_URL: options.env.TICKETING_API_URL || 'simulator',
-      PROMO_EDITORS: options.env.PROMO_EDITORS || `UEDITOR01,${EDITORS_GROUP}`,
+      // Blank counts as unset here as everywhere: the simulator, and the sandbox's own editors.
+      TICKETING_API_URL: options.env.TICKETING_API_URL?.trim() || 'simulator',
+      PROMO_EDITORS: options.env.PROMO_EDITORS?.trim() || `UEDITOR01,${EDITORS_GROUP}`,
     });
     const bot = await composeBot(config, { logger: options.logger, ...options.compose });
     const server = (await bot.app.start({ port: 0, host: '127.0.0.1' })) as Server;

@@ -1,4 +1,4 @@
-import { type Config, ConfigError, loadConfig } from '../config.js';
+import { type Config, ConfigError, loadConfig, withoutSlack } from '../config.js';
 import { type Simulator, startSimulator } from './server.js';
 
 /** Starts the simulator with the configured limits and prints how to reach it. */
@@ -22,7 +22,7 @@ export async function startSimulatorFromConfig(config: Config, write: (text: str
 async function main(): Promise<void> {
   let config: Config;
   try {
-    config = loadConfig({ ...process.env, SLACK_BOT_TOKEN: '', SLACK_APP_TOKEN: '' });
+    config = loadConfig(withoutSlack(process.env));
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`${error.message}\n`);

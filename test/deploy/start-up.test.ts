@@ -97,6 +97,20 @@ describe('start-up rules', () => {
     expect(await snapshot(redis.url)).toEqual(before);
   });
 
+  it('refuses Slack variables that came through blank rather than starting the sandbox next to the real service', async () => {
+    const main = startMain({
+      SLACK_BOT_TOKEN: '',
+      SLACK_SIGNING_SECRET: ' ',
+      STORE_URL: redis.url,
+      TICKETING_API_URL: 'http://127.0.0.1:9/',
+      TICKETING_API_KEY: 'a-real-looking-key',
+    });
+    expect(await main.exited).not.toBe(0);
+    expect(main.output().stderr).toMatch(/SLACK_BOT_TOKEN: required for the HTTP receiver \(it is set but empty\)/);
+    expect(main.output().stdout).not.toMatch(/sandbox/);
+    expect(await snapshot(redis.url)).toEqual(before);
+  });
+
   it('refuses an app token without a bot token the same way', async () => {
     const main = startMain({
       SLACK_APP_TOKEN: 'xapp-1-not-real',

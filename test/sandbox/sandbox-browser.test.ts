@@ -225,4 +225,22 @@ describe('the sandbox in a browser with other pages open', () => {
       await new Promise((resolve) => other.close(resolve));
     }
   });
+
+  it('cannot be framed by another site (no clickjacking of its own buttons)', async () => {
+    const frame = `<!doctype html><iframe src="${stack.url}" width="800" height="600"></iframe>`;
+    const other = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(frame));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const otherPage = await browser.newPage();
+    try {
+      await otherPage.goto(`http://127.0.0.1:${(other.address() as AddressInfo).port}/`);
+      await otherPage.waitForTimeout(1_000);
+      const inner = otherPage.frames().find((candidate) => candidate !== otherPage.mainFrame());
+      const text = inner ? await inner.evaluate(() => document.body?.innerText ?? '').catch(() => '') : '';
+      expect(text).not.toContain('Change promo quantity');
+    } finally {
+      await otherPage.close();
+      other.closeAllConnections();
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
 });
