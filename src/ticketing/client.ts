@@ -219,23 +219,9 @@ export class TicketingClient {
     return items(this.eventPages(options));
   }
 
-  /** Finds one event by walking the list (the spec shows no single-event read), stopping once found. */
-  async findEvent(eventId: string, options: CallOptions = {}): Promise<TicketingEvent> {
-    const id = parseId('event', eventId);
-    for await (const event of this.events(options)) {
-      if (event.id === id) return event;
-    }
-    throw new NotFoundError(`No event ${id} in the organization's event list`);
-  }
-
   /** Queues a report request; the ticket tells its position and estimated wait, and can cancel. */
   requestReport(eventId: string, options: ReportRequestOptions = {}): ReportTicket {
     return this.#reports.request(parseId('event', eventId), options);
-  }
-
-  /** A report, waiting in the report queue as long as needed (or until the signal aborts). */
-  async getReport(eventId: string, options: ReportRequestOptions = {}): Promise<EventReport> {
-    return this.requestReport(eventId, options).result;
   }
 
   /**
