@@ -235,7 +235,7 @@ describe('the sandbox in a browser with other pages open', () => {
       await otherPage.goto(`http://127.0.0.1:${(other.address() as AddressInfo).port}/`);
       await otherPage.waitForTimeout(1_000);
       const inner = otherPage.frames().find((candidate) => candidate !== otherPage.mainFrame());
-      const text = inner ? await inner.evaluate(() => document.body?.innerText ?? '').catch(() => '') : '';
+      const text = inner ? await inner.content().catch(() => '') : '';
       expect(text).not.toContain('Change promo quantity');
     } finally {
       await otherPage.close();
