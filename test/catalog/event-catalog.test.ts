@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { storeCatalogShare } from '../../src/catalog/catalog-share.js';
+import { type CatalogShare, storeCatalogShare } from '../../src/catalog/catalog-share.js';
 import { EventCatalog } from '../../src/catalog/event-catalog.js';
 import { openStore } from '../../src/store/open-store.js';
 import { type Rig, startRig } from '../helpers/ticketing.js';
@@ -24,9 +24,38 @@ async function sharedRig(eventCount: number, orgLimit = ORG) {
   const store = await openStore('sqlite://:memory:');
   const share = storeCatalogShare(store.keyValue, store.claims);
   const clock = new TestClock(Date.now());
+  const looks = lookCounter();
   const replica = (owner: string) =>
-    new EventCatalog({ client: current.client, orgLimit, clock, share: { share, owner } });
-  return { sim: current.sim, store, share, clock, replica };
+    new EventCatalog({ client: current.client, orgLimit, clock, share: { share: looks.counting(share), owner } });
+  return { sim: current.sim, store, share, clock, replica, looks };
+}
+
+/**
+ * Counts the replicas' looks at the published crawl (`stamp()`), so a test can wait for a waiting
+ * replica to have looked again instead of sleeping for about one poll.
+ */
+function lookCounter() {
+  let looks = 0;
+  const waiters: { atLeast: number; resolve: () => void }[] = [];
+  return {
+    counting: (share: CatalogShare): CatalogShare => ({
+      ...share,
+      stamp: async () => {
+        const stamp = await share.stamp();
+        looks += 1;
+        for (const waiter of waiters.filter((each) => looks >= each.atLeast)) {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          waiter.resolve();
+        }
+        return stamp;
+      },
+    }),
+    /** Resolves once the replicas have looked `count` more times. */
+    more: (count: number) =>
+      new Promise<void>((resolve) => {
+        waiters.push({ atLeast: looks + count, resolve });
+      }),
+  };
 }
 
 describe('EventCatalog', () => {
@@ -102,12 +131,14 @@ describe('EventCatalog', () => {
   });
 
   it('crawls itself once the replica that claimed the crawl has been silent too long', async () => {
-    const { store, share, clock, replica } = await sharedRig(50);
+    const { store, share, clock, replica, looks } = await sharedRig(50);
     // A replica claimed the first crawl and died.
     expect(await share.claimNext(0, 'dead', clock.now(), 300_000)).toBe(true);
     const survivor = replica('alive');
+    // Its first look finds nothing published, the second is its first poll while it waits.
+    const polled = looks.more(2);
     const waiting = survivor.snapshot();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await polled;
     expect(survivor.crawls).toBe(0);
     clock.time += 600_001; // ten windows: the claim is stale
     await expect(waiting).rejects.toThrow('did not finish');
