@@ -1,21 +1,22 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const ROOT = fileURLToPath(new URL('.', import.meta.url));
+
+/** What makes a suite slow: a redis-server, bot processes or Chromium of its own. */
+const SLOW_MARKER = /\b(useRedis|startRedis|startReplica|launchChromium)\(/;
+
 /**
- * Suites that start a redis-server, bot processes or Chromium: most of the run's time. A new file
- * that calls `useRedis`/`startRedis`, `startReplica` or `launchChromium` belongs here.
+ * The test files that call one of them, found by reading them, so a new Redis or browser suite
+ * lands in the slow project without anyone remembering to list it.
  */
-export const SLOW_TESTS = [
-  'test/deploy/**/*.test.ts',
-  'test/replicas/**/*.test.ts',
-  'test/integration/health-metrics.test.ts',
-  'test/integration/shared-report-follower.test.ts',
-  'test/sandbox/sandbox-browser.test.ts',
-  'test/store/store-contract.test.ts',
-  'test/ticketing/report-limit-contract.test.ts',
-  'test/ticketing/report-slots.test.ts',
-  'test/ticketing/shared-budget.test.ts',
-  'test/ticketing/shared-report-queue.test.ts',
-];
+export const SLOW_TESTS = readdirSync(join(ROOT, 'test'), { recursive: true, encoding: 'utf8' })
+  .filter((file) => file.endsWith('.test.ts'))
+  .map((file) => `test/${file.split(sep).join('/')}`)
+  .filter((file) => SLOW_MARKER.test(readFileSync(join(ROOT, file), 'utf8')))
+  .sort();
 
 export const config = defineConfig({
   test: {
