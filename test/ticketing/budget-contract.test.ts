@@ -4,6 +4,7 @@ import { openStore } from '../../src/store/open-store.js';
 import { type BudgetPermit, type Priority, type RequestBudget, WindowBudget } from '../../src/ticketing/budget.js';
 import { type ScriptRunner, SharedBudget } from '../../src/ticketing/shared-budget.js';
 import { useRedis } from '../helpers/redis-server.js';
+import { runPool, startRig } from '../helpers/ticketing.js';
 
 /*
  * The organization budget's rules, written once and run against both budgets: `WindowBudget` (in
@@ -238,6 +239,20 @@ describe.each(budgets)('budget contract: %s', (_, makeBudget) => {
       await expect.poll(() => waiting.length).toBe(2);
       expect(await grantedAfter(waiting, 60)).toBe(2);
     });
+  });
+
+  it('meets three times the budget of a server counting a rolling window, with no 429', async () => {
+    const orgLimit = { limit: 20, windowMs: 400 };
+    const rig = await startRig({ orgLimit, windowKind: 'sliding', eventCount: 10 }, { budget: makeBudget(orgLimit) });
+    try {
+      await runPool(3 * orgLimit.limit, 12, () => rig.client.listEvents({ limit: 1 }));
+      const stats = rig.sim.stats();
+      expect(stats.requests).toBe(3 * orgLimit.limit);
+      expect(stats.rateLimited).toBe(0);
+      expect(stats.mostInAnySpan.organization).toBeLessThanOrEqual(orgLimit.limit);
+    } finally {
+      await rig.close();
+    }
   });
 
   it('validates its options with messages that say what was given', () => {
