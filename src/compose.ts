@@ -16,7 +16,7 @@ import { PendingPromoChanges } from './promo/pending-promo-changes.js';
 import type { SlackMessage } from './render/block-kit.js';
 import { digestMessage, digestPausedMessage } from './render/digest-blocks.js';
 import type { Simulator } from './simulator/server.js';
-import { deliverReport } from './slack/commands/request-report.js';
+import { deliverReportInSlack } from './slack/ask-for-report.js';
 import { createSlackApp } from './slack/create-slack-app.js';
 import type { SharedReports } from './slack/deps.js';
 import { PromoEditors } from './slack/promo-editors.js';
@@ -190,7 +190,9 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
               fetchReport: (eventId, signal) => ticketing.fetchReport(eventId, { priority: 'interactive', signal }),
               deliver: (job, outcome) => {
                 metrics.reportWait.observe(Math.max(0, clock.now() - job.requestedAt) / 1000);
-                return deliverReport({ activity, clock, logger }, slackClient(), exclusive, job.delivery, outcome);
+                const reportLimit = config.ticketing.reportLimit;
+                const finish = { activity, clock, logger, reportLimit };
+                return deliverReportInSlack(finish, slackClient(), exclusive, job.delivery, outcome);
               },
               // A TTL of 0 means no cache (keyv would read 0 as "forever").
               cache:

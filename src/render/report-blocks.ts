@@ -1,5 +1,5 @@
+import type { ReportStatus } from '../reports/report-status.js';
 import type { RateLimitSpec } from '../ticketing/rate-limit.js';
-import type { ReportProgress } from '../ticketing/report-queue.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import { type Block, context, header, LIMITS, mrkdwnField, mrkdwnSection, type SlackMessage } from './block-kit.js';
 import { describeLimit } from './limit-wording.js';
@@ -121,12 +121,55 @@ export function reportMessage(report: EventReport, options: ReportMessageOptions
   };
 }
 
-/** The message that stands in for a report while it waits in the queue. */
+/** What the last states need besides the label: the event's id, and words for what went wrong. */
+export interface ReportStatusContext {
+  eventId: string;
+  /** The one place an error becomes words (`slack/user-message.ts`), passed in: render imports no Slack. */
+  describeError: (error: unknown) => Mrkdwn;
+  /** Said under the report when the full JSON could not be attached. */
+  attachmentNote?: Mrkdwn | undefined;
+}
+
+type Progress = Extract<ReportStatus, { state: 'queued' | 'fetching' }>;
+
+/** Why a report Redis lost will not come, and what to do. */
+const lostReason = (eventId: string) =>
+  md`it was not fetched: Redis lost its place in the queue (emptied or evicted). Ask again with ${code(`/events report ${eventId}`)}.`;
+
+/**
+ * Every state of a report's one message, rendered here once: its place in the queue while it
+ * waits, "fetching", then the report, or why it will not come (the last states need `about`).
+ */
+export function reportProgressMessage(progress: Progress, eventLabel: string, reportLimit: RateLimitSpec): SlackMessage;
 export function reportProgressMessage(
-  progress: ReportProgress,
+  status: ReportStatus,
   eventLabel: string,
   reportLimit: RateLimitSpec,
+  about: ReportStatusContext,
+): SlackMessage;
+export function reportProgressMessage(
+  status: ReportStatus,
+  eventLabel: string,
+  reportLimit: RateLimitSpec,
+  about?: ReportStatusContext,
 ): SlackMessage {
+  if (status.state === 'queued' || status.state === 'fetching') return progressMessage(status, eventLabel, reportLimit);
+  if (!about) throw new Error(`A report's ${status.state} message needs its context`);
+  switch (status.state) {
+    case 'report':
+      return reportMessage(status.report, { eventId: about.eventId, attachmentNote: about.attachmentNote });
+    case 'failed':
+    case 'expired':
+      return reportFailedMessage(eventLabel, about.describeError(status.error));
+    case 'lost':
+      return reportFailedMessage(eventLabel, lostReason(about.eventId));
+    case 'abandoned':
+      return reportAbandonedMessage(about.eventId);
+  }
+}
+
+/** The message that stands in for a report while it waits in the queue. */
+function progressMessage(progress: Progress, eventLabel: string, reportLimit: RateLimitSpec): SlackMessage {
   const label = clip(eventLabel, 200);
   if (progress.state === 'queued') {
     const seconds = Math.max(1, Math.ceil(progress.estimatedWaitMs / 1000));

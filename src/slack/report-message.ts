@@ -3,8 +3,20 @@ import type { Logger } from '../logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { SlackMessage } from '../render/block-kit.js';
 import { type Mrkdwn, md } from '../render/mrkdwn.js';
+import { reportProgressMessage } from '../render/report-blocks.js';
+import { isFinal, type ReportStatus } from '../reports/report-status.js';
+import type {
+  ReportDelivery as Delivery,
+  ReportAsk,
+  ReportMessages,
+  ReportSurface,
+  ReportView,
+} from '../reports/report-surface.js';
+import type { KeyValueStore } from '../store/key-value-store.js';
+import type { RateLimitSpec } from '../ticketing/rate-limit.js';
 import { respondPrivately } from './respond-safely.js';
 import { countSlackError, slackErrorCode } from './slack-errors.js';
+import { userMessageFor } from './user-message.js';
 
 /** response_url takes about 5 uses; progress through it is kept to a couple of edits. */
 const MAX_RESPOND_UPDATES = 2;
@@ -18,14 +30,7 @@ export type ReportTarget =
   | { kind: 'private'; userId: string; responseUrl?: string | undefined };
 
 /** What every replica needs to finish a report someone asked for on any of them. */
-export interface ReportDelivery {
-  eventId: string;
-  label: string;
-  userId: string;
-  where: ReportTarget;
-  /** Names the lock that keeps progress edits from landing after the report. */
-  messageKey: string;
-}
+export type ReportDelivery = Delivery<ReportTarget>;
 
 type Target = { kind: 'channel'; channel: string; ts: string } | { kind: 'private'; updates: number };
 
@@ -148,4 +153,95 @@ export class ReportMessage {
         : md`The full report could not be attached this time.`;
     }
   }
+}
+
+/** The store's lock, taken in turn by every replica that edits one report's message. */
+type Exclusive = KeyValueStore['exclusive'];
+
+const messageLock = (messageKey: string) => `report-message:${messageKey}`;
+
+/** Without replicas nobody else edits the message: no lock to take. */
+const lockWith =
+  (exclusive: Exclusive | undefined): ReportSurface<ReportTarget>['exclusive'] =>
+  (messageKey, work) =>
+    exclusive ? exclusive(messageLock(messageKey), work) : work();
+
+/**
+ * A report's message as the use case sees it: each status rendered by the one renderer (errors in
+ * the words of `userMessageFor`), the full JSON attached in the thread before the report shows.
+ */
+function reportView(message: ReportMessage, ask: ReportAsk, reportLimit: RateLimitSpec): ReportView<ReportTarget> {
+  const { eventId } = ask;
+  return {
+    where: message.where,
+    async show(status: ReportStatus) {
+      const attachmentNote =
+        status.state === 'report'
+          ? await message.attach({
+              filename: `report-${eventId}.json`,
+              title: `Report ${eventId}`,
+              content: JSON.stringify(status.report, null, 2),
+            })
+          : undefined;
+      const rendered = reportProgressMessage(status, ask.label, reportLimit, {
+        eventId,
+        describeError: userMessageFor,
+        attachmentNote,
+      });
+      return message.show(rendered, isFinal(status));
+    },
+  };
+}
+
+/** What the Slack side of reports is given. */
+export interface ReportTransport {
+  reportLimit: RateLimitSpec;
+  logger: Logger;
+  metrics?: Metrics | undefined;
+  /** With replicas: the store's lock that orders edits of one message. */
+  exclusive?: Exclusive | undefined;
+}
+
+/** Where a person asked for a report through Bolt (a command, a button, a modal). */
+export interface SlackReportRequest extends ReportAsk {
+  respond: RespondFn;
+  client: webApi.WebClient;
+  channelId: string;
+  /** The request's response URL, so that another replica can still answer privately. */
+  responseUrl?: string | undefined;
+}
+
+/** The Slack side of one request: its message posted in the channel, or privately. */
+export function reportSurface(transport: ReportTransport, request: SlackReportRequest): ReportSurface<ReportTarget> {
+  const log = transport.logger.child({ command: 'report', eventId: request.eventId, channel: request.channelId });
+  return {
+    async open(first) {
+      const opening = reportProgressMessage(first, request.label, transport.reportLimit, {
+        eventId: request.eventId,
+        describeError: userMessageFor,
+      });
+      const message = await ReportMessage.open(
+        { ...request, metrics: transport.metrics },
+        request.channelId,
+        opening,
+        log,
+      );
+      return reportView(message, request, transport.reportLimit);
+    },
+    exclusive: lockWith(transport.exclusive),
+  };
+}
+
+/** Messages opened on any replica, for the one that fetched the report. */
+export function reportMessages(
+  client: webApi.WebClient,
+  transport: ReportTransport & { exclusive: Exclusive },
+): ReportMessages<ReportTarget> {
+  return {
+    resume(delivery) {
+      const log = transport.logger.child({ command: 'report', eventId: delivery.eventId });
+      return reportView(ReportMessage.resume(client, delivery.where, log), delivery, transport.reportLimit);
+    },
+    exclusive: lockWith(transport.exclusive),
+  };
 }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { homeView } from '../../src/render/home-view.js';
-import { reportMessage, reportProgressMessage } from '../../src/render/report-blocks.js';
+import { md } from '../../src/render/mrkdwn.js';
+import {
+  type ReportStatusContext,
+  reportAbandonedMessage,
+  reportMessage,
+  reportProgressMessage,
+} from '../../src/render/report-blocks.js';
 
 const report = {
   eventId: 'evt_1',
@@ -47,6 +53,24 @@ describe('report rendering', () => {
     expect(message.text).toBe('Report for evt_1 queued: position 2, about 42 s');
     // The limit is the configured one, never a copy of the spec's figure.
     expect(JSON.stringify(message.blocks)).toContain('allows 5 requests every 2 minutes');
+  });
+
+  it('renders every later state of a report in the same one place: the report, what went wrong, lost, abandoned', () => {
+    const limit = { limit: 3, windowMs: 60_000 };
+    const about: ReportStatusContext = { eventId: 'evt_1', describeError: () => md`the service is unavailable.` };
+    const render = (status: Parameters<typeof reportProgressMessage>[0]) =>
+      reportProgressMessage(status, 'Gala', limit, about);
+    expect(render({ state: 'report', report })).toEqual(reportMessage(report, { eventId: 'evt_1' }));
+    const failed = ':warning: Report for `Gala`: the service is unavailable.';
+    expect(render({ state: 'failed', error: new Error('x') }).text).toBe(failed);
+    expect(render({ state: 'expired', error: new Error('x') }).text).toBe(failed);
+    expect(render({ state: 'lost' }).text).toBe(
+      ':warning: Report for `Gala`: it was not fetched: Redis lost its place in the queue (emptied or evicted). Ask again with `/events report evt_1`.',
+    );
+    expect(render({ state: 'abandoned' })).toEqual(reportAbandonedMessage('evt_1'));
+    expect(render({ state: 'fetching', position: 0, estimatedWaitMs: 0 })).toEqual(
+      reportProgressMessage({ state: 'fetching', position: 0, estimatedWaitMs: 0 }, 'Gala', limit),
+    );
   });
 });
 

@@ -1,9 +1,9 @@
 import type { App } from '@slack/bolt';
 import { eventLabel, PICK_REPORT_ACTION, PICK_SHOW_ACTION } from '../../render/event-blocks.js';
 import { ackFirst } from '../ack-first.js';
-import { requestReport } from '../commands/request-report.js';
-import { showEvent } from '../commands/show-event.js';
+import { askForReport } from '../ask-for-report.js';
 import type { SlackDeps } from '../deps.js';
+import { showEvent } from '../show-event.js';
 
 const pickedId = (action: unknown) =>
   typeof action === 'object' && action !== null && 'value' in action && typeof action.value === 'string'
@@ -25,7 +25,7 @@ export function registerEventPickActions(app: App, deps: SlackDeps): void {
       await showEvent(deps, respond, { id: pickedId(action) });
       return;
     }
-    await requestReport(deps, {
+    await askForReport(deps, {
       respond,
       client,
       channelId: body.channel?.id ?? body.user.id,

@@ -6,14 +6,14 @@ import { MAX_PROMO_QUANTITY } from '../../ticketing/promo-quantity.js';
 import { ackFirst } from '../ack-first.js';
 import { parseEventsCommand } from '../command-parser.js';
 import type { SlackDeps } from '../deps.js';
+import { openPromoModal, openReportModal } from '../modal-openers.js';
 import { respondPrivately } from '../respond-safely.js';
+import { showEvent } from '../show-event.js';
 import { showUpcomingPage } from '../upcoming-page.js';
-import { openPromoModal, openReportModal } from '../views/event-modals.js';
 import { handleDigestCommand } from './digest-command.js';
 import { findEvents } from './find-events.js';
 import { handlePromoCommand } from './promo-command.js';
 import { handleReportCommand } from './request-report.js';
-import { showEvent } from './show-event.js';
 
 /** `/events ...`: acknowledged at once, whatever the API is doing; the answer follows. */
 export function registerEventsCommand(app: App, deps: SlackDeps): void {

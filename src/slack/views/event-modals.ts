@@ -1,4 +1,4 @@
-import type { App, RespondArguments, RespondFn, types, webApi } from '@slack/bolt';
+import type { App, RespondArguments, RespondFn, webApi } from '@slack/bolt';
 import { searchEvents } from '../../catalog/event-search.js';
 import { proposePromoChange } from '../../promo/promo-changes.js';
 import type { SlackMessage } from '../../render/block-kit.js';
@@ -10,51 +10,16 @@ import {
   FIELDS,
   MAX_OPTIONS,
   PROMO_MODAL,
-  promoModalView,
   REPORT_MODAL,
-  reportModalView,
 } from '../../render/modal-views.js';
 import { parseId } from '../../ticketing/ids.js';
-import { MAX_PROMO_QUANTITY, parsePromoQuantity } from '../../ticketing/promo-quantity.js';
+import { parsePromoQuantity } from '../../ticketing/promo-quantity.js';
 import type { TicketingEvent } from '../../ticketing/schemas.js';
 import { ackFirst } from '../ack-first.js';
-import { requestReport } from '../commands/request-report.js';
+import { askForReport } from '../ask-for-report.js';
 import type { SlackDeps } from '../deps.js';
+import { decodeOrigin, type ModalOrigin, openPromoModal } from '../modal-openers.js';
 import { promoDeps, proposalMessage } from '../promo-context.js';
-import { countSlackError } from '../slack-errors.js';
-
-/** Where a modal was opened from: the channel its answers go to (none for a global shortcut). */
-interface ModalOrigin {
-  channelId: string | undefined;
-}
-
-const encodeOrigin = (origin: ModalOrigin) => JSON.stringify({ channelId: origin.channelId ?? null });
-
-function decodeOrigin(text: string | undefined): ModalOrigin {
-  try {
-    const value = JSON.parse(text ?? '{}') as { channelId?: unknown };
-    const channelId =
-      typeof value.channelId === 'string' && /^[CGD][A-Z0-9]+$/.test(value.channelId) ? value.channelId : undefined;
-    return { channelId };
-  } catch {
-    return { channelId: undefined };
-  }
-}
-
-type ModalRequest = { triggerId: string; channelId: string | undefined };
-
-async function openModal(deps: SlackDeps, client: webApi.WebClient, triggerId: string, view: types.ModalView) {
-  await client.views.open({ trigger_id: triggerId, view }).catch((error: unknown) => {
-    countSlackError(deps.metrics, 'views.open', error);
-    deps.logger.warn('Could not open a modal', { callbackId: view.callback_id, error });
-  });
-}
-
-export const openPromoModal = (deps: SlackDeps, client: webApi.WebClient, request: ModalRequest) =>
-  openModal(deps, client, request.triggerId, promoModalView(encodeOrigin(request), MAX_PROMO_QUANTITY));
-
-export const openReportModal = (deps: SlackDeps, client: webApi.WebClient, request: ModalRequest) =>
-  openModal(deps, client, request.triggerId, reportModalView(encodeOrigin(request)));
 
 /**
  * Answers after a modal closes, privately: an ephemeral message in the channel it came from, or a
@@ -202,7 +167,7 @@ export function registerEventModals(app: App, deps: SlackDeps): void {
       event = found?.event;
     }
     const id = event?.id ?? parseId('event', eventId);
-    await requestReport(deps, {
+    await askForReport(deps, {
       respond,
       client,
       channelId: origin.channelId ?? body.user.id,

@@ -1,11 +1,11 @@
 import type { RespondArguments, RespondFn } from '@slack/bolt';
-import { type EventTarget, resolveEvent } from '../../catalog/find-events.js';
-import { plainMessage } from '../../render/block-kit.js';
-import { eventCardMessage, eventChoicesMessage, noEventMessage } from '../../render/event-blocks.js';
-import { md } from '../../render/mrkdwn.js';
-import type { SlackDeps } from '../deps.js';
-import { respondPrivately } from '../respond-safely.js';
-import { userMessageFor } from '../user-message.js';
+import { type EventTarget, resolveEvent } from '../catalog/find-events.js';
+import { plainMessage } from '../render/block-kit.js';
+import { eventCardMessage, eventChoicesMessage, noEventMessage } from '../render/event-blocks.js';
+import { md } from '../render/mrkdwn.js';
+import type { SlackDeps } from './deps.js';
+import { respondPrivately } from './respond-safely.js';
+import { userMessageFor } from './user-message.js';
 
 /** What an event target is called in a "no match" answer. */
 export const targetText = (target: EventTarget) => ('id' in target ? target.id : target.words);

@@ -1,0 +1,39 @@
+import type { ReportOutcome } from '../ticketing/shared-report-queue.js';
+import type { ReportFlowDeps } from './report-flow.js';
+import type { ReportAsk, ReportDelivery, ReportMessages, ReportView } from './report-surface.js';
+
+/** The report in its message (the transport attaches the full JSON), or why it failed; then the activity. */
+export async function finishReport<W>(
+  deps: Pick<ReportFlowDeps, 'activity' | 'clock' | 'logger'>,
+  view: ReportView<W>,
+  ask: ReportAsk,
+  outcome: ReportOutcome,
+): Promise<void> {
+  const { eventId } = ask;
+  if (outcome.kind === 'failed') {
+    deps.logger.warn('The report request failed', { eventId, error: outcome.error });
+    await view.show({ state: 'failed', error: outcome.error });
+    return;
+  }
+  const { report } = outcome;
+  await view.show({ state: 'report', report });
+  const eventName = typeof report.eventName === 'string' ? report.eventName : undefined;
+  await deps.activity
+    .recordReport({
+      at: new Date(deps.clock.now()).toISOString(),
+      userId: ask.userId,
+      eventId,
+      ...(eventName ? { eventName } : {}),
+    })
+    .catch((error: unknown) => deps.logger.warn('Could not record the report in the store', { error, eventId }));
+}
+
+/** Finishes a report on the replica that fetched it, for a request made on any replica, holding its message's lock. */
+export async function deliverReport<W>(
+  deps: Pick<ReportFlowDeps, 'activity' | 'clock' | 'logger'>,
+  messages: ReportMessages<W>,
+  delivery: ReportDelivery<W>,
+  outcome: ReportOutcome,
+): Promise<void> {
+  await messages.exclusive(delivery.messageKey, () => finishReport(deps, messages.resume(delivery), delivery, outcome));
+}

@@ -1,0 +1,25 @@
+import type { Logger } from '../logger.js';
+import type { ActivityStore } from '../store/activity-store.js';
+import type { Clock } from '../time/clock.js';
+import type { ReportAsk, ReportSurface } from './report-surface.js';
+
+/** What both report flows are given. */
+export interface ReportFlowDeps {
+  /** Where a delivered report is recorded for App Home. */
+  activity: Pick<ActivityStore, 'recordReport'>;
+  clock: Clock;
+  logger: Logger;
+  /** Aborted once shutdown begins. */
+  stopping: AbortSignal;
+  /** Least time between two progress edits of one message. */
+  progressIntervalMs: number;
+}
+
+/**
+ * Ask for a report and follow it to the person: one interface over the in-process queue
+ * (`inProcessReports`) and the replicas' shared one (`sharedReports`). A command, a button, a
+ * modal (later a watch or an unfurl) all call `follow`; the surface shows each status as it comes.
+ */
+export interface ReportFlow<W> {
+  follow(ask: ReportAsk, surface: ReportSurface<W>): Promise<void>;
+}

@@ -1,0 +1,43 @@
+import type { ReportStatus } from './report-status.js';
+
+/**
+ * The Slack-side effects the report use case needs, passed in: it says what to show, the
+ * transport decides how (a channel message edited in place, a private answer, the file in the
+ * thread). `W` is where a message lives, in a form any replica can pick up (JSON).
+ */
+export interface ReportView<W> {
+  readonly where: W;
+  /** Replaces the message; a progress status may be skipped by the transport, a final one never. */
+  show(status: ReportStatus): Promise<unknown>;
+}
+
+/** Where the person asked: opens the one message that follows their report. */
+export interface ReportSurface<W> {
+  open(first: ReportStatus): Promise<ReportView<W>>;
+  /**
+   * Runs `work` holding the message's lock, so that edits from several replicas never interleave
+   * (a late progress edit never covers the report another replica has just posted).
+   */
+  exclusive<T>(messageKey: string, work: () => Promise<T>): Promise<T>;
+}
+
+/** Messages opened on any replica, for the one that finishes the report. */
+export interface ReportMessages<W> {
+  resume(delivery: ReportDelivery<W>): ReportView<W>;
+  exclusive: ReportSurface<W>['exclusive'];
+}
+
+/** One person's request for one event's report. */
+export interface ReportAsk {
+  eventId: string;
+  /** How the messages name the event (its name when it has one). */
+  label: string;
+  userId: string;
+}
+
+/** What every replica needs to finish a report someone asked for on any of them (persisted as JSON). */
+export interface ReportDelivery<W> extends ReportAsk {
+  where: W;
+  /** Names the lock that keeps progress edits from landing after the report. */
+  messageKey: string;
+}

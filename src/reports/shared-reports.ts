@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { REPORT_DEADLINE_MS } from '../ticketing/report-deadline.js';
+import type { SharedReportQueue } from '../ticketing/shared-report-queue.js';
+import { sleep } from '../time/clock.js';
+import { finishReport } from './finish-report.js';
+import type { ReportFlow, ReportFlowDeps } from './report-flow.js';
+import { FETCHING, type ReportStatus } from './report-status.js';
+import type { ReportDelivery } from './report-surface.js';
+
+export interface SharedReportsDeps<W> extends ReportFlowDeps {
+  /** The report queue every replica shares (Redis); whichever replica fetches a report delivers it. */
+  queue: Pick<SharedReportQueue<ReportDelivery<W>>, 'cached' | 'waiting' | 'submit' | 'progress'>;
+}
+
+/**
+ * The shared queue: the request is persisted in Redis before the person is told its place, then
+ * the place is kept up to date while it waits. Each look and edit holds the message's lock, as the
+ * final answer does, so a late progress edit never covers the report another replica has just posted.
+ */
+export function sharedReports<W>(deps: SharedReportsDeps<W>): ReportFlow<W> {
+  const { queue } = deps;
+  return {
+    async follow(ask, surface) {
+      const log = deps.logger.child({ command: 'report', eventId: ask.eventId });
+      const who = { eventId: ask.eventId, label: ask.label, userId: ask.userId };
+      const cached = await queue.cached(ask.eventId);
+      if (cached) {
+        const view = await surface.open(FETCHING);
+        await finishReport(deps, view, who, { kind: 'report', report: cached });
+        return;
+      }
+      const ahead = await queue.waiting().catch(() => 0);
+      const guess: ReportStatus = { state: 'queued', position: ahead + 1, estimatedWaitMs: 0 };
+      const view = await surface.open(guess);
+      const delivery: ReportDelivery<W> = { ...who, where: view.where, messageKey: randomUUID() };
+      let jobId: string;
+      try {
+        jobId = await queue.submit(ask.eventId, delivery);
+      } catch (error) {
+        log.warn('Could not queue the report', { error });
+        await view.show({ state: 'failed', error });
+        return;
+      }
+      // This replica follows the place while it waits (first at once: the guess had no wait in it);
+      // shutdown stops following, not the request. One that waited past its deadline, or that Redis
+      // lost, ends here with the person told; Redis out for a while (perhaps restarting empty) only
+      // pauses the following, up to the deadline.
+      let shownPosition = guess.position;
+      const giveUpAt = deps.clock.now() + REPORT_DEADLINE_MS;
+      let failing = false;
+      for (let first = true; !deps.stopping.aborted; first = false) {
+        if (!first) await sleep(deps.progressIntervalMs, deps.stopping).catch(() => undefined);
+        if (deps.stopping.aborted) return;
+        const keepGoing = await surface
+          .exclusive(delivery.messageKey, async () => {
+            const progress = await queue.progress(jobId);
+            if (progress.state === 'expired') {
+              log.warn('The report request failed', { error: progress.error });
+              await view.show({ state: 'expired', error: progress.error });
+              return false;
+            }
+            if (progress.state === 'lost') {
+              log.warn('A queued report was lost from Redis (flushed or evicted)', { jobId });
+              await view.show({ state: 'lost' });
+              return false;
+            }
+            if (progress.state !== 'queued') return false;
+            const moved = progress.position !== shownPosition;
+            if (moved || (first && progress.estimatedWaitMs > 0)) {
+              shownPosition = progress.position;
+              await view.show({
+                state: 'queued',
+                position: progress.position,
+                estimatedWaitMs: progress.estimatedWaitMs,
+              });
+            }
+            return true;
+          })
+          .then(
+            (keep) => {
+              failing = false;
+              return keep;
+            },
+            async (error: unknown) => {
+              if (!failing) log.warn('Could not follow the report queue; trying again each round', { error });
+              failing = true;
+              if (deps.clock.now() < giveUpAt) return true;
+              await view.show({ state: 'failed', error });
+              return false;
+            },
+          );
+        if (!keepGoing) return;
+      }
+    },
+  };
+}
