@@ -20,7 +20,7 @@ async function startLocalSandbox(
   );
   // The sandbox and its page load only in the sandbox: a workspace deployment never holds them.
   const { startSandboxStack } = await import('./sandbox/sandbox-stack.js');
-  const stack = await startSandboxStack({ env: process.env, logger, port: config.port });
+  const stack = await startSandboxStack({ env, logger, port: config.port });
   const service =
     config.ticketing.apiUrl && config.ticketing.apiUrl !== 'simulator'
       ? config.ticketing.apiUrl
