@@ -76,6 +76,15 @@ export interface ComposeOptions {
 /** How long shutdown waits for one connection to close. */
 const CLOSE_TIMEOUT_MS = 5_000;
 
+/** What only replicas need (BullMQ, ioredis, the budget's Lua), loaded when the store is shared. */
+async function loadReplicaModules() {
+  const [{ SharedBudget }, { SharedReportQueue }] = await Promise.all([
+    import('./ticketing/shared-budget.js'),
+    import('./ticketing/shared-report-queue.js'),
+  ]);
+  return { SharedBudget, SharedReportQueue };
+}
+
 /** Builds the whole bot from a validated configuration; the caller starts `app`. */
 export async function composeBot(config: Config, options: ComposeOptions): Promise<Bot> {
   const { logger } = options;
@@ -130,9 +139,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
     });
     const shared = store.shared;
     // Loaded only with replicas: one process on SQLite never has BullMQ or the budget's Lua in memory.
-    const replicaModules = shared
-      ? await Promise.all([import('./ticketing/shared-budget.js'), import('./ticketing/shared-report-queue.js')])
-      : undefined;
+    const replicaModules = shared ? await loadReplicaModules() : undefined;
     const ticketing = createTicketingClient({
       apiUrl,
       apiKey,
@@ -140,7 +147,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       // With replicas, one budget for all of them, in the shared Redis.
       ...(shared && replicaModules
         ? {
-            budget: new replicaModules[0].SharedBudget({
+            budget: new replicaModules.SharedBudget({
               run: shared.runScript,
               // One hash tag ({...}) for all of the budget's keys: one cluster slot holds them.
               key: `${shared.namespace}:budget`,
@@ -182,7 +189,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
     const sharedReports: SharedReports | undefined =
       shared && replicaModules
         ? {
-            queue: new replicaModules[1].SharedReportQueue<ReportDelivery>({
+            queue: new replicaModules.SharedReportQueue<ReportDelivery>({
               connection: shared.connection,
               // A hash tag, so a Redis Cluster keeps the queue's keys (read together by its scripts) in one slot.
               prefix: `{${shared.namespace}}`,
