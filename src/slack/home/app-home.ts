@@ -1,5 +1,6 @@
 import type { App } from '@slack/bolt';
 import type { CatalogSnapshot } from '../../catalog/event-catalog.js';
+import { isUpcoming } from '../../catalog/is-upcoming.js';
 import { withinDeadline } from '../../observability/within-deadline.js';
 import { type HomeViewInput, homeView } from '../../render/home-view.js';
 import { md } from '../../render/mrkdwn.js';
@@ -53,7 +54,7 @@ export function registerAppHome(app: App, deps: SlackDeps): void {
     };
     const upcoming = (snapshot: CatalogSnapshot) => {
       const now = deps.clock.now();
-      return snapshot.events.filter((each) => each.endsAtMs > now).slice(0, 5);
+      return snapshot.events.filter((each) => isUpcoming(each, now)).slice(0, 5);
     };
 
     // The first view within a second: what is in memory, or a crawl that finishes in time.

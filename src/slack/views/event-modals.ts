@@ -1,5 +1,6 @@
 import type { App, RespondArguments, RespondFn, webApi } from '@slack/bolt';
 import { searchEvents } from '../../catalog/event-search.js';
+import { isUpcoming } from '../../catalog/is-upcoming.js';
 import { proposePromoChange } from '../../promo/promo-changes.js';
 import type { SlackMessage } from '../../render/block-kit.js';
 import { eventLabel, noEventMessage } from '../../render/event-blocks.js';
@@ -85,7 +86,7 @@ export function registerEventModals(app: App, deps: SlackDeps): void {
         const now = deps.clock.now();
         const events = query.trim()
           ? searchEvents(snapshot.events, query).map((match) => match.event)
-          : snapshot.events.filter((event) => event.endsAtMs > now);
+          : snapshot.events.filter((event) => isUpcoming(event, now));
         options = events.slice(0, MAX_OPTIONS).map(eventOption);
       } catch (error) {
         deps.logger.warn('The event picker could not search the catalog', { error });
