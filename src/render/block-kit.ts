@@ -1,5 +1,5 @@
 import type { types } from '@slack/bolt';
-import { type Mrkdwn, shorten } from './mrkdwn.js';
+import { type Mrkdwn, md, shorten } from './mrkdwn.js';
 
 /** Block Kit limits (https://docs.slack.dev/reference/block-kit). */
 export const LIMITS = {
@@ -49,6 +49,11 @@ export const header = (text: Mrkdwn): Block => ({
 /** A message of one section, its fallback the same text. */
 export function plainMessage(text: Mrkdwn): SlackMessage {
   return { text: shorten(text, LIMITS.fallbackText), blocks: [mrkdwnSection(text)] };
+}
+
+/** The one way an error or refusal reads: `:warning:` and the sentence, as a message of one section. */
+export function warningMessage(text: Mrkdwn): SlackMessage {
+  return plainMessage(md`:warning: ${text}`);
 }
 
 /**

@@ -2,7 +2,16 @@ import type { DayEntry } from '../catalog/calendar-days.js';
 import type { DigestOutcome } from '../digest/digest-runner.js';
 import { describeWeekdays, type Subscription } from '../digest/subscription.js';
 import { parsePlainDate } from '../time/zoned.js';
-import { type Block, context, header, LIMITS, mrkdwnSection, plainMessage, type SlackMessage } from './block-kit.js';
+import {
+  type Block,
+  context,
+  header,
+  LIMITS,
+  mrkdwnSection,
+  plainMessage,
+  type SlackMessage,
+  warningMessage,
+} from './block-kit.js';
 import { eventPlainTitle, eventSection } from './event-blocks.js';
 import { channelLink, clip, dateToken, joinMrkdwn, type Mrkdwn, md, mentionUser } from './mrkdwn.js';
 
@@ -152,12 +161,12 @@ export function digestNowMessage(
     case 'in-progress':
       return plainMessage(md`Today's digest is being posted right now.`);
     case 'channel-failing':
-      return plainMessage(md`:warning: This channel refused the digest, so it is paused. ${channelProblem ?? md``}`);
+      return warningMessage(md`This channel refused the digest, so it is paused. ${channelProblem ?? md``}`);
     case 'failed':
-      return plainMessage(
+      return warningMessage(
         outcome.retryAt === undefined
-          ? md`:warning: The digest could not be posted, and its grace period is over. It has been logged.`
-          : md`:warning: The digest could not be posted just now; I'll try again in about ${Math.max(1, Math.ceil((outcome.retryAt - now) / 60_000))} minute(s).`,
+          ? md`The digest could not be posted, and its grace period is over. It has been logged.`
+          : md`The digest could not be posted just now; I'll try again in about ${Math.max(1, Math.ceil((outcome.retryAt - now) / 60_000))} minute(s).`,
       );
     case 'not-this-weekday':
       return plainMessage(md`This digest does not post on this weekday.`);

@@ -1,5 +1,5 @@
 import type { TicketingEvent } from '../ticketing/schemas.js';
-import { type Block, context, mrkdwnSection, plainMessage, type SlackMessage } from './block-kit.js';
+import { type Block, context, mrkdwnSection, plainMessage, type SlackMessage, warningMessage } from './block-kit.js';
 import { eventTitle } from './event-blocks.js';
 import { describeEventTime } from './event-time.js';
 import { clip, code, escapeText, type Mrkdwn, md, mentionUser } from './mrkdwn.js';
@@ -99,7 +99,7 @@ export function promoUncertainMessage(outcome: PromoOutcome, reason: Mrkdwn): Sl
 
 /** The service refused or failed a change it certainly did not apply. */
 export function promoFailedMessage(reason: Mrkdwn): SlackMessage {
-  return plainMessage(md`:warning: The promo code was not changed. ${reason}`);
+  return warningMessage(md`The promo code was not changed. ${reason}`);
 }
 
 /** Why a confirmation click was refused. */

@@ -1,7 +1,16 @@
 import type { ReportStatus } from '../reports/report-status.js';
 import type { RateLimitSpec } from '../ticketing/rate-limit.js';
 import type { EventReport } from '../ticketing/schemas.js';
-import { type Block, context, header, LIMITS, mrkdwnField, mrkdwnSection, type SlackMessage } from './block-kit.js';
+import {
+  type Block,
+  context,
+  header,
+  LIMITS,
+  mrkdwnField,
+  mrkdwnSection,
+  type SlackMessage,
+  warningMessage,
+} from './block-kit.js';
 import { describeLimit } from './limit-wording.js';
 import { clip, code, type Mrkdwn, md, shorten } from './mrkdwn.js';
 
@@ -190,12 +199,12 @@ function progressMessage(progress: Progress, eventLabel: string, reportLimit: Ra
 
 /** The report could not be fetched; `reason` is the user-facing sentence. */
 export function reportFailedMessage(eventLabel: string, reason: Mrkdwn): SlackMessage {
-  const text = md`:warning: Report for ${code(eventLabel)}: ${reason}`;
-  return { text, blocks: [mrkdwnSection(text)] };
+  return warningMessage(md`Report for ${code(eventLabel)}: ${reason}`);
 }
 
 /** A queued report the bot gave up on because it is shutting down: never leave "queued" behind. */
 export function reportAbandonedMessage(eventLabel: string): SlackMessage {
-  const text = md`:warning: The report for ${code(eventLabel)} was not fetched: eventops restarted while it was queued. Ask again with \`/events report ${clip(eventLabel, 100)}\`.`;
-  return { text, blocks: [mrkdwnSection(text)] };
+  return warningMessage(
+    md`The report for ${code(eventLabel)} was not fetched: eventops restarted while it was queued. Ask again with \`/events report ${clip(eventLabel, 100)}\`.`,
+  );
 }

@@ -1,8 +1,7 @@
 import type { webApi } from '@slack/bolt';
 import type { PromoDeps, ProposeResult } from '../promo/promo-changes.js';
-import { plainMessage, type SlackMessage } from '../render/block-kit.js';
+import { type SlackMessage, warningMessage } from '../render/block-kit.js';
 import { noEventMessage } from '../render/event-blocks.js';
-import { md } from '../render/mrkdwn.js';
 import { confirmationRefusedMessage, promoConfirmMessage } from '../render/promo-blocks.js';
 import type { SlackDeps } from './deps.js';
 import { userMessageFor } from './user-message.js';
@@ -41,6 +40,6 @@ export function proposalMessage(deps: SlackDeps, result: ProposeResult, eventId:
         refreshPeriodMs: deps.catalog.periodMs,
       });
     case 'failed':
-      return plainMessage(md`:warning: ${userMessageFor(result.error)}`);
+      return warningMessage(userMessageFor(result.error));
   }
 }

@@ -1,8 +1,7 @@
 import type { RespondArguments, RespondFn } from '@slack/bolt';
 import { type EventTarget, resolveEvent } from '../catalog/find-events.js';
-import { plainMessage } from '../render/block-kit.js';
+import { warningMessage } from '../render/block-kit.js';
 import { eventCardMessage, eventChoicesMessage, noEventMessage } from '../render/event-blocks.js';
-import { md } from '../render/mrkdwn.js';
 import type { SlackDeps } from './deps.js';
 import { respondPrivately } from './respond-safely.js';
 import { userMessageFor } from './user-message.js';
@@ -37,6 +36,6 @@ export async function showEvent(
     await respondPrivately(respond, message, deps.logger, extra);
   } catch (error) {
     deps.logger.info('Showing an event failed', { error });
-    await respondPrivately(respond, plainMessage(md`:warning: ${userMessageFor(error)}`), deps.logger, extra);
+    await respondPrivately(respond, warningMessage(userMessageFor(error)), deps.logger, extra);
   }
 }

@@ -1,6 +1,6 @@
 import type { RespondFn, webApi } from '@slack/bolt';
 import { type DayRange, type ListFilter, upcomingEvents } from '../catalog/find-events.js';
-import { plainMessage } from '../render/block-kit.js';
+import { warningMessage } from '../render/block-kit.js';
 import { asOfLine, eventListMessage } from '../render/event-blocks.js';
 import { clip, md } from '../render/mrkdwn.js';
 import type { SlackDeps } from './deps.js';
@@ -71,6 +71,6 @@ export async function showUpcomingPage(
     await respondPrivately(slack.respond, message, deps.logger, extra);
   } catch (error) {
     deps.logger.warn('Listing events failed', { error });
-    await respondPrivately(slack.respond, plainMessage(md`:warning: ${userMessageFor(error)}`), deps.logger, extra);
+    await respondPrivately(slack.respond, warningMessage(userMessageFor(error)), deps.logger, extra);
   }
 }

@@ -11,6 +11,7 @@ import {
   mrkdwnField,
   mrkdwnSection,
   plainMessage,
+  warningMessage,
 } from '../../src/render/block-kit.js';
 import {
   digestAnnouncement,
@@ -224,6 +225,7 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
     divider: () => [divider()],
     header: () => [...hostileText().map(header), header(md`<b>`)],
     plainMessage: () => hostileText().map(plainMessage),
+    warningMessage: () => hostileText().map(warningMessage),
     capBlocks: () => [
       capBlocks(
         Array.from({ length: 60 }, (_, index) => mrkdwnSection(escapeText(HOSTILE[index % HOSTILE.length] ?? ''))),

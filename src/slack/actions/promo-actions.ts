@@ -1,7 +1,7 @@
 import type { App, webApi } from '@slack/bolt';
 import type { Logger } from '../../logger.js';
 import { cancelPromoChange, confirmPromoChange } from '../../promo/promo-changes.js';
-import { plainMessage, type SlackMessage } from '../../render/block-kit.js';
+import { plainMessage, type SlackMessage, warningMessage } from '../../render/block-kit.js';
 import { md } from '../../render/mrkdwn.js';
 import {
   confirmationRefusedMessage,
@@ -54,7 +54,7 @@ export function registerPromoActions(app: App, deps: SlackDeps): void {
       userId: body.user.id,
     }).catch((error: unknown) => ({ kind: 'error' as const, error }));
     if (result.kind === 'error') {
-      await respondPrivately(respond, plainMessage(md`:warning: ${userMessageFor(result.error)}`), deps.logger);
+      await respondPrivately(respond, warningMessage(userMessageFor(result.error)), deps.logger);
       return;
     }
     const message =

@@ -1,7 +1,7 @@
 import type { RespondFn, webApi } from '@slack/bolt';
 import type { DigestService } from '../../digest/digest-service.js';
 import { type DigestOnOptions, newSubscription } from '../../digest/subscription.js';
-import { plainMessage, type SlackMessage } from '../../render/block-kit.js';
+import { type SlackMessage, warningMessage } from '../../render/block-kit.js';
 import {
   digestAnnouncement,
   digestNowMessage,
@@ -39,7 +39,7 @@ async function turnOn(deps: SlackDeps, request: DigestRequest, options: DigestOn
   try {
     await request.client.chat.postMessage({ channel: request.channelId, ...announcement });
   } catch (error) {
-    return plainMessage(md`:warning: ${userMessageFor(error)} The digest was not set up.`);
+    return warningMessage(md`${userMessageFor(error)} The digest was not set up.`);
   }
   const next = await deps.digests.subscribe(subscription);
   return digestOnMessage(subscription, next.date, zoneSource);
@@ -71,7 +71,7 @@ export async function handleDigestCommand(deps: SlackDeps, command: DigestComman
     message = await answer(deps, deps.digests, command, request);
   } catch (error) {
     log.error('A digest command failed', { error });
-    message = plainMessage(md`:warning: ${userMessageFor(error)}`);
+    message = warningMessage(userMessageFor(error));
   }
   await respondPrivately(request.respond, message, log);
 }

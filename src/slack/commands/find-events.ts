@@ -1,9 +1,8 @@
 import type { RespondFn } from '@slack/bolt';
 import { searchEvents } from '../../catalog/event-search.js';
 import { MAX_CHOICES } from '../../catalog/find-events.js';
-import { plainMessage } from '../../render/block-kit.js';
+import { warningMessage } from '../../render/block-kit.js';
 import { eventChoicesMessage, noEventMessage } from '../../render/event-blocks.js';
-import { md } from '../../render/mrkdwn.js';
 import type { SlackDeps } from '../deps.js';
 import { respondPrivately } from '../respond-safely.js';
 import { userMessageFor } from '../user-message.js';
@@ -29,6 +28,6 @@ export async function findEvents(deps: SlackDeps, respond: RespondFn, words: str
     await respondPrivately(respond, message, deps.logger);
   } catch (error) {
     deps.logger.info('Finding events failed', { error });
-    await respondPrivately(respond, plainMessage(md`:warning: ${userMessageFor(error)}`), deps.logger);
+    await respondPrivately(respond, warningMessage(userMessageFor(error)), deps.logger);
   }
 }

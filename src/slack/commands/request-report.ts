@@ -1,8 +1,7 @@
 import type { RespondFn, webApi } from '@slack/bolt';
 import { type EventTarget, resolveEvent } from '../../catalog/find-events.js';
-import { plainMessage } from '../../render/block-kit.js';
+import { warningMessage } from '../../render/block-kit.js';
 import { eventChoicesMessage, eventLabel, noEventMessage } from '../../render/event-blocks.js';
-import { md } from '../../render/mrkdwn.js';
 import { askForReport } from '../ask-for-report.js';
 import type { SlackDeps } from '../deps.js';
 import { respondPrivately } from '../respond-safely.js';
@@ -24,7 +23,7 @@ export async function handleReportCommand(deps: SlackDeps, request: ReportComman
   try {
     resolved = await resolveEvent(deps.catalog, request.target, deps.interactive());
   } catch (error) {
-    await respondPrivately(request.respond, plainMessage(md`:warning: ${userMessageFor(error)}`), deps.logger);
+    await respondPrivately(request.respond, warningMessage(userMessageFor(error)), deps.logger);
     return;
   }
   const query = 'id' in request.target ? request.target.id : request.target.words;
