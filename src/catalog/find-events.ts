@@ -8,6 +8,9 @@ import { isUpcoming } from './is-upcoming.js';
 /** An event named by its id (with or without prefix) or by words of its name. */
 export type EventTarget = { id: string } | { words: string };
 
+/** What a target is called back to the person: the id or the words as they typed them. */
+export const targetText = (target: EventTarget): string => ('id' in target ? target.id : target.words);
+
 export type Resolved =
   | { kind: 'found'; event: TicketingEvent; asOf: number }
   | { kind: 'choices'; events: TicketingEvent[]; asOf: number }

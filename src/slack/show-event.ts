@@ -1,13 +1,10 @@
 import type { RespondArguments, RespondFn } from '@slack/bolt';
-import { type EventTarget, resolveEvent } from '../catalog/find-events.js';
+import { type EventTarget, resolveEvent, targetText } from '../catalog/find-events.js';
 import { warningMessage } from '../render/block-kit.js';
 import { eventCardMessage, eventChoicesMessage, noEventMessage } from '../render/event-blocks.js';
 import type { SlackDeps } from './deps.js';
 import { respondPrivately } from './respond-safely.js';
 import { userMessageFor } from './user-message.js';
-
-/** What an event target is called in a "no match" answer. */
-export const targetText = (target: EventTarget) => ('id' in target ? target.id : target.words);
 
 /** `/events show <id or words>`: the card of the one event meant, or a choice, or "none", privately. */
 export async function showEvent(

@@ -1,5 +1,5 @@
 import type { RespondFn, webApi } from '@slack/bolt';
-import { type EventTarget, resolveEvent } from '../../catalog/find-events.js';
+import { type EventTarget, resolveEvent, targetText } from '../../catalog/find-events.js';
 import { warningMessage } from '../../render/block-kit.js';
 import { eventChoicesMessage, eventLabel, noEventMessage } from '../../render/event-blocks.js';
 import { askForReport } from '../ask-for-report.js';
@@ -26,7 +26,7 @@ export async function handleReportCommand(deps: SlackDeps, request: ReportComman
     await respondPrivately(request.respond, warningMessage(userMessageFor(error)), deps.logger);
     return;
   }
-  const query = 'id' in request.target ? request.target.id : request.target.words;
+  const query = targetText(request.target);
   if (resolved.kind === 'found') {
     await askForReport(deps, { ...request, eventId: resolved.event.id, label: eventLabel(resolved.event) });
   } else if (resolved.kind === 'choices') {
