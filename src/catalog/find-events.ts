@@ -38,8 +38,16 @@ export async function resolveEvent(
   return { kind: 'choices', events: matches.slice(0, MAX_CHOICES).map((m) => m.event), asOf: snapshot.asOf };
 }
 
+/** The day ranges a list can be narrowed to, in the reader's zone: the one list of them. */
+export const DAY_RANGES = ['today', 'tomorrow', 'week'] as const;
+
 /** `today`, `tomorrow` or `week` (today and the next six days), in the reader's zone. */
-export type DayRange = 'today' | 'tomorrow' | 'week';
+export type DayRange = (typeof DAY_RANGES)[number];
+
+/** The day range a word names exactly, if any. */
+export function parseDayRange(word: unknown): DayRange | undefined {
+  return DAY_RANGES.find((each) => each === word);
+}
 
 export interface ListFilter {
   range?: DayRange | undefined;

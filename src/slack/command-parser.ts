@@ -1,5 +1,5 @@
 import { searchTextProblem } from '../catalog/event-search.js';
-import type { DayRange, EventTarget, ListFilter } from '../catalog/find-events.js';
+import { type EventTarget, type ListFilter, parseDayRange } from '../catalog/find-events.js';
 import {
   type DigestOnOptions,
   MAX_DIGEST_DAYS,
@@ -172,12 +172,10 @@ function parseDigestOn(args: readonly string[]): DigestOnOptions | { problem: Mr
   return result;
 }
 
-const RANGES: readonly DayRange[] = ['today', 'tomorrow', 'week'];
-
 /** `[today | tomorrow | week] [words]`. */
 function parseListFilter(args: readonly string[]): ListFilter {
   const [first, ...rest] = args;
-  const range = RANGES.find((each) => each === first?.toLowerCase());
+  const range = parseDayRange(first?.toLowerCase());
   const words = (range ? rest : args).join(' ').trim();
   return { ...(range ? { range } : {}), ...(words ? { words } : {}) };
 }

@@ -1,5 +1,5 @@
 import type { RespondFn, webApi } from '@slack/bolt';
-import { type DayRange, type ListFilter, upcomingEvents } from '../catalog/find-events.js';
+import { type DayRange, type ListFilter, parseDayRange, upcomingEvents } from '../catalog/find-events.js';
 import { warningMessage } from '../render/block-kit.js';
 import { asOfLine, eventListMessage } from '../render/event-blocks.js';
 import { clip, md } from '../render/mrkdwn.js';
@@ -30,7 +30,7 @@ export function decodePosition(text: string): ListPosition | undefined {
   try {
     const value = JSON.parse(text) as Partial<ListPosition>;
     if (!Number.isInteger(value.offset) || !Number.isInteger(value.page)) return undefined;
-    const range = (['today', 'tomorrow', 'week'] as const).find((each) => each === value.range);
+    const range = parseDayRange(value.range);
     const words = typeof value.words === 'string' ? value.words : undefined;
     return { offset: Math.max(0, value.offset as number), page: Math.max(1, value.page as number), range, words };
   } catch {
