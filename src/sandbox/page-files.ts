@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { CHANGE_PROMO_SHORTCUT } from '../render/modal-views.js';
 
 const PAGE = new URL('./page/', import.meta.url);
 const JS = 'text/javascript; charset=utf-8';
@@ -15,14 +16,18 @@ const FILES: Record<string, { file: string; type: string }> = {
 
 /** Where index.html holds the token the page sends with every action. */
 const TOKEN_SLOT = '{{sandbox-token}}';
+/** Where index.html holds the shortcut's callback id, so the page keeps no copy of the bot's. */
+const SHORTCUT_SLOT = '{{promo-shortcut}}';
 
 /**
- * One file of the page, or `undefined` for any other path. The HTML carries this start's token:
- * only a page served from the sandbox's own address can read it.
+ * One file of the page, or `undefined` for any other path. The HTML carries this start's token
+ * (only a page served from the sandbox's own address can read it) and the bot's shortcut
+ * callback id, so the page keeps no copy of it.
  */
 export async function readPageFile(path: string, token: string): Promise<{ type: string; body: string } | undefined> {
   const entry = FILES[path];
   if (!entry) return undefined;
   const body = await readFile(new URL(entry.file, PAGE), 'utf8');
-  return { type: entry.type, body: entry.file === 'index.html' ? body.replace(TOKEN_SLOT, token) : body };
+  if (entry.file !== 'index.html') return { type: entry.type, body };
+  return { type: entry.type, body: body.replace(TOKEN_SLOT, token).replace(SHORTCUT_SLOT, CHANGE_PROMO_SHORTCUT) };
 }

@@ -2,6 +2,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
+import { CHANGE_PROMO_SHORTCUT } from '../../src/render/modal-views.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox-server.js';
 
 let sandbox: Sandbox | undefined;
@@ -154,6 +155,14 @@ describe('the sandbox drives only from its own page', () => {
     } finally {
       await other.close();
     }
+  });
+
+  it("writes the bot's promo shortcut callback id into the page, so the page keeps no copy", async () => {
+    sandbox = await startSandbox({ logger: quiet() });
+    const page = await send(sandbox, { path: '/' });
+    expect(page.body).toContain(`<meta name="promo-shortcut" content="${CHANGE_PROMO_SHORTCUT}" />`);
+    const script = await send(sandbox, { path: '/app.js' });
+    expect(script.body).not.toContain(CHANGE_PROMO_SHORTCUT);
   });
 
   it('refuses a request whose Host is not its own loopback address, the page included (DNS rebinding)', async () => {

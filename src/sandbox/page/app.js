@@ -16,6 +16,8 @@ const ui = {
 const $ = (selector) => document.querySelector(selector);
 /** This start's token, written into the page by the sandbox: every request to it carries it. */
 const TOKEN = document.querySelector('meta[name="sandbox-token"]').content;
+/** The bot's "change promo quantity" shortcut, written into the page by the sandbox from the bot's own constant. */
+const PROMO_SHORTCUT = document.querySelector('meta[name="promo-shortcut"]').content;
 
 async function call(path, body) {
   const response = await fetch(path, {
@@ -343,7 +345,7 @@ document.addEventListener('click', async (event) => {
     await call('/ui/command', { channel: ui.channel, text: '/events digest now' });
   } else if (target.id === 'shortcut') {
     event.preventDefault();
-    await call('/ui/shortcut', { callbackId: 'change_promo_quantity' });
+    await call('/ui/shortcut', { callbackId: PROMO_SHORTCUT });
   } else if (target.dataset.thread) {
     ui.thread = target.dataset.thread;
     renderThread();
