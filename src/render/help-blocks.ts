@@ -1,5 +1,6 @@
 import type { RateLimitSpec } from '../ticketing/rate-limit.js';
 import { context, header, mrkdwnSection, type SlackMessage } from './block-kit.js';
+import { COMMAND_SYNTAX } from './command-syntax.js';
 import { describeLimit } from './limit-wording.js';
 import { escapeText, joinMrkdwn, type Mrkdwn, md } from './mrkdwn.js';
 
@@ -16,14 +17,14 @@ export interface HelpInput {
 /** `/events help`: every command with an example. */
 export function helpMessage(input: HelpInput): SlackMessage {
   const lines = [
-    md`\`/events\` or \`/events list [today | tomorrow | week] [words]\`: upcoming events, soonest first, optionally of a day range in your timezone or matching words (only you see them)`,
-    md`\`/events show <id or name>\`: one event's card, e.g. \`/events show jazz night\` or \`/events show ${EXAMPLE_EVENT}\``,
-    md`\`/events find <words>\`: events whose name matches (any order, accents and small typos forgiven)`,
-    md`\`/events report [id or name]\`: the event report (the report API allows ${describeLimit(input.reportLimit)}; you see your place in the queue); with nothing after it, a form to pick the event`,
-    md`\`/events promo [<eventId> <promoId> <quantity>]\`: set how many times a promo code can be redeemed (a whole number from 0 to ${escapeText(input.maxQuantity.toLocaleString('en-US'))}), e.g. \`/events promo ${EXAMPLE_EVENT} ${EXAMPLE_PROMO} 250\`; with nothing after it, a form (promo editors only; asks first)`,
-    md`\`/events digest on [HH:MM] [zone] [--days N] [--skip-empty] [--match words] [--weekdays mon-fri]\`: a daily digest in this channel of the events of today (and the next N-1 days) in its timezone, e.g. \`/events digest on 08:30 Europe/Berlin --days 3\` (default 09:00 in your Slack timezone, one day, every day)`,
-    md`\`/events digest off | status | now\`: stop it, see its settings and next run, or post today's digest now`,
-    md`\`/events help\`: this list`,
+    md`\`/events\` or \`${COMMAND_SYNTAX.list}\`: upcoming events, soonest first, optionally of a day range in your timezone or matching words (only you see them)`,
+    md`\`${COMMAND_SYNTAX.show}\`: one event's card, e.g. \`/events show jazz night\` or \`/events show ${EXAMPLE_EVENT}\``,
+    md`\`${COMMAND_SYNTAX.find}\`: events whose name matches (any order, accents and small typos forgiven)`,
+    md`\`${COMMAND_SYNTAX.report}\`: the event report (the report API allows ${describeLimit(input.reportLimit)}; you see your place in the queue); with nothing after it, a form to pick the event`,
+    md`\`${COMMAND_SYNTAX.promo}\`: set how many times a promo code can be redeemed (a whole number from 0 to ${escapeText(input.maxQuantity.toLocaleString('en-US'))}), e.g. \`/events promo ${EXAMPLE_EVENT} ${EXAMPLE_PROMO} 250\`; with nothing after it, a form (promo editors only; asks first)`,
+    md`\`${COMMAND_SYNTAX.digestOn}\`: a daily digest in this channel of the events of today (and the next N-1 days) in its timezone, e.g. \`/events digest on 08:30 Europe/Berlin --days 3\` (default 09:00 in your Slack timezone, one day, every day)`,
+    md`\`${COMMAND_SYNTAX.digestActions}\`: stop it, see its settings and next run, or post today's digest now`,
+    md`\`${COMMAND_SYNTAX.help}\`: this list`,
   ];
   return {
     text: md`eventops commands: /events list, show, report, promo, digest, help`,

@@ -7,21 +7,12 @@ import {
   TIME_OF_DAY,
   timeOfDay,
 } from '../digest/subscription.js';
+import { USAGE } from '../render/command-syntax.js';
 import { clip, type Mrkdwn, md } from '../render/mrkdwn.js';
 import { isTicketingError } from '../ticketing/errors.js';
 import { parseId } from '../ticketing/ids.js';
 import { parsePromoQuantity } from '../ticketing/promo-quantity.js';
 import { isValidTimeZone } from '../time/zoned.js';
-
-export const USAGE = {
-  list: md`/events list [today | tomorrow | week] [words]`,
-  show: md`/events show <eventId or words of its name>`,
-  report: md`/events report [eventId or words of its name]`,
-  find: md`/events find <words of an event's name>`,
-  promo: md`/events promo [<eventId> <promoId> <quantity>]`,
-  digest: md`/events digest on [HH:MM] [zone] [--days N] [--skip-empty] [--match words] [--weekdays mon-fri] | off | status | now`,
-  help: md`/events help`,
-} as const;
 
 export type EventsCommand =
   | { kind: 'list'; filter: ListFilter }

@@ -13,6 +13,7 @@ import {
   plainMessage,
   warningMessage,
 } from '../../src/render/block-kit.js';
+import { USAGE } from '../../src/render/command-syntax.js';
 import {
   digestAnnouncement,
   digestMessage,
@@ -66,7 +67,6 @@ import {
   reportProgressMessage,
 } from '../../src/render/report-blocks.js';
 import { HOSTILE_NAMES } from '../../src/simulator/seed.js';
-import { USAGE } from '../../src/slack/command-parser.js';
 import type { BudgetSnapshot } from '../../src/ticketing/budget.js';
 import { eventSchema, type TicketingEvent } from '../../src/ticketing/schemas.js';
 

@@ -1,0 +1,30 @@
+import { type Mrkdwn, md } from './mrkdwn.js';
+
+const DIGEST_ON = md`/events digest on [HH:MM] [zone] [--days N] [--skip-empty] [--match words] [--weekdays mon-fri]`;
+const DIGEST_ACTIONS = md`off | status | now`;
+
+/**
+ * The one table of `/events` syntax: `/events help` lists it and the parser quotes it under a
+ * problem, so the two cannot drift apart.
+ */
+export const COMMAND_SYNTAX = {
+  list: md`/events list [today | tomorrow | week] [words]`,
+  show: md`/events show <id or name>`,
+  find: md`/events find <words>`,
+  report: md`/events report [id or name]`,
+  promo: md`/events promo [<eventId> <promoId> <quantity>]`,
+  digestOn: DIGEST_ON,
+  digestActions: md`/events digest ${DIGEST_ACTIONS}`,
+  help: md`/events help`,
+} as const satisfies Record<string, Mrkdwn>;
+
+/** The form quoted under a problem with each subcommand: `digest` in one line with all its actions. */
+export const USAGE = {
+  list: COMMAND_SYNTAX.list,
+  show: COMMAND_SYNTAX.show,
+  report: COMMAND_SYNTAX.report,
+  find: COMMAND_SYNTAX.find,
+  promo: COMMAND_SYNTAX.promo,
+  digest: md`${DIGEST_ON} | ${DIGEST_ACTIONS}`,
+  help: COMMAND_SYNTAX.help,
+} as const satisfies Record<string, Mrkdwn>;
