@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from '../http/read-body.js';
 import type { Logger } from '../logger.js';
 import { BotForwarder } from './forward-to-bot.js';
 import { pageActions } from './page-actions.js';
@@ -8,6 +9,7 @@ import { readPageFile } from './page-files.js';
 import { type Refusal, RequestGuard } from './request-guard.js';
 import { BOT_ID, type ResponseTarget, type SandboxLimits, SandboxState } from './sandbox-state.js';
 import { sandboxWebApi } from './sandbox-web-api.js';
+import { parseWebApiArgs } from './web-api-args.js';
 
 export interface Sandbox {
   /** The page to open. */
@@ -22,25 +24,8 @@ export interface Sandbox {
 
 type Json = Record<string, unknown>;
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/** Web API arguments arrive as JSON or as a form whose JSON-looking values are JSON. */
-function parseArgs(body: string, contentType: string | undefined): Json {
-  if (contentType?.includes('application/json')) return body ? (JSON.parse(body) as Json) : {};
-  const args: Json = {};
-  for (const [key, value] of new URLSearchParams(body)) {
-    try {
-      args[key] = /^[[{]/.test(value) ? JSON.parse(value) : value;
-    } catch {
-      args[key] = value;
-    }
-  }
-  return args;
-}
+/** Largest body the sandbox reads: a message or a view of fifty blocks fits many times over. */
+const SANDBOX_BODY_LIMIT = 1024 * 1024;
 
 /**
  * A local stand-in for Slack, so the real bot runs unchanged in a browser: it serves the Web API
@@ -148,9 +133,9 @@ export async function startSandbox(options: {
       json(404, { ok: false, error: 'not_found' });
       return;
     }
-    const body = await readBody(req);
+    const body = await readBody(req, SANDBOX_BODY_LIMIT);
     if (path.startsWith('/api/')) {
-      json(200, webApi(path.slice('/api/'.length), parseArgs(body, req.headers['content-type'])));
+      json(200, webApi(path.slice('/api/'.length), parseWebApiArgs(body, req.headers['content-type'])));
       return;
     }
     if (path.startsWith('/response/')) {

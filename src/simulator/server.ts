@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from '../http/read-body.js';
 import type { Clock } from '../time/clock.js';
 import { systemClock } from '../time/clock.js';
 import { CursorCodec } from './cursor.js';
@@ -198,17 +199,6 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     state,
     headers: { 'retry-after': retryAfterValue(state.resetMs, knobs, clock) },
   });
-
-  async function readBody(req: IncomingMessage): Promise<string> {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req) {
-      size += (chunk as Buffer).length;
-      if (size > 64 * 1024) throw new Error('body too large');
-      chunks.push(chunk as Buffer);
-    }
-    return Buffer.concat(chunks).toString('utf8');
-  }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const now = clock.now();

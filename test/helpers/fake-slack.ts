@@ -1,6 +1,8 @@
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from '../../src/http/read-body.js';
 import { conversationHistory } from '../../src/sandbox/conversation-history.js';
+import { parseWebApiArgs } from '../../src/sandbox/web-api-args.js';
 
 /** One call the bot made to the (fake) Slack Web API, or one post to a response_url. */
 export interface SlackCall {
@@ -29,21 +31,6 @@ export interface FakeSlack {
   setSocketUrl(url: string): void;
   waitFor<T>(find: () => T | undefined, timeoutMs?: number): Promise<T>;
   close(): Promise<void>;
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function parseArgs(body: string, contentType: string | undefined): Record<string, unknown> {
-  if (contentType?.includes('application/json')) return body ? (JSON.parse(body) as Record<string, unknown>) : {};
-  const args: Record<string, unknown> = {};
-  for (const [key, value] of new URLSearchParams(body)) {
-    args[key] = /^[[{]/.test(value) ? JSON.parse(value) : value;
-  }
-  return args;
 }
 
 /** A stand-in for Slack's Web API and response_urls on loopback (Slack itself cannot run here). */
@@ -102,11 +89,11 @@ export async function startFakeSlack(): Promise<FakeSlack> {
 
   const server = createServer((req, res) => {
     void (async () => {
-      const body = await readBody(req);
+      const body = await readBody(req, 4 * 1024 * 1024);
       const path = new URL(req.url ?? '/', 'http://fake').pathname;
       if (path.startsWith('/api/')) {
         const method = path.slice('/api/'.length);
-        const args = parseArgs(body, req.headers['content-type']);
+        const args = parseWebApiArgs(body, req.headers['content-type']);
         calls.push({ method, args, at: Date.now() });
         const retryAfter = limited.get(method);
         if (retryAfter !== undefined) {
