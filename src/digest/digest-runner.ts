@@ -8,12 +8,11 @@ import type { Clock } from '../time/clock.js';
 import { formatPlainDate, parsePlainDate, plainDateAt } from '../time/zoned.js';
 import { type Fire, latestFire } from './fire-times.js';
 import { isoWeekday, type Subscription } from './subscription.js';
+import type { SubscriptionStore } from './subscription-store.js';
 
 /** Whether the subscription posts on that local date's weekday. */
 const postsOn = (subscription: Subscription, date: string) =>
   !subscription.weekdays || subscription.weekdays.includes(isoWeekday(date));
-
-import type { SubscriptionStore } from './subscription-store.js';
 
 export type DigestOutcome =
   | { kind: 'sent'; date: string; events: number }
