@@ -3,31 +3,31 @@ import type { App } from '@slack/bolt';
 import { storeCatalogShare } from './catalog/catalog-share.js';
 import { EventCatalog } from './catalog/event-catalog.js';
 import type { Config } from './config.js';
-import { type DigestMetadata, DigestRunner } from './digest/digest-runner.js';
-import { DigestScheduler } from './digest/digest-scheduler.js';
-import { DigestService } from './digest/digest-service.js';
-import { pacedPoster } from './digest/slack-poster.js';
-import { SubscriptionStore } from './digest/subscription-store.js';
+import { buildDigests } from './digest/build-digests.js';
+import type { DigestService } from './digest/digest-service.js';
+import { Closers } from './lifecycle/closers.js';
 import { WorkTracker } from './lifecycle/work-tracker.js';
 import type { Logger } from './logger.js';
-import { healthRoutes, Readiness, startHealthServer } from './observability/health.js';
-import { Metrics } from './observability/metrics.js';
+import { buildObservability } from './observability/build-observability.js';
+import { type Readiness, startHealthServer } from './observability/health.js';
+import type { Metrics } from './observability/metrics.js';
 import { PendingPromoChanges } from './promo/pending-promo-changes.js';
 import type { SlackMessage } from './render/block-kit.js';
 import { digestMessage, digestPausedMessage } from './render/digest-blocks.js';
+import { buildSharedReportQueue } from './reports/build-reports.js';
 import type { Simulator } from './simulator/server.js';
 import { deliverReportInSlack } from './slack/ask-for-report.js';
 import { createSlackApp } from './slack/create-slack-app.js';
 import type { SharedReports } from './slack/deps.js';
+import { digestSlack } from './slack/digest-slack.js';
 import { PromoEditors } from './slack/promo-editors.js';
 import type { ReportDelivery } from './slack/report-message.js';
-import { channelRefusal, countSlackError } from './slack/slack-errors.js';
 import { ActivityStore } from './store/activity-store.js';
 import { type OpenedStore, openStore } from './store/open-store.js';
+import { buildTicketing } from './ticketing/build-ticketing.js';
 import type { TicketingClient } from './ticketing/client.js';
-import { createTicketingClient } from './ticketing/create-client.js';
 import type { Clock } from './time/clock.js';
-import { sleep, systemClock } from './time/clock.js';
+import { systemClock } from './time/clock.js';
 
 export interface Bot {
   app: App;
@@ -73,38 +73,32 @@ export interface ComposeOptions {
   openStore?: () => Promise<OpenedStore>;
 }
 
-/** How long shutdown waits for one connection to close. */
-const CLOSE_TIMEOUT_MS = 5_000;
-
-/** What only replicas need (BullMQ, ioredis, the budget's Lua), loaded when the store is shared. */
-async function loadReplicaModules() {
-  const [{ SharedBudget }, { SharedReportQueue }] = await Promise.all([
-    import('./ticketing/shared-budget.js'),
-    import('./ticketing/shared-report-queue.js'),
-  ]);
-  return { SharedBudget, SharedReportQueue };
+/** The demo service, when TICKETING_API_URL is `simulator`: loaded only then, so a deployment never holds it. */
+async function ticketingService(config: Config, closers: Closers, logger: Logger) {
+  if (config.ticketing.apiUrl !== 'simulator') {
+    return { apiUrl: config.ticketing.apiUrl, apiKey: config.ticketing.apiKey, simulator: undefined };
+  }
+  const { startSimulator } = await import('./simulator/server.js');
+  const simulator = await startSimulator({
+    orgLimit: config.ticketing.orgLimit,
+    reportLimit: config.ticketing.reportLimit,
+  });
+  closers.add(() => simulator.close());
+  logger.warn('TICKETING_API_URL=simulator: serving demo data from the built-in simulator', { url: simulator.url });
+  return { apiUrl: simulator.url, apiKey: simulator.apiKeys[0], simulator };
 }
 
-/** Builds the whole bot from a validated configuration; the caller starts `app`. */
+/**
+ * Builds the whole bot from a validated configuration, area by area; the caller starts `app`.
+ * Each area's builder lives with the area; this function orders them and owns the shutdown.
+ */
 export async function composeBot(config: Config, options: ComposeOptions): Promise<Bot> {
   const { logger } = options;
   const clock = options.clock ?? systemClock;
   if (!config.slack.botToken) throw new Error('composeBot needs SLACK_BOT_TOKEN');
-  // Closed in reverse: the store opened first closes last, after everything that writes to it.
-  const closers: (() => Promise<void>)[] = [];
-  // A connection whose server is gone (Redis, say) may never finish closing: each gets a few seconds.
-  const closeAll = async () => {
-    for (const close of closers.splice(0).reverse()) {
-      const done = new AbortController();
-      const gaveUp = sleep(CLOSE_TIMEOUT_MS, done.signal).then(
-        () => logger.warn('A connection did not close in time; leaving it'),
-        () => undefined,
-      );
-      await Promise.race([close().catch(() => undefined), gaveUp]);
-      done.abort();
-    }
-  };
+  const closers = new Closers(logger);
   try {
+    // The store opens first and closes last, after everything that writes to it.
     const store = options.openStore
       ? await options.openStore()
       : await openStore(config.storeUrl, {
@@ -112,171 +106,95 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
           logger,
           namespace: config.storeNamespace,
         });
-    closers.push(() => store.close());
+    closers.add(() => store.close());
     logger.info('Store opened', { store: store.description });
+    const { shared } = store;
 
-    let simulator: Simulator | undefined;
-    let apiUrl = config.ticketing.apiUrl;
-    let apiKey = config.ticketing.apiKey;
-    if (apiUrl === 'simulator') {
-      // Loaded only when asked for: a deployment on a real service never holds the demo service.
-      const { startSimulator } = await import('./simulator/server.js');
-      simulator = await startSimulator({
-        orgLimit: config.ticketing.orgLimit,
-        reportLimit: config.ticketing.reportLimit,
-      });
-      closers.push(() => (simulator as Simulator).close());
-      apiUrl = simulator.url;
-      apiKey = simulator.apiKeys[0] as string;
-      logger.warn('TICKETING_API_URL=simulator: serving demo data from the built-in simulator', { url: apiUrl });
-    }
+    const { apiUrl, apiKey, simulator } = await ticketingService(config, closers, logger);
     if (!apiUrl || !apiKey) throw new Error('composeBot needs TICKETING_API_URL and TICKETING_API_KEY');
-    const readiness = new Readiness({ store: store.keyValue, clock });
-    // The metrics read the client on each scrape (after start-up); the client feeds them answers.
-    const metrics = new Metrics({
-      budget: () => ticketing.budget(),
-      reportsWaiting: () => sharedReports?.queue.waiting() ?? ticketing.reportsWaiting,
+
+    // The metrics read the client and the queue on each scrape, once both exist.
+    let ticketing: TicketingClient | undefined;
+    let sharedReports: SharedReports | undefined;
+    const observability = buildObservability({
+      store: store.keyValue,
+      clock,
+      sources: {
+        budget: () => (ticketing as TicketingClient).budget(),
+        reportsWaiting: () => sharedReports?.queue.waiting() ?? (ticketing as TicketingClient).reportsWaiting,
+      },
     });
-    const shared = store.shared;
-    // Loaded only with replicas: one process on SQLite never has BullMQ or the budget's Lua in memory.
-    const replicaModules = shared ? await loadReplicaModules() : undefined;
-    const ticketing = createTicketingClient({
+    const { metrics, readiness, routes } = observability;
+
+    const client = await buildTicketing({
       apiUrl,
       apiKey,
       limits: config.ticketing,
-      // With replicas, one budget for all of them, in the shared Redis.
-      ...(shared && replicaModules
-        ? {
-            budget: new replicaModules.SharedBudget({
-              run: shared.runScript,
-              // One hash tag ({...}) for all of the budget's keys: one cluster slot holds them.
-              key: `${shared.namespace}:budget`,
-              limit: config.ticketing.orgLimit.limit,
-              windowMs: config.ticketing.orgLimit.windowMs,
-              reserveRatio: config.ticketing.backgroundReserve,
-              clock,
-              logger: logger.child({ component: 'budget' }),
-            }),
-          }
-        : {}),
-      logger: logger.child({ component: 'ticketing' }),
-      observer: {
-        response: (endpoint, status) => {
-          metrics.apiRequests.inc({ endpoint, status: String(status) });
-          readiness.answered(status);
-        },
-        rateLimited: (scope) => metrics.rateLimited.inc({ scope }),
-        reportHeaders: (observation) => sharedReports?.queue.observe(observation),
-      },
+      shared,
+      observer: observability.apiObserver((observation) => sharedReports?.queue.observe(observation)),
       clock,
+      logger,
     });
-    const routes = healthRoutes(readiness, metrics);
-    closers.push(() => ticketing.close());
+    ticketing = client;
+    closers.add(() => client.close());
 
     const work = new WorkTracker();
     const activity = new ActivityStore(store.keyValue);
-    const interactiveTimeoutMs = options.interactiveTimeoutMs ?? 25_000;
-    const maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 10_000;
-    // The Slack client exists once the app does; digests post through it.
+    // The Slack client exists once the app does; digests and shared reports post through it.
     let app: App | undefined;
     const slackClient = () => {
       if (!app) throw new Error('The Slack app is not built yet');
       return app.client;
     };
-    const exclusive: SharedReports['exclusive'] = (key, work) => store.keyValue.exclusive(key, work);
-    // With replicas, report requests wait in Redis; whichever replica fetches one finishes its message.
-    const reportCacheTtlMs = config.ticketing.reportCacheTtlMs;
-    const sharedReports: SharedReports | undefined =
-      shared && replicaModules
-        ? {
-            queue: new replicaModules.SharedReportQueue<ReportDelivery>({
-              connection: shared.connection,
-              // A hash tag, so a Redis Cluster keeps the queue's keys (read together by its scripts) in one slot.
-              prefix: `{${shared.namespace}}`,
-              limit: config.ticketing.reportLimit,
-              fetchReport: (eventId, signal) => ticketing.fetchReport(eventId, { priority: 'interactive', signal }),
-              deliver: (job, outcome) => {
-                metrics.reportWait.observe(Math.max(0, clock.now() - job.requestedAt) / 1000);
-                const reportLimit = config.ticketing.reportLimit;
-                const finish = { activity, clock, logger, reportLimit };
-                return deliverReportInSlack(finish, slackClient(), exclusive, job.delivery, outcome);
-              },
-              // A TTL of 0 means no cache (keyv would read 0 as "forever").
-              cache:
-                reportCacheTtlMs > 0
-                  ? {
-                      get: (eventId) => store.keyValue.get(`report:${eventId}`),
-                      set: (eventId, report) => store.keyValue.set(`report:${eventId}`, report, reportCacheTtlMs),
-                    }
-                  : undefined,
-              lockMs: config.reportJobLockMs,
-              stalledIntervalMs: config.reportJobLockMs,
-              clock,
-              logger: logger.child({ component: 'reports' }),
-            }),
-            exclusive,
-          }
-        : undefined;
-    if (sharedReports) closers.push(() => sharedReports.queue.close());
-    const subscriptions = new SubscriptionStore(store.keyValue, logger);
+
+    if (shared) {
+      const exclusive: SharedReports['exclusive'] = (key, run) => store.keyValue.exclusive(key, run);
+      const finish = { activity, clock, logger, reportLimit: config.ticketing.reportLimit };
+      const queue = await buildSharedReportQueue<ReportDelivery>({
+        shared,
+        store: store.keyValue,
+        limit: config.ticketing.reportLimit,
+        cacheTtlMs: config.ticketing.reportCacheTtlMs,
+        lockMs: config.reportJobLockMs,
+        fetchReport: (eventId, signal) => client.fetchReport(eventId, { priority: 'interactive', signal }),
+        deliver: (job, outcome) => {
+          metrics.reportWait.observe(Math.max(0, clock.now() - job.requestedAt) / 1000);
+          return deliverReportInSlack(finish, slackClient(), exclusive, job.delivery, outcome);
+        },
+        clock,
+        logger,
+      });
+      sharedReports = { queue, exclusive };
+      closers.add(() => queue.close());
+    }
+
     const catalog = new EventCatalog({
-      client: ticketing,
+      client,
       orgLimit: config.ticketing.orgLimit,
       // With replicas, one crawl per period for all of them.
       share: shared ? { share: storeCatalogShare(store.keyValue, store.claims), owner: randomUUID() } : undefined,
       clock,
       logger: logger.child({ component: 'catalog' }),
     });
-    const runner = new DigestRunner<SlackMessage>({
-      subscriptions,
-      messages: { digest: digestMessage, paused: digestPausedMessage },
+
+    const digests = buildDigests<SlackMessage>({
+      store: store.keyValue,
       claims: store.claims,
       catalog,
-      post: pacedPoster(
-        async (channel: string, message: SlackMessage, metadata: DigestMetadata) => {
-          await slackClient()
-            .chat.postMessage({ channel, text: message.text, blocks: message.blocks, metadata })
-            .catch((error: unknown) => {
-              countSlackError(metrics, 'chat.postMessage', error);
-              throw error;
-            });
-        },
-        { perChannelMs: options.digestChannelSpacingMs ?? 1_100 },
-      ),
-      findPosted: async (channel, metadata, sinceMs) => {
-        const history = await slackClient().conversations.history({
-          channel,
-          oldest: String(Math.max(0, sinceMs) / 1000),
-          include_all_metadata: true,
-          limit: 200,
-        });
-        return (history.messages ?? []).some((message) => {
-          const payload = message.metadata?.event_payload as Record<string, unknown> | undefined;
-          return (
-            message.metadata?.event_type === metadata.event_type &&
-            payload?.subscription === metadata.event_payload.subscription &&
-            payload?.date === metadata.event_payload.date
-          );
-        });
-      },
-      notify: async (userId, message) => {
-        await slackClient()
-          .chat.postMessage({ channel: userId, text: message.text, blocks: message.blocks })
-          .catch((error: unknown) => {
-            countSlackError(metrics, 'chat.postMessage', error);
-            throw error;
-          });
-      },
-      channelRefusal,
+      messages: { digest: digestMessage, paused: digestPausedMessage },
+      chat: digestSlack(slackClient, metrics),
       onOutcome: (outcome) => metrics.digests.inc({ outcome: outcome.kind }),
-      clock,
-      logger: logger.child({ component: 'digest' }),
+      channelSpacingMs: options.digestChannelSpacingMs ?? 1_100,
       graceMs: config.digestGraceMs,
-      ...(options.digestRetryBaseMs ? { retryBaseMs: options.digestRetryBaseMs } : {}),
+      retryBaseMs: options.digestRetryBaseMs,
+      track: (job) => work.track(job),
+      clock,
+      logger,
     });
-    const scheduler = new DigestScheduler({ runner, logger, clock, track: (job) => work.track(job) });
-    const digests = new DigestService({ store: subscriptions, runner, scheduler, clock, logger });
-    app = createSlackApp(
+
+    const interactiveTimeoutMs = options.interactiveTimeoutMs ?? 25_000;
+    const maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 10_000;
+    const started = createSlackApp(
       {
         botToken: config.slack.botToken,
         signingSecret: config.slack.signingSecret,
@@ -286,7 +204,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
         routes,
       },
       {
-        ticketing,
+        ticketing: client,
         catalog,
         digests,
         activity,
@@ -312,19 +230,21 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
         }),
       },
     );
-    const started = app;
+    app = started;
     sharedReports?.queue.start();
+
     // Socket Mode has no HTTP receiver: health and metrics get a small port of their own.
     if (config.slack.appToken && options.healthPort !== undefined) {
       const health = await startHealthServer(routes, options.healthPort, config.host);
-      closers.push(() => new Promise<void>((resolve) => health.server.close(() => resolve())));
+      closers.add(() => new Promise<void>((resolve) => health.server.close(() => resolve())));
       logger.info('Health and metrics listening', { port: health.port });
     }
+
     let closing: Promise<void> | undefined;
     return {
       app: started,
       digests,
-      ticketing,
+      ticketing: client,
       activity,
       simulator,
       work,
@@ -339,13 +259,13 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
           const drained = await work.drain(closeOptions.drainMs ?? 30_000);
           if (drained.unfinished > 0) logger.warn('Shutting down with work unfinished', drained);
           await started.stop().catch(() => undefined);
-          await closeAll();
+          await closers.closeAll();
         })();
         return closing;
       },
     };
   } catch (error) {
-    await closeAll();
+    await closers.closeAll();
     throw error;
   }
 }

@@ -1,0 +1,37 @@
+import type { KeyValueStore } from '../store/key-value-store.js';
+import type { ApiObserver } from '../ticketing/client.js';
+import type { Clock } from '../time/clock.js';
+import { healthRoutes, Readiness } from './health.js';
+import { type MetricSources, Metrics } from './metrics.js';
+
+export interface Observability {
+  readiness: Readiness;
+  metrics: Metrics;
+  /** `/healthz`, `/readyz` and `/metrics`, for whichever server answers HTTP. */
+  routes: ReturnType<typeof healthRoutes>;
+  /** What the ticketing client tells them: each answer counts, and proves the service is reachable. */
+  apiObserver(reportHeaders?: ApiObserver['reportHeaders']): ApiObserver;
+}
+
+/** Readiness, metrics and their routes. The sources are read on each scrape, once the bot is built. */
+export function buildObservability(options: {
+  store: KeyValueStore;
+  clock: Clock;
+  sources: MetricSources;
+}): Observability {
+  const readiness = new Readiness({ store: options.store, clock: options.clock });
+  const metrics = new Metrics(options.sources);
+  return {
+    readiness,
+    metrics,
+    routes: healthRoutes(readiness, metrics),
+    apiObserver: (reportHeaders) => ({
+      response: (endpoint, status) => {
+        metrics.apiRequests.inc({ endpoint, status: String(status) });
+        readiness.answered(status);
+      },
+      rateLimited: (scope) => metrics.rateLimited.inc({ scope }),
+      ...(reportHeaders ? { reportHeaders } : {}),
+    }),
+  };
+}

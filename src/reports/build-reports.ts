@@ -1,0 +1,54 @@
+import type { Logger } from '../logger.js';
+import type { KeyValueStore } from '../store/key-value-store.js';
+import type { RedisConnection } from '../store/opened-store.js';
+import type { RateLimitSpec } from '../ticketing/rate-limit.js';
+import type { EventReport } from '../ticketing/schemas.js';
+import type { ReportCache, ReportJob, ReportOutcome, SharedReportQueue } from '../ticketing/shared-report-queue.js';
+import type { Clock } from '../time/clock.js';
+
+export interface BuildSharedReportQueueOptions<D> {
+  shared: { connection: RedisConnection; namespace: string };
+  /** Where finished reports are kept for the other replicas. */
+  store: KeyValueStore;
+  limit: RateLimitSpec;
+  /** How long a finished report is served from the store; 0: not kept. */
+  cacheTtlMs: number;
+  /** How long a replica holds a job before another may take it over. */
+  lockMs: number;
+  fetchReport(eventId: string, signal: AbortSignal | undefined): Promise<EventReport>;
+  deliver(job: ReportJob<D>, outcome: ReportOutcome): Promise<void>;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** A store-backed cache of finished reports; none at a TTL of 0 (keyv would read 0 as "forever"). */
+export function storeReportCache(store: KeyValueStore, ttlMs: number): ReportCache | undefined {
+  if (ttlMs <= 0) return undefined;
+  return {
+    get: (eventId) => store.get(`report:${eventId}`),
+    set: (eventId, report) => store.set(`report:${eventId}`, report, ttlMs),
+  };
+}
+
+/**
+ * With replicas, report requests wait in Redis (BullMQ, loaded only then) and whichever replica
+ * fetches one hands it to the person. The caller starts it once the bot is built.
+ */
+export async function buildSharedReportQueue<D>(
+  options: BuildSharedReportQueueOptions<D>,
+): Promise<SharedReportQueue<D>> {
+  const { SharedReportQueue } = await import('../ticketing/shared-report-queue.js');
+  return new SharedReportQueue<D>({
+    connection: options.shared.connection,
+    // A hash tag, so a Redis Cluster keeps the queue's keys (read together by its scripts) in one slot.
+    prefix: `{${options.shared.namespace}}`,
+    limit: options.limit,
+    fetchReport: options.fetchReport,
+    deliver: options.deliver,
+    cache: storeReportCache(options.store, options.cacheTtlMs),
+    lockMs: options.lockMs,
+    stalledIntervalMs: options.lockMs,
+    clock: options.clock,
+    logger: options.logger.child({ component: 'reports' }),
+  });
+}
