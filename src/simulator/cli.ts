@@ -1,12 +1,66 @@
-import { type Config, ConfigError, loadConfig, withoutSlack } from '../config.js';
+import { z } from 'zod';
 import { type Simulator, startSimulator } from './server.js';
 
-/** Starts the simulator with the configured limits and prints how to reach it. */
-export async function startSimulatorFromConfig(config: Config, write: (text: string) => void): Promise<Simulator> {
-  const simulator = await startSimulator({
-    orgLimit: config.ticketing.orgLimit,
-    reportLimit: config.ticketing.reportLimit,
-  });
+/** The simulator's own settings: the two budgets, read from the variables the bot reads them from. */
+export interface SimulatorSettings {
+  orgLimit: { limit: number; windowMs: number };
+  reportLimit: { limit: number; windowMs: number };
+}
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
+
+/** `<requests>/<window>` as the bot's configuration writes it: `180/60s`, `3/1m`, `30/500ms`. */
+const rateLimit = (example: string, fallback: SimulatorSettings['orgLimit']) =>
+  z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+    z
+      .string()
+      .transform((text, ctx) => {
+        const match = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)\s*$/.exec(text);
+        const limit = Number(match?.[1]);
+        const windowMs = Number(match?.[2]) * (UNIT_MS[match?.[3] ?? ''] ?? 0);
+        if (!match || !Number.isSafeInteger(limit) || limit < 1 || !(windowMs >= 1)) {
+          ctx.addIssue({ code: 'custom', message: `expected <requests>/<window> such as "${example}", got "${text}"` });
+          return z.NEVER;
+        }
+        return { limit, windowMs };
+      })
+      .default(fallback),
+  );
+
+const schema = z.object({
+  TICKETING_ORG_LIMIT: rateLimit('180/60s', { limit: 180, windowMs: 60_000 }),
+  TICKETING_REPORT_LIMIT: rateLimit('3/60s', { limit: 3, windowMs: 60_000 }),
+});
+
+export class SimulatorEnvError extends Error {
+  constructor(readonly problems: { variable: string; message: string }[]) {
+    super(`Invalid simulator configuration:\n${problems.map((p) => `  ${p.variable}: ${p.message}`).join('\n')}`);
+    this.name = 'SimulatorEnvError';
+  }
+}
+
+/**
+ * Reads the only variables the simulator uses, `TICKETING_ORG_LIMIT` and `TICKETING_REPORT_LIMIT`
+ * (the bot's defaults: 180/60s and 3/60s); every other variable, Slack's included, is ignored.
+ * Throws `SimulatorEnvError` naming each bad one.
+ */
+export function readSimulatorEnv(env: Record<string, string | undefined>): SimulatorSettings {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    throw new SimulatorEnvError(
+      parsed.error.issues.map((issue) => ({ variable: String(issue.path[0]), message: issue.message })),
+    );
+  }
+  return { orgLimit: parsed.data.TICKETING_ORG_LIMIT, reportLimit: parsed.data.TICKETING_REPORT_LIMIT };
+}
+
+/** Starts the simulator with these limits and prints how to reach it. */
+export async function startSimulatorWith(
+  settings: SimulatorSettings,
+  write: (text: string) => void,
+): Promise<Simulator> {
+  const simulator = await startSimulator({ orgLimit: settings.orgLimit, reportLimit: settings.reportLimit });
   write(
     [
       `Event Ticketing simulator listening on ${simulator.url}`,
@@ -18,17 +72,17 @@ export async function startSimulatorFromConfig(config: Config, write: (text: str
   return simulator;
 }
 
-/** `npm run simulator`: the simulator alone, until SIGINT or SIGTERM. */
+/** `npm run simulator`: the simulator alone, until SIGINT or SIGTERM; exit 2 on a bad variable. */
 async function main(): Promise<void> {
-  let config: Config;
+  let settings: SimulatorSettings;
   try {
-    config = loadConfig(withoutSlack(process.env));
+    settings = readSimulatorEnv(process.env);
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
+    if (!(error instanceof SimulatorEnvError)) throw error;
     process.stderr.write(`${error.message}\n`);
     process.exit(2);
   }
-  const simulator = await startSimulatorFromConfig(config, (text) => process.stdout.write(text));
+  const simulator = await startSimulatorWith(settings, (text) => process.stdout.write(text));
   const stop = () => void simulator.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -1,0 +1,81 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+/*
+ * `npm run simulator` as a process: src/simulator/cli.ts run through tsx (as `npx tsx` runs it,
+ * without npx in between, so the signal reaches the simulator itself), with exactly `env`.
+ */
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const EXIT_WITH_PARENT = fileURLToPath(new URL('../helpers/exit-with-parent.ts', import.meta.url));
+
+const running: { child: ChildProcess; exited: Promise<number | null> }[] = [];
+afterEach(async () => {
+  for (const cli of running.splice(0)) {
+    if (cli.child.exitCode === null && cli.child.signalCode === null) cli.child.kill('SIGKILL');
+    await cli.exited;
+  }
+});
+
+function startCli(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', EXIT_WITH_PARENT, 'src/simulator/cli.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const cli = {
+    child,
+    exited,
+    output: () => ({ stdout, stderr }),
+    async waitFor(pattern: RegExp, timeoutMs = 20_000): Promise<RegExpExecArray> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const match = pattern.exec(stdout);
+        if (match) return match;
+        if (Date.now() > deadline || child.exitCode !== null)
+          throw new Error(`no ${pattern} in:\n${stdout}\n${stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+  };
+  running.push(cli);
+  return cli;
+}
+
+describe('npm run simulator (src/simulator/cli.ts)', () => {
+  it('exits 2 naming each bad variable and what was expected', async () => {
+    const cli = startCli({ TICKETING_ORG_LIMIT: 'lots', TICKETING_REPORT_LIMIT: '0/60s' });
+    expect(await cli.exited).toBe(2);
+    const { stdout, stderr } = cli.output();
+    expect(stdout).toBe('');
+    expect(stderr).toContain('Invalid simulator configuration:');
+    expect(stderr).toContain('TICKETING_ORG_LIMIT: expected <requests>/<window> such as "180/60s", got "lots"');
+    expect(stderr).toContain('TICKETING_REPORT_LIMIT: expected <requests>/<window> such as "3/60s", got "0/60s"');
+  });
+
+  it('prints a URL and key that answer, with the configured limit, ignores the bot-only variables, and stops on SIGTERM', async () => {
+    // The bot would refuse these (a Slack variable without its token, a STORE_URL it cannot open);
+    // the simulator reads only its two limits.
+    const cli = startCli({ TICKETING_ORG_LIMIT: '50/1m', SLACK_SIGNING_SECRET: '', STORE_URL: 'nowhere' });
+    const [, url] = await cli.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)\n/);
+    const [, key] = await cli.waitFor(/API key: (\S+)\n/);
+    const response = await fetch(`${url}/v1/events?limit=2`, { headers: { 'Service-Api-Key': key as string } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-ratelimit-limit')).toBe('50');
+    expect(((await response.json()) as { data: unknown[] }).data).toHaveLength(2);
+    expect(cli.output().stdout).toContain(`Try: curl -H 'Service-Api-Key: ${key}' '${url}/v1/events?limit=2'`);
+
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited).toBe(0);
+  });
+});
