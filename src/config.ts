@@ -18,7 +18,7 @@ export function parseRateLimit(text: string): RateLimitSpec | undefined {
   return { limit, windowMs };
 }
 
-/** Parses `90s`, `2h`, `500ms`, `5m` into whole ms; a bare `0` is zero in any unit. */
+/** Parses `90s`, `2h`, `500ms`, `5m` into whole ms; a bare `0` (no unit) is zero too. */
 export function parseDuration(text: string): number | undefined {
   if (/^\s*0\s*$/.test(text)) return 0;
   const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)\s*$/.exec(text);
@@ -46,10 +46,7 @@ const duration = (example: string) =>
     return parsed;
   });
 
-/**
- * A duration that means nothing at 0 or close to it: a job lock shorter than a second expires
- * before BullMQ renews it (a report fetched several times) or is refused by its scripts.
- */
+/** A duration with a floor: anything shorter is refused, naming the floor. */
 const durationAtLeast = (minMs: number, minText: string, example: string) =>
   duration(example).refine((ms) => ms >= minMs, {
     message: `expected at least ${minText}, such as "${example}"`,
@@ -107,6 +104,8 @@ const schema = z
         .default(0.15),
     ),
     DIGEST_GRACE: z.preprocess(empty, duration('2h').default(2 * 3_600_000)),
+    // At least a second: a job lock shorter than that expires before BullMQ renews it (a report
+    // fetched several times) or is refused by its scripts.
     REPORT_JOB_LOCK: z.preprocess(empty, durationAtLeast(1_000, '1s', '30s').default(30_000)),
     SLACK_BOT_TOKEN: z.preprocess(empty, secret('xoxb-', 'a bot token').optional()),
     SLACK_SIGNING_SECRET: z.preprocess(empty, secret(undefined, 'the signing secret').optional()),
@@ -214,10 +213,14 @@ function slackProblems(env: Record<string, string | undefined>): { variable: str
     }));
 }
 
-/** The validated configuration every other module receives; nothing else reads the environment. */
 /** Every environment variable the configuration reads (for the docs and deploy files' checks). */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape);
 
+/**
+ * The bot's validated configuration: what `loadConfig` makes of the environment it is handed
+ * (by `main.ts`, the sandbox stack and the `eventops` CLI); the bot's modules receive it, never
+ * the environment.
+ */
 export interface Config {
   /** `sandbox` only when no Slack variable is set: the local sandbox, on a store of its own. */
   mode: 'workspace' | 'sandbox';
@@ -237,17 +240,21 @@ export interface Config {
     apiUrl: string | undefined;
     promoEditors: string[];
   };
-  /** A digest missed while the bot was down is still sent this long after its time. */
+  /** A digest is still sent this long after its time: caught up after a restart, or retried after a failure. */
   digestGraceMs: number;
   /**
    * With replicas: how long a replica holds a report job before the others may take it over (and
    * how often they look). A killed replica's reports are fetched by another within about twice this.
    */
   reportJobLockMs: number;
+  /** The HTTP receiver's port (it serves /healthz, /readyz and /metrics too); in the local sandbox, the page's. */
   port: number;
-  /** Socket Mode: where /healthz, /readyz and /metrics listen (the HTTP receiver serves them on `port`). */
-  /** The interface the HTTP receiver binds (`127.0.0.1` for loopback only); all when absent. */
+  /**
+   * The interface the HTTP receiver, or in Socket Mode the health server, binds (`127.0.0.1` for
+   * loopback only); all interfaces when absent. The local sandbox ignores it and binds 127.0.0.1.
+   */
   host: string | undefined;
+  /** Socket Mode: where /healthz, /readyz and /metrics listen (the HTTP receiver serves them on `port`). */
   healthPort: number;
   storeUrl: string;
   /** Every key the bot writes to a shared store starts with it (two deployments on one Redis). */
@@ -263,7 +270,7 @@ export class ConfigError extends Error {
   }
 }
 
-/** The environment without its Slack variables: for the tools that never talk to Slack (the CLIs). */
+/** The environment without its Slack variables: for the `eventops` CLI, which never talks to Slack. */
 export function withoutSlack(env: Record<string, string | undefined>): Record<string, string | undefined> {
   return Object.fromEntries(
     Object.entries(env).filter(([name]) => !(SLACK_VARIABLES as readonly string[]).includes(name)),
