@@ -1,3 +1,4 @@
+import { type ReportRow, rowLists, topFigures } from '../reports/report-figures.js';
 import type { ReportStatus } from '../reports/report-status.js';
 import type { RateLimitSpec } from '../ticketing/rate-limit.js';
 import type { EventReport } from '../ticketing/schemas.js';
@@ -36,15 +37,7 @@ function formatNumber(key: string, value: number, currency: string | undefined):
   return money ? `${numberFormat.format(value)} ${currency}` : numberFormat.format(value);
 }
 
-type Row = Record<string, unknown>;
-
-function isRowList(value: unknown): value is Row[] {
-  return (
-    Array.isArray(value) &&
-    value.length > 0 &&
-    value.every((row) => typeof row === 'object' && row !== null && !Array.isArray(row))
-  );
-}
+type Row = ReportRow;
 
 /** A list of records as a short monospace table with a bar for its first numeric column. */
 function table(key: string, rows: Row[], currency: string | undefined): Block[] {
@@ -96,7 +89,7 @@ export function reportMessage(report: EventReport, options: ReportMessageOptions
   const name = options.eventName ?? (typeof report.eventName === 'string' ? report.eventName : undefined);
   const title = md`Report: ${clip(name ?? options.eventId, 200)}`;
   const blocks: Block[] = [header(title)];
-  const numbers = Object.entries(report).filter((entry): entry is [string, number] => typeof entry[1] === 'number');
+  const numbers = topFigures(report);
   if (numbers.length > 0) {
     blocks.push({
       type: 'section',
@@ -109,7 +102,7 @@ export function reportMessage(report: EventReport, options: ReportMessageOptions
     if (numbers.length > LIMITS.fields)
       blocks.push(context(md`...and ${numbers.length - LIMITS.fields} more figures in the file`));
   }
-  const lists = Object.entries(report).filter((entry): entry is [string, Row[]] => isRowList(entry[1]));
+  const lists = rowLists(report);
   for (const [key, rows] of lists.slice(0, MAX_LISTS)) blocks.push(...table(key, rows, currency));
   if (lists.length > MAX_LISTS) blocks.push(context(md`...and ${lists.length - MAX_LISTS} more lists in the file`));
   if (numbers.length === 0 && lists.length === 0)
