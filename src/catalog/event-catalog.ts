@@ -32,12 +32,11 @@ export interface EventCatalogOptions {
    * (`owner` names this one in the claim). @default each process crawls for itself
    */
   share?: { share: CatalogShare; owner: string } | undefined;
+  /** With `share`: how often a replica waiting for another's crawl looks for it. @default 250 */
+  sharedPollMs?: number;
   clock?: Clock;
   logger?: Logger;
 }
-
-/** How often a replica waiting for another's crawl looks for it. */
-const SHARED_POLL_MS = 250;
 
 /** How long a reader is willing to wait for a crawl it needs. */
 export interface ReadOptions {
@@ -80,11 +79,14 @@ export class EventCatalog {
   #crawls = 0;
   #timer: NodeJS.Timeout | undefined;
   readonly #share: { share: CatalogShare; owner: string } | undefined;
+  readonly #sharedPollMs: number;
   /** The crawl (by the stamp it follows) another replica claimed and has not published in time. */
   #lateSince: number | undefined;
 
   constructor(options: EventCatalogOptions) {
     this.#share = options.share;
+    this.#sharedPollMs = options.sharedPollMs ?? 250;
+    if (!(this.#sharedPollMs > 0)) throw new RangeError(`sharedPollMs must be positive, got ${this.#sharedPollMs}`);
     this.#client = options.client;
     this.#orgLimit = options.orgLimit;
     this.#budgetShare = options.budgetShare ?? 0.1;
@@ -158,7 +160,7 @@ export class EventCatalog {
   /** Refreshes in the background whenever the period has passed, until `stop()`. */
   start(): void {
     // With replicas a due catalog may be waiting on another's crawl: look again, not at once.
-    const floorMs = this.#share ? 4 * SHARED_POLL_MS : 0;
+    const floorMs = this.#share ? 4 * this.#sharedPollMs : 0;
     const tick = () => {
       this.#timer = setTimeout(
         () => {
@@ -252,8 +254,9 @@ export class EventCatalog {
     if (known && this.#lateSince !== undefined && this.#lateSince === after) return known;
     // Polls are counted as well as the clock read, so a clock that stands still cannot keep us here.
     const deadline = this.#clock.now() + patienceMs;
-    for (let polls = Math.ceil(patienceMs / SHARED_POLL_MS); polls > 0 && this.#clock.now() < deadline; polls -= 1) {
-      await new Promise((resolve) => setTimeout(resolve, SHARED_POLL_MS));
+    const pollMs = this.#sharedPollMs;
+    for (let polls = Math.ceil(patienceMs / pollMs); polls > 0 && this.#clock.now() < deadline; polls -= 1) {
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
       const next = await share.stamp();
       if (next && next.asOf > after) {
         const adopted = await this.#adoptShared(share, next);

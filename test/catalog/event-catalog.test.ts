@@ -26,7 +26,14 @@ async function sharedRig(eventCount: number, orgLimit = ORG) {
   const clock = new TestClock(Date.now());
   const looks = lookCounter();
   const replica = (owner: string) =>
-    new EventCatalog({ client: current.client, orgLimit, clock, share: { share: looks.counting(share), owner } });
+    new EventCatalog({
+      client: current.client,
+      orgLimit,
+      clock,
+      share: { share: looks.counting(share), owner },
+      // A waiting replica looks again every 5 ms, not every 250: the tests wait for looks, not time.
+      sharedPollMs: 5,
+    });
   return { sim: current.sim, store, share, clock, replica, looks };
 }
 
