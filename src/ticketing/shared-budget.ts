@@ -46,11 +46,12 @@ export interface SharedBudgetOptions {
 }
 
 /*
- * The state, in one hash: the same model as `WindowBudget` (see there), with the in-flight
- * requests in a sorted set whose scores are lease ends, so a replica that dies mid-request stops
- * counting once its lease ends. People waiting anywhere are in a second sorted set (scores: when
+ * Four keys. The state, in one hash: the same model as `WindowBudget` (see there). The in-flight
+ * requests, in a sorted set whose scores are lease ends, so a replica that dies mid-request stops
+ * counting once its lease ends. People waiting anywhere, in a second sorted set (scores: when
  * their wait is forgotten unless refreshed); while one is waiting, no replica admits background
- * work.
+ * work. The requests settled within the last lease, in a third (scores: when they were settled),
+ * so an answer's count can be corrected for the requests answered since its own was granted.
  *
  * Every instant stored here (resets, pauses, leases, waiting marks, settlements) is in Redis's clock,
  * read with `TIME`, never a replica's: a replica whose clock is off would otherwise expire the others'
@@ -59,11 +60,11 @@ export interface SharedBudgetOptions {
  * replicates scripts by their effects (the default from 5.0, the only way from 7.0), so `TIME` may
  * come before writes.
  *
- * Fields: remaining (estimate of what the window still allows, in-flight requests subtracted),
- * resetAt, rolledAt (set when the window turned by the clock, not a header), known (0 while a
- * probe must go first), pausedUntil, limit (the server's, capped), grants, adoptedGrant,
- * rateLimited, last (the newest observation's limit and remaining, JSON), lastResetAt and
- * lastObservedAt (its instants).
+ * The hash's fields: remaining (estimate of what the window still allows, in-flight requests
+ * subtracted), resetAt, rolledAt (set when the window turned by the clock, not a header), known (0
+ * while a probe must go first), pausedUntil, limit (the server's, capped), grants, adoptedGrant,
+ * rateLimited, leastSeen (the fewest remaining any answer of this window reported), last (the
+ * newest observation's limit and remaining, JSON), lastResetAt and lastObservedAt (its instants).
  */
 const COMMON = `
 local stateKey, inflightKey, waitingKey, settledKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -212,8 +213,9 @@ const LEAVE = `redis.call('ZREM', KEYS[3], ARGV[1])
 return 1`;
 
 /**
- * ARGV: windowMs, configuredLimit, leaseMs. Returns the state after rolling, without changing it, the
- * newest observation (JSON and its two instants, as stored) and Redis's now.
+ * ARGV: windowMs, configuredLimit, leaseMs. Returns the state after rolling, without saving it (only
+ * the ended leases and waiting marks are dropped, as by every script built on COMMON), the newest observation
+ * (JSON and its two instants, as stored) and Redis's now.
  */
 const READ = `${COMMON}
 local last = redis.call('HMGET', stateKey, 'last', 'lastResetAt', 'lastObservedAt')
@@ -255,7 +257,7 @@ export class SharedBudget implements RequestBudget {
     assertRateLimit(options);
     const reserveRatio = checkedReserveRatio(options.reserveRatio);
     const key = options.key ?? 'eventops:budget';
-    // One hash tag keeps the three keys in one slot should the Redis be a cluster.
+    // One hash tag keeps the four keys in one slot should the Redis be a cluster.
     this.#keys = [`{${key}}:state`, `{${key}}:inflight`, `{${key}}:waiting`, `{${key}}:settled`];
     this.#run = options.run;
     this.#configuredLimit = options.limit;
