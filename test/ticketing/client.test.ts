@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { isTicketingError } from '../../src/ticketing/errors.js';
+import { aheadClock } from '../helpers/clocks.js';
 import { type Rig, runPool, startRig } from '../helpers/ticketing.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 let rig: Rig | undefined;
 afterEach(async () => {
@@ -78,16 +80,18 @@ describe('TicketingClient: the organization budget', () => {
 
   it('after an idle gap, does not burst into a window another key is spending', async () => {
     const orgLimit = { limit: 20, windowMs: 600 };
-    rig = await startRig({ orgLimit });
+    // The simulator and the client read one clock, moved ahead over the idle stretches.
+    const clock = aheadClock();
+    rig = await startRig({ orgLimit, clock }, { clock });
     const client = rig.client;
     await client.listEvents({ limit: 1 });
     // Idle for several windows. Then, late in a server window (its reset well before the client's
     // own guess of "now + one window"), another key spends most of it.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    clock.advance(2_000);
     const otherKey = rig.sim.apiKeys[1] as string;
     const other = () => fetch(`${rig?.sim.url}/v1/events?limit=1`, { headers: { 'Service-Api-Key': otherKey } });
     const resetIn = Number((await other()).headers.get('x-ratelimit-reset'));
-    await new Promise((resolve) => setTimeout(resolve, resetIn + 380)); // 220 ms before the next reset
+    clock.advance(resetIn + 380); // 220 ms before the next reset
     for (let i = 0; i < 16; i += 1) await other();
     await runPool(20, 10, () => client.listEvents({ limit: 1 }));
     const stats = rig.sim.stats();
@@ -129,7 +133,7 @@ describe('TicketingClient: the organization budget', () => {
     const crawl = (async () => {
       for await (const _page of client.eventPages({ priority: 'background' })) order.push(`page ${++pages}`);
     })();
-    while ((await client.budget()).queued.background === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await waitFor(async () => (await client.budget()).queued.background > 0, { what: 'the crawl to queue' });
     const waitingBehind = pages;
     await client.listEvents({ limit: 1, priority: 'interactive' });
     order.push('interactive');
@@ -187,6 +191,7 @@ describe('TicketingClient: faults', () => {
       expect(ids).toEqual(rig.sim.catalog.events.map((event) => event.id));
       const faults = rig.sim.stats().faults;
       expect(faults['5xx'] + faults.drop + faults.truncate).toBeGreaterThan(0);
+      // A check that nothing happens: a late rejection gets 20 ms to show itself (nothing to poll for).
       await new Promise((resolve) => setTimeout(resolve, 20));
       expect(unhandled).toEqual([]);
     } finally {

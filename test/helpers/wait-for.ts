@@ -1,0 +1,22 @@
+/**
+ * Waits for something to have happened rather than for a fixed time: resolves with the first value
+ * of `check` that is neither undefined, null nor false, looking again every `intervalMs`, and
+ * rejects after `timeoutMs` naming `what` it waited for. The interval only paces the looks; the
+ * test goes on as soon as the condition holds.
+ */
+export async function waitFor<T>(
+  check: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  {
+    what = 'the condition',
+    timeoutMs = 10_000,
+    intervalMs = 5,
+  }: { what?: string; timeoutMs?: number; intervalMs?: number } = {},
+): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const found = await check();
+    if (found !== undefined && found !== null && found !== false) return found;
+    if (performance.now() > deadline) throw new Error(`Waited ${timeoutMs} ms for ${what} in vain`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
