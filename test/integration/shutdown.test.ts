@@ -2,8 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PROMO_CONFIRM_ACTION } from '../../src/render/promo-blocks.js';
 import { type BotRig, startBot } from '../helpers/bot.js';
 import { blocksText, buttonValue, click, command, nthResponse } from '../helpers/bot-actions.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 let rig: BotRig | undefined;
+
+/** Requests the simulator has admitted, including those it is still answering. */
+const admitted = (r: BotRig) => r.sim.stats().organizationWindows.reduce((sum, count) => sum + count, 0);
 afterEach(async () => {
   await rig?.close();
   rig = undefined;
@@ -17,9 +21,10 @@ describe('shutdown loses nothing', () => {
     const { responseUrl } = await command(rig, `promo ${promo.eventId} ${promo.id} 77`);
     const value = buttonValue(await nthResponse(rig, responseUrl), PROMO_CONFIRM_ACTION);
     rig.sim.knobs.latencyMs = 400;
+    const before = admitted(rig);
     const confirm = await click(rig, PROMO_CONFIRM_ACTION, value);
-    // SIGTERM arrives while the POST is on its way.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // SIGTERM arrives while the POST is on its way: the simulator has it and answers 400 ms later.
+    await waitFor(() => rig && admitted(rig) > before, { what: 'the POST to reach the simulator' });
     await rig.restart();
     rig.sim.knobs.latencyMs = 0;
     expect(promo.quantity).toBe(77);
@@ -58,7 +63,8 @@ describe('shutdown loses nothing', () => {
     rig = await startBot();
     rig.sim.knobs.latencyMs = 500;
     const first = await command(rig, 'list');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // In flight: its crawl's first request is at the simulator, answered 500 ms later.
+    await waitFor(() => rig && admitted(rig) > 0, { what: "the list's crawl to reach the simulator" });
     const closing = rig.bot.close();
     const second = await command(rig, 'list');
     await closing;
