@@ -5,6 +5,7 @@ import { eventSchema } from '../../src/ticketing/schemas.js';
 import { BOT_TOKEN, type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
 import { blocksText, buttonValue, click, command, nthResponse, responsesTo } from '../helpers/bot-actions.js';
 import { commandBody, eventBody, postSigned, postSignedJson } from '../helpers/slack-requests.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 let rig: BotRig | undefined;
 afterEach(async () => {
@@ -217,11 +218,10 @@ describe('reports', () => {
     expect(slack.calls.some((c) => c.method === 'files.completeUploadExternal')).toBe(true);
     expect(rig.sim.stats().mostInAnySpan.report).toBe(1);
     const bot = rig.bot;
-    let recorded: string[] = [];
-    for (let i = 0; i < 50 && recorded.length < 2; i += 1) {
-      recorded = (await bot.activity.recent('U0EDITOR')).reports.map((r) => r.eventId);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    // The listener records the report just after its last answer.
+    const recent = async () => (await bot.activity.recent('U0EDITOR')).reports.map((r) => r.eventId);
+    await waitFor(async () => (await recent()).length >= 2, { what: 'both reports recorded', timeoutMs: 2_000 });
+    const recorded = await recent();
     expect(recorded.sort()).toEqual([a?.id, b?.id].sort());
   });
 
