@@ -1,0 +1,234 @@
+import {
+  fieldKey,
+  figureOf,
+  findQuantityRow,
+  quantityRows,
+  soldOfCapacity,
+  topFigures,
+} from '../reports/report-figures.js';
+import type { EventReport } from '../ticketing/schemas.js';
+
+/**
+ * What a watch listens for, built from what an event's report holds (its body is not specified:
+ * conditions name the figures the report has, and a later report lacking one says so).
+ */
+export type WatchCondition =
+  /** A top-level figure crosses a threshold: "ticketsSold >= 400". */
+  | { kind: 'figure'; field: string; op: '>=' | '<='; value: number }
+  /** Sold of capacity reaches a share: "sold >= 90%". */
+  | { kind: 'sold-share'; percent: number }
+  /** A promo code (a row with quantity and redeemed) runs low: "EARLYBIRD left <= 10" or "<= 10%". */
+  | { kind: 'left'; code: string; max: number; unit: 'count' | 'percent' }
+  /** Sales jump: at least N sold since the last check. */
+  | { kind: 'sold-since'; count: number }
+  /** Sales stall: no sale for this many hours. */
+  | { kind: 'stall'; hours: number }
+  | { kind: 'sold-out' };
+
+/** The figures of one check a condition is judged on. */
+export interface Reading {
+  report: EventReport;
+  /** Sold at the previous check, when there was one that had it. */
+  previousSold: number | undefined;
+  /** When a sale was last seen (the check that first saw the figure rise). */
+  lastSaleAt: number | undefined;
+  now: number;
+}
+
+/**
+ * One condition judged on one reading. `met`: past its threshold; `cleared`: clearly back on the
+ * other side, by a margin (hysteresis), so a figure wobbling around a threshold fires once.
+ */
+export type Judgement = { value: number; met: boolean; cleared: boolean } | { unknown: string };
+
+const HOUR_MS = 3_600_000;
+
+/** The canonical text of a condition: what the card shows, and its key among a watch's conditions. */
+export function describeCondition(condition: WatchCondition): string {
+  switch (condition.kind) {
+    case 'figure':
+      return `${condition.field} ${condition.op} ${condition.value}`;
+    case 'sold-share':
+      return `sold >= ${condition.percent}%`;
+    case 'left':
+      return `${condition.code} left <= ${condition.max}${condition.unit === 'percent' ? '%' : ''}`;
+    case 'sold-since':
+      return `+${condition.count} sold since the last check`;
+    case 'stall':
+      return `no sale for ${condition.hours}h`;
+    case 'sold-out':
+      return 'sold out';
+  }
+}
+
+const countMargin = (threshold: number) => Math.max(1, Math.ceil(Math.abs(threshold) * 0.02));
+/** Percentage points a share must move back before its condition re-arms. */
+const SHARE_MARGIN = 2;
+
+const round1 = (value: number) => Math.round(value * 10) / 10;
+
+/** Judges a condition on a reading; a figure the report lacks makes it unknown, with the reason. */
+export function judge(condition: WatchCondition, reading: Reading): Judgement {
+  const { report } = reading;
+  switch (condition.kind) {
+    case 'figure': {
+      const figure = figureOf(report, condition.field);
+      if (!figure) return { unknown: `the report has no ${condition.field}` };
+      const margin = countMargin(condition.value);
+      return condition.op === '>='
+        ? { value: figure.value, met: figure.value >= condition.value, cleared: figure.value < condition.value - margin }
+        : { value: figure.value, met: figure.value <= condition.value, cleared: figure.value > condition.value + margin };
+    }
+    case 'sold-share': {
+      const pair = soldOfCapacity(report);
+      if (!pair) return { unknown: 'the report has no tickets sold of a capacity' };
+      const share = round1((pair.sold / pair.capacity) * 100);
+      return { value: share, met: share >= condition.percent, cleared: share < condition.percent - SHARE_MARGIN };
+    }
+    case 'left': {
+      const row = findQuantityRow(report, condition.code);
+      if (!row) return { unknown: `the report names no promo code ${condition.code}` };
+      if (condition.unit === 'count') {
+        const margin = Math.max(1, Math.ceil(condition.max * 0.1));
+        return { value: row.left, met: row.left <= condition.max, cleared: row.left > condition.max + margin };
+      }
+      if (row.quantity <= 0) return { unknown: `promo code ${condition.code} has no quantity` };
+      const share = round1((row.left / row.quantity) * 100);
+      return { value: share, met: share <= condition.max, cleared: share > condition.max + SHARE_MARGIN };
+    }
+    case 'sold-since': {
+      const pair = soldOfCapacity(report);
+      if (!pair) return { unknown: 'the report has no tickets sold' };
+      if (reading.previousSold === undefined) return { value: 0, met: false, cleared: true };
+      const sold = pair.sold - reading.previousSold;
+      return { value: sold, met: sold >= condition.count, cleared: sold < condition.count };
+    }
+    case 'stall': {
+      if (!soldOfCapacity(report)) return { unknown: 'the report has no tickets sold' };
+      if (reading.lastSaleAt === undefined) return { value: 0, met: false, cleared: true };
+      const hours = round1((reading.now - reading.lastSaleAt) / HOUR_MS);
+      const met = reading.now - reading.lastSaleAt >= condition.hours * HOUR_MS;
+      return { value: hours, met, cleared: !met };
+    }
+    case 'sold-out': {
+      const pair = soldOfCapacity(report);
+      if (!pair) return { unknown: 'the report has no tickets sold of a capacity' };
+      const left = Math.max(0, pair.capacity - pair.sold);
+      return { value: left, met: left === 0, cleared: left >= Math.max(1, Math.ceil(pair.capacity * 0.01)) };
+    }
+  }
+}
+
+/** Whether a report holds what a condition reads: undefined when it does, else why not. */
+export function cannotCheck(condition: WatchCondition, report: EventReport): string | undefined {
+  const judgement = judge(condition, { report, previousSold: undefined, lastSaleAt: undefined, now: 0 });
+  return 'unknown' in judgement ? judgement.unknown : undefined;
+}
+
+/** What a watch listens for when no condition is named: sell-out, 90% sold, promo codes at 10% left. */
+export function defaultConditions(report: EventReport | undefined): WatchCondition[] {
+  const conditions: WatchCondition[] = [{ kind: 'sold-share', percent: 90 }, { kind: 'sold-out' }];
+  if (!report) return conditions;
+  if (!soldOfCapacity(report)) conditions.length = 0;
+  for (const row of quantityRows(report).slice(0, 5))
+    conditions.push({ kind: 'left', code: row.label, max: 10, unit: 'percent' });
+  return conditions;
+}
+
+/** Conditions a report allows, as examples for a person choosing (the modal's options, the parser's hints). */
+export function conditionsOffered(report: EventReport): WatchCondition[] {
+  const offered: WatchCondition[] = [];
+  const pair = soldOfCapacity(report);
+  if (pair) {
+    offered.push({ kind: 'sold-share', percent: 90 }, { kind: 'sold-out' });
+    offered.push({ kind: 'sold-since', count: Math.max(10, Math.round(pair.capacity * 0.05)) });
+    offered.push({ kind: 'stall', hours: 24 });
+  }
+  for (const row of quantityRows(report).slice(0, 10)) {
+    offered.push({ kind: 'left', code: row.label, max: 10, unit: 'percent' });
+  }
+  for (const [field, value] of topFigures(report).slice(0, 10)) {
+    if (pair && (field === pair.soldField || fieldKey(field) === 'capacity')) continue;
+    offered.push({ kind: 'figure', field, op: '>=', value: Math.max(1, Math.ceil(value * 1.2)) });
+  }
+  return offered;
+}
+
+export type ParsedConditions = { conditions: WatchCondition[] } | { problem: string };
+
+const NUMBER = String.raw`(\d{1,9}(?:\.\d{1,2})?)`;
+const CLAUSES: [RegExp, (match: RegExpMatchArray) => WatchCondition | string][] = [
+  [/^sold[\s-]?out$/i, () => ({ kind: 'sold-out' })],
+  [
+    new RegExp(String.raw`^(?:sold\s*>=\s*${NUMBER}\s*%|>=\s*${NUMBER}\s*%\s*sold|${NUMBER}\s*%\s*sold)$`, 'i'),
+    (m) => {
+      const percent = Number(m[1] ?? m[2] ?? m[3]);
+      return percent > 0 && percent <= 100 ? { kind: 'sold-share', percent } : 'a share sold is from 1% to 100%';
+    },
+  ],
+  [
+    new RegExp(String.raw`^(\S{1,64})\s+(?:left\s*<=\s*${NUMBER}(%?)|<=\s*${NUMBER}(%?)\s*left)$`, 'i'),
+    (m) => {
+      const max = Number(m[2] ?? m[4]);
+      const unit = (m[3] ?? m[5]) === '%' ? 'percent' : 'count';
+      if (unit === 'percent' && max > 100) return 'a share left is at most 100%';
+      return { kind: 'left', code: m[1] as string, max, unit };
+    },
+  ],
+  [
+    /^\+\s*(\d{1,9})(?:\s+sold)?(?:\s+since(?:\s+the)?\s+last\s+check)?$/i,
+    (m) => {
+      const count = Number(m[1]);
+      return count >= 1 ? { kind: 'sold-since', count } : 'a jump in sales is at least +1 sold';
+    },
+  ],
+  [
+    new RegExp(String.raw`^(?:no\s+sales?\s+for|stall(?:ed)?(?:\s+for)?)\s*${NUMBER}\s*(?:h|hours?)$`, 'i'),
+    (m) => {
+      const hours = Number(m[1]);
+      return hours >= 1 && hours <= 24 * 30 ? { kind: 'stall', hours } : 'a stall lasts from 1 to 720 hours';
+    },
+  ],
+  [
+    new RegExp(String.raw`^([A-Za-z][A-Za-z0-9 _]{0,63}?)\s*(>=|<=)\s*${NUMBER}$`),
+    (m) => ({ kind: 'figure', field: (m[1] as string).trim(), op: m[2] as '>=' | '<=', value: Number(m[3]) }),
+  ],
+];
+
+/** At most this many conditions in one watch. */
+export const MAX_CONDITIONS = 10;
+
+/**
+ * Reads conditions separated by commas ("sold >= 90%, EARLYBIRD left <= 10, +50 sold, no sale for
+ * 6h, sold out, checkIns >= 100"). With `report`, only conditions it can check are accepted.
+ */
+export function parseConditions(text: string, report?: EventReport): ParsedConditions {
+  const clauses = text
+    .split(/[,;]/)
+    .map((clause) => clause.trim().replace(/\s+/g, ' '))
+    .filter(Boolean);
+  if (clauses.length > MAX_CONDITIONS) return { problem: `A watch takes at most ${MAX_CONDITIONS} conditions.` };
+  const conditions: WatchCondition[] = [];
+  for (const clause of clauses) {
+    let parsed: WatchCondition | string | undefined;
+    for (const [pattern, build] of CLAUSES) {
+      const match = clause.match(pattern);
+      if (match) {
+        parsed = build(match);
+        break;
+      }
+    }
+    const shown = clause.slice(0, 60);
+    if (parsed === undefined) return { problem: `"${shown}" is not a condition I know.` };
+    if (typeof parsed === 'string') return { problem: `"${shown}": ${parsed}.` };
+    if (report) {
+      const reason = cannotCheck(parsed, report);
+      if (reason) return { problem: `"${shown}" cannot be checked: ${reason}.` };
+      // The figure's name as the report spells it.
+      if (parsed.kind === 'figure') parsed = { ...parsed, field: figureOf(report, parsed.field)?.field ?? parsed.field };
+      if (parsed.kind === 'left') parsed = { ...parsed, code: findQuantityRow(report, parsed.code)?.label ?? parsed.code };
+    }
+    if (!conditions.some((c) => describeCondition(c) === describeCondition(parsed))) conditions.push(parsed);
+  }
+  return { conditions };
+}

@@ -1,0 +1,63 @@
+/**
+ * When each watched event is checked. With W watched events and no one asking, every event is
+ * checked at least every max(ceil(W / limit) windows, the minimum interval): the report limit's
+ * slots go round the events. Among those due, the most overdue goes first, then the one starting
+ * sooner; a slot that would otherwise go unused checks early the event starting soonest (never
+ * sooner than the minimum interval after its last check).
+ */
+export interface WatchScheduleRule {
+  /** Report calls per window (the spec's 3). */
+  limit: number;
+  /** The window in ms (the spec's minute). */
+  windowMs: number;
+  /** Never check one event more often than this. */
+  minIntervalMs: number;
+}
+
+export interface WatchCandidate {
+  eventId: string;
+  /** The last check of the event (a watch's or a person's report); undefined: never checked. */
+  lastCheckedAt: number | undefined;
+  startsAtMs: number | undefined;
+}
+
+export interface NextCheck {
+  eventId: string;
+  /** When the check is due: now or earlier for one that is, later for the next one. */
+  dueAt: number;
+  /** The key of this due time, the same on every replica: one check per due time. */
+  dueKey: string;
+}
+
+/** How often each of `watchedEvents` is checked at least. */
+export function checkInterval(watchedEvents: number, rule: WatchScheduleRule): number {
+  const rounds = Math.ceil(Math.max(1, watchedEvents) / rule.limit);
+  return Math.max(rounds * rule.windowMs, rule.minIntervalMs);
+}
+
+const startOf = (candidate: WatchCandidate) => candidate.startsAtMs ?? Number.POSITIVE_INFINITY;
+
+/** The event to check next, and when. */
+export function nextCheck(candidates: readonly WatchCandidate[], now: number, rule: WatchScheduleRule): NextCheck | undefined {
+  if (candidates.length === 0) return undefined;
+  const interval = checkInterval(candidates.length, rule);
+  const due = candidates
+    .map((candidate) => ({
+      candidate,
+      dueAt: candidate.lastCheckedAt === undefined ? Number.NEGATIVE_INFINITY : candidate.lastCheckedAt + interval,
+    }))
+    .sort((a, b) => a.dueAt - b.dueAt || startOf(a.candidate) - startOf(b.candidate));
+  const first = due[0] as (typeof due)[number];
+  const keyOf = (candidate: WatchCandidate) => `${candidate.eventId}:${candidate.lastCheckedAt ?? 'never'}`;
+  if (first.dueAt <= now) return { eventId: first.candidate.eventId, dueAt: Math.max(first.dueAt, 0), dueKey: keyOf(first.candidate) };
+  // Nothing due: a slot that would go unused (the next due time is more than a slot away) checks
+  // the soonest-starting event early, if its minimum interval has passed.
+  const slotMs = rule.windowMs / rule.limit;
+  if (first.dueAt - now > slotMs) {
+    const early = candidates
+      .filter((c) => c.lastCheckedAt !== undefined && c.lastCheckedAt + rule.minIntervalMs <= now)
+      .sort((a, b) => startOf(a) - startOf(b))[0];
+    if (early && early.startsAtMs !== undefined) return { eventId: early.eventId, dueAt: now, dueKey: keyOf(early) };
+  }
+  return { eventId: first.candidate.eventId, dueAt: first.dueAt, dueKey: keyOf(first.candidate) };
+}

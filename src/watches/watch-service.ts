@@ -1,0 +1,494 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '../logger.js';
+import { soldOfCapacity } from '../reports/report-figures.js';
+import type { ClaimStore } from '../store/claims.js';
+import type { EventReport } from '../ticketing/schemas.js';
+import type { Clock } from '../time/clock.js';
+import { type ConditionState, type EventCheck, newConditionState, type Watch, watchKey } from './watch.js';
+import { judge, type WatchCondition } from './watch-condition.js';
+import { checkInterval, type NextCheck, nextCheck, type WatchScheduleRule } from './watch-schedule.js';
+import type { WatchStore } from './watch-store.js';
+
+/** What a watch's messages carry, so that after a crash the channel's history says what went out. */
+export interface WatchMetadata {
+  event_type: 'eventops_watch';
+  event_payload: { watch: string; created: number; kind: 'card' | 'alert' | 'summary'; condition?: string; crossing?: number };
+}
+
+/** Where watches speak: the Slack side, passed in so the domain never imports it. */
+export interface WatchChat<M> {
+  /** Posts the card; returns its message id (ts). */
+  postCard(channel: string, message: M, metadata: WatchMetadata): Promise<string>;
+  updateCard(channel: string, ts: string, message: M): Promise<void>;
+  /** A reply in the card's thread, also shown in the channel when `broadcast`. */
+  reply(channel: string, threadTs: string, message: M, options: { broadcast: boolean; metadata: WatchMetadata }): Promise<void>;
+  /** The ts of a card with this metadata posted at or after `sinceMs`, if any; throws when it cannot tell. */
+  findCard(channel: string, metadata: WatchMetadata, sinceMs: number): Promise<string | undefined>;
+  /** Whether the card's thread holds a reply with this metadata; throws when it cannot tell. */
+  findReply(channel: string, threadTs: string, metadata: WatchMetadata): Promise<boolean>;
+  /** A direct message to a person. */
+  notify(userId: string, message: M): Promise<void>;
+  /** The Slack error code when a failed post means the channel refuses posts for good. */
+  channelRefusal(error: unknown): string | undefined;
+}
+
+export type CardState = 'active' | 'paused' | 'ended' | 'unwatched';
+
+/** How watch messages are built: passed in, so the domain never imports presentation. */
+export interface WatchMessages<M> {
+  card(input: {
+    watch: Watch;
+    check: EventCheck | undefined;
+    nextCheckAt: number | undefined;
+    now: number;
+    intervalMs: number;
+    state: CardState;
+    endedBy?: string;
+  }): M;
+  alert(input: { watch: Watch; condition: ConditionState; value: number; check: EventCheck }): M;
+  summary(input: { watch: Watch; check: EventCheck | undefined }): M;
+  paused(watch: Watch, reason: string): M;
+}
+
+/** Reports for watches: only from slots people leave. */
+export interface WatchReports {
+  /** The report now, if a report slot is spare (nobody waiting); undefined when none is. */
+  spare(eventId: string): Promise<EventReport | undefined>;
+}
+
+export interface WatchServiceOptions<M> {
+  store: WatchStore;
+  claims: ClaimStore;
+  chat: WatchChat<M>;
+  messages: WatchMessages<M>;
+  reports: WatchReports;
+  rule: WatchScheduleRule;
+  clock: Clock;
+  logger: Logger;
+  /** A claim not settled within this long is taken for a crash and taken over. @default 2 min */
+  leaseMs?: number;
+  /** Hears each check: where its report came from, and the time since the event's previous check. */
+  onCheck?: (source: 'watch' | 'person', sincePreviousMs: number | undefined) => void;
+  /** Hears each alert posted. */
+  onAlert?: (kind: WatchCondition['kind']) => void;
+}
+
+export interface WatchRequest {
+  channel: string;
+  personal: boolean;
+  event: { id: string; name: string; startsAtMs: number | undefined; endsAtMs: number | undefined };
+  userId: string;
+  conditions: WatchCondition[];
+}
+
+export interface WatchResult {
+  watch: Watch;
+  /** Conditions added now, and those the watch already had. */
+  added: string[];
+  already: string[];
+  intervalMs: number;
+}
+
+/** What one scheduler turn did, and when to look again. */
+export type WatchTurn =
+  | { kind: 'checked'; eventId: string }
+  | { kind: 'no-spare-slot'; eventId: string }
+  | { kind: 'claimed-elsewhere'; eventId: string }
+  | { kind: 'failed'; eventId: string; error: unknown }
+  | { kind: 'idle'; nextAt: number | undefined };
+
+/** Conditions that a crossing also tells the channel (a threshold), not only the thread. */
+const BROADCAST: ReadonlySet<WatchCondition['kind']> = new Set(['figure', 'sold-share', 'left', 'sold-out']);
+
+type ClaimResult = 'mine' | 'recovered' | 'done' | 'busy';
+
+/**
+ * Watches: one live card per watched event and conversation, edited at each check, with an alert
+ * in its thread when a condition crosses (once per crossing; it re-arms only after the figure has
+ * clearly cleared). Checks spend only report slots people leave, and a report a person fetched
+ * counts as a check. Across replicas each due check, card, alert and summary is claimed in the
+ * store first; a claim left by a crash is taken over after a lease, and the card's metadata or
+ * thread says whether its message went out after all.
+ */
+export class WatchService<M> {
+  readonly #o: WatchServiceOptions<M>;
+  readonly #leaseMs: number;
+  readonly #owner = randomUUID();
+
+  constructor(options: WatchServiceOptions<M>) {
+    this.#o = options;
+    this.#leaseMs = options.leaseMs ?? 120_000;
+  }
+
+  /** Adds conditions to the event's watch in this conversation (making it, and its card, if new). */
+  async watch(request: WatchRequest): Promise<WatchResult> {
+    const now = this.#o.clock.now();
+    const added: string[] = [];
+    const already: string[] = [];
+    const watch = (await this.#o.store.update(request.channel, request.event.id, (current) => {
+      added.length = 0;
+      already.length = 0;
+      const base: Watch =
+        current && !current.paused
+          ? current
+          : {
+              channel: request.channel,
+              personal: request.personal,
+              eventId: request.event.id,
+              eventName: request.event.name,
+              endsAtMs: request.event.endsAtMs,
+              startsAtMs: request.event.startsAtMs,
+              setBy: request.userId,
+              createdAt: now,
+              conditions: current?.conditions ?? [],
+            };
+      const conditions = [...base.conditions];
+      for (const condition of request.conditions) {
+        const state = newConditionState(condition, request.userId);
+        if (conditions.some((c) => c.key === state.key)) already.push(state.key);
+        else {
+          conditions.push(state);
+          added.push(state.key);
+        }
+      }
+      return { ...base, conditions };
+    })) as Watch;
+    const intervalMs = await this.intervalMs();
+    await this.#showCard(watch, 'active');
+    return { watch: (await this.#o.store.get(watch.channel, watch.eventId)) ?? watch, added, already, intervalMs };
+  }
+
+  /** Ends the event's watch in this conversation; its card says who ended it. */
+  async unwatch(channel: string, eventId: string, by: string): Promise<Watch | undefined> {
+    const watch = await this.#o.store.get(channel, eventId);
+    if (!watch) return undefined;
+    await this.#o.store.remove(channel, eventId);
+    if (watch.cardTs) await this.#updateCard(watch, 'unwatched', by).catch(() => undefined);
+    return watch;
+  }
+
+  /** Watches in one conversation, or set up by one person (App Home). */
+  async list(filter: { channel?: string; setBy?: string }): Promise<{ watch: Watch; check: EventCheck | undefined }[]> {
+    const watches = (await this.#o.store.all()).filter(
+      (w) =>
+        (filter.channel === undefined || w.channel === filter.channel) &&
+        (filter.setBy === undefined || w.setBy === filter.setBy || w.conditions.some((c) => c.addedBy === filter.setBy)),
+    );
+    return Promise.all(watches.map(async (watch) => ({ watch, check: await this.#o.store.lastCheck(watch.eventId) })));
+  }
+
+  /** How often each watched event is checked at least, with the events watched now. */
+  async intervalMs(): Promise<number> {
+    const events = new Set((await this.#o.store.all()).filter((w) => !w.paused).map((w) => w.eventId));
+    return checkInterval(events.size, this.#o.rule);
+  }
+
+  /** When the event's next check is due, by the current schedule. */
+  async nextCheckAt(eventId: string): Promise<number | undefined> {
+    const check = await this.#o.store.lastCheck(eventId);
+    return check ? check.checkedAt + (await this.intervalMs()) : undefined;
+  }
+
+  /** The latest report of an event at hand (a watch's last check), if any. */
+  async latestReport(eventId: string): Promise<EventReport | undefined> {
+    return (await this.#o.store.lastCheck(eventId))?.report;
+  }
+
+  /** A report a person fetched: if the event is watched, it counts as a check (one fetch, both uses). */
+  async observe(eventId: string, report: EventReport): Promise<void> {
+    const watches = (await this.#o.store.all()).filter((w) => w.eventId === eventId && !w.paused);
+    if (watches.length === 0) return;
+    await this.#apply(eventId, report, 'person');
+  }
+
+  /**
+   * One turn of the scheduler: ends the watches of events that are over, then checks the event
+   * due next if a report slot is spare and no other replica has claimed this due time.
+   */
+  async turn(): Promise<WatchTurn> {
+    const now = this.#o.clock.now();
+    const watches = (await this.#o.store.all()).filter((w) => !w.paused);
+    const live: Watch[] = [];
+    for (const watch of watches) {
+      if (watch.endsAtMs !== undefined && watch.endsAtMs <= now) await this.#end(watch);
+      else live.push(watch);
+    }
+    const events = new Map<string, Watch>();
+    for (const watch of live) {
+      const known = events.get(watch.eventId);
+      if (!known) events.set(watch.eventId, watch);
+    }
+    const candidates = await Promise.all(
+      [...events.values()].map(async (watch) => ({
+        eventId: watch.eventId,
+        lastCheckedAt: (await this.#o.store.lastCheck(watch.eventId))?.checkedAt,
+        startsAtMs: watch.startsAtMs,
+      })),
+    );
+    const next = nextCheck(candidates, now, this.#o.rule);
+    if (!next || next.dueAt > now) return { kind: 'idle', nextAt: next?.dueAt };
+    return this.#checkDue(next);
+  }
+
+  async #checkDue(next: NextCheck): Promise<WatchTurn> {
+    const key = `watch-due:${next.dueKey}`;
+    const claimed = await this.#claim(key);
+    if (claimed === 'busy' || claimed === 'done') return { kind: 'claimed-elsewhere', eventId: next.eventId };
+    let report: EventReport | undefined;
+    try {
+      report = await this.#o.reports.spare(next.eventId);
+    } catch (error) {
+      await this.#o.claims.settle(key, this.#owner, 'failed', this.#o.clock.now());
+      this.#o.logger.warn('A watch check could not fetch its report', { eventId: next.eventId, error });
+      return { kind: 'failed', eventId: next.eventId, error };
+    }
+    if (!report) {
+      await this.#o.claims.release(key, this.#owner);
+      return { kind: 'no-spare-slot', eventId: next.eventId };
+    }
+    try {
+      await this.#apply(next.eventId, report, 'watch');
+      await this.#o.claims.settle(key, this.#owner, 'done', this.#o.clock.now());
+    } catch (error) {
+      await this.#o.claims.settle(key, this.#owner, 'failed', this.#o.clock.now()).catch(() => undefined);
+      this.#o.logger.warn('A watch check could not be carried out', { eventId: next.eventId, error });
+      return { kind: 'failed', eventId: next.eventId, error };
+    }
+    return { kind: 'checked', eventId: next.eventId };
+  }
+
+  /** Records a check of the event and carries it to each of its watches. */
+  async #apply(eventId: string, report: EventReport, source: 'watch' | 'person'): Promise<void> {
+    const now = this.#o.clock.now();
+    const previous = await this.#o.store.lastCheck(eventId);
+    const sold = soldOfCapacity(report)?.sold;
+    const previousSold = previous ? soldOfCapacity(previous.report)?.sold : undefined;
+    const rose = sold !== undefined && (previousSold === undefined || sold > previousSold);
+    const check: EventCheck = {
+      eventId,
+      checkedAt: now,
+      report,
+      previousSold,
+      // The first check is the baseline: a stall is counted from it.
+      lastSaleAt: rose || previous?.lastSaleAt === undefined ? now : previous.lastSaleAt,
+      checks: (previous?.checks ?? 0) + 1,
+    };
+    const recorded = await this.#o.store.recordCheck(check);
+    if (recorded !== check) return; // A later report is already recorded.
+    this.#o.onCheck?.(source, previous ? now - previous.checkedAt : undefined);
+    const watches = (await this.#o.store.all()).filter((w) => w.eventId === eventId && !w.paused);
+    for (const watch of watches) {
+      try {
+        await this.#carry(watch, check);
+      } catch (error) {
+        this.#o.logger.warn('A watch could not be brought up to date', { channel: watch.channel, eventId, error });
+      }
+    }
+  }
+
+  /** Judges each condition of one watch on a check, alerts each crossing once, edits the card. */
+  async #carry(watch: Watch, check: EventCheck): Promise<void> {
+    const reading = {
+      report: check.report,
+      previousSold: check.previousSold,
+      lastSaleAt: check.lastSaleAt,
+      now: check.checkedAt,
+    };
+    for (const state of watch.conditions) {
+      const judgement = judge(state.condition, reading);
+      if ('unknown' in judgement) {
+        await this.#setCondition(watch, state.key, (c) => ({ ...c, unknown: judgement.unknown }));
+        continue;
+      }
+      if (state.armed && judgement.met) {
+        const fired = { ...state, lastValue: judgement.value, unknown: undefined };
+        const posted = await this.#alert(watch, fired, judgement.value, check);
+        if (posted === 'refused') return;
+        if (posted === 'busy') continue;
+        await this.#setCondition(watch, state.key, (c) => ({
+          ...c,
+          armed: false,
+          crossings: Math.max(c.crossings, state.crossings + 1),
+          lastValue: judgement.value,
+          unknown: undefined,
+        }));
+      } else {
+        const rearm = !state.armed && judgement.cleared;
+        await this.#setCondition(watch, state.key, (c) => ({
+          ...c,
+          armed: c.armed || rearm,
+          lastValue: judgement.value,
+          unknown: undefined,
+        }));
+      }
+    }
+    const current = await this.#o.store.get(watch.channel, watch.eventId);
+    if (current && current.createdAt === watch.createdAt) await this.#showCard(current, 'active');
+  }
+
+  async #setCondition(watch: Watch, key: string, change: (state: ConditionState) => ConditionState): Promise<void> {
+    await this.#o.store.update(watch.channel, watch.eventId, (current) => {
+      if (!current || current.createdAt !== watch.createdAt) return undefined;
+      return { ...current, conditions: current.conditions.map((c) => (c.key === key ? change(c) : c)) };
+    });
+  }
+
+  #metadata(watch: Watch, kind: WatchMetadata['event_payload']['kind'], extra: { condition?: string; crossing?: number } = {}) {
+    return {
+      event_type: 'eventops_watch',
+      event_payload: { watch: watchKey(watch.channel, watch.eventId), created: watch.createdAt, kind, ...extra },
+    } satisfies WatchMetadata;
+  }
+
+  /** Posts one crossing's alert in the card's thread, once across replicas and crashes. */
+  async #alert(watch: Watch, state: ConditionState, value: number, check: EventCheck): Promise<'posted' | 'busy' | 'refused'> {
+    const crossing = state.crossings + 1;
+    const key = `watch-alert:${watch.channel}:${watch.eventId}:${watch.createdAt}:${state.key}:${crossing}`;
+    const claimed = await this.#claim(key);
+    if (claimed === 'done') return 'posted';
+    if (claimed === 'busy') return 'busy';
+    const cardTs = watch.cardTs ?? (await this.#showCard(watch, 'active'));
+    if (!cardTs) {
+      await this.#o.claims.release(key, this.#owner);
+      return 'busy';
+    }
+    const metadata = this.#metadata(watch, 'alert', { condition: state.key, crossing });
+    if (claimed === 'recovered' && (await this.#o.chat.findReply(watch.channel, cardTs, metadata))) {
+      await this.#o.claims.settle(key, this.#owner, 'done', this.#o.clock.now());
+      return 'posted';
+    }
+    try {
+      await this.#o.chat.reply(watch.channel, cardTs, this.#o.messages.alert({ watch, condition: state, value, check }), {
+        broadcast: BROADCAST.has(state.condition.kind),
+        metadata,
+      });
+    } catch (error) {
+      await this.#o.claims.settle(key, this.#owner, 'failed', this.#o.clock.now()).catch(() => undefined);
+      if (await this.#refused(watch, error)) return 'refused';
+      throw error;
+    }
+    await this.#o.claims.settle(key, this.#owner, 'done', this.#o.clock.now());
+    this.#o.onAlert?.(state.condition.kind);
+    return 'posted';
+  }
+
+  /** Posts the watch's card once (claimed), or edits it; returns its ts. */
+  async #showCard(watch: Watch, state: CardState): Promise<string | undefined> {
+    if (watch.cardTs) {
+      await this.#updateCard(watch, state);
+      return watch.cardTs;
+    }
+    const key = `watch-card:${watch.channel}:${watch.eventId}:${watch.createdAt}`;
+    const claimed = await this.#claim(key);
+    if (claimed === 'busy') return undefined;
+    const metadata = this.#metadata(watch, 'card');
+    let ts: string | undefined;
+    if (claimed === 'done' || claimed === 'recovered') ts = await this.#o.chat.findCard(watch.channel, metadata, watch.createdAt);
+    if (!ts && claimed !== 'done') {
+      try {
+        ts = await this.#o.chat.postCard(watch.channel, await this.#card(watch, state), metadata);
+      } catch (error) {
+        await this.#o.claims.settle(key, this.#owner, 'failed', this.#o.clock.now()).catch(() => undefined);
+        if (await this.#refused(watch, error)) return undefined;
+        throw error;
+      }
+    }
+    if (claimed !== 'done') await this.#o.claims.settle(key, this.#owner, 'done', this.#o.clock.now());
+    if (!ts) return undefined;
+    const cardTs = ts;
+    await this.#o.store.update(watch.channel, watch.eventId, (current) =>
+      current && current.createdAt === watch.createdAt && !current.cardTs ? { ...current, cardTs } : undefined,
+    );
+    return cardTs;
+  }
+
+  async #card(watch: Watch, state: CardState, endedBy?: string): Promise<M> {
+    const check = await this.#o.store.lastCheck(watch.eventId);
+    const intervalMs = await this.intervalMs();
+    const live = state === 'active';
+    return this.#o.messages.card({
+      watch,
+      check,
+      nextCheckAt: live && check ? check.checkedAt + intervalMs : undefined,
+      now: this.#o.clock.now(),
+      intervalMs,
+      state,
+      ...(endedBy ? { endedBy } : {}),
+    });
+  }
+
+  async #updateCard(watch: Watch, state: CardState, endedBy?: string): Promise<void> {
+    if (!watch.cardTs) return;
+    try {
+      await this.#o.chat.updateCard(watch.channel, watch.cardTs, await this.#card(watch, state, endedBy));
+    } catch (error) {
+      if (await this.#refused(watch, error)) return;
+      throw error;
+    }
+  }
+
+  /** The event is over: its summary goes in the thread, the card says so, the watch ends. */
+  async #end(watch: Watch): Promise<void> {
+    const key = `watch-summary:${watch.channel}:${watch.eventId}:${watch.createdAt}`;
+    const claimed = await this.#claim(key);
+    if (claimed === 'busy') return;
+    try {
+      if (claimed !== 'done' && watch.cardTs) {
+        const metadata = this.#metadata(watch, 'summary');
+        const posted = claimed === 'recovered' && (await this.#o.chat.findReply(watch.channel, watch.cardTs, metadata));
+        if (!posted) {
+          const check = await this.#o.store.lastCheck(watch.eventId);
+          await this.#o.chat.reply(watch.channel, watch.cardTs, this.#o.messages.summary({ watch, check }), {
+            broadcast: false,
+            metadata,
+          });
+        }
+        await this.#updateCard(watch, 'ended');
+      }
+      await this.#o.claims.settle(key, this.#owner, 'done', this.#o.clock.now());
+    } catch (error) {
+      await this.#o.claims.settle(key, this.#owner, 'failed', this.#o.clock.now()).catch(() => undefined);
+      if (!(await this.#refused(watch, error))) {
+        this.#o.logger.warn('Could not post the summary of a watch', { channel: watch.channel, error });
+        return;
+      }
+    }
+    await this.#o.store.remove(watch.channel, watch.eventId);
+    const others = (await this.#o.store.all()).some((w) => w.eventId === watch.eventId);
+    if (!others) await this.#o.store.forgetCheck(watch.eventId);
+  }
+
+  /** A channel that refuses posts pauses its watch, and the person who set it up is told once. */
+  async #refused(watch: Watch, error: unknown): Promise<boolean> {
+    const reason = this.#o.chat.channelRefusal(error);
+    if (!reason) return false;
+    const paused = await this.#o.store.update(watch.channel, watch.eventId, (current) =>
+      current && current.createdAt === watch.createdAt && !current.paused
+        ? { ...current, paused: { reason, at: this.#o.clock.now() } }
+        : undefined,
+    );
+    if (paused) {
+      this.#o.logger.warn('A channel refuses watch posts: its watch is paused', { channel: watch.channel, reason });
+      await this.#o.chat
+        .notify(watch.setBy, this.#o.messages.paused(watch, reason))
+        .catch((notifyError: unknown) => this.#o.logger.warn('Could not tell of a paused watch', { error: notifyError }));
+    }
+    return true;
+  }
+
+  /**
+   * Claims a piece of work once across replicas: 'mine' when first, 'recovered' when taking over
+   * an attempt that failed or whose owner crashed (older than the lease), 'done' when it is done,
+   * 'busy' when another replica is on it.
+   */
+  async #claim(key: string): Promise<ClaimResult> {
+    const now = this.#o.clock.now();
+    if (await this.#o.claims.claim(key, this.#owner, now)) return 'mine';
+    const claim = await this.#o.claims.get(key);
+    if (!claim) return 'busy';
+    if (claim.state === 'done') return 'done';
+    if (claim.state === 'claimed' && now - claim.at < this.#leaseMs) return 'busy';
+    if (claim.state === 'failed' && now - claim.at < Math.min(this.#leaseMs, this.#o.rule.windowMs)) return 'busy';
+    return (await this.#o.claims.takeOver(key, claim, this.#owner, now)) ? 'recovered' : 'busy';
+  }
+}

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import type { EventReport } from '../ticketing/schemas.js';
+import { describeCondition, type WatchCondition } from './watch-condition.js';
+
+const conditionSchema: z.ZodType<WatchCondition> = z.union([
+  z.object({ kind: z.literal('figure'), field: z.string(), op: z.enum(['>=', '<=']), value: z.number() }),
+  z.object({ kind: z.literal('sold-share'), percent: z.number() }),
+  z.object({ kind: z.literal('left'), code: z.string(), max: z.number(), unit: z.enum(['count', 'percent']) }),
+  z.object({ kind: z.literal('sold-since'), count: z.number() }),
+  z.object({ kind: z.literal('stall'), hours: z.number() }),
+  z.object({ kind: z.literal('sold-out') }),
+]);
+
+/** One condition of a watch and where it stands. */
+export interface ConditionState {
+  condition: WatchCondition;
+  /** Its canonical text: its key within the watch. */
+  key: string;
+  /** Who asked for it. */
+  addedBy: string;
+  /** Fires at the next crossing; false once fired, until the figure has clearly cleared. */
+  armed: boolean;
+  /** How many times it has fired: names each crossing, so each is alerted once. */
+  crossings: number;
+  /** Its figure at the last check. */
+  lastValue?: number | undefined;
+  /** Why the last report could not answer it. */
+  unknown?: string | undefined;
+}
+
+const conditionStateSchema = z.object({
+  condition: conditionSchema,
+  key: z.string(),
+  addedBy: z.string(),
+  armed: z.boolean(),
+  crossings: z.number().int().nonnegative(),
+  lastValue: z.number().optional(),
+  unknown: z.string().optional(),
+});
+
+/** One watched event in one conversation: one live card, its alerts in the card's thread. */
+export interface Watch {
+  /** The channel, or for a personal watch the person's id (its DM). */
+  channel: string;
+  personal: boolean;
+  eventId: string;
+  eventName: string;
+  /** When the event ends; the watch ends with it. */
+  endsAtMs: number | undefined;
+  /** When the event starts (events starting sooner are checked first). */
+  startsAtMs: number | undefined;
+  /** Who set the watch up (the card says so). */
+  setBy: string;
+  createdAt: number;
+  conditions: ConditionState[];
+  /** The card's message, once posted. */
+  cardTs?: string | undefined;
+  /** The channel refused a post: no more checks here until the watch is set again. */
+  paused?: { reason: string; at: number } | undefined;
+}
+
+export const watchSchema = z.object({
+  channel: z.string(),
+  personal: z.boolean(),
+  eventId: z.string(),
+  eventName: z.string(),
+  endsAtMs: z.number().optional(),
+  startsAtMs: z.number().optional(),
+  setBy: z.string(),
+  createdAt: z.number(),
+  conditions: z.array(conditionStateSchema),
+  cardTs: z.string().optional(),
+  paused: z.object({ reason: z.string(), at: z.number() }).optional(),
+});
+
+/** What the last check of an event found: shared by every watch of the event. */
+export interface EventCheck {
+  eventId: string;
+  /** When the last report was read (a watch's check or a person's report). */
+  checkedAt: number;
+  report: EventReport;
+  /** Sold at the check before, for "sold since the last check". */
+  previousSold: number | undefined;
+  /** When sold was last seen to rise. */
+  lastSaleAt: number | undefined;
+  /** Checks so far. */
+  checks: number;
+}
+
+export const eventCheckSchema = z.object({
+  eventId: z.string(),
+  checkedAt: z.number(),
+  report: z.record(z.string(), z.unknown()),
+  previousSold: z.number().optional(),
+  lastSaleAt: z.number().optional(),
+  checks: z.number().int().nonnegative(),
+});
+
+/** A fresh condition, armed. */
+export function newConditionState(condition: WatchCondition, addedBy: string): ConditionState {
+  return { condition, key: describeCondition(condition), addedBy, armed: true, crossings: 0 };
+}
+
+/** The watch's key in the store. */
+export const watchKey = (channel: string, eventId: string) => `watch:${channel}:${eventId}`;
