@@ -8,15 +8,26 @@ import { redisCommand } from '../replicas/redis-command.js';
 
 const redis = useRedis();
 
+/** Whether Redis is out, and how many times the per-key lock was taken and refused (a follower's rounds). */
+interface Outage {
+  now: boolean;
+  taken: number;
+  refused: number;
+}
+
 /** The real store, with its per-key lock failing while `down.now` is true (Redis out for a while). */
-async function storeWithOutage(url: string, down: { now: boolean }): Promise<OpenedStore> {
+async function storeWithOutage(url: string, down: Outage): Promise<OpenedStore> {
   const store = await openStore(url);
   const keyValue = new Proxy(store.keyValue, {
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);
       if (property === 'exclusive') {
         return (key: string, work: () => Promise<unknown>) => {
-          if (down.now) return Promise.reject(new Error('Connection is closed (injected)'));
+          if (down.now) {
+            down.refused += 1;
+            return Promise.reject(new Error('Connection is closed (injected)'));
+          }
+          down.taken += 1;
           return target.exclusive(key, work);
         };
       }
@@ -29,7 +40,7 @@ async function storeWithOutage(url: string, down: { now: boolean }): Promise<Ope
 describe('a report waiting in the shared queue (Redis mode)', () => {
   it('is still told "not fetched" when Redis was out for a while and came back without it', async () => {
     const url = `${redis.url}/2`;
-    const down = { now: false };
+    const down: Outage = { now: false, taken: 0, refused: 0 };
     const rig = await startBot({
       sim: { reportLimit: { limit: 1, windowMs: 60_000 }, eventCount: 20 },
       env: { STORE_URL: url, TICKETING_REPORT_LIMIT: '1/60s' },
@@ -52,11 +63,14 @@ describe('a report waiting in the shared queue (Redis mode)', () => {
       const posts = () =>
         rig.slack.calls.filter((call) => call.method === 'chat.postMessage' && call.args.channel === 'C0FOLLOW');
       await rig.slack.waitFor(() => (posts().length === 2 ? true : undefined));
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      // Redis goes away for a second and comes back empty (a restart without persistence).
+      // The second's follower looks at the queue again (a round after its first).
+      const rounds = down.taken;
+      await rig.slack.waitFor(() => (down.taken >= rounds + 1 ? true : undefined));
+      // Redis goes away for a while (two of the follower's rounds fail) and comes back empty (a
+      // restart without persistence).
       down.now = true;
       await redisCommand(url, 'FLUSHDB');
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await rig.slack.waitFor(() => (down.refused >= 2 ? true : undefined));
       down.now = false;
       const told = await rig.slack.waitFor(
         () =>
