@@ -7,7 +7,9 @@ import {
   SharedReportQueue,
   type SharedReportQueueOptions,
 } from '../../src/ticketing/shared-report-queue.js';
+import { aheadClock } from '../helpers/clocks.js';
 import { useRedis } from '../helpers/redis-server.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { commandsProcessed, redisCommand } from '../replicas/redis-command.js';
 
 const redis = useRedis();
@@ -56,13 +58,7 @@ function replicas(
   return result;
 }
 
-async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const until = (check: () => boolean, timeoutMs = 10_000) => waitFor(check, { timeoutMs });
 
 const report = (eventId: string): Promise<EventReport> => Promise.resolve({ eventName: eventId } as EventReport);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -83,7 +79,6 @@ describe('SharedReportQueue (BullMQ on a real redis-server)', () => {
 
   it('stops every replica when the report headers say the window is spent, until it resets', async () => {
     const r = replicas(2, report);
-    await new Promise((resolve) => setTimeout(resolve, 100));
     const observedAt = Date.now();
     (r.queues[0] as SharedReportQueue<string>).observe({
       limit: 3,
@@ -91,7 +86,10 @@ describe('SharedReportQueue (BullMQ on a real redis-server)', () => {
       resetAt: observedAt + 800,
       observedAt,
     });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The headers are in Redis, for every replica, before the other one is asked.
+    await waitFor(() => redisCommand(`${redis.url}/5`, 'HGET', `bull:${r.name}:rolling:state`, 'observedAt'), {
+      what: 'the observation in Redis',
+    });
     await (r.queues[1] as SharedReportQueue<string>).submit('evt_a', 'a');
     await until(() => r.delivered.length === 1);
     expect((r.starts[0] as number) - observedAt).toBeGreaterThanOrEqual(700);
@@ -117,7 +115,8 @@ describe('SharedReportQueue (BullMQ on a real redis-server)', () => {
     let refused = 0;
     const r = replicas(2, async (eventId) => {
       calls += 1;
-      // The first two take 400 ms to reach the service (a wait for the budget, a slow path).
+      // The first two take 400 ms to reach the service (a wait for the budget, a slow path): wall
+      // time, as the rolling window is kept by the Redis server's clock.
       if (calls <= 2) await sleep(400);
       const taken = service.take(Date.now());
       if (!taken.allowed) {
@@ -148,18 +147,17 @@ describe('SharedReportQueue (BullMQ on a real redis-server)', () => {
   });
 
   it('says a request lost to an eviction or a Redis flush is lost at the next look, never "queued" (nor "done")', async () => {
-    const r = replicas(1, report, { started: false, db: 6, progressSnapshotMs: 50 });
+    // Every progress asked is a fresh look (none is shared): the next look is the next one asked.
+    const r = replicas(1, report, { started: false, db: 6, progressSnapshotMs: 0 });
     const queue = queueOf(r);
     const kept = await queue.submit('evt_kept', 'k');
     const evicted = await queue.submit('evt_evicted', 'e');
     expect(await queue.progress(evicted)).toMatchObject({ state: 'queued', position: 2 });
     // Eviction takes a job's hash and may leave its id in the waiting list.
     await redisCommand(`${redis.url}/6`, 'DEL', `bull:${r.name}:${evicted}`);
-    await sleep(100);
     expect(await queue.progress(evicted)).toMatchObject({ state: 'lost' });
     expect(await queue.progress(kept)).toMatchObject({ state: 'queued', position: 1 });
     await redisCommand(`${redis.url}/6`, 'FLUSHDB');
-    await sleep(100);
     expect(await queue.progress(kept)).toMatchObject({ state: 'lost' });
   });
 
@@ -184,21 +182,25 @@ describe('SharedReportQueue (BullMQ on a real redis-server)', () => {
   it('tries a job again after a passing Redis error, and delivers it', async () => {
     const r = replicas(1, report, { started: false, db: 9 });
     const queue = queueOf(r);
-    await queue.submit('evt_retry', 'y');
+    const id = await queue.submit('evt_retry', 'y');
     await redisCommand(`${redis.url}/9`, 'SET', `bull:${r.name}:rolling:held`, 'not a sorted set');
     queue.start();
-    await sleep(300);
+    // Its first attempt has failed (BullMQ keeps the reason on the job) before Redis recovers.
+    await waitFor(() => redisCommand(`${redis.url}/9`, 'HGET', `bull:${r.name}:${id}`, 'failedReason'), {
+      what: 'the first attempt to fail',
+    });
     await redisCommand(`${redis.url}/9`, 'DEL', `bull:${r.name}:rolling:held`);
     await until(() => r.delivered.length === 1, 10_000);
     expect(r.delivered[0]?.outcome.kind).toBe('report');
   });
 
   it('gives up on a request still waiting at its deadline: out of the queue, and the person is told why', async () => {
-    const r = replicas(1, report, { started: false, deadlineMs: 300 });
+    const clock = aheadClock();
+    const r = replicas(1, report, { started: false, deadlineMs: 300, clock });
     const queue = queueOf(r);
     const id = await queue.submit('evt_late', 'l');
     expect(await queue.progress(id)).toMatchObject({ state: 'queued', position: 1 });
-    await sleep(400);
+    clock.advance(400);
     const progress = await queue.progress(id);
     expect(progress).toMatchObject({ state: 'expired' });
     expect(progress.state === 'expired' && progress.error).toMatchObject({ code: 'cancelled' });
