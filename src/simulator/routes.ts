@@ -1,4 +1,5 @@
 import type { CursorCodec } from './cursor.js';
+import { normaliseId } from './normalise-id.js';
 import type { SimCatalog, SimEvent, SimPromo } from './seed.js';
 
 /** The spec's three endpoints (section 4.2). */
@@ -41,28 +42,23 @@ export function resolveRoute(pathname: string): Routed | undefined {
   return undefined;
 }
 
-/**
- * An id from a path, with or without its prefix (spec 2.1); another prefix does not match.
- * Written apart from the client's `parseId` on purpose: the stand-in must not share the client's bugs.
- */
-function normaliseId(prefix: string, raw: string): string | undefined {
-  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-  const text = raw.toLowerCase();
-  if (uuid.test(text)) return `${prefix}_${text}`;
-  if (text.startsWith(`${prefix}_`) && uuid.test(text.slice(prefix.length + 1))) return text;
-  return undefined;
-}
-
 function publicEvent(event: SimEvent): Record<string, unknown> {
   const { startsAtMs: _sort, capacity: _capacity, ...rest } = event;
   return rest;
+}
+
+/** Where reports come from: the event's figures as they stand now. */
+export interface ReportSource {
+  report(event: SimEvent): unknown;
+  /** Brings the event's moving figures up to now, before a change lands on them. */
+  settle(event: SimEvent): void;
 }
 
 /** The handlers of the three endpoints over one seeded catalog. */
 export function createHandlers(
   catalog: SimCatalog,
   cursors: CursorCodec,
-  renderReport: (event: SimEvent, promos: SimPromo[]) => unknown,
+  reports: ReportSource,
   /** The order `GET /v1/events` lists events in (the spec promises none). */
   listing: () => readonly SimEvent[] = () => catalog.events,
 ) {
@@ -144,20 +140,14 @@ export function createHandlers(
     const eventId = normaliseId('evt', route.eventId);
     const event = eventId ? eventsById.get(eventId) : undefined;
     if (!event) return { status: 404, body: errorBody(404, 'not_found', `Event ${route.eventId} not found`) };
-    if (route.kind === 'report') {
-      return {
-        status: 200,
-        body: renderReport(
-          event,
-          catalog.promos.filter((p) => p.eventId === event.id),
-        ),
-      };
-    }
+    if (route.kind === 'report') return { status: 200, body: reports.report(event) };
     const promoId = normaliseId('promo', route.promoId);
     const promo = promoId ? promosById.get(promoId) : undefined;
     if (!promo || promo.eventId !== event.id) {
       return { status: 404, body: errorBody(404, 'not_found', `Promo code ${route.promoId} not found on this event`) };
     }
+    // Redemptions up to now count against the old quantity; the new one applies from now.
+    reports.settle(event);
     return updatePromo(promo, body);
   };
 }

@@ -8,13 +8,17 @@ import { CursorCodec } from './cursor.js';
 import { type FaultKind, FaultPlan } from './faults.js';
 import type { WindowState } from './fixed-window.js';
 import { createOrg, type Org, type RetryAfterFormat, rateLimitHeaders, retryAfterValue } from './limits.js';
+import { type FigureChanges, type Motion, MovingFigures } from './moving-figures.js';
 import { seededRandom } from './random.js';
 import { renderReport } from './report.js';
 import { createHandlers, errorBody, resolveRoute } from './routes.js';
+import type { SalesProfile } from './sales-profile.js';
 import { type SimCatalog, seedCatalog } from './seed.js';
 
 export type { FaultKind } from './faults.js';
 export type { RetryAfterFormat } from './limits.js';
+export type { FigureChanges, Motion } from './moving-figures.js';
+export type { SalesKind, SalesProfile } from './sales-profile.js';
 
 /** Knobs that tests and the benchmark turn while the simulator runs. */
 export interface SimulatorKnobs {
@@ -56,6 +60,12 @@ export interface SimulatorOptions extends Partial<SimulatorKnobs> {
   /** @default 160 */
   eventCount?: number;
   clock?: Clock;
+  /**
+   * Whether reports move with `clock` from the start: sales, check-ins and promo redemptions
+   * accumulate (a few hot events sell out within minutes), or every report of an event reads the
+   * same until its figures are set. @default 'still'
+   */
+  motion?: Motion;
 }
 
 export interface SimulatorStats {
@@ -86,6 +96,16 @@ export interface Simulator {
   forceAnswer(count: number, status: number, body: unknown): void;
   /** The next `count` admitted requests fail this way, whatever `faultRate` says. */
   forceFault(count: number, kind: FaultKind): void;
+  /**
+   * Sets an event's figures (id with or without `evt_`) as of now; its next report shows them and
+   * motion goes on from them. Throws `RangeError` for an unknown event or promo code, or a figure
+   * out of bounds (sales above capacity, check-ins above sales, redemptions above quantity).
+   */
+  setFigures(eventId: string, figures: FigureChanges): void;
+  /** Starts or stops one event's figures, or every event's (`'all'`, also the default for later reads). */
+  setMotion(eventId: string | 'all', motion: Motion): void;
+  /** How an event sells while moving (to find a hot or an idle one). */
+  salesProfile(eventId: string): Readonly<SalesProfile>;
   stats(): SimulatorStats;
   resetStats(): void;
   close(): Promise<void>;
@@ -119,10 +139,21 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   });
   const shuffled =
     options.listOrder === 'shuffled' ? shuffle(catalog.events, seededRandom((options.seed ?? 42) + 7)) : undefined;
+  const figures = new MovingFigures(catalog, {
+    seed: options.seed ?? 42,
+    originMs: origin,
+    motion: options.motion ?? 'still',
+  });
   const answer = createHandlers(
     catalog,
     new CursorCodec(randomBytes(32)),
-    renderReport,
+    {
+      report: (event) => {
+        const now = clock.now();
+        return renderReport(event, figures.snapshot(event.id, now), figures.promosOf(event.id), now);
+      },
+      settle: (event) => figures.settle(event.id, clock.now()),
+    },
     () => shuffled ?? catalog.events,
   );
   const faults = new FaultPlan(seededRandom((options.seed ?? 42) + 1));
@@ -323,6 +354,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       forcedAnswer = { count, status, body };
     },
     forceFault: (count, kind) => faults.force(count, kind),
+    setFigures: (eventId, changes) => figures.setFigures(eventId, changes, clock.now()),
+    setMotion: (eventId, motion) => figures.setMotion(eventId, motion, clock.now()),
+    salesProfile: (eventId) => figures.profile(eventId),
     stats: () => {
       const windows = org.window.countsByWindow();
       const first = Math.min(...windows.keys());
