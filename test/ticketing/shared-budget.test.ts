@@ -3,13 +3,18 @@ import { startSimulator } from '../../src/simulator/server.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { BudgetPermit, Priority } from '../../src/ticketing/budget.js';
 import { createTicketingClient } from '../../src/ticketing/create-client.js';
-import { SharedBudget, type SharedBudgetOptions } from '../../src/ticketing/shared-budget.js';
+import { type ScriptRunner, SharedBudget, type SharedBudgetOptions } from '../../src/ticketing/shared-budget.js';
 import type { Clock } from '../../src/time/clock.js';
 import { useRedis } from '../helpers/redis-server.js';
 import { limits, runPool } from '../helpers/ticketing.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const redis = useRedis();
 let counter = 0;
+
+/** Admission attempts Redis refused, per budget, so a test can wait for a request to be waiting there. */
+const refusals = new WeakMap<SharedBudget, { count: number }>();
+const refused = (budget: SharedBudget) => refusals.get(budget)?.count ?? 0;
 
 /**
  * Budgets of `count` replicas on one Redis, each with its own connection, under a fresh key; replica
@@ -28,7 +33,16 @@ async function replicas(
     const shared = store.shared;
     if (!shared) throw new Error('a Redis store shares its Redis');
     const clock = clocks[i];
-    budgets.push(new SharedBudget({ key, run: shared.runScript, pollMs: 10, ...options, ...(clock ? { clock } : {}) }));
+    const seen = { count: 0 };
+    const run: ScriptRunner = async (script, keys, args) => {
+      const answer = await shared.runScript(script, keys, args);
+      // The admission script answers {0, wait} when it refuses.
+      if (Array.isArray(answer) && answer.length === 2 && answer[0] === 0) seen.count += 1;
+      return answer;
+    };
+    const budget = new SharedBudget({ key, run, pollMs: 10, ...options, ...(clock ? { clock } : {}) });
+    refusals.set(budget, seen);
+    budgets.push(budget);
   }
   return budgets;
 }
@@ -109,11 +123,12 @@ describe('SharedBudget (real redis-server)', () => {
     const [a, b] = await pair({ limit: 10, windowMs: 400, reserveRatio: 0 });
     (await a.acquire('interactive')).settle({ kind: 'answered', observation: observation(0, 10, 300) });
     const order: string[] = [];
+    const refusedBefore = refused(a);
     const background = a.acquire('background').then((permit) => {
       order.push('background');
       return permit;
     });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitFor(() => refused(a) > refusedBefore, { what: 'the background request to be waiting' });
     const person = b.acquire('interactive').then((permit) => {
       order.push('person');
       return permit;
@@ -133,7 +148,7 @@ describe('SharedBudget (real redis-server)', () => {
       observation: { limit: 10, remaining: 9, resetAt: oldReset, observedAt: Date.now() },
     });
     const late = await b.acquire('interactive'); // sent in the old window, answered after the turn
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await new Promise((resolve) => setTimeout(resolve, 250)); // past the turn by the Redis server's clock
     const next = [a.acquire('interactive'), b.acquire('interactive'), a.acquire('interactive')];
     late.settle({
       kind: 'answered',
@@ -150,9 +165,9 @@ describe('SharedBudget (real redis-server)', () => {
     const third = await b.acquire('interactive');
     // The third reached the service first (8 left) but is settled last; the second came after it (7 left).
     second.settle({ kind: 'answered', observation: observation(7) });
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await waitFor(async () => (await a.snapshot()).inFlight === 1, { what: 'the second settled' });
     third.settle({ kind: 'answered', observation: observation(8) });
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await waitFor(async () => (await a.snapshot()).inFlight === 0, { what: 'the third settled' });
     // Three sent of ten: seven left, not the eight the newest-granted answer alone would say.
     const asks = Array.from({ length: 9 }, (_, i) => (i % 2 ? a : b).acquire('interactive'));
     expect(await grantedWithin(asks, 300)).toBe(7);
@@ -162,9 +177,10 @@ describe('SharedBudget (real redis-server)', () => {
     const [a, b] = await pair({ limit: 10, windowMs: 400, reserveRatio: 0 });
     (await a.acquire('interactive')).settle({ kind: 'answered', observation: observation(0, 10, 300) });
     const person = new AbortController();
+    const refusedBefore = refused(b);
     const waiting = b.acquire('interactive', { signal: person.signal });
     waiting.catch(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitFor(() => refused(b) > refusedBefore, { what: 'the person to be waiting' });
     person.abort();
     // The window turns at 300 ms: the background probe goes then, not a waiting-period later.
     const started = Date.now();
@@ -246,11 +262,12 @@ describe('SharedBudget (real redis-server)', () => {
         // The window is spent and turns in 300 ms, by the headers the replica ahead read.
         (await ahead.acquire('interactive')).settle({ kind: 'answered', observation: observedBy(aheadClock, 0, 300) });
         const order: Priority[] = [];
+        const refusedBefore = refused(behind);
         const person = behind.acquire('interactive').then((permit) => {
           order.push('interactive');
           return permit;
         });
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await waitFor(() => refused(behind) > refusedBefore, { what: 'the person to be waiting' });
         const background = ahead.acquire('background').then((permit) => {
           order.push('background');
           return permit;
