@@ -5,6 +5,7 @@ import { type BudgetPermit, type Priority, type RequestBudget, WindowBudget } fr
 import { type ScriptRunner, SharedBudget } from '../../src/ticketing/shared-budget.js';
 import { useRedis } from '../helpers/redis-server.js';
 import { runPool, startRig } from '../helpers/ticketing.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 /*
  * The organization budget's rules, written once and run against both budgets: `WindowBudget` (in
@@ -60,7 +61,10 @@ function asking(budget: RequestBudget, count: number, priority: Priority = 'inte
   return permits;
 }
 
-/** How many of `permits` have arrived after `ms` (a negative check has to wait a little). */
+/**
+ * How many of `permits` have arrived after `ms`: a check that nothing more is granted has to wait a
+ * little, on the wall clock (SharedBudget's is the Redis server's).
+ */
 async function grantedAfter(permits: BudgetPermit[], ms: number): Promise<number> {
   await new Promise((resolve) => setTimeout(resolve, ms));
   return permits.length;
@@ -151,7 +155,7 @@ describe.each(budgets)('budget contract: %s', (_, makeBudget) => {
         order.push('background');
         return permit;
       });
-      await new Promise((resolve) => setTimeout(resolve, 30));
+      await waitFor(async () => (await budget.snapshot()).queued.background === 1, { what: 'background work waiting' });
       const person = budget.acquire('interactive').then((permit) => {
         order.push('interactive');
         return permit;
@@ -196,7 +200,8 @@ describe.each(budgets)('budget contract: %s', (_, makeBudget) => {
     it("follows the server's reset after an idle gap, not its own guess of a full window", async () => {
       const budget = makeBudget({ limit: 10, windowMs: 1_000 });
       (await budget.acquire('interactive')).settle(answered(9, { resetInMs: 50 }));
-      await new Promise((resolve) => setTimeout(resolve, 80)); // idle while the server's window turns
+      // Idle while the server's window turns: wall time, as SharedBudget's clock is the Redis server's.
+      await new Promise((resolve) => setTimeout(resolve, 80));
       // Its own guess is now + 1 window; another key spent the server's window, which resets in 200 ms.
       (await budget.acquire('interactive')).settle(answered(1, { resetInMs: 200 }));
       const waiting = asking(budget, 5);
@@ -219,7 +224,7 @@ describe.each(budgets)('budget contract: %s', (_, makeBudget) => {
       // request was granted counts as possibly after it, and the next adoption subtracts it too
       // (one too few, never too many). The next request is granted a few ms after the answer.
       await expect.poll(async () => (await budget.snapshot()).inFlight).toBe(0);
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await new Promise((resolve) => setTimeout(resolve, 5)); // a few ms of the Redis server's clock
       const waiting = asking(budget, 3);
       await expect.poll(() => waiting.length).toBe(1);
       expect(await grantedAfter(waiting, 60)).toBe(1);
