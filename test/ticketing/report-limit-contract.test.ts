@@ -52,6 +52,7 @@ function replicas(fetch: Fetch): Ask {
   };
 }
 
+// Wall-clock call durations: the shared queue's rolling window runs on the Redis server's clock.
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each([

@@ -19,6 +19,7 @@ beforeAll(async () => {
 const slots = (options: { limit?: number; windowMs?: number; leaseMs?: number } = {}) =>
   new ReportSlots({ run, key: `test:slots:${++counter}`, limit: 2, windowMs: 1_000, leaseMs: 3_000, ...options });
 
+// Wall-clock waits: the slots' windows, leases and pauses run on the Redis server's clock (`TIME`).
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const slotOf = (grant: Awaited<ReturnType<ReportSlots['take']>>) => {
   if (!('slot' in grant)) throw new Error(`no slot: wait ${grant.waitMs} ms`);
