@@ -43,6 +43,7 @@ export function inProcessReports<W>(deps: InProcessReportsDeps): ReportFlow<W> {
       const waited = deps.metrics?.reportWait.startTimer();
       const ticket = deps.ticketing.requestReport(ask.eventId, {
         priority: 'interactive',
+        requester: ask.userId,
         signal: AbortSignal.timeout(REPORT_DEADLINE_MS),
         onProgress,
       });

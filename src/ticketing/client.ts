@@ -59,6 +59,8 @@ export interface ApiObserver {
   rateLimited(scope: 'organization' | 'report'): void;
   /** The report endpoint's own `X-RateLimit-*` headers (a report queue shared by replicas follows them). */
   reportHeaders?(observation: RateLimitObservation): void;
+  /** A report fetched for a person (watches count it as a check of the event). */
+  reportFetched?(eventId: string, report: EventReport): void;
 }
 
 /** `GET /v1/events/evt_…/report` → `GET /v1/events/{id}/report`: a label with few values. */
@@ -225,6 +227,14 @@ export class TicketingClient {
   }
 
   /**
+   * A report for background work (a watch), only from a report slot nobody waits for: undefined
+   * when a person is waiting or no slot is free now. A fresh cached report serves at no cost.
+   */
+  spareReport(eventId: string): Promise<EventReport> | undefined {
+    return this.#reports.spare?.(parseId('event', eventId));
+  }
+
+  /**
    * One report, fetched now through the organization's budget but outside this process's report
    * queue: for a queue that keeps the report limit itself (the replicas' shared one).
    */
@@ -293,6 +303,13 @@ export class TicketingClient {
     );
     const parsed = reportSchema.safeParse(response.body);
     if (!parsed.success) throw new SchemaError(`The report of ${eventId} is not a JSON object`);
+    if (priority === 'interactive') {
+      try {
+        this.#observer?.reportFetched?.(eventId, parsed.data);
+      } catch (error) {
+        this.#logger.warn('A report observer failed', { eventId, error });
+      }
+    }
     return parsed.data;
   }
 

@@ -28,6 +28,11 @@ export interface ReportTicket {
 export interface ReportRequestOptions {
   signal?: AbortSignal | undefined;
   priority?: Priority;
+  /**
+   * Who asks (a Slack user id): people take turns, so one person's ten requests do not put a
+   * second person's one behind all ten. Requests without one are in arrival order.
+   */
+  requester?: string | undefined;
   /** Called whenever the queue moves. */
   onProgress?: (progress: ReportProgress) => void;
 }
@@ -44,6 +49,11 @@ export interface ReportScheduler {
   observe(observation: RateLimitObservation): void;
   /** Report requests waiting for admission. */
   readonly waiting: number;
+  /**
+   * A report for background work (a watch) only from a slot nobody waits for: fetched now when no
+   * request waits and a slot is free (or served from the cache), else undefined.
+   */
+  spare?(eventId: string): Promise<EventReport> | undefined;
 }
 
 /** Builds the report queue once the client can fetch reports for it. */
@@ -69,6 +79,9 @@ interface Waiter {
 
 interface Entry {
   eventId: string;
+  /** Its turn: people's requests are admitted round by round, in arrival order within a round. */
+  round: number;
+  seq: number;
   state: 'queued' | 'fetching';
   waiters: Set<Waiter>;
   controller: AbortController;
@@ -81,7 +94,8 @@ interface Slot {
 }
 
 /**
- * Admits `GET /v1/events/{id}/report` calls first come, first served, at most `limit` in any
+ * Admits `GET /v1/events/{id}/report` calls person by person (round robin, first come first
+ * served within a round), at most `limit` in any
  * sliding window (stricter than the server's fixed window, so never a 429 at a window edge), and
  * waits longer when the report's own headers say another key has used the allowance. Concurrent
  * requests for one event share one call; a finished report is cached for a short while.
@@ -98,6 +112,10 @@ export class ReportQueue implements ReportScheduler {
   /** The latest `limit` admitted calls, oldest first. */
   readonly #admissions: Slot[] = [];
   #blockedUntil = 0;
+  /** The round of the latest admitted request, and each person's latest round. */
+  #round = 0;
+  readonly #lastRound = new Map<string, number>();
+  #seq = 0;
   #server: { remaining: number; resetAt: number; observedAt: number } | undefined;
   #timer: NodeJS.Timeout | undefined;
 
@@ -117,11 +135,27 @@ export class ReportQueue implements ReportScheduler {
       const done: ReportProgress = { state: 'done', position: 0, estimatedWaitMs: 0 };
       return { eventId, result: Promise.resolve(cached), progress: () => done, cancel: () => {} };
     }
+    // A person's next request takes the round after their last; someone new joins the current one.
+    const last = options.requester ? (this.#lastRound.get(options.requester) ?? 0) : 0;
+    const round = Math.max(this.#round, last + 1);
     let entry = this.#entries.get(eventId);
     if (!entry) {
-      entry = { eventId, state: 'queued', waiters: new Set(), controller: new AbortController() };
+      entry = {
+        eventId,
+        round,
+        seq: this.#seq++,
+        state: 'queued',
+        waiters: new Set(),
+        controller: new AbortController(),
+      };
       this.#entries.set(eventId, entry);
-      this.#queue.push(entry);
+      this.#enqueue(entry);
+      if (options.requester) this.#rememberRound(options.requester, round);
+    } else if (entry.state === 'queued' && round < entry.round) {
+      // Someone whose turn comes sooner asks for it too: it moves up to their turn.
+      this.#queue.splice(this.#queue.indexOf(entry), 1);
+      entry.round = round;
+      this.#enqueue(entry);
     }
     const current = entry;
     let waiter: Waiter | undefined;
@@ -165,6 +199,35 @@ export class ReportQueue implements ReportScheduler {
         finished ? { state: 'done', position: 0, estimatedWaitMs: 0 } : this.#progressOf(current, this.#clock.now()),
       cancel: () => cancel(),
     };
+  }
+
+  spare(eventId: string): Promise<EventReport> | undefined {
+    const cached = this.#cache?.get(eventId);
+    if (cached) return Promise.resolve(cached);
+    // A person's request for it, waiting or being fetched, serves both when it lands.
+    if (this.#queue.length > 0 || this.#entries.has(eventId)) return undefined;
+    const now = this.#clock.now();
+    const [slot] = this.#slots(1, now);
+    if (slot === undefined || slot > now) return undefined;
+    const ticket = this.request(eventId, { priority: 'background' });
+    return ticket.result;
+  }
+
+  /** In turn order: by round, then arrival. */
+  #enqueue(entry: Entry): void {
+    const at = this.#queue.findIndex(
+      (other) => other.round > entry.round || (other.round === entry.round && other.seq > entry.seq),
+    );
+    if (at === -1) this.#queue.push(entry);
+    else this.#queue.splice(at, 0, entry);
+  }
+
+  #rememberRound(requester: string, round: number): void {
+    this.#lastRound.set(requester, round);
+    // A round at or before the current one no longer holds anyone back.
+    if (this.#lastRound.size > 1_000) {
+      for (const [who, last] of this.#lastRound) if (last <= this.#round) this.#lastRound.delete(who);
+    }
   }
 
   /** Feeds the report endpoint's own `X-RateLimit-*` headers (spec 8 rule 3). */
@@ -229,6 +292,7 @@ export class ReportQueue implements ReportScheduler {
       const [next] = this.#slots(1, now);
       if (next === undefined || next > now) break;
       const entry = this.#queue.shift() as Entry;
+      this.#round = Math.max(this.#round, entry.round);
       const slot: Slot = { at: now, finished: false };
       this.#admissions.push(slot);
       if (this.#admissions.length > this.#limit) this.#admissions.shift();
@@ -260,6 +324,7 @@ export class ReportQueue implements ReportScheduler {
         if (entry.waiters.size > 0) {
           entry.state = 'queued';
           this.#queue.unshift(entry);
+          entry.round = Math.min(entry.round, this.#round);
         } else {
           this.#entries.delete(entry.eventId);
         }
