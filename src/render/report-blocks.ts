@@ -32,7 +32,8 @@ export function humanise(key: string): string {
 
 const numberFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 
-function formatNumber(key: string, value: number, currency: string | undefined): string {
+/** A figure as shown: money (by its name) with the report's currency after it. */
+export function formatNumber(key: string, value: number, currency: string | undefined): string {
   const money = /revenue|amount|price|total|gross|net|sales$/i.test(key) && currency;
   return money ? `${numberFormat.format(value)} ${currency}` : numberFormat.format(value);
 }

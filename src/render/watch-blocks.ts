@@ -24,7 +24,7 @@ import {
   mentionUser,
   shorten,
 } from './mrkdwn.js';
-import { humanise } from './report-blocks.js';
+import { formatNumber, humanise } from './report-blocks.js';
 
 /**
  * Watches (issue 18): one live card per event and conversation, edited at each check; alerts and
@@ -49,14 +49,9 @@ const oneDecimal = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
 const num = (value: number) => escapeText(numberFormat.format(value));
 const decimal = (value: number) => escapeText(oneDecimal.format(value));
 
-/**
- * Money the way report-blocks shows it: the report's currency after amounts whose name says so.
- * A copy of report-blocks' private `formatNumber` rule, until that one is exported.
- */
-function figureValue(key: string, value: number, currency: string | undefined): Mrkdwn {
-  const money = /revenue|amount|price|total|gross|net|sales$/i.test(key) && currency;
-  return money ? md`${num(value)} ${clip(currency, 10)}` : num(value);
-}
+/** A figure as the report shows it (money with its currency). */
+const figureValue = (key: string, value: number, currency: string | undefined): Mrkdwn =>
+  escapeText(formatNumber(key, value, currency));
 
 const currencyOf = (report: EventReport) =>
   typeof report.currency === 'string' && report.currency.length > 0 ? report.currency.slice(0, 10) : undefined;

@@ -66,9 +66,19 @@ import {
   reportMessage,
   reportProgressMessage,
 } from '../../src/render/report-blocks.js';
+import {
+  watchAlertMessage,
+  watchCardMessage,
+  watchConfirmationMessage,
+  watchListMessage,
+  watchPausedMessage,
+  watchSummaryMessage,
+} from '../../src/render/watch-blocks.js';
 import { HOSTILE_NAMES } from '../../src/simulator/seed.js';
 import type { BudgetSnapshot } from '../../src/ticketing/budget.js';
 import { eventSchema, type TicketingEvent } from '../../src/ticketing/schemas.js';
+import { type EventCheck, newConditionState, type Watch } from '../../src/watches/watch.js';
+import type { WatchCondition } from '../../src/watches/watch-condition.js';
 
 /**
  * Slack reads every `<...>` in message text as a link, a mention or a ping, so the only ones we
@@ -212,6 +222,53 @@ const BUDGETS: BudgetSnapshot[] = [
 ];
 
 const hostileText = () => HOSTILE.map((text) => escapeText(text));
+
+/** Watches named, set up and conditioned with the sample texts; each checked on a report that uses them too. */
+const WATCHES: Watch[] = HOSTILE.flatMap((text) =>
+  [false, true].map((personal) => ({
+    channel: text,
+    personal,
+    eventId: text,
+    eventName: text,
+    endsAtMs: NOW + 3_600_000,
+    startsAtMs: NOW,
+    setBy: text,
+    createdAt: NOW - 3_600_000,
+    conditions: (
+      [
+        { kind: 'figure', field: text, op: '>=', value: 1 },
+        { kind: 'left', code: text, max: 5, unit: 'count' },
+        { kind: 'left', code: text, max: 5, unit: 'percent' },
+        { kind: 'sold-share', percent: 90 },
+        { kind: 'sold-since', count: 10 },
+        { kind: 'stall', hours: 6 },
+        { kind: 'sold-out' },
+      ] satisfies WatchCondition[]
+    ).map((condition, index) => ({
+      ...newConditionState(condition, text),
+      armed: index % 2 === 0,
+      crossings: index,
+      lastValue: 2,
+      unknown: index === 2 ? text : undefined,
+    })),
+    paused: personal ? { reason: text, at: NOW } : undefined,
+  })),
+);
+const watchCheck = (watch: Watch): EventCheck => ({
+  eventId: watch.eventId,
+  checkedAt: NOW - 60_000,
+  report: {
+    eventName: watch.eventName,
+    currency: watch.eventName,
+    ticketsSold: 5,
+    capacity: 10,
+    [watch.eventName]: 7,
+    promos: [{ id: watch.eventId, code: watch.eventName, redeemed: 1, quantity: 9 }],
+  },
+  previousSold: 1,
+  lastSaleAt: NOW - 60_000,
+  checks: 3,
+});
 
 /**
  * Every function each module in src/render exports, with what it renders for the sample values.
@@ -429,13 +486,57 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
     reportFailedMessage: () => HOSTILE.map((text) => reportFailedMessage(text, escapeText(text))),
     reportAbandonedMessage: () => HOSTILE.map(reportAbandonedMessage),
   },
+  'watch-blocks.ts': {
+    watchCardMessage: () =>
+      WATCHES.flatMap((watch) =>
+        (['active', 'paused', 'ended', 'unwatched'] as const).flatMap((state) =>
+          [watchCheck(watch), undefined].map((check) =>
+            watchCardMessage({
+              watch,
+              check,
+              nextCheckAt: NOW + 60_000,
+              now: NOW,
+              state,
+              endedBy: watch.setBy,
+              intervalMs: 300_000,
+            }),
+          ),
+        ),
+      ),
+    watchAlertMessage: () =>
+      WATCHES.flatMap((watch) =>
+        watch.conditions.map((condition) =>
+          watchAlertMessage({ watch, condition, value: 3, check: watchCheck(watch) }),
+        ),
+      ),
+    watchSummaryMessage: () =>
+      WATCHES.flatMap((watch) => [
+        watchSummaryMessage({ watch, check: watchCheck(watch) }),
+        watchSummaryMessage({ watch, check: undefined }),
+      ]),
+    watchListMessage: () =>
+      (['channel', 'person'] as const).flatMap((where) => [
+        watchListMessage({
+          entries: WATCHES.map((watch) => ({ watch, check: watchCheck(watch), nextCheckAt: NOW + 60_000 })),
+          intervalMs: 300_000,
+          now: NOW,
+          where,
+        }),
+        watchListMessage({ entries: [], intervalMs: 300_000, now: NOW, where }),
+      ]),
+    watchPausedMessage: () => WATCHES.map((watch) => watchPausedMessage(watch, escapeText(watch.eventName))),
+    watchConfirmationMessage: () =>
+      WATCHES.map((watch) =>
+        watchConfirmationMessage({ watch, added: [watch.eventName], already: [watch.eventId], intervalMs: 300_000 }),
+      ),
+  },
 };
 
 /** Exports that return raw text, not markup: every builder above escapes what they return. */
 const RAW_TEXT: Record<string, readonly string[]> = {
   'event-blocks.ts': ['eventLabel'],
   'event-time.ts': ['zoneLabel', 'describeEventTime'],
-  'report-blocks.ts': ['humanise'],
+  'report-blocks.ts': ['humanise', 'formatNumber'],
 };
 
 const RENDER_DIR = new URL('../../src/render/', import.meta.url);
