@@ -82,6 +82,8 @@ async function ticketingService(config: Config, closers: Closers, logger: Logger
   const simulator = await startSimulator({
     orgLimit: config.ticketing.orgLimit,
     reportLimit: config.ticketing.reportLimit,
+    // Sales accumulate, promo codes run down, some events sell out: a watch fires within minutes.
+    motion: 'moving',
   });
   closers.add(() => simulator.close());
   logger.warn('TICKETING_API_URL=simulator: serving demo data from the built-in simulator', { url: simulator.url });

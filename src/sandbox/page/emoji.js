@@ -4,17 +4,25 @@
 const EMOJI = new Map([
   ['bar_chart', '📊'],
   ['calendar', '📅'],
+  ['chart_with_upwards_trend', '📈'],
+  ['checkered_flag', '🏁'],
   ['clock3', '🕒'],
+  ['double_vertical_bar', '⏸️'],
+  ['eyes', '👀'],
   ['grey_question', '❔'],
   ['hourglass', '⌛'],
   ['hourglass_flowing_sand', '⏳'],
   ['mag', '🔍'],
+  ['no_bell', '🔕'],
   ['no_entry', '⛔'],
   ['pencil2', '✏️'],
+  ['rotating_light', '🚨'],
   ['round_pushpin', '📍'],
+  ['tada', '🎉'],
   ['ticket', '🎟️'],
   ['warning', '⚠️'],
   ['white_check_mark', '✅'],
+  ['zzz', '💤'],
 ]);
 
 /** The emoji a shortcode names, or `undefined` for one the page does not know (shown as typed). */
