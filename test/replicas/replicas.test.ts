@@ -142,7 +142,8 @@ describe('three replicas on one Redis', () => {
     expect(elapsed).toBeGreaterThanOrEqual(2 * orgLimit.windowMs);
 
     for (const channel of channels) await slack.waitFor(() => (digestPosts(channel).length > 0 ? true : undefined));
-    // Every replica ran its catch-up; give a late duplicate time to show itself.
+    // Every replica ran its catch-up; give a late duplicate time to show itself (a check that
+    // nothing happens: wall time, as no replica says when its catch-up is over).
     await Promise.all(three.map((replica) => replica.waitForLog((line) => line.msg === 'DigestService scheduled')));
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     for (const channel of channels) expect(digestPosts(channel)).toHaveLength(1);
@@ -273,8 +274,13 @@ describe('three replicas on one Redis', () => {
     const replica = await start('orphaned', { ...replicaEnv(sim, 0), STORE_URL: `${ownRedis.url}/0` });
     await replica.waitForLog((line) => line.msg === 'Event catalog refreshed');
     await ownRedis.stop();
-    // Long enough for the clients to give up reconnecting (or keep trying) before the signal.
-    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    // The clients have given up reconnecting (or keep trying) before the signal: the report worker
+    // says it lost Redis, and the store's client has run through its reconnect backoff (200, 400 and
+    // 800 ms, then it gives up: src/store/redis-store.ts), wall time in the replica's process.
+    await Promise.all([
+      replica.waitForLog((line) => line.msg === 'The report worker lost Redis for a moment'),
+      new Promise((resolve) => setTimeout(resolve, 2_000)),
+    ]);
     const started = Date.now();
     await replica.stop();
     expect(Date.now() - started).toBeLessThan(30_000);

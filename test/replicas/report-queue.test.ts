@@ -134,7 +134,8 @@ describe('the shared report queue across bot processes', () => {
     );
     await slack.waitFor(() => (postedIn('C0FLUSHED', from).length === 6 ? true : undefined), 15_000);
     await slack.waitFor(() => (sim.stats().admittedReports === 3 ? true : undefined), 15_000);
-    // Every follower has shown its place once at least.
+    // Every follower has shown its place once at least. Wall time: a follower's round edits nothing
+    // unless the place moved, so there is nothing in Slack to wait for.
     await new Promise((resolve) => setTimeout(resolve, 500));
     await redisCommand(store, 'FLUSHDB');
     const flushedAt = Date.now();
