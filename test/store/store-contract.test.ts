@@ -79,6 +79,7 @@ describe.each(backends)('the store contract on %s', (_name, url) => {
     const work = async () => {
       inside += 1;
       most = Math.max(most, inside);
+      // Work that takes a while (not a wait for anything): time for the other handle to get in, were it not kept out.
       await new Promise((resolve) => setTimeout(resolve, 20));
       inside -= 1;
     };
