@@ -15,6 +15,7 @@ import { PendingPromoChanges } from './promo/pending-promo-changes.js';
 import type { SlackMessage } from './render/block-kit.js';
 import { digestMessage, digestPausedMessage } from './render/digest-blocks.js';
 import { buildSharedReportQueue } from './reports/build-reports.js';
+import { spareReports } from './reports/spare-reports.js';
 import type { Simulator } from './simulator/server.js';
 import { deliverReportInSlack } from './slack/ask-for-report.js';
 import { createSlackApp } from './slack/create-slack-app.js';
@@ -22,12 +23,16 @@ import type { SharedReports } from './slack/deps.js';
 import { digestSlack } from './slack/digest-slack.js';
 import { PromoEditors } from './slack/promo-editors.js';
 import type { ReportDelivery } from './slack/report-message.js';
+import { watchMessages, watchSlack } from './slack/watch-slack.js';
 import { ActivityStore } from './store/activity-store.js';
 import { type OpenedStore, openStore } from './store/open-store.js';
 import { buildTicketing } from './ticketing/build-ticketing.js';
 import type { TicketingClient } from './ticketing/client.js';
 import type { Clock } from './time/clock.js';
 import { systemClock } from './time/clock.js';
+import { buildWatches } from './watches/build-watches.js';
+import type { WatchScheduler } from './watches/watch-scheduler.js';
+import type { WatchService } from './watches/watch-service.js';
 
 export interface Bot {
   app: App;
@@ -40,6 +45,9 @@ export interface Bot {
   work: WorkTracker;
   /** The organization's events; `start()` keeps them fresh in the background. */
   catalog: EventCatalog;
+  /** Watched events; `watchScheduler.start()` checks them in the background. */
+  watches: WatchService<SlackMessage>;
+  watchScheduler: WatchScheduler;
   metrics: Metrics;
   readiness: Readiness;
   /**
@@ -118,6 +126,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
     // The metrics read the client and the queue on each scrape, once both exist.
     let ticketing: TicketingClient | undefined;
     let sharedReports: SharedReports | undefined;
+    let watches: ReturnType<typeof buildWatches<SlackMessage>> | undefined;
     const observability = buildObservability({
       store: store.keyValue,
       clock,
@@ -133,7 +142,17 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       apiKey,
       limits: config.ticketing,
       shared,
-      observer: observability.apiObserver((observation) => sharedReports?.queue.observe(observation)),
+      observer: observability.apiObserver({
+        reportHeaders: (observation) => sharedReports?.queue.observe(observation),
+        // A report a person fetched counts as a check of the event, if it is watched.
+        reportFetched: (eventId, report) => {
+          watches?.service
+            .observe(eventId, report)
+            .catch((error: unknown) =>
+              logger.warn('A fetched report could not update its watches', { eventId, error }),
+            );
+        },
+      }),
       clock,
       logger,
     });
@@ -194,6 +213,25 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       logger,
     });
 
+    watches = buildWatches<SlackMessage>({
+      store: store.keyValue,
+      claims: store.claims,
+      chat: watchSlack(slackClient, metrics),
+      messages: watchMessages,
+      reports: spareReports(client, sharedReports?.queue),
+      reportLimit: config.ticketing.reportLimit,
+      minIntervalMs: config.watchMinIntervalMs,
+      onCheck: (source, sinceMs) => {
+        metrics.watchChecks.inc({ source });
+        if (sinceMs !== undefined) metrics.watchCheckInterval.observe(sinceMs / 1000);
+      },
+      onAlert: (condition) => metrics.watchAlerts.inc({ condition }),
+      track: (job) => work.track(job),
+      clock,
+      logger,
+    });
+    const { service: watchService, scheduler: watchScheduler } = watches;
+
     const interactiveTimeoutMs = options.interactiveTimeoutMs ?? 25_000;
     const maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 10_000;
     const started = createSlackApp(
@@ -219,6 +257,8 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
         }),
         reportLimit: config.ticketing.reportLimit,
         sharedReports,
+        watches: watchService,
+        watchScheduler,
         metrics,
         work,
         logger,
@@ -251,11 +291,14 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       simulator,
       work,
       catalog,
+      watches: watchService,
+      watchScheduler,
       metrics,
       readiness,
       close: (closeOptions = {}) => {
         closing ??= (async () => {
           digests.stop();
+          watchScheduler.stop();
           catalog.stop();
           // Stops new work: queued reports are told so, commands arriving now are turned away.
           const drained = await work.drain(closeOptions.drainMs ?? 30_000);

@@ -107,6 +107,8 @@ const schema = z
     // At least a second: a job lock shorter than that expires before BullMQ renews it (a report
     // fetched several times) or is refused by its scripts.
     REPORT_JOB_LOCK: z.preprocess(empty, durationAtLeast(1_000, '1s', '30s').default(30_000)),
+    // At least a second: a watched event is never checked more often than this.
+    WATCH_MIN_INTERVAL: z.preprocess(empty, durationAtLeast(1_000, '1s', '10m').default(600_000)),
     SLACK_BOT_TOKEN: z.preprocess(empty, secret('xoxb-', 'a bot token').optional()),
     SLACK_SIGNING_SECRET: z.preprocess(empty, secret(undefined, 'the signing secret').optional()),
     SLACK_APP_TOKEN: z.preprocess(empty, secret('xapp-', 'an app-level token').optional()),
@@ -247,6 +249,8 @@ export interface Config {
    * how often they look). A killed replica's reports are fetched by another within about twice this.
    */
   reportJobLockMs: number;
+  /** A watched event is checked at most this often (and at least every max(ceil(W / report limit) windows, this)). */
+  watchMinIntervalMs: number;
   /** The HTTP receiver's port (it serves /healthz, /readyz and /metrics too); in the local sandbox, the page's. */
   port: number;
   /**
@@ -308,6 +312,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     digestGraceMs: e.DIGEST_GRACE,
     reportJobLockMs: e.REPORT_JOB_LOCK,
+    watchMinIntervalMs: e.WATCH_MIN_INTERVAL,
     port: e.PORT,
     host: e.HOST,
     healthPort: e.HEALTH_PORT,

@@ -35,9 +35,10 @@ async function startLocalSandbox(
   return stack;
 }
 
-/** What runs in the background once the bot listens: the catalog refresh and the digests' catch-up. */
+/** What runs in the background once the bot listens: the catalog refresh, the watches' checks and the digests' catch-up. */
 async function startBackgroundWork(bot: Bot): Promise<void> {
   bot.catalog.start();
+  bot.watchScheduler.start();
   await bot.work.track(bot.digests.start());
 }
 

@@ -10,7 +10,7 @@ export interface Observability {
   /** `/healthz`, `/readyz` and `/metrics`, for whichever server answers HTTP. */
   routes: ReturnType<typeof healthRoutes>;
   /** What the ticketing client tells them: each answer counts, and proves the service is reachable. */
-  apiObserver(reportHeaders?: ApiObserver['reportHeaders']): ApiObserver;
+  apiObserver(extra?: Pick<ApiObserver, 'reportHeaders' | 'reportFetched'>): ApiObserver;
 }
 
 /** Readiness, metrics and their routes. The sources are read on each scrape, once the bot is built. */
@@ -25,13 +25,13 @@ export function buildObservability(options: {
     readiness,
     metrics,
     routes: healthRoutes(readiness, metrics),
-    apiObserver: (reportHeaders) => ({
+    apiObserver: (extra = {}) => ({
       response: (endpoint, status) => {
         metrics.apiRequests.inc({ endpoint, status: String(status) });
         readiness.answered(status);
       },
       rateLimited: (scope) => metrics.rateLimited.inc({ scope }),
-      ...(reportHeaders ? { reportHeaders } : {}),
+      ...extra,
     }),
   };
 }

@@ -49,6 +49,24 @@ export class Metrics {
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
+  readonly watchChecks = new Counter({
+    name: 'eventops_watch_checks_total',
+    help: "Checks of watched events, by where the report came from (a watch's spare slot, or a person's report)",
+    labelNames: ['source'] as const,
+    registers: [this.registry],
+  });
+  readonly watchAlerts = new Counter({
+    name: 'eventops_watch_alerts_total',
+    help: 'Watch alerts posted, by condition kind',
+    labelNames: ['condition'] as const,
+    registers: [this.registry],
+  });
+  readonly watchCheckInterval = new Histogram({
+    name: 'eventops_watch_check_interval_seconds',
+    help: 'Time between two checks of one watched event',
+    buckets: [30, 60, 120, 300, 600, 900, 1800, 3600, 7200],
+    registers: [this.registry],
+  });
   readonly slackErrors = new Counter({
     name: 'eventops_slack_api_errors_total',
     help: 'Slack Web API calls that failed, by what was attempted and Slack error code',

@@ -15,6 +15,9 @@ export const COMMAND_SYNTAX = {
   promo: md`/events promo [<eventId> <promoId> <quantity>]`,
   digestOn: DIGEST_ON,
   digestActions: md`/events digest ${DIGEST_ACTIONS}`,
+  watch: md`/events watch <id or name>[: conditions] [--me]`,
+  unwatch: md`/events unwatch <id or name> [--me]`,
+  watches: md`/events watches [--me]`,
   help: md`/events help`,
 } as const satisfies Record<string, Mrkdwn>;
 
@@ -26,5 +29,8 @@ export const USAGE = {
   find: COMMAND_SYNTAX.find,
   promo: COMMAND_SYNTAX.promo,
   digest: md`${DIGEST_ON} | ${DIGEST_ACTIONS}`,
+  watch: md`${COMMAND_SYNTAX.watch} (conditions such as: sold >= 90%, EARLYBIRD left <= 10, +50 sold, no sale for 6h, sold out, checkIns >= 100)`,
+  unwatch: COMMAND_SYNTAX.unwatch,
+  watches: COMMAND_SYNTAX.watches,
   help: COMMAND_SYNTAX.help,
 } as const satisfies Record<string, Mrkdwn>;

@@ -24,10 +24,12 @@ export function helpMessage(input: HelpInput): SlackMessage {
     md`\`${COMMAND_SYNTAX.promo}\`: set how many times a promo code can be redeemed (a whole number from 0 to ${escapeText(input.maxQuantity.toLocaleString('en-US'))}), e.g. \`/events promo ${EXAMPLE_EVENT} ${EXAMPLE_PROMO} 250\`; with nothing after it, a form (promo editors only; asks first)`,
     md`\`${COMMAND_SYNTAX.digestOn}\`: a daily digest in this channel of the events of today (and the next N-1 days) in its timezone, e.g. \`/events digest on 08:30 Europe/Berlin --days 3\` (default 09:00 in your Slack timezone, one day, every day)`,
     md`\`${COMMAND_SYNTAX.digestActions}\`: stop it, see its settings and next run, or post today's digest now`,
+    md`\`${COMMAND_SYNTAX.watch}\`: watch an event here (or in your DM with \`--me\`): one card kept up to date, an alert in its thread when a condition is crossed, e.g. \`/events watch jazz night: sold >= 90%, EARLYBIRD left <= 10, +50 sold, no sale for 6h, sold out\`; checks use only report slots nobody is waiting for`,
+    md`\`${COMMAND_SYNTAX.unwatch}\` and \`${COMMAND_SYNTAX.watches}\`: stop watching an event; what is watched here, by whom, and when it is checked next`,
     md`\`${COMMAND_SYNTAX.help}\`: this list`,
   ];
   return {
-    text: md`eventops commands: /events list, show, report, promo, digest, help`,
+    text: md`eventops commands: /events list, show, report, promo, digest, watch, help`,
     blocks: [
       header(md`eventops: /events commands`),
       mrkdwnSection(joinMrkdwn(lines)),

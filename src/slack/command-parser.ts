@@ -28,6 +28,11 @@ export type EventsCommand =
   | { kind: 'digest-off' }
   | { kind: 'digest-status' }
   | { kind: 'digest-now' }
+  /** `watch <event> [: conditions]`; `personal` (`--me`): in the person's DM. */
+  | { kind: 'watch'; target: EventTarget; conditions: string; personal: boolean }
+  | { kind: 'watch-modal'; personal: boolean }
+  | { kind: 'unwatch'; target: EventTarget; personal: boolean }
+  | { kind: 'watches'; personal: boolean }
   | { kind: 'invalid'; problem: Mrkdwn; usage: Mrkdwn };
 
 function invalid(problem: Mrkdwn, usage: Mrkdwn): EventsCommand {
@@ -90,9 +95,65 @@ export function parseEventsCommand(text: string): EventsCommand {
     }
     case 'digest':
       return parseDigest(args);
+    case 'watch':
+      return parseWatch(text.trim().slice(sub.length));
+    case 'unwatch': {
+      const { rest, personal } = takeFlag(args, '--me');
+      if (rest.length === 0) return invalid(md`\`unwatch\` needs the event id or words of its name.`, USAGE.unwatch);
+      return withTarget(rest, USAGE.unwatch, (target) => ({ kind: 'unwatch', target, personal }));
+    }
+    case 'watches': {
+      const { rest, personal } = takeFlag(args, '--me');
+      if (rest.length > 0) return invalid(md`\`watches\` takes no more words than --me.`, USAGE.watches);
+      return { kind: 'watches', personal };
+    }
     default:
-      return invalid(md`Unknown subcommand ${shown(sub)}.`, md`/events [list | show | report | promo | digest | help]`);
+      return invalid(
+        md`Unknown subcommand ${shown(sub)}.`,
+        md`/events [list | show | report | promo | digest | watch | unwatch | watches | help]`,
+      );
   }
+}
+
+/** Takes a flag out of the words, wherever it is. */
+function takeFlag(args: readonly string[], flag: string): { rest: string[]; personal: boolean } {
+  const rest = args.filter((arg) => arg.toLowerCase() !== flag);
+  return { rest, personal: rest.length !== args.length };
+}
+
+/**
+ * `watch <event id or name> [: conditions] [--me]`: the conditions follow a colon, or the word
+ * `when`, or an id (nothing to mistake for a name); with no event, a modal asks.
+ */
+function parseWatch(text: string): EventsCommand {
+  const { rest, personal } = takeFlag(text.trim().split(/\s+/).filter(Boolean), '--me');
+  if (rest.length === 0) return { kind: 'watch-modal', personal };
+  const joined = rest.join(' ');
+  let eventPart: string;
+  let conditions = '';
+  const colon = joined.indexOf(':');
+  const when = joined.search(/\swhen\s/i);
+  if (colon >= 0) {
+    eventPart = joined.slice(0, colon);
+    conditions = joined.slice(colon + 1);
+  } else if (when >= 0) {
+    eventPart = joined.slice(0, when);
+    conditions = joined.slice(when + ' when '.length);
+  } else if (ID_LIKE.test(rest[0] as string)) {
+    eventPart = rest[0] as string;
+    conditions = rest.slice(1).join(' ');
+  } else {
+    eventPart = joined;
+  }
+  const words = eventPart.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0)
+    return invalid(md`\`watch\` needs the event id or words of its name before the conditions.`, USAGE.watch);
+  return withTarget(words, USAGE.watch, (target) => ({
+    kind: 'watch',
+    target,
+    conditions: conditions.trim(),
+    personal,
+  }));
 }
 
 /** `digest on [HH:MM] [zone] [--days N] [--skip-empty] | off | status | now` (status by default). */

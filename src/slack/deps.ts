@@ -4,12 +4,15 @@ import type { WorkTracker } from '../lifecycle/work-tracker.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { PendingPromoChanges } from '../promo/pending-promo-changes.js';
+import type { SlackMessage } from '../render/block-kit.js';
 import type { ActivityStore } from '../store/activity-store.js';
 import type { KeyValueStore } from '../store/key-value-store.js';
 import type { CallOptions, TicketingClient } from '../ticketing/client.js';
 import type { RateLimitSpec } from '../ticketing/rate-limit.js';
 import type { SharedReportQueue } from '../ticketing/shared-report-queue.js';
 import type { Clock } from '../time/clock.js';
+import type { WatchScheduler } from '../watches/watch-scheduler.js';
+import type { WatchService } from '../watches/watch-service.js';
 import type { PromoEditors } from './promo-editors.js';
 import type { ReportDelivery } from './report-message.js';
 
@@ -43,6 +46,10 @@ export interface SlackDeps {
   progressIntervalMs: number;
   /** Events a page of `/events list`. */
   pageSize: number;
+  /** Watched events: their cards, alerts and checks (absent in some tests). */
+  watches?: WatchService<SlackMessage> | undefined;
+  /** Told when a watch is added, so that its first check comes at the next spare slot. */
+  watchScheduler?: Pick<WatchScheduler, 'poke'> | undefined;
   /** Options for an API call a person is waiting for: deadline, priority, patience with rate limits. */
   interactive(): CallOptions;
 }

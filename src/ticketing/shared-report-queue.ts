@@ -307,6 +307,40 @@ export class SharedReportQueue<D> {
       .catch((error: unknown) => this.#logger.warn('Could not share the report limit headers', { error }));
   }
 
+  /**
+   * A report for background work (a watch), only from a slot nobody waits for: from the shared
+   * cache, or fetched now when no request waits in Redis and the rolling limit has a slot free;
+   * else undefined. Its slot is taken and freed like a person's.
+   */
+  async spare(eventId: string, fetch: (signal: AbortSignal) => Promise<EventReport>): Promise<EventReport | undefined> {
+    const cached = await this.cached(eventId);
+    if (cached) return cached;
+    await this.#ready;
+    if ((await this.waiting()) > 0) return undefined;
+    const grant = await this.#slots.take();
+    if ('waitMs' in grant) return undefined;
+    const renewal = setInterval(() => {
+      this.#slots
+        .renew(grant.slot)
+        .catch((error: unknown) => this.#logger.warn('Could not renew a report slot', { error }));
+    }, this.#lockMs / 2);
+    renewal.unref();
+    let rateLimitedForMs = 0;
+    try {
+      const report = await this.#currentSlot.run(grant.slot, () => fetch(AbortSignal.timeout(this.#deadlineMs)));
+      await this.#cache?.set(eventId, report).catch(() => undefined);
+      return report;
+    } catch (error) {
+      if (error instanceof RateLimitedError && error.scope === 'report') rateLimitedForMs = error.retryAfterMs;
+      throw error;
+    } finally {
+      clearInterval(renewal);
+      await this.#slots
+        .finish(grant.slot, rateLimitedForMs)
+        .catch((error: unknown) => this.#logger.warn('Could not free a report slot', { error }));
+    }
+  }
+
   /** Report requests waiting in Redis, across replicas. */
   async waiting(): Promise<number> {
     const counts = await this.#queue.getJobCounts('waiting', 'prioritized', 'delayed');

@@ -76,8 +76,16 @@ export function judge(condition: WatchCondition, reading: Reading): Judgement {
       if (!figure) return { unknown: `the report has no ${condition.field}` };
       const margin = countMargin(condition.value);
       return condition.op === '>='
-        ? { value: figure.value, met: figure.value >= condition.value, cleared: figure.value < condition.value - margin }
-        : { value: figure.value, met: figure.value <= condition.value, cleared: figure.value > condition.value + margin };
+        ? {
+            value: figure.value,
+            met: figure.value >= condition.value,
+            cleared: figure.value < condition.value - margin,
+          }
+        : {
+            value: figure.value,
+            met: figure.value <= condition.value,
+            cleared: figure.value > condition.value + margin,
+          };
     }
     case 'sold-share': {
       const pair = soldOfCapacity(report);
@@ -225,8 +233,10 @@ export function parseConditions(text: string, report?: EventReport): ParsedCondi
       const reason = cannotCheck(parsed, report);
       if (reason) return { problem: `"${shown}" cannot be checked: ${reason}.` };
       // The figure's name as the report spells it.
-      if (parsed.kind === 'figure') parsed = { ...parsed, field: figureOf(report, parsed.field)?.field ?? parsed.field };
-      if (parsed.kind === 'left') parsed = { ...parsed, code: findQuantityRow(report, parsed.code)?.label ?? parsed.code };
+      if (parsed.kind === 'figure')
+        parsed = { ...parsed, field: figureOf(report, parsed.field)?.field ?? parsed.field };
+      if (parsed.kind === 'left')
+        parsed = { ...parsed, code: findQuantityRow(report, parsed.code)?.label ?? parsed.code };
     }
     if (!conditions.some((c) => describeCondition(c) === describeCondition(parsed))) conditions.push(parsed);
   }

@@ -38,7 +38,11 @@ export function checkInterval(watchedEvents: number, rule: WatchScheduleRule): n
 const startOf = (candidate: WatchCandidate) => candidate.startsAtMs ?? Number.POSITIVE_INFINITY;
 
 /** The event to check next, and when. */
-export function nextCheck(candidates: readonly WatchCandidate[], now: number, rule: WatchScheduleRule): NextCheck | undefined {
+export function nextCheck(
+  candidates: readonly WatchCandidate[],
+  now: number,
+  rule: WatchScheduleRule,
+): NextCheck | undefined {
   if (candidates.length === 0) return undefined;
   const interval = checkInterval(candidates.length, rule);
   const due = candidates
@@ -49,7 +53,8 @@ export function nextCheck(candidates: readonly WatchCandidate[], now: number, ru
     .sort((a, b) => a.dueAt - b.dueAt || startOf(a.candidate) - startOf(b.candidate));
   const first = due[0] as (typeof due)[number];
   const keyOf = (candidate: WatchCandidate) => `${candidate.eventId}:${candidate.lastCheckedAt ?? 'never'}`;
-  if (first.dueAt <= now) return { eventId: first.candidate.eventId, dueAt: Math.max(first.dueAt, 0), dueKey: keyOf(first.candidate) };
+  if (first.dueAt <= now)
+    return { eventId: first.candidate.eventId, dueAt: Math.max(first.dueAt, 0), dueKey: keyOf(first.candidate) };
   // Nothing due: a slot that would go unused (the next due time is more than a slot away) checks
   // the soonest-starting event early, if its minimum interval has passed.
   const slotMs = rule.windowMs / rule.limit;

@@ -12,7 +12,13 @@ import type { WatchStore } from './watch-store.js';
 /** What a watch's messages carry, so that after a crash the channel's history says what went out. */
 export interface WatchMetadata {
   event_type: 'eventops_watch';
-  event_payload: { watch: string; created: number; kind: 'card' | 'alert' | 'summary'; condition?: string; crossing?: number };
+  event_payload: {
+    watch: string;
+    created: number;
+    kind: 'card' | 'alert' | 'summary';
+    condition?: string;
+    crossing?: number;
+  };
 }
 
 /** Where watches speak: the Slack side, passed in so the domain never imports it. */
@@ -21,7 +27,12 @@ export interface WatchChat<M> {
   postCard(channel: string, message: M, metadata: WatchMetadata): Promise<string>;
   updateCard(channel: string, ts: string, message: M): Promise<void>;
   /** A reply in the card's thread, also shown in the channel when `broadcast`. */
-  reply(channel: string, threadTs: string, message: M, options: { broadcast: boolean; metadata: WatchMetadata }): Promise<void>;
+  reply(
+    channel: string,
+    threadTs: string,
+    message: M,
+    options: { broadcast: boolean; metadata: WatchMetadata },
+  ): Promise<void>;
   /** The ts of a card with this metadata posted at or after `sinceMs`, if any; throws when it cannot tell. */
   findCard(channel: string, metadata: WatchMetadata, sinceMs: number): Promise<string | undefined>;
   /** Whether the card's thread holds a reply with this metadata; throws when it cannot tell. */
@@ -172,7 +183,9 @@ export class WatchService<M> {
     const watches = (await this.#o.store.all()).filter(
       (w) =>
         (filter.channel === undefined || w.channel === filter.channel) &&
-        (filter.setBy === undefined || w.setBy === filter.setBy || w.conditions.some((c) => c.addedBy === filter.setBy)),
+        (filter.setBy === undefined ||
+          w.setBy === filter.setBy ||
+          w.conditions.some((c) => c.addedBy === filter.setBy)),
     );
     return Promise.all(watches.map(async (watch) => ({ watch, check: await this.#o.store.lastCheck(watch.eventId) })));
   }
@@ -333,7 +346,11 @@ export class WatchService<M> {
     });
   }
 
-  #metadata(watch: Watch, kind: WatchMetadata['event_payload']['kind'], extra: { condition?: string; crossing?: number } = {}) {
+  #metadata(
+    watch: Watch,
+    kind: WatchMetadata['event_payload']['kind'],
+    extra: { condition?: string; crossing?: number } = {},
+  ) {
     return {
       event_type: 'eventops_watch',
       event_payload: { watch: watchKey(watch.channel, watch.eventId), created: watch.createdAt, kind, ...extra },
@@ -341,7 +358,12 @@ export class WatchService<M> {
   }
 
   /** Posts one crossing's alert in the card's thread, once across replicas and crashes. */
-  async #alert(watch: Watch, state: ConditionState, value: number, check: EventCheck): Promise<'posted' | 'busy' | 'refused'> {
+  async #alert(
+    watch: Watch,
+    state: ConditionState,
+    value: number,
+    check: EventCheck,
+  ): Promise<'posted' | 'busy' | 'refused'> {
     const crossing = state.crossings + 1;
     const key = `watch-alert:${watch.channel}:${watch.eventId}:${watch.createdAt}:${state.key}:${crossing}`;
     const claimed = await this.#claim(key);
@@ -358,10 +380,15 @@ export class WatchService<M> {
       return 'posted';
     }
     try {
-      await this.#o.chat.reply(watch.channel, cardTs, this.#o.messages.alert({ watch, condition: state, value, check }), {
-        broadcast: BROADCAST.has(state.condition.kind),
-        metadata,
-      });
+      await this.#o.chat.reply(
+        watch.channel,
+        cardTs,
+        this.#o.messages.alert({ watch, condition: state, value, check }),
+        {
+          broadcast: BROADCAST.has(state.condition.kind),
+          metadata,
+        },
+      );
     } catch (error) {
       await this.#o.claims.settle(key, this.#owner, 'failed', this.#o.clock.now()).catch(() => undefined);
       if (await this.#refused(watch, error)) return 'refused';
@@ -383,7 +410,8 @@ export class WatchService<M> {
     if (claimed === 'busy') return undefined;
     const metadata = this.#metadata(watch, 'card');
     let ts: string | undefined;
-    if (claimed === 'done' || claimed === 'recovered') ts = await this.#o.chat.findCard(watch.channel, metadata, watch.createdAt);
+    if (claimed === 'done' || claimed === 'recovered')
+      ts = await this.#o.chat.findCard(watch.channel, metadata, watch.createdAt);
     if (!ts && claimed !== 'done') {
       try {
         ts = await this.#o.chat.postCard(watch.channel, await this.#card(watch, state), metadata);
@@ -471,7 +499,9 @@ export class WatchService<M> {
       this.#o.logger.warn('A channel refuses watch posts: its watch is paused', { channel: watch.channel, reason });
       await this.#o.chat
         .notify(watch.setBy, this.#o.messages.paused(watch, reason))
-        .catch((notifyError: unknown) => this.#o.logger.warn('Could not tell of a paused watch', { error: notifyError }));
+        .catch((notifyError: unknown) =>
+          this.#o.logger.warn('Could not tell of a paused watch', { error: notifyError }),
+        );
     }
     return true;
   }

@@ -1,5 +1,6 @@
 import type { App } from '@slack/bolt';
 import { plainMessage } from '../../render/block-kit.js';
+import { USAGE } from '../../render/command-syntax.js';
 import { helpMessage, usageMessage } from '../../render/help-blocks.js';
 import { md } from '../../render/mrkdwn.js';
 import { MAX_PROMO_QUANTITY } from '../../ticketing/promo-quantity.js';
@@ -14,6 +15,7 @@ import { handleDigestCommand } from './digest-command.js';
 import { findEvents } from './find-events.js';
 import { handlePromoCommand } from './promo-command.js';
 import { handleReportCommand } from './request-report.js';
+import { handleWatchCommand } from './watch-command.js';
 
 /** `/events ...`: acknowledged at once, whatever the API is doing; the answer follows. */
 export function registerEventsCommand(app: App, deps: SlackDeps): void {
@@ -83,6 +85,18 @@ export function registerEventsCommand(app: App, deps: SlackDeps): void {
             promoId: parsed.promoId,
             quantity: parsed.quantity,
           },
+        );
+        return;
+      case 'watch':
+      case 'unwatch':
+      case 'watches':
+        await handleWatchCommand(deps, parsed, { respond, channelId: command.channel_id, userId: command.user_id });
+        return;
+      case 'watch-modal':
+        await respondPrivately(
+          respond,
+          usageMessage(md`Name the event to watch, and optionally what to listen for.`, USAGE.watch),
+          log,
         );
         return;
       case 'digest-on':

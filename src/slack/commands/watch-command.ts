@@ -1,0 +1,129 @@
+import type { RespondFn } from '@slack/bolt';
+import { type EventTarget, resolveEvent, targetText } from '../../catalog/find-events.js';
+import { warningMessage } from '../../render/block-kit.js';
+import { USAGE } from '../../render/command-syntax.js';
+import { eventChoicesMessage, eventLabel, noEventMessage } from '../../render/event-blocks.js';
+import { usageMessage } from '../../render/help-blocks.js';
+import { clip, code, md } from '../../render/mrkdwn.js';
+import { watchConfirmationMessage, watchListMessage } from '../../render/watch-blocks.js';
+import type { TicketingEvent } from '../../ticketing/schemas.js';
+import { defaultConditions, parseConditions } from '../../watches/watch-condition.js';
+import type { EventsCommand } from '../command-parser.js';
+import type { SlackDeps } from '../deps.js';
+import { respondPrivately } from '../respond-safely.js';
+import { userMessageFor } from '../user-message.js';
+
+type WatchCommand = Extract<EventsCommand, { kind: 'watch' | 'unwatch' | 'watches' }>;
+
+export interface WatchCommandContext {
+  respond: RespondFn;
+  channelId: string;
+  userId: string;
+}
+
+/** The conversation a watch lives in: the channel, or with `--me` the person's DM with the bot. */
+const conversationOf = (command: { personal: boolean }, context: WatchCommandContext) =>
+  command.personal ? context.userId : context.channelId;
+
+/** The one event a target names, or undefined once the person has been told why not. */
+async function oneEvent(deps: SlackDeps, target: EventTarget, respond: RespondFn): Promise<TicketingEvent | undefined> {
+  const resolved = await resolveEvent(deps.catalog, target, deps.interactive());
+  if (resolved.kind === 'found') return resolved.event;
+  const query = targetText(target);
+  const message =
+    resolved.kind === 'choices'
+      ? eventChoicesMessage({ events: resolved.events, query, action: 'show', asOf: resolved.asOf })
+      : noEventMessage({ target: query, asOf: resolved.asOf, refreshPeriodMs: deps.catalog.periodMs });
+  await respondPrivately(respond, message, deps.logger);
+  if (resolved.kind === 'choices') {
+    await respondPrivately(
+      respond,
+      usageMessage(md`Several events match: watch one by its id.`, md`/events watch <event id>: conditions`),
+      deps.logger,
+    );
+  }
+  return undefined;
+}
+
+/** `/events watch`, `unwatch` and `watches`. */
+export async function handleWatchCommand(
+  deps: SlackDeps,
+  command: WatchCommand,
+  context: WatchCommandContext,
+): Promise<void> {
+  const { respond } = context;
+  const watches = deps.watches;
+  if (!watches) {
+    await respondPrivately(respond, warningMessage(md`Watches are not running in this deployment.`), deps.logger);
+    return;
+  }
+  try {
+    switch (command.kind) {
+      case 'watch': {
+        const event = await oneEvent(deps, command.target, respond);
+        if (!event) return;
+        if (event.endsAtMs <= deps.clock.now()) {
+          await respondPrivately(
+            respond,
+            warningMessage(md`*${clip(eventLabel(event), 200)}* is over: there is nothing left to watch.`),
+            deps.logger,
+          );
+          return;
+        }
+        // Conditions are checked against the latest report at hand, when there is one.
+        const report = await watches.latestReport(event.id);
+        const parsed = command.conditions
+          ? parseConditions(command.conditions, report)
+          : { conditions: defaultConditions(report) };
+        if ('problem' in parsed) {
+          await respondPrivately(respond, usageMessage(md`${clip(parsed.problem, 300)}`, USAGE.watch), deps.logger);
+          return;
+        }
+        const result = await watches.watch({
+          channel: conversationOf(command, context),
+          personal: command.personal,
+          event: { id: event.id, name: eventLabel(event), startsAtMs: event.startsAtMs, endsAtMs: event.endsAtMs },
+          userId: context.userId,
+          conditions: parsed.conditions,
+        });
+        deps.watchScheduler?.poke();
+        const message = result.watch.paused
+          ? warningMessage(md`I could not post the watch card there, so the watch is paused. I sent you the reason.`)
+          : watchConfirmationMessage(result);
+        await respondPrivately(respond, message, deps.logger);
+        return;
+      }
+      case 'unwatch': {
+        const event = await oneEvent(deps, command.target, respond);
+        if (!event) return;
+        const ended = await watches.unwatch(conversationOf(command, context), event.id, context.userId);
+        const text = ended
+          ? md`:no_bell: Stopped watching *${clip(eventLabel(event), 200)}* ${command.personal ? md`for you` : md`here`}.`
+          : md`*${clip(eventLabel(event), 200)}* is not watched ${command.personal ? md`for you` : md`here`}. See ${code('/events watches')}.`;
+        await respondPrivately(respond, warningMessage(text), deps.logger);
+        return;
+      }
+      case 'watches': {
+        const conversation = conversationOf(command, context);
+        const entries = await watches.list({ channel: conversation });
+        const now = deps.clock.now();
+        const intervalMs = await watches.intervalMs();
+        const message = watchListMessage({
+          entries: entries.map(({ watch, check }) => ({
+            watch,
+            check,
+            nextCheckAt: check ? check.checkedAt + intervalMs : undefined,
+          })),
+          intervalMs,
+          now,
+          where: command.personal ? 'person' : 'channel',
+        });
+        await respondPrivately(respond, message, deps.logger);
+        return;
+      }
+    }
+  } catch (error) {
+    deps.logger.warn('A watch command failed', { kind: command.kind, error });
+    await respondPrivately(respond, warningMessage(userMessageFor(error)), deps.logger);
+  }
+}

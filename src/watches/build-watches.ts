@@ -1,0 +1,61 @@
+import type { Logger } from '../logger.js';
+import type { ClaimStore } from '../store/claims.js';
+import type { KeyValueStore } from '../store/key-value-store.js';
+import type { RateLimitSpec } from '../ticketing/rate-limit.js';
+import type { Clock } from '../time/clock.js';
+import { WatchScheduler } from './watch-scheduler.js';
+import {
+  type WatchChat,
+  type WatchMessages,
+  type WatchReports,
+  WatchService,
+  type WatchServiceOptions,
+} from './watch-service.js';
+import { WatchStore } from './watch-store.js';
+
+export interface BuildWatchesOptions<M> {
+  store: KeyValueStore;
+  claims: ClaimStore;
+  chat: WatchChat<M>;
+  messages: WatchMessages<M>;
+  reports: WatchReports;
+  /** The report endpoint's limit: the slots checks go round. */
+  reportLimit: RateLimitSpec;
+  minIntervalMs: number;
+  onCheck?: WatchServiceOptions<M>['onCheck'];
+  onAlert?: WatchServiceOptions<M>['onAlert'];
+  /** Keeps a running check in view of shutdown. */
+  track: <T>(work: Promise<T>) => Promise<T>;
+  clock: Clock;
+  logger: Logger;
+}
+
+/**
+ * Watches: the service (cards, alerts, claims) and its scheduler. A turn holds the store's
+ * `watch:turn` lock, so across replicas one check is in flight at a time: the slots go to people first.
+ */
+export function buildWatches<M>(options: BuildWatchesOptions<M>): {
+  service: WatchService<M>;
+  scheduler: WatchScheduler;
+} {
+  const logger = options.logger.child({ component: 'watches' });
+  const service = new WatchService<M>({
+    store: new WatchStore(options.store, logger),
+    claims: options.claims,
+    chat: options.chat,
+    messages: options.messages,
+    reports: options.reports,
+    rule: { ...options.reportLimit, minIntervalMs: options.minIntervalMs },
+    clock: options.clock,
+    logger,
+    ...(options.onCheck ? { onCheck: options.onCheck } : {}),
+    ...(options.onAlert ? { onAlert: options.onAlert } : {}),
+  });
+  const scheduler = new WatchScheduler({
+    turn: () => options.store.exclusive('watch:turn', () => service.turn()),
+    clock: options.clock,
+    logger,
+    track: options.track,
+  });
+  return { service, scheduler };
+}

@@ -1,0 +1,192 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SimEvent } from '../../src/simulator/seed.js';
+import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
+import { commandBody, postSigned } from '../helpers/slack-requests.js';
+
+let rig: BotRig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+/** Report windows of 1 s and checks at most every second: the test's minute. */
+const FAST = {
+  sim: { reportLimit: { limit: 3, windowMs: 1_000 } },
+  env: { TICKETING_REPORT_LIMIT: '3/1s', WATCH_MIN_INTERVAL: '1s', TICKETING_REPORT_CACHE_TTL: '0' },
+};
+
+async function command(r: BotRig, text: string, user = 'U0EDITOR', channel = 'C0001') {
+  const responseUrl = r.slack.responseUrl();
+  const result = await postSigned(
+    r.url,
+    SIGNING_SECRET,
+    commandBody({ text, response_url: responseUrl, user_id: user, channel_id: channel }),
+  );
+  expect(result.status).toBe(200);
+  const path = new URL(responseUrl).pathname;
+  const answer = await r.slack.waitFor(() => r.slack.responses.find((call) => call.method === path));
+  return JSON.stringify(answer.args);
+}
+
+/** An upcoming published event with a capacity and at least one promo code. */
+function watchable(r: BotRig): { event: SimEvent; code: string; quantity: number } {
+  const now = Date.now();
+  for (const event of r.sim.catalog.events) {
+    if (event.status !== 'published' || event.startsAtMs < now + 86_400_000) continue;
+    const promo = r.sim.catalog.promos.find((p) => p.eventId === event.id && p.quantity >= 50);
+    if (promo) return { event, code: promo.code, quantity: promo.quantity };
+  }
+  throw new Error('no watchable event in the seed');
+}
+
+const posts = (r: BotRig) => r.slack.calls.filter((c) => c.method === 'chat.postMessage');
+const updates = (r: BotRig) => r.slack.calls.filter((c) => c.method === 'chat.update');
+const replies = (r: BotRig) => posts(r).filter((c) => c.args.thread_ts !== undefined);
+
+/** Runs scheduler turns until one checks an event (each waits out the minimum interval). */
+async function check(r: BotRig) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const turn = await r.bot.watches.turn();
+    if (turn.kind === 'checked') return turn;
+    if (Date.now() > deadline) throw new Error(`no check came: ${JSON.stringify(turn)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('/events watch through the real Bolt app', () => {
+  it('posts one card, edits it at each check, and alerts in its thread once per crossing, with hysteresis', async () => {
+    rig = await startBot(FAST);
+    const { event, code, quantity } = watchable(rig);
+    const answer = await command(rig, `watch ${event.id}: sold >= 90%, ${code} left <= 5, sold out`);
+    expect(answer).toContain('sold &gt;= 90%');
+    const card = await rig.slack.waitFor(() => posts(rig as BotRig).find((c) => c.args.thread_ts === undefined));
+    expect(card.args.channel).toBe('C0001');
+    expect(JSON.stringify(card.args.metadata)).toContain('eventops_watch');
+    const capacity = event.capacity;
+
+    rig.sim.setFigures(event.id, { ticketsSold: Math.floor(capacity * 0.5) });
+    await check(rig);
+    expect(updates(rig).length).toBeGreaterThanOrEqual(1);
+    expect(JSON.stringify(updates(rig).at(-1)?.args.blocks)).toContain('50');
+    expect(replies(rig)).toHaveLength(0);
+
+    // Crossed: one alert, broadcast to the channel.
+    rig.sim.setFigures(event.id, { ticketsSold: Math.floor(capacity * 0.95) });
+    await check(rig);
+    expect(replies(rig)).toHaveLength(1);
+    const alert = replies(rig)[0];
+    expect(String(alert?.args.reply_broadcast)).toBe('true');
+    expect(String(alert?.args.text)).toMatch(/9[45](\.\d)?% sold/);
+    const cardTs = alert?.args.thread_ts;
+
+    // Still above, then a wobble just under the threshold and back: no second alert.
+    await check(rig);
+    rig.sim.setFigures(event.id, { ticketsSold: Math.floor(capacity * 0.89) });
+    await check(rig);
+    rig.sim.setFigures(event.id, { ticketsSold: Math.floor(capacity * 0.93) });
+    await check(rig);
+    expect(replies(rig)).toHaveLength(1);
+
+    // Clearly cleared, then crossed again: a second alert.
+    rig.sim.setFigures(event.id, { ticketsSold: Math.floor(capacity * 0.8) });
+    await check(rig);
+    rig.sim.setFigures(event.id, { ticketsSold: Math.floor(capacity * 0.92) });
+    await check(rig);
+    expect(replies(rig)).toHaveLength(2);
+
+    // The promo code runs low.
+    rig.sim.setFigures(event.id, { promos: { [code]: { redeemed: quantity - 3 } } });
+    await check(rig);
+    expect(replies(rig)).toHaveLength(3);
+    expect(String(replies(rig)[2]?.args.text)).toContain(code);
+    expect(replies(rig).every((reply) => reply.args.thread_ts === cardTs)).toBe(true);
+    // One card only: every other post is a reply in its thread.
+    expect(posts(rig).filter((c) => c.args.thread_ts === undefined)).toHaveLength(1);
+  });
+
+  it('counts a report a person fetched as a check, and spends no report call of its own for it', async () => {
+    rig = await startBot(FAST);
+    const { event } = watchable(rig);
+    await command(rig, `watch ${event.id}: sold out`);
+    const reportsBefore = rig.sim.stats().admittedReports;
+    const asked = await postSigned(
+      rig.url,
+      SIGNING_SECRET,
+      commandBody({
+        text: `report ${event.id}`,
+        response_url: rig.slack.responseUrl(),
+        user_id: 'U0ALICE',
+        channel_id: 'C0001',
+      }),
+    );
+    expect(asked.status).toBe(200);
+    // The person's report lands, and the watch's card is edited with its figures.
+    await rig.slack.waitFor(() => updates(rig as BotRig).length > 0 || undefined);
+    expect(rig.sim.stats().admittedReports).toBe(reportsBefore + 1);
+    const turn = await rig.bot.watches.turn();
+    // Checked a moment ago by the person's report: nothing is due.
+    expect(turn.kind).toBe('idle');
+    expect(rig.sim.stats().admittedReports).toBe(reportsBefore + 1);
+  });
+
+  it('refuses a condition the latest report cannot check, and names what it lacks', async () => {
+    rig = await startBot(FAST);
+    const { event } = watchable(rig);
+    await command(rig, `watch ${event.id}: sold out`);
+    await check(rig);
+    const answer = await command(rig, `watch ${event.id}: NOSUCHCODE left <= 3`);
+    expect(answer).toContain('cannot be checked');
+    expect(answer).toContain('NOSUCHCODE');
+    const typo = await command(rig, `watch ${event.id}: sold about 90`);
+    expect(typo).toContain('is not a condition I know');
+  });
+
+  it('lists the watches here, and ends one on unwatch: the card says who ended it', async () => {
+    rig = await startBot(FAST);
+    const { event } = watchable(rig);
+    await command(rig, `watch ${event.id}: sold >= 90%`);
+    const list = await command(rig, 'watches');
+    expect(list).toContain('sold &gt;= 90%');
+    expect(list).toContain('U0EDITOR');
+    const gone = await command(rig, `unwatch ${event.id}`, 'U0OTHER');
+    expect(gone).toContain('Stopped watching');
+    const last = updates(rig).at(-1);
+    expect(JSON.stringify(last?.args.blocks)).toContain('U0OTHER');
+    expect(await command(rig, 'watches')).toContain('Nothing is watched here');
+    expect((await rig.bot.watches.turn()).kind).toBe('idle');
+  });
+
+  it('pauses a watch whose channel refuses posts and tells the person who set it up', async () => {
+    rig = await startBot(FAST);
+    const { event } = watchable(rig);
+    rig.slack.failNext('chat.postMessage', 'not_in_channel');
+    const answer = await command(rig, `watch ${event.id}: sold out`);
+    expect(answer).toContain('paused');
+    const dm = await rig.slack.waitFor(() => posts(rig as BotRig).find((c) => c.args.channel === 'U0EDITOR'));
+    expect(JSON.stringify(dm.args)).toContain('/invite');
+    expect((await rig.bot.watches.turn()).kind).toBe('idle');
+  });
+
+  it('keeps its card across a restart: the next check edits the same message', async () => {
+    rig = await startBot(FAST);
+    const { event } = watchable(rig);
+    await command(rig, `watch ${event.id}: sold out`);
+    const card = await rig.slack.waitFor(() => posts(rig as BotRig).find((c) => c.args.thread_ts === undefined));
+    await rig.restart();
+    await check(rig);
+    expect(posts(rig).filter((c) => c.args.thread_ts === undefined)).toHaveLength(1);
+    expect(updates(rig).length).toBeGreaterThanOrEqual(1);
+    expect(card).toBeDefined();
+  });
+
+  it('watches for one person in their DM with --me', async () => {
+    rig = await startBot(FAST);
+    const { event } = watchable(rig);
+    await command(rig, `watch ${event.id}: sold out --me`, 'U0ALICE');
+    const card = await rig.slack.waitFor(() => posts(rig as BotRig).find((c) => c.args.thread_ts === undefined));
+    expect(card.args.channel).toBe('U0ALICE');
+    expect(await command(rig, 'watches --me', 'U0ALICE')).toContain('sold out');
+    expect(await command(rig, 'watches', 'U0ALICE')).toContain('Nothing is watched here');
+  });
+});
