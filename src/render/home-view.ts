@@ -2,9 +2,10 @@ import type { types } from '@slack/bolt';
 import type { RecentActivity } from '../store/activity-store.js';
 import type { BudgetSnapshot } from '../ticketing/budget.js';
 import type { TicketingEvent } from '../ticketing/schemas.js';
+import type { Watch } from '../watches/watch.js';
 import { type Block, capBlocks, context, divider, header, LIMITS, mrkdwnSection } from './block-kit.js';
 import { eventSection } from './event-blocks.js';
-import { clip, code, joinMrkdwn, type Mrkdwn, md } from './mrkdwn.js';
+import { channelLink, clip, code, joinMrkdwn, type Mrkdwn, md } from './mrkdwn.js';
 
 export interface HomeViewInput {
   /** The next events, or the user-facing sentence saying why they could not be read. */
@@ -12,6 +13,22 @@ export interface HomeViewInput {
   activity: RecentActivity;
   budget: BudgetSnapshot;
   now: number;
+  /** Watches the person set up or added to, where they are and what they listen for. */
+  watches?: readonly Watch[] | undefined;
+}
+
+/** Where a watch lives, as the person reads it: a channel, or their DM. */
+const watchPlace = (watch: Watch) => (watch.personal ? md`your DM` : channelLink(watch.channel));
+
+function watchLines(watches: readonly Watch[]): Mrkdwn {
+  if (watches.length === 0) return md`None yet: try \`/events watch <event>: sold >= 90%\`.`;
+  const shown = watches.slice(0, 8).map((watch) => {
+    const conditions = watch.conditions.map((c) => code(c.key, 60));
+    const paused = watch.paused ? md` · :double_vertical_bar: paused` : md``;
+    return md`• ${clip(watch.eventName, 120)} in ${watchPlace(watch)}: ${joinMrkdwn(conditions.slice(0, 4), md`, `)}${paused}`;
+  });
+  const more = watches.length > 8 ? [md`...and ${watches.length - 8} more: \`/events watches\` in each channel`] : [];
+  return joinMrkdwn([...shown, ...more]);
 }
 
 function budgetLine(budget: BudgetSnapshot, now: number): Mrkdwn {
@@ -62,6 +79,7 @@ export function homeView(input: HomeViewInput): types.HomeView {
           ),
     ),
   );
+  blocks.push(header(md`Your watches`), mrkdwnSection(watchLines(input.watches ?? [])));
   blocks.push(divider(), context(md`:bar_chart: Ticketing API budget: ${budgetLine(input.budget, input.now)}`));
   return { type: 'home', blocks: capBlocks(blocks, LIMITS.surfaceBlocks, (n) => md`...and ${n} more`) };
 }

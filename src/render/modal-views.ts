@@ -8,13 +8,20 @@ export const EVENT_PICKER_ACTION = 'event_picker';
 export const PROMO_MODAL = 'promo_modal';
 export const REPORT_MODAL = 'report_modal';
 export const CHANGE_PROMO_SHORTCUT = 'change_promo_quantity';
+export const WATCH_MODAL = 'watch_modal';
 
 /** Block and action ids of the modals' inputs, read back on submission. */
 export const FIELDS = {
   event: { block: 'event', action: EVENT_PICKER_ACTION },
   promo: { block: 'promo', action: 'promo_id' },
   quantity: { block: 'quantity', action: 'quantity' },
+  offered: { block: 'watch_offered', action: 'watch_offered' },
+  conditions: { block: 'watch_conditions', action: 'watch_conditions' },
+  personal: { block: 'watch_personal', action: 'watch_personal' },
 } as const;
+
+/** The value of the "only for me" checkbox. */
+export const PERSONAL_VALUE = 'personal';
 
 /** Slack's limits for a select's options (https://docs.slack.dev/reference/block-kit/composition-objects/option-object). */
 const OPTION_TEXT = 75;
@@ -31,15 +38,20 @@ export function eventOption(event: TicketingEvent) {
   return { text: plain(room > 10 ? md`${shorten(name, room)} · ${when}` : name), value: event.id };
 }
 
-const eventPicker = (): types.InputBlock => ({
+const eventPicker = (
+  options: { dispatch?: boolean; initial?: ReturnType<typeof eventOption> | undefined } = {},
+): types.InputBlock => ({
   type: 'input',
   block_id: FIELDS.event.block,
   label: plain(md`Event`),
+  // The watch form asks again once an event is picked: it offers what that event's report holds.
+  ...(options.dispatch ? { dispatch_action: true } : {}),
   element: {
     type: 'external_select',
     action_id: FIELDS.event.action,
     placeholder: plain(md`Type part of its name`),
     min_query_length: 0,
+    ...(options.initial ? { initial_option: options.initial } : {}),
   },
 });
 
@@ -90,5 +102,83 @@ export function reportModalView(privateMetadata: string): types.ModalView {
     submit: plain(md`Request report`),
     close: plain(md`Cancel`),
     blocks: [eventPicker()],
+  };
+}
+
+export interface WatchModalInput {
+  privateMetadata: string;
+  /** The event picked so far (the form is redrawn once one is). */
+  event?: TicketingEvent | undefined;
+  /** Conditions the event's latest report allows (canonical texts), and those ticked at first. */
+  offered?: readonly string[] | undefined;
+  ticked?: readonly string[] | undefined;
+  /** Said under the choices: where they come from, or why there are none. */
+  note?: Mrkdwn | undefined;
+  personal: boolean;
+}
+
+/** Slack's limits for checkboxes: 10 options. */
+const MAX_CHECKBOXES = 10;
+
+/**
+ * The watch form: the event (picking one redraws the form with the conditions its latest report
+ * allows), conditions of one's own in the `/events watch` syntax, and "only for me" (a DM).
+ */
+export function watchModalView(input: WatchModalInput): types.ModalView {
+  const option = (text: string) => ({ text: plain(escapeText(text)), value: text.slice(0, 150) });
+  const offered = (input.offered ?? []).slice(0, MAX_CHECKBOXES).map(option);
+  const ticked = offered.filter((o) => input.ticked?.includes(o.value));
+  const blocks: types.ModalView['blocks'] = [
+    eventPicker({ dispatch: true, initial: input.event ? eventOption(input.event) : undefined }),
+  ];
+  if (offered.length > 0) {
+    blocks.push({
+      type: 'input',
+      block_id: FIELDS.offered.block,
+      optional: true,
+      label: plain(md`Tell me when`),
+      element: {
+        type: 'checkboxes',
+        action_id: FIELDS.offered.action,
+        options: offered,
+        ...(ticked.length > 0 ? { initial_options: ticked } : {}),
+      },
+    });
+  }
+  if (input.note) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: input.note }] });
+  blocks.push(
+    {
+      type: 'input',
+      block_id: FIELDS.conditions.block,
+      optional: true,
+      label: plain(md`Other conditions`),
+      hint: plain(
+        md`Separated by commas: sold >= 95%, EARLYBIRD left <= 10, +50 sold, no sale for 6h, checkIns >= 100`,
+      ),
+      element: { type: 'plain_text_input', action_id: FIELDS.conditions.action, max_length: 500 },
+    },
+    {
+      type: 'input',
+      block_id: FIELDS.personal.block,
+      optional: true,
+      label: plain(md`Where`),
+      element: {
+        type: 'checkboxes',
+        action_id: FIELDS.personal.action,
+        options: [{ text: plain(md`Only for me, in my DM with eventops`), value: PERSONAL_VALUE }],
+        ...(input.personal
+          ? { initial_options: [{ text: plain(md`Only for me, in my DM with eventops`), value: PERSONAL_VALUE }] }
+          : {}),
+      },
+    },
+  );
+  return {
+    type: 'modal',
+    callback_id: WATCH_MODAL,
+    private_metadata: input.privateMetadata,
+    title: plain(md`Watch an event`),
+    submit: plain(md`Watch`),
+    close: plain(md`Cancel`),
+    blocks,
   };
 }

@@ -10,6 +10,7 @@ import { registerEventsCommand } from './commands/events-command.js';
 import type { SlackDeps } from './deps.js';
 import { registerAppHome } from './home/app-home.js';
 import { registerEventModals } from './views/event-modals.js';
+import { registerWatchModal } from './views/watch-modal.js';
 
 export interface SlackAppOptions {
   botToken: string;
@@ -59,6 +60,7 @@ export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): App {
   registerEventsCommand(app, deps);
   registerNextPageAction(app, deps);
   registerEventPickActions(app, deps);
+  registerWatchModal(app, deps);
   registerEventModals(app, deps);
   registerPromoActions(app, deps);
   registerAppHome(app, deps);

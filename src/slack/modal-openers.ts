@@ -1,5 +1,5 @@
 import type { types, webApi } from '@slack/bolt';
-import { promoModalView, reportModalView } from '../render/modal-views.js';
+import { promoModalView, reportModalView, watchModalView } from '../render/modal-views.js';
 import { MAX_PROMO_QUANTITY } from '../ticketing/promo-quantity.js';
 import type { SlackDeps } from './deps.js';
 import { countSlackError } from './slack-errors.js';
@@ -39,3 +39,16 @@ export const openPromoModal = (deps: SlackDeps, client: webApi.WebClient, reques
 /** The report form (from `/events report` with nothing after it). */
 export const openReportModal = (deps: SlackDeps, client: webApi.WebClient, request: ModalRequest) =>
   openModal(deps, client, request.triggerId, reportModalView(encodeOrigin(request)));
+
+/** The watch form (from `/events watch` with nothing after it); `--me` ticks "only for me". */
+export const openWatchModal = (
+  deps: SlackDeps,
+  client: webApi.WebClient,
+  request: ModalRequest & { personal: boolean },
+) =>
+  openModal(
+    deps,
+    client,
+    request.triggerId,
+    watchModalView({ privateMetadata: encodeOrigin(request), personal: request.personal }),
+  );

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SimEvent } from '../../src/simulator/seed.js';
 import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
-import { commandBody, postSigned } from '../helpers/slack-requests.js';
+import { commandBody, postSigned, viewSubmissionBody } from '../helpers/slack-requests.js';
 
 let rig: BotRig | undefined;
 afterEach(async () => {
@@ -188,5 +188,106 @@ describe('/events watch through the real Bolt app', () => {
     expect(card.args.channel).toBe('U0ALICE');
     expect(await command(rig, 'watches --me', 'U0ALICE')).toContain('sold out');
     expect(await command(rig, 'watches', 'U0ALICE')).toContain('Nothing is watched here');
+  });
+
+  it('asks with a form when no event is named: the event picked redraws it with what its report holds', async () => {
+    rig = await startBot(FAST);
+    const { event, code } = watchable(rig);
+    await command(rig, `watch ${event.id}: sold out`);
+    await check(rig);
+    await rig.bot.catalog.snapshot();
+    const opened = await postSigned(
+      rig.url,
+      SIGNING_SECRET,
+      commandBody({ text: 'watch', response_url: rig.slack.responseUrl(), user_id: 'U0ALICE', channel_id: 'C0002' }),
+    );
+    expect(opened.status).toBe(200);
+    const open = await rig.slack.waitFor(() => rig?.slack.calls.find((c) => c.method === 'views.open'));
+    const view = open.args.view as { callback_id: string; private_metadata: string };
+    expect(view.callback_id).toBe('watch_modal');
+    // The person picks the event: the form comes back with the conditions its report allows.
+    const picked = {
+      type: 'block_actions',
+      team: { id: 'T0001', domain: 'test' },
+      api_app_id: 'A0001',
+      token: 'legacy-verification-token',
+      user: { id: 'U0ALICE', username: 'alice', team_id: 'T0001' },
+      trigger_id: '123.456.abc',
+      container: { type: 'view', view_id: 'V0001' },
+      view: {
+        id: 'V0001',
+        hash: '1.abc',
+        type: 'modal',
+        callback_id: 'watch_modal',
+        private_metadata: view.private_metadata,
+        state: {
+          values: { event: { event_picker: { type: 'external_select', selected_option: { value: event.id } } } },
+        },
+      },
+      actions: [
+        {
+          type: 'external_select',
+          action_id: 'event_picker',
+          block_id: 'event',
+          selected_option: { value: event.id, text: { type: 'plain_text', text: 'x' } },
+          action_ts: '1.3',
+        },
+      ],
+    };
+    const body = `payload=${encodeURIComponent(JSON.stringify(picked))}`;
+    expect((await postSigned(rig.url, SIGNING_SECRET, body)).status).toBe(200);
+    const update = await rig.slack.waitFor(() => rig?.slack.calls.find((c) => c.method === 'views.update'));
+    const redrawn = JSON.stringify(update.args.view);
+    expect(redrawn).toContain('sold &gt;= 90%');
+    expect(redrawn).toContain(`${code} left`);
+    // Submitted with one offered condition ticked and one typed, only for the person.
+    const submitted = await postSigned(
+      rig.url,
+      SIGNING_SECRET,
+      viewSubmissionBody({
+        callbackId: 'watch_modal',
+        privateMetadata: view.private_metadata,
+        userId: 'U0ALICE',
+        values: {
+          event: { event_picker: { type: 'external_select', selected_option: { value: event.id } } },
+          watch_offered: { watch_offered: { type: 'checkboxes', selected_options: [{ value: 'sold >= 90%' }] } },
+          watch_conditions: { watch_conditions: { type: 'plain_text_input', value: '+25 sold' } },
+          watch_personal: { watch_personal: { type: 'checkboxes', selected_options: [{ value: 'personal' }] } },
+        },
+      }),
+    );
+    expect(submitted.status).toBe(200);
+    const card = await rig.slack.waitFor(() =>
+      posts(rig as BotRig).find(
+        (c) => c.args.channel === 'U0ALICE' && c.args.thread_ts === undefined && c.args.metadata,
+      ),
+    );
+    expect(JSON.stringify(card.args.blocks)).toContain('+25 sold');
+    const mine = await rig.bot.watches.list({ channel: 'U0ALICE' });
+    expect(mine[0]?.watch.conditions.map((c) => c.key)).toEqual(['sold >= 90%', '+25 sold since the last check']);
+  });
+
+  it('refuses in the form a condition the report cannot check, and sets nothing', async () => {
+    rig = await startBot(FAST);
+    const { event } = watchable(rig);
+    await command(rig, `watch ${event.id}: sold out`);
+    await check(rig);
+    await rig.bot.catalog.snapshot();
+    const answer = await postSigned(
+      rig.url,
+      SIGNING_SECRET,
+      viewSubmissionBody({
+        callbackId: 'watch_modal',
+        privateMetadata: JSON.stringify({ channelId: 'C0002' }),
+        values: {
+          event: { event_picker: { type: 'external_select', selected_option: { value: event.id } } },
+          watch_conditions: { watch_conditions: { type: 'plain_text_input', value: 'NOSUCH left <= 2' } },
+        },
+      }),
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.text).toContain('response_action');
+    expect(answer.text).toContain('cannot be checked');
+    expect(await rig.bot.watches.list({ channel: 'C0002' })).toHaveLength(0);
   });
 });

@@ -38,7 +38,7 @@ import {
 import { helpMessage, usageMessage } from '../../src/render/help-blocks.js';
 import { homeView } from '../../src/render/home-view.js';
 import { describeLimit } from '../../src/render/limit-wording.js';
-import { eventOption, promoModalView, reportModalView } from '../../src/render/modal-views.js';
+import { eventOption, promoModalView, reportModalView, watchModalView } from '../../src/render/modal-views.js';
 import {
   channelLink,
   clip,
@@ -407,6 +407,19 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
     eventOption: () => EVENTS.map(eventOption),
     promoModalView: () => [promoModalView('{"channel":"<!channel>"}', 1_000_000)],
     reportModalView: () => [reportModalView('{"channel":"<!channel>"}')],
+    watchModalView: () => [
+      watchModalView({ privateMetadata: '{"channel":"<!channel>"}', personal: true }),
+      ...EVENTS.map((event) =>
+        watchModalView({
+          privateMetadata: '{}',
+          event,
+          offered: HOSTILE.map((text) => `${text} left <= 10`),
+          ticked: HOSTILE.slice(0, 1).map((text) => `${text} left <= 10`),
+          note: md`${escapeText(HOSTILE[0] ?? '')}`,
+          personal: false,
+        }),
+      ),
+    ],
   },
   'mrkdwn.ts': {
     escapeText: () => hostileText(),

@@ -1,13 +1,12 @@
 import type { App } from '@slack/bolt';
 import { plainMessage } from '../../render/block-kit.js';
-import { USAGE } from '../../render/command-syntax.js';
 import { helpMessage, usageMessage } from '../../render/help-blocks.js';
 import { md } from '../../render/mrkdwn.js';
 import { MAX_PROMO_QUANTITY } from '../../ticketing/promo-quantity.js';
 import { ackFirst } from '../ack-first.js';
 import { parseEventsCommand } from '../command-parser.js';
 import type { SlackDeps } from '../deps.js';
-import { openPromoModal, openReportModal } from '../modal-openers.js';
+import { openPromoModal, openReportModal, openWatchModal } from '../modal-openers.js';
 import { respondPrivately } from '../respond-safely.js';
 import { showEvent } from '../show-event.js';
 import { showUpcomingPage } from '../upcoming-page.js';
@@ -93,11 +92,11 @@ export function registerEventsCommand(app: App, deps: SlackDeps): void {
         await handleWatchCommand(deps, parsed, { respond, channelId: command.channel_id, userId: command.user_id });
         return;
       case 'watch-modal':
-        await respondPrivately(
-          respond,
-          usageMessage(md`Name the event to watch, and optionally what to listen for.`, USAGE.watch),
-          log,
-        );
+        await openWatchModal(deps, client, {
+          triggerId: command.trigger_id,
+          channelId: command.channel_id,
+          personal: parsed.personal,
+        });
         return;
       case 'digest-on':
       case 'digest-off':

@@ -42,9 +42,20 @@ export function registerAppHome(app: App, deps: SlackDeps): void {
         return fallback;
       });
     const activity = bounded(() => deps.activity.recent(event.user), NO_ACTIVITY, 'recent activity');
+    const watches = bounded(
+      async () => (await (deps.watches?.list({ setBy: event.user }) ?? [])).map((entry) => entry.watch),
+      [],
+      'the watches',
+    );
     const publish = async (events: HomeViewInput['events']) => {
       const budget = await bounded(() => deps.ticketing.budget(), NO_BUDGET, 'the budget');
-      const view = homeView({ events, activity: await activity, budget, now: deps.clock.now() });
+      const view = homeView({
+        events,
+        activity: await activity,
+        budget,
+        now: deps.clock.now(),
+        watches: await watches,
+      });
       try {
         await client.views.publish({ user_id: event.user, view });
       } catch (error) {

@@ -1,8 +1,7 @@
-import type { App, RespondArguments, RespondFn, webApi } from '@slack/bolt';
+import type { App } from '@slack/bolt';
 import { searchEvents } from '../../catalog/event-search.js';
 import { isUpcoming } from '../../catalog/is-upcoming.js';
 import { proposePromoChange } from '../../promo/promo-changes.js';
-import type { SlackMessage } from '../../render/block-kit.js';
 import { eventLabel, noEventMessage } from '../../render/event-blocks.js';
 import {
   CHANGE_PROMO_SHORTCUT,
@@ -19,26 +18,14 @@ import type { TicketingEvent } from '../../ticketing/schemas.js';
 import { ackFirst } from '../ack-first.js';
 import { askForReport } from '../ask-for-report.js';
 import type { SlackDeps } from '../deps.js';
-import { decodeOrigin, type ModalOrigin, openPromoModal } from '../modal-openers.js';
+import { decodeOrigin, openPromoModal } from '../modal-openers.js';
+import { privateAnswer } from '../private-answer.js';
 import { promoDeps, proposalMessage } from '../promo-context.js';
 
-/**
- * Answers after a modal closes, privately: an ephemeral message in the channel it came from, or a
- * direct message when it came from a global shortcut. Shaped like Bolt's `respond`.
- */
-function privateAnswer(client: webApi.WebClient, origin: ModalOrigin, userId: string): RespondFn {
-  return (async (message: string | RespondArguments) => {
-    const { text, blocks } =
-      typeof message === 'string'
-        ? { text: message, blocks: undefined }
-        : (message as { text?: string; blocks?: SlackMessage['blocks'] });
-    const body = { text: text ?? '', ...(blocks ? { blocks } : {}) };
-    if (origin.channelId) return client.chat.postEphemeral({ channel: origin.channelId, user: userId, ...body });
-    return client.chat.postMessage({ channel: userId, ...body });
-  }) as RespondFn;
-}
-
-type ViewState = Record<string, Record<string, { value?: string | null; selected_option?: { value?: string } | null }>>;
+export type ViewState = Record<
+  string,
+  Record<string, { value?: string | null; selected_option?: { value?: string } | null }>
+>;
 
 const field = (state: ViewState, name: keyof typeof FIELDS) => state[FIELDS[name].block]?.[FIELDS[name].action];
 
@@ -53,7 +40,7 @@ const NAME_WAIT_MS = 2_000;
  * answer to a submission): found; surely not listed (a miss in a crawl still within its period, or
  * an id no picker gave); or not known yet (no crawl so far, or one past its period).
  */
-function eventInMemory(deps: SlackDeps, eventId: string): TicketingEvent | 'unlisted' | undefined {
+export function eventInMemory(deps: SlackDeps, eventId: string): TicketingEvent | 'unlisted' | undefined {
   let id: string;
   try {
     id = parseId('event', eventId);

@@ -1,0 +1,108 @@
+import type { App } from '@slack/bolt';
+import { warningMessage } from '../../render/block-kit.js';
+import { eventLabel } from '../../render/event-blocks.js';
+import { EVENT_PICKER_ACTION, FIELDS, PERSONAL_VALUE, WATCH_MODAL, watchModalView } from '../../render/modal-views.js';
+import { md } from '../../render/mrkdwn.js';
+import { watchConfirmationMessage } from '../../render/watch-blocks.js';
+import { parseId } from '../../ticketing/ids.js';
+import {
+  conditionsOffered,
+  defaultConditions,
+  describeCondition,
+  parseConditions,
+} from '../../watches/watch-condition.js';
+import { ackFirst } from '../ack-first.js';
+import type { SlackDeps } from '../deps.js';
+import { decodeOrigin } from '../modal-openers.js';
+import { privateAnswer } from '../private-answer.js';
+import { countSlackError } from '../slack-errors.js';
+import { userMessageFor } from '../user-message.js';
+import { eventInMemory, type ViewState } from './event-modals.js';
+
+type Checked = { selected_options?: { value?: string }[] | null };
+
+const checked = (state: ViewState, name: 'offered' | 'personal') =>
+  ((state[FIELDS[name].block]?.[FIELDS[name].action] as Checked | undefined)?.selected_options ?? []).map(
+    (option) => option.value ?? '',
+  );
+
+/** The watch form: picking an event redraws it with what that event's latest report allows; submitting sets the watch. */
+export function registerWatchModal(app: App, deps: SlackDeps): void {
+  app.action({ type: 'block_actions', action_id: EVENT_PICKER_ACTION }, async ({ ack, body, client }) => {
+    await ackFirst(ack);
+    const view = 'view' in body ? body.view : undefined;
+    if (!view || view.callback_id !== WATCH_MODAL || !deps.watches) return;
+    const state = view.state.values as ViewState;
+    const eventId = state[FIELDS.event.block]?.[FIELDS.event.action]?.selected_option?.value ?? '';
+    const event = eventInMemory(deps, eventId);
+    if (!event || event === 'unlisted') return;
+    const report = await deps.watches.latestReport(event.id).catch(() => undefined);
+    const offered = report ? conditionsOffered(report).map(describeCondition) : [];
+    const ticked = report ? defaultConditions(report).map(describeCondition) : [];
+    const note = report
+      ? md`Offered from the event's latest report at hand: only what it holds. More in the box below.`
+      : md`No report of this event is at hand yet. Leave the box empty for the defaults (90% sold, sold out, promo codes at 10% left), or type conditions: each is checked against the first report, and the card says which one it cannot check.`;
+    const personal = checked(state, 'personal').includes(PERSONAL_VALUE);
+    await client.views
+      .update({
+        view_id: view.id,
+        hash: view.hash,
+        view: watchModalView({ privateMetadata: view.private_metadata, event, offered, ticked, note, personal }),
+      })
+      .catch((error: unknown) => {
+        // A hash mismatch means the person changed the form meanwhile: their version stands.
+        countSlackError(deps.metrics, 'views.update', error);
+        deps.logger.info('Could not redraw the watch form', { error });
+      });
+  });
+
+  app.view(WATCH_MODAL, async ({ ack, view, body, client }) => {
+    const watches = deps.watches;
+    const state = view.state.values as ViewState;
+    const eventId = state[FIELDS.event.block]?.[FIELDS.event.action]?.selected_option?.value ?? '';
+    const typed = (state[FIELDS.conditions.block]?.[FIELDS.conditions.action]?.value ?? '').trim();
+    const known = eventId ? eventInMemory(deps, eventId) : undefined;
+    if (!eventId || known === 'unlisted') {
+      const problem = eventId ? 'That event is no longer listed.' : 'Pick an event.';
+      await ack({ response_action: 'errors', errors: { [FIELDS.event.block]: problem } });
+      return;
+    }
+    const id = known?.id ?? parseId('event', eventId);
+    const report = await watches?.latestReport(id).catch(() => undefined);
+    const text = [...checked(state, 'offered'), typed].filter(Boolean).join(', ');
+    const parsed = text ? parseConditions(text, report) : { conditions: defaultConditions(report) };
+    if ('problem' in parsed) {
+      await ack({ response_action: 'errors', errors: { [FIELDS.conditions.block]: parsed.problem.slice(0, 150) } });
+      return;
+    }
+    await ackFirst(ack);
+    const origin = decodeOrigin(view.private_metadata);
+    const userId = body.user.id;
+    const respond = privateAnswer(client, origin, userId);
+    const personal = checked(state, 'personal').includes(PERSONAL_VALUE) || !origin.channelId;
+    try {
+      if (!watches) throw new Error('Watches are not running in this deployment');
+      const event = known ?? (await deps.catalog.lookup(id, deps.interactive())).event;
+      if (!event) {
+        await respond(warningMessage(md`That event is no longer listed.`));
+        return;
+      }
+      const result = await watches.watch({
+        channel: personal ? userId : (origin.channelId as string),
+        personal,
+        event: { id: event.id, name: eventLabel(event), startsAtMs: event.startsAtMs, endsAtMs: event.endsAtMs },
+        userId,
+        conditions: parsed.conditions,
+      });
+      deps.watchScheduler?.poke();
+      await respond(
+        result.watch.paused
+          ? warningMessage(md`I could not post the watch card there, so the watch is paused. I sent you the reason.`)
+          : watchConfirmationMessage(result),
+      );
+    } catch (error) {
+      deps.logger.warn('The watch form could not set the watch', { error });
+      await respond(warningMessage(userMessageFor(error))).catch(() => undefined);
+    }
+  });
+}
