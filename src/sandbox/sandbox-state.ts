@@ -34,6 +34,8 @@ export interface SandboxMessage {
   /** Only this person sees it (an ephemeral message). */
   ephemeralFor?: string | undefined;
   threadTs?: string | undefined;
+  /** A reply also shown in the channel (`reply_broadcast`). */
+  broadcast?: boolean | undefined;
   files?: SandboxFile[];
   metadata?: unknown;
   edited?: boolean;

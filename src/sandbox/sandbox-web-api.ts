@@ -1,5 +1,5 @@
 import type { Logger } from '../logger.js';
-import { conversationHistory } from './conversation-history.js';
+import { conversationHistory, conversationReplies } from './conversation-history.js';
 import { BOT_ID, EDITORS_GROUP, type SandboxMessage, type SandboxState } from './sandbox-state.js';
 
 type Json = Record<string, unknown>;
@@ -40,8 +40,10 @@ export function sandboxWebApi(deps: SandboxWebApiDeps): (method: string, args: J
           team: 'Sandbox',
         };
       case 'chat.postMessage': {
+        const threadTs = typeof args.thread_ts === 'string' ? args.thread_ts : undefined;
         const message = postFromBot(args, {
-          threadTs: typeof args.thread_ts === 'string' ? args.thread_ts : undefined,
+          threadTs,
+          broadcast: threadTs !== undefined && (args.reply_broadcast === true || args.reply_broadcast === 'true'),
           metadata: args.metadata,
         });
         return message
@@ -93,6 +95,11 @@ export function sandboxWebApi(deps: SandboxWebApiDeps): (method: string, args: J
         return args.usergroup === EDITORS_GROUP
           ? { ok: true, users: state.users.filter((user) => user.editor).map((user) => user.id) }
           : { ok: false, error: 'no_such_subteam' };
+      case 'conversations.replies':
+        return conversationReplies(
+          state.messages.filter((message) => message.channel === args.channel && !message.ephemeralFor).reverse(),
+          args,
+        );
       case 'conversations.history':
         return conversationHistory(
           state.messages.filter((message) => message.channel === args.channel && !message.ephemeralFor).reverse(),

@@ -1,7 +1,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readBody } from '../../src/http/read-body.js';
-import { conversationHistory } from '../../src/sandbox/conversation-history.js';
+import {
+  conversationHistory,
+  conversationReplies,
+  type HistoryMessage,
+} from '../../src/sandbox/conversation-history.js';
 import { parseWebApiArgs } from '../../src/sandbox/web-api-args.js';
 
 /** One call the bot made to the (fake) Slack Web API, or one post to a response_url. */
@@ -40,7 +44,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   const failures = new Map<string, { error: string; times: number }>();
   const groups = new Map<string, string[]>();
   const limited = new Map<string, number>();
-  const history = new Map<string, { ts: string; text: unknown; metadata: unknown }[]>();
+  const history = new Map<string, HistoryMessage[]>();
   // Message timestamps follow the real clock, as Slack's do (history is read by time).
   let ts = Math.floor(Date.now() / 1000);
   const postedTs: string[] = [];
@@ -60,13 +64,22 @@ export async function startFakeSlack(): Promise<FakeSlack> {
         return { ok: true, user_id: 'UBOT', bot_id: 'BBOT', team_id: 'T0001', user: 'eventops', team: 'Test' };
       case 'chat.postMessage': {
         ts += 1;
-        const posted = { ts: `${ts}.000100`, text: args.text, metadata: args.metadata };
+        const threadTs = typeof args.thread_ts === 'string' ? args.thread_ts : undefined;
+        const posted: HistoryMessage = {
+          ts: `${ts}.000100`,
+          text: args.text,
+          metadata: args.metadata,
+          threadTs,
+          broadcast: args.reply_broadcast === true || args.reply_broadcast === 'true',
+        };
         history.set(String(args.channel), [posted, ...(history.get(String(args.channel)) ?? [])]);
         postedTs.push(posted.ts);
         return { ok: true, channel: args.channel, ts: posted.ts, message: { text: args.text } };
       }
       case 'conversations.history':
         return conversationHistory(history.get(String(args.channel)) ?? [], args);
+      case 'conversations.replies':
+        return conversationReplies(history.get(String(args.channel)) ?? [], args);
       case 'chat.update':
         return { ok: true, channel: args.channel, ts: args.ts };
       case 'chat.postEphemeral':

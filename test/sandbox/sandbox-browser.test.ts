@@ -171,6 +171,32 @@ const colouredPixels = async (png: Buffer) =>
   (await page.evaluate(`(${COLOURED_PIXELS})(${JSON.stringify(png.toString('base64'))})`)) as number;
 
 describe('the sandbox page draws what Slack would', () => {
+  it('shows a watch card that updates in place, and its alert in the thread and the channel', async () => {
+    const now = Date.now();
+    const event = simulator().catalog.events.find(
+      (each) => each.status === 'published' && each.startsAtMs > now + 86_400_000 && each.capacity >= 100,
+    );
+    if (!event) throw new Error('no watchable event in the seed');
+    await page.click('[data-channel=CGENERAL01]');
+    await type(`/events watch ${event.id}: sold >= 90%`);
+    const card = page.locator('[data-testid=message]', { hasText: 'Watching:' }).last();
+    await expect.poll(() => card.count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => card.innerText()).toContain('First check');
+    const sold = Math.floor(event.capacity * 0.95);
+    simulator().setFigures(event.id, { ticketsSold: sold });
+    // The first check comes at the next spare report slot.
+    await expect
+      .poll(async () => (await stack.bot.watches.turn()).kind, { timeout: 20_000, intervals: [250] })
+      .toBe('checked');
+    await expect.poll(() => card.innerText(), { timeout: 10_000 }).toContain(`${sold} of ${event.capacity}`);
+
+    const alert = page.locator('[data-testid=message]', { hasText: '% sold' }).filter({ hasNotText: 'Watching:' });
+    await expect.poll(() => alert.count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await card.locator('.thread-link').click();
+    await expect.poll(() => page.locator('#thread').innerText()).toContain('% sold');
+    await page.click('#close-thread');
+  });
+
   it('shows a malformed Slack token as text, and the rest of the channel still renders', async () => {
     await page.click('[data-channel=CGENERAL01]');
     await postFromBot({ text: 'Dates: <!date^x> <@> <!date^notanumber^{date}|> end' });

@@ -178,7 +178,8 @@ function render() {
   } else {
     $('#digest-now').hidden = channel?.kind !== 'channel';
     $('#title').textContent = channel?.kind === 'dm' ? 'eventops (direct messages)' : `# ${channel?.name ?? ''}`;
-    const list = state.messages.filter((m) => m.channel === ui.channel && !m.threadTs);
+    // Replies stay in their thread, unless they were also sent to the channel.
+    const list = state.messages.filter((m) => m.channel === ui.channel && (!m.threadTs || m.broadcast));
     $('#messages').innerHTML = list.map(messageHtml).join('');
     $('#messages').scrollTop = $('#messages').scrollHeight;
     $('#composer').hidden = false;
