@@ -186,7 +186,7 @@ describe('the sandbox page draws what Slack would', () => {
     simulator().setFigures(event.id, { ticketsSold: sold });
     // The first check comes at the next spare report slot.
     await expect
-      .poll(async () => (await stack.bot.watches.turn()).kind, { timeout: 20_000, intervals: [250] })
+      .poll(async () => (await stack.bot.watches.turn()).kind, { timeout: 20_000, interval: 250 })
       .toBe('checked');
     await expect.poll(() => card.innerText(), { timeout: 10_000 }).toContain(`${sold} of ${event.capacity}`);
 
