@@ -1,0 +1,977 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/logger.js';
+import type { Claim, ClaimStore } from '../../src/store/claims.js';
+import { type OpenedStore, openStore } from '../../src/store/open-store.js';
+import type { EventReport } from '../../src/ticketing/schemas.js';
+import type { ConditionState, EventCheck, Watch } from '../../src/watches/watch.js';
+import type { WatchCondition } from '../../src/watches/watch-condition.js';
+import type { WatchScheduleRule } from '../../src/watches/watch-schedule.js';
+import {
+  type CardState,
+  type WatchChat,
+  type WatchMessages,
+  type WatchMetadata,
+  type WatchReports,
+  WatchService,
+  type WatchServiceOptions,
+} from '../../src/watches/watch-service.js';
+import { WatchStore } from '../../src/watches/watch-store.js';
+
+const MINUTE = 60_000;
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+const T0 = Date.parse('2026-12-01T09:00:00Z');
+const RULE: WatchScheduleRule = { limit: 3, windowMs: MINUTE, minIntervalMs: 10 * MINUTE };
+const INTERVAL = 10 * MINUTE;
+const LEASE = 2 * MINUTE;
+
+const cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const fn of cleanup.splice(0).reverse()) await fn();
+});
+
+/** What the fake message builders return: enough to say which message was built from what. */
+type Msg =
+  | { kind: 'card'; state: CardState; eventId: string; conditions: ConditionState[]; checks: number | undefined }
+  | { kind: 'alert'; condition: string; value: number }
+  | { kind: 'summary'; eventId: string; checks: number | undefined }
+  | { kind: 'paused'; reason: string };
+
+const messages: WatchMessages<Msg> = {
+  card: ({ watch, check, state }) => ({
+    kind: 'card',
+    state,
+    eventId: watch.eventId,
+    conditions: watch.conditions,
+    checks: check?.checks,
+  }),
+  alert: ({ condition, value }) => ({ kind: 'alert', condition: condition.key, value }),
+  summary: ({ watch, check }) => ({ kind: 'summary', eventId: watch.eventId, checks: check?.checks }),
+  paused: (_watch, reason) => ({ kind: 'paused', reason }),
+};
+
+/** A Slack error that means the channel refuses posts for good. */
+class Refusal extends Error {
+  constructor(readonly code: string) {
+    super(`An API error occurred: ${code}`);
+  }
+}
+
+/** A promise that never settles: the process died there. */
+const never = <T>() => new Promise<T>(() => undefined);
+
+/** A chat behaviour that dies at `where`, and a promise that resolves once it has. */
+function dying(where: Omit<ChatBehaviour, 'died'>): { behaviour: ChatBehaviour; dead: Promise<void> } {
+  let died: () => void = () => undefined;
+  const dead = new Promise<void>((resolve) => {
+    died = resolve;
+  });
+  return { behaviour: { ...where, died }, dead };
+}
+
+/** Slack as the replicas share it: every message any of them posted. */
+class FakeSlack {
+  cards: { channel: string; ts: string; message: Msg; metadata: WatchMetadata }[] = [];
+  updates: { channel: string; ts: string; message: Msg }[] = [];
+  replies: { channel: string; threadTs: string; message: Msg; broadcast: boolean; metadata: WatchMetadata }[] = [];
+  notices: { userId: string; message: Msg }[] = [];
+  findReplyCalls: { channel: string; threadTs: string; metadata: WatchMetadata }[] = [];
+  /** Channels that refuse every post and edit, with the code Slack gives. */
+  refusing = new Map<string, string>();
+  /** The next replies fail with a temporary error (not a refusal). */
+  failingReplies = 0;
+  #seq = 0;
+
+  nextTs(): string {
+    this.#seq += 1;
+    return `1764579600.${String(this.#seq).padStart(6, '0')}`;
+  }
+
+  alerts(channel?: string) {
+    return this.replies.filter((r) => r.metadata.event_payload.kind === 'alert' && (!channel || r.channel === channel));
+  }
+
+  summaries() {
+    return this.replies.filter((r) => r.metadata.event_payload.kind === 'summary');
+  }
+}
+
+interface ChatBehaviour {
+  /** Called where the replica dies (its claim is in the store by then). */
+  died?: () => void;
+  /** The replica dies in `reply`: before the message goes out, or just after. */
+  crashInReply?: 'before-post' | 'after-post';
+  crashInPostCard?: 'before-post' | 'after-post';
+  /** What findReply answers; by default, what Slack holds. */
+  findReply?: boolean;
+  /** Holds each reply until the gate opens (another replica gets in meanwhile). */
+  replyGate?: Promise<void>;
+  /** Called as a reply starts (its alert is claimed by then). */
+  replying?: () => void;
+  failNotify?: boolean;
+}
+
+const sameMetadata = (a: WatchMetadata, b: WatchMetadata) => JSON.stringify(a) === JSON.stringify(b);
+
+function chatFor(slack: FakeSlack, behaviour: ChatBehaviour = {}): WatchChat<Msg> {
+  const dieHere = <T>() => {
+    behaviour.died?.();
+    return never<T>();
+  };
+  const refuse = (channel: string) => {
+    const code = slack.refusing.get(channel);
+    if (code) throw new Refusal(code);
+  };
+  return {
+    postCard: async (channel, message, metadata) => {
+      refuse(channel);
+      if (behaviour.crashInPostCard === 'before-post') return dieHere();
+      const ts = slack.nextTs();
+      slack.cards.push({ channel, ts, message, metadata });
+      if (behaviour.crashInPostCard === 'after-post') return dieHere();
+      return ts;
+    },
+    updateCard: async (channel, ts, message) => {
+      refuse(channel);
+      slack.updates.push({ channel, ts, message });
+    },
+    reply: async (channel, threadTs, message, { broadcast, metadata }) => {
+      behaviour.replying?.();
+      await behaviour.replyGate;
+      refuse(channel);
+      if (slack.failingReplies > 0) {
+        slack.failingReplies -= 1;
+        throw new Error('An API error occurred: internal_error');
+      }
+      if (behaviour.crashInReply === 'before-post') return dieHere();
+      slack.replies.push({ channel, threadTs, message, broadcast, metadata });
+      if (behaviour.crashInReply === 'after-post') return dieHere();
+    },
+    findCard: async (channel, metadata, sinceMs) =>
+      slack.cards.find((c) => c.channel === channel && sameMetadata(c.metadata, metadata) && sinceMs <= T0 + 100 * DAY)
+        ?.ts,
+    findReply: async (channel, threadTs, metadata) => {
+      slack.findReplyCalls.push({ channel, threadTs, metadata });
+      if (behaviour.findReply !== undefined) return behaviour.findReply;
+      return slack.replies.some(
+        (r) => r.channel === channel && r.threadTs === threadTs && sameMetadata(r.metadata, metadata),
+      );
+    },
+    notify: async (userId, message) => {
+      if (behaviour.failNotify) throw new Error('cannot open a DM');
+      slack.notices.push({ userId, message });
+    },
+    channelRefusal: (error) => (error instanceof Refusal ? error.code : undefined),
+  };
+}
+
+/** The report endpoint, as far as watches see it: figures a test sets, and whether a slot is spare. */
+class FakeReports implements WatchReports {
+  figures = new Map<string, EventReport>();
+  spareCalls: string[] = [];
+  /** undefined: a slot is spare; 'none': none is; 'throw': the call fails; 'hang': the replica dies in it. */
+  mode: 'spare' | 'none' | 'throw' | 'hang' = 'spare';
+
+  set(eventId: string, fields: Record<string, unknown>): EventReport {
+    const report = simulatorReport(eventId, fields);
+    this.figures.set(eventId, report);
+    return report;
+  }
+
+  async spare(eventId: string): Promise<EventReport | undefined> {
+    this.spareCalls.push(eventId);
+    if (this.mode === 'none') return undefined;
+    if (this.mode === 'throw') throw new Error('report call failed: 503');
+    if (this.mode === 'hang') return never();
+    return this.figures.get(eventId) ?? simulatorReport(eventId, {});
+  }
+}
+
+/** A report shaped like the simulator's (src/simulator/report.ts). */
+function simulatorReport(eventId: string, fields: Record<string, unknown>): EventReport {
+  return {
+    eventId,
+    eventName: 'Jazz Night',
+    currency: 'EUR',
+    generatedAt: new Date(T0).toISOString(),
+    ticketsSold: 300,
+    capacity: 1000,
+    grossRevenue: 12_000,
+    netRevenue: 11_280,
+    checkIns: 0,
+    refunds: 6,
+    byCategory: [{ id: 'tcat_1', name: 'General', price: 40, capacity: 1000, sold: 300, revenue: 12_000 }],
+    salesByDay: [{ date: '2026-11-30', sold: 300 }],
+    promos: [{ id: 'promo_early', code: 'EARLYBIRD', redeemed: 10, quantity: 100 }],
+    ...fields,
+  };
+}
+
+/** A claim store that remembers which keys were claimed (to look at the claims a crash left). */
+function recordingClaims(inner: ClaimStore, keys: string[]): ClaimStore {
+  return {
+    claim: (key, owner, at) => {
+      keys.push(key);
+      return inner.claim(key, owner, at);
+    },
+    settle: (key, owner, state, at) => inner.settle(key, owner, state, at),
+    get: (key) => inner.get(key),
+    release: (key, owner) => inner.release(key, owner),
+    takeOver: (key, expected: Claim, owner, at) => inner.takeOver(key, expected, owner, at),
+    prune: (before) => inner.prune(before),
+  };
+}
+
+interface Clock {
+  t: number;
+  now(): number;
+}
+
+const manualClock = (t = T0): Clock => {
+  const clock = { t, now: () => clock.t };
+  return clock;
+};
+
+interface Harness {
+  opened: OpenedStore;
+  store: WatchStore;
+  slack: FakeSlack;
+  reports: FakeReports;
+  clock: Clock;
+  claimedKeys: string[];
+  checks: { source: 'watch' | 'person'; since: number | undefined }[];
+  alertKinds: WatchCondition['kind'][];
+  /** A replica: its own service (owner id) over the shared store, Slack and report endpoint. */
+  replica(
+    behaviour?: ChatBehaviour,
+    options?: { clock?: Clock; reports?: WatchReports; leaseMs?: number },
+  ): WatchService<Msg>;
+}
+
+async function harness(): Promise<Harness> {
+  const opened = await openStore('sqlite://:memory:');
+  cleanup.push(() => opened.close());
+  const store = new WatchStore(opened.keyValue, silentLogger);
+  const slack = new FakeSlack();
+  const reports = new FakeReports();
+  const clock = manualClock();
+  const claimedKeys: string[] = [];
+  const claims = recordingClaims(opened.claims, claimedKeys);
+  const checks: Harness['checks'] = [];
+  const alertKinds: Harness['alertKinds'] = [];
+  return {
+    opened,
+    store,
+    slack,
+    reports,
+    clock,
+    claimedKeys,
+    checks,
+    alertKinds,
+    replica: (behaviour = {}, options = {}) => {
+      const serviceOptions: WatchServiceOptions<Msg> = {
+        store,
+        claims,
+        chat: chatFor(slack, behaviour),
+        messages,
+        reports: options.reports ?? reports,
+        rule: RULE,
+        clock: options.clock ?? clock,
+        logger: silentLogger,
+        leaseMs: options.leaseMs ?? LEASE,
+        onCheck: (source, since) => checks.push({ source, since }),
+        onAlert: (kind) => alertKinds.push(kind),
+      };
+      return new WatchService<Msg>(serviceOptions);
+    },
+  };
+}
+
+const EVENT = { id: 'evt_jazz', name: 'Jazz Night', startsAtMs: T0 + 7 * DAY, endsAtMs: T0 + 7 * DAY + 3 * HOUR };
+const OTHER = { id: 'evt_rock', name: 'Rock Night', startsAtMs: T0 + 14 * DAY, endsAtMs: T0 + 14 * DAY + 3 * HOUR };
+
+const soldAtLeast = (value: number): WatchCondition => ({ kind: 'figure', field: 'ticketsSold', op: '>=', value });
+
+function request(conditions: WatchCondition[], overrides: Partial<Parameters<WatchService<Msg>['watch']>[0]> = {}) {
+  return { channel: 'C0OPS', personal: false, event: EVENT, userId: 'U0ALICE', conditions, ...overrides };
+}
+
+/** Polls until `condition` holds (the store answers from SQLite's thread pool, not in one tick). */
+async function until(condition: () => boolean, what: string) {
+  const deadline = Date.now() + 5_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`never happened: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}
+
+const stateOf = async (h: Harness, key: string, channel = 'C0OPS', eventId = EVENT.id) =>
+  (await h.store.get(channel, eventId))?.conditions.find((c) => c.key === key);
+
+describe('WatchService: the card', () => {
+  it('posts one card when the watch is set, then edits it at each check and each change', async () => {
+    const h = await harness();
+    const service = h.replica();
+    const result = await service.watch(request([soldAtLeast(400)]));
+    expect(result).toMatchObject({ added: ['ticketsSold >= 400'], already: [], intervalMs: INTERVAL });
+    expect(h.slack.cards).toHaveLength(1);
+    const card = h.slack.cards[0] as FakeSlack['cards'][number];
+    expect(card).toMatchObject({
+      channel: 'C0OPS',
+      message: { kind: 'card', state: 'active', eventId: EVENT.id, checks: undefined },
+      metadata: { event_type: 'eventops_watch', event_payload: { kind: 'card', watch: `watch:C0OPS:${EVENT.id}` } },
+    });
+    expect(result.watch.cardTs).toBe(card.ts);
+    expect((await h.store.get('C0OPS', EVENT.id))?.cardTs).toBe(card.ts);
+
+    expect(await service.turn()).toEqual({ kind: 'checked', eventId: EVENT.id });
+    h.clock.t += INTERVAL;
+    expect(await service.turn()).toEqual({ kind: 'checked', eventId: EVENT.id });
+    expect(h.slack.updates.map((u) => [u.ts, (u.message as { checks?: number }).checks])).toEqual([
+      [card.ts, 1],
+      [card.ts, 2],
+    ]);
+
+    const again = await service.watch(request([soldAtLeast(400), { kind: 'sold-out' }], { userId: 'U0BOB' }));
+    expect(again).toMatchObject({ added: ['sold out'], already: ['ticketsSold >= 400'] });
+    expect(again.watch.setBy).toBe('U0ALICE');
+    expect(again.watch.conditions.map((c) => [c.key, c.addedBy])).toEqual([
+      ['ticketsSold >= 400', 'U0ALICE'],
+      ['sold out', 'U0BOB'],
+    ]);
+    expect(h.slack.cards).toHaveLength(1);
+    expect(h.slack.updates).toHaveLength(3);
+    expect(h.slack.updates.every((u) => u.ts === card.ts)).toBe(true);
+  });
+
+  it('keeps one card per event and conversation: another channel gets its own, the same one does not', async () => {
+    const h = await harness();
+    const service = h.replica();
+    await service.watch(request([soldAtLeast(400)]));
+    await service.watch(request([soldAtLeast(400)], { channel: 'C0MARKETING' }));
+    await service.watch(request([{ kind: 'sold-out' }], { event: OTHER }));
+    await service.watch(request([{ kind: 'sold-out' }]));
+    expect(h.slack.cards.map((c) => [c.channel, c.message.kind === 'card' && c.message.eventId])).toEqual([
+      ['C0OPS', EVENT.id],
+      ['C0MARKETING', EVENT.id],
+      ['C0OPS', OTHER.id],
+    ]);
+    // One check of the event serves both of its cards.
+    expect(await service.turn()).toEqual({ kind: 'checked', eventId: EVENT.id });
+    expect(h.reports.spareCalls).toEqual([EVENT.id]);
+    expect(h.slack.updates.filter((u) => u.message.kind === 'card' && u.message.checks === 1)).toHaveLength(2);
+  });
+
+  it('two replicas setting up the same watch at once post one card', async () => {
+    const h = await harness();
+    const [a, b] = [h.replica(), h.replica()];
+    const [ra, rb] = await Promise.all([
+      a.watch(request([soldAtLeast(400)])),
+      b.watch(request([{ kind: 'sold-out' }], { userId: 'U0BOB' })),
+    ]);
+    expect(h.slack.cards).toHaveLength(1);
+    const stored = (await h.store.get('C0OPS', EVENT.id)) as Watch;
+    expect(stored.cardTs).toBe(h.slack.cards[0]?.ts);
+    expect(stored.conditions.map((c) => c.key).sort()).toEqual(['sold out', 'ticketsSold >= 400']);
+    expect(ra.watch.createdAt).toBe(rb.watch.createdAt);
+  });
+
+  it('a replica that died after posting the card: the next one finds it by its metadata and posts none', async () => {
+    const h = await harness();
+    const { behaviour, dead } = dying({ crashInPostCard: 'after-post' });
+    void h.replica(behaviour).watch(request([soldAtLeast(400)]));
+    await dead;
+    expect(h.slack.cards).toHaveLength(1);
+    const survivor = h.replica();
+    // Within the lease the card is still the dead replica's.
+    await survivor.observe(EVENT.id, h.reports.set(EVENT.id, {}));
+    expect(h.slack.cards).toHaveLength(1);
+    h.clock.t += LEASE + 1;
+    await survivor.observe(EVENT.id, h.reports.set(EVENT.id, {}));
+    expect(h.slack.cards).toHaveLength(1);
+    expect((await h.store.get('C0OPS', EVENT.id))?.cardTs).toBe(h.slack.cards[0]?.ts);
+    // The next check edits that card.
+    h.clock.t += MINUTE;
+    await survivor.observe(EVENT.id, h.reports.set(EVENT.id, {}));
+    expect(h.slack.cards).toHaveLength(1);
+    expect(h.slack.updates.at(-1)?.ts).toBe(h.slack.cards[0]?.ts);
+  });
+
+  // BUG: when a check finds the card a dead replica posted (findCard), it stores its ts but does
+  // not edit it, so the card keeps the figures it was posted with (none here) until the next
+  // check, an interval later; a card posted by the check itself shows the check's figures.
+  it.fails('the check that recovers a card a dead replica posted shows its figures on it', async () => {
+    const h = await harness();
+    const { behaviour, dead } = dying({ crashInPostCard: 'after-post' });
+    void h.replica(behaviour).watch(request([soldAtLeast(400)]));
+    await dead;
+    h.clock.t += LEASE + 1;
+    await h.replica().observe(EVENT.id, h.reports.set(EVENT.id, {}));
+    expect(h.slack.updates.map((u) => [u.ts, u.message.kind === 'card' && u.message.checks])).toEqual([
+      [h.slack.cards[0]?.ts, 1],
+    ]);
+  });
+
+  it('a replica that died before posting the card: the next one posts it, once', async () => {
+    const h = await harness();
+    const { behaviour, dead } = dying({ crashInPostCard: 'before-post' });
+    void h.replica(behaviour).watch(request([soldAtLeast(400)]));
+    await dead;
+    expect(h.slack.cards).toHaveLength(0);
+    h.clock.t += LEASE + 1;
+    const survivor = h.replica();
+    await survivor.observe(EVENT.id, h.reports.set(EVENT.id, {}));
+    await survivor.observe(EVENT.id, h.reports.set(EVENT.id, {}));
+    expect(h.slack.cards).toHaveLength(1);
+    expect((await h.store.get('C0OPS', EVENT.id))?.cardTs).toBe(h.slack.cards[0]?.ts);
+  });
+
+  it('unwatch ends the watch and its card says who ended it', async () => {
+    const h = await harness();
+    const service = h.replica();
+    await service.watch(request([soldAtLeast(400)]));
+    const ended = await service.unwatch('C0OPS', EVENT.id, 'U0BOB');
+    expect(ended?.eventId).toBe(EVENT.id);
+    expect(h.slack.updates.at(-1)?.message).toMatchObject({ kind: 'card', state: 'unwatched' });
+    expect(await h.store.get('C0OPS', EVENT.id)).toBeUndefined();
+    expect(await service.unwatch('C0OPS', EVENT.id, 'U0BOB')).toBeUndefined();
+    expect(await service.turn()).toEqual({ kind: 'idle', nextAt: undefined });
+  });
+
+  it('lists watches by conversation and by the person who set them up or added a condition', async () => {
+    const h = await harness();
+    const service = h.replica();
+    await service.watch(request([soldAtLeast(400)]));
+    await service.watch(request([{ kind: 'sold-out' }], { channel: 'C0MARKETING', userId: 'U0BOB' }));
+    await service.watch(request([{ kind: 'sold-out' }], { userId: 'U0BOB' }));
+    const ids = async (filter: { channel?: string; setBy?: string }) =>
+      (await service.list(filter)).map(({ watch }) => watch.channel).sort();
+    expect(await ids({ channel: 'C0OPS' })).toEqual(['C0OPS']);
+    expect(await ids({ setBy: 'U0BOB' })).toEqual(['C0MARKETING', 'C0OPS']);
+    expect(await ids({ setBy: 'U0ALICE' })).toEqual(['C0OPS']);
+    expect(await ids({})).toEqual(['C0MARKETING', 'C0OPS']);
+  });
+});
+
+describe('WatchService: alerts', () => {
+  it('alerts once per crossing, in the card thread, re-arming only once the figure has clearly cleared', async () => {
+    const h = await harness();
+    const service = h.replica();
+    await service.watch(request([soldAtLeast(400)]));
+    const cardTs = h.slack.cards[0]?.ts;
+    const sold = async (ticketsSold: number) => {
+      h.clock.t += MINUTE;
+      await service.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold }));
+      return h.slack.alerts().length;
+    };
+    expect(await sold(390)).toBe(0);
+    expect(await sold(400)).toBe(1);
+    expect(await sold(398)).toBe(1); // under, but not clearly: not re-armed
+    expect(await sold(401)).toBe(1);
+    expect(await sold(395)).toBe(1);
+    expect(await sold(391)).toBe(1); // clearly under (2% margin): re-armed
+    expect(await stateOf(h, 'ticketsSold >= 400')).toMatchObject({ armed: true, crossings: 1, lastValue: 391 });
+    expect(await sold(405)).toBe(2);
+    expect(await sold(420)).toBe(2);
+
+    expect(h.slack.alerts().map((a) => [a.threadTs, a.broadcast, a.message, a.metadata.event_payload])).toEqual([
+      [
+        cardTs,
+        true,
+        { kind: 'alert', condition: 'ticketsSold >= 400', value: 400 },
+        expect.objectContaining({ kind: 'alert', condition: 'ticketsSold >= 400', crossing: 1 }),
+      ],
+      [
+        cardTs,
+        true,
+        { kind: 'alert', condition: 'ticketsSold >= 400', value: 405 },
+        expect.objectContaining({ kind: 'alert', condition: 'ticketsSold >= 400', crossing: 2 }),
+      ],
+    ]);
+    expect(await stateOf(h, 'ticketsSold >= 400')).toMatchObject({ armed: false, crossings: 2, lastValue: 420 });
+    expect(h.alertKinds).toEqual(['figure', 'figure']);
+    expect(h.slack.cards).toHaveLength(1);
+  });
+
+  it('broadcasts threshold crossings to the channel and keeps movement in the thread', async () => {
+    const h = await harness();
+    const service = h.replica();
+    await service.watch(
+      request([
+        { kind: 'sold-share', percent: 90 },
+        { kind: 'sold-out' },
+        { kind: 'left', code: 'EARLYBIRD', max: 10, unit: 'count' },
+        { kind: 'sold-since', count: 50 },
+        { kind: 'stall', hours: 6 },
+      ]),
+    );
+    await service.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 900 }));
+    h.clock.t += 7 * HOUR;
+    await service.observe(
+      EVENT.id,
+      h.reports.set(EVENT.id, {
+        ticketsSold: 1000,
+        promos: [{ id: 'promo_early', code: 'EARLYBIRD', redeemed: 95, quantity: 100 }],
+      }),
+    );
+    h.clock.t += 7 * HOUR;
+    await service.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 1000 }));
+    const broadcast = Object.fromEntries(
+      h.slack.alerts().map((a) => [(a.message as { condition: string }).condition, a.broadcast]),
+    );
+    expect(broadcast).toEqual({
+      'sold >= 90%': true,
+      'sold out': true,
+      'EARLYBIRD left <= 10': true,
+      '+50 sold since the last check': false,
+      'no sale for 6h': false,
+    });
+    expect(h.alertKinds.sort()).toEqual(['left', 'sold-out', 'sold-share', 'sold-since', 'stall']);
+  });
+
+  it('says which condition a report cannot check, and checks it again once a report has the figure', async () => {
+    const h = await harness();
+    const service = h.replica();
+    await service.watch(request([{ kind: 'figure', field: 'checkIns', op: '>=', value: 100 }]));
+    await service.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: undefined }));
+    expect(await stateOf(h, 'checkIns >= 100')).toMatchObject({ unknown: 'the report has no checkIns', armed: true });
+    const card = h.slack.updates.at(-1)?.message;
+    expect(card?.kind === 'card' && card.conditions[0]?.unknown).toBe('the report has no checkIns');
+    h.clock.t += MINUTE;
+    await service.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 120 }));
+    expect(await stateOf(h, 'checkIns >= 100')).toMatchObject({ armed: false, crossings: 1, lastValue: 120 });
+    expect((await stateOf(h, 'checkIns >= 100'))?.unknown).toBeUndefined();
+    expect(h.slack.alerts()).toHaveLength(1);
+  });
+
+  it('retries an alert whose post failed for a while, at a check a window later, and posts it once', async () => {
+    const h = await harness();
+    const service = h.replica();
+    await service.watch(request([soldAtLeast(400)]));
+    h.slack.failingReplies = 1;
+    const report = h.reports.set(EVENT.id, { ticketsSold: 450 });
+    await service.observe(EVENT.id, report);
+    expect(h.slack.alerts()).toHaveLength(0);
+    expect(await stateOf(h, 'ticketsSold >= 400')).toMatchObject({ armed: true, crossings: 0 });
+    expect((await h.store.get('C0OPS', EVENT.id))?.paused).toBeUndefined();
+    // Within the window the failed attempt is left alone.
+    h.clock.t += RULE.windowMs - 1;
+    await service.observe(EVENT.id, report);
+    expect(h.slack.alerts()).toHaveLength(0);
+    h.clock.t += 1;
+    await service.observe(EVENT.id, report);
+    h.clock.t += RULE.windowMs;
+    await service.observe(EVENT.id, report);
+    expect(h.slack.alerts()).toHaveLength(1);
+    expect(h.slack.alerts()[0]?.metadata.event_payload.crossing).toBe(1);
+    expect(await stateOf(h, 'ticketsSold >= 400')).toMatchObject({ armed: false, crossings: 1 });
+    expect(h.slack.notices).toHaveLength(0);
+  });
+
+  it('two replicas applying the same crossing one after the other post one alert', async () => {
+    const h = await harness();
+    const [a, b] = [h.replica(), h.replica()];
+    await a.watch(request([soldAtLeast(400)]));
+    const report = h.reports.set(EVENT.id, { ticketsSold: 410 });
+    await a.observe(EVENT.id, report);
+    h.clock.t += 1;
+    await b.observe(EVENT.id, report);
+    expect(h.slack.alerts()).toHaveLength(1);
+  });
+
+  it('two replicas applying the same crossing at once post one alert', async () => {
+    const h = await harness();
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    // A's reply is held until B has seen the crossing too: both claim it while it is in flight.
+    let replying: () => void = () => undefined;
+    const aReplying = new Promise<void>((resolve) => {
+      replying = resolve;
+    });
+    const a = h.replica({ replyGate: gate, replying });
+    const clockB = manualClock(T0 + 1);
+    const b = h.replica({}, { clock: clockB });
+    await a.watch(request([soldAtLeast(400), { kind: 'sold-out' }]));
+    const report = h.reports.set(EVENT.id, { ticketsSold: 1000 });
+    const first = a.observe(EVENT.id, report);
+    await aReplying;
+    await b.observe(EVENT.id, report);
+    open();
+    await first;
+    expect(
+      h.slack
+        .alerts()
+        .map((r) => (r.message as { condition: string }).condition)
+        .sort(),
+    ).toEqual(['sold out', 'ticketsSold >= 400']);
+    expect(await stateOf(h, 'ticketsSold >= 400')).toMatchObject({ armed: false, crossings: 1 });
+    expect(await stateOf(h, 'sold out')).toMatchObject({ armed: false, crossings: 1 });
+    // Later checks on both replicas add nothing.
+    h.clock.t += MINUTE;
+    clockB.t += 2 * MINUTE;
+    await Promise.all([a.observe(EVENT.id, report), b.observe(EVENT.id, report)]);
+    expect(h.slack.alerts()).toHaveLength(2);
+  });
+
+  it('three replicas taking turns at once: one check per due time, one alert per crossing', async () => {
+    const h = await harness();
+    const replicas = [h.replica(), h.replica(), h.replica()];
+    await replicas[0]?.watch(request([soldAtLeast(400)]));
+    h.reports.set(EVENT.id, { ticketsSold: 450 });
+    const turns = await Promise.all(replicas.map((r) => r.turn()));
+    expect(turns.filter((t) => t.kind === 'checked')).toHaveLength(1);
+    expect(turns.filter((t) => t.kind !== 'checked').every((t) => t.kind === 'claimed-elsewhere')).toBe(true);
+    expect(h.reports.spareCalls).toHaveLength(1);
+    expect(h.slack.alerts()).toHaveLength(1);
+    expect((await h.store.lastCheck(EVENT.id))?.checks).toBe(1);
+  });
+});
+
+describe('WatchService: a crash between claiming an alert and settling it', () => {
+  /** Replica A claims the crossing's alert and dies in `reply`; the lease then runs out. */
+  async function crashed(h: Harness, when: 'before-post' | 'after-post') {
+    const setUp = h.replica();
+    await setUp.watch(request([soldAtLeast(400)]));
+    const report = h.reports.set(EVENT.id, { ticketsSold: 420 });
+    const { behaviour, dead } = dying({ crashInReply: when });
+    void h.replica(behaviour).observe(EVENT.id, report);
+    await dead;
+    const key = h.claimedKeys.find((k) => k.startsWith('watch-alert:')) as string;
+    expect(key).toBe(`watch-alert:C0OPS:${EVENT.id}:${T0}:ticketsSold >= 400:1`);
+    expect(await h.opened.claims.get(key)).toMatchObject({ state: 'claimed', at: T0 });
+    return { key, report };
+  }
+
+  it('within the lease, another replica does not post and the condition stays armed', async () => {
+    const h = await harness();
+    const { report } = await crashed(h, 'before-post');
+    h.clock.t += LEASE - 1;
+    await h.replica().observe(EVENT.id, report);
+    expect(h.slack.alerts()).toHaveLength(0);
+    expect(await stateOf(h, 'ticketsSold >= 400')).toMatchObject({ armed: true, crossings: 0 });
+  });
+
+  it('the alert had gone out (findReply answers true): the next replica settles it without posting again', async () => {
+    const h = await harness();
+    const { key, report } = await crashed(h, 'after-post');
+    expect(h.slack.alerts()).toHaveLength(1);
+    h.clock.t += LEASE + 1;
+    await h.replica().observe(EVENT.id, report);
+    expect(h.slack.alerts()).toHaveLength(1);
+    expect(h.slack.findReplyCalls).toHaveLength(1);
+    expect(h.slack.findReplyCalls[0]?.metadata.event_payload).toMatchObject({
+      kind: 'alert',
+      condition: 'ticketsSold >= 400',
+      crossing: 1,
+    });
+    expect(await h.opened.claims.get(key)).toMatchObject({ state: 'done' });
+    expect(await stateOf(h, 'ticketsSold >= 400')).toMatchObject({ armed: false, crossings: 1 });
+    h.clock.t += MINUTE;
+    await h.replica().observe(EVENT.id, report);
+    expect(h.slack.alerts()).toHaveLength(1);
+  });
+
+  it('the alert had not gone out (findReply answers false): the next replica posts it once', async () => {
+    const h = await harness();
+    const { key, report } = await crashed(h, 'before-post');
+    expect(h.slack.alerts()).toHaveLength(0);
+    h.clock.t += LEASE + 1;
+    const survivor = h.replica();
+    await survivor.observe(EVENT.id, report);
+    h.clock.t += MINUTE;
+    await survivor.observe(EVENT.id, report);
+    expect(h.slack.alerts()).toHaveLength(1);
+    expect(h.slack.findReplyCalls).toHaveLength(1);
+    expect(await h.opened.claims.get(key)).toMatchObject({ state: 'done' });
+    expect(h.alertKinds).toEqual(['figure']);
+  });
+
+  it('trusts findReply: true means no post even if this fake Slack holds none, false means one post', async () => {
+    for (const answer of [true, false]) {
+      const h = await harness();
+      const { report } = await crashed(h, 'before-post');
+      h.clock.t += LEASE + 1;
+      await h.replica({ findReply: answer }).observe(EVENT.id, report);
+      expect(h.slack.alerts(), String(answer)).toHaveLength(answer ? 0 : 1);
+      expect(await stateOf(h, 'ticketsSold >= 400'), String(answer)).toMatchObject({ armed: false, crossings: 1 });
+    }
+  });
+
+  it('a replica killed mid-check: its due time is taken over after the lease and checked once', async () => {
+    const h = await harness();
+    await h.replica().watch(request([soldAtLeast(400)]));
+    const dying = new FakeReports();
+    dying.mode = 'hang';
+    void h.replica({}, { reports: dying }).turn();
+    await until(() => dying.spareCalls.length === 1, 'the dying replica asked for its report');
+    const survivor = h.replica();
+    expect(await survivor.turn()).toEqual({ kind: 'claimed-elsewhere', eventId: EVENT.id });
+    h.clock.t += LEASE + 1;
+    expect(await survivor.turn()).toEqual({ kind: 'checked', eventId: EVENT.id });
+    expect(await survivor.turn()).toEqual({ kind: 'idle', nextAt: h.clock.t + INTERVAL });
+    expect(h.reports.spareCalls).toEqual([EVENT.id]);
+  });
+});
+
+describe('WatchService: a channel that refuses posts', () => {
+  it('pauses the watch when an alert is refused and tells the person who set it up, once', async () => {
+    const h = await harness();
+    const service = h.replica();
+    await service.watch(request([soldAtLeast(400), { kind: 'sold-out' }]));
+    await service.watch(request([soldAtLeast(400)], { channel: 'C0MARKETING', userId: 'U0BOB' }));
+    h.slack.refusing.set('C0OPS', 'is_archived');
+    await service.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 1000 }));
+    const paused = await h.store.get('C0OPS', EVENT.id);
+    expect(paused?.paused).toEqual({ reason: 'is_archived', at: T0 });
+    expect(h.slack.notices).toEqual([{ userId: 'U0ALICE', message: { kind: 'paused', reason: 'is_archived' } }]);
+    // The other channel's watch of the same event goes on.
+    expect(h.slack.alerts('C0MARKETING')).toHaveLength(1);
+
+    // No more checks, posts or notices for the paused one.
+    const updatesBefore = h.slack.updates.filter((u) => u.channel === 'C0OPS').length;
+    for (let i = 0; i < 3; i++) {
+      h.clock.t += INTERVAL;
+      await service.turn();
+      await service.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 1000 }));
+    }
+    expect(h.slack.notices).toHaveLength(1);
+    expect(h.slack.updates.filter((u) => u.channel === 'C0OPS')).toHaveLength(updatesBefore);
+    expect(h.slack.alerts('C0OPS')).toHaveLength(0);
+    expect(await service.intervalMs()).toBe(INTERVAL);
+  });
+
+  it('pauses a watch whose card is refused as it is set up, and tells its owner once', async () => {
+    const h = await harness();
+    const service = h.replica();
+    h.slack.refusing.set('C0OPS', 'not_in_channel');
+    const result = await service.watch(request([soldAtLeast(400)]));
+    expect(result.watch.paused).toEqual({ reason: 'not_in_channel', at: T0 });
+    expect(h.slack.cards).toHaveLength(0);
+    expect(h.slack.notices).toEqual([{ userId: 'U0ALICE', message: { kind: 'paused', reason: 'not_in_channel' } }]);
+    expect(await service.turn()).toEqual({ kind: 'idle', nextAt: undefined });
+    await service.observe(EVENT.id, h.reports.set(EVENT.id, {}));
+    expect(h.reports.spareCalls).toHaveLength(0);
+    expect(await h.store.lastCheck(EVENT.id)).toBeUndefined();
+
+    // Set again once the channel takes posts: a fresh watch and card, keeping its conditions.
+    h.slack.refusing.clear();
+    h.clock.t += MINUTE;
+    const again = await service.watch(request([{ kind: 'sold-out' }], { userId: 'U0BOB' }));
+    expect(again.watch.paused).toBeUndefined();
+    expect(again.watch.createdAt).toBe(T0 + MINUTE);
+    expect(again.watch.conditions.map((c) => c.key)).toEqual(['ticketsSold >= 400', 'sold out']);
+    expect(h.slack.cards).toHaveLength(1);
+  });
+
+  it('pauses when the card edit of a check is refused', async () => {
+    const h = await harness();
+    const service = h.replica();
+    await service.watch(request([soldAtLeast(400)]));
+    h.slack.refusing.set('C0OPS', 'channel_not_found');
+    expect(await service.turn()).toEqual({ kind: 'checked', eventId: EVENT.id });
+    expect((await h.store.get('C0OPS', EVENT.id))?.paused?.reason).toBe('channel_not_found');
+    expect(h.slack.notices).toHaveLength(1);
+  });
+
+  it('a notice that cannot be sent does not break the check', async () => {
+    const h = await harness();
+    await h.replica().watch(request([soldAtLeast(400)]));
+    h.slack.refusing.set('C0OPS', 'is_archived');
+    const service = h.replica({ failNotify: true });
+    expect(await service.turn()).toEqual({ kind: 'checked', eventId: EVENT.id });
+    expect((await h.store.get('C0OPS', EVENT.id))?.paused?.reason).toBe('is_archived');
+  });
+
+  it('two replicas refused at once tell the owner once', async () => {
+    const h = await harness();
+    const [a, b] = [h.replica(), h.replica({}, { clock: manualClock(T0 + 1) })];
+    await a.watch(request([soldAtLeast(400)]));
+    h.slack.refusing.set('C0OPS', 'is_archived');
+    const report = h.reports.set(EVENT.id, { ticketsSold: 500 });
+    await Promise.all([a.observe(EVENT.id, report), b.observe(EVENT.id, report)]);
+    expect(h.slack.notices).toHaveLength(1);
+  });
+});
+
+describe('WatchService: the end of the event', () => {
+  it('posts a summary in the thread, marks the card ended and removes the watch at the next turn', async () => {
+    const h = await harness();
+    const service = h.replica();
+    await service.watch(request([soldAtLeast(400)]));
+    await service.watch(request([soldAtLeast(400)], { event: OTHER }));
+    expect(await service.turn()).toEqual({ kind: 'checked', eventId: EVENT.id });
+    const cardTs = h.slack.cards[0]?.ts;
+    h.clock.t = EVENT.endsAtMs;
+    await service.turn();
+    expect(h.slack.summaries()).toEqual([
+      {
+        channel: 'C0OPS',
+        threadTs: cardTs,
+        message: { kind: 'summary', eventId: EVENT.id, checks: 1 },
+        broadcast: false,
+        metadata: expect.objectContaining({ event_payload: expect.objectContaining({ kind: 'summary' }) }),
+      },
+    ]);
+    expect(h.slack.updates.filter((u) => u.ts === cardTs).at(-1)?.message).toMatchObject({
+      kind: 'card',
+      state: 'ended',
+    });
+    expect(await h.store.get('C0OPS', EVENT.id)).toBeUndefined();
+    expect(await h.store.lastCheck(EVENT.id)).toBeUndefined();
+    expect(await h.store.get('C0OPS', OTHER.id)).toBeDefined();
+
+    h.clock.t += INTERVAL;
+    await service.turn();
+    await service.turn();
+    expect(h.slack.summaries()).toHaveLength(1);
+    expect(h.reports.spareCalls.slice(1)).not.toContain(EVENT.id);
+  });
+
+  it('across replicas the summary goes out once', async () => {
+    const h = await harness();
+    const replicas = [h.replica(), h.replica(), h.replica()];
+    await replicas[0]?.watch(request([soldAtLeast(400)]));
+    h.clock.t = EVENT.endsAtMs + 1;
+    await Promise.all(replicas.map((r) => r.turn()));
+    await Promise.all(replicas.map((r) => r.turn()));
+    expect(h.slack.summaries()).toHaveLength(1);
+    expect(await h.store.all()).toEqual([]);
+  });
+
+  it('a replica that died after posting the summary: the next one does not post it again', async () => {
+    const h = await harness();
+    await h.replica().watch(request([soldAtLeast(400)]));
+    h.clock.t = EVENT.endsAtMs + 1;
+    const { behaviour, dead } = dying({ crashInReply: 'after-post' });
+    void h.replica(behaviour).turn();
+    await dead;
+    expect(h.slack.summaries()).toHaveLength(1);
+    h.clock.t += LEASE + 1;
+    await h.replica().turn();
+    expect(h.slack.summaries()).toHaveLength(1);
+    expect(await h.store.all()).toEqual([]);
+  });
+
+  // BUG: turn() drops paused watches before it looks for ended events, so a paused watch (a
+  // channel that refused posts) outlives its event forever: it stays in the store and in
+  // `/events watches` and App Home after the event is over.
+  it.fails('drops a paused watch once its event is over', async () => {
+    const h = await harness();
+    const service = h.replica();
+    h.slack.refusing.set('C0OPS', 'is_archived');
+    await service.watch(request([soldAtLeast(400)]));
+    expect((await h.store.get('C0OPS', EVENT.id))?.paused).toBeDefined();
+    h.clock.t = EVENT.endsAtMs + DAY;
+    await service.turn();
+    expect(await h.store.get('C0OPS', EVENT.id)).toBeUndefined();
+  });
+});
+
+describe('WatchService: checks and report slots', () => {
+  it('counts a report a person fetched as a check: no report call of its own until the next due time', async () => {
+    const h = await harness();
+    const service = h.replica();
+    await service.watch(request([soldAtLeast(400)]));
+    await service.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 410 }));
+    expect(h.checks).toEqual([{ source: 'person', since: undefined }]);
+    expect(h.slack.alerts()).toHaveLength(1);
+    expect(await service.turn()).toEqual({ kind: 'idle', nextAt: T0 + INTERVAL });
+    expect(await service.nextCheckAt(EVENT.id)).toBe(T0 + INTERVAL);
+    h.clock.t += INTERVAL - 1;
+    expect(await service.turn()).toMatchObject({ kind: 'idle' });
+    expect(h.reports.spareCalls).toEqual([]);
+    h.clock.t += 1;
+    expect(await service.turn()).toEqual({ kind: 'checked', eventId: EVENT.id });
+    expect(h.reports.spareCalls).toEqual([EVENT.id]);
+    expect(h.checks).toEqual([
+      { source: 'person', since: undefined },
+      { source: 'watch', since: INTERVAL },
+    ]);
+  });
+
+  it('ignores a report of an event no one watches, and an older report than the last check', async () => {
+    const h = await harness();
+    const service = h.replica();
+    await service.observe(EVENT.id, h.reports.set(EVENT.id, {}));
+    expect(await service.latestReport(EVENT.id)).toBeUndefined();
+    expect(h.checks).toEqual([]);
+    await service.watch(request([soldAtLeast(400)]));
+    await service.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 350 }));
+    // Another replica read a report at the same instant: the one recorded first stands.
+    await h.replica().observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 999 }));
+    expect((await service.latestReport(EVENT.id))?.ticketsSold).toBe(350);
+    expect(h.slack.alerts()).toHaveLength(0);
+  });
+
+  it('keeps sold at the previous check and when sales last moved, for movement and stalls', async () => {
+    const h = await harness();
+    const service = h.replica();
+    await service.watch(request([{ kind: 'sold-since', count: 50 }]));
+    await service.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 300 }));
+    h.clock.t += HOUR;
+    await service.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 300 }));
+    h.clock.t += HOUR;
+    await service.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 360 }));
+    expect(await h.store.lastCheck(EVENT.id)).toMatchObject<Partial<EventCheck>>({
+      previousSold: 300,
+      lastSaleAt: T0 + 2 * HOUR,
+      checks: 3,
+    });
+    expect(h.slack.alerts()).toHaveLength(1);
+    expect(h.slack.alerts()[0]?.message).toEqual({
+      kind: 'alert',
+      condition: '+50 sold since the last check',
+      value: 60,
+    });
+  });
+
+  it('returns no-spare-slot when people have the slots, and lets another replica take the check', async () => {
+    const h = await harness();
+    await h.replica().watch(request([soldAtLeast(400)]));
+    const busy = new FakeReports();
+    busy.mode = 'none';
+    const a = h.replica({}, { reports: busy });
+    expect(await a.turn()).toEqual({ kind: 'no-spare-slot', eventId: EVENT.id });
+    expect(await h.opened.claims.get(`watch-due:${EVENT.id}:never`)).toBeUndefined();
+    expect(await h.store.lastCheck(EVENT.id)).toBeUndefined();
+    expect(await a.turn()).toEqual({ kind: 'no-spare-slot', eventId: EVENT.id });
+    expect(await h.replica().turn()).toEqual({ kind: 'checked', eventId: EVENT.id });
+    expect(h.reports.spareCalls).toEqual([EVENT.id]);
+  });
+
+  it('a report call that fails is retried, after a window, by any replica', async () => {
+    const h = await harness();
+    await h.replica().watch(request([soldAtLeast(400)]));
+    const failing = new FakeReports();
+    failing.mode = 'throw';
+    const turn = await h.replica({}, { reports: failing }).turn();
+    expect(turn).toMatchObject({ kind: 'failed', eventId: EVENT.id });
+    const other = h.replica();
+    expect(await other.turn()).toEqual({ kind: 'claimed-elsewhere', eventId: EVENT.id });
+    h.clock.t += RULE.windowMs;
+    expect(await other.turn()).toEqual({ kind: 'checked', eventId: EVENT.id });
+  });
+
+  it('checks the event starting sooner first, then the other', async () => {
+    const h = await harness();
+    const service = h.replica();
+    await service.watch(request([soldAtLeast(400)], { event: OTHER }));
+    await service.watch(request([soldAtLeast(400)]));
+    expect(await service.turn()).toEqual({ kind: 'checked', eventId: EVENT.id });
+    h.clock.t += 20_000;
+    expect(await service.turn()).toEqual({ kind: 'checked', eventId: OTHER.id });
+    expect(await service.turn()).toEqual({ kind: 'idle', nextAt: T0 + INTERVAL });
+  });
+
+  it('skips a stored watch that no longer parses', async () => {
+    const h = await harness();
+    const service = h.replica();
+    await service.watch(request([soldAtLeast(400)]));
+    await h.opened.keyValue.update<unknown>('watch:index', (keys) => [...(keys as string[]), 'watch:C0X:evt_bad']);
+    await h.opened.keyValue.update<unknown>('watch:C0X:evt_bad', () => ({ channel: 42 }));
+    expect(await service.turn()).toEqual({ kind: 'checked', eventId: EVENT.id });
+    expect((await service.list({})).map(({ watch }) => watch.eventId)).toEqual([EVENT.id]);
+  });
+});
