@@ -107,7 +107,8 @@ const schema = z
     // At least a second: a job lock shorter than that expires before BullMQ renews it (a report
     // fetched several times) or is refused by its scripts.
     REPORT_JOB_LOCK: z.preprocess(empty, durationAtLeast(1_000, '1s', '30s').default(30_000)),
-    // At least a second: a watched event is never checked more often than this.
+    // At least a second: the watches never check one event again sooner than this (a report a
+    // person fetches still counts as a check whenever it comes).
     WATCH_MIN_INTERVAL: z.preprocess(empty, durationAtLeast(1_000, '1s', '10m').default(600_000)),
     SLACK_BOT_TOKEN: z.preprocess(empty, secret('xoxb-', 'a bot token').optional()),
     SLACK_SIGNING_SECRET: z.preprocess(empty, secret(undefined, 'the signing secret').optional()),
@@ -249,7 +250,11 @@ export interface Config {
    * how often they look). A killed replica's reports are fetched by another within about twice this.
    */
   reportJobLockMs: number;
-  /** A watched event is checked at most this often (and at least every max(ceil(W / report limit) windows, this)). */
+  /**
+   * The watches' own checks of one event are at least this far apart; with W events watched and
+   * the report slots free, each is checked at least every max(ceil(W / report limit) windows, this).
+   * A report a person fetches counts as a check too, whenever it comes.
+   */
   watchMinIntervalMs: number;
   /** The HTTP receiver's port (it serves /healthz, /readyz and /metrics too); in the local sandbox, the page's. */
   port: number;
