@@ -42,10 +42,22 @@ export function figureOf(report: EventReport, name: string): { field: string; va
   return found ? { field: found[0], value: found[1] } : undefined;
 }
 
+/** A name that says "sold" but not "unsold" or "sold out" (so `soldCount` and `amountSold` count). */
+const isSoldField = (key: string) => {
+  const k = fieldKey(key);
+  return k.includes('sold') && !k.includes('unsold') && !k.includes('soldout');
+};
+
+/** The first top-level figure whose name says sold, with or without a capacity. */
+export function soldFigure(report: EventReport): { field: string; value: number } | undefined {
+  const found = topFigures(report).find(([key]) => isSoldField(key));
+  return found ? { field: found[0], value: found[1] } : undefined;
+}
+
 /** Sold of capacity at the top level: the first figure whose name says "sold", and `capacity`. */
 export function soldOfCapacity(report: EventReport): { sold: number; capacity: number; soldField: string } | undefined {
   const figures = topFigures(report);
-  const sold = figures.find(([key]) => /sold/i.test(key) && !/un|out/i.test(key));
+  const sold = figures.find(([key]) => isSoldField(key));
   const capacity = figures.find(([key]) => fieldKey(key) === 'capacity');
   if (!sold || !capacity || capacity[1] <= 0) return undefined;
   return { sold: sold[1], capacity: capacity[1], soldField: sold[0] };

@@ -3,6 +3,7 @@ import {
   figureOf,
   findQuantityRow,
   quantityRows,
+  soldFigure,
   soldOfCapacity,
   topFigures,
 } from '../reports/report-figures.js';
@@ -105,14 +106,14 @@ export function judge(condition: WatchCondition, reading: Reading): Judgement {
       return { value: share, met: share <= condition.max, cleared: share > condition.max + SHARE_MARGIN };
     }
     case 'sold-since': {
-      const pair = soldOfCapacity(report);
-      if (!pair) return { unknown: 'the report has no tickets sold' };
+      const figure = soldFigure(report);
+      if (!figure) return { unknown: 'the report has no tickets sold' };
       if (reading.previousSold === undefined) return { value: 0, met: false, cleared: true };
-      const sold = pair.sold - reading.previousSold;
+      const sold = figure.value - reading.previousSold;
       return { value: sold, met: sold >= condition.count, cleared: sold < condition.count };
     }
     case 'stall': {
-      if (!soldOfCapacity(report)) return { unknown: 'the report has no tickets sold' };
+      if (!soldFigure(report)) return { unknown: 'the report has no tickets sold' };
       if (reading.lastSaleAt === undefined) return { value: 0, met: false, cleared: true };
       const hours = round1((reading.now - reading.lastSaleAt) / HOUR_MS);
       const met = reading.now - reading.lastSaleAt >= condition.hours * HOUR_MS;
@@ -138,7 +139,9 @@ export function defaultConditions(report: EventReport | undefined): WatchConditi
   const conditions: WatchCondition[] = [{ kind: 'sold-share', percent: 90 }, { kind: 'sold-out' }];
   if (!report) return conditions;
   if (!soldOfCapacity(report)) conditions.length = 0;
-  for (const row of quantityRows(report).slice(0, 5))
+  for (const row of quantityRows(report)
+    .filter((r) => r.quantity > 0)
+    .slice(0, 5))
     conditions.push({ kind: 'left', code: row.label, max: 10, unit: 'percent' });
   return conditions;
 }
@@ -152,7 +155,9 @@ export function conditionsOffered(report: EventReport): WatchCondition[] {
     offered.push({ kind: 'sold-since', count: Math.max(10, Math.round(pair.capacity * 0.05)) });
     offered.push({ kind: 'stall', hours: 24 });
   }
-  for (const row of quantityRows(report).slice(0, 10)) {
+  for (const row of quantityRows(report)
+    .filter((r) => r.quantity > 0)
+    .slice(0, 10)) {
     offered.push({ kind: 'left', code: row.label, max: 10, unit: 'percent' });
   }
   for (const [field, value] of topFigures(report).slice(0, 10)) {
@@ -175,7 +180,10 @@ const CLAUSES: [RegExp, (match: RegExpMatchArray) => WatchCondition | string][] 
     },
   ],
   [
-    new RegExp(String.raw`^(\S{1,64})\s+(?:left\s*<=\s*${NUMBER}(%?)|<=\s*${NUMBER}(%?)\s*left)$`, 'i'),
+    new RegExp(
+      String.raw`^(?:promo\s+)?(\S{1,64})\s+(?:left\s*<=\s*${NUMBER}(%?)|(?:has\s+)?<=\s*${NUMBER}(%?)\s*left)$`,
+      'i',
+    ),
     (m) => {
       const max = Number(m[2] ?? m[4]);
       const unit = (m[3] ?? m[5]) === '%' ? 'percent' : 'count';
@@ -184,7 +192,7 @@ const CLAUSES: [RegExp, (match: RegExpMatchArray) => WatchCondition | string][] 
     },
   ],
   [
-    /^\+\s*(\d{1,9})(?:\s+sold)?(?:\s+since(?:\s+the)?\s+last\s+check)?$/i,
+    /^(?:\+\s*|at\s+least\s+)(\d{1,9})(?:\s+sold)?(?:\s+since(?:\s+the)?\s+last\s+check)?$/i,
     (m) => {
       const count = Number(m[1]);
       return count >= 1 ? { kind: 'sold-since', count } : 'a jump in sales is at least +1 sold';

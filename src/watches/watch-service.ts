@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger.js';
-import { soldOfCapacity } from '../reports/report-figures.js';
+import { soldFigure } from '../reports/report-figures.js';
 import type { ClaimStore } from '../store/claims.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
@@ -220,11 +220,12 @@ export class WatchService<M> {
    */
   async turn(): Promise<WatchTurn> {
     const now = this.#o.clock.now();
-    const watches = (await this.#o.store.all()).filter((w) => !w.paused);
     const live: Watch[] = [];
-    for (const watch of watches) {
-      if (watch.endsAtMs !== undefined && watch.endsAtMs <= now) await this.#end(watch);
-      else live.push(watch);
+    for (const watch of await this.#o.store.all()) {
+      const over = watch.endsAtMs !== undefined && watch.endsAtMs <= now;
+      if (over && watch.paused) await this.#o.store.remove(watch.channel, watch.eventId);
+      else if (over) await this.#end(watch);
+      else if (!watch.paused) live.push(watch);
     }
     const events = new Map<string, Watch>();
     for (const watch of live) {
@@ -274,8 +275,8 @@ export class WatchService<M> {
   async #apply(eventId: string, report: EventReport, source: 'watch' | 'person'): Promise<void> {
     const now = this.#o.clock.now();
     const previous = await this.#o.store.lastCheck(eventId);
-    const sold = soldOfCapacity(report)?.sold;
-    const previousSold = previous ? soldOfCapacity(previous.report)?.sold : undefined;
+    const sold = soldFigure(report)?.value;
+    const previousSold = previous ? soldFigure(previous.report)?.value : undefined;
     const rose = sold !== undefined && (previousSold === undefined || sold > previousSold);
     const check: EventCheck = {
       eventId,
@@ -424,6 +425,8 @@ export class WatchService<M> {
     if (claimed !== 'done') await this.#o.claims.settle(key, this.#owner, 'done', this.#o.clock.now());
     if (!ts) return undefined;
     const cardTs = ts;
+    // A card found (posted by a replica that died) shows what it was posted with: bring it up to date.
+    if (claimed === 'done' || claimed === 'recovered') await this.#updateCard({ ...watch, cardTs }, state);
     await this.#o.store.update(watch.channel, watch.eventId, (current) =>
       current && current.createdAt === watch.createdAt && !current.cardTs ? { ...current, cardTs } : undefined,
     );

@@ -400,7 +400,7 @@ describe('WatchService: the card', () => {
   // BUG: when a check finds the card a dead replica posted (findCard), it stores its ts but does
   // not edit it, so the card keeps the figures it was posted with (none here) until the next
   // check, an interval later; a card posted by the check itself shows the check's figures.
-  it.fails('the check that recovers a card a dead replica posted shows its figures on it', async () => {
+  it('the check that recovers a card a dead replica posted shows its figures on it', async () => {
     const h = await harness();
     const { behaviour, dead } = dying({ crashInPostCard: 'after-post' });
     void h.replica(behaviour).watch(request([soldAtLeast(400)]));
@@ -857,7 +857,7 @@ describe('WatchService: the end of the event', () => {
   // BUG: turn() drops paused watches before it looks for ended events, so a paused watch (a
   // channel that refused posts) outlives its event forever: it stays in the store and in
   // `/events watches` and App Home after the event is over.
-  it.fails('drops a paused watch once its event is over', async () => {
+  it('drops a paused watch once its event is over', async () => {
     const h = await harness();
     const service = h.replica();
     h.slack.refusing.set('C0OPS', 'is_archived');
