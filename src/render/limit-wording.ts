@@ -1,8 +1,6 @@
 import type { RateLimitSpec } from '../ticketing/rate-limit.js';
 import { escapeText, type Mrkdwn, md } from './mrkdwn.js';
 
-export type LimitSpec = RateLimitSpec;
-
 const UNITS: [ms: number, one: string][] = [
   [3_600_000, 'hour'],
   [60_000, 'minute'],
