@@ -69,8 +69,8 @@ export function promoModalView(privateMetadata: string, maxQuantity: number): ty
       {
         type: 'input',
         block_id: FIELDS.promo.block,
-        label: plain(md`Promo code id`),
-        hint: plain(md`promo_… (with or without the prefix)`),
+        label: plain(md`Promo code`),
+        hint: plain(md`Its code (EARLYBIRD, found in the event's report) or its id (promo_…)`),
         element: { type: 'plain_text_input', action_id: FIELDS.promo.action, max_length: 100 },
       },
       {

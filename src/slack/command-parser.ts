@@ -7,6 +7,7 @@ import {
   TIME_OF_DAY,
   timeOfDay,
 } from '../digest/subscription.js';
+import { type PromoRef, parsePromoRef } from '../promo/promo-codes.js';
 import { USAGE } from '../render/command-syntax.js';
 import { clip, type Mrkdwn, md } from '../render/mrkdwn.js';
 import { isTicketingError } from '../ticketing/errors.js';
@@ -20,7 +21,8 @@ export type EventsCommand =
   | { kind: 'show'; target: EventTarget }
   | { kind: 'report'; target: EventTarget }
   | { kind: 'find'; words: string }
-  | { kind: 'promo'; eventId: string; promoId: string; quantity: number }
+  /** The promo code by its id or by its code (`EARLYBIRD`), found in the event's report. */
+  | { kind: 'promo'; eventId: string; promo: PromoRef; quantity: number }
   /** `promo` or `report` with nothing after it: a modal asks. */
   | { kind: 'promo-modal' }
   | { kind: 'report-modal' }
@@ -83,15 +85,16 @@ export function parseEventsCommand(text: string): EventsCommand {
     case 'promo': {
       if (args.length === 0) return { kind: 'promo-modal' };
       if (args.length !== 3)
-        return invalid(md`\`promo\` takes an event id, a promo code id and a quantity.`, USAGE.promo);
+        return invalid(md`\`promo\` takes an event id, a promo code (or its id) and a quantity.`, USAGE.promo);
       const eventId = id('event', args[0], USAGE.promo);
       if (typeof eventId !== 'string') return eventId;
-      const promoId = id('promo', args[1], USAGE.promo);
-      if (typeof promoId !== 'string') return promoId;
+      const promo = parsePromoRef(args[1] as string);
+      if ('problem' in promo)
+        return invalid(md`${clip(promo.problem, 200)} (got ${shown(args[1] as string)}).`, USAGE.promo);
       const raw = args[2] as string;
       const quantity = parsePromoQuantity(raw);
       if ('problem' in quantity) return invalid(md`${clip(quantity.problem, 300)} (got ${shown(raw)})`, USAGE.promo);
-      return { kind: 'promo', eventId, promoId, quantity: quantity.quantity };
+      return { kind: 'promo', eventId, promo, quantity: quantity.quantity };
     }
     case 'digest':
       return parseDigest(args);

@@ -1,9 +1,14 @@
-import type { webApi } from '@slack/bolt';
+import type { RespondFn, webApi } from '@slack/bolt';
 import type { PromoDeps, ProposeResult } from '../promo/promo-changes.js';
-import { type SlackMessage, warningMessage } from '../render/block-kit.js';
+import { type PromoCodeSources, type PromoRef, resolvePromo } from '../promo/promo-codes.js';
+import { plainMessage, type SlackMessage, warningMessage } from '../render/block-kit.js';
 import { noEventMessage } from '../render/event-blocks.js';
+import { describeLimit } from '../render/limit-wording.js';
+import { code, md } from '../render/mrkdwn.js';
 import { confirmationRefusedMessage, promoConfirmMessage } from '../render/promo-blocks.js';
+import { REPORT_DEADLINE_MS } from '../ticketing/report-deadline.js';
 import type { SlackDeps } from './deps.js';
+import { respondPrivately } from './respond-safely.js';
 import { userMessageFor } from './user-message.js';
 
 /** The promo use cases' dependencies for one Slack request (editors are checked with its client). */
@@ -42,4 +47,58 @@ export function proposalMessage(deps: SlackDeps, result: ProposeResult, eventId:
     case 'failed':
       return warningMessage(userMessageFor(result.error));
   }
+}
+
+/**
+ * Where the codes of an event's promos are read: the latest report at hand (a watch's last check,
+ * the replicas' shared cache), or one fetched for this in the person's turn within the report
+ * limit (one process; with replicas the person is asked to fetch the report first).
+ */
+function promoCodeSources(deps: SlackDeps, userId: string): PromoCodeSources {
+  return {
+    reportAtHand: async (eventId) =>
+      (await deps.watches?.latestReport(eventId)) ?? (await deps.sharedReports?.queue.cached(eventId)),
+    fetchReport: deps.sharedReports
+      ? undefined
+      : (eventId) =>
+          deps.ticketing.requestReport(eventId, {
+            priority: 'interactive',
+            requester: userId,
+            signal: AbortSignal.timeout(REPORT_DEADLINE_MS),
+          }).result,
+  };
+}
+
+/**
+ * The promo code's id, for a person who named it by id or by code; undefined once they have been
+ * told why there is none (they wait for a report fetched for it, and are told so first).
+ */
+export async function promoIdFor(
+  deps: SlackDeps,
+  respond: RespondFn,
+  eventId: string,
+  ref: PromoRef,
+  userId: string,
+): Promise<string | undefined> {
+  try {
+    const resolved = await resolvePromo(promoCodeSources(deps, userId), eventId, ref, async () => {
+      await respondPrivately(
+        respond,
+        plainMessage(
+          md`:hourglass_flowing_sand: Fetching the event's report to find promo code ${code('code' in ref ? ref.code : '?', 64)} (the report API allows ${describeLimit(deps.reportLimit)}; you may wait your turn)...`,
+        ),
+        deps.logger,
+      );
+    });
+    if (resolved.kind === 'found') return resolved.id;
+    const why =
+      resolved.kind === 'no-report'
+        ? md`No report of this event is at hand to look up promo code ${code(resolved.code, 64)}: run ${code(`/events report ${eventId}`)} first (it names the codes), or use the promo code's id (\`promo_…\`).`
+        : md`The event's latest report names no promo code ${code(resolved.code, 64)} with an id. Check the code, or use its id (\`promo_…\`).`;
+    await respondPrivately(respond, warningMessage(why), deps.logger);
+  } catch (error) {
+    deps.logger.info('Looking up a promo code failed', { error });
+    await respondPrivately(respond, warningMessage(userMessageFor(error)), deps.logger);
+  }
+  return undefined;
 }

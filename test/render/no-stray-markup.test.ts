@@ -593,6 +593,6 @@ describe('/events help', () => {
   it('shows the argument placeholders as text, not as Slack links', () => {
     const help = JSON.stringify(helpMessage({ reportLimit: LIMIT, maxQuantity: 1_000_000 }));
     expect(help).toContain('`/events show &lt;id or name&gt;`');
-    expect(help).toContain('`/events promo [&lt;eventId&gt; &lt;promoId&gt; &lt;quantity&gt;]`');
+    expect(help).toContain('`/events promo [&lt;eventId&gt; &lt;code or promoId&gt; &lt;quantity&gt;]`');
   });
 });

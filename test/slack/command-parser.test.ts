@@ -24,7 +24,7 @@ describe('parseEventsCommand', () => {
     expect(parseEventsCommand(`promo ${EVENT} ${PROMO} 250`)).toEqual({
       kind: 'promo',
       eventId: EVENT,
-      promoId: PROMO,
+      promo: { id: PROMO },
       quantity: 250,
     });
     expect(parseEventsCommand(`promo ${EVENT} ${PROMO} 0`)).toMatchObject({ quantity: 0 });
@@ -48,6 +48,12 @@ describe('parseEventsCommand', () => {
   it('names a wrong id, a missing id and an unknown subcommand, escaping what was typed', () => {
     expect(parseEventsCommand(`show ${PROMO}`)).toMatchObject({ kind: 'invalid' });
     expect(parseEventsCommand(`promo ${EVENT} ${EVENT} 5`)).toMatchObject({ kind: 'invalid' });
+    expect(parseEventsCommand(`promo ${EVENT} <@U1> 5`)).toMatchObject({ kind: 'invalid' });
+    // A word is a promo code, found later in the event's report.
+    expect(parseEventsCommand(`promo ${EVENT} EARLYBIRD 5`)).toMatchObject({
+      kind: 'promo',
+      promo: { code: 'EARLYBIRD' },
+    });
     const unknown = parseEventsCommand('<!channel> <@U1>');
     expect(unknown).toMatchObject({ kind: 'invalid', problem: 'Unknown subcommand "&lt;!channel&gt;".' });
   });

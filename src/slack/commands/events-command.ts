@@ -81,7 +81,7 @@ export function registerEventsCommand(app: App, deps: SlackDeps): void {
             userId: command.user_id,
             channelId: command.channel_id,
             eventId: parsed.eventId,
-            promoId: parsed.promoId,
+            promo: parsed.promo,
             quantity: parsed.quantity,
           },
         );

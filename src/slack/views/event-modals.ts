@@ -2,6 +2,7 @@ import type { App } from '@slack/bolt';
 import { searchEvents } from '../../catalog/event-search.js';
 import { isUpcoming } from '../../catalog/is-upcoming.js';
 import { proposePromoChange } from '../../promo/promo-changes.js';
+import { parsePromoRef } from '../../promo/promo-codes.js';
 import { eventLabel, noEventMessage } from '../../render/event-blocks.js';
 import {
   CHANGE_PROMO_SHORTCUT,
@@ -20,7 +21,7 @@ import { askForReport } from '../ask-for-report.js';
 import type { SlackDeps } from '../deps.js';
 import { decodeOrigin, openPromoModal } from '../modal-openers.js';
 import { privateAnswer } from '../private-answer.js';
-import { promoDeps, proposalMessage } from '../promo-context.js';
+import { promoDeps, promoIdFor, proposalMessage } from '../promo-context.js';
 
 export type ViewState = Record<
   string,
@@ -94,12 +95,8 @@ export function registerEventModals(app: App, deps: SlackDeps): void {
     const quantityText = (field(state, 'quantity')?.value ?? '').trim();
     const errors: Record<string, string> = {};
     if (!eventId) errors[FIELDS.event.block] = 'Pick an event.';
-    let promoId = '';
-    try {
-      promoId = parseId('promo', promoText);
-    } catch (error) {
-      errors[FIELDS.promo.block] = error instanceof Error ? `${error.message.slice(0, 140)}.` : 'Not a promo code id.';
-    }
+    const promo = parsePromoRef(promoText);
+    if ('problem' in promo) errors[FIELDS.promo.block] = `${promo.problem.slice(0, 140)}.`;
     const quantity = parsePromoQuantity(quantityText);
     if ('problem' in quantity) errors[FIELDS.quantity.block] = quantity.problem;
     if (Object.keys(errors).length > 0) {
@@ -109,7 +106,17 @@ export function registerEventModals(app: App, deps: SlackDeps): void {
     await ackFirst(ack);
     const origin = decodeOrigin(view.private_metadata);
     const answer = privateAnswer(client, origin, body.user.id);
-    const result = await proposePromoChange(promoDeps(deps, client), {
+    const context = promoDeps(deps, client);
+    if ('problem' in promo) return;
+    // A code is looked up in the event's report, an editor's only (it may cost a report call).
+    if ('code' in promo && !(await context.isEditor(body.user.id))) {
+      const refused = proposalMessage(deps, { kind: 'not-editor' }, eventId);
+      await answer({ text: refused.text, blocks: refused.blocks }).catch(() => undefined);
+      return;
+    }
+    const promoId = await promoIdFor(deps, answer, eventId, promo, body.user.id);
+    if (!promoId) return;
+    const result = await proposePromoChange(context, {
       userId: body.user.id,
       channelId: origin.channelId ?? '',
       eventId,

@@ -1,0 +1,73 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { PROMO_CONFIRM_ACTION } from '../../src/render/promo-blocks.js';
+import type { SimPromo } from '../../src/simulator/seed.js';
+import { type BotRig, startBot } from '../helpers/bot.js';
+import { blocksText, buttonValue, click, command, nthResponse } from '../helpers/bot-actions.js';
+
+let rig: BotRig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+const reportCalls = (r: BotRig) => r.sim.stats().log.filter((entry) => entry.path.endsWith('/report')).length;
+
+/** A promo code of a published event (codes are unique within an event). */
+function promoOf(r: BotRig): SimPromo {
+  const promo = r.sim.catalog.promos.find((p) => {
+    const event = r.sim.catalog.events.find((e) => e.id === p.eventId);
+    return event?.status === 'published';
+  });
+  if (!promo) throw new Error('no promo');
+  return promo;
+}
+
+describe('/events promo by the code people know', () => {
+  it('finds EARLYBIRD in a report at hand (a watch of the event), without a report call, and changes it after confirmation', async () => {
+    rig = await startBot();
+    const promo = promoOf(rig);
+    await command(rig, `watch ${promo.eventId}: sold out`);
+    await rig.slack.waitFor(() => rig?.slack.calls.find((c) => c.method === 'chat.postMessage'));
+    expect((await rig.bot.watches.turn()).kind).toBe('checked');
+    const before = reportCalls(rig);
+    const { responseUrl } = await command(rig, `promo ${promo.eventId} ${promo.code.toLowerCase()} 77`);
+    const proposal = await nthResponse(rig, responseUrl);
+    expect(blocksText(proposal)).toContain(promo.id);
+    expect(reportCalls(rig)).toBe(before);
+    const { responseUrl: confirmUrl } = await click(
+      rig,
+      PROMO_CONFIRM_ACTION,
+      buttonValue(proposal, PROMO_CONFIRM_ACTION),
+    );
+    expect(blocksText(await nthResponse(rig, confirmUrl))).toContain('now allows *77*');
+    expect(promo.quantity).toBe(77);
+  });
+
+  it('fetches the report when none is at hand, telling the person they wait for it first', async () => {
+    rig = await startBot();
+    const promo = promoOf(rig);
+    const { responseUrl } = await command(rig, `promo ${promo.eventId} ${promo.code} 12`);
+    expect(blocksText(await nthResponse(rig, responseUrl, 1))).toContain('Fetching the event');
+    const proposal = await nthResponse(rig, responseUrl, 2);
+    expect(blocksText(proposal)).toContain(promo.id);
+    expect(reportCalls(rig)).toBe(1);
+  });
+
+  it('says a code the report does not name, asks for the id, and changes nothing', async () => {
+    rig = await startBot();
+    const promo = promoOf(rig);
+    const { responseUrl } = await command(rig, `promo ${promo.eventId} NOSUCHCODE 12`);
+    const answer = blocksText(await nthResponse(rig, responseUrl, 2));
+    expect(answer).toContain('names no promo code');
+    expect(answer).toContain('NOSUCHCODE');
+    expect(rig.sim.stats().log.filter((entry) => entry.method === 'POST' || entry.method === 'PATCH')).toHaveLength(0);
+  });
+
+  it('spends no report call on a code for someone who is not a promo editor', async () => {
+    rig = await startBot();
+    const promo = promoOf(rig);
+    const { responseUrl } = await command(rig, `promo ${promo.eventId} ${promo.code} 12`, 'U0NOBODY');
+    expect(blocksText(await nthResponse(rig, responseUrl))).toContain('promo editor');
+    expect(reportCalls(rig)).toBe(0);
+  });
+});
