@@ -22,6 +22,8 @@ export interface BuildWatchesOptions<M> {
   /** The report endpoint's limit: the slots checks go round. */
   reportLimit: RateLimitSpec;
   minIntervalMs: number;
+  /** How long a watch claim is held before others may take it (a check's is renewed while it runs). */
+  leaseMs?: number;
   onCheck?: WatchServiceOptions<M>['onCheck'];
   onAlert?: WatchServiceOptions<M>['onAlert'];
   /** Keeps a running check in view of shutdown. */
@@ -48,6 +50,7 @@ export function buildWatches<M>(options: BuildWatchesOptions<M>): {
     rule: { ...options.reportLimit, minIntervalMs: options.minIntervalMs },
     clock: options.clock,
     logger,
+    ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
     ...(options.onCheck ? { onCheck: options.onCheck } : {}),
     ...(options.onAlert ? { onAlert: options.onAlert } : {}),
   });

@@ -248,6 +248,28 @@ export class WatchService<M> {
     const key = `watch-due:${next.dueKey}`;
     const claimed = await this.#claim(key);
     if (claimed === 'busy' || claimed === 'done') return { kind: 'claimed-elsewhere', eventId: next.eventId };
+    // Held while the check runs: renewed every half lease, so only a dead replica's claim lapses.
+    let held = await this.#o.claims.get(key);
+    const renewal = setInterval(() => {
+      const at = this.#o.clock.now();
+      if (!held || held.owner !== this.#owner || held.state !== 'claimed') return;
+      const expected = held;
+      void this.#o.claims
+        .takeOver(key, expected, this.#owner, at)
+        .then((renewed) => {
+          if (renewed && held === expected) held = { owner: this.#owner, state: 'claimed', at };
+        })
+        .catch(() => undefined);
+    }, this.#leaseMs / 2);
+    renewal.unref();
+    try {
+      return await this.#check(next, key);
+    } finally {
+      clearInterval(renewal);
+    }
+  }
+
+  async #check(next: NextCheck, key: string): Promise<WatchTurn> {
     let report: EventReport | undefined;
     try {
       report = await this.#o.reports.spare(next.eventId);
