@@ -124,7 +124,9 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
   try {
     const config = loadConfig(withoutSlack(env));
     if (!config.ticketing.apiUrl || config.ticketing.apiUrl === 'simulator' || !config.ticketing.apiKey) {
-      throw new UsageError('Set TICKETING_API_URL and TICKETING_API_KEY (npm start prints a simulator URL and key).');
+      throw new UsageError(
+        'Set TICKETING_API_URL and TICKETING_API_KEY (`npm run simulator` prints a simulator URL and key).',
+      );
     }
     client = createTicketingClient({
       apiUrl: config.ticketing.apiUrl,

@@ -2,21 +2,11 @@ import { z } from 'zod';
 import { LOG_LEVELS } from './logger.js';
 import { parseRedisUrl, RedisUrlError } from './store/redis-url.js';
 
-import type { RateLimitSpec } from './ticketing/rate-limit.js';
+import { parseRateLimit, type RateLimitSpec } from './ticketing/rate-limit.js';
 
-export type { RateLimitSpec };
+export { parseRateLimit, type RateLimitSpec };
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
-
-/** Parses `180/60s`, `3/1m`, `30/500ms`. */
-export function parseRateLimit(text: string): RateLimitSpec | undefined {
-  const match = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)\s*$/.exec(text);
-  if (!match) return undefined;
-  const limit = Number(match[1]);
-  const windowMs = Number(match[2]) * (UNIT_MS[match[3] as string] ?? 0);
-  if (!Number.isSafeInteger(limit) || limit < 1 || !(windowMs >= 1)) return undefined;
-  return { limit, windowMs };
-}
 
 /** Parses `90s`, `2h`, `500ms`, `5m` into whole ms; a bare `0` (no unit) is zero too. */
 export function parseDuration(text: string): number | undefined {

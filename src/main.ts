@@ -42,7 +42,7 @@ async function startBackgroundWork(bot: Bot): Promise<void> {
   await bot.work.track(bot.digests.start());
 }
 
-/** Composition root: the only place that reads `process.env` and wires process-wide things. */
+/** Composition root: reads the bot's configuration from `process.env` and wires process-wide things (the CLIs read their own). */
 async function main(): Promise<void> {
   let config: Config;
   try {

@@ -15,7 +15,7 @@ export const COMMAND_SYNTAX = {
   promo: md`/events promo [<eventId> <code or promoId> <quantity>]`,
   digestOn: DIGEST_ON,
   digestActions: md`/events digest ${DIGEST_ACTIONS}`,
-  watch: md`/events watch <id or name>[: conditions] [--me]`,
+  watch: md`/events watch [<id or name>[: conditions]] [--me]`,
   unwatch: md`/events unwatch <id or name> [--me]`,
   watches: md`/events watches [--me]`,
   help: md`/events help`,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseRateLimit } from '../ticketing/rate-limit.js';
 import { type Simulator, startSimulator } from './server.js';
 
 /** The simulator's own settings: the two budgets, read from the variables the bot reads them from. */
@@ -7,8 +8,6 @@ export interface SimulatorSettings {
   reportLimit: { limit: number; windowMs: number };
 }
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
-
 /** `<requests>/<window>` as the bot's configuration writes it: `180/60s`, `3/1m`, `30/500ms`. */
 const rateLimit = (example: string, fallback: SimulatorSettings['orgLimit']) =>
   z.preprocess(
@@ -16,14 +15,12 @@ const rateLimit = (example: string, fallback: SimulatorSettings['orgLimit']) =>
     z
       .string()
       .transform((text, ctx) => {
-        const match = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)\s*$/.exec(text);
-        const limit = Number(match?.[1]);
-        const windowMs = Number(match?.[2]) * (UNIT_MS[match?.[3] ?? ''] ?? 0);
-        if (!match || !Number.isSafeInteger(limit) || limit < 1 || !(windowMs >= 1)) {
+        const parsed = parseRateLimit(text);
+        if (!parsed) {
           ctx.addIssue({ code: 'custom', message: `expected <requests>/<window> such as "${example}", got "${text}"` });
           return z.NEVER;
         }
-        return { limit, windowMs };
+        return parsed;
       })
       .default(fallback),
   );
@@ -60,7 +57,12 @@ export async function startSimulatorWith(
   settings: SimulatorSettings,
   write: (text: string) => void,
 ): Promise<Simulator> {
-  const simulator = await startSimulator({ orgLimit: settings.orgLimit, reportLimit: settings.reportLimit });
+  // Sales accumulate and promo codes run down as in the bot's built-in simulator.
+  const simulator = await startSimulator({
+    orgLimit: settings.orgLimit,
+    reportLimit: settings.reportLimit,
+    motion: 'moving',
+  });
   write(
     [
       `Event Ticketing simulator listening on ${simulator.url}`,

@@ -113,7 +113,7 @@ export function parseEventsCommand(text: string): EventsCommand {
     default:
       return invalid(
         md`Unknown subcommand ${shown(sub)}.`,
-        md`/events [list | show | report | promo | digest | watch | unwatch | watches | help]`,
+        md`/events [list | show | find | report | promo | digest | watch | unwatch | watches | help]`,
       );
   }
 }
@@ -159,7 +159,7 @@ function parseWatch(text: string): EventsCommand {
   }));
 }
 
-/** `digest on [HH:MM] [zone] [--days N] [--skip-empty] | off | status | now` (status by default). */
+/** `digest on [HH:MM] [zone] [--days N] [--skip-empty] [--match words] [--weekdays days] | off | status | now` (status by default). */
 function parseDigest(args: readonly string[]): EventsCommand {
   const [action = 'status', ...rest] = args;
   const only = (kind: 'digest-off' | 'digest-status' | 'digest-now'): EventsCommand =>

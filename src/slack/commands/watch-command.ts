@@ -1,6 +1,7 @@
 import type { RespondFn } from '@slack/bolt';
 import { type EventTarget, resolveEvent, targetText } from '../../catalog/find-events.js';
-import { warningMessage } from '../../render/block-kit.js';
+import { isUpcoming } from '../../catalog/is-upcoming.js';
+import { plainMessage, warningMessage } from '../../render/block-kit.js';
 import { USAGE } from '../../render/command-syntax.js';
 import { eventChoicesMessage, eventLabel, noEventMessage } from '../../render/event-blocks.js';
 import { usageMessage } from '../../render/help-blocks.js';
@@ -38,7 +39,7 @@ async function oneEvent(deps: SlackDeps, target: EventTarget, respond: RespondFn
   if (resolved.kind === 'choices') {
     await respondPrivately(
       respond,
-      usageMessage(md`Several events match: watch one by its id.`, md`/events watch <event id>: conditions`),
+      usageMessage(md`Several events match: watch one by its id.`, USAGE.watch),
       deps.logger,
     );
   }
@@ -62,7 +63,7 @@ export async function handleWatchCommand(
       case 'watch': {
         const event = await oneEvent(deps, command.target, respond);
         if (!event) return;
-        if (event.endsAtMs <= deps.clock.now()) {
+        if (!isUpcoming(event, deps.clock.now())) {
           await respondPrivately(
             respond,
             warningMessage(md`*${clip(eventLabel(event), 200)}* is over: there is nothing left to watch.`),
@@ -100,7 +101,7 @@ export async function handleWatchCommand(
         const text = ended
           ? md`:no_bell: Stopped watching *${clip(eventLabel(event), 200)}* ${command.personal ? md`for you` : md`here`}.`
           : md`*${clip(eventLabel(event), 200)}* is not watched ${command.personal ? md`for you` : md`here`}. See ${code('/events watches')}.`;
-        await respondPrivately(respond, warningMessage(text), deps.logger);
+        await respondPrivately(respond, ended ? plainMessage(text) : warningMessage(text), deps.logger);
         return;
       }
       case 'watches': {
