@@ -1,0 +1,485 @@
+/**
+ * `npm run bench` (watches, issue 18 item 7): the watch scheduler against the report limit.
+ *
+ * Time is shrunk 60x: a 1 s window stands for the spec's minute (report limit 3 per window; the
+ * organization's limit generous, 10,000 per window, so only the report limit is in play). Every
+ * duration of the product that is a fraction of the minute is shrunk the same way:
+ * - `WATCH_MIN_INTERVAL` = 1 window (the product's default is 10 min = 10 windows; with 30 events
+ *   the slots' bound ceil(30/3) = 10 windows is at least as long, so at one window the bound the
+ *   run shows is the scheduler's spread over the slots, not a floor the minimum interval sets);
+ * - the report cache's 60 s TTL = 1 window;
+ * - the scheduler's retry after "no spare slot" (2 s) = 33 ms and its longest sleep (15 s) =
+ *   250 ms; a claim's lease (2 min) = 2 windows. `buildWatches` does not let these be passed, so
+ *   the service and the scheduler are built here as it builds them (a turn under the store's
+ *   `watch:turn` lock), with the scaled timings.
+ *
+ * Real parts: the simulator on loopback (5 ms latency, moving figures), the TicketingClient from
+ * `createTicketingClient` with its in-process report queue, WatchService + WatchScheduler on
+ * SQLite in memory. Slack is a fake chat that counts its calls; messages are plain strings.
+ *
+ * 1. 30 watched events, no people, 30 windows: the longest gap between two checks of one event
+ *    against max(ceil(W/3) windows, the minimum interval), and the share of report slots used.
+ * 2. The same 30 watches while people ask 1 report a window (other events, a random moment in
+ *    each window): their wait (p50, p99) against the same people alone.
+ * 3. Report 429s in every run (the simulator's count).
+ * 4. Person A asks for 10 reports at once, then person B for 1: B's wait and place in the
+ *    fetch order, without and with the watches running.
+ *
+ * Figures only, no assertions. `BENCH_WINDOW_MS` changes the window (and every scaled timing).
+ */
+
+import { silentLogger } from '../src/logger.js';
+import { spareReports } from '../src/reports/spare-reports.js';
+import { seededRandom } from '../src/simulator/random.js';
+import { type Simulator, startSimulator } from '../src/simulator/server.js';
+import { openStore } from '../src/store/open-store.js';
+import type { TicketingClient } from '../src/ticketing/client.js';
+import { createTicketingClient } from '../src/ticketing/create-client.js';
+import type { TicketingEvent } from '../src/ticketing/schemas.js';
+import { WatchScheduler } from '../src/watches/watch-scheduler.js';
+import { type WatchChat, type WatchMessages, WatchService } from '../src/watches/watch-service.js';
+import { WatchStore } from '../src/watches/watch-store.js';
+
+const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 1_000);
+/** How many real ms one ms of this run stands for. */
+const SCALE = 60_000 / WINDOW_MS;
+const REPORTS = { limit: 3, windowMs: WINDOW_MS };
+const ORG = { limit: 10_000, windowMs: WINDOW_MS };
+const MIN_INTERVAL_MS = WINDOW_MS;
+const LATENCY_MS = 5;
+const WATCHED = 30;
+const RUN_WINDOWS = 30;
+const PEOPLE = 5;
+const BOUND_WINDOWS = Math.max(Math.ceil(WATCHED / REPORTS.limit), MIN_INTERVAL_MS / WINDOW_MS);
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+
+/**
+ * Whether a store `update` inside the store's `exclusive` finishes on SQLite, as a check does inside
+ * buildWatches' `watch:turn` lock (it records the check with an update). SQLite's lock is one
+ * chain per connection, not per key: when the nested update never finishes, the scheduler's first
+ * check would hang (and every store write after it), so the turns run here without that lock
+ * (one process, and the scheduler already runs one turn at a time).
+ */
+async function nestedUpdateFinishes(): Promise<boolean> {
+  const probe = await openStore('sqlite://:memory:');
+  const nested = probe.keyValue.exclusive('watch:turn', async () => {
+    await probe.keyValue.update('bench:probe', () => 1);
+    return true;
+  });
+  const finished = await Promise.race([nested, sleep(1_000).then(() => false)]);
+  // A stuck probe store is left behind: closing it would wait behind the stuck transaction.
+  if (finished) await probe.close();
+  return finished;
+}
+const TURN_UNDER_LOCK = await nestedUpdateFinishes();
+const windows = (ms: number) => (ms / WINDOW_MS).toFixed(2);
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? 0;
+const uuidOf = (eventId: string) => eventId.replace(/^evt_/, '').toLowerCase();
+
+/** A chat that answers at once and counts what it was asked to do. */
+function fakeChat(): { chat: WatchChat<string>; calls: Record<string, number> } {
+  const calls: Record<string, number> = { postCard: 0, updateCard: 0, reply: 0, notify: 0 };
+  let ts = 0;
+  const chat: WatchChat<string> = {
+    postCard: async () => {
+      calls.postCard = (calls.postCard ?? 0) + 1;
+      ts += 1;
+      return `${ts}.000100`;
+    },
+    updateCard: async () => {
+      calls.updateCard = (calls.updateCard ?? 0) + 1;
+    },
+    reply: async () => {
+      calls.reply = (calls.reply ?? 0) + 1;
+    },
+    findCard: async () => undefined,
+    findReply: async () => false,
+    notify: async () => {
+      calls.notify = (calls.notify ?? 0) + 1;
+    },
+    channelRefusal: () => undefined,
+  };
+  return { chat, calls };
+}
+
+const messages: WatchMessages<string> = {
+  card: ({ watch, state }) => `card ${watch.eventName} ${state}`,
+  alert: ({ watch, condition, value }) => `alert ${watch.eventName} ${condition.key} ${value}`,
+  summary: ({ watch }) => `summary ${watch.eventName}`,
+  paused: (watch, reason) => `paused ${watch.eventName}: ${reason}`,
+};
+
+interface Rig {
+  sim: Simulator;
+  client: TicketingClient;
+  scheduler: WatchScheduler;
+  /** Waits for the turn in flight, if any (the scheduler's stop does not). */
+  settle(): Promise<void>;
+  calls: Record<string, number>;
+  checks: { watch: number; person: number };
+  watched: TicketingEvent[];
+  /** Upcoming published events nobody watches, shuffled (seeded): what people ask about. */
+  others: TicketingEvent[];
+}
+
+async function withRig<T>(options: { watch: boolean }, body: (rig: Rig) => Promise<T>): Promise<T> {
+  const sim = await startSimulator({ orgLimit: ORG, reportLimit: REPORTS, latencyMs: LATENCY_MS, motion: 'moving' });
+  const store = await openStore('sqlite://:memory:');
+  let service: WatchService<string> | undefined;
+  const client = createTicketingClient({
+    apiUrl: sim.url,
+    apiKey: sim.apiKeys[0] as string,
+    limits: { orgLimit: ORG, reportLimit: REPORTS, reportCacheTtlMs: 60_000 / SCALE, backgroundReserve: 0.15 },
+    retry: { baseDelayMs: 10, maxDelayMs: 100 },
+    // As composeBot wires it: a report a person fetched counts as a check, if the event is watched.
+    observer: {
+      response: () => {},
+      rateLimited: () => {},
+      reportFetched: (eventId, report) => void service?.observe(eventId, report).catch(() => undefined),
+    },
+  });
+  const { chat, calls } = fakeChat();
+  const checks = { watch: 0, person: 0 };
+  service = new WatchService<string>({
+    store: new WatchStore(store.keyValue, silentLogger),
+    claims: store.claims,
+    chat,
+    messages,
+    // As composeBot builds it on one process: checks take spare slots of the client's own queue.
+    reports: spareReports(client, undefined),
+    rule: { ...REPORTS, minIntervalMs: MIN_INTERVAL_MS },
+    clock: { now: () => Date.now() },
+    logger: silentLogger,
+    leaseMs: 120_000 / SCALE,
+    onCheck: (source) => {
+      checks[source] += 1;
+    },
+  });
+  const watchService = service;
+  let inFlight: Promise<unknown> = Promise.resolve();
+  const scheduler = new WatchScheduler({
+    turn: () =>
+      TURN_UNDER_LOCK ? store.keyValue.exclusive('watch:turn', () => watchService.turn()) : watchService.turn(),
+    clock: { now: () => Date.now() },
+    logger: silentLogger,
+    pollMs: 15_000 / SCALE,
+    retryMs: 2_000 / SCALE,
+    track: (work) => {
+      inFlight = work.catch(() => undefined);
+      return work;
+    },
+  });
+  try {
+    // The events as the bot knows them (its catalog's crawl), before any report is asked for.
+    const now = Date.now();
+    const upcoming: TicketingEvent[] = [];
+    for await (const event of client.events({ priority: 'background' })) {
+      if (event.status === 'published' && event.startsAtMs > now + 86_400_000) upcoming.push(event);
+    }
+    const watched = upcoming.slice(0, WATCHED);
+    const random = seededRandom(7);
+    const others = upcoming.slice(WATCHED);
+    if (others.length < RUN_WINDOWS + 11) throw new Error(`only ${others.length} unwatched upcoming events`);
+    for (let i = others.length - 1; i > 0; i -= 1) {
+      const j = Math.floor(random() * (i + 1));
+      [others[i], others[j]] = [others[j] as TicketingEvent, others[i] as TicketingEvent];
+    }
+    if (options.watch) {
+      for (const event of watched) {
+        await watchService.watch({
+          channel: 'C0BENCH',
+          personal: false,
+          event: { id: event.id, name: event.name ?? event.id, startsAtMs: event.startsAtMs, endsAtMs: event.endsAtMs },
+          userId: 'U0OPS',
+          conditions: [{ kind: 'sold-share', percent: 90 }, { kind: 'sold-out' }],
+        });
+      }
+    }
+    sim.resetStats();
+    return await body({
+      sim,
+      client,
+      scheduler,
+      settle: () => inFlight.then(() => undefined),
+      calls,
+      checks,
+      watched,
+      others,
+    });
+  } finally {
+    scheduler.stop();
+    await inFlight;
+    await client.close();
+    await sim.close();
+    await store.close();
+  }
+}
+
+/** Report fetches the simulator answered 200, in order: when, and which event. */
+function reportFetches(sim: Simulator): { at: number; uuid: string }[] {
+  return sim
+    .stats()
+    .log.filter((entry) => entry.status === 200 && /\/report$/.test(entry.path))
+    .map((entry) => ({
+      at: entry.at,
+      uuid: (/\/v1\/events\/(?:evt_)?([^/]+)\/report$/.exec(entry.path)?.[1] ?? '').toLowerCase(),
+    }));
+}
+
+/**
+ * How many server windows saw 1, 2, 3 report fetches ("3x20 2x9"). Every request after the rig's
+ * reset is a report here, and the report limit's fixed windows are the organization's (same
+ * origin and length), so the simulator's per-window counts of the organization are the reports'.
+ */
+function perServerWindow(sim: Simulator): string {
+  const counts = new Map<number, number>();
+  for (const n of sim.stats().organizationWindows) counts.set(n, (counts.get(n) ?? 0) + 1);
+  return [...counts]
+    .sort((a, b) => b[0] - a[0])
+    .map(([n, windows]) => `${n}x${windows}`)
+    .join(' ');
+}
+
+function statuses(sim: Simulator): string {
+  const s = sim.stats();
+  return `${s.rateLimited} (429 statuses: ${s.byStatus['429'] ?? 0})`;
+}
+
+const rateLimitedRuns: { run: string; count: number }[] = [];
+function note429(run: string, sim: Simulator): void {
+  rateLimitedRuns.push({ run, count: sim.stats().rateLimited });
+}
+
+function table(title: string, header: string[], rows: string[][]): void {
+  const all = [header, ...rows];
+  const widths = header.map((_, i) => Math.max(...all.map((row) => (row[i] ?? '').length)));
+  out(`\n${title}`);
+  for (const row of all) out(`| ${row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ')} |`);
+}
+
+out(
+  `Watches: window ${WINDOW_MS} ms stands for the spec's minute; reports ${REPORTS.limit} a window, org ${ORG.limit} a window; ` +
+    `WATCH_MIN_INTERVAL ${MIN_INTERVAL_MS} ms (1 window); report cache ${60_000 / SCALE} ms; server latency ${LATENCY_MS} ms; ` +
+    `${WATCHED} watched events; ${process.version}.`,
+);
+if (!TURN_UNDER_LOCK) {
+  out(
+    "Note: on SQLite a store update inside store.exclusive('watch:turn') never finishes (buildWatches' turn would hang at its first check); the turns run without that lock here.",
+  );
+}
+
+// 1. 30 watched events, no people.
+await withRig({ watch: true }, async (rig) => {
+  const started = Date.now();
+  rig.scheduler.start();
+  await sleep(RUN_WINDOWS * WINDOW_MS);
+  rig.scheduler.stop();
+  await rig.settle();
+  const ended = Date.now();
+  const fetches = reportFetches(rig.sim);
+  const byEvent = new Map<string, number[]>();
+  for (const fetch of fetches) byEvent.set(fetch.uuid, [...(byEvent.get(fetch.uuid) ?? []), fetch.at]);
+  let longestGap = 0;
+  let longestOpen = 0;
+  let firstRoundBy = 0;
+  for (const event of rig.watched) {
+    const times = byEvent.get(uuidOf(event.id)) ?? [];
+    firstRoundBy = Math.max(firstRoundBy, (times[0] ?? ended) - started);
+    for (let i = 1; i < times.length; i += 1) longestGap = Math.max(longestGap, (times[i] ?? 0) - (times[i - 1] ?? 0));
+    longestOpen = Math.max(longestOpen, ended - (times.at(-1) ?? started));
+  }
+  const counts = rig.watched.map((event) => byEvent.get(uuidOf(event.id))?.length ?? 0);
+  const elapsedWindows = (ended - started) / WINDOW_MS;
+  const capacity = REPORTS.limit * elapsedWindows;
+  note429('1. watches alone', rig.sim);
+  table(
+    `1. ${WATCHED} watched events, no people, ${elapsedWindows.toFixed(1)} windows`,
+    ['measure', 'figure', 'bound / target', 'note'],
+    [
+      [
+        'longest gap between two checks of one event',
+        `${windows(longestGap)} windows`,
+        `max(ceil(${WATCHED}/${REPORTS.limit}), ${MIN_INTERVAL_MS / WINDOW_MS}) = ${BOUND_WINDOWS} windows`,
+        `from the simulator's log; checks per event ${Math.min(...counts)}..${Math.max(...counts)}`,
+      ],
+      [
+        'every event first checked within',
+        `${windows(firstRoundBy)} windows`,
+        `${BOUND_WINDOWS} windows`,
+        'all 30 start unchecked',
+      ],
+      [
+        'longest since the last check, at the end',
+        `${windows(longestOpen)} windows`,
+        `${BOUND_WINDOWS} windows`,
+        'a gap still open when the run stopped',
+      ],
+      [
+        'report slots used by checks',
+        `${((rig.checks.watch / capacity) * 100).toFixed(1)}%`,
+        '100%',
+        `${rig.checks.watch} checks / (${REPORTS.limit} x ${elapsedWindows.toFixed(1)} windows); fetches per server window (count x windows): ${perServerWindow(rig.sim)}`,
+      ],
+      [
+        'report 429s',
+        statuses(rig.sim),
+        '0',
+        `cards ${rig.calls.postCard}, edits ${rig.calls.updateCard}, alerts ${rig.calls.reply}`,
+      ],
+    ],
+  );
+});
+
+// 2. People asking 1 report a window, alone and with the 30 watches.
+interface PeopleRun {
+  waits: number[];
+  watchChecks: number;
+  longestGap: number;
+  rateLimited: string;
+  perWindow: string;
+}
+
+async function peopleRun(withWatches: boolean): Promise<PeopleRun> {
+  return withRig({ watch: withWatches }, async (rig) => {
+    // The same moments and events in both runs: a seeded random moment in each window.
+    const random = seededRandom(11);
+    const started = Date.now();
+    if (withWatches) rig.scheduler.start();
+    const asks = Array.from({ length: RUN_WINDOWS }, async (_, k) => {
+      await sleep(started + (k + random()) * WINDOW_MS - Date.now());
+      const event = rig.others[k % rig.others.length] as TicketingEvent;
+      const asked = performance.now();
+      await rig.client.requestReport(event.id, { requester: `U0PERSON${k % PEOPLE}` }).result;
+      return performance.now() - asked;
+    });
+    const waits = await Promise.all(asks);
+    rig.scheduler.stop();
+    await rig.settle();
+    const byEvent = new Map<string, number[]>();
+    for (const fetch of reportFetches(rig.sim)) byEvent.set(fetch.uuid, [...(byEvent.get(fetch.uuid) ?? []), fetch.at]);
+    let longestGap = 0;
+    for (const event of rig.watched) {
+      const times = byEvent.get(uuidOf(event.id)) ?? [];
+      for (let i = 1; i < times.length; i += 1)
+        longestGap = Math.max(longestGap, (times[i] ?? 0) - (times[i - 1] ?? 0));
+    }
+    note429(withWatches ? '2. people + watches' : '2. people alone', rig.sim);
+    return {
+      waits,
+      watchChecks: rig.checks.watch,
+      longestGap,
+      rateLimited: statuses(rig.sim),
+      perWindow: perServerWindow(rig.sim),
+    };
+  });
+}
+
+const alone = await peopleRun(false);
+const watched = await peopleRun(true);
+{
+  const figures = (run: PeopleRun) => {
+    const sorted = [...run.waits].sort((a, b) => a - b);
+    return { p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99) };
+  };
+  const a = figures(alone);
+  const w = figures(watched);
+  table(
+    `2. people ask 1 report a window (${RUN_WINDOWS} reports, ${PEOPLE} people, other events), without and with ${WATCHED} watches`,
+    ['run', 'p50 ms', `p99 ms (of ${RUN_WINDOWS}: the max)`, 'report 429s', 'watch checks', 'note'],
+    [
+      [
+        'people alone',
+        a.p50.toFixed(0),
+        a.p99.toFixed(0),
+        alone.rateLimited,
+        '-',
+        `fetches per server window: ${alone.perWindow}`,
+      ],
+      [
+        `people + ${WATCHED} watches`,
+        w.p50.toFixed(0),
+        w.p99.toFixed(0),
+        watched.rateLimited,
+        String(watched.watchChecks),
+        `fetches per server window: ${watched.perWindow}; longest gap between two checks of one event ${windows(watched.longestGap)} windows`,
+      ],
+      ['difference (windows)', windows(w.p50 - a.p50), windows(w.p99 - a.p99), '-', '-', 'target: within 1 window'],
+    ],
+  );
+}
+
+// 4. Fairness: A asks for 10 at once, then B for 1.
+interface FairnessRun {
+  bWaitMs: number;
+  aLastMs: number;
+  place: number;
+  people: number;
+  placeAmongAll: number;
+  rateLimited: string;
+}
+
+async function fairnessRun(withWatches: boolean): Promise<FairnessRun> {
+  return withRig({ watch: withWatches }, async (rig) => {
+    if (withWatches) {
+      // The watches in their stride first: the window's slots are theirs when A asks.
+      rig.scheduler.start();
+      await sleep(2.5 * WINDOW_MS);
+    }
+    const since = Date.now();
+    const aEvents = rig.others.slice(0, 10);
+    const bEvent = rig.others[10] as TicketingEvent;
+    const asked = performance.now();
+    const aDone = aEvents.map((event) =>
+      rig.client.requestReport(event.id, { requester: 'U0PERSONA' }).result.then(() => performance.now() - asked),
+    );
+    const bDone = rig.client
+      .requestReport(bEvent.id, { requester: 'U0PERSONB' })
+      .result.then(() => performance.now() - asked);
+    const [aWaits, bWaitMs] = await Promise.all([Promise.all(aDone), bDone]);
+    rig.scheduler.stop();
+    await rig.settle();
+    const order = reportFetches(rig.sim).filter((fetch) => fetch.at >= since);
+    const peopleUuids = new Set([...aEvents, bEvent].map((event) => uuidOf(event.id)));
+    const people = order.filter((fetch) => peopleUuids.has(fetch.uuid));
+    const bUuid = uuidOf(bEvent.id);
+    note429(withWatches ? '4. fairness + watches' : '4. fairness', rig.sim);
+    return {
+      bWaitMs,
+      aLastMs: Math.max(...aWaits),
+      place: people.findIndex((fetch) => fetch.uuid === bUuid) + 1,
+      people: people.length,
+      placeAmongAll: order.findIndex((fetch) => fetch.uuid === bUuid) + 1,
+      rateLimited: statuses(rig.sim),
+    };
+  });
+}
+
+{
+  const rows: string[][] = [];
+  for (const withWatches of [false, true]) {
+    const run = await fairnessRun(withWatches);
+    rows.push([
+      withWatches ? `with ${WATCHED} watches` : 'no watches',
+      run.bWaitMs.toFixed(0),
+      windows(run.bWaitMs),
+      `${run.place} of ${run.people} people's reports`,
+      `${run.placeAmongAll} of all report fetches`,
+      `${run.aLastMs.toFixed(0)} ms (${windows(run.aLastMs)} windows)`,
+      run.rateLimited,
+    ]);
+  }
+  table(
+    "4. person A asks for 10 reports at once, then person B for 1 (first come first served would put B's 11th)",
+    ['run', "B's wait ms", 'windows', "B's report fetched", 'in all fetches', "A's last report", 'report 429s'],
+    rows,
+  );
+}
+
+const total = rateLimitedRuns.reduce((sum, run) => sum + run.count, 0);
+out(
+  `\n3. report 429s: ${total} in all (${rateLimitedRuns.map((run) => `${run.run}: ${run.count}`).join('; ')}); ` +
+    `rss ${Math.round(process.memoryUsage().rss / 1024 / 1024)} MiB`,
+);
