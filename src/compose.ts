@@ -221,6 +221,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       reports: spareReports(client, sharedReports?.queue),
       reportLimit: config.ticketing.reportLimit,
       minIntervalMs: config.watchMinIntervalMs,
+      acrossReplicas: shared !== undefined,
       leaseMs: config.reportJobLockMs,
       onCheck: (source, sinceMs) => {
         metrics.watchChecks.inc({ source });

@@ -26,6 +26,12 @@ export interface BuildWatchesOptions<M> {
   leaseMs?: number;
   onCheck?: WatchServiceOptions<M>['onCheck'];
   onAlert?: WatchServiceOptions<M>['onAlert'];
+  /**
+   * With replicas (a shared store): a turn holds the store's `watch:turn` lock, so one check is in
+   * flight across all of them. Never with SQLite: its lock is a transaction for the whole store, and
+   * one process runs one turn at a time anyway.
+   */
+  acrossReplicas: boolean;
   /** Keeps a running check in view of shutdown. */
   track: <T>(work: Promise<T>) => Promise<T>;
   clock: Clock;
@@ -33,8 +39,8 @@ export interface BuildWatchesOptions<M> {
 }
 
 /**
- * Watches: the service (cards, alerts, claims) and its scheduler. A turn holds the store's
- * `watch:turn` lock, so across replicas one check is in flight at a time: the slots go to people first.
+ * Watches: the service (cards, alerts, claims) and its scheduler. With replicas a turn holds the
+ * store's `watch:turn` lock, so one check is in flight at a time across them: the slots go to people first.
  */
 export function buildWatches<M>(options: BuildWatchesOptions<M>): {
   service: WatchService<M>;
@@ -55,7 +61,9 @@ export function buildWatches<M>(options: BuildWatchesOptions<M>): {
     ...(options.onAlert ? { onAlert: options.onAlert } : {}),
   });
   const scheduler = new WatchScheduler({
-    turn: () => options.store.exclusive('watch:turn', () => service.turn()),
+    turn: options.acrossReplicas
+      ? () => options.store.exclusive('watch:turn', () => service.turn())
+      : () => service.turn(),
     clock: options.clock,
     logger,
     track: options.track,

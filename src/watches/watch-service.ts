@@ -202,6 +202,11 @@ export class WatchService<M> {
     return check ? check.checkedAt + (await this.intervalMs()) : undefined;
   }
 
+  /** The last check of an event (its report and when it was read), if it is or was watched lately. */
+  async lastCheck(eventId: string): Promise<EventCheck | undefined> {
+    return this.#o.store.lastCheck(eventId);
+  }
+
   /** The latest report of an event at hand (a watch's last check), if any. */
   async latestReport(eventId: string): Promise<EventReport | undefined> {
     return (await this.#o.store.lastCheck(eventId))?.report;

@@ -291,4 +291,19 @@ describe('/events watch through the real Bolt app', () => {
     expect(answer.text).toContain('cannot be checked');
     expect(await rig.bot.watches.list({ channel: 'C0002' })).toHaveLength(0);
   });
+
+  it('checks on its own once the scheduler runs, on SQLite, and the store stays free for everything else', async () => {
+    rig = await startBot(FAST);
+    const { event } = watchable(rig);
+    await command(rig, `watch ${event.id}: sold out`);
+    rig.bot.watchScheduler.start();
+    try {
+      await rig.slack.waitFor(() => updates(rig as BotRig).length > 0 || undefined);
+      // A store write after the scheduler's check (its turn must not hold the store).
+      expect(await command(rig, 'digest on 07:30 UTC')).toContain('Daily digest on');
+      expect(await command(rig, 'watches')).toContain('sold out');
+    } finally {
+      rig.bot.watchScheduler.stop();
+    }
+  });
 });
