@@ -90,6 +90,8 @@ interface Entry {
 /** One admitted call. Until it finishes, the server may see it at any moment, so it counts as "now". */
 interface Slot {
   at: number;
+  /** When it was admitted (`at` moves to its finish). */
+  admittedAt: number;
   finished: boolean;
 }
 
@@ -254,7 +256,10 @@ export class ReportQueue implements ReportScheduler {
     let serverLeft = Number.POSITIVE_INFINITY;
     if (this.#server && now < this.#server.resetAt) {
       const since = this.#server.observedAt;
-      serverLeft = this.#server.remaining - admissions.filter((at) => at >= since).length;
+      // The server's count already holds every call answered by then, the one whose answer
+      // brought these headers included: only calls admitted since, or still unanswered, are not in it.
+      serverLeft =
+        this.#server.remaining - this.#admissions.filter((slot) => slot.admittedAt > since || !slot.finished).length;
     }
     for (let i = 0; i < count; i += 1) {
       let at = Math.max(now, this.#blockedUntil);
@@ -293,7 +298,7 @@ export class ReportQueue implements ReportScheduler {
       if (next === undefined || next > now) break;
       const entry = this.#queue.shift() as Entry;
       this.#round = Math.max(this.#round, entry.round);
-      const slot: Slot = { at: now, finished: false };
+      const slot: Slot = { at: now, admittedAt: now, finished: false };
       this.#admissions.push(slot);
       if (this.#admissions.length > this.#limit) this.#admissions.shift();
       entry.state = 'fetching';

@@ -84,4 +84,31 @@ describe('ReportQueue turns', () => {
     await person.result;
     expect(fetched).toEqual(['evt_p0']);
   });
+
+  it("spends every slot the server's headers leave: the answer that brought them is not counted twice", async () => {
+    const fetched: string[] = [];
+    let used = 0;
+    const windowStart = Date.now();
+    const queue: ReportQueue = new ReportQueue({
+      limit: 3,
+      windowMs: 1_000,
+      cacheTtlMs: 0,
+      fetchReport: async (eventId) => {
+        fetched.push(eventId);
+        used += 1;
+        // The server's own headers come with its answer, as the client feeds them.
+        queue.observe({ limit: 3, remaining: 3 - used, resetAt: windowStart + 1_000, observedAt: Date.now() });
+        return { eventId };
+      },
+    });
+    // One after another, each asked once the previous one is in: three fit in the window.
+    for (const id of ['evt_s0', 'evt_s1', 'evt_s2']) {
+      await vi.advanceTimersByTimeAsync(10);
+      const ticket = queue.request(id, { requester: 'UA' });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(ticket.progress().state).not.toBe('queued');
+      await ticket.result;
+    }
+    expect(fetched).toEqual(['evt_s0', 'evt_s1', 'evt_s2']);
+  });
 });
