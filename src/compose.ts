@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { App } from '@slack/bolt';
 import { storeCatalogShare } from './catalog/catalog-share.js';
 import { EventCatalog } from './catalog/event-catalog.js';
+import { eventLinks } from './catalog/event-links.js';
 import type { Config } from './config.js';
 import { buildDigests } from './digest/build-digests.js';
 import type { DigestService } from './digest/digest-service.js';
@@ -261,6 +262,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
         sharedReports,
         watches: watchService,
         watchScheduler,
+        eventLinks: config.eventPageUrl ? eventLinks(config.eventPageUrl) : undefined,
         metrics,
         work,
         logger,

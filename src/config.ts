@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { eventLinks } from './catalog/event-links.js';
 import { LOG_LEVELS } from './logger.js';
 import { parseRedisUrl, RedisUrlError } from './store/redis-url.js';
 
@@ -100,6 +101,24 @@ const schema = z
     // At least a second: the watches never check one event again sooner than this (a report a
     // person fetches still counts as a check whenever it comes).
     WATCH_MIN_INTERVAL: z.preprocess(empty, durationAtLeast(1_000, '1s', '10m').default(600_000)),
+    // The organization's public event page: links to it unfold into event cards in Slack.
+    EVENT_PAGE_URL: z.preprocess(
+      empty,
+      z
+        .string()
+        .refine(
+          (text) => {
+            try {
+              eventLinks(text);
+              return true;
+            } catch {
+              return false;
+            }
+          },
+          { message: 'expected an http(s) URL with one {id} or {bareId}, such as https://tickets.example.com/e/{id}' },
+        )
+        .optional(),
+    ),
     SLACK_BOT_TOKEN: z.preprocess(empty, secret('xoxb-', 'a bot token').optional()),
     SLACK_SIGNING_SECRET: z.preprocess(empty, secret(undefined, 'the signing secret').optional()),
     SLACK_APP_TOKEN: z.preprocess(empty, secret('xapp-', 'an app-level token').optional()),
@@ -246,6 +265,8 @@ export interface Config {
    * A report a person fetches counts as a check too, whenever it comes.
    */
   watchMinIntervalMs: number;
+  /** The public event page template (`{id}`): its links unfold into event cards. */
+  eventPageUrl: string | undefined;
   /** The HTTP receiver's port (it serves /healthz, /readyz and /metrics too); in the local sandbox, the page's. */
   port: number;
   /**
@@ -308,6 +329,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     digestGraceMs: e.DIGEST_GRACE,
     reportJobLockMs: e.REPORT_JOB_LOCK,
     watchMinIntervalMs: e.WATCH_MIN_INTERVAL,
+    eventPageUrl: e.EVENT_PAGE_URL,
     port: e.PORT,
     host: e.HOST,
     healthPort: e.HEALTH_PORT,

@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { App } from '@slack/bolt';
 import { type Logger, withRequestId } from '../logger.js';
+import { registerDigestHomeActions } from './actions/digest-home-actions.js';
 import { registerEventPickActions } from './actions/event-pick.js';
 import { registerNextPageAction } from './actions/next-page.js';
 import { registerPromoActions } from './actions/promo-actions.js';
 import { boltLogger } from './bolt-logger.js';
 import { registerEventsCommand } from './commands/events-command.js';
 import type { SlackDeps } from './deps.js';
+import { registerLinkUnfurls } from './events/link-shared.js';
 import { registerAppHome } from './home/app-home.js';
 import { registerEventModals } from './views/event-modals.js';
 import { registerWatchModal } from './views/watch-modal.js';
@@ -64,6 +66,8 @@ export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): App {
   registerEventModals(app, deps);
   registerPromoActions(app, deps);
   registerAppHome(app, deps);
+  registerDigestHomeActions(app, deps);
+  if (deps.eventLinks) registerLinkUnfurls(app, deps, deps.eventLinks);
   app.error(async (error) => {
     options.logger.error('Unhandled error in a Slack listener', { error });
   });

@@ -1,4 +1,5 @@
 import type { EventCatalog } from '../catalog/event-catalog.js';
+import type { EventLinks } from '../catalog/event-links.js';
 import type { DigestService } from '../digest/digest-service.js';
 import type { WorkTracker } from '../lifecycle/work-tracker.js';
 import type { Logger } from '../logger.js';
@@ -50,6 +51,8 @@ export interface SlackDeps {
   watches?: WatchService<SlackMessage> | undefined;
   /** Told when a watch is added, so that its first check comes at the next spare slot. */
   watchScheduler?: Pick<WatchScheduler, 'poke'> | undefined;
+  /** The organization's event page links (EVENT_PAGE_URL): they unfold into event cards. */
+  eventLinks?: EventLinks | undefined;
   /** Options for an API call a person is waiting for: deadline, priority, patience with rate limits. */
   interactive(): CallOptions;
 }

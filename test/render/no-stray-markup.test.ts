@@ -66,6 +66,7 @@ import {
   reportMessage,
   reportProgressMessage,
 } from '../../src/render/report-blocks.js';
+import { eventUnfurlBlocks } from '../../src/render/unfurl-blocks.js';
 import {
   watchAlertMessage,
   watchCardMessage,
@@ -498,6 +499,25 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
       ]),
     reportFailedMessage: () => HOSTILE.map((text) => reportFailedMessage(text, escapeText(text))),
     reportAbandonedMessage: () => HOSTILE.map(reportAbandonedMessage),
+  },
+  'unfurl-blocks.ts': {
+    eventUnfurlBlocks: () =>
+      EVENTS.map((event) => ({
+        text: 'unfurl',
+        blocks: eventUnfurlBlocks({
+          event,
+          asOf: Date.UTC(2026, 10, 23),
+          report: {
+            report: Object.fromEntries([
+              ...HOSTILE.map((text, i) => [text, i]),
+              ['currency', '<!channel>'],
+              ['ticketsSold', 5],
+              ['capacity', 10],
+            ]),
+            readAt: Date.UTC(2026, 10, 23, 9),
+          },
+        }),
+      })),
   },
   'watch-blocks.ts': {
     watchCardMessage: () =>

@@ -1,0 +1,78 @@
+import type { App } from '@slack/bolt';
+import type { EventLinks } from '../../catalog/event-links.js';
+import { withinDeadline } from '../../observability/within-deadline.js';
+import type { Block } from '../../render/block-kit.js';
+import { eventUnfurlBlocks } from '../../render/unfurl-blocks.js';
+import type { EventReport } from '../../ticketing/schemas.js';
+import type { SlackDeps } from '../deps.js';
+import { countSlackError } from '../slack-errors.js';
+
+/** How long an unfurl waits for a crawl when none is in memory (a cold start). */
+const CATALOG_WAIT_MS = 2_000;
+/** Most links one message unfolds (Slack shows a handful; each is a card). */
+const MAX_UNFURLS = 5;
+
+interface LinkSharedEvent {
+  channel?: string;
+  message_ts?: string;
+  unfurl_id?: string;
+  source?: string;
+  links?: { url?: string; domain?: string }[];
+}
+
+/** A report already at hand for an event, with when it was read: an unfurl never spends a report call. */
+async function reportAtHand(
+  deps: SlackDeps,
+  eventId: string,
+): Promise<{ report: EventReport; readAt: number } | undefined> {
+  const check = await deps.watches?.lastCheck(eventId).catch(() => undefined);
+  if (check) return { report: check.report, readAt: check.checkedAt };
+  const cached = await deps.sharedReports?.queue.cached(eventId);
+  const generated = typeof cached?.generatedAt === 'string' ? Date.parse(cached.generatedAt) : Number.NaN;
+  return cached && Number.isFinite(generated) ? { report: cached, readAt: generated } : undefined;
+}
+
+/**
+ * Event page links unfold into event cards (`link_shared` → one `chat.unfurl` for all the links of
+ * a message). Links to unknown events and other pages of the host are left alone, silently.
+ */
+export function registerLinkUnfurls(app: App, deps: SlackDeps, links: EventLinks): void {
+  app.event('link_shared', async ({ event, client }) => {
+    const shared = event as unknown as LinkSharedEvent;
+    const log = deps.logger.child({ event: 'link_shared' });
+    const wanted = (shared.links ?? [])
+      .map((link) => ({ url: typeof link.url === 'string' ? link.url : '', eventId: undefined as string | undefined }))
+      .map((link) => ({ ...link, eventId: links.eventIdIn(link.url) }))
+      .filter((link): link is { url: string; eventId: string } => link.eventId !== undefined)
+      .slice(0, MAX_UNFURLS);
+    if (wanted.length === 0) return;
+    const snapshot = await withinDeadline(
+      deps.catalog.current() ? Promise.resolve(deps.catalog.current()) : deps.catalog.snapshot(),
+      CATALOG_WAIT_MS,
+      'the catalog',
+    ).catch((error: unknown) => {
+      log.info('No catalog to unfurl from', { error });
+      return undefined;
+    });
+    if (!snapshot) return;
+    const unfurls: Record<string, { blocks: Block[] }> = {};
+    for (const link of wanted) {
+      const found = snapshot.byId.get(link.eventId);
+      if (!found) continue;
+      unfurls[link.url] = {
+        blocks: eventUnfurlBlocks({ event: found, asOf: snapshot.asOf, report: await reportAtHand(deps, found.id) }),
+      };
+    }
+    if (Object.keys(unfurls).length === 0) return;
+    const where =
+      shared.unfurl_id && shared.source
+        ? { unfurl_id: shared.unfurl_id, source: shared.source }
+        : { channel: shared.channel ?? '', ts: shared.message_ts ?? '' };
+    try {
+      await client.chat.unfurl({ ...where, unfurls } as Parameters<typeof client.chat.unfurl>[0]);
+    } catch (error) {
+      countSlackError(deps.metrics, 'chat.unfurl', error);
+      log.warn('Could not unfurl event links', { error });
+    }
+  });
+}
