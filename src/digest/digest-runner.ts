@@ -21,6 +21,7 @@ export type DigestOutcome =
   | { kind: 'already-sent'; date: string }
   /** Another run is posting it right now. */
   | { kind: 'in-progress'; date: string }
+  /** The channel refuses posts, or the person of a personal digest cannot get DMs: paused. */
   | { kind: 'channel-failing'; date: string; reason: string }
   /** A temporary failure; `retryAt` is when it is tried again, unless the grace period is over. */
   | { kind: 'failed'; date: string; reason: string; retryAt: number | undefined }
@@ -53,13 +54,20 @@ export interface DigestRunnerOptions<M> {
   claims: ClaimStore;
   catalog: Pick<EventCatalog, 'all'>;
   messages: DigestMessages<M>;
+  /** Posts to a channel, or (given a user id) to the person's DM with the bot. */
   post: (channel: string, message: M, metadata: DigestMetadata) => Promise<void>;
-  /** Whether the channel holds a message with this metadata posted at or after `sinceMs`; throws when it cannot tell. */
-  findPosted: (channel: string, metadata: DigestMetadata, sinceMs: number) => Promise<boolean>;
+  /**
+   * Whether the channel (`personal`: the DM with this user id) holds a message with this metadata
+   * posted at or after `sinceMs`; throws when it cannot tell.
+   */
+  findPosted: (channel: string, metadata: DigestMetadata, sinceMs: number, personal: boolean) => Promise<boolean>;
   /** Sends a direct message to a person. */
   notify: (userId: string, message: M) => Promise<void>;
-  /** The Slack error code when a failed post means the channel refuses posts for good. */
-  channelRefusal: (error: unknown) => string | undefined;
+  /**
+   * The Slack error code when a failed call means the channel refuses posts for good, or for a
+   * personal digest (`personal`) that the person cannot get DMs (they left the workspace).
+   */
+  channelRefusal: (error: unknown, personal: boolean) => string | undefined;
   clock: Clock;
   logger: Logger;
   /** A digest is still sent (caught up, retried) this long after its time. @default 2 h */
@@ -83,7 +91,9 @@ const reasonOf = (error: unknown) => (error instanceof Error ? error.message : S
  * Posts each (subscription, local date) digest exactly once. The date is claimed atomically before
  * posting and settled after. A temporary failure is retried with backoff until the grace period
  * ends. A claim whose run crashed (never settled) or failed is taken over, and the channel's
- * history is read first: the message metadata says whether the digest went out after all.
+ * history is read first: the message metadata says whether the digest went out after all. A
+ * personal digest is the same, in the person's DM; one whose person left is paused, like a
+ * channel that refuses posts, and nobody is told (there is nobody to tell).
  */
 export class DigestRunner<M> implements DigestRunning {
   readonly #options: DigestRunnerOptions<M>;
@@ -164,6 +174,7 @@ export class DigestRunner<M> implements DigestRunning {
 
   async #attempt(subscription: Subscription, fire: Fire): Promise<DigestOutcome> {
     const { channelId } = subscription;
+    const personal = subscription.personal === true;
     const log = this.#options.logger.child({ digest: channelId, date: fire.date });
     if (subscription.status !== 'active') {
       return { kind: 'channel-failing', date: fire.date, reason: subscription.failure ?? 'the channel refused posts' };
@@ -216,29 +227,8 @@ export class DigestRunner<M> implements DigestRunning {
     } catch (error) {
       return temporaryFailure('Could not read events for a digest', error);
     }
-    if (events === 0 && subscription.skipEmpty) {
-      await settle('done', 'skipped-empty');
-      this.#forgetRetry(key);
-      return { kind: 'skipped-empty', date: fire.date };
-    }
-    if (recovering) {
-      try {
-        if (await this.#options.findPosted(channelId, metadata, recovering.at - 60_000)) {
-          await settle('done', 'sent');
-          this.#forgetRetry(key);
-          log.info('The digest was in the channel already; not posting it again');
-          return { kind: 'already-sent', date: fire.date };
-        }
-      } catch (error) {
-        // Unable to tell whether it went out: waiting beats posting it twice.
-        return temporaryFailure('Could not read the channel to check for an earlier digest', error);
-      }
-    }
-    try {
-      await this.#options.post(channelId, message, metadata);
-    } catch (error) {
-      const refusal = this.#options.channelRefusal(error);
-      if (!refusal) return temporaryFailure('Posting a digest failed; it will be retried', error);
+    /** Refused for good: paused, not retried; the owner of a channel's digest is told. */
+    const pause = async (refusal: string): Promise<DigestOutcome> => {
       await settle('failed', 'failed');
       this.#forgetRetry(key);
       await this.#options.subscriptions.update(channelId, (current) => ({
@@ -246,11 +236,43 @@ export class DigestRunner<M> implements DigestRunning {
         status: 'failing',
         failure: refusal,
       }));
-      log.warn('The channel refuses digests; marked failing', { slackError: refusal });
-      await this.#options
-        .notify(subscription.createdBy, this.#options.messages.paused(channelId, refusal))
-        .catch((notifyError: unknown) => log.warn('Could not tell the digest owner', { error: notifyError }));
+      if (personal) {
+        log.warn('The person cannot get DMs (left the workspace?); their digest is paused', { slackError: refusal });
+      } else {
+        log.warn('The channel refuses digests; marked failing', { slackError: refusal });
+        await this.#options
+          .notify(subscription.createdBy, this.#options.messages.paused(channelId, refusal))
+          .catch((notifyError: unknown) => log.warn('Could not tell the digest owner', { error: notifyError }));
+      }
       return { kind: 'channel-failing', date: fire.date, reason: refusal };
+    };
+    if (events === 0 && subscription.skipEmpty) {
+      await settle('done', 'skipped-empty');
+      this.#forgetRetry(key);
+      return { kind: 'skipped-empty', date: fire.date };
+    }
+    if (recovering) {
+      try {
+        if (await this.#options.findPosted(channelId, metadata, recovering.at - 60_000, personal)) {
+          await settle('done', 'sent');
+          this.#forgetRetry(key);
+          log.info('The digest was in the channel already; not posting it again');
+          return { kind: 'already-sent', date: fire.date };
+        }
+      } catch (error) {
+        // A person who left (or a channel that is gone) cannot be read nor posted to.
+        const refusal = this.#options.channelRefusal(error, personal);
+        if (refusal) return pause(refusal);
+        // Unable to tell whether it went out: waiting beats posting it twice.
+        return temporaryFailure('Could not read the channel to check for an earlier digest', error);
+      }
+    }
+    try {
+      await this.#options.post(channelId, message, metadata);
+    } catch (error) {
+      const refusal = this.#options.channelRefusal(error, personal);
+      if (!refusal) return temporaryFailure('Posting a digest failed; it will be retried', error);
+      return pause(refusal);
     }
     await settle('done', 'sent');
     this.#forgetRetry(key);

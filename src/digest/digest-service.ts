@@ -3,7 +3,7 @@ import type { Clock } from '../time/clock.js';
 import type { DigestOutcome, DigestRunning } from './digest-runner.js';
 import type { DigestScheduler } from './digest-scheduler.js';
 import { type Fire, nextFire } from './fire-times.js';
-import type { Subscription } from './subscription.js';
+import { type DigestOnOptions, newSubscription, type Subscription, TIME_OF_DAY } from './subscription.js';
 import type { SubscriptionStore } from './subscription-store.js';
 
 /** The digest feature as the Slack layer sees it. */
@@ -36,6 +36,38 @@ export class DigestService {
     return this.#runner.catchUp();
   }
 
+  /**
+   * Turns a digest on (again): `announce` goes first (the channel's announcement, or the DM that
+   * tells the person where their digest will arrive), so nothing is saved where the bot may not
+   * post. The zone defaults to the person's Slack zone (`personZone`).
+   */
+  async turnOn(request: {
+    options: DigestOnOptions;
+    channelId: string;
+    userId: string;
+    personal: boolean;
+    personZone: () => Promise<string | undefined>;
+    announce: (subscription: Subscription) => Promise<void>;
+  }): Promise<
+    | { kind: 'on'; subscription: Subscription; next: Fire; zoneSource: 'named' | 'person' | 'default' }
+    /** The announcement could not be posted: nothing was saved. */
+    | { kind: 'refused'; error: unknown }
+  > {
+    const { subscription, zoneSource } = newSubscription(request.options, {
+      channelId: request.channelId,
+      userId: request.userId,
+      personal: request.personal,
+      personZone: request.options.timezone ? undefined : await request.personZone(),
+      now: this.#clock.now(),
+    });
+    try {
+      await request.announce(subscription);
+    } catch (error) {
+      return { kind: 'refused', error };
+    }
+    return { kind: 'on', subscription, next: await this.subscribe(subscription), zoneSource };
+  }
+
   async subscribe(subscription: Subscription): Promise<Fire> {
     await this.#store.put(subscription);
     this.#scheduler.schedule(subscription);
@@ -50,6 +82,16 @@ export class DigestService {
   async status(channelId: string): Promise<{ subscription: Subscription; next: Fire } | undefined> {
     const subscription = await this.#store.get(channelId);
     return subscription ? { subscription, next: nextFire(subscription, this.#clock.now()) } : undefined;
+  }
+
+  /** Moves a digest to another time of day (`HH:MM`), keeping everything else; undefined when there is none. */
+  async changeTime(channelId: string, time: string): Promise<{ subscription: Subscription; next: Fire } | undefined> {
+    // A record that no longer parses would read as "no digest": check before it is written.
+    if (!TIME_OF_DAY.test(time)) throw new RangeError(`Not a time of day (HH:MM): ${time.slice(0, 20)}`);
+    const changed = await this.#store.update(channelId, (current) => ({ ...current, time }));
+    if (!changed) return undefined;
+    if (changed.status === 'active') this.#scheduler.schedule(changed);
+    return { subscription: changed, next: nextFire(changed, this.#clock.now()) };
   }
 
   runNow(channelId: string): Promise<DigestOutcome> {

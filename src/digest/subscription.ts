@@ -2,9 +2,12 @@ import { z } from 'zod';
 import { MAX_SEARCH_TEXT } from '../catalog/event-search.js';
 import { isValidTimeZone } from '../time/zoned.js';
 
-/** A channel's daily digest, as stored. */
+/** A channel's daily digest, or a person's in their DM with the bot, as stored. */
 export interface Subscription {
+  /** The channel; for a personal digest the person's user id (a post to it lands in their DM). */
   channelId: string;
+  /** A person's own digest (`--me`), sent to their DM; absent on channel digests. */
+  personal?: true | undefined;
   /** Local time of day, `HH:MM` (24 h). */
   time: string;
   timezone: string;
@@ -14,7 +17,10 @@ export interface Subscription {
   skipEmpty: boolean;
   createdBy: string;
   createdAt: string;
-  /** `failing`: the channel refused posts; no more digests until someone turns it on again. */
+  /**
+   * `failing`: the channel refused posts (or the person cannot get DMs: they left the workspace);
+   * no more digests until someone turns it on again.
+   */
   status: 'active' | 'failing';
   failure?: string | undefined;
   /** Only events whose name matches these words (see `searchEvents`). */
@@ -30,6 +36,7 @@ export const TIME_OF_DAY = /^([01]?\d|2[0-3]):([0-5]\d)$/;
 
 export const subscriptionSchema = z.object({
   channelId: z.string().min(1),
+  personal: z.literal(true).optional(),
   time: z.string().regex(TIME_OF_DAY),
   timezone: z.string().refine(isValidTimeZone),
   days: z.number().int().min(1).max(MAX_DIGEST_DAYS),
@@ -65,18 +72,32 @@ export interface DigestOnOptions {
 
 export const DEFAULT_DIGEST_TIME = '09:00';
 
+/** What a stored subscription was asked for: turning it on again keeps its settings. */
+export function optionsOf(subscription: Subscription): DigestOnOptions {
+  return {
+    time: subscription.time,
+    timezone: subscription.timezone,
+    days: subscription.days,
+    skipEmpty: subscription.skipEmpty,
+    ...(subscription.match ? { match: subscription.match } : {}),
+    ...(subscription.weekdays ? { weekdays: subscription.weekdays } : {}),
+  };
+}
+
 /**
  * A new subscription from what was asked: the time defaults to 09:00, the zone to the one the
- * person named, else their Slack zone (`personZone`), else UTC.
+ * person named, else their Slack zone (`personZone`), else UTC. A personal one is keyed by the
+ * person, wherever they asked for it.
  */
 export function newSubscription(
   options: DigestOnOptions,
-  context: { channelId: string; userId: string; personZone: string | undefined; now: number },
+  context: { channelId: string; userId: string; personal?: boolean; personZone: string | undefined; now: number },
 ): { subscription: Subscription; zoneSource: 'named' | 'person' | 'default' } {
   const zoneSource = options.timezone ? 'named' : context.personZone ? 'person' : 'default';
   return {
     subscription: {
-      channelId: context.channelId,
+      channelId: context.personal ? context.userId : context.channelId,
+      ...(context.personal ? { personal: true as const } : {}),
       time: options.time ?? DEFAULT_DIGEST_TIME,
       timezone: options.timezone ?? context.personZone ?? 'UTC',
       days: options.days,

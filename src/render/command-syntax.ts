@@ -1,6 +1,6 @@
 import { type Mrkdwn, md } from './mrkdwn.js';
 
-const DIGEST_ON = md`/events digest on [HH:MM] [zone] [--days N] [--skip-empty] [--match words] [--weekdays mon-fri]`;
+const DIGEST_ON = md`/events digest on [HH:MM] [zone] [--days N] [--skip-empty] [--match words] [--weekdays mon-fri] [--me]`;
 const DIGEST_ACTIONS = md`off | status | now`;
 
 /**
@@ -14,7 +14,7 @@ export const COMMAND_SYNTAX = {
   report: md`/events report [id or name]`,
   promo: md`/events promo [<eventId> <code or promoId> <quantity>]`,
   digestOn: DIGEST_ON,
-  digestActions: md`/events digest ${DIGEST_ACTIONS}`,
+  digestActions: md`/events digest ${DIGEST_ACTIONS} [--me]`,
   watch: md`/events watch [<id or name>[: conditions]] [--me]`,
   unwatch: md`/events unwatch <id or name> [--me]`,
   watches: md`/events watches [--me]`,
@@ -28,7 +28,7 @@ export const USAGE = {
   report: COMMAND_SYNTAX.report,
   find: COMMAND_SYNTAX.find,
   promo: COMMAND_SYNTAX.promo,
-  digest: md`${DIGEST_ON} | ${DIGEST_ACTIONS}`,
+  digest: md`${DIGEST_ON} | ${DIGEST_ACTIONS} [--me]`,
   watch: md`${COMMAND_SYNTAX.watch} (conditions such as: sold >= 90%, EARLYBIRD left <= 10, +50 sold, no sale for 6h, sold out, checkIns >= 100)`,
   unwatch: COMMAND_SYNTAX.unwatch,
   watches: COMMAND_SYNTAX.watches,

@@ -1,6 +1,6 @@
 import type { DayEntry } from '../catalog/calendar-days.js';
 import type { DigestOutcome } from '../digest/digest-runner.js';
-import { describeWeekdays, type Subscription } from '../digest/subscription.js';
+import { describeWeekdays, type Subscription, timeOfDay } from '../digest/subscription.js';
 import { parsePlainDate } from '../time/zoned.js';
 import {
   type Block,
@@ -80,12 +80,11 @@ const instant = (ms: number, timezone: string) =>
     hourCycle: 'h23',
   }).format(ms);
 
-/** `/events digest status`. */
+/** `/events digest status` (`--me`: the person's own, in their DM). */
 export function digestStatusMessage(input: DigestStatusInput): SlackMessage {
+  const refused = input.personal ? md`I could not DM you` : md`the channel refused posts`;
   const paused =
-    input.status === 'failing'
-      ? md`  :warning: *Paused*: the channel refused posts (${clip(input.failure ?? 'unknown', 60)})`
-      : md``;
+    input.status === 'failing' ? md`  :warning: *Paused*: ${refused} (${clip(input.failure ?? 'unknown', 60)})` : md``;
   const window = input.days === 1 ? md`today's events` : md`the events of today and the next ${input.days - 1} day(s)`;
   const next =
     input.status === 'active'
@@ -95,14 +94,18 @@ export function digestStatusMessage(input: DigestStatusInput): SlackMessage {
     ? md`${clip(input.lastRun.date, 10)}: ${clip(input.lastRun.outcome, 20)} at ${clip(input.lastRun.at.slice(0, 16).replace('T', ' '), 20)} UTC`
     : md`not yet`;
   const lines = [
-    md`*Daily digest in ${channelLink(input.channelId)}*${paused}`,
+    input.personal
+      ? md`*Your daily digest, in your DM with me*${paused}`
+      : md`*Daily digest in ${channelLink(input.channelId)}*${paused}`,
     md`• Time: ${clip(input.time, 5)} ${clip(input.timezone, 60)}`,
     md`• Window: ${window}, whole days in ${clip(input.timezone, 60)}${input.skipEmpty ? md`, nothing posted when empty` : md``}`,
     md`• Events: ${input.match ? md`named like "${clip(input.match, 100)}"` : md`all`}`,
     md`• Days: ${input.weekdays ? clip(describeWeekdays(input.weekdays), 40) : md`every day`}`,
     md`• Next run: ${next}`,
     md`• Last run: ${last}`,
-    md`• Set up by ${mentionUser(input.createdBy)} on ${clip(input.createdAt.slice(0, 10), 10)}`,
+    input.personal
+      ? md`• Set up on ${clip(input.createdAt.slice(0, 10), 10)}`
+      : md`• Set up by ${mentionUser(input.createdBy)} on ${clip(input.createdAt.slice(0, 10), 10)}`,
   ];
   return {
     text: md`Daily digest at ${clip(input.time, 5)} ${clip(input.timezone, 60)}`,
@@ -114,6 +117,14 @@ export function digestStatusMessage(input: DigestStatusInput): SlackMessage {
 export function digestAnnouncement(subscription: Subscription): SlackMessage {
   const text = md`${mentionUser(subscription.createdBy)} set up a daily digest here: ${windowWords(subscription.days)}, every day at ${clip(subscription.time, 5)} (${clip(subscription.timezone, 60)}).`;
   return { text, blocks: [mrkdwnSection(text)] };
+}
+
+/** The DM that turns a personal digest on: it proves the bot can reach the person, and shows where digests arrive. */
+export function personalDigestAnnouncement(subscription: Subscription): SlackMessage {
+  const days = subscription.weekdays ? clip(describeWeekdays(subscription.weekdays), 40) : md`every day`;
+  return plainMessage(
+    md`:wave: Your daily digest is on: ${windowWords(subscription.days)}, ${days} at ${clip(subscription.time, 5)} (${clip(subscription.timezone, 60)}), here in our DM. Turn it off with \`/events digest off --me\` or in my Home tab.`,
+  );
 }
 
 const windowWords = (days: number) => (days === 1 ? md`today's events` : md`the events of the next ${days} days`);
@@ -130,19 +141,24 @@ export function digestOnMessage(
   firstDate: string,
   zoneSource: 'named' | 'person' | 'default',
 ): SlackMessage {
+  const where = subscription.personal ? md`, in your DM with me` : md``;
+  const what = subscription.personal ? md`Your daily digest is on` : md`Daily digest on`;
   return plainMessage(
-    md`:white_check_mark: Daily digest on: ${clip(subscription.time, 5)} ${clip(subscription.timezone, 60)}${ZONE_NOTES[zoneSource]}, ${windowWords(subscription.days)}. First one: ${clip(firstDate, 10)}.`,
+    md`:white_check_mark: ${what}: ${clip(subscription.time, 5)} ${clip(subscription.timezone, 60)}${ZONE_NOTES[zoneSource]}, ${windowWords(subscription.days)}${where}. First one: ${clip(firstDate, 10)}.`,
   );
 }
 
-export function noDigestMessage(): SlackMessage {
+export function noDigestMessage(personal = false): SlackMessage {
   return plainMessage(
-    md`This channel has no daily digest. Turn one on with \`/events digest on [HH:MM] [zone] [--days N]\`.`,
+    personal
+      ? md`You have no daily digest of your own. Turn one on with \`/events digest on --me [HH:MM] [zone] [--days N]\`: it comes to your DM with me.`
+      : md`This channel has no daily digest. Turn one on with \`/events digest on [HH:MM] [zone] [--days N]\`.`,
   );
 }
 
-export function digestOffMessage(removed: boolean): SlackMessage {
-  return removed ? plainMessage(md`Daily digest off for this channel.`) : noDigestMessage();
+export function digestOffMessage(removed: boolean, personal = false): SlackMessage {
+  if (!removed) return noDigestMessage(personal);
+  return plainMessage(personal ? md`Your daily digest is off.` : md`Daily digest off for this channel.`);
 }
 
 /** What `/events digest now` tells the person: "already posted" only when it was. */
@@ -150,7 +166,9 @@ export function digestNowMessage(
   outcome: DigestOutcome,
   now: number,
   channelProblem: Mrkdwn | undefined,
+  personal = false,
 ): SlackMessage {
+  if (personal) return personalDigestNowMessage(outcome, now);
   switch (outcome.kind) {
     case 'sent':
       return plainMessage(md`Posted today's digest.`);
@@ -175,9 +193,102 @@ export function digestNowMessage(
   }
 }
 
+/** `/events digest now --me`. */
+function personalDigestNowMessage(outcome: DigestOutcome, now: number): SlackMessage {
+  switch (outcome.kind) {
+    case 'sent':
+      return plainMessage(md`Sent today's digest to your DM.`);
+    case 'skipped-empty':
+      return plainMessage(md`Nothing is scheduled, and your digest skips empty days: nothing sent.`);
+    case 'already-sent':
+      return plainMessage(md`Today's digest was already sent to your DM.`);
+    case 'in-progress':
+      return plainMessage(md`Today's digest is being sent to you right now.`);
+    case 'channel-failing':
+      return warningMessage(
+        md`I could not DM you (${clip(outcome.reason, 40)}), so your digest is paused. Turn it on again with \`/events digest on --me\`.`,
+      );
+    case 'failed':
+      return warningMessage(
+        outcome.retryAt === undefined
+          ? md`Your digest could not be sent, and its grace period is over. It has been logged.`
+          : md`Your digest could not be sent just now; I'll try again in about ${Math.max(1, Math.ceil((outcome.retryAt - now) / 60_000))} minute(s).`,
+      );
+    case 'not-this-weekday':
+      return plainMessage(md`Your digest does not come on this weekday.`);
+    case 'no-subscription':
+      return noDigestMessage(true);
+  }
+}
+
 /** The DM to the person who set a digest up when its channel refuses posts. */
 export function digestPausedMessage(channelId: string, reason: string): SlackMessage {
   return plainMessage(
     md`The daily digest you set up in ${channelLink(channelId)} could not be posted (${clip(reason, 40)}), so it is paused. Invite me back with \`/invite @eventops\` and run \`/events digest on\` there to resume.`,
   );
+}
+
+/** App Home's buttons and time picker of the person's own digest. */
+export const DIGEST_HOME_ON = 'digest_home_on';
+export const DIGEST_HOME_OFF = 'digest_home_off';
+export const DIGEST_HOME_TIME = 'digest_home_time';
+
+export interface PersonalDigestHomeInput {
+  /** The person's own digest with its next run, or undefined when they have none. */
+  digest: DigestStatusInput | undefined;
+  /** Why the last button press or time change did not work, when it did not. */
+  notice?: Mrkdwn | undefined;
+}
+
+const paddedTime = (time: string) => {
+  const { hour, minute } = timeOfDay(time);
+  return `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`;
+};
+
+const homeButton = (text: string, actionId: string, style?: 'primary' | 'danger') => ({
+  type: 'button' as const,
+  action_id: actionId,
+  value: actionId,
+  text: { type: 'plain_text' as const, text },
+  ...(style ? { style } : {}),
+});
+
+/** App Home's section on the person's own digest: what it is, an on/off button and its time. */
+export function personalDigestHomeBlocks(input: PersonalDigestHomeInput): Block[] {
+  const blocks: Block[] = [header(md`Your daily digest`)];
+  const { digest } = input;
+  if (!digest) {
+    blocks.push({
+      type: 'section',
+      text: {
+        type: 'mrkdwn',
+        text: md`*Off.* Turn it on to get today's events in your DM with me every day at 09:00 in your Slack timezone, or choose with \`/events digest on --me [HH:MM] [zone] [--days N] [--match words] [--weekdays mon-fri]\`.`,
+      },
+      accessory: homeButton('Turn on', DIGEST_HOME_ON, 'primary'),
+    });
+  } else {
+    const days = digest.weekdays ? clip(describeWeekdays(digest.weekdays), 40) : md`every day`;
+    const what = md`${windowWords(digest.days)}${digest.match ? md` named like "${clip(digest.match, 100)}"` : md``}, ${days} at ${clip(digest.time, 5)} (${clip(digest.timezone, 60)})`;
+    const text =
+      digest.status === 'active'
+        ? md`*On*: ${what}, in your DM. Next: ${dateToken(digest.nextAt, '{date_short_pretty} at {time}', new Date(digest.nextAt).toISOString())}.`
+        : md`:double_vertical_bar: *Paused*: I could not DM you (${clip(digest.failure ?? 'unknown', 60)}). It was ${what}.`;
+    blocks.push(
+      {
+        type: 'section',
+        text: { type: 'mrkdwn', text },
+        accessory:
+          digest.status === 'active'
+            ? homeButton('Turn off', DIGEST_HOME_OFF)
+            : homeButton('Turn on again', DIGEST_HOME_ON, 'primary'),
+      },
+      {
+        type: 'section',
+        text: { type: 'mrkdwn', text: md`Time of day, in ${clip(digest.timezone, 60)}:` },
+        accessory: { type: 'timepicker', action_id: DIGEST_HOME_TIME, initial_time: paddedTime(digest.time) },
+      },
+    );
+  }
+  if (input.notice) blocks.push(context(md`:warning: ${input.notice}`));
+  return blocks;
 }

@@ -4,6 +4,7 @@ import type { BudgetSnapshot } from '../ticketing/budget.js';
 import type { TicketingEvent } from '../ticketing/schemas.js';
 import type { Watch } from '../watches/watch.js';
 import { type Block, capBlocks, context, divider, header, LIMITS, mrkdwnSection } from './block-kit.js';
+import { type PersonalDigestHomeInput, personalDigestHomeBlocks } from './digest-blocks.js';
 import { eventSection } from './event-blocks.js';
 import { channelLink, clip, code, joinMrkdwn, type Mrkdwn, md } from './mrkdwn.js';
 
@@ -15,6 +16,8 @@ export interface HomeViewInput {
   now: number;
   /** Watches the person set up or added to, where they are and what they listen for. */
   watches?: readonly Watch[] | undefined;
+  /** The person's own daily digest (in their DM); the section is left out when it could not be read. */
+  personalDigest?: PersonalDigestHomeInput | undefined;
 }
 
 /** Where a watch lives, as the person reads it: a channel, or their DM. */
@@ -80,6 +83,7 @@ export function homeView(input: HomeViewInput): types.HomeView {
     ),
   );
   blocks.push(header(md`Your watches`), mrkdwnSection(watchLines(input.watches ?? [])));
+  if (input.personalDigest) blocks.push(...personalDigestHomeBlocks(input.personalDigest));
   blocks.push(divider(), context(md`:bar_chart: Ticketing API budget: ${budgetLine(input.budget, input.now)}`));
   return { type: 'home', blocks: capBlocks(blocks, LIMITS.surfaceBlocks, (n) => md`...and ${n} more`) };
 }

@@ -26,10 +26,11 @@ export type EventsCommand =
   /** `promo` or `report` with nothing after it: a modal asks. */
   | { kind: 'promo-modal' }
   | { kind: 'report-modal' }
-  | { kind: 'digest-on'; options: DigestOnOptions }
-  | { kind: 'digest-off' }
-  | { kind: 'digest-status' }
-  | { kind: 'digest-now' }
+  /** `digest ...`; `personal` (`--me`): the person's own digest, in their DM. */
+  | { kind: 'digest-on'; options: DigestOnOptions; personal?: true }
+  | { kind: 'digest-off'; personal?: true }
+  | { kind: 'digest-status'; personal?: true }
+  | { kind: 'digest-now'; personal?: true }
   /** `watch <event> [: conditions]`; `personal` (`--me`): in the person's DM. */
   | { kind: 'watch'; target: EventTarget; conditions: string; personal: boolean }
   | { kind: 'watch-modal'; personal: boolean }
@@ -159,15 +160,25 @@ function parseWatch(text: string): EventsCommand {
   }));
 }
 
-/** `digest on [HH:MM] [zone] [--days N] [--skip-empty] [--match words] [--weekdays days] | off | status | now` (status by default). */
+/**
+ * `digest on [HH:MM] [zone] [--days N] [--skip-empty] [--match words] [--weekdays days] | off | status | now`
+ * (status by default), each with `--me` anywhere for the person's own digest.
+ */
 function parseDigest(args: readonly string[]): EventsCommand {
-  const [action = 'status', ...rest] = args;
+  const { rest: words, personal } = takeFlag(args, '--me');
+  const [action = 'status', ...rest] = words;
+  const mine = personal ? { personal: true as const } : {};
   const only = (kind: 'digest-off' | 'digest-status' | 'digest-now'): EventsCommand =>
-    rest.length === 0 ? { kind } : invalid(md`\`digest ${clip(action, 10)}\` takes no more words.`, USAGE.digest);
+    rest.length === 0
+      ? { kind, ...mine }
+      : invalid(
+          md`\`digest ${clip(action, 10)}\` takes no more words${personal ? md` than --me` : md``}.`,
+          USAGE.digest,
+        );
   switch (action.toLowerCase()) {
     case 'on': {
       const options = parseDigestOn(rest);
-      return 'problem' in options ? invalid(options.problem, USAGE.digest) : { kind: 'digest-on', options };
+      return 'problem' in options ? invalid(options.problem, USAGE.digest) : { kind: 'digest-on', options, ...mine };
     }
     case 'off':
       return only('digest-off');

@@ -21,6 +21,13 @@ const CHANNEL_REFUSALS: Record<string, Mrkdwn> = {
   cannot_reply_to_message: md`This channel doesn't accept my messages.`,
 };
 
+/**
+ * Slack errors meaning a person cannot get the bot's DMs any more: they left the workspace or
+ * were deactivated (`conversations.open` says `user_not_found`, `user_disabled`; a post,
+ * `account_inactive`), or the id is a bot's. A personal digest pauses on them.
+ */
+const PERSON_REFUSALS = new Set(['user_not_found', 'user_disabled', 'account_inactive', 'cannot_dm_bot']);
+
 /** The code of a failure that means "this channel refuses posts", if the error is one. */
 export function channelRefusal(error: unknown): string | undefined {
   const code = slackErrorCode(error);
@@ -30,6 +37,12 @@ export function channelRefusal(error: unknown): string | undefined {
 /** What a channel refusal code means for the person. */
 export function channelProblem(code: string): Mrkdwn | undefined {
   return Object.hasOwn(CHANNEL_REFUSALS, code) ? CHANNEL_REFUSALS[code] : undefined;
+}
+
+/** The code of a failure that means "this person cannot get DMs" (or the DM refuses posts), if the error is one. */
+export function personRefusal(error: unknown): string | undefined {
+  const code = slackErrorCode(error);
+  return code !== undefined && PERSON_REFUSALS.has(code) ? code : channelRefusal(error);
 }
 
 /** Counts a failed Web API call in the metrics, by what was attempted and Slack's error code. */

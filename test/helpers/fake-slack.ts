@@ -45,6 +45,9 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   const groups = new Map<string, string[]>();
   const limited = new Map<string, number>();
   const history = new Map<string, HistoryMessage[]>();
+  // A post to a user id lands in their DM; `conversations.open` names that DM `D` + the id's rest.
+  const dmUsers = new Map<string, string>();
+  const conversation = (channel: unknown) => dmUsers.get(String(channel)) ?? String(channel);
   // Message timestamps follow the real clock, as Slack's do (history is read by time).
   let ts = Math.floor(Date.now() / 1000);
   const postedTs: string[] = [];
@@ -72,14 +75,20 @@ export async function startFakeSlack(): Promise<FakeSlack> {
           threadTs,
           broadcast: args.reply_broadcast === true || args.reply_broadcast === 'true',
         };
-        history.set(String(args.channel), [posted, ...(history.get(String(args.channel)) ?? [])]);
+        history.set(conversation(args.channel), [posted, ...(history.get(conversation(args.channel)) ?? [])]);
         postedTs.push(posted.ts);
         return { ok: true, channel: args.channel, ts: posted.ts, message: { text: args.text } };
       }
       case 'conversations.history':
-        return conversationHistory(history.get(String(args.channel)) ?? [], args);
+        return conversationHistory(history.get(conversation(args.channel)) ?? [], args);
       case 'conversations.replies':
-        return conversationReplies(history.get(String(args.channel)) ?? [], args);
+        return conversationReplies(history.get(conversation(args.channel)) ?? [], args);
+      case 'conversations.open': {
+        const user = String(args.users);
+        const id = `D${user.slice(1)}`;
+        dmUsers.set(id, user);
+        return { ok: true, channel: { id } };
+      }
       case 'chat.update':
         return { ok: true, channel: args.channel, ts: args.ts };
       case 'chat.postEphemeral':

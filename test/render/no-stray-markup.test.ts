@@ -23,6 +23,8 @@ import {
   digestPausedMessage,
   digestStatusMessage,
   noDigestMessage,
+  personalDigestAnnouncement,
+  personalDigestHomeBlocks,
 } from '../../src/render/digest-blocks.js';
 import {
   asOfLine,
@@ -306,18 +308,39 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
         digestMessage({ entries: [], days: 7, date: '2026-12-01' }),
       ];
     },
-    digestStatusMessage: () => SUBSCRIPTIONS.map((each) => digestStatusMessage({ ...each, nextAt: NOW + 3_600_000 })),
+    digestStatusMessage: () =>
+      SUBSCRIPTIONS.flatMap((each) => [
+        digestStatusMessage({ ...each, nextAt: NOW + 3_600_000 }),
+        digestStatusMessage({ ...each, personal: true, nextAt: NOW + 3_600_000 }),
+      ]),
+    personalDigestAnnouncement: () =>
+      SUBSCRIPTIONS.map((each) => personalDigestAnnouncement({ ...each, personal: true })),
+    personalDigestHomeBlocks: () => [
+      personalDigestHomeBlocks({ digest: undefined }),
+      ...SUBSCRIPTIONS.map((each) =>
+        personalDigestHomeBlocks({
+          digest: { ...each, personal: true, nextAt: NOW },
+          notice: escapeText(each.channelId),
+        }),
+      ),
+    ],
     digestAnnouncement: () => SUBSCRIPTIONS.map(digestAnnouncement),
     digestOnMessage: () =>
       SUBSCRIPTIONS.flatMap((each) =>
         (['named', 'person', 'default'] as const).map((source) => digestOnMessage(each, '<2026-12-02>', source)),
       ),
-    noDigestMessage: () => [noDigestMessage()],
-    digestOffMessage: () => [digestOffMessage(true), digestOffMessage(false)],
+    noDigestMessage: () => [noDigestMessage(), noDigestMessage(true)],
+    digestOffMessage: () => [
+      digestOffMessage(true),
+      digestOffMessage(false),
+      digestOffMessage(true, true),
+      digestOffMessage(false, true),
+    ],
     digestNowMessage: () =>
       DIGEST_OUTCOMES.flatMap((outcome) => [
         digestNowMessage(outcome, NOW, undefined),
         digestNowMessage(outcome, NOW, escapeText('<!channel> refused')),
+        digestNowMessage(outcome, NOW, undefined, true),
       ]),
     digestPausedMessage: () => [
       digestPausedMessage('C0123456', 'not_in_channel'),

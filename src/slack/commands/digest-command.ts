@@ -1,19 +1,15 @@
 import type { RespondFn, webApi } from '@slack/bolt';
 import type { DigestService } from '../../digest/digest-service.js';
-import { type DigestOnOptions, newSubscription } from '../../digest/subscription.js';
 import { type SlackMessage, warningMessage } from '../../render/block-kit.js';
 import {
-  digestAnnouncement,
   digestNowMessage,
   digestOffMessage,
-  digestOnMessage,
   digestStatusMessage,
   noDigestMessage,
 } from '../../render/digest-blocks.js';
-import { md } from '../../render/mrkdwn.js';
 import type { EventsCommand } from '../command-parser.js';
 import type { SlackDeps } from '../deps.js';
-import { personZone } from '../person-zone.js';
+import { turnDigestOn } from '../digest-slack.js';
 import { respondPrivately } from '../respond-safely.js';
 import { channelProblem } from '../slack-errors.js';
 import { userMessageFor } from '../user-message.js';
@@ -27,43 +23,28 @@ export interface DigestRequest {
   userId: string;
 }
 
-/** `on`: the announcement goes first, proving the bot may post here before anything is saved. */
-async function turnOn(deps: SlackDeps, request: DigestRequest, options: DigestOnOptions): Promise<SlackMessage> {
-  const { subscription, zoneSource } = newSubscription(options, {
-    channelId: request.channelId,
-    userId: request.userId,
-    personZone: options.timezone ? undefined : await personZone(request.client, request.userId),
-    now: deps.clock.now(),
-  });
-  const announcement = digestAnnouncement(subscription);
-  try {
-    await request.client.chat.postMessage({ channel: request.channelId, ...announcement });
-  } catch (error) {
-    return warningMessage(md`${userMessageFor(error)} The digest was not set up.`);
-  }
-  const next = await deps.digests.subscribe(subscription);
-  return digestOnMessage(subscription, next.date, zoneSource);
-}
-
 async function answer(deps: SlackDeps, digests: DigestService, command: DigestCommand, request: DigestRequest) {
+  const personal = command.personal === true;
+  // A person's own digest is keyed by the person, wherever they ask for it.
+  const key = personal ? request.userId : request.channelId;
   switch (command.kind) {
     case 'digest-on':
-      return turnOn(deps, request, command.options);
+      return turnDigestOn(deps, { ...request, personal }, command.options);
     case 'digest-off':
-      return digestOffMessage(await digests.unsubscribe(request.channelId));
+      return digestOffMessage(await digests.unsubscribe(key), personal);
     case 'digest-status': {
-      const found = await digests.status(request.channelId);
-      return found ? digestStatusMessage({ ...found.subscription, nextAt: found.next.at }) : noDigestMessage();
+      const found = await digests.status(key);
+      return found ? digestStatusMessage({ ...found.subscription, nextAt: found.next.at }) : noDigestMessage(personal);
     }
     case 'digest-now': {
-      const outcome = await digests.runNow(request.channelId);
+      const outcome = await digests.runNow(key);
       const problem = outcome.kind === 'channel-failing' ? channelProblem(outcome.reason) : undefined;
-      return digestNowMessage(outcome, deps.clock.now(), problem);
+      return digestNowMessage(outcome, deps.clock.now(), problem, personal);
     }
   }
 }
 
-/** `/events digest on|off|status|now`: hands over to the digest feature, shows its answer privately. */
+/** `/events digest on|off|status|now [--me]`: hands over to the digest feature, shows its answer privately. */
 export async function handleDigestCommand(deps: SlackDeps, command: DigestCommand, request: DigestRequest) {
   const log = deps.logger.child({ command: command.kind, channel: request.channelId, user: request.userId });
   let message: SlackMessage;

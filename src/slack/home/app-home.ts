@@ -1,9 +1,10 @@
-import type { App } from '@slack/bolt';
+import type { App, webApi } from '@slack/bolt';
 import type { CatalogSnapshot } from '../../catalog/event-catalog.js';
 import { isUpcoming } from '../../catalog/is-upcoming.js';
 import { withinDeadline } from '../../observability/within-deadline.js';
+import type { PersonalDigestHomeInput } from '../../render/digest-blocks.js';
 import { type HomeViewInput, homeView } from '../../render/home-view.js';
-import { md } from '../../render/mrkdwn.js';
+import { type Mrkdwn, md } from '../../render/mrkdwn.js';
 import type { RecentActivity } from '../../store/activity-store.js';
 import type { BudgetSnapshot } from '../../ticketing/budget.js';
 import type { SlackDeps } from '../deps.js';
@@ -29,68 +30,94 @@ const NO_BUDGET: BudgetSnapshot = {
 };
 
 /**
- * App Home: the next events, the user's recent reports and promo changes, the API budget. The tab
- * is published within a second from what is at hand, then again once a crawl it needed has finished.
+ * App Home: the next events, the user's recent reports and promo changes, their watches and their
+ * own daily digest, the API budget. Published on `app_home_opened` and again after a digest button.
  */
 export function registerAppHome(app: App, deps: SlackDeps): void {
   app.event('app_home_opened', async ({ event, client }) => {
     if (event.tab !== 'home') return;
-    const log = deps.logger.child({ event: 'app_home_opened', user: event.user });
-    const bounded = <T>(read: () => Promise<T>, fallback: T, what: string) =>
-      withinDeadline(read(), STORE_WAIT_MS, what).catch((error: unknown) => {
-        log.warn(`Could not read ${what}`, { error });
-        return fallback;
-      });
-    const activity = bounded(() => deps.activity.recent(event.user), NO_ACTIVITY, 'recent activity');
-    const watches = bounded(
-      async () => (await (deps.watches?.list({ setBy: event.user }) ?? [])).map((entry) => entry.watch),
-      [],
-      'the watches',
-    );
-    const publish = async (events: HomeViewInput['events']) => {
-      const budget = await bounded(() => deps.ticketing.budget(), NO_BUDGET, 'the budget');
-      const view = homeView({
-        events,
-        activity: await activity,
-        budget,
-        now: deps.clock.now(),
-        watches: await watches,
-      });
-      try {
-        await client.views.publish({ user_id: event.user, view });
-      } catch (error) {
-        countSlackError(deps.metrics, 'views.publish', error);
-        log.warn('Could not publish the home tab', { error });
-      }
-    };
-    const upcoming = (snapshot: CatalogSnapshot) => {
-      const now = deps.clock.now();
-      return snapshot.events.filter((each) => isUpcoming(each, now)).slice(0, 5);
-    };
+    await publishHome(deps, client, event.user);
+  });
+}
 
-    // The first view within a second: what is in memory, or a crawl that finishes in time.
-    let known = deps.catalog.current();
-    if (!known) {
-      const signal = AbortSignal.timeout(CATALOG_WAIT_MS);
-      let failure: unknown;
-      known = await deps.catalog.snapshot({ signal }).catch((error: unknown) => {
-        if (!signal.aborted) failure = error;
-        return undefined;
-      });
-      if (failure !== undefined) {
-        await publish({ error: userMessageFor(failure) });
-        return;
-      }
-    }
-    await publish(known ? upcoming(known) : { error: md`The events are still loading: they appear here in a moment.` });
-    let latest: CatalogSnapshot;
+/**
+ * Publishes a person's home tab within a second from what is at hand, then again once a crawl it
+ * needed has finished. `digestNotice`: why the last digest button did not work, shown under it.
+ */
+export async function publishHome(
+  deps: SlackDeps,
+  client: webApi.WebClient,
+  userId: string,
+  options: { digestNotice?: Mrkdwn } = {},
+): Promise<void> {
+  const log = deps.logger.child({ event: 'app_home_opened', user: userId });
+  const bounded = <T>(read: () => Promise<T>, fallback: T, what: string) =>
+    withinDeadline(read(), STORE_WAIT_MS, what).catch((error: unknown) => {
+      log.warn(`Could not read ${what}`, { error });
+      return fallback;
+    });
+  const activity = bounded(() => deps.activity.recent(userId), NO_ACTIVITY, 'recent activity');
+  const watches = bounded(
+    async () => (await (deps.watches?.list({ setBy: userId }) ?? [])).map((entry) => entry.watch),
+    [],
+    'the watches',
+  );
+  // The person's own digest is keyed by their user id; unread, its section is left out.
+  const personalDigest = bounded<PersonalDigestHomeInput | undefined>(
+    async () => {
+      const found = await deps.digests.status(userId);
+      return {
+        digest: found ? { ...found.subscription, nextAt: found.next.at } : undefined,
+        notice: options.digestNotice,
+      };
+    },
+    undefined,
+    'the personal digest',
+  );
+  const publish = async (events: HomeViewInput['events']) => {
+    const budget = await bounded(() => deps.ticketing.budget(), NO_BUDGET, 'the budget');
+    const view = homeView({
+      events,
+      activity: await activity,
+      budget,
+      now: deps.clock.now(),
+      watches: await watches,
+      personalDigest: await personalDigest,
+    });
     try {
-      latest = await deps.catalog.snapshot(deps.interactive());
+      await client.views.publish({ user_id: userId, view });
     } catch (error) {
-      if (!known) await publish({ error: userMessageFor(error) });
+      countSlackError(deps.metrics, 'views.publish', error);
+      log.warn('Could not publish the home tab', { error });
+    }
+  };
+  const upcoming = (snapshot: CatalogSnapshot) => {
+    const now = deps.clock.now();
+    return snapshot.events.filter((each) => isUpcoming(each, now)).slice(0, 5);
+  };
+
+  // The first view within a second: what is in memory, or a crawl that finishes in time.
+  let known = deps.catalog.current();
+  if (!known) {
+    const signal = AbortSignal.timeout(CATALOG_WAIT_MS);
+    let failure: unknown;
+    known = await deps.catalog.snapshot({ signal }).catch((error: unknown) => {
+      if (!signal.aborted) failure = error;
+      return undefined;
+    });
+    if (failure !== undefined) {
+      await publish({ error: userMessageFor(failure) });
       return;
     }
-    // The same snapshot: nothing was due, or the refresh failed and the shown one stands.
-    if (latest !== known) await publish(upcoming(latest));
-  });
+  }
+  await publish(known ? upcoming(known) : { error: md`The events are still loading: they appear here in a moment.` });
+  let latest: CatalogSnapshot;
+  try {
+    latest = await deps.catalog.snapshot(deps.interactive());
+  } catch (error) {
+    if (!known) await publish({ error: userMessageFor(error) });
+    return;
+  }
+  // The same snapshot: nothing was due, or the refresh failed and the shown one stands.
+  if (latest !== known) await publish(upcoming(latest));
 }
