@@ -14,7 +14,7 @@ import type { SlackMessage } from '../../src/render/block-kit.js';
 import { digestMessage, digestPausedMessage } from '../../src/render/digest-blocks.js';
 import { md } from '../../src/render/mrkdwn.js';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
-import { channelRefusal } from '../../src/slack/slack-errors.js';
+import { channelRefusal, personRefusal } from '../../src/slack/slack-errors.js';
 import { type OpenedStore, openStore } from '../../src/store/open-store.js';
 import { createTicketingClient } from '../../src/ticketing/create-client.js';
 import { limits } from '../helpers/ticketing.js';
@@ -35,12 +35,18 @@ interface Harness {
   dir: string;
   posts: { channel: string; message: SlackMessage; metadata?: DigestMetadata; at: number }[];
   notices: { user: string; text: string }[];
+  /** Every post tried, delivered or not. */
+  attempts: { channel: string; at: number }[];
+  /** Each look into a conversation's history, and whether it was a person's DM. */
+  lookups: { channel: string; personal: boolean }[];
   logs: string[];
   /** A runner over the store file; call again to simulate a restart. */
   start(options?: {
     failChannels?: Record<string, string>;
     /** The next posts fail with a temporary Slack error (`internal_error`). */
     temporaryFailures?: { count: number };
+    /** Reading these channels' (or DMs') history fails with this Slack error. */
+    failLookups?: Record<string, string>;
     retryBaseMs?: number;
   }): Promise<{ runner: DigestRunner<SlackMessage>; subscriptions: SubscriptionStore; store: OpenedStore }>;
 }
@@ -53,6 +59,8 @@ async function harness(startAt: number, eventCount = 160): Promise<Harness> {
   const clock = new TestClock(startAt);
   const posts: Harness['posts'] = [];
   const notices: Harness['notices'] = [];
+  const attempts: Harness['attempts'] = [];
+  const lookups: Harness['lookups'] = [];
   const logs: string[] = [];
   const logger = createLogger({ level: 'debug', write: (line) => logs.push(line) });
   return {
@@ -61,6 +69,8 @@ async function harness(startAt: number, eventCount = 160): Promise<Harness> {
     dir,
     posts,
     notices,
+    attempts,
+    lookups,
     logs,
     start: async (options = {}) => {
       const store = await openStore(`sqlite://${join(dir, 'eventops.sqlite')}`);
@@ -78,6 +88,7 @@ async function harness(startAt: number, eventCount = 160): Promise<Harness> {
         claims: store.claims,
         catalog: new EventCatalog({ client, clock, orgLimit: { limit: 180, windowMs: 60_000 } }),
         post: async (channel, message, metadata) => {
+          attempts.push({ channel, at: Date.now() });
           const code = options.failChannels?.[channel];
           if (code)
             throw Object.assign(new Error(`An API error occurred: ${code}`), { data: { ok: false, error: code } });
@@ -89,12 +100,19 @@ async function harness(startAt: number, eventCount = 160): Promise<Harness> {
           }
           posts.push({ channel, message, metadata, at: Date.now() });
         },
-        findPosted: async (channel, metadata) =>
-          posts.some((p) => p.channel === channel && p.metadata?.event_payload.date === metadata.event_payload.date),
+        findPosted: async (channel, metadata, _sinceMs, personal) => {
+          lookups.push({ channel, personal });
+          const code = options.failLookups?.[channel];
+          if (code)
+            throw Object.assign(new Error(`An API error occurred: ${code}`), { data: { ok: false, error: code } });
+          return posts.some(
+            (p) => p.channel === channel && p.metadata?.event_payload.date === metadata.event_payload.date,
+          );
+        },
         notify: async (user, message) => {
           notices.push({ user, text: message.text });
         },
-        channelRefusal,
+        channelRefusal: (error, personal) => (personal ? personRefusal(error) : channelRefusal(error)),
         clock,
         logger,
         graceMs: 2 * 3_600_000,
@@ -372,5 +390,142 @@ describe('digest filters', () => {
     expect(await runner.catchUp()).toEqual([]);
     expect(await runner.fire('C_WEEKEND', { manual: true })).toMatchObject({ kind: 'sent' });
     expect(h.posts.map((post) => post.channel)).toEqual(['C_MATCH', 'C_WEEKEND']);
+  });
+});
+
+/** A person's own digest: keyed by their user id, posted to it (their DM). */
+const personal = (userId: string, timezone: string, time = '09:00', extra: Partial<Subscription> = {}) =>
+  subscription(userId, timezone, time, { personal: true, createdBy: userId, ...extra });
+
+describe("personal digests (DM), with the channel digests' guarantees", () => {
+  it("posts to the person's id with metadata naming them, once, also after a restart", async () => {
+    const h = await harness(Date.UTC(2026, 11, 1, 14, 5));
+    const first = await h.start();
+    await first.subscriptions.put(personal('U0ALICE', 'America/New_York'));
+    expect(await first.runner.fire('U0ALICE')).toMatchObject({ kind: 'sent', date: '2026-12-01' });
+    expect(h.posts.map((p) => [p.channel, p.metadata?.event_payload])).toEqual([
+      ['U0ALICE', { subscription: 'U0ALICE', date: '2026-12-01' }],
+    ]);
+    await first.store.close();
+
+    h.clock.time += 30 * 60_000;
+    const second = await h.start();
+    expect(await second.runner.catchUp()).toEqual([]);
+    expect(await second.runner.fire('U0ALICE')).toMatchObject({ kind: 'already-sent' });
+    expect(await second.runner.fire('U0ALICE', { manual: true })).toMatchObject({ kind: 'already-sent' });
+    expect(h.posts).toHaveLength(1);
+  });
+
+  it('catches up a DM digest missed within the grace period on start', async () => {
+    const h = await harness(Date.UTC(2026, 11, 1, 14, 30));
+    const { runner, subscriptions } = await h.start();
+    await subscriptions.put(personal('U0ALICE', 'America/New_York'));
+    expect(await runner.catchUp()).toEqual([expect.objectContaining({ kind: 'sent', date: '2026-12-01' })]);
+    expect(h.posts.map((p) => p.channel)).toEqual(['U0ALICE']);
+  });
+
+  it('retries a temporary failure of a DM with backoff until it is delivered once', async () => {
+    const h = await harness(Date.UTC(2026, 11, 1, 9, 0));
+    const failures = { count: 2 };
+    const { runner, subscriptions } = await h.start({ temporaryFailures: failures, retryBaseMs: 40 });
+    await subscriptions.put(personal('U0ALICE', 'UTC'));
+    expect(await runner.fire('U0ALICE')).toMatchObject({ kind: 'failed', retryAt: expect.any(Number) });
+    await vi.waitFor(() => expect(h.posts).toHaveLength(1), { timeout: 3_000 });
+    expect(h.attempts).toHaveLength(3);
+    expect(await runner.fire('U0ALICE', { manual: true })).toMatchObject({ kind: 'already-sent' });
+    expect(h.posts).toHaveLength(1);
+  });
+
+  it("after a crash mid-post, reads the person's DM and does not send a digest that went out", async () => {
+    const h = await harness(Date.UTC(2026, 11, 1, 9, 0));
+    const first = await h.start();
+    await first.subscriptions.put(personal('U0ALICE', 'UTC'));
+    await first.store.claims.claim('digest:U0ALICE:2026-12-01', 'crashed-run', h.clock.time);
+    h.posts.push({
+      channel: 'U0ALICE',
+      message: { text: md`old`, blocks: [] },
+      metadata: { event_type: 'eventops_digest', event_payload: { subscription: 'U0ALICE', date: '2026-12-01' } },
+      at: Date.now(),
+    });
+    await first.store.close();
+
+    h.clock.time += 15 * 60_000;
+    const second = await h.start();
+    expect(await second.runner.catchUp()).toEqual([expect.objectContaining({ kind: 'already-sent' })]);
+    expect(h.lookups).toEqual([{ channel: 'U0ALICE', personal: true }]);
+    expect(h.posts).toHaveLength(1);
+    expect(await second.store.claims.get('digest:U0ALICE:2026-12-01')).toMatchObject({ state: 'done' });
+  });
+
+  it('after a crash before the post, recovers the claim and sends the DM once', async () => {
+    const h = await harness(Date.UTC(2026, 11, 1, 9, 0));
+    const first = await h.start();
+    await first.subscriptions.put(personal('U0ALICE', 'UTC'));
+    await first.store.claims.claim('digest:U0ALICE:2026-12-01', 'crashed-run', h.clock.time);
+    await first.store.close();
+
+    h.clock.time += 15 * 60_000;
+    const second = await h.start();
+    expect(await second.runner.catchUp()).toEqual([expect.objectContaining({ kind: 'sent' })]);
+    expect(await second.runner.catchUp()).toEqual([]);
+    expect(h.posts.map((p) => p.channel)).toEqual(['U0ALICE']);
+  });
+
+  it.each(['user_not_found', 'account_inactive', 'user_disabled', 'cannot_dm_bot'])(
+    'pauses the digest of a person Slack refuses with %s: no retry, no DM about it, nothing on later days',
+    async (code) => {
+      const h = await harness(Date.UTC(2026, 11, 1, 9, 0));
+      const { runner, subscriptions } = await h.start({ failChannels: { U0GONE: code }, retryBaseMs: 20 });
+      await subscriptions.put(personal('U0GONE', 'UTC'));
+      expect(await runner.fire('U0GONE')).toEqual({ kind: 'channel-failing', date: '2026-12-01', reason: code });
+      expect(await subscriptions.get('U0GONE')).toMatchObject({ status: 'failing', failure: code });
+      // Well past the first retry's time: nothing was tried again.
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(h.attempts).toHaveLength(1);
+      expect(h.notices).toEqual([]);
+      h.clock.time += 86_400_000;
+      expect(await runner.catchUp()).toEqual([]);
+      expect(await runner.fire('U0GONE')).toMatchObject({ kind: 'channel-failing', reason: code });
+      expect(h.attempts).toHaveLength(1);
+      expect(h.logs.some((line) => line.includes('their digest is paused'))).toBe(true);
+    },
+  );
+
+  it('pauses a person who left when the recovery cannot open their DM (user_not_found), instead of retrying', async () => {
+    const h = await harness(Date.UTC(2026, 11, 1, 9, 0));
+    const first = await h.start();
+    await first.subscriptions.put(personal('U0GONE', 'UTC'));
+    await first.store.claims.claim('digest:U0GONE:2026-12-01', 'crashed-run', h.clock.time);
+    await first.store.close();
+
+    h.clock.time += 15 * 60_000;
+    const second = await h.start({ failLookups: { U0GONE: 'user_not_found' }, retryBaseMs: 20 });
+    expect(await second.runner.catchUp()).toEqual([
+      { kind: 'channel-failing', date: '2026-12-01', reason: 'user_not_found' },
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(h.attempts).toEqual([]);
+    expect(h.lookups).toHaveLength(1);
+    expect(await second.subscriptions.get('U0GONE')).toMatchObject({ status: 'failing', failure: 'user_not_found' });
+  });
+
+  it('keeps a channel digest retrying on a person-only code: user_not_found is no channel refusal', async () => {
+    const h = await harness(Date.UTC(2026, 11, 1, 9, 0));
+    const { runner, subscriptions } = await h.start({ failChannels: { C1: 'user_not_found' }, retryBaseMs: 60_000 });
+    await subscriptions.put(subscription('C1', 'UTC'));
+    expect(await runner.fire('C1')).toMatchObject({ kind: 'failed', retryAt: expect.any(Number) });
+    expect(await subscriptions.get('C1')).toMatchObject({ status: 'active' });
+  });
+
+  it("keeps a person's digest and a channel's apart: each has its own claim, post and pause", async () => {
+    const h = await harness(Date.UTC(2026, 11, 1, 9, 0));
+    const { runner, subscriptions } = await h.start({ failChannels: { U0GONE: 'user_not_found' } });
+    await subscriptions.put(subscription('C1', 'UTC'));
+    await subscriptions.put(personal('U0ALICE', 'UTC'));
+    await subscriptions.put(personal('U0GONE', 'UTC'));
+    const outcomes = await runner.catchUp();
+    expect(outcomes.map((o) => o.kind).sort()).toEqual(['channel-failing', 'sent', 'sent']);
+    expect(h.posts.map((p) => p.channel).sort()).toEqual(['C1', 'U0ALICE']);
+    expect(await subscriptions.get('C1')).toMatchObject({ status: 'active' });
   });
 });
