@@ -1,7 +1,10 @@
+import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { eventLinks } from './catalog/event-links.js';
 import { ConfigError, loadConfig, withoutSlack } from './config.js';
 import { createLogger } from './logger.js';
 import { describeEventTime } from './render/event-time.js';
+import { appManifest } from './slack/app-manifest.js';
 import type { TicketingClient } from './ticketing/client.js';
 import { createTicketingClient } from './ticketing/create-client.js';
 import { isTicketingError } from './ticketing/errors.js';
@@ -14,6 +17,8 @@ const USAGE = `Usage: eventops <command>
   events [--all] [--json] [--limit N]    list events (first page, or every page with --all)
   report <eventId> [--json]              fetch an event's report, showing its queue position
   promo <eventId> <promoId> <quantity>   set a promo code's redemption count
+  manifest [path]                        print the Slack app manifest for this configuration
+                                         (manifest.yml, plus EVENT_PAGE_URL's host for unfurls)
 
 Configuration comes from the environment: TICKETING_API_URL, TICKETING_API_KEY and the limits
 described in the README.`;
@@ -120,6 +125,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     io.out(USAGE);
     return 0;
   }
+  if (argv[0] === 'manifest') return printManifest(argv.slice(1), env, io);
   let client: TicketingClient | undefined;
   try {
     const config = loadConfig(withoutSlack(env));
@@ -156,5 +162,30 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     return 1;
   } finally {
     await client?.close();
+  }
+}
+
+/** `eventops manifest [path]`: the manifest to create or update the Slack app with. */
+async function printManifest(args: string[], env: Record<string, string | undefined>, io: CliIo): Promise<number> {
+  try {
+    if (args.length > 1) throw new UsageError(`manifest takes at most one path, got ${args.length}`);
+    const config = loadConfig(withoutSlack(env));
+    const path = args[0] ?? 'manifest.yml';
+    let template: string;
+    try {
+      template = await readFile(path, 'utf8');
+    } catch {
+      throw new UsageError(`Cannot read ${path}: run this from the repository, or give the manifest's path`);
+    }
+    const unfurlHost = config.eventPageUrl ? eventLinks(config.eventPageUrl).host : undefined;
+    io.out(appManifest(template, { unfurlHost }).trimEnd());
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof ConfigError) {
+      io.err(`${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    io.err(error instanceof Error ? error.message : String(error));
+    return 1;
   }
 }

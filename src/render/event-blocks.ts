@@ -69,6 +69,47 @@ export function eventCardMessage(event: TicketingEvent, asOf?: number): SlackMes
 
 export const PICK_SHOW_ACTION = 'event_pick_show';
 export const PICK_REPORT_ACTION = 'event_pick_report';
+/** Opens the promo form with this event picked (promo editors only). */
+export const PROMO_FOR_EVENT_ACTION = 'event_promo';
+
+/** Events a message names, a card each, with Report and (for promo editors) Promo buttons; or why none. */
+export function namedEventsMessage(input: {
+  events: readonly TicketingEvent[];
+  asOf: number;
+  promo: boolean;
+}): SlackMessage {
+  if (input.events.length === 0) {
+    const text = md`:mag: This message names no event I know: no event page link, event id or exact event name.`;
+    return { text, blocks: [mrkdwnSection(text), context(asOfLine(input.asOf))] };
+  }
+  const blocks: Block[] = [];
+  for (const event of input.events) {
+    blocks.push(...eventSection(event), {
+      type: 'actions',
+      elements: [
+        {
+          type: 'button' as const,
+          action_id: PICK_REPORT_ACTION,
+          text: { type: 'plain_text' as const, text: 'Report' },
+          value: event.id,
+        },
+        ...(input.promo
+          ? [
+              {
+                type: 'button' as const,
+                action_id: PROMO_FOR_EVENT_ACTION,
+                text: { type: 'plain_text' as const, text: 'Promo' },
+                value: event.id,
+              },
+            ]
+          : []),
+      ],
+    });
+  }
+  blocks.push(context(asOfLine(input.asOf)));
+  const names = input.events.map((event) => eventPlainTitle(event));
+  return { text: shorten(md`Events in this message: ${joinMrkdwn(names, md`, `)}`, LIMITS.fallbackText), blocks };
+}
 
 /** Several events match the words: a short list, each with a button that acts on it. */
 export function eventChoicesMessage(options: {

@@ -56,7 +56,7 @@ const eventPicker = (
 });
 
 /** The promo change modal: event picker, promo code id, quantity (0 to `maxQuantity`). */
-export function promoModalView(privateMetadata: string, maxQuantity: number): types.ModalView {
+export function promoModalView(privateMetadata: string, maxQuantity: number, event?: TicketingEvent): types.ModalView {
   return {
     type: 'modal',
     callback_id: PROMO_MODAL,
@@ -65,7 +65,7 @@ export function promoModalView(privateMetadata: string, maxQuantity: number): ty
     submit: plain(md`Review`),
     close: plain(md`Cancel`),
     blocks: [
-      eventPicker(),
+      eventPicker({ initial: event ? eventOption(event) : undefined }),
       {
         type: 'input',
         block_id: FIELDS.promo.block,

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { App } from '@slack/bolt';
 import { type Logger, withRequestId } from '../logger.js';
 import { registerDigestHomeActions } from './actions/digest-home-actions.js';
+import { registerEventCardActions } from './actions/event-card-actions.js';
 import { registerEventPickActions } from './actions/event-pick.js';
 import { registerNextPageAction } from './actions/next-page.js';
 import { registerPromoActions } from './actions/promo-actions.js';
@@ -10,7 +11,9 @@ import { boltLogger } from './bolt-logger.js';
 import { registerEventsCommand } from './commands/events-command.js';
 import type { SlackDeps } from './deps.js';
 import { registerLinkUnfurls } from './events/link-shared.js';
+import { registerWorkflowSteps } from './functions/register-workflow-steps.js';
 import { registerAppHome } from './home/app-home.js';
+import { registerShowEventShortcut } from './shortcuts/show-event-shortcut.js';
 import { registerEventModals } from './views/event-modals.js';
 import { registerWatchModal } from './views/watch-modal.js';
 
@@ -66,6 +69,9 @@ export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): App {
   registerEventModals(app, deps);
   registerPromoActions(app, deps);
   registerAppHome(app, deps);
+  registerShowEventShortcut(app, deps);
+  registerEventCardActions(app, deps);
+  registerWorkflowSteps(app, deps);
   registerDigestHomeActions(app, deps);
   if (deps.eventLinks) registerLinkUnfurls(app, deps, deps.eventLinks);
   app.error(async (error) => {

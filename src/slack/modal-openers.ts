@@ -1,6 +1,7 @@
 import type { types, webApi } from '@slack/bolt';
 import { promoModalView, reportModalView, watchModalView } from '../render/modal-views.js';
 import { MAX_PROMO_QUANTITY } from '../ticketing/promo-quantity.js';
+import type { TicketingEvent } from '../ticketing/schemas.js';
 import type { SlackDeps } from './deps.js';
 import { countSlackError } from './slack-errors.js';
 
@@ -32,9 +33,13 @@ async function openModal(deps: SlackDeps, client: webApi.WebClient, triggerId: s
   });
 }
 
-/** The promo form (from `/events promo` or the global shortcut). */
-export const openPromoModal = (deps: SlackDeps, client: webApi.WebClient, request: ModalRequest) =>
-  openModal(deps, client, request.triggerId, promoModalView(encodeOrigin(request), MAX_PROMO_QUANTITY));
+/** The promo form (from `/events promo`, the global shortcut, or an event card's Promo button with its event). */
+export const openPromoModal = (
+  deps: SlackDeps,
+  client: webApi.WebClient,
+  request: ModalRequest & { event?: TicketingEvent | undefined },
+) =>
+  openModal(deps, client, request.triggerId, promoModalView(encodeOrigin(request), MAX_PROMO_QUANTITY, request.event));
 
 /** The report form (from `/events report` with nothing after it). */
 export const openReportModal = (deps: SlackDeps, client: webApi.WebClient, request: ModalRequest) =>

@@ -34,6 +34,7 @@ import {
   eventPlainTitle,
   eventSection,
   eventTitle,
+  namedEventsMessage,
   noEventMessage,
   readerTime,
 } from '../../src/render/event-blocks.js';
@@ -348,6 +349,10 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
     ],
   },
   'event-blocks.ts': {
+    namedEventsMessage: () => [
+      namedEventsMessage({ events: EVENTS, asOf: Date.UTC(2026, 10, 23), promo: true }),
+      namedEventsMessage({ events: [], asOf: Date.UTC(2026, 10, 23), promo: false }),
+    ],
     eventTitle: () => EVENTS.map((each) => eventTitle(each)),
     eventPlainTitle: () => EVENTS.map(eventPlainTitle),
     readerTime: () => EVENTS.map(readerTime),

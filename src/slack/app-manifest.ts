@@ -1,0 +1,34 @@
+import { isMap, isSeq, parseDocument } from 'yaml';
+
+export interface ManifestOptions {
+  /** The event page's host (EVENT_PAGE_URL): listed for unfurls, with the scopes and event they need. */
+  unfurlHost?: string | undefined;
+}
+
+/** Adds `value` to the list at `path` unless it is there (comments and order kept). */
+function addTo(doc: ReturnType<typeof parseDocument>, path: string[], value: string): void {
+  const list = doc.getIn(path, true);
+  if (isSeq(list)) {
+    if (!list.items.some((item) => String((item as { value?: unknown }).value ?? item) === value)) list.add(value);
+    return;
+  }
+  doc.setIn(path, doc.createNode([value]));
+}
+
+/**
+ * The Slack app manifest for this deployment: the committed `manifest.yml`, plus what the
+ * configuration turns on. With EVENT_PAGE_URL, its host under `app_unfurl_domains`, the
+ * `links:read` and `links:write` scopes and the `link_shared` event.
+ */
+export function appManifest(template: string, options: ManifestOptions): string {
+  const doc = parseDocument(template);
+  if (doc.errors.length > 0) throw new Error(`manifest.yml does not parse: ${doc.errors[0]?.message}`);
+  if (!isMap(doc.contents)) throw new Error('manifest.yml is not a map');
+  if (options.unfurlHost) {
+    addTo(doc, ['features', 'unfurl_domains'], options.unfurlHost);
+    addTo(doc, ['oauth_config', 'scopes', 'bot'], 'links:read');
+    addTo(doc, ['oauth_config', 'scopes', 'bot'], 'links:write');
+    addTo(doc, ['settings', 'event_subscriptions', 'bot_events'], 'link_shared');
+  }
+  return doc.toString({ lineWidth: 0 });
+}
