@@ -9,7 +9,12 @@ export interface PageActionsDeps {
   bot(): BotForwarder;
   /** A new response_url posting to this target. */
   responseUrl(target: ResponseTarget): string;
+  /** The host whose links the bot unfolds (its EVENT_PAGE_URL), if any. */
+  unfurlHost(): string | undefined;
 }
+
+/** The links of a message, as Slack finds them to send `link_shared`. */
+const LINKS = /https?:\/\/[^\s<>|]+/gi;
 
 /** What the page does (`/ui/...`), turned into what Slack would send the bot. */
 export function pageActions(deps: PageActionsDeps): (path: string, input: Json) => Promise<unknown> {
@@ -121,6 +126,30 @@ export function pageActions(deps: PageActionsDeps): (path: string, input: Json) 
         }
         state.touch();
         return answer;
+      }
+      case '/ui/message': {
+        // A message a person posts; links to the unfurl host are sent to the bot as Slack does.
+        const channel = state.channelFor(String(input.channel));
+        if (!channel) throw new Error('unknown channel');
+        const text = String(input.text ?? '').slice(0, 4_000);
+        const posted = state.post({ channel: channel.id, author: user.id, text, blocks: [] });
+        const host = deps.unfurlHost();
+        const links = [...text.matchAll(LINKS)]
+          .map((match) => match[0])
+          .filter((url) => {
+            try {
+              return host !== undefined && new URL(url).hostname.toLowerCase() === host;
+            } catch {
+              return false;
+            }
+          })
+          .map((url) => ({ url, domain: host as string }));
+        if (links.length > 0) {
+          await deps
+            .bot()
+            .event({ type: 'link_shared', channel: channel.id, user: user.id, message_ts: posted.ts, links });
+        }
+        return {};
       }
       case '/ui/close':
         state.views.delete(String(input.viewId));

@@ -18,7 +18,7 @@ export interface Sandbox {
   apiUrl: string;
   state: SandboxState;
   /** Where user actions go: the bot's POST /slack/events. Set once the bot listens. */
-  connect(botUrl: string, signingSecret: string): void;
+  connect(botUrl: string, signingSecret: string, options?: { unfurlHost?: string | undefined }): void;
   close(): Promise<void>;
 }
 
@@ -46,6 +46,7 @@ export async function startSandbox(options: {
   const token = randomBytes(32).toString('hex');
   let bot: BotForwarder | undefined;
   let base = '';
+  let unfurlHost: string | undefined;
   let guard: RequestGuard | undefined;
 
   const webApi = sandboxWebApi({ state, logger, uploadUrl: (id) => `${base}/upload/${id}` });
@@ -56,6 +57,7 @@ export async function startSandbox(options: {
       return bot;
     },
     responseUrl: (target) => `${base}/response/${state.addResponseTarget(target)}`,
+    unfurlHost: () => unfurlHost,
   });
 
   /** A post to a response_url: a new private answer, or the original message replaced in place. */
@@ -169,8 +171,9 @@ export async function startSandbox(options: {
     url: `${base}/`,
     apiUrl: `${base}/api/`,
     state,
-    connect: (botUrl, signingSecret) => {
+    connect: (botUrl, signingSecret, options = {}) => {
       bot = new BotForwarder(botUrl, signingSecret);
+      unfurlHost = options.unfurlHost;
     },
     close: async () => {
       server.closeAllConnections();

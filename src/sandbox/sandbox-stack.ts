@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { eventLinks } from '../catalog/event-links.js';
 import { type Bot, type ComposeOptions, composeBot } from '../compose.js';
 import { loadConfig } from '../config.js';
 import type { Logger } from '../logger.js';
@@ -9,6 +10,9 @@ import { EDITORS_GROUP } from './sandbox-state.js';
 
 /** The sandbox's store: in memory, so it shares nothing with any deployment and is gone at exit. */
 export const SANDBOX_STORE_URL = 'sqlite://:memory:';
+
+/** The event page the sandbox unfolds links of, unless EVENT_PAGE_URL names the organization's. */
+export const SANDBOX_EVENT_PAGE_URL = 'https://tickets.example.com/e/{id}';
 
 export interface SandboxStack {
   sandbox: Sandbox;
@@ -47,10 +51,14 @@ export async function startSandboxStack(options: {
       // Blank counts as unset here as everywhere: the simulator, and the sandbox's own editors.
       TICKETING_API_URL: options.env.TICKETING_API_URL?.trim() || 'simulator',
       PROMO_EDITORS: options.env.PROMO_EDITORS?.trim() || `UEDITOR01,${EDITORS_GROUP}`,
+      // Event page links pasted in the sandbox unfold, as they would with EVENT_PAGE_URL set.
+      EVENT_PAGE_URL: options.env.EVENT_PAGE_URL?.trim() || SANDBOX_EVENT_PAGE_URL,
     });
     const bot = await composeBot(config, { logger: options.logger, ...options.compose });
     const server = (await bot.app.start({ port: 0, host: '127.0.0.1' })) as Server;
-    sandbox.connect(`http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`, signingSecret);
+    sandbox.connect(`http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`, signingSecret, {
+      unfurlHost: config.eventPageUrl ? eventLinks(config.eventPageUrl).host : undefined,
+    });
     return {
       sandbox,
       bot,

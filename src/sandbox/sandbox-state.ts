@@ -39,6 +39,8 @@ export interface SandboxMessage {
   files?: SandboxFile[];
   metadata?: unknown;
   edited?: boolean;
+  /** Cards the bot unfolded its links into (`chat.unfurl`), by URL. */
+  unfurls?: Record<string, { blocks?: unknown[] }>;
 }
 
 export interface SandboxView {

@@ -59,6 +59,13 @@ export function sandboxWebApi(deps: SandboxWebApiDeps): (method: string, args: J
         state.touch();
         return { ok: true, channel: message.channel, ts: message.ts };
       }
+      case 'chat.unfurl': {
+        const message = state.find(String(args.channel), String(args.ts));
+        if (!message) return { ok: false, error: 'cannot_unfurl_message' };
+        message.unfurls = { ...message.unfurls, ...(args.unfurls as SandboxMessage['unfurls']) };
+        state.touch();
+        return { ok: true };
+      }
       case 'chat.postEphemeral': {
         const message = postFromBot(args, { ephemeralFor: String(args.user) });
         return message ? { ok: true, message_ts: message.ts } : { ok: false, error: 'channel_not_found' };

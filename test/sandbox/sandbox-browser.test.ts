@@ -105,7 +105,7 @@ describe('the sandbox in a real browser', () => {
     const options = modal.locator('[data-testid=options] li');
     await expect.poll(() => options.count(), { timeout: 10_000 }).toBeGreaterThan(0);
     await options.first().dispatchEvent('mousedown');
-    await modal.locator('[data-action=promo_id]').fill('not-an-id');
+    await modal.locator('[data-action=promo_id]').fill('not a code!');
     await modal.locator('[data-action=quantity]').fill('1,000');
     await modal.getByRole('button', { name: 'Review' }).click();
     await expect.poll(() => modal.locator('[data-testid=field-error]').count(), { timeout: 10_000 }).toBe(2);
@@ -195,6 +195,16 @@ describe('the sandbox page draws what Slack would', () => {
     await card.locator('.thread-link').click();
     await expect.poll(() => page.locator('#thread').innerText()).toContain('% sold');
     await page.click('#close-thread');
+  });
+
+  it('unfolds an event page link pasted in a message into the event card', async () => {
+    const event = simulator().catalog.events.find((each) => each.status === 'published');
+    if (!event) throw new Error('the seed has published events');
+    await page.click('[data-channel=CGENERAL01]');
+    await type(`Who is going? https://tickets.example.com/e/${event.id} and https://tickets.example.com/about`);
+    const posted = page.locator('[data-testid=message]', { hasText: 'Who is going?' }).last();
+    await expect.poll(() => posted.locator('[data-testid=unfurl]').count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => posted.locator('[data-testid=unfurl]').innerText()).toContain(event.id);
   });
 
   it('shows a malformed Slack token as text, and the rest of the channel still renders', async () => {

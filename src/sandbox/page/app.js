@@ -145,10 +145,16 @@ function messageHtml(message) {
       ? `<div class="thread-link" data-thread="${message.ts}">${replies} repl${replies === 1 ? 'y' : 'ies'}</div>`
       : '';
   const ephemeral = message.ephemeralFor ? '<div class="ephemeral-note">Only visible to you</div>' : '';
+  const unfurls = Object.values(message.unfurls ?? {})
+    .map(
+      (unfurl) =>
+        `<div class="unfurl" data-testid="unfurl">${contentHtml({ text: '', blocks: unfurl.blocks ?? [] }, where)}</div>`,
+    )
+    .join('');
   return `<div class="message ${message.ephemeralFor ? 'ephemeral' : ''}" data-testid="${message.ephemeralFor ? 'ephemeral' : 'message'}" data-ts="${message.ts}">
     <div class="avatar ${bot ? '' : 'person'}">${bot ? 'e' : escapeHtml(authorName(message.author).charAt(0))}</div>
     <div class="body"><div class="meta"><b>${escapeHtml(authorName(message.author))}</b>${bot ? 'APP' : ''} ${message.edited ? '<span class="edited">(edited)</span>' : ''}</div>
-    ${ephemeral}${body}${files}${thread}</div></div>`;
+    ${ephemeral}${body}${unfurls}${files}${thread}</div></div>`;
 }
 
 function render() {
@@ -404,7 +410,9 @@ $('#composer').addEventListener('submit', async (event) => {
   const text = $('#command').value.trim();
   if (!text) return;
   $('#command').value = '';
-  await call('/ui/command', { channel: ui.channel, text });
+  // A slash command goes to the bot as one; anything else is a message (its links may unfold).
+  if (text.startsWith('/')) await call('/ui/command', { channel: ui.channel, text });
+  else await call('/ui/message', { channel: ui.channel, text });
 });
 
 $('#user').addEventListener('change', (event) => {

@@ -21,6 +21,7 @@ const EMOJI = new Map([
   ['tada', '🎉'],
   ['ticket', '🎟️'],
   ['warning', '⚠️'],
+  ['wave', '👋'],
   ['white_check_mark', '✅'],
   ['zzz', '💤'],
 ]);

@@ -64,10 +64,11 @@ export function registerLinkUnfurls(app: App, deps: SlackDeps, links: EventLinks
       };
     }
     if (Object.keys(unfurls).length === 0) return;
+    // A posted message by its channel and ts; a link still in the composer by its unfurl id.
     const where =
-      shared.unfurl_id && shared.source
-        ? { unfurl_id: shared.unfurl_id, source: shared.source }
-        : { channel: shared.channel ?? '', ts: shared.message_ts ?? '' };
+      shared.channel && shared.message_ts
+        ? { channel: shared.channel, ts: shared.message_ts }
+        : { unfurl_id: shared.unfurl_id ?? '', source: shared.source ?? '' };
     try {
       await client.chat.unfurl({ ...where, unfurls } as Parameters<typeof client.chat.unfurl>[0]);
     } catch (error) {
