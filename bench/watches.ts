@@ -55,25 +55,6 @@ const BOUND_WINDOWS = Math.max(Math.ceil(WATCHED / REPORTS.limit), MIN_INTERVAL_
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
-/**
- * Whether a store `update` inside the store's `exclusive` finishes on SQLite, as a check does inside
- * buildWatches' `watch:turn` lock (it records the check with an update). SQLite's lock is one
- * chain per connection, not per key: when the nested update never finishes, the scheduler's first
- * check would hang (and every store write after it), so the turns run here without that lock
- * (one process, and the scheduler already runs one turn at a time).
- */
-async function nestedUpdateFinishes(): Promise<boolean> {
-  const probe = await openStore('sqlite://:memory:');
-  const nested = probe.keyValue.exclusive('watch:turn', async () => {
-    await probe.keyValue.update('bench:probe', () => 1);
-    return true;
-  });
-  const finished = await Promise.race([nested, sleep(1_000).then(() => false)]);
-  // A stuck probe store is left behind: closing it would wait behind the stuck transaction.
-  if (finished) await probe.close();
-  return finished;
-}
-const TURN_UNDER_LOCK = await nestedUpdateFinishes();
 const windows = (ms: number) => (ms / WINDOW_MS).toFixed(2);
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? 0;
@@ -161,8 +142,8 @@ async function withRig<T>(options: { watch: boolean }, body: (rig: Rig) => Promi
   const watchService = service;
   let inFlight: Promise<unknown> = Promise.resolve();
   const scheduler = new WatchScheduler({
-    turn: () =>
-      TURN_UNDER_LOCK ? store.keyValue.exclusive('watch:turn', () => watchService.turn()) : watchService.turn(),
+    // One process on SQLite: as buildWatches does there, no cross-replica lock around a turn.
+    turn: () => watchService.turn(),
     clock: { now: () => Date.now() },
     logger: silentLogger,
     pollMs: 15_000 / SCALE,
@@ -265,11 +246,6 @@ out(
     `WATCH_MIN_INTERVAL ${MIN_INTERVAL_MS} ms (1 window); report cache ${60_000 / SCALE} ms; server latency ${LATENCY_MS} ms; ` +
     `${WATCHED} watched events; ${process.version}.`,
 );
-if (!TURN_UNDER_LOCK) {
-  out(
-    "Note: on SQLite a store update inside store.exclusive('watch:turn') never finishes (buildWatches' turn would hang at its first check); the turns run without that lock here.",
-  );
-}
 
 // 1. 30 watched events, no people.
 await withRig({ watch: true }, async (rig) => {
