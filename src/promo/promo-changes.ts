@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { EventCatalog } from '../catalog/event-catalog.js';
 import type { Logger } from '../logger.js';
+import { quantityRows } from '../reports/report-figures.js';
 import type { ActivityStore, PromoChangeOutcome, PromoChangeRecord } from '../store/activity-store.js';
 import type { CallOptions, PromoUpdate, TicketingClient } from '../ticketing/client.js';
 import { isTicketingError, ValidationError } from '../ticketing/errors.js';
+import { normaliseApiId } from '../ticketing/ids.js';
 import { promoQuantityProblem } from '../ticketing/promo-quantity.js';
-import type { TicketingEvent } from '../ticketing/schemas.js';
+import type { EventReport, TicketingEvent } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
 import type { PendingPromoChange, PendingPromoChanges } from './pending-promo-changes.js';
+import { type PromoCodeSources, type PromoRef, resolvePromo } from './promo-codes.js';
 
 /** What the promo use cases need; nothing of Slack. */
 export interface PromoDeps {
@@ -88,7 +91,7 @@ export async function confirmPromoChange(deps: PromoDeps, request: ConfirmReques
   const change = await deps.pending.get(request.changeId);
   const refuse = async (refusal: Refusal): Promise<ConfirmResult> => {
     log.warn('Refused a promo confirmation', { refusal });
-    await audit(deps, log, request.userId, change, 'refused', refusal);
+    await audit(deps, log, confirmationRecord(request.userId, change, 'refused', refusal));
     return { kind: 'refused', refusal };
   };
   if (!change) return refuse('unknown');
@@ -105,12 +108,16 @@ export async function confirmPromoChange(deps: PromoDeps, request: ConfirmReques
       deps.interactive(),
     );
     log.info('Promo quantity changed', { eventId: change.eventId, promoId: change.promoId, quantity: update.quantity });
-    await audit(deps, log, request.userId, change, 'updated');
+    await audit(deps, log, confirmationRecord(request.userId, change, 'updated'));
     return { kind: 'updated', change, update };
   } catch (error) {
     const unknown = isTicketingError(error) && error.code === 'outcome_unknown';
     log.warn(unknown ? 'A promo change may or may not have been applied' : 'A promo change failed', { error });
-    await audit(deps, log, request.userId, change, unknown ? 'unknown' : 'failed', errorCode(error));
+    await audit(
+      deps,
+      log,
+      confirmationRecord(request.userId, change, unknown ? 'unknown' : 'failed', errorCode(error)),
+    );
     return unknown ? { kind: 'unknown', change, error } : { kind: 'failed', change, error };
   }
 }
@@ -137,17 +144,143 @@ function errorCode(error: unknown): string {
   return 'internal';
 }
 
-/** The audit record; a store failure here is logged as an error, never turned into the change's outcome. */
-async function audit(
+export interface WorkflowPromoRequest {
+  /** The person running the workflow (Slack's `user_context`: the workflow's author cannot set it). */
+  userId: string;
+  eventId: string;
+  /** The promo code as the workflow names it: its id, or its code. */
+  promo: PromoRef;
+  quantity: number;
+  /** The step run (`function_execution_id`): one run is applied at most once, even delivered twice. */
+  executionId: string;
+}
+
+/** The promo code a workflow's change is about, and its quantity as the latest report at hand named it. */
+export interface WorkflowPromoTarget {
+  promoId: string;
+  code: string | undefined;
+  previousQuantity: number | undefined;
+}
+
+export type WorkflowPromoResult =
+  | { kind: 'refused'; refusal: Extract<Refusal, 'not-editor' | 'used'> }
+  /** A code that no report at hand names with an id (or no report at hand at all): nothing sent. */
+  | { kind: 'no-promo'; code: string; why: 'not-named' | 'no-report' }
+  | { kind: 'failed'; error: unknown }
+  | ({ kind: 'updated'; update: PromoUpdate } & WorkflowPromoTarget)
+  | ({ kind: 'unknown'; error: unknown } & WorkflowPromoTarget);
+
+/**
+ * A promo change asked for by a Workflow Builder step. There is no Confirm button: the workflow's
+ * author chose the step and the person running it started the run. The rest is Confirm's: the
+ * person must be an editor (checked first, so a non-editor's code costs no report call), a run is
+ * applied once, every write and refusal is audited (`via: 'workflow'`), and a write that was
+ * never answered is `unknown`, not failed. A code's id, and the quantity before, come from the
+ * event's report at hand, or one fetched where `sources` can.
+ */
+export async function applyWorkflowPromoChange(
   deps: PromoDeps,
-  log: Logger,
+  sources: PromoCodeSources,
+  request: WorkflowPromoRequest,
+): Promise<WorkflowPromoResult> {
+  const log = deps.logger.child({ workflowStep: request.executionId.slice(0, 40), user: request.userId });
+  const record = (promoId: string, outcome: PromoChangeOutcome, reason?: string): Omit<PromoChangeRecord, 'at'> => ({
+    userId: request.userId,
+    channelId: '',
+    eventId: request.eventId,
+    promoId,
+    quantity: request.quantity,
+    outcome,
+    ...(reason ? { error: reason } : {}),
+    via: 'workflow',
+    executionId: request.executionId,
+  });
+  if (!(await deps.isEditor(request.userId))) {
+    log.warn('Refused a workflow promo change from a non-editor');
+    await audit(deps, log, record('id' in request.promo ? request.promo.id : '', 'refused', 'not-editor'));
+    return { kind: 'refused', refusal: 'not-editor' };
+  }
+  const problem = promoQuantityProblem(request.quantity);
+  if (problem) return { kind: 'failed', error: new ValidationError(problem) };
+
+  let target: WorkflowPromoTarget;
+  try {
+    const found = await promoTarget(sources, request.eventId, request.promo);
+    if ('why' in found) return { kind: 'no-promo', ...found };
+    target = found;
+  } catch (error) {
+    log.info('Looking up a promo code for a workflow failed', { error });
+    return { kind: 'failed', error };
+  }
+  // Slack may deliver one run twice: only the first delivery writes (and audits) anything.
+  if (!(await deps.pending.claim(`workflow:${request.executionId}`, `${request.userId}:${randomUUID()}`))) {
+    log.info('A workflow promo change was delivered again; it is applied once');
+    return { kind: 'refused', refusal: 'used' };
+  }
+  try {
+    const update = await deps.ticketing.updatePromoQuantity(
+      request.eventId,
+      target.promoId,
+      request.quantity,
+      deps.interactive(),
+    );
+    log.info('Promo quantity changed by a workflow', {
+      eventId: request.eventId,
+      promoId: target.promoId,
+      quantity: update.quantity,
+    });
+    await audit(deps, log, record(target.promoId, 'updated'));
+    return { kind: 'updated', update, ...target };
+  } catch (error) {
+    const unknown = isTicketingError(error) && error.code === 'outcome_unknown';
+    log.warn(unknown ? 'A workflow promo change may or may not have been applied' : 'A workflow promo change failed', {
+      error,
+    });
+    await audit(deps, log, record(target.promoId, unknown ? 'unknown' : 'failed', errorCode(error)));
+    return unknown ? { kind: 'unknown', error, ...target } : { kind: 'failed', error };
+  }
+}
+
+/** The promo code's id (a code looked up in the event's report), with its quantity as that report named it. */
+async function promoTarget(
+  sources: PromoCodeSources,
+  eventId: string,
+  ref: PromoRef,
+): Promise<WorkflowPromoTarget | { code: string; why: 'not-named' | 'no-report' }> {
+  let seen: EventReport | undefined;
+  const fetch = sources.fetchReport;
+  const watched: PromoCodeSources = {
+    reportAtHand: async (id) => {
+      const report = await sources.reportAtHand(id);
+      seen = report ?? seen;
+      return report;
+    },
+    fetchReport: fetch
+      ? async (id) => {
+          seen = await fetch(id);
+          return seen;
+        }
+      : undefined,
+  };
+  // Nobody to tell while a report is fetched: the run simply waits its turn.
+  const resolved = await resolvePromo(watched, eventId, ref, async () => {});
+  if (resolved.kind !== 'found') return { code: resolved.code, why: resolved.kind };
+  // An id needs no report; the one at hand (if any) still tells the quantity before.
+  if ('id' in ref) seen = await watched.reportAtHand(eventId).catch(() => undefined);
+  const row = seen
+    ? quantityRows(seen).find((each) => each.id !== undefined && normaliseApiId('promo', each.id) === resolved.id)
+    : undefined;
+  return { promoId: resolved.id, code: resolved.code ?? row?.label, previousQuantity: row?.quantity };
+}
+
+/** The audit record of a confirmation (or of a click that named none). */
+function confirmationRecord(
   userId: string,
   change: PendingPromoChange | undefined,
   outcome: PromoChangeOutcome,
   reason?: string,
-): Promise<void> {
-  const record: PromoChangeRecord = {
-    at: new Date(deps.clock.now()).toISOString(),
+): Omit<PromoChangeRecord, 'at'> {
+  return {
     userId,
     channelId: change?.channelId ?? '',
     eventId: change?.eventId ?? '',
@@ -157,9 +290,13 @@ async function audit(
     ...(reason ? { error: reason } : {}),
     ...(change ? { changeId: change.id } : {}),
   };
+}
+
+/** The audit record; a store failure here is logged as an error, never turned into the change's outcome. */
+async function audit(deps: PromoDeps, log: Logger, record: Omit<PromoChangeRecord, 'at'>): Promise<void> {
   try {
-    await deps.activity.recordPromoChange(record);
+    await deps.activity.recordPromoChange({ at: new Date(deps.clock.now()).toISOString(), ...record });
   } catch (error) {
-    log.error('Could not record a promo change in the audit trail', { error, outcome });
+    log.error('Could not record a promo change in the audit trail', { error, outcome: record.outcome });
   }
 }

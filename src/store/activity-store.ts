@@ -8,13 +8,17 @@ export type PromoChangeOutcome =
   | 'failed'
   /** Sent, but no answer ever came: it may or may not have been applied. */
   | 'unknown'
-  /** The confirmation was refused (unknown, used, expired, someone else's, not an editor): nothing sent. */
+  /** Refused before anything was sent (a confirmation unknown, used, expired or someone else's; not an editor). */
   | 'refused';
+
+/** Where a promo change was asked for, besides Slack itself (the command, the form, the buttons). */
+export type PromoChangeSource = 'workflow';
 
 /** One promo change made (or attempted) from Slack, as the audit trail keeps it. */
 export interface PromoChangeRecord {
   at: string;
   userId: string;
+  /** Where it was asked for; '' for a workflow step (it has no channel). */
   channelId: string;
   eventId: string;
   promoId: string;
@@ -24,6 +28,13 @@ export interface PromoChangeRecord {
   error?: string;
   /** The pending change this record is about. */
   changeId?: string;
+  /**
+   * `workflow`: asked for by a Workflow Builder step. Absent: asked for in Slack itself, with a
+   * confirmation, as every record stored before workflow steps was.
+   */
+  via?: PromoChangeSource;
+  /** The Workflow Builder step run (its `function_execution_id`) that asked for it. */
+  executionId?: string;
 }
 
 export interface ReportRecord {
