@@ -104,6 +104,9 @@ export async function startFakeSlack(): Promise<FakeSlack> {
         return { ok: true, upload_url: `${url}/upload/F0001`, file_id: 'F0001' };
       case 'files.completeUploadExternal':
         return { ok: true, files: [{ id: 'F0001', title: 'report' }] };
+      case 'functions.completeSuccess':
+      case 'functions.completeError':
+        return { ok: true };
       default:
         return { ok: false, error: 'unknown_method' };
     }
