@@ -35,7 +35,8 @@ export function sharedReports<W>(deps: SharedReportsDeps<W>): ReportFlow<W> {
       const delivery: ReportDelivery<W> = { ...who, where: view.where, messageKey: randomUUID() };
       let jobId: string;
       try {
-        jobId = await queue.submit(ask.eventId, delivery);
+        // In the person's turn: one person's ten requests do not put another's one behind all ten.
+        jobId = await queue.submit(ask.eventId, delivery, ask.userId);
       } catch (error) {
         log.warn('Could not queue the report', { error });
         await view.show({ state: 'failed', error });

@@ -2,7 +2,11 @@ import type { ScriptRunner } from './shared-budget.js';
 
 /** One look at the shared report queue: enough to tell every person this replica follows where they stand. */
 export interface ReportQueueView {
-  /** The place of each waiting job: 1 starts next. */
+  /**
+   * The place of each waiting job: 1 starts next. BullMQ takes the plain waiting list first (jobs
+   * without a priority: a stalled job taken back, one queued before turns), then the prioritized
+   * set by score (the person's turn, then arrival): the places are in that order.
+   */
   positions: ReadonlyMap<string, number>;
   waitingCount: number;
   active: ReadonlySet<string>;
@@ -11,24 +15,29 @@ export interface ReportQueueView {
 }
 
 export interface ReportQueueKeys {
-  /** BullMQ's waiting list (newest first) and active list. */
+  /** BullMQ's waiting list (newest first), prioritized set (score: priority, then arrival) and active list. */
   wait: string;
+  prioritized: string;
   active: string;
   /** The rolling slots (`ReportSlots.keys`). */
   slots: string;
   state: string;
 }
 
-/* One atomic read, so a job moving from the waiting list to the active one (or back) is in exactly one of them. */
+/*
+ * One atomic read, so a job moving from the waiting list or the prioritized set to the active list
+ * (or back) is in exactly one of them.
+ */
 const LOOK = `
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
 return {
   now,
   redis.call('LRANGE', KEYS[1], 0, -1),
-  redis.call('LRANGE', KEYS[2], 0, -1),
-  redis.call('ZRANGEBYSCORE', KEYS[3], '(' .. now, '+inf', 'WITHSCORES'),
-  redis.call('HMGET', KEYS[4], 'blockedUntil', 'resetAt', 'left', 'limit'),
+  redis.call('ZRANGE', KEYS[2], 0, -1),
+  redis.call('LRANGE', KEYS[3], 0, -1),
+  redis.call('ZRANGEBYSCORE', KEYS[4], '(' .. now, '+inf', 'WITHSCORES'),
+  redis.call('HMGET', KEYS[5], 'blockedUntil', 'resetAt', 'left', 'limit'),
 }
 `;
 
@@ -75,13 +84,14 @@ export async function lookAtQueue(
   keys: ReportQueueKeys,
   rule: { limit: number; windowMs: number },
 ): Promise<ReportQueueView> {
-  const [now, waiting, active, slots, state] = (await run(
+  const [now, plain, prioritized, active, slots, state] = (await run(
     LOOK,
-    [keys.wait, keys.active, keys.slots, keys.state],
+    [keys.wait, keys.prioritized, keys.active, keys.slots, keys.state],
     [],
-  )) as [number, string[], string[], string[], (string | null)[]];
-  // BullMQ pushes new jobs on the left and starts them from the right.
-  const positions = new Map(waiting.map((id, index) => [id, waiting.length - index]));
+  )) as [number, string[], string[], string[], string[], (string | null)[]];
+  // BullMQ pushes plain jobs on the left and starts them from the right, before any prioritized one.
+  const waiting = [...plain].reverse().concat(prioritized);
+  const positions = new Map(waiting.map((id, index) => [id, index + 1]));
   const frees: number[] = [];
   for (let i = 1; i < slots.length; i += 2) frees.push(Number(slots[i]));
   const [blockedUntil, resetAt, left, serverLimit] = state.map((value) => (value === null ? undefined : Number(value)));

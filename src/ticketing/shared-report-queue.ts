@@ -4,7 +4,7 @@ import { type Job, Queue, Worker } from 'bullmq';
 import { type Logger, silentLogger } from '../logger.js';
 import type { RedisConnection } from '../store/opened-store.js';
 import type { Clock } from '../time/clock.js';
-import { systemClock } from '../time/clock.js';
+import { sleep, systemClock } from '../time/clock.js';
 import { type CancelledError, RateLimitedError } from './errors.js';
 import { assertRateLimit, type RateLimitSpec } from './rate-limit.js';
 import type { RateLimitObservation } from './rate-limit-headers.js';
@@ -21,6 +21,8 @@ export interface ReportJob<D> {
   /** Enough to reach the person from any replica (JSON: a channel and message, a response URL). */
   delivery: D;
   requestedAt: number;
+  /** Its person's round (`TURN`), which its BullMQ priority follows. Absent on jobs queued before turns. */
+  round?: number | undefined;
 }
 
 export type ReportOutcome = { kind: 'report'; report: EventReport } | { kind: 'failed'; error: unknown };
@@ -78,6 +80,132 @@ export interface SharedReportQueueOptions<D> {
   logger?: Logger;
 }
 
+/** BullMQ's largest priority (`PRIORITY_LIMIT`: 2^21 - 1); 0 means none. */
+const MAX_PRIORITY = 2 ** 21 - 1;
+
+/*
+ * People take turns, as in the in-process queue, for every replica at once: a person's next request
+ * takes the round after their last, someone new (or a request without a person) joins the current
+ * round, the round of the latest job to start. BullMQ keeps prioritized jobs by priority, then
+ * arrival: a job's priority is its round, less a base, so the queue runs round by round, first come
+ * first served within one.
+ *
+ * A priority has a maximum (2^21 - 1) and rounds only grow: when no job is queued, delayed or in
+ * hand (none holds a priority), the base moves up to just under the current round, which becomes
+ * priority 1. The rounds themselves, and each person's last one, are kept as they are. Past the
+ * maximum (that many rounds ahead of the base without the queue ever empty) requests share the
+ * last priority: first come, first served. The turn and BullMQ's add are two commands: a request
+ * given its priority just as the queue empties, and added after another replica moved the base,
+ * keeps its higher priority (never lost, at worst a few turns late).
+ *
+ * KEYS: the rounds' state (hash: round, base), the person's last round (any key when there is no
+ * person), then BullMQ's wait list, prioritized set, delayed set and active list. ARGV: whether
+ * there is a person ('1'/'0'), how long a person's last round is kept (ms), the largest priority.
+ * Returns {round, priority}.
+ */
+const TURN = `
+local stateKey, lastKey = KEYS[1], KEYS[2]
+local person, keepMs, maxPriority = ARGV[1] == '1', tonumber(ARGV[2]), tonumber(ARGV[3])
+local current = tonumber(redis.call('HGET', stateKey, 'round')) or 0
+local base = tonumber(redis.call('HGET', stateKey, 'base')) or 0
+if redis.call('LLEN', KEYS[3]) == 0 and redis.call('ZCARD', KEYS[4]) == 0 and redis.call('ZCARD', KEYS[5]) == 0
+  and redis.call('LLEN', KEYS[6]) == 0 then
+  base = math.max(0, current - 1)
+  redis.call('HSET', stateKey, 'base', base)
+end
+local last = 0
+if person then last = tonumber(redis.call('GET', lastKey)) or 0 end
+local round = math.max(current, last + 1)
+if person then redis.call('SET', lastKey, round, 'PX', keepMs) end
+return {round, math.max(1, math.min(round - base, maxPriority))}
+`;
+
+/*
+ * A job starts (it has its slot, or needs none): it is marked started, and its round (when it has
+ * one) becomes the current one. KEYS: the rounds' state, the started jobs (score: when). ARGV: the
+ * round ('' for none), the job id, how long a mark is kept (ms: as long as a job may be in hand).
+ */
+const START_TURN = `
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+redis.call('ZADD', KEYS[2], now, ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[3]))
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+if ARGV[1] ~= '' and (tonumber(redis.call('HGET', KEYS[1], 'round')) or 0) < tonumber(ARGV[1]) then
+  redis.call('HSET', KEYS[1], 'round', ARGV[1])
+end
+return 1
+`;
+
+/*
+ * Whether a job BullMQ has just handed out may take its slot now, so that slots go in turn order
+ * across replicas (their workers wake together when a wait ends and take several jobs at once;
+ * whichever then asks for the one free slot first would get it):
+ * - not yet (0) while another job handed out, not yet started, comes first: a lower priority, or
+ *   the same one and an earlier arrival (ids grow), a plain job before any prioritized one;
+ * - not in its turn (-1) when a job handed out with it, whose turn comes first, has just gone
+ *   back for want of a slot (a moment before one freed; BullMQ puts it first of its priority, at
+ *   arrival 0): it goes back too, and that one is handed out first once the wait is over. (A
+ *   newcomer in an earlier round, queued after this one was handed out, does not send it back:
+ *   going back without a wait of its own, its worker would sit out BullMQ's limiter window);
+ * - else yes (1).
+ * KEYS: the active list, the started jobs, the prioritized set. ARGV: the job id, its priority (0:
+ * none, a plain job, which BullMQ hands out first), the jobs' key prefix.
+ */
+const TURN_NOW = `
+local me, priority, prefix = ARGV[1], tonumber(ARGV[2]) or 0, ARGV[3]
+local function before(other, otherPriority)
+  if otherPriority ~= priority then return otherPriority < priority end
+  local a, b = tonumber(other), tonumber(me)
+  if a and b then return a < b end
+  return other < me
+end
+for _, id in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do
+  if id ~= me and not redis.call('ZSCORE', KEYS[2], id) then
+    if before(id, tonumber(redis.call('HGET', prefix .. id, 'priority')) or 0) then return 0 end
+  end
+end
+if priority > 0 then
+  -- BullMQ's score: priority * 2^32 + arrival; one put back is first of its priority (arrival 0).
+  local best = redis.call('ZRANGE', KEYS[3], 0, 0, 'WITHSCORES')
+  local score = tonumber(best[2])
+  if score and score <= priority * 4294967296 and score % 4294967296 == 0 then return -1 end
+end
+return 1
+`;
+
+/*
+ * Whether a person's request waits: queued (plain, prioritized, delayed for a retry), or handed out
+ * and not started (it is about to ask for its slot). KEYS: the wait list, the prioritized set, the
+ * delayed set, the active list, the started jobs. Returns 1 or 0.
+ */
+const ANYONE_WAITING = `
+if redis.call('LLEN', KEYS[1]) > 0 or redis.call('ZCARD', KEYS[2]) > 0 or redis.call('ZCARD', KEYS[3]) > 0 then
+  return 1
+end
+for _, id in ipairs(redis.call('LRANGE', KEYS[4], 0, -1)) do
+  if not redis.call('ZSCORE', KEYS[5], id) then return 1 end
+end
+return 0
+`;
+
+/** How long a job waits for jobs handed out whose turn comes first to start (one a dead replica held is not waited for longer). */
+const TURN_WAIT_MS = 200;
+
+/*
+ * A job goes back to the queue: not started (it will wait for its turn again), and a worker blocked
+ * waiting for a job is woken (BullMQ's base marker). BullMQ puts a rate-limited job with a priority
+ * back without one (`pushBackJobWithPriority`, 5.x): a worker of this replica or another, blocked
+ * for a job meanwhile, would sleep its whole drain delay (5 s) before looking again. Woken, it
+ * finds the queue rate-limited, waits exactly that long, then takes the job. KEYS: the marker, the
+ * started jobs. ARGV: the job id.
+ */
+const SEND_BACK = `
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('ZADD', KEYS[1], 0, '0')
+return 1
+`;
+
 /** Lua through BullMQ's own connection, as commands of its client (EVALSHA, loaded when missing). */
 function scriptRunner(queue: Queue): ScriptRunner {
   const names = new Map<string, string>();
@@ -105,9 +233,10 @@ function scriptRunner(queue: Queue): ScriptRunner {
 /**
  * The report queue shared by every replica, on BullMQ: requests are persisted in Redis, and a job
  * held by a replica that dies is taken back by the stalled-job check and fetched by another, which
- * answers in the same Slack message. The report limit is the in-process queue's rolling window,
+ * answers in the same Slack message. People take turns (`TURN`): one person's ten requests do not
+ * put a second person's one behind all ten. The report limit is the in-process queue's rolling window,
  * kept in Redis for all replicas (`ReportSlots`): a job starts its call only with a slot, and goes
- * back to the head of the queue, every worker paused for the exact wait, when there is none.
+ * back to the head of its round, every worker paused for the exact wait, when there is none.
  */
 export class SharedReportQueue<D> {
   readonly #queue: Queue;
@@ -120,6 +249,16 @@ export class SharedReportQueue<D> {
   readonly #slots: ReportSlots;
   readonly #run: ScriptRunner;
   readonly #keys: ReportQueueKeys;
+  /** The keys of turns: the rounds' state, the started jobs, BullMQ's queued and active jobs, its marker. */
+  readonly #turnKeys: {
+    state: string;
+    started: string;
+    wait: string;
+    prioritized: string;
+    delayed: string;
+    active: string;
+    marker: string;
+  };
   readonly #lockMs: number;
   readonly #deadlineMs: number;
   readonly #snapshotMs: number;
@@ -169,11 +308,22 @@ export class SharedReportQueue<D> {
       windowMs: options.limit.windowMs,
       leaseMs: this.#lockMs + options.limit.windowMs,
     });
+    const bullKeys = this.#queue.keys;
     this.#keys = {
-      wait: this.#queue.keys.wait as string,
-      active: this.#queue.keys.active as string,
+      wait: bullKeys.wait as string,
+      prioritized: bullKeys.prioritized as string,
+      active: bullKeys.active as string,
       slots: this.#slots.keys.slots,
       state: this.#slots.keys.state,
+    };
+    this.#turnKeys = {
+      state: this.#queue.toKey('turns'),
+      started: this.#queue.toKey('turns-started'),
+      wait: bullKeys.wait as string,
+      prioritized: bullKeys.prioritized as string,
+      delayed: bullKeys.delayed as string,
+      active: bullKeys.active as string,
+      marker: bullKeys.marker as string,
     };
     this.#worker = new Worker<ReportJob<D>>(name, (job, _token, signal) => this.#process(job, options, signal), {
       connection,
@@ -202,14 +352,63 @@ export class SharedReportQueue<D> {
     return this.#cache?.get(eventId).catch(() => undefined);
   }
 
-  /** Persists a report request; its id is for progress. */
-  async submit(eventId: string, delivery: D): Promise<string> {
+  /**
+   * Persists a report request in its person's turn (`requester`: a Slack user id; without one it
+   * joins the current round, as someone new would); its id is for progress.
+   */
+  async submit(eventId: string, delivery: D, requester?: string): Promise<string> {
     await this.#ready;
     const requestedAt = this.#clock.now();
-    const job = await this.#queue.add('report', { eventId, delivery, requestedAt });
+    const { round, priority } = await this.#turn(requester);
+    const data: ReportJob<D> = { eventId, delivery, requestedAt, round };
+    const job = await this.#queue.add('report', data, { priority });
     const id = job.id as string;
     this.#followed.set(id, requestedAt + this.#deadlineMs);
     return id;
+  }
+
+  /** The next turn of `requester` (see `TURN`), the same on every replica. */
+  async #turn(requester: string | undefined): Promise<{ round: number; priority: number }> {
+    const person = requester !== undefined && requester !== '';
+    const { state, wait, prioritized, delayed, active } = this.#turnKeys;
+    const lastKey = person ? this.#queue.toKey(`turns:${requester}`) : state;
+    const [round, priority] = (await this.#run(
+      TURN,
+      [state, lastKey, wait, prioritized, delayed, active],
+      // A person's last round is kept as long as their request may wait: after that, it holds nobody back.
+      [person ? '1' : '0', String(Math.max(1, Math.ceil(this.#deadlineMs))), String(MAX_PRIORITY)],
+    )) as [number, number];
+    return { round: Number(round), priority: Number(priority) };
+  }
+
+  /**
+   * A job has started (`START_TURN`): jobs handed out after it may take their slots, and later
+   * newcomers join its round. Best effort: a missed mark makes those after it wait `TURN_WAIT_MS`.
+   */
+  async #started(jobId: string, round: number | undefined): Promise<void> {
+    await this.#run(
+      START_TURN,
+      [this.#turnKeys.state, this.#turnKeys.started],
+      [typeof round === 'number' ? String(round) : '', jobId, String(this.#deadlineMs + this.#lockMs)],
+    ).catch((error: unknown) => this.#logger.warn('Could not advance the report turns', { error }));
+  }
+
+  /**
+   * Whether a job handed out may take its slot now (`TURN_NOW`): it waits (briefly) for the jobs
+   * handed out whose turn comes first to start, and goes back when one whose turn comes first waits.
+   */
+  async #inTurn(job: Job<ReportJob<D>>): Promise<boolean> {
+    const { active, started, prioritized } = this.#turnKeys;
+    const keys = [active, started, prioritized];
+    const args = [job.id as string, String(job.priority ?? 0), this.#queue.toKey('')];
+    const giveUpAt = performance.now() + TURN_WAIT_MS;
+    for (;;) {
+      // Redis refusing the script: the slot itself is still the rule.
+      const now = Number(await this.#run(TURN_NOW, keys, args).catch(() => 1));
+      if (now === -1) return false;
+      if (now === 1 || performance.now() >= giveUpAt) return true;
+      await sleep(5);
+    }
   }
 
   /**
@@ -309,14 +508,17 @@ export class SharedReportQueue<D> {
 
   /**
    * A report for background work (a watch), only from a slot nobody waits for: from the shared
-   * cache, or fetched now when no request waits in Redis and the rolling limit has a slot free;
-   * else undefined. Its slot is taken and freed like a person's.
+   * cache, or fetched now when no request waits in Redis (`ANYONE_WAITING`: a job a worker has
+   * just taken and not yet started counts too) and the rolling limit has a slot free; else
+   * undefined. Its slot is taken and freed like a person's (a report 429 holds every replica back).
    */
   async spare(eventId: string, fetch: (signal: AbortSignal) => Promise<EventReport>): Promise<EventReport | undefined> {
     const cached = await this.cached(eventId);
     if (cached) return cached;
     await this.#ready;
-    if ((await this.waiting()) > 0) return undefined;
+    const { wait, prioritized, delayed, active, started } = this.#turnKeys;
+    const waiting = await this.#run(ANYONE_WAITING, [wait, prioritized, delayed, active, started], []);
+    if (Number(waiting) === 1) return undefined;
     const grant = await this.#slots.take();
     if ('waitMs' in grant) return undefined;
     const renewal = setInterval(() => {
@@ -365,9 +567,11 @@ export class SharedReportQueue<D> {
 
   async #answer(job: Job<ReportJob<D>>, options: SharedReportQueueOptions<D>, signal: AbortSignal | undefined) {
     const data = job.data as Partial<ReportJob<D>> | undefined;
+    const id = job.id as string;
     if (typeof data?.eventId !== 'string' || typeof data.requestedAt !== 'number') {
       // Its hash was evicted or flushed: nothing says whom to answer (the asking replica says "lost").
       this.#logger.warn('A report job without its data was dropped', { jobId: job.id });
+      await this.#started(id, undefined);
       return;
     }
     const request = job.data;
@@ -376,18 +580,20 @@ export class SharedReportQueue<D> {
     // Asked twice while queued: the second job finds the first one's report.
     const cached = await this.cached(request.eventId);
     if (cached) {
+      await this.#started(id, request.round);
       outcome = { kind: 'report', report: cached };
     } else if (this.#clock.now() >= deadline) {
       // Its asker's replica, which would have taken it out of the queue, is gone.
+      await this.#started(id, request.round);
       outcome = { kind: 'failed', error: reportDeadlineError() };
     } else {
+      // Not its turn: back behind the one whose turn it is, under the pause that one went back with.
+      if (!(await this.#inTurn(job))) return this.#sendBack(id, 0);
       const grant = await this.#slots.take();
-      if ('waitMs' in grant) {
-        // No slot: back to the head of the queue, every worker paused until one may free.
-        await this.#queue.rateLimit(grant.waitMs);
-        throw Worker.RateLimitError();
-      }
-      outcome = await this.#fetch(request, grant.slot, options, signal, deadline);
+      // No slot: back to the head of its round, every worker paused until one may free.
+      if ('waitMs' in grant) return this.#sendBack(id, grant.waitMs);
+      await this.#started(id, request.round);
+      outcome = await this.#fetch(id, request, grant.slot, options, signal, deadline);
     }
     try {
       // Marked before the answer goes out, so that its asker's replica never says "lost" after it.
@@ -405,6 +611,7 @@ export class SharedReportQueue<D> {
 
   /** One report call in its slot: the slot is renewed while it runs and frees a window after it finished. */
   async #fetch(
+    jobId: string,
     request: ReportJob<D>,
     slot: string,
     options: SharedReportQueueOptions<D>,
@@ -433,11 +640,18 @@ export class SharedReportQueue<D> {
     await this.#slots
       .finish(slot, rateLimitedForMs)
       .catch((error: unknown) => this.#logger.warn('Could not free a report slot', { error }));
-    if (rateLimitedForMs > 0) {
-      // Another key used the report allowance: every replica waits as told, and this job goes back.
-      await this.#queue.rateLimit(rateLimitedForMs);
-      throw Worker.RateLimitError();
-    }
+    // Another key used the report allowance: every replica waits as told, and this job goes back.
+    if (rateLimitedForMs > 0) return this.#sendBack(jobId, rateLimitedForMs);
     return outcome;
+  }
+
+  /**
+   * Puts the job in hand back at the head of its round (`SEND_BACK`), every worker paused for
+   * `waitMs` (none: a pause already set holds).
+   */
+  async #sendBack(jobId: string, waitMs: number): Promise<never> {
+    if (waitMs > 0) await this.#queue.rateLimit(waitMs);
+    await this.#run(SEND_BACK, [this.#turnKeys.marker, this.#turnKeys.started], [jobId]);
+    throw Worker.RateLimitError();
   }
 }
