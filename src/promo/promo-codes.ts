@@ -15,8 +15,9 @@ export function parsePromoRef(text: string): PromoRef | { problem: string } {
   try {
     return { id: parseId('promo', value) };
   } catch (error) {
-    // Something with an id's shape (another kind's, `evt_…`) is a mistake, not a code.
-    if (CODE.test(value) && !/^[a-z]+_[0-9a-f]{8}-/i.test(value)) return { code: value };
+    // Something with an id's prefix or shape (`evt_…`, a broken `promo_…`) is a mistake, not a code.
+    if (CODE.test(value) && !/^(evt|promo)_/i.test(value) && !/^[a-z]+_[0-9a-f]{8}-/i.test(value))
+      return { code: value };
     return { problem: isTicketingError(error) ? error.message : 'That is neither a promo code nor its id' };
   }
 }

@@ -102,6 +102,11 @@ export function sandboxWebApi(deps: SandboxWebApiDeps): (method: string, args: J
         return args.usergroup === EDITORS_GROUP
           ? { ok: true, users: state.users.filter((user) => user.editor).map((user) => user.id) }
           : { ok: false, error: 'no_such_subteam' };
+      case 'conversations.open': {
+        // The person's DM with the bot, by its own id (D...).
+        const dm = state.channelFor(String(args.users ?? ''));
+        return dm?.kind === 'dm' ? { ok: true, channel: { id: dm.id } } : { ok: false, error: 'user_not_found' };
+      }
       case 'conversations.replies':
         return conversationReplies(
           state.messages.filter((message) => message.channel === args.channel && !message.ephemeralFor).reverse(),

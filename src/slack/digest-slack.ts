@@ -53,7 +53,7 @@ export async function digestPosted(
  * `conversations.history` needs the conversation's own id. `conversations.open` returns the
  * existing DM (scope `im:write`); a person who left gets `user_not_found` or `user_disabled`.
  */
-async function openDm(client: webApi.WebClient, metrics: Metrics | undefined, userId: string): Promise<string> {
+export async function openDm(client: webApi.WebClient, metrics: Metrics | undefined, userId: string): Promise<string> {
   const opened = await client.conversations.open({ users: userId }).catch((error: unknown) => {
     countSlackError(metrics, 'conversations.open', error);
     throw error;

@@ -9,7 +9,7 @@ import {
   watchSummaryMessage,
 } from '../render/watch-blocks.js';
 import type { WatchChat, WatchMessages, WatchMetadata } from '../watches/watch-service.js';
-import { postCounted } from './digest-slack.js';
+import { openDm, postCounted } from './digest-slack.js';
 import { channelProblem, channelRefusal, countSlackError } from './slack-errors.js';
 
 /** How many recent messages are read to find a card that may have gone out before a crash. */
@@ -39,6 +39,17 @@ function carries(message: Message, metadata: WatchMetadata): boolean {
 
 /** The watches' Slack side, through the app's client (which exists once the app does). */
 export function watchSlack(client: () => webApi.WebClient, metrics: Metrics | undefined): WatchChat<SlackMessage> {
+  // A personal watch lives in the person's DM: posts may name the user id, but edits, thread
+  // replies and history need the DM's own id (D...), opened once a person and process.
+  const dms = new Map<string, string>();
+  const conversation = async (channel: string) => {
+    if (!/^[UW][A-Z0-9]+$/.test(channel)) return channel;
+    const known = dms.get(channel);
+    if (known) return known;
+    const id = await openDm(client(), metrics, channel);
+    dms.set(channel, id);
+    return id;
+  };
   return {
     async postCard(channel, message, metadata) {
       const posted = await client()
@@ -49,13 +60,13 @@ export function watchSlack(client: () => webApi.WebClient, metrics: Metrics | un
     },
     async updateCard(channel, ts, message) {
       await client()
-        .chat.update({ channel, ts, text: message.text, blocks: message.blocks })
+        .chat.update({ channel: await conversation(channel), ts, text: message.text, blocks: message.blocks })
         .catch(counted(metrics, 'chat.update'));
     },
     async reply(channel, threadTs, message, options) {
       await client()
         .chat.postMessage({
-          channel,
+          channel: await conversation(channel),
           thread_ts: threadTs,
           reply_broadcast: options.broadcast,
           text: message.text,
@@ -66,7 +77,7 @@ export function watchSlack(client: () => webApi.WebClient, metrics: Metrics | un
     },
     async findCard(channel, metadata, sinceMs) {
       const history = await client().conversations.history({
-        channel,
+        channel: await conversation(channel),
         oldest: String(Math.max(0, sinceMs - 1_000) / 1000),
         include_all_metadata: true,
         limit: HISTORY_SCAN,
@@ -77,7 +88,7 @@ export function watchSlack(client: () => webApi.WebClient, metrics: Metrics | un
       let cursor: string | undefined;
       do {
         const page = await client().conversations.replies({
-          channel,
+          channel: await conversation(channel),
           ts: threadTs,
           include_all_metadata: true,
           limit: HISTORY_SCAN,

@@ -187,6 +187,9 @@ describe('/events watch through the real Bolt app', () => {
     await command(rig, `watch ${event.id}: sold out --me`, 'U0ALICE');
     const card = await rig.slack.waitFor(() => posts(rig as BotRig).find((c) => c.args.thread_ts === undefined));
     expect(card.args.channel).toBe('U0ALICE');
+    // Edits name the DM's own id (Slack refuses chat.update on a user id).
+    await check(rig);
+    expect(updates(rig).at(-1)?.args.channel).toBe('D0ALICE');
     expect(await command(rig, 'watches --me', 'U0ALICE')).toContain('sold out');
     expect(await command(rig, 'watches', 'U0ALICE')).toContain('Nothing is watched here');
   });
