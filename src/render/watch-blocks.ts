@@ -11,6 +11,7 @@ import {
   mrkdwnSection,
   plainMessage,
   type SlackMessage,
+  warningMessage,
 } from './block-kit.js';
 import {
   channelLink,
@@ -535,4 +536,27 @@ export function watchConfirmationMessage(input: WatchConfirmationInput): SlackMe
     text: shorten(md`Watching ${name} ${place}`, LIMITS.fallbackText),
     blocks: [mrkdwnSection(text)],
   };
+}
+
+/** Why a watch was not set or changed: too many conditions or watches, or nothing the report lets us watch. */
+export function watchRefusedMessage(
+  input:
+    | { kind: 'too-many-conditions'; max: number; eventName: string }
+    | { kind: 'too-many-watches'; max: number; eventName?: string }
+    | { kind: 'nothing-to-watch'; eventName: string },
+): SlackMessage {
+  switch (input.kind) {
+    case 'too-many-conditions':
+      return warningMessage(
+        md`A watch holds at most ${input.max} conditions, and *${clip(input.eventName, 150)}* would have more here: nothing was changed. \`/events watches\` lists them; \`/events unwatch\` starts over.`,
+      );
+    case 'too-many-watches':
+      return warningMessage(
+        md`At most ${input.max} events are watched in one conversation (each takes report slots and a card): nothing was changed. \`/events watches\` lists them.`,
+      );
+    case 'nothing-to-watch':
+      return warningMessage(
+        md`The latest report of *${clip(input.eventName, 150)}* holds nothing to watch by default (no tickets sold of a capacity, no promo codes): name a condition, such as \`checkIns >= 100\`.`,
+      );
+  }
 }

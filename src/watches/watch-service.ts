@@ -5,7 +5,7 @@ import type { ClaimStore } from '../store/claims.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
 import { type ConditionState, type EventCheck, newConditionState, type Watch, watchKey } from './watch.js';
-import { judge, type WatchCondition } from './watch-condition.js';
+import { judge, MAX_CONDITIONS, type WatchCondition } from './watch-condition.js';
 import { checkInterval, type NextCheck, nextCheck, type WatchScheduleRule } from './watch-schedule.js';
 import type { WatchStore } from './watch-store.js';
 
@@ -92,8 +92,18 @@ export interface WatchRequest {
   conditions: WatchCondition[];
 }
 
+/** Most conditions one watch holds, however many people add to it. */
+export const MAX_CONDITIONS_PER_WATCH = MAX_CONDITIONS;
+/** Most events watched in one conversation (each costs report slots and a card). */
+export const MAX_WATCHES_PER_CONVERSATION = 50;
+
+/** Why nothing was changed: the watch would hold too many conditions, or the conversation too many watches. */
+export type WatchRefusal = { kind: 'too-many-conditions'; max: number } | { kind: 'too-many-watches'; max: number };
+
 export interface WatchResult {
   watch: Watch;
+  /** Set when nothing was changed, and why. */
+  refused?: WatchRefusal | undefined;
   /** Conditions added now, and those the watch already had. */
   added: string[];
   already: string[];
@@ -112,6 +122,10 @@ export type WatchTurn =
 const BROADCAST: ReadonlySet<WatchCondition['kind']> = new Set(['figure', 'sold-share', 'left', 'sold-out']);
 
 type ClaimResult = 'mine' | 'recovered' | 'done' | 'busy';
+
+/** The later of two times, either of which may be unknown. */
+const latest = (a: number | undefined, b: number | undefined) =>
+  a === undefined ? b : b === undefined ? a : Math.max(a, b);
 
 /**
  * Watches: one live card per watched event and conversation, edited at each check, with an alert
@@ -136,9 +150,25 @@ export class WatchService<M> {
     const now = this.#o.clock.now();
     const added: string[] = [];
     const already: string[] = [];
+    let refused: WatchRefusal | undefined;
+    const existing = await this.#o.store.get(request.channel, request.event.id);
+    if (!existing) {
+      const here = (await this.#o.store.all()).filter((w) => w.channel === request.channel).length;
+      if (here >= MAX_WATCHES_PER_CONVERSATION) {
+        const refusedWatch = { ...this.#draft(request, now), conditions: [] };
+        return {
+          watch: refusedWatch,
+          refused: { kind: 'too-many-watches', max: MAX_WATCHES_PER_CONVERSATION },
+          added,
+          already,
+          intervalMs: await this.intervalMs(),
+        };
+      }
+    }
     const watch = (await this.#o.store.update(request.channel, request.event.id, (current) => {
       added.length = 0;
       already.length = 0;
+      refused = undefined;
       const base: Watch =
         current && !current.paused
           ? current
@@ -162,11 +192,34 @@ export class WatchService<M> {
           added.push(state.key);
         }
       }
+      if (conditions.length > MAX_CONDITIONS_PER_WATCH) {
+        refused = { kind: 'too-many-conditions', max: MAX_CONDITIONS_PER_WATCH };
+        return undefined;
+      }
       return { ...base, conditions };
-    })) as Watch;
+    })) as Watch | undefined;
     const intervalMs = await this.intervalMs();
+    if (refused || !watch) {
+      const current = (await this.#o.store.get(request.channel, request.event.id)) ?? this.#draft(request, now);
+      return { watch: current, refused, added: [], already, intervalMs };
+    }
     await this.#showCard(watch, 'active');
     return { watch: (await this.#o.store.get(watch.channel, watch.eventId)) ?? watch, added, already, intervalMs };
+  }
+
+  /** A watch as a request would make it, not stored. */
+  #draft(request: WatchRequest, now: number): Watch {
+    return {
+      channel: request.channel,
+      personal: request.personal,
+      eventId: request.event.id,
+      eventName: request.event.name,
+      endsAtMs: request.event.endsAtMs,
+      startsAtMs: request.event.startsAtMs,
+      setBy: request.userId,
+      createdAt: now,
+      conditions: [],
+    };
   }
 
   /** Ends the event's watch in this conversation; its card says who ended it. */
@@ -240,7 +293,12 @@ export class WatchService<M> {
     const candidates = await Promise.all(
       [...events.values()].map(async (watch) => ({
         eventId: watch.eventId,
-        lastCheckedAt: (await this.#o.store.lastCheck(watch.eventId))?.checkedAt,
+        // A failed check waits its interval like a good one: an event whose report keeps
+        // failing must not stay the most overdue and hold every other watch up.
+        lastCheckedAt: latest(
+          (await this.#o.store.lastCheck(watch.eventId))?.checkedAt,
+          await this.#o.store.lastFailure(watch.eventId),
+        ),
         startsAtMs: watch.startsAtMs,
       })),
     );
@@ -279,6 +337,7 @@ export class WatchService<M> {
     try {
       report = await this.#o.reports.spare(next.eventId);
     } catch (error) {
+      await this.#o.store.recordFailure(next.eventId, this.#o.clock.now());
       await this.#o.claims.settle(key, this.#owner, 'failed', this.#o.clock.now());
       this.#o.logger.warn('A watch check could not fetch its report', { eventId: next.eventId, error });
       return { kind: 'failed', eventId: next.eventId, error };
@@ -316,6 +375,7 @@ export class WatchService<M> {
     };
     const recorded = await this.#o.store.recordCheck(check);
     if (recorded !== check) return; // A later report is already recorded.
+    await this.#o.store.forgetFailure(eventId);
     this.#o.onCheck?.(source, previous ? now - previous.checkedAt : undefined);
     const watches = (await this.#o.store.all()).filter((w) => w.eventId === eventId && !w.paused);
     for (const watch of watches) {

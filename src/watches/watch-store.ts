@@ -4,6 +4,7 @@ import { type EventCheck, eventCheckSchema, type Watch, watchKey, watchSchema } 
 
 const INDEX = 'watch:index';
 const checkKey = (eventId: string) => `watch-check:${eventId}`;
+const failureKey = (eventId: string) => `watch-check-failed:${eventId}`;
 
 /**
  * Watches and the last check of each watched event, in the store every replica shares: one key a
@@ -85,6 +86,21 @@ export class WatchStore {
 
   async forgetCheck(eventId: string): Promise<void> {
     await this.#store.delete(checkKey(eventId));
+    await this.#store.delete(failureKey(eventId));
+  }
+
+  /** When a check of the event last failed (its report could not be fetched), since its last good one. */
+  async lastFailure(eventId: string): Promise<number | undefined> {
+    const at = await this.#store.get<unknown>(failureKey(eventId));
+    return typeof at === 'number' && Number.isFinite(at) ? at : undefined;
+  }
+
+  async recordFailure(eventId: string, at: number): Promise<void> {
+    await this.#store.set(failureKey(eventId), at);
+  }
+
+  async forgetFailure(eventId: string): Promise<void> {
+    await this.#store.delete(failureKey(eventId));
   }
 
   #parse(value: unknown): Watch | undefined {

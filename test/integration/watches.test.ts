@@ -309,4 +309,19 @@ describe('/events watch through the real Bolt app', () => {
       rig.bot.watchScheduler.stop();
     }
   });
+
+  it('holds at most 10 conditions a watch, however many times people add to it, and changes nothing past that', async () => {
+    rig = await startBot(FAST);
+    const { event } = watchable(rig);
+    const first = Array.from({ length: 8 }, (_, i) => `ticketsSold >= ${i + 1}`).join(', ');
+    expect(await command(rig, `watch ${event.id}: ${first}`)).toContain('ticketsSold');
+    const more = await command(
+      rig,
+      `watch ${event.id}: ticketsSold >= 100, ticketsSold >= 200, ticketsSold >= 300`,
+      'U0OTHER',
+    );
+    expect(more).toContain('at most 10 conditions');
+    const [watch] = await rig.bot.watches.list({ channel: 'C0001' });
+    expect(watch?.watch.conditions).toHaveLength(8);
+  });
 });

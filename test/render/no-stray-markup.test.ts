@@ -76,6 +76,7 @@ import {
   watchConfirmationMessage,
   watchListMessage,
   watchPausedMessage,
+  watchRefusedMessage,
   watchSummaryMessage,
 } from '../../src/render/watch-blocks.js';
 import { HOSTILE_NAMES } from '../../src/simulator/seed.js';
@@ -548,6 +549,12 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
       })),
   },
   'watch-blocks.ts': {
+    watchRefusedMessage: () =>
+      HOSTILE.flatMap((eventName) => [
+        watchRefusedMessage({ kind: 'too-many-conditions', max: 10, eventName }),
+        watchRefusedMessage({ kind: 'too-many-watches', max: 50 }),
+        watchRefusedMessage({ kind: 'nothing-to-watch', eventName }),
+      ]),
     watchCardMessage: () =>
       WATCHES.flatMap((watch) =>
         (['active', 'paused', 'ended', 'unwatched'] as const).flatMap((state) =>

@@ -941,7 +941,7 @@ describe('WatchService: checks and report slots', () => {
     expect(h.reports.spareCalls).toEqual([EVENT.id]);
   });
 
-  it('a report call that fails is retried, after a window, by any replica', async () => {
+  it('a report call that fails is retried by any replica, an interval later (a failed check waits like a good one)', async () => {
     const h = await harness();
     await h.replica().watch(request([soldAtLeast(400)]));
     const failing = new FakeReports();
@@ -949,8 +949,8 @@ describe('WatchService: checks and report slots', () => {
     const turn = await h.replica({}, { reports: failing }).turn();
     expect(turn).toMatchObject({ kind: 'failed', eventId: EVENT.id });
     const other = h.replica();
-    expect(await other.turn()).toEqual({ kind: 'claimed-elsewhere', eventId: EVENT.id });
-    h.clock.t += RULE.windowMs;
+    expect(await other.turn()).toEqual({ kind: 'idle', nextAt: T0 + INTERVAL });
+    h.clock.t += INTERVAL;
     expect(await other.turn()).toEqual({ kind: 'checked', eventId: EVENT.id });
   });
 
@@ -973,5 +973,32 @@ describe('WatchService: checks and report slots', () => {
     await h.opened.keyValue.update<unknown>('watch:C0X:evt_bad', () => ({ channel: 42 }));
     expect(await service.turn()).toEqual({ kind: 'checked', eventId: EVENT.id });
     expect((await service.list({})).map(({ watch }) => watch.eventId)).toEqual([EVENT.id]);
+  });
+});
+
+describe('WatchService: an event whose report keeps failing', () => {
+  it('does not hold up the other watched events: a failed check waits its interval like a good one', async () => {
+    const h = await harness();
+    const service = h.replica();
+    const failing: WatchReports = {
+      spare: async (eventId) => {
+        h.reports.spareCalls.push(eventId);
+        if (eventId === EVENT.id) throw new Error('report call failed: 404');
+        return simulatorReport(eventId, {});
+      },
+    };
+    const replica = h.replica({}, { reports: failing });
+    await service.watch(request([soldAtLeast(1)]));
+    await service.watch(request([soldAtLeast(1)], { event: OTHER }));
+    const clock = h.clock as { t: number };
+    // Thirty minutes of turns every 2 s, as the scheduler retries.
+    for (let t = 0; t < 30 * MINUTE; t += 2_000) {
+      clock.t = T0 + t;
+      await replica.turn();
+    }
+    const calls = (id: string) => h.reports.spareCalls.filter((each) => each === id).length;
+    // Each event about every interval (10 min): the failing one no more often, the other one too.
+    expect(calls(OTHER.id)).toBeGreaterThanOrEqual(3);
+    expect(calls(EVENT.id)).toBeLessThanOrEqual(4);
   });
 });

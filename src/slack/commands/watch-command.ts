@@ -6,7 +6,7 @@ import { USAGE } from '../../render/command-syntax.js';
 import { eventChoicesMessage, eventLabel, noEventMessage } from '../../render/event-blocks.js';
 import { usageMessage } from '../../render/help-blocks.js';
 import { clip, code, md } from '../../render/mrkdwn.js';
-import { watchConfirmationMessage, watchListMessage } from '../../render/watch-blocks.js';
+import { watchConfirmationMessage, watchListMessage, watchRefusedMessage } from '../../render/watch-blocks.js';
 import type { TicketingEvent } from '../../ticketing/schemas.js';
 import { defaultConditions, parseConditions } from '../../watches/watch-condition.js';
 import type { EventsCommand } from '../command-parser.js';
@@ -80,6 +80,11 @@ export async function handleWatchCommand(
           await respondPrivately(respond, usageMessage(md`${clip(parsed.problem, 300)}`, USAGE.watch), deps.logger);
           return;
         }
+        if (parsed.conditions.length === 0) {
+          const nothing = watchRefusedMessage({ kind: 'nothing-to-watch', eventName: eventLabel(event) });
+          await respondPrivately(respond, nothing, deps.logger);
+          return;
+        }
         const result = await watches.watch({
           channel: conversationOf(command, context),
           personal: command.personal,
@@ -88,9 +93,11 @@ export async function handleWatchCommand(
           conditions: parsed.conditions,
         });
         deps.watchScheduler?.poke();
-        const message = result.watch.paused
-          ? warningMessage(md`I could not post the watch card there, so the watch is paused. I sent you the reason.`)
-          : watchConfirmationMessage(result);
+        const message = result.refused
+          ? watchRefusedMessage({ ...result.refused, eventName: eventLabel(event) })
+          : result.watch.paused
+            ? warningMessage(md`I could not post the watch card there, so the watch is paused. I sent you the reason.`)
+            : watchConfirmationMessage(result);
         await respondPrivately(respond, message, deps.logger);
         return;
       }

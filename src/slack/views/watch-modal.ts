@@ -3,7 +3,7 @@ import { warningMessage } from '../../render/block-kit.js';
 import { eventLabel } from '../../render/event-blocks.js';
 import { EVENT_PICKER_ACTION, FIELDS, PERSONAL_VALUE, WATCH_MODAL, watchModalView } from '../../render/modal-views.js';
 import { md } from '../../render/mrkdwn.js';
-import { watchConfirmationMessage } from '../../render/watch-blocks.js';
+import { watchConfirmationMessage, watchRefusedMessage } from '../../render/watch-blocks.js';
 import { parseId } from '../../ticketing/ids.js';
 import {
   conditionsOffered,
@@ -71,8 +71,10 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
     const report = await watches?.latestReport(id).catch(() => undefined);
     const text = [...checked(state, 'offered'), typed].filter(Boolean).join(', ');
     const parsed = text ? parseConditions(text, report) : { conditions: defaultConditions(report) };
-    if ('problem' in parsed) {
-      await ack({ response_action: 'errors', errors: { [FIELDS.conditions.block]: parsed.problem.slice(0, 150) } });
+    if ('problem' in parsed || parsed.conditions.length === 0) {
+      const problem =
+        'problem' in parsed ? parsed.problem : 'The latest report holds nothing to watch by default: name a condition.';
+      await ack({ response_action: 'errors', errors: { [FIELDS.conditions.block]: problem.slice(0, 150) } });
       return;
     }
     await ackFirst(ack);
@@ -96,9 +98,11 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
       });
       deps.watchScheduler?.poke();
       await respond(
-        result.watch.paused
-          ? warningMessage(md`I could not post the watch card there, so the watch is paused. I sent you the reason.`)
-          : watchConfirmationMessage(result),
+        result.refused
+          ? watchRefusedMessage({ ...result.refused, eventName: eventLabel(event) })
+          : result.watch.paused
+            ? warningMessage(md`I could not post the watch card there, so the watch is paused. I sent you the reason.`)
+            : watchConfirmationMessage(result),
       );
     } catch (error) {
       deps.logger.warn('The watch form could not set the watch', { error });
