@@ -147,8 +147,9 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
         reportHeaders: (observation) => sharedReports?.queue.observe(observation),
         // A report a person fetched counts as a check of the event, if it is watched.
         reportFetched: (eventId, report) => {
-          watches?.service
-            .observe(eventId, report)
+          // Tracked, so shutdown waits for it before the store closes.
+          work
+            .track(watches?.service.observe(eventId, report) ?? Promise.resolve())
             .catch((error: unknown) =>
               logger.warn('A fetched report could not update its watches', { eventId, error }),
             );

@@ -42,6 +42,9 @@ export function eventLinks(template: string): EventLinks {
   if (parsed.username || parsed.password) throw new EventLinkTemplateError('expected a URL without credentials');
   const host = parsed.hostname.toLowerCase();
   const [before, after] = template.split(/\{(?:id|bareId)\}/) as [string, string];
+  if (!before.replace(/^https?:\/\//i, '').includes('/')) {
+    throw new EventLinkTemplateError('expected {id} in the path, not the host: https://tickets.example.com/e/{id}');
+  }
   const id = placeholders[0] === '{id}' ? `((?:evt_)?${UUID})` : `(${UUID})`;
   // Scheme and host in any case; the rest as written; a trailing slash, query or fragment allowed.
   const body = `${escapeRegExp(before.replace(/^https?:\/\//i, ''))}${id}${escapeRegExp(after)}`;

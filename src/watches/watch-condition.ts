@@ -164,7 +164,12 @@ export function conditionsOffered(report: EventReport): WatchCondition[] {
     if (pair && (field === pair.soldField || fieldKey(field) === 'capacity')) continue;
     offered.push({ kind: 'figure', field, op: '>=', value: Math.max(1, Math.ceil(value * 1.2)) });
   }
-  return offered;
+  // Only what reads back as itself: the form sends the conditions' text, parsed again on submit
+  // (a code with a space or a comma, a name with a hyphen, a ten-digit threshold would not).
+  return offered.filter((condition) => {
+    const again = parseConditions(describeCondition(condition), report);
+    return 'conditions' in again && again.conditions.length === 1;
+  });
 }
 
 export type ParsedConditions = { conditions: WatchCondition[] } | { problem: string };

@@ -104,6 +104,8 @@ describe('EVENT_PAGE_URL', () => {
   it('refuses a template without one {id}, and reads ids with or without the prefix', () => {
     expect(() => loadConfig({ EVENT_PAGE_URL: 'https://tickets.example.com/e/' })).toThrow(ConfigError);
     expect(() => loadConfig({ EVENT_PAGE_URL: 'ftp://x/{id}' })).toThrow(ConfigError);
+    // In the host, no link could ever match the one host the manifest lists.
+    expect(() => loadConfig({ EVENT_PAGE_URL: 'https://{id}.example.com/' })).toThrow(ConfigError);
     const links = eventLinks('https://Tickets.Example.com/e/{bareId}/');
     expect(links.host).toBe('tickets.example.com');
     const id = 'evt_5611e4be-b0a7-4ae6-a078-4437c5ca30f3';

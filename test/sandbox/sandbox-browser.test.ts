@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { type SandboxStack, startSandboxStack } from '../../src/sandbox/sandbox-stack.js';
 import { launchChromium } from './launch-chromium.js';
@@ -23,6 +23,12 @@ beforeAll(async () => {
   });
   await page.goto(stack.url);
 }, 60_000);
+
+// A test that failed with a modal open must not fail every test after it: each starts with none.
+beforeEach(async () => {
+  const close = page?.locator('[data-testid=modal] [data-close]');
+  if (close && (await close.count()) > 0) await close.first().click().catch(() => undefined);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -27,7 +27,7 @@ async function reportAtHand(
 ): Promise<{ report: EventReport; readAt: number } | undefined> {
   const check = await deps.watches?.lastCheck(eventId).catch(() => undefined);
   if (check) return { report: check.report, readAt: check.checkedAt };
-  const cached = await deps.sharedReports?.queue.cached(eventId);
+  const cached = await deps.sharedReports?.queue.cached(eventId).catch(() => undefined);
   const generated = typeof cached?.generatedAt === 'string' ? Date.parse(cached.generatedAt) : Number.NaN;
   return cached && Number.isFinite(generated) ? { report: cached, readAt: generated } : undefined;
 }
