@@ -27,7 +27,11 @@ beforeAll(async () => {
 // A test that failed with a modal open must not fail every test after it: each starts with none.
 beforeEach(async () => {
   const close = page?.locator('[data-testid=modal] [data-close]');
-  if (close && (await close.count()) > 0) await close.first().click().catch(() => undefined);
+  if (close && (await close.count()) > 0)
+    await close
+      .first()
+      .click()
+      .catch(() => undefined);
 });
 
 afterAll(async () => {
