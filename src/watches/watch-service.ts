@@ -155,9 +155,8 @@ export class WatchService<M> {
     if (!existing) {
       const here = (await this.#o.store.all()).filter((w) => w.channel === request.channel).length;
       if (here >= MAX_WATCHES_PER_CONVERSATION) {
-        const refusedWatch = { ...this.#draft(request, now), conditions: [] };
         return {
-          watch: refusedWatch,
+          watch: this.#draft(request, now),
           refused: { kind: 'too-many-watches', max: MAX_WATCHES_PER_CONVERSATION },
           added,
           already,
@@ -169,20 +168,9 @@ export class WatchService<M> {
       added.length = 0;
       already.length = 0;
       refused = undefined;
+      // A paused watch set again starts afresh (a new card), keeping its conditions.
       const base: Watch =
-        current && !current.paused
-          ? current
-          : {
-              channel: request.channel,
-              personal: request.personal,
-              eventId: request.event.id,
-              eventName: request.event.name,
-              endsAtMs: request.event.endsAtMs,
-              startsAtMs: request.event.startsAtMs,
-              setBy: request.userId,
-              createdAt: now,
-              conditions: current?.conditions ?? [],
-            };
+        current && !current.paused ? current : { ...this.#draft(request, now), conditions: current?.conditions ?? [] };
       const conditions = [...base.conditions];
       for (const condition of request.conditions) {
         const state = newConditionState(condition, request.userId);
