@@ -107,6 +107,9 @@ describe('the sandbox in a real browser', () => {
   });
 
   it('shows field errors in the promo modal and picks an event by typing part of its name', async () => {
+    // The typeahead answers from the catalog in memory (a cold one gets 500 ms, then the next
+    // keystroke): on a loaded machine the crawl may take longer, so it is fresh before typing.
+    await stack.bot.catalog.snapshot();
     await type('/events promo');
     const modal = page.locator('[data-testid=modal]');
     await expect.poll(() => modal.count(), { timeout: 10_000 }).toBe(1);
