@@ -7,6 +7,8 @@ const ROOT = fileURLToPath(new URL('.', import.meta.url));
 
 /** What makes a suite slow: a redis-server, bot processes or Chromium of its own. */
 const SLOW_MARKER = /\b(useRedis|startRedis|startReplica|launchChromium)\(/;
+/** What makes it a browser suite: Chromium drives a page against timers a starved CPU misses. */
+const BROWSER_MARKER = /\blaunchChromium\(/;
 
 /**
  * The test files that call one of them, found by reading them, so a new Redis or browser suite
@@ -18,6 +20,9 @@ export const SLOW_TESTS = readdirSync(join(ROOT, 'test'), { recursive: true, enc
   .filter((file) => SLOW_MARKER.test(readFileSync(join(ROOT, file), 'utf8')))
   .sort();
 
+/** The browser suites among them: run last, on their own (see `projects`). */
+export const BROWSER_TESTS = SLOW_TESTS.filter((file) => BROWSER_MARKER.test(readFileSync(join(ROOT, file), 'utf8')));
+
 export const config = defineConfig({
   test: {
     testTimeout: 30_000,
@@ -25,10 +30,13 @@ export const config = defineConfig({
     // Integration tests start their own servers on port 0; two workers match the two cores.
     pool: 'forks',
     maxWorkers: 2,
-    // `vitest run` runs both; `--project fast` (npm run test:fast) leaves out the slow one.
+    // `vitest run` runs them all; `--project fast` (npm run test:fast) leaves out the slow ones.
+    // The browser suite runs after the others, alone: on two cores, bot processes starting beside
+    // it (the replica suites) starved its page and bot past Slack's 3 s answers in clean-clone runs.
     projects: [
       { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: SLOW_TESTS } },
-      { extends: true, test: { name: 'slow', include: SLOW_TESTS } },
+      { extends: true, test: { name: 'slow', include: SLOW_TESTS, exclude: BROWSER_TESTS } },
+      { extends: true, test: { name: 'browser', include: BROWSER_TESTS, sequence: { groupOrder: 1 } } },
     ],
   },
 });
