@@ -82,7 +82,12 @@ export interface WatchServiceOptions<M> {
   onCheck?: (source: 'watch' | 'person', sincePreviousMs: number | undefined) => void;
   /** Hears each alert posted. */
   onAlert?: (kind: WatchCondition['kind']) => void;
+  /** Settled claims older than this are pruned. @default 14 days (as the digests') */
+  claimRetentionMs?: number;
 }
+
+const PRUNE_EVERY_MS = 3_600_000;
+const CLAIM_RETENTION_MS = 14 * 86_400_000;
 
 export interface WatchRequest {
   channel: string;
@@ -139,6 +144,7 @@ export class WatchService<M> {
   readonly #o: WatchServiceOptions<M>;
   readonly #leaseMs: number;
   readonly #owner = randomUUID();
+  #lastPrune = Number.NEGATIVE_INFINITY;
 
   constructor(options: WatchServiceOptions<M>) {
     this.#o = options;
@@ -266,6 +272,7 @@ export class WatchService<M> {
    */
   async turn(): Promise<WatchTurn> {
     const now = this.#o.clock.now();
+    await this.#prune(now);
     const live: Watch[] = [];
     for (const watch of await this.#o.store.all()) {
       const over = watch.endsAtMs !== undefined && watch.endsAtMs <= now;
@@ -582,6 +589,22 @@ export class WatchService<M> {
         );
     }
     return true;
+  }
+
+  /**
+   * Every check, card, alert and summary leaves a settled claim: once an hour, those older than
+   * `claimRetentionMs` go (as the digests' do; a store with watches and no digests grows otherwise).
+   */
+  async #prune(now: number): Promise<void> {
+    if (now - this.#lastPrune < PRUNE_EVERY_MS) return;
+    this.#lastPrune = now;
+    const pruned = await this.#o.claims
+      .prune(now - (this.#o.claimRetentionMs ?? CLAIM_RETENTION_MS))
+      .catch((error: unknown) => {
+        this.#o.logger.warn('Could not prune old claims', { error });
+        return 0;
+      });
+    if (pruned > 0) this.#o.logger.info('Pruned old claims', { pruned });
   }
 
   /**

@@ -1002,3 +1002,18 @@ describe('WatchService: an event whose report keeps failing', () => {
     expect(calls(EVENT.id)).toBeLessThanOrEqual(4);
   });
 });
+
+describe('WatchService: old claims', () => {
+  it('prunes the claims its checks leave once they are older than the retention, an hour apart at most', async () => {
+    const h = await harness();
+    const service = h.replica();
+    await service.watch(request([soldAtLeast(1)]));
+    expect((await service.turn()).kind).toBe('checked');
+    const dueKey = h.claimedKeys.find((key) => key.startsWith('watch-due:')) as string;
+    expect(await h.opened.claims.get(dueKey)).toMatchObject({ state: 'done' });
+    // Fifteen days on, the next turn prunes it (the event itself is long over by then).
+    (h.clock as { t: number }).t = T0 + 15 * DAY;
+    await service.turn();
+    expect(await h.opened.claims.get(dueKey)).toBeUndefined();
+  });
+});
