@@ -12,6 +12,7 @@ import {
 import { HOSTILE_NAMES } from '../../src/simulator/seed.js';
 import type { ConditionState, EventCheck, Watch } from '../../src/watches/watch.js';
 import { describeCondition, type WatchCondition } from '../../src/watches/watch-condition.js';
+import { NOT_TEXT, strayMarkup } from '../helpers/stray-markup.js';
 
 const NOW = Date.parse('2026-12-01T09:00:00Z');
 const MINUTE = 60_000;
@@ -95,28 +96,6 @@ const card = (fields: Partial<Parameters<typeof watchCardMessage>[0]> = {}) =>
   });
 
 const all = (message: SlackMessage) => JSON.stringify(message);
-
-/**
- * As in no-stray-markup.test.ts (its helper is not exported): every shown string whose `<` or `>`
- * is not part of a token the mrkdwn helpers build; in `plain_text` even a token is stray.
- */
-const TOKENS = /<!date\^-?\d+\^[^<>|&]+\|[^<>]*>|<@[UW][A-Z0-9]+>|<#[CGD][A-Z0-9]+>/g;
-const NOT_TEXT = new Set(['type', 'action_id', 'block_id', 'value', 'style']);
-function strayMarkup(json: unknown, path = '$', plain = false, found: string[] = []): string[] {
-  if (typeof json === 'string') {
-    if (/[<>]/.test(plain ? json : json.replace(TOKENS, ''))) found.push(`${path}: ${json}`);
-  } else if (Array.isArray(json)) {
-    json.forEach((item, index) => {
-      strayMarkup(item, `${path}[${index}]`, false, found);
-    });
-  } else if (typeof json === 'object' && json !== null) {
-    const isPlain = (json as { type?: unknown }).type === 'plain_text';
-    for (const [key, item] of Object.entries(json)) {
-      if (!NOT_TEXT.has(key)) strayMarkup(item, `${path}.${key}`, isPlain && key === 'text', found);
-    }
-  }
-  return found;
-}
 
 /** Every shown string with an `&` that is not one of the three entities we write. */
 function bareAmpersands(json: unknown, found: string[] = []): string[] {
