@@ -77,7 +77,8 @@ describe('a report waiting in the shared queue (Redis mode)', () => {
           rig.slack.calls.find(
             (call) => call.method === 'chat.update' && String(call.args.text).includes('was not fetched'),
           ),
-        5_000,
+        // The store client reconnects with a backoff first; on a loaded machine that took over 5 s.
+        20_000,
       );
       expect(String(told.args.text)).toContain(`/events report ${second?.id}`);
     } finally {
