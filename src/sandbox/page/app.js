@@ -307,15 +307,23 @@ function confirmThen(element, go) {
   });
 }
 
+/** Each picker's latest typeahead request: an answer to an older one (a slower reply) is dropped. */
+const latestAsk = new WeakMap();
+
 async function typeahead(input) {
   const where = JSON.parse(input.dataset.where);
   const element = input.dataset.element ? JSON.parse(input.dataset.element) : { action_id: input.dataset.action };
+  const ask = (latestAsk.get(input) ?? 0) + 1;
+  latestAsk.set(input, ask);
   const answer = await call('/ui/options', {
     viewId: where.viewId,
     actionId: element.action_id,
     blockId: where.blockId,
     value: input.value,
   });
+  // Answers received so far, whether shown or dropped (tests wait on it).
+  input.dataset.answers = String(Number(input.dataset.answers ?? 0) + 1);
+  if (latestAsk.get(input) !== ask) return;
   const list = document.createElement('ul');
   list.dataset.testid = 'options';
   list.innerHTML = (answer.options ?? [])
