@@ -17,6 +17,7 @@ export async function finishReport<W>(
   }
   const { report } = outcome;
   await view.show({ state: 'report', report });
+  if (view.recordsActivity === false) return;
   const eventName = typeof report.eventName === 'string' ? report.eventName : undefined;
   await deps.activity
     .recordReport({

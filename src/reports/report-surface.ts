@@ -7,6 +7,8 @@ import type { ReportStatus } from './report-status.js';
  */
 export interface ReportView<W> {
   readonly where: W;
+  /** False where no person reads the report (a workflow step's run): nothing goes to anyone's App Home. */
+  readonly recordsActivity?: boolean;
   /** Replaces the message; a progress status may be skipped by the transport, a final one never. */
   show(status: ReportStatus): Promise<unknown>;
 }

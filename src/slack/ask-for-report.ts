@@ -2,6 +2,7 @@ import type { webApi } from '@slack/bolt';
 import { deliverReport } from '../reports/finish-report.js';
 import { inProcessReports } from '../reports/in-process-reports.js';
 import type { ReportFlow, ReportFlowDeps } from '../reports/report-flow.js';
+import type { ReportAsk, ReportSurface } from '../reports/report-surface.js';
 import { sharedReports } from '../reports/shared-reports.js';
 import type { ReportOutcome } from '../ticketing/shared-report-queue.js';
 import type { SharedReports, SlackDeps } from './deps.js';
@@ -41,6 +42,14 @@ export function askForReport(deps: SlackDeps, request: SlackReportRequest): Prom
   };
   const ask = { eventId: request.eventId, label: request.label, userId: request.userId };
   return reportFlow(deps).follow(ask, reportSurface(transport, request));
+}
+
+/**
+ * A workflow step asked for an event's report: it waits in the same queue, in the same limit, as a
+ * person's, and the run is completed by whichever replica fetches it (`surface` is the run's).
+ */
+export function askForStepReport(deps: SlackDeps, ask: ReportAsk, surface: ReportSurface<ReportTarget>): Promise<void> {
+  return reportFlow(deps).follow(ask, surface);
 }
 
 /** Finishes a report on the replica that fetched it (the shared queue's `deliver`), for a request made on any replica. */

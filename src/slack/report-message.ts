@@ -14,6 +14,7 @@ import type {
 } from '../reports/report-surface.js';
 import type { KeyValueStore } from '../store/key-value-store.js';
 import type { RateLimitSpec } from '../ticketing/rate-limit.js';
+import { type StepReportTarget, stepReportView } from './functions/step-report.js';
 import { respondPrivately } from './respond-safely.js';
 import { countSlackError, slackErrorCode } from './slack-errors.js';
 import { userMessageFor } from './user-message.js';
@@ -25,9 +26,12 @@ const MAX_RESPOND_UPDATES = 2;
  * Where a report's message lives, in a form any replica can pick up (JSON): a channel message the
  * bot can edit, or the private answer (through the response URL while it lasts, else a DM).
  */
-export type ReportTarget =
+export type MessageTarget =
   | { kind: 'channel'; channel: string; ts: string }
   | { kind: 'private'; userId: string; responseUrl?: string | undefined };
+
+/** Where a report goes: a person's message, or a workflow step's run. */
+export type ReportTarget = MessageTarget | StepReportTarget;
 
 /** What every replica needs to finish a report someone asked for on any of them. */
 export type ReportDelivery = Delivery<ReportTarget>;
@@ -68,10 +72,10 @@ export class ReportMessage {
   readonly #log: Logger;
   readonly #target: Target;
   /** The same place, for whichever replica finishes the report. */
-  readonly where: ReportTarget;
+  readonly where: MessageTarget;
   #chain: Promise<unknown> = Promise.resolve();
 
-  private constructor(client: webApi.WebClient, respond: RespondFn, log: Logger, target: Target, where: ReportTarget) {
+  private constructor(client: webApi.WebClient, respond: RespondFn, log: Logger, target: Target, where: MessageTarget) {
     this.#client = client;
     this.#respond = respond;
     this.#log = log;
@@ -80,7 +84,7 @@ export class ReportMessage {
   }
 
   /** The message another replica (or an earlier life of this one) opened. */
-  static resume(client: webApi.WebClient, where: ReportTarget, log: Logger): ReportMessage {
+  static resume(client: webApi.WebClient, where: MessageTarget, log: Logger): ReportMessage {
     if (where.kind === 'channel') {
       // A channel message is edited in place; there is no private answer to give.
       const none = (() => Promise.reject(new Error('no private answer for a channel message'))) as unknown as RespondFn;
@@ -115,7 +119,7 @@ export class ReportMessage {
       countSlackError(slack.metrics, 'chat.postMessage', error);
       log.info('Posting the report in the channel failed; answering privately', { slackError: slackErrorCode(error) });
       await respondPrivately(slack.respond, first, log);
-      const where: ReportTarget = { kind: 'private', userId: slack.userId, responseUrl: slack.responseUrl };
+      const where: MessageTarget = { kind: 'private', userId: slack.userId, responseUrl: slack.responseUrl };
       return new ReportMessage(slack.client, slack.respond, log, { kind: 'private', updates: 0 }, where);
     }
   }
@@ -160,8 +164,8 @@ type Exclusive = KeyValueStore['exclusive'];
 
 const messageLock = (messageKey: string) => `report-message:${messageKey}`;
 
-/** Without replicas nobody else edits the message: no lock to take. */
-const lockWith =
+/** The lock that orders the edits of one report's place; without replicas nobody else edits it: none. */
+export const reportLock =
   (exclusive: Exclusive | undefined): ReportSurface<ReportTarget>['exclusive'] =>
   (messageKey, work) =>
     exclusive ? exclusive(messageLock(messageKey), work) : work();
@@ -170,7 +174,7 @@ const lockWith =
  * A report's message as the use case sees it: each status rendered by the one renderer (errors in
  * the words of `userMessageFor`), the full JSON attached in the thread before the report shows.
  */
-function reportView(message: ReportMessage, ask: ReportAsk, reportLimit: RateLimitSpec): ReportView<ReportTarget> {
+function reportView(message: ReportMessage, ask: ReportAsk, reportLimit: RateLimitSpec): ReportView<MessageTarget> {
   const { eventId } = ask;
   return {
     where: message.where,
@@ -228,11 +232,11 @@ export function reportSurface(transport: ReportTransport, request: SlackReportRe
       );
       return reportView(message, request, transport.reportLimit);
     },
-    exclusive: lockWith(transport.exclusive),
+    exclusive: reportLock(transport.exclusive),
   };
 }
 
-/** Messages opened on any replica, for the one that fetched the report. */
+/** Messages (and workflow runs) opened on any replica, for the one that fetched the report. */
 export function reportMessages(
   client: webApi.WebClient,
   transport: ReportTransport & { exclusive: Exclusive },
@@ -240,8 +244,10 @@ export function reportMessages(
   return {
     resume(delivery) {
       const log = transport.logger.child({ command: 'report', eventId: delivery.eventId });
-      return reportView(ReportMessage.resume(client, delivery.where, log), delivery, transport.reportLimit);
+      const { where } = delivery;
+      if (where.kind === 'workflow') return stepReportView(client, delivery, where, log);
+      return reportView(ReportMessage.resume(client, where, log), delivery, transport.reportLimit);
     },
-    exclusive: lockWith(transport.exclusive),
+    exclusive: reportLock(transport.exclusive),
   };
 }

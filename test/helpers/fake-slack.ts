@@ -13,6 +13,8 @@ export interface SlackCall {
   method: string;
   args: Record<string, unknown>;
   at: number;
+  /** The token the call carried (its Authorization header, else its `token` argument). */
+  token?: string | undefined;
 }
 
 export interface FakeSlack {
@@ -119,7 +121,9 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       if (path.startsWith('/api/')) {
         const method = path.slice('/api/'.length);
         const args = parseWebApiArgs(body, req.headers['content-type']);
-        calls.push({ method, args, at: Date.now() });
+        const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+        const token = bearer ?? (typeof args.token === 'string' ? args.token : undefined);
+        calls.push({ method, args, at: Date.now(), token });
         const retryAfter = limited.get(method);
         if (retryAfter !== undefined) {
           limited.delete(method);

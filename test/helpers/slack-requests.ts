@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 
 /** Signs a request body the way Slack does (`v0=` HMAC-SHA256 of `v0:{ts}:{body}`). */
 export function slackSignature(secret: string, timestamp: number, body: string): string {
@@ -155,5 +155,43 @@ export function shortcutBody(options: { callbackId: string; userId?: string }) {
     trigger_id: '123.456.abc',
     user: { id: options.userId ?? 'U0EDITOR', username: 'someone', team_id: 'T0001' },
     action_ts: '1.2',
+  });
+}
+
+/** A `function_executed` event for one run of the step `callbackId`, as Slack delivers it to the Events API. */
+export function functionExecutedBody(
+  callbackId: string,
+  inputs: Record<string, unknown>,
+  executionId: string,
+  workflowToken: string,
+): string {
+  const now = Math.floor(Date.now() / 1000);
+  return JSON.stringify({
+    token: 'legacy-verification-token',
+    team_id: 'T0001',
+    api_app_id: 'A0001',
+    type: 'event_callback',
+    event_id: `Ev${randomUUID().slice(0, 8)}`,
+    event_time: now,
+    event: {
+      type: 'function_executed',
+      function: {
+        id: 'Fn0001',
+        callback_id: callbackId,
+        title: callbackId,
+        type: 'app',
+        input_parameters: [],
+        output_parameters: [],
+        app_id: 'A0001',
+        date_created: now,
+        date_updated: now,
+        date_deleted: 0,
+      },
+      inputs,
+      function_execution_id: executionId,
+      workflow_execution_id: `Wx${randomUUID().slice(0, 8)}`,
+      event_ts: `${now}.000100`,
+      bot_access_token: workflowToken,
+    },
   });
 }

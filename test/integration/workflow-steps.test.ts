@@ -5,55 +5,20 @@ import { parse } from 'yaml';
 import { describeEventTime } from '../../src/render/event-time.js';
 import { escapeText } from '../../src/render/mrkdwn.js';
 import type { SimEvent, SimPromo } from '../../src/simulator/seed.js';
-import type { SlackDeps } from '../../src/slack/deps.js';
-import { reportForStep } from '../../src/slack/functions/step-report.js';
 import type { PromoChangeRecord } from '../../src/store/activity-store.js';
 import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
 import { command } from '../helpers/bot-actions.js';
 import type { SlackCall } from '../helpers/fake-slack.js';
-import { postSignedJson } from '../helpers/slack-requests.js';
+import { functionExecutedBody, postSignedJson } from '../helpers/slack-requests.js';
+
+/** A workflow token as Slack passes it in `function_executed`, built at run time (plainly not real). */
+const WORKFLOW_TOKEN = ['xwfp', '-', 'fake-', 'workflow-token'].join('');
 
 let rig: BotRig | undefined;
 afterEach(async () => {
   await rig?.close();
   rig = undefined;
 });
-
-/** A workflow token as Slack passes it in `function_executed`, built at run time (plainly not real). */
-const WORKFLOW_TOKEN = ['xwfp', '-', 'fake-', 'workflow-token'].join('');
-
-/** A `function_executed` event for one run of the step `callbackId`, as Slack delivers it to the Events API. */
-function functionExecutedBody(callbackId: string, inputs: Record<string, unknown>, executionId: string): string {
-  const now = Math.floor(Date.now() / 1000);
-  return JSON.stringify({
-    token: 'legacy-verification-token',
-    team_id: 'T0001',
-    api_app_id: 'A0001',
-    type: 'event_callback',
-    event_id: `Ev${randomUUID().slice(0, 8)}`,
-    event_time: now,
-    event: {
-      type: 'function_executed',
-      function: {
-        id: 'Fn0001',
-        callback_id: callbackId,
-        title: callbackId,
-        type: 'app',
-        input_parameters: [],
-        output_parameters: [],
-        app_id: 'A0001',
-        date_created: now,
-        date_updated: now,
-        date_deleted: 0,
-      },
-      inputs,
-      function_execution_id: executionId,
-      workflow_execution_id: `Wx${randomUUID().slice(0, 8)}`,
-      event_ts: `${now}.000100`,
-      bot_access_token: WORKFLOW_TOKEN,
-    },
-  });
-}
 
 /** Every output name a step completed with in this file's runs, by step: the manifest must declare each. */
 const completedOutputs = new Map<string, Set<string>>();
@@ -65,7 +30,11 @@ async function runStep(
   inputs: Record<string, unknown>,
   executionId = `Fx${randomUUID().slice(0, 10)}`,
 ): Promise<SlackCall> {
-  const answer = await postSignedJson(r.url, SIGNING_SECRET, functionExecutedBody(callbackId, inputs, executionId));
+  const answer = await postSignedJson(
+    r.url,
+    SIGNING_SECRET,
+    functionExecutedBody(callbackId, inputs, executionId, WORKFLOW_TOKEN),
+  );
   expect(answer.status).toBe(200);
   const done = await r.slack.waitFor(
     () =>
@@ -107,6 +76,8 @@ describe('Get event report', () => {
     rig.sim.setFigures(event.id, { capacity: 1000, ticketsSold: 300, checkIns: 120 });
     const done = await runStep(rig, 'get_event_report', { event: event.id });
     expect(done.method).toBe('functions.completeSuccess');
+    // One process: completed by the run's own handler, with the workflow token Slack passed it.
+    expect(done.token).toBe(WORKFLOW_TOKEN);
     const outputs = done.args.outputs as Record<string, unknown>;
     const money = (value: string) => `${value} ${event.currency}`;
     expect({ ...outputs, report_text: undefined }).toEqual({
@@ -299,7 +270,7 @@ describe('Set promo quantity', () => {
     const again = await postSignedJson(
       rig.url,
       SIGNING_SECRET,
-      functionExecutedBody('set_promo_quantity', inputs, 'FxTWICE'),
+      functionExecutedBody('set_promo_quantity', inputs, 'FxTWICE', WORKFLOW_TOKEN),
     );
     expect(again.status).toBe(200);
     const finished = () => rig?.logs.filter((line) => line.includes('"msg":"Workflow step finished"')) ?? [];
@@ -385,51 +356,6 @@ describe('Upcoming events', () => {
     const wrong = await runStep(rig, 'upcoming_events', { days: 30 });
     expect(wrong.method).toBe('functions.completeError');
     expect(wrong.args.error).toBe('Days must be from 1 to 14 (the step was given 30).');
-  });
-});
-
-describe('a report step with replicas (the shared queue)', () => {
-  const replicaDeps = (shared: { cached?: unknown; spare?: unknown }) => {
-    const fetched: string[] = [];
-    const deps = {
-      reportLimit: { limit: 3, windowMs: 60_000 },
-      ticketing: {
-        fetchReport: async (eventId: string, options: { priority: string }) => {
-          fetched.push(`${eventId}:${options.priority}`);
-          return { ticketsSold: 1 };
-        },
-      },
-      sharedReports: {
-        queue: {
-          cached: async () => shared.cached,
-          // The queue's own rule decides; this stand-in runs the fetch only when told there is a free slot.
-          spare: async (_eventId: string, fetch: (signal: AbortSignal) => Promise<unknown>) =>
-            shared.spare ? fetch(new AbortController().signal) : undefined,
-        },
-      },
-    } as unknown as SlackDeps;
-    return { deps, fetched };
-  };
-
-  it('uses a report any replica fetched lately, without a call', async () => {
-    const { deps, fetched } = replicaDeps({ cached: { ticketsSold: 7 } });
-    expect(await reportForStep(deps, 'evt_x')).toEqual({ report: { ticketsSold: 7 } });
-    expect(fetched).toEqual([]);
-  });
-
-  it('fetches one in a free slot nobody waits for', async () => {
-    const { deps, fetched } = replicaDeps({ spare: true });
-    expect(await reportForStep(deps, 'evt_x')).toEqual({ report: { ticketsSold: 1 } });
-    expect(fetched).toEqual(['evt_x:interactive']);
-  });
-
-  it('fails with a sentence when no slot is free, instead of going around the limit', async () => {
-    const { deps, fetched } = replicaDeps({});
-    expect(await reportForStep(deps, 'evt_x')).toEqual({
-      problem:
-        'No report slot is free right now: the report API allows 3 requests a minute, people asking in Slack come first, and with several eventops replicas a workflow step takes only a free slot, it does not queue. Run the workflow again in a minute; a report of this event fetched lately (`/events report`) is used at once.',
-    });
-    expect(fetched).toEqual([]);
   });
 });
 

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
 import { type FakeSlack, type SlackCall, startFakeSlack } from '../helpers/fake-slack.js';
+import { fakeSlackToken } from '../helpers/fake-tokens.js';
 import { type RedisServer, startRedis } from '../helpers/redis-server.js';
 import { type Replica, startReplica } from '../helpers/replicas.js';
-import { commandBody, postSigned } from '../helpers/slack-requests.js';
+import { commandBody, functionExecutedBody, postSigned, postSignedJson } from '../helpers/slack-requests.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { redisCommand } from './redis-command.js';
 import { startRollingReportService } from './rolling-report-service.js';
 
@@ -154,6 +156,53 @@ describe('the shared report queue across bot processes', () => {
     // One poll is 2 s (each asks Redis afresh whether its job is still there); the edit takes a moment.
     for (const call of lost) expect(call.at - flushedAt).toBeLessThan(2_000 + 500);
     await replica.stop();
+    await sim.close();
+  }, 120_000);
+
+  it("a workflow step's report queued on a replica that is killed (SIGKILL): another fetches it and completes the run", async () => {
+    const sim = await startSimulator({
+      orgLimit: { limit: 60, windowMs: 1_000 },
+      reportLimit: { limit: 1, windowMs: 3_000 },
+      eventCount: 20,
+    });
+    const env = {
+      STORE_URL: `${redis.url}/8`,
+      TICKETING_API_URL: sim.url,
+      TICKETING_API_KEY: sim.apiKeys[0] as string,
+      SLACK_API_URL: slack.apiUrl,
+      TICKETING_ORG_LIMIT: '60/1s',
+      TICKETING_REPORT_LIMIT: '1/3s',
+    };
+    const [survivor, doomed] = await Promise.all([start('survivor', env), start('doomed-step', env)]);
+    await Promise.all([survivor, doomed].map((replica) => replica.waitForLog(catalogReady, 60_000)));
+    const [first, second] = sim.catalog.events.filter((event) => event.status === 'published');
+    if (!first || !second) throw new Error('no events');
+    // A person's report takes the window's one slot (through the survivor)...
+    await askReports([survivor], [first.id], 'C0STEPS');
+    await slack.waitFor(() => (sim.stats().admittedReports === 1 ? true : undefined), 15_000);
+    // ...so the step's report, asked through the doomed replica, waits in Redis when it dies.
+    const executionId = `FxKILLED${Date.now()}`;
+    const body = functionExecutedBody('get_event_report', { event: second.id }, executionId, 'xwfp-not-a-real-token');
+    expect((await postSignedJson(`${doomed.url}/slack/events`, SECRET, body)).status).toBe(200);
+    await waitFor(
+      async () => /^eventops_report_queue_depth 1$/m.test(await (await fetch(`${doomed.url}/metrics`)).text()),
+      { what: "the step's request in the shared queue", timeoutMs: 15_000 },
+    );
+    await doomed.kill();
+    const done = await slack.waitFor(
+      () =>
+        slack.calls.find(
+          (call) => call.method.startsWith('functions.complete') && call.args.function_execution_id === executionId,
+        ),
+      30_000,
+    );
+    expect(done.method).toBe('functions.completeSuccess');
+    expect(done.args.outputs).toMatchObject({ event_id: second.id, event_name: second.name });
+    // Completed by the survivor, with its own bot token: the run's workflow token never left the doomed replica.
+    expect(done.token).toBe(fakeSlackToken('b', 'survivor'));
+    const reports = sim.stats().log.filter((entry) => entry.path.endsWith('/report'));
+    expect(reports.map((entry) => entry.status)).toEqual([200, 200]);
+    await survivor.stop();
     await sim.close();
   }, 120_000);
 });

@@ -10,12 +10,14 @@ export type StepOutputs = Record<string, string | number>;
 
 /**
  * How one run of a step ends: `complete` with its outputs, `fail` with a sentence the workflow's
- * author can act on, or `none` (a run Slack delivered again: the first delivery finishes it).
+ * author can act on, `none` (a run Slack delivered again: the first delivery finishes it), or
+ * `handed-off` (the report flow finishes it, on whichever replica fetches the report).
  */
 export type StepOutcome =
   | { kind: 'complete'; outputs: StepOutputs }
   | { kind: 'fail'; error: Mrkdwn }
-  | { kind: 'none' };
+  | { kind: 'none' }
+  | { kind: 'handed-off' };
 
 export const stepFailure = (error: Mrkdwn): StepOutcome => ({ kind: 'fail', error });
 
@@ -39,12 +41,36 @@ export interface WorkflowStep {
 
 /** Why a step could not finish, from an error, in the one place errors become words. */
 export function stepProblem(deps: SlackDeps, title: string, error: unknown): Mrkdwn {
-  if (deps.work.stopping.aborted) return restarting(title);
+  if (deps.work.stopping.aborted) return restartingProblem(title);
   return md`${escapeText(title)} could not finish: ${userMessageFor(error)}`;
 }
 
-const restarting = (title: string) =>
+/** A run this replica could not finish because it was shutting down. */
+export const restartingProblem = (title: string) =>
   md`eventops was restarting, so ${escapeText(title)} did not finish. Run the workflow again in a minute.`;
+
+/**
+ * Tells Slack how a run ended (`functions.completeSuccess` or `completeError`), with `client`'s
+ * token: the run's workflow token on the replica Slack sent it to, the app's bot token on another.
+ * A refusal is logged: Slack ends a run it never hears about on its own timeout.
+ */
+export async function finishRun(
+  client: webApi.WebClient,
+  executionId: string,
+  outcome: Extract<StepOutcome, { kind: 'complete' | 'fail' }>,
+  log: Logger,
+): Promise<void> {
+  log.info('Workflow step finished', { outcome: outcome.kind });
+  try {
+    if (outcome.kind === 'complete') {
+      await client.functions.completeSuccess({ function_execution_id: executionId, outputs: outcome.outputs });
+    } else {
+      await client.functions.completeError({ function_execution_id: executionId, error: outcome.error });
+    }
+  } catch (error) {
+    log.warn('Slack did not take the workflow step result', { slackError: slackErrorCode(error), error });
+  }
+}
 
 /**
  * Registers a step with Bolt's `app.function` (acknowledged at once, Bolt's default): its handler's
@@ -52,12 +78,12 @@ const restarting = (title: string) =>
  * never stays "in progress" in Slack.
  */
 export function registerStep(app: App, deps: SlackDeps, step: WorkflowStep): void {
-  app.function(step.callbackId, async ({ inputs, event, client, complete, fail }) => {
+  app.function(step.callbackId, async ({ inputs, event, client }) => {
     const executionId = event.function_execution_id;
     const log = deps.logger.child({ workflowStep: step.callbackId, execution: executionId });
     let outcome: StepOutcome;
     if (deps.work.stopping.aborted) {
-      outcome = stepFailure(restarting(step.title));
+      outcome = stepFailure(restartingProblem(step.title));
     } else {
       try {
         outcome = await step.run(deps, { inputs: inputs ?? {}, client, executionId, log });
@@ -66,13 +92,7 @@ export function registerStep(app: App, deps: SlackDeps, step: WorkflowStep): voi
         outcome = stepFailure(stepProblem(deps, step.title, error));
       }
     }
-    log.info('Workflow step finished', { outcome: outcome.kind });
-    try {
-      if (outcome.kind === 'complete') await complete({ outputs: outcome.outputs });
-      if (outcome.kind === 'fail') await fail({ error: outcome.error });
-    } catch (error) {
-      // Nothing more to do: Slack ends a run it never hears about on its own timeout.
-      log.warn('Slack did not take the workflow step result', { slackError: slackErrorCode(error), error });
-    }
+    if (outcome.kind === 'complete' || outcome.kind === 'fail') await finishRun(client, executionId, outcome, log);
+    else if (outcome.kind === 'none') log.info('Workflow step finished', { outcome: outcome.kind });
   });
 }

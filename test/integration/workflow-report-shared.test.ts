@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { WORKFLOW_REQUESTER } from '../../src/slack/functions/step-report.js';
+import { BOT_TOKEN, SIGNING_SECRET, startBot } from '../helpers/bot.js';
+import { command } from '../helpers/bot-actions.js';
+import type { SlackCall } from '../helpers/fake-slack.js';
+import { useRedis } from '../helpers/redis-server.js';
+import { functionExecutedBody, postSignedJson } from '../helpers/slack-requests.js';
+import { waitFor } from '../helpers/wait-for.js';
+import { redisCommand } from '../replicas/redis-command.js';
+
+/*
+ * The Get event report step with replicas: the bot on Redis, where reports wait in the shared
+ * queue (BullMQ) and whichever replica fetches one delivers it.
+ */
+
+const redis = useRedis();
+const WORKFLOW_TOKEN = ['xwfp', '-', 'fake-', 'shared-queue'].join('');
+
+describe('a Get event report step on Redis (the shared report queue)', () => {
+  it('waits its turn in the shared queue behind a person who asked first, then completes with the report (no 429)', async () => {
+    const rig = await startBot({
+      env: { STORE_URL: `${redis.url}/3`, TICKETING_REPORT_LIMIT: '1/1s' },
+      sim: { reportLimit: { limit: 1, windowMs: 1_000 }, eventCount: 20 },
+    });
+    redis.closers.push(() => rig.close());
+    const [first, second] = rig.sim.catalog.events.filter((event) => event.status === 'published');
+    if (!first || !second) throw new Error('no events');
+    await command(rig, `report ${first.id}`);
+    await waitFor(() => rig.sim.stats().admittedReports === 1, { what: "the person's report call" });
+    const executionId = `Fx${randomUUID().slice(0, 10)}`;
+    const answer = await postSignedJson(
+      rig.url,
+      SIGNING_SECRET,
+      functionExecutedBody('get_event_report', { event: second.id }, executionId, WORKFLOW_TOKEN),
+    );
+    expect(answer.status).toBe(200);
+    const done = await rig.slack.waitFor(() => completionOf(rig.slack.calls, executionId), 20_000);
+    expect(done.method).toBe('functions.completeSuccess');
+    expect(done.args.outputs).toMatchObject({ event_id: second.id, event_name: second.name });
+    // Completed where the report was fetched, with the app's bot token (any replica may be the one).
+    expect(done.token).toBe(BOT_TOKEN);
+    const calls = rig.sim.stats().log.filter((entry) => entry.path.endsWith('/report'));
+    expect(calls.map((call) => call.path)).toEqual([
+      expect.stringContaining(first.id.slice(4)),
+      expect.stringContaining(second.id.slice(4)),
+    ]);
+    expect(calls.every((call) => call.status === 200)).toBe(true);
+    expect((calls[1]?.at ?? 0) - (calls[0]?.at ?? 0)).toBeGreaterThanOrEqual(900);
+    // One completion, and a run is nobody's App Home activity.
+    expect(rig.slack.calls.filter((call) => call.method.startsWith('functions.complete'))).toHaveLength(1);
+    expect((await rig.bot.activity.recent(WORKFLOW_REQUESTER)).reports).toEqual([]);
+  });
+
+  it('fails the run in words when Redis loses its queued request', async () => {
+    const url = `${redis.url}/4`;
+    const rig = await startBot({
+      env: { STORE_URL: url, TICKETING_REPORT_LIMIT: '1/60s' },
+      sim: { reportLimit: { limit: 1, windowMs: 60_000 }, eventCount: 20 },
+      compose: { progressIntervalMs: 200 },
+    });
+    redis.closers.push(() => rig.close());
+    const [first, second] = rig.sim.catalog.events.filter((event) => event.status === 'published');
+    if (!first || !second) throw new Error('no events');
+    // The person's report takes the minute's one slot; the step's waits behind it.
+    rig.sim.knobs.latencyMs = 3_000;
+    await command(rig, `report ${first.id}`);
+    await waitFor(() => rig.sim.stats().admittedReports === 1, { what: "the person's report call" });
+    const executionId = `Fx${randomUUID().slice(0, 10)}`;
+    await postSignedJson(
+      rig.url,
+      SIGNING_SECRET,
+      functionExecutedBody('get_event_report', { event: second.id }, executionId, WORKFLOW_TOKEN),
+    );
+    // The step's request is in the shared queue (the metric reads it from Redis).
+    await waitFor(async () => /^eventops_report_queue_depth 1$/m.test(await rig.bot.metrics.scrape()), {
+      what: "the step's request in the queue",
+    });
+    await redisCommand(url, 'FLUSHDB');
+    const done = await rig.slack.waitFor(() => completionOf(rig.slack.calls, executionId), 20_000);
+    expect(done.method).toBe('functions.completeError');
+    expect(done.args.error).toBe(
+      'Get event report did not finish: the report was not fetched because Redis lost its place in the queue (emptied or evicted). Run the workflow again.',
+    );
+  });
+});
+
+/** The run's `functions.completeSuccess` or `functions.completeError`. */
+const completionOf = (calls: SlackCall[], executionId: string) =>
+  calls.find((call) => call.method.startsWith('functions.complete') && call.args.function_execution_id === executionId);
