@@ -22,8 +22,9 @@ import { deliverReportInSlack } from './slack/ask-for-report.js';
 import { createSlackApp } from './slack/create-slack-app.js';
 import type { SharedReports } from './slack/deps.js';
 import { digestSlack } from './slack/digest-slack.js';
+import { workflowRuns } from './slack/functions/workflow-runs.js';
 import { PromoEditors } from './slack/promo-editors.js';
-import type { ReportDelivery } from './slack/report-message.js';
+import type { ReportDelivery } from './slack/report-target.js';
 import { watchMessages, watchSlack } from './slack/watch-slack.js';
 import { ActivityStore } from './store/activity-store.js';
 import { type OpenedStore, openStore } from './store/open-store.js';
@@ -171,8 +172,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
     };
 
     if (shared) {
-      const exclusive: SharedReports['exclusive'] = (key, run) => store.keyValue.exclusive(key, run);
-      const finish = { activity, clock, logger, reportLimit: config.ticketing.reportLimit };
+      const finish = { activity, clock, logger, reportLimit: config.ticketing.reportLimit, store: store.keyValue };
       const queue = await buildSharedReportQueue<ReportDelivery>({
         shared,
         store: store.keyValue,
@@ -182,12 +182,12 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
         fetchReport: (eventId, signal) => client.fetchReport(eventId, { priority: 'interactive', signal }),
         deliver: (job, outcome) => {
           metrics.reportWait.observe(Math.max(0, clock.now() - job.requestedAt) / 1000);
-          return deliverReportInSlack(finish, slackClient(), exclusive, job.delivery, outcome);
+          return deliverReportInSlack(finish, slackClient(), job.delivery, outcome);
         },
         clock,
         logger,
       });
-      sharedReports = { queue, exclusive };
+      sharedReports = { queue, store: store.keyValue };
       closers.add(() => queue.close());
     }
 
@@ -259,6 +259,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
           clock,
           ...(options.promoConfirmationTtlMs ? { ttlMs: options.promoConfirmationTtlMs } : {}),
         }),
+        runs: workflowRuns(store.claims, clock, logger),
         reportLimit: config.ticketing.reportLimit,
         sharedReports,
         watches: watchService,

@@ -164,8 +164,8 @@ export interface WorkflowPromoTarget {
 
 export type WorkflowPromoResult =
   | { kind: 'refused'; refusal: Extract<Refusal, 'not-editor' | 'used'> }
-  /** A code that no report at hand names with an id (or no report at hand at all): nothing sent. */
-  | { kind: 'no-promo'; code: string; why: 'not-named' | 'no-report' }
+  /** A code that the event's report (at hand, or fetched for this) names with no id: nothing sent. */
+  | { kind: 'no-promo'; code: string }
   | { kind: 'failed'; error: unknown }
   | ({ kind: 'updated'; update: PromoUpdate } & WorkflowPromoTarget)
   | ({ kind: 'unknown'; error: unknown } & WorkflowPromoTarget);
@@ -206,7 +206,7 @@ export async function applyWorkflowPromoChange(
   let target: WorkflowPromoTarget;
   try {
     const found = await promoTarget(sources, request.eventId, request.promo);
-    if ('why' in found) return { kind: 'no-promo', ...found };
+    if ('notNamed' in found) return { kind: 'no-promo', code: found.notNamed };
     target = found;
   } catch (error) {
     log.info('Looking up a promo code for a workflow failed', { error });
@@ -246,25 +246,23 @@ async function promoTarget(
   sources: PromoCodeSources,
   eventId: string,
   ref: PromoRef,
-): Promise<WorkflowPromoTarget | { code: string; why: 'not-named' | 'no-report' }> {
+): Promise<WorkflowPromoTarget | { notNamed: string }> {
   let seen: EventReport | undefined;
-  const fetch = sources.fetchReport;
+  const fetch = (id: string) => sources.fetchReport(id);
   const watched: PromoCodeSources = {
     reportAtHand: async (id) => {
       const report = await sources.reportAtHand(id);
       seen = report ?? seen;
       return report;
     },
-    fetchReport: fetch
-      ? async (id) => {
-          seen = await fetch(id);
-          return seen;
-        }
-      : undefined,
+    fetchReport: async (id) => {
+      seen = await fetch(id);
+      return seen;
+    },
   };
   // Nobody to tell while a report is fetched: the run simply waits its turn.
   const resolved = await resolvePromo(watched, eventId, ref, async () => {});
-  if (resolved.kind !== 'found') return { code: resolved.code, why: resolved.kind };
+  if (resolved.kind !== 'found') return { notNamed: resolved.code };
   // An id needs no report; the one at hand (if any) still tells the quantity before.
   if ('id' in ref) seen = await watched.reportAtHand(eventId).catch(() => undefined);
   const row = seen

@@ -26,16 +26,14 @@ export function parsePromoRef(text: string): PromoRef | { problem: string } {
 export interface PromoCodeSources {
   /** A report at hand (a watch's last check, a recent report): no call. */
   reportAtHand(eventId: string): Promise<EventReport | undefined>;
-  /** Fetches the event's report, the person waiting their turn; absent where that cannot be done here. */
-  fetchReport?: ((eventId: string) => Promise<EventReport>) | undefined;
+  /** Fetches the event's report, the person waiting their turn within the report limit. */
+  fetchReport(eventId: string): Promise<EventReport>;
 }
 
 export type ResolvedPromo =
   | { kind: 'found'; id: string; code: string | undefined }
   /** The event's report names no such code (or names it without an id). */
-  | { kind: 'not-named'; code: string }
-  /** No report at hand and none can be fetched here. */
-  | { kind: 'no-report'; code: string };
+  | { kind: 'not-named'; code: string };
 
 /**
  * The id behind a promo code: the API lists no promo codes (spec 4.2 note 4), but an event's
@@ -56,8 +54,6 @@ export async function resolvePromo(
   const atHand = await sources.reportAtHand(eventId).catch(() => undefined);
   const found = named(atHand);
   if (found) return found;
-  if (!sources.fetchReport)
-    return atHand ? { kind: 'not-named', code: ref.code } : { kind: 'no-report', code: ref.code };
   await onFetch();
   return named(await sources.fetchReport(eventId)) ?? { kind: 'not-named', code: ref.code };
 }

@@ -116,3 +116,7 @@ const REFUSALS: Record<ConfirmationRefusal, Mrkdwn> = {
 export function confirmationRefusedMessage(refusal: ConfirmationRefusal): SlackMessage {
   return plainMessage(REFUSALS[refusal]);
 }
+
+/** A code the event's report (at hand, or fetched for this) does not name with an id. */
+export const promoCodeNotNamed = (promoCode: string): Mrkdwn =>
+  md`The event's latest report names no promo code ${code(promoCode, 64)} with an id. Check the code, or use its id (\`promo_…\`).`;

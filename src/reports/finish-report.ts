@@ -17,7 +17,7 @@ export async function finishReport<W>(
   }
   const { report } = outcome;
   await view.show({ state: 'report', report });
-  if (view.recordsActivity === false) return;
+  if (view.kind === 'result') return;
   const eventName = typeof report.eventName === 'string' ? report.eventName : undefined;
   await deps.activity
     .recordReport({

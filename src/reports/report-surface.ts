@@ -7,8 +7,12 @@ import type { ReportStatus } from './report-status.js';
  */
 export interface ReportView<W> {
   readonly where: W;
-  /** False where no person reads the report (a workflow step's run): nothing goes to anyone's App Home. */
-  readonly recordsActivity?: boolean;
+  /**
+   * `result` for a report handed to a program (a workflow step's run, a caller waiting for it)
+   * rather than a person's message (the default): it is given once, so it has no edits to order
+   * under a lock, and nobody's App Home records it.
+   */
+  readonly kind?: 'message' | 'result';
   /** Replaces the message; a progress status may be skipped by the transport, a final one never. */
   show(status: ReportStatus): Promise<unknown>;
 }

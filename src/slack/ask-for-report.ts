@@ -1,19 +1,17 @@
 import type { webApi } from '@slack/bolt';
-import { deliverReport } from '../reports/finish-report.js';
+import { awaitReport, replyView } from '../reports/awaited-report.js';
+import { deliverReport, finishReport } from '../reports/finish-report.js';
 import { inProcessReports } from '../reports/in-process-reports.js';
 import type { ReportFlow, ReportFlowDeps } from '../reports/report-flow.js';
 import type { ReportAsk, ReportSurface } from '../reports/report-surface.js';
 import { sharedReports } from '../reports/shared-reports.js';
+import type { KeyValueStore } from '../store/key-value-store.js';
+import type { EventReport } from '../ticketing/schemas.js';
 import type { ReportOutcome } from '../ticketing/shared-report-queue.js';
-import type { SharedReports, SlackDeps } from './deps.js';
-import {
-  type ReportDelivery,
-  type ReportTarget,
-  type ReportTransport,
-  reportMessages,
-  reportSurface,
-  type SlackReportRequest,
-} from './report-message.js';
+import type { SlackDeps } from './deps.js';
+import { runReportView } from './functions/step-report.js';
+import { type ReportTransport, reportMessages, reportSurface, type SlackReportRequest } from './report-message.js';
+import type { ReportDelivery, ReportTarget } from './report-target.js';
 
 /** The report flow of this deployment: the replicas' shared queue when there is one, else the client's own. */
 function reportFlow(deps: SlackDeps): ReportFlow<ReportTarget> {
@@ -38,7 +36,7 @@ export function askForReport(deps: SlackDeps, request: SlackReportRequest): Prom
     reportLimit: deps.reportLimit,
     logger: deps.logger,
     metrics: deps.metrics,
-    exclusive: deps.sharedReports?.exclusive,
+    exclusive: deps.sharedReports?.store.exclusive.bind(deps.sharedReports.store),
   };
   const ask = { eventId: request.eventId, label: request.label, userId: request.userId };
   return reportFlow(deps).follow(ask, reportSurface(transport, request));
@@ -52,14 +50,43 @@ export function askForStepReport(deps: SlackDeps, ask: ReportAsk, surface: Repor
   return reportFlow(deps).follow(ask, surface);
 }
 
-/** Finishes a report on the replica that fetched it (the shared queue's `deliver`), for a request made on any replica. */
+/**
+ * An event's report for a caller that needs its figures (a promo code looked up in it), in
+ * `requester`'s turn within the report limit, as a person's: from the shared queue with replicas,
+ * whichever replica fetches it.
+ */
+export function reportFor(deps: SlackDeps, eventId: string, requester: string): Promise<EventReport> {
+  return awaitReport(
+    reportFlow(deps),
+    { store: deps.sharedReports?.store, clock: deps.clock, stopping: deps.work.stopping },
+    { eventId, label: eventId, userId: requester },
+  );
+}
+
+/** What finishing a report on any replica needs: the report flow's, the limit's words, and the store. */
+export interface DeliveryDeps extends Pick<ReportFlowDeps, 'activity' | 'clock' | 'logger'> {
+  reportLimit: ReportTransport['reportLimit'];
+  /** Its lock orders a message's edits; a waiting caller's report is left in it. */
+  store: KeyValueStore;
+}
+
+/**
+ * Finishes a report on the replica that fetched it (the shared queue's `deliver`), for a request
+ * made on any replica: a person's message is edited holding its lock; a workflow run is completed
+ * and a waiting caller's report left in the store, with no lock (given once, nothing to order: a
+ * lock Redis refused must not leave a run unfinished).
+ */
 export function deliverReportInSlack(
-  deps: Pick<ReportFlowDeps, 'activity' | 'clock' | 'logger'> & Pick<ReportTransport, 'reportLimit'>,
+  deps: DeliveryDeps,
   client: webApi.WebClient,
-  exclusive: SharedReports['exclusive'],
   delivery: ReportDelivery,
   outcome: ReportOutcome,
 ): Promise<void> {
+  const { where } = delivery;
+  if (where.kind === 'workflow')
+    return finishReport(deps, runReportView(client, delivery, where, deps.logger), delivery, outcome);
+  if (where.kind === 'reply') return finishReport(deps, replyView(deps.store, where, deps.logger), delivery, outcome);
+  const exclusive = deps.store.exclusive.bind(deps.store);
   const messages = reportMessages(client, { reportLimit: deps.reportLimit, logger: deps.logger, exclusive });
-  return deliverReport(deps, messages, delivery, outcome);
+  return deliverReport(deps, messages, { ...delivery, where }, outcome);
 }

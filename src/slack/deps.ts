@@ -14,13 +14,17 @@ import type { SharedReportQueue } from '../ticketing/shared-report-queue.js';
 import type { Clock } from '../time/clock.js';
 import type { WatchScheduler } from '../watches/watch-scheduler.js';
 import type { WatchService } from '../watches/watch-service.js';
+import type { WorkflowRuns } from './functions/workflow-runs.js';
 import type { PromoEditors } from './promo-editors.js';
-import type { ReportDelivery } from './report-message.js';
+import type { ReportDelivery } from './report-target.js';
 
-/** The report queue every replica shares, and the store's lock that orders edits of one message. */
+/**
+ * The report queue every replica shares, and the store: its lock orders the edits of one message,
+ * and a report a caller waits for is left in it by the replica that fetched it.
+ */
 export interface SharedReports {
   queue: SharedReportQueue<ReportDelivery>;
-  exclusive: KeyValueStore['exclusive'];
+  store: KeyValueStore;
 }
 
 /** What every listener is given; nothing is reached for. */
@@ -31,6 +35,8 @@ export interface SlackDeps {
   digests: DigestService;
   activity: ActivityStore;
   editors: PromoEditors;
+  /** Workflow runs delivered so far: a run Slack delivers twice is run once. */
+  runs: WorkflowRuns;
   /** Promo changes waiting for their requester's confirmation. */
   pending: PendingPromoChanges;
   /** The report endpoint's limit as configured, for the words people read. */

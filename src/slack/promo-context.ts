@@ -5,8 +5,8 @@ import { plainMessage, type SlackMessage, warningMessage } from '../render/block
 import { noEventMessage } from '../render/event-blocks.js';
 import { describeLimit } from '../render/limit-wording.js';
 import { code, md } from '../render/mrkdwn.js';
-import { confirmationRefusedMessage, promoConfirmMessage } from '../render/promo-blocks.js';
-import { REPORT_DEADLINE_MS } from '../ticketing/report-deadline.js';
+import { confirmationRefusedMessage, promoCodeNotNamed, promoConfirmMessage } from '../render/promo-blocks.js';
+import { reportFor } from './ask-for-report.js';
 import type { SlackDeps } from './deps.js';
 import { respondPrivately } from './respond-safely.js';
 import { userMessageFor } from './user-message.js';
@@ -52,20 +52,13 @@ export function proposalMessage(deps: SlackDeps, result: ProposeResult, eventId:
 /**
  * Where the codes of an event's promos are read: the latest report at hand (a watch's last check,
  * the replicas' shared cache), or one fetched for this in the person's turn within the report
- * limit (one process; with replicas the person is asked to fetch the report first).
+ * limit (with replicas, in the shared queue, whichever replica fetches it).
  */
-function promoCodeSources(deps: SlackDeps, userId: string): PromoCodeSources {
+export function promoCodeSources(deps: SlackDeps, userId: string): PromoCodeSources {
   return {
     reportAtHand: async (eventId) =>
       (await deps.watches?.latestReport(eventId)) ?? (await deps.sharedReports?.queue.cached(eventId)),
-    fetchReport: deps.sharedReports
-      ? undefined
-      : (eventId) =>
-          deps.ticketing.requestReport(eventId, {
-            priority: 'interactive',
-            requester: userId,
-            signal: AbortSignal.timeout(REPORT_DEADLINE_MS),
-          }).result,
+    fetchReport: (eventId) => reportFor(deps, eventId, userId),
   };
 }
 
@@ -91,11 +84,7 @@ export async function promoIdFor(
       );
     });
     if (resolved.kind === 'found') return resolved.id;
-    const why =
-      resolved.kind === 'no-report'
-        ? md`No report of this event is at hand to look up promo code ${code(resolved.code, 64)}: run ${code(`/events report ${eventId}`)} first (it names the codes), or use the promo code's id (\`promo_…\`).`
-        : md`The event's latest report names no promo code ${code(resolved.code, 64)} with an id. Check the code, or use its id (\`promo_…\`).`;
-    await respondPrivately(respond, warningMessage(why), deps.logger);
+    await respondPrivately(respond, warningMessage(promoCodeNotNamed(resolved.code)), deps.logger);
   } catch (error) {
     deps.logger.info('Looking up a promo code failed', { error });
     await respondPrivately(respond, warningMessage(userMessageFor(error)), deps.logger);

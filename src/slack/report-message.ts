@@ -6,35 +6,21 @@ import { type Mrkdwn, md } from '../render/mrkdwn.js';
 import { reportProgressMessage } from '../render/report-blocks.js';
 import { isFinal, type ReportStatus } from '../reports/report-status.js';
 import type {
-  ReportDelivery as Delivery,
   ReportAsk,
+  ReportDelivery,
   ReportMessages,
   ReportSurface,
   ReportView,
 } from '../reports/report-surface.js';
 import type { KeyValueStore } from '../store/key-value-store.js';
 import type { RateLimitSpec } from '../ticketing/rate-limit.js';
-import { type StepReportTarget, stepReportView } from './functions/step-report.js';
+import type { MessageTarget } from './report-target.js';
 import { respondPrivately } from './respond-safely.js';
 import { countSlackError, slackErrorCode } from './slack-errors.js';
 import { userMessageFor } from './user-message.js';
 
 /** response_url takes about 5 uses; progress through it is kept to a couple of edits. */
 const MAX_RESPOND_UPDATES = 2;
-
-/**
- * Where a report's message lives, in a form any replica can pick up (JSON): a channel message the
- * bot can edit, or the private answer (through the response URL while it lasts, else a DM).
- */
-export type MessageTarget =
-  | { kind: 'channel'; channel: string; ts: string }
-  | { kind: 'private'; userId: string; responseUrl?: string | undefined };
-
-/** Where a report goes: a person's message, or a workflow step's run. */
-export type ReportTarget = MessageTarget | StepReportTarget;
-
-/** What every replica needs to finish a report someone asked for on any of them. */
-export type ReportDelivery = Delivery<ReportTarget>;
 
 type Target = { kind: 'channel'; channel: string; ts: string } | { kind: 'private'; updates: number };
 
@@ -164,9 +150,9 @@ type Exclusive = KeyValueStore['exclusive'];
 
 const messageLock = (messageKey: string) => `report-message:${messageKey}`;
 
-/** The lock that orders the edits of one report's place; without replicas nobody else edits it: none. */
-export const reportLock =
-  (exclusive: Exclusive | undefined): ReportSurface<ReportTarget>['exclusive'] =>
+/** Without replicas nobody else edits the message: no lock to take. */
+const lockWith =
+  (exclusive: Exclusive | undefined): ReportSurface<MessageTarget>['exclusive'] =>
   (messageKey, work) =>
     exclusive ? exclusive(messageLock(messageKey), work) : work();
 
@@ -216,7 +202,7 @@ export interface SlackReportRequest extends ReportAsk {
 }
 
 /** The Slack side of one request: its message posted in the channel, or privately. */
-export function reportSurface(transport: ReportTransport, request: SlackReportRequest): ReportSurface<ReportTarget> {
+export function reportSurface(transport: ReportTransport, request: SlackReportRequest): ReportSurface<MessageTarget> {
   const log = transport.logger.child({ command: 'report', eventId: request.eventId, channel: request.channelId });
   return {
     async open(first) {
@@ -232,22 +218,20 @@ export function reportSurface(transport: ReportTransport, request: SlackReportRe
       );
       return reportView(message, request, transport.reportLimit);
     },
-    exclusive: reportLock(transport.exclusive),
+    exclusive: lockWith(transport.exclusive),
   };
 }
 
-/** Messages (and workflow runs) opened on any replica, for the one that fetched the report. */
+/** Messages opened on any replica, for the one that fetched the report. */
 export function reportMessages(
   client: webApi.WebClient,
   transport: ReportTransport & { exclusive: Exclusive },
-): ReportMessages<ReportTarget> {
+): ReportMessages<MessageTarget> {
   return {
-    resume(delivery) {
+    resume(delivery: ReportDelivery<MessageTarget>) {
       const log = transport.logger.child({ command: 'report', eventId: delivery.eventId });
-      const { where } = delivery;
-      if (where.kind === 'workflow') return stepReportView(client, delivery, where, log);
-      return reportView(ReportMessage.resume(client, where, log), delivery, transport.reportLimit);
+      return reportView(ReportMessage.resume(client, delivery.where, log), delivery, transport.reportLimit);
     },
-    exclusive: reportLock(transport.exclusive),
+    exclusive: lockWith(transport.exclusive),
   };
 }

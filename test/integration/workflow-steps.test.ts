@@ -110,6 +110,24 @@ describe('Get event report', () => {
     expect(reportCalls(rig)).toHaveLength(1);
   });
 
+  it('fetches and completes a run Slack delivers twice once', async () => {
+    rig = await startBot();
+    const { event } = eventWithPromos(rig);
+    const done = await runStep(rig, 'get_event_report', { event: event.id }, 'FxREPORTTWICE');
+    expect(done.method).toBe('functions.completeSuccess');
+    const again = await postSignedJson(
+      rig.url,
+      SIGNING_SECRET,
+      functionExecutedBody('get_event_report', { event: event.id }, 'FxREPORTTWICE', WORKFLOW_TOKEN),
+    );
+    expect(again.status).toBe(200);
+    const finished = () => rig?.logs.filter((line) => line.includes('"msg":"Workflow step finished"')) ?? [];
+    await rig.slack.waitFor(() => (finished().length === 2 ? true : undefined));
+    expect(finished()[1]).toContain('"outcome":"none"');
+    expect(rig.slack.calls.filter((call) => call.method.startsWith('functions.complete'))).toHaveLength(1);
+    expect(reportCalls(rig)).toHaveLength(1);
+  });
+
   it('finds the event by words of its name', async () => {
     rig = await startBot();
     const { event } = eventWithPromos(rig);

@@ -177,7 +177,10 @@ describe('the shared report queue across bot processes', () => {
     await Promise.all([survivor, doomed].map((replica) => replica.waitForLog(catalogReady, 60_000)));
     const [first, second] = sim.catalog.events.filter((event) => event.status === 'published');
     if (!first || !second) throw new Error('no events');
-    // A person's report takes the window's one slot (through the survivor)...
+    // A person's report takes the window's one slot (through the survivor), and holds it a while:
+    // it takes 5 s to answer, and the slot frees a window after that (8 s in all, however slow
+    // the machine is until the kill below)...
+    sim.knobs.latencyMs = 5_000;
     await askReports([survivor], [first.id], 'C0STEPS');
     await slack.waitFor(() => (sim.stats().admittedReports === 1 ? true : undefined), 15_000);
     // ...so the step's report, asked through the doomed replica, waits in Redis when it dies.
@@ -189,6 +192,7 @@ describe('the shared report queue across bot processes', () => {
       { what: "the step's request in the shared queue", timeoutMs: 15_000 },
     );
     await doomed.kill();
+    sim.knobs.latencyMs = 0;
     const done = await slack.waitFor(
       () =>
         slack.calls.find(

@@ -1,8 +1,7 @@
 import { eventLabel } from '../../render/event-blocks.js';
 import { askForStepReport } from '../ask-for-report.js';
-import { reportLock } from '../report-message.js';
 import { eventForStep, isProblem, textInput } from './step-inputs.js';
-import { STEP_TITLE, type StepReportTarget, stepReportSurface, WORKFLOW_REQUESTER } from './step-report.js';
+import { REPORT_STEP_TITLE, runReportSurface, WORKFLOW_REQUESTER } from './step-report.js';
 import { stepFailure, type WorkflowStep } from './workflow-step.js';
 
 /**
@@ -12,14 +11,13 @@ import { stepFailure, type WorkflowStep } from './workflow-step.js';
  */
 export const eventReportStep: WorkflowStep = {
   callbackId: 'get_event_report',
-  title: STEP_TITLE,
+  title: REPORT_STEP_TITLE,
   async run(deps, run) {
     const event = await eventForStep(deps, textInput(run.inputs, 'event'));
     if (isProblem(event)) return stepFailure(event.problem);
     const ask = { eventId: event.id, label: eventLabel(event), userId: WORKFLOW_REQUESTER };
-    const where: StepReportTarget = { kind: 'workflow', executionId: run.executionId, eventName: event.name };
-    const lock = reportLock(deps.sharedReports?.exclusive);
-    await askForStepReport(deps, ask, stepReportSurface(run.client, ask, where, run.log, lock));
+    const where = { kind: 'workflow', executionId: run.executionId } as const;
+    await askForStepReport(deps, ask, runReportSurface(run.client, ask, where, run.log));
     return { kind: 'handed-off' };
   },
 };

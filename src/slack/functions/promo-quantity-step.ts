@@ -1,30 +1,16 @@
 import { applyWorkflowPromoChange, type WorkflowPromoTarget } from '../../promo/promo-changes.js';
-import { type PromoCodeSources, parsePromoRef } from '../../promo/promo-codes.js';
+import { parsePromoRef } from '../../promo/promo-codes.js';
 import { eventLabel, eventTitle } from '../../render/event-blocks.js';
 import { clip, code, type Mrkdwn, md } from '../../render/mrkdwn.js';
+import { promoCodeNotNamed } from '../../render/promo-blocks.js';
 import { promoQuantityProblem } from '../../ticketing/promo-quantity.js';
 import type { TicketingEvent } from '../../ticketing/schemas.js';
-import type { SlackDeps } from '../deps.js';
-import { promoDeps } from '../promo-context.js';
+import { promoCodeSources, promoDeps } from '../promo-context.js';
 import { userMessageFor } from '../user-message.js';
 import { eventForStep, isProblem, textInput, userContextId, wholeNumberInput } from './step-inputs.js';
-import { queuedReport } from './step-report.js';
 import { type StepOutputs, stepFailure, stepProblem, type WorkflowStep } from './workflow-step.js';
 
 const TITLE = 'Set promo quantity';
-
-/**
- * Where a promo code's id (and its quantity before) is read: the event's latest report at hand (a
- * watch's last check, the replicas' shared cache), else, in one process, one fetched in the
- * person's turn within the report limit. With replicas none is fetched, as for `/events promo`.
- */
-function promoCodeSources(deps: SlackDeps, userId: string): PromoCodeSources {
-  return {
-    reportAtHand: async (eventId) =>
-      (await deps.watches?.latestReport(eventId)) ?? (await deps.sharedReports?.queue.cached(eventId)),
-    fetchReport: deps.sharedReports ? undefined : (eventId) => queuedReport(deps, eventId, userId),
-  };
-}
 
 /** What every finished run outputs: the event, the promo code, the quantities and the outcome. */
 function outputs(
@@ -95,11 +81,7 @@ export const promoQuantityStep: WorkflowStep = {
               md`The person running this workflow is not a promo editor, so the promo code was not changed. An admin can add them, or a user group they are in, to PROMO_EDITORS.`,
             );
       case 'no-promo':
-        return stepFailure(
-          result.why === 'no-report'
-            ? md`No report of this event is at hand to look up promo code ${code(result.code, 64)}: use the promo code's id (promo_…), or fetch the event's report first (\`/events report\`, or the Get event report step).`
-            : md`The event's latest report names no promo code ${code(result.code, 64)} with an id. Check the code, or use its id (promo_…).`,
-        );
+        return stepFailure(promoCodeNotNamed(result.code));
       case 'failed':
         return stepFailure(
           deps.work.stopping.aborted

@@ -40,9 +40,12 @@ export interface WorkflowStep {
 }
 
 /** Why a step could not finish, from an error, in the one place errors become words. */
+export const couldNotFinish = (title: string, error: unknown): Mrkdwn =>
+  md`${escapeText(title)} could not finish: ${userMessageFor(error)}`;
+
+/** The same, or that eventops was restarting when it was (the error is then the shutdown's). */
 export function stepProblem(deps: SlackDeps, title: string, error: unknown): Mrkdwn {
-  if (deps.work.stopping.aborted) return restartingProblem(title);
-  return md`${escapeText(title)} could not finish: ${userMessageFor(error)}`;
+  return deps.work.stopping.aborted ? restartingProblem(title) : couldNotFinish(title, error);
 }
 
 /** A run this replica could not finish because it was shutting down. */
@@ -82,7 +85,9 @@ export function registerStep(app: App, deps: SlackDeps, step: WorkflowStep): voi
     const executionId = event.function_execution_id;
     const log = deps.logger.child({ workflowStep: step.callbackId, execution: executionId });
     let outcome: StepOutcome;
-    if (deps.work.stopping.aborted) {
+    if (!(await deps.runs.firstDelivery(executionId))) {
+      outcome = { kind: 'none' };
+    } else if (deps.work.stopping.aborted) {
       outcome = stepFailure(restartingProblem(step.title));
     } else {
       try {

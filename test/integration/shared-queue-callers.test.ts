@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import type { SimPromo } from '../../src/simulator/seed.js';
 import { WORKFLOW_REQUESTER } from '../../src/slack/functions/step-report.js';
-import { BOT_TOKEN, SIGNING_SECRET, startBot } from '../helpers/bot.js';
-import { command } from '../helpers/bot-actions.js';
+import { BOT_TOKEN, type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
+import { blocksText, command, nthResponse } from '../helpers/bot-actions.js';
 import type { SlackCall } from '../helpers/fake-slack.js';
 import { useRedis } from '../helpers/redis-server.js';
 import { functionExecutedBody, postSignedJson } from '../helpers/slack-requests.js';
@@ -10,8 +11,9 @@ import { waitFor } from '../helpers/wait-for.js';
 import { redisCommand } from '../replicas/redis-command.js';
 
 /*
- * The Get event report step with replicas: the bot on Redis, where reports wait in the shared
- * queue (BullMQ) and whichever replica fetches one delivers it.
+ * Callers of the report flow that are not a person's message, with replicas: the bot on Redis,
+ * where reports wait in the shared queue (BullMQ) and whichever replica fetches one delivers it:
+ * a Get event report run is completed, a promo code looked up gets its report.
  */
 
 const redis = useRedis();
@@ -88,3 +90,47 @@ describe('a Get event report step on Redis (the shared report queue)', () => {
 /** The run's `functions.completeSuccess` or `functions.completeError`. */
 const completionOf = (calls: SlackCall[], executionId: string) =>
   calls.find((call) => call.method.startsWith('functions.complete') && call.args.function_execution_id === executionId);
+
+describe('a promo code named by its code, on Redis (the shared report queue)', () => {
+  it('/events promo fetches the report in the shared queue when none is at hand, telling the person first', async () => {
+    const rig = await startBot({ env: { STORE_URL: `${redis.url}/5` }, sim: { eventCount: 20 } });
+    redis.closers.push(() => rig.close());
+    const promo = publishedPromo(rig);
+    const { responseUrl } = await command(rig, `promo ${promo.eventId} ${promo.code.toLowerCase()} 12`);
+    expect(blocksText(await nthResponse(rig, responseUrl, 1))).toContain('Fetching the event');
+    const proposal = await nthResponse(rig, responseUrl, 2);
+    expect(blocksText(proposal)).toContain(promo.id);
+    expect(rig.sim.stats().log.filter((entry) => entry.path.endsWith('/report'))).toHaveLength(1);
+  });
+
+  it('the Set promo quantity step finds the code the same way, and sets the quantity', async () => {
+    const rig = await startBot({ env: { STORE_URL: `${redis.url}/6` }, sim: { eventCount: 20 } });
+    redis.closers.push(() => rig.close());
+    const promo = publishedPromo(rig);
+    const executionId = `Fx${randomUUID().slice(0, 10)}`;
+    const inputs = {
+      run_by: { id: 'U0EDITOR', secret: 'slack-sets-this' },
+      event: promo.eventId,
+      promo: promo.code,
+      quantity: 44,
+    };
+    await postSignedJson(
+      rig.url,
+      SIGNING_SECRET,
+      functionExecutedBody('set_promo_quantity', inputs, executionId, WORKFLOW_TOKEN),
+    );
+    const done = await rig.slack.waitFor(() => completionOf(rig.slack.calls, executionId), 20_000);
+    expect(done.method).toBe('functions.completeSuccess');
+    expect(done.args.outputs).toMatchObject({ promo_id: promo.id, new_quantity: 44, outcome: 'updated' });
+    expect(promo.quantity).toBe(44);
+  });
+});
+
+/** A promo code of a published event. */
+function publishedPromo(rig: BotRig): SimPromo {
+  const promo = rig.sim.catalog.promos.find(
+    (each) => rig.sim.catalog.events.find((event) => event.id === each.eventId)?.status === 'published',
+  );
+  if (!promo) throw new Error('no promo');
+  return promo;
+}
