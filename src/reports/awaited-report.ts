@@ -6,7 +6,10 @@ import {
   InvalidRequestError,
   isTicketingError,
   NotFoundError,
+  OutcomeUnknownError,
+  PaginationError,
   RateLimitedError,
+  SchemaError,
   type TicketingError,
   UnauthorizedError,
   UnavailableError,
@@ -74,7 +77,10 @@ function errorFrom(reply: ErrorReply): Error {
     unauthorized: UnauthorizedError,
     not_found: NotFoundError,
     unavailable: UnavailableError,
+    schema: SchemaError,
+    pagination: PaginationError,
     cancelled: CancelledError,
+    outcome_unknown: OutcomeUnknownError,
   };
   if (reply.code === 'rate_limited') {
     return new RateLimitedError(reply.message, {
@@ -109,23 +115,34 @@ export function replyView(store: Pick<KeyValueStore, 'set'>, where: ReplyTarget,
 export interface AwaitReportDeps {
   /** Where another replica leaves the report (absent in one process, where the flow answers here). */
   store: Pick<KeyValueStore, 'get' | 'delete'> | undefined;
+  /**
+   * The replicas' shared cache of finished reports, looked at too while waiting: the replica that
+   * fetched it caches it before it delivers, so a reply it could not leave is not waited for.
+   */
+  cached?: ((eventId: string) => Promise<EventReport | undefined>) | undefined;
   clock: Clock;
   /** Aborted once shutdown begins: the wait ends (a report being fetched elsewhere still lands). */
   stopping: AbortSignal;
 }
+
+/** Past the queue's own deadline (counted from a moment later), a last look for a late answer. */
+const GRACE_MS = 5_000;
+/** The longest pause between two looks while the store fails to answer (Redis out a while). */
+const MAX_POLL_MS = 2_000;
 
 /**
  * A report for a caller that waits for it (not a person's message): asked through the same flow,
  * in `ask.userId`'s turn within the report limit, as a person's. In one process the flow answers
  * here; with replicas whichever replica fetches it leaves the outcome in the store, read here.
  * Rejects with the fetch's own error (the same words as a person would read), or a cancellation
- * once the deadline passes or shutdown begins.
+ * once the deadline passes or shutdown begins (none is asked for once shutdown has begun).
  */
 export async function awaitReport<W>(
   flow: ReportFlow<W | ReplyTarget>,
   deps: AwaitReportDeps,
   ask: ReportAsk,
 ): Promise<EventReport> {
+  if (deps.stopping.aborted) throw new CancelledError('eventops was shutting down; no report was asked for');
   const where: ReplyTarget = { kind: 'reply', key: randomUUID() };
   let answered: { report: EventReport } | { error: unknown } | undefined;
   const here: ReportView<ReplyTarget> = {
@@ -136,22 +153,33 @@ export async function awaitReport<W>(
       answered = status.state === 'report' ? { report: status.report } : { error: errorOf(status) };
     },
   };
-  const giveUpAt = deps.clock.now() + REPORT_DEADLINE_MS;
+  const giveUpAt = deps.clock.now() + REPORT_DEADLINE_MS + GRACE_MS;
   await flow.follow(ask, { open: async () => here, exclusive: (_key, work) => work() });
   const { store } = deps;
   if (!answered && !store) throw new Error('The report flow ended without an answer');
   if (!answered && store) {
     // The flow stops following once the report is being fetched, perhaps by another replica: its
-    // outcome comes through the store (a read that fails, Redis out a moment, is tried again).
+    // outcome comes through the store. A read that fails (Redis out a moment) is tried again,
+    // less often while it keeps failing.
+    let pauseMs = REPLY_POLL_MS;
     try {
       while (!answered) {
-        const reply = await store.get<Reply>(replyKey(where.key)).catch(() => undefined);
+        const reply = await store.get<Reply>(replyKey(where.key)).then(
+          (value) => {
+            pauseMs = REPLY_POLL_MS;
+            return value;
+          },
+          () => {
+            pauseMs = Math.min(MAX_POLL_MS, pauseMs * 2);
+            return undefined;
+          },
+        );
+        const report = reply ? undefined : await deps.cached?.(ask.eventId).catch(() => undefined);
         if (reply) answered = 'report' in reply ? reply : { error: errorFrom(reply.error) };
-        else if (deps.stopping.aborted || deps.clock.now() >= giveUpAt) {
-          throw new CancelledError('The report was not fetched in time');
-        } else {
-          await sleep(REPLY_POLL_MS, deps.stopping).catch(() => undefined);
-        }
+        else if (report) answered = { report };
+        else if (deps.stopping.aborted) throw new CancelledError('eventops was shutting down before the report came');
+        else if (deps.clock.now() >= giveUpAt) throw new CancelledError('The report was not fetched in time');
+        else await sleep(pauseMs, deps.stopping).catch(() => undefined);
       }
     } finally {
       await store.delete(replyKey(where.key)).catch(() => false);

@@ -58,7 +58,14 @@ export function askForStepReport(deps: SlackDeps, ask: ReportAsk, surface: Repor
 export function reportFor(deps: SlackDeps, eventId: string, requester: string): Promise<EventReport> {
   return awaitReport(
     reportFlow(deps),
-    { store: deps.sharedReports?.store, clock: deps.clock, stopping: deps.work.stopping },
+    {
+      store: deps.sharedReports?.store,
+      cached: deps.sharedReports
+        ? (id) => deps.sharedReports?.queue.cached(id) ?? Promise.resolve(undefined)
+        : undefined,
+      clock: deps.clock,
+      stopping: deps.work.stopping,
+    },
     { eventId, label: eventId, userId: requester },
   );
 }

@@ -87,7 +87,10 @@ export async function promoIdFor(
     await respondPrivately(respond, warningMessage(promoCodeNotNamed(resolved.code)), deps.logger);
   } catch (error) {
     deps.logger.info('Looking up a promo code failed', { error });
-    await respondPrivately(respond, warningMessage(userMessageFor(error)), deps.logger);
+    const why = deps.work.stopping.aborted
+      ? md`eventops was restarting, so the promo code was not looked up. Try again in a minute.`
+      : userMessageFor(error);
+    await respondPrivately(respond, warningMessage(why), deps.logger);
   }
   return undefined;
 }

@@ -58,6 +58,7 @@ import {
   confirmationRefusedMessage,
   type PromoOutcome,
   promoAnnouncement,
+  promoCodeNotNamed,
   promoConfirmMessage,
   promoDoneMessage,
   promoFailedMessage,
@@ -449,6 +450,7 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
     promoUncertainMessage: () =>
       PROMO_OUTCOMES.map((outcome) => promoUncertainMessage(outcome, escapeText('<!channel> timed out'))),
     promoFailedMessage: () => hostileText().map(promoFailedMessage),
+    promoCodeNotNamed: () => hostileText().map((text) => plainMessage(promoCodeNotNamed(text))),
     confirmationRefusedMessage: () =>
       (['unknown', 'used', 'expired', 'not-yours', 'not-editor'] satisfies ConfirmationRefusal[]).map(
         confirmationRefusedMessage,

@@ -7,7 +7,13 @@ import type { ReportDelivery } from '../../src/reports/report-surface.js';
 import { userMessageFor } from '../../src/slack/user-message.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { OpenedStore } from '../../src/store/opened-store.js';
-import { CancelledError, NotFoundError, RateLimitedError } from '../../src/ticketing/errors.js';
+import {
+  CancelledError,
+  InvalidRequestError,
+  NotFoundError,
+  RateLimitedError,
+  SchemaError,
+} from '../../src/ticketing/errors.js';
 import { systemClock } from '../../src/time/clock.js';
 
 /*
@@ -53,6 +59,11 @@ function answeredElsewhere(opened: OpenedStore, last: ReportStatus, keys: string
   };
 }
 
+const opened = () => {
+  if (!store) throw new Error('no store');
+  return store;
+};
+
 const deps = (opened: OpenedStore | undefined) => ({ store: opened?.keyValue, clock: systemClock, stopping: never });
 
 describe('a report a caller waits for', () => {
@@ -81,11 +92,16 @@ describe('a report a caller waits for', () => {
 
   it('with replicas, rejects with an error that reads as it did on the replica that failed', async () => {
     store = await openStore('sqlite://:memory:');
-    const original = new RateLimitedError('report limit', { retryAfterMs: 42_000, scope: 'report' });
-    const flow = answeredElsewhere(store, { state: 'failed', error: original });
-    const rejected = await awaitReport(flow, deps(store), ask).catch((error: unknown) => error);
-    expect(rejected).toBeInstanceOf(RateLimitedError);
-    expect(userMessageFor(rejected)).toBe(userMessageFor(original));
+    for (const original of [
+      new RateLimitedError('report limit', { retryAfterMs: 42_000, scope: 'report' }),
+      new SchemaError('the report is not an object'),
+      new InvalidRequestError('<!channel> refused'),
+    ]) {
+      const flow = answeredElsewhere(opened(), { state: 'failed', error: original });
+      const rejected = await awaitReport(flow, deps(opened()), ask).catch((error: unknown) => error);
+      expect(rejected).toBeInstanceOf(original.constructor);
+      expect(userMessageFor(rejected)).toBe(userMessageFor(original));
+    }
   });
 
   it('with replicas, says a request Redis lost came to nothing in the words of a store failure', async () => {
@@ -94,6 +110,33 @@ describe('a report a caller waits for', () => {
       (error: unknown) => error,
     );
     expect(userMessageFor(rejected)).toMatch(/^I couldn't reach my own storage/);
+  });
+
+  it('with replicas, takes the report from the shared cache when no reply comes (the fetching replica could not leave one)', async () => {
+    store = await openStore('sqlite://:memory:');
+    const flow: ReportFlow<ReplyTarget> = {
+      async follow(_ask, surface) {
+        await surface.open({ state: 'queued', position: 1, estimatedWaitMs: 0 });
+      },
+    };
+    let looks = 0;
+    const cached = async () => (++looks >= 3 ? { ticketsSold: 4 } : undefined);
+    expect(await awaitReport(flow, { ...deps(store), cached }, ask)).toEqual({ ticketsSold: 4 });
+    expect(looks).toBe(3);
+  });
+
+  it('asks for nothing once shutdown has begun', async () => {
+    let asked = 0;
+    const flow: ReportFlow<ReplyTarget> = {
+      async follow() {
+        asked += 1;
+      },
+    };
+    const stopped = AbortSignal.abort();
+    await expect(
+      awaitReport(flow, { store: undefined, clock: systemClock, stopping: stopped }, ask),
+    ).rejects.toBeInstanceOf(CancelledError);
+    expect(asked).toBe(0);
   });
 
   it('gives up waiting once shutdown begins, with a cancellation', async () => {
