@@ -70,7 +70,9 @@ describe('a report waiting in the shared queue (Redis mode)', () => {
       // restart without persistence).
       down.now = true;
       await redisCommand(url, 'FLUSHDB');
-      await rig.slack.waitFor(() => (down.refused >= 2 ? true : undefined));
+      // Two rounds of 200 ms each; a loaded clean-clone run (Node 24, replica suites beside it) once
+      // took over 10 s, so the wait allows 20 s (the cause of that stall was not found).
+      await rig.slack.waitFor(() => (down.refused >= 2 ? true : undefined), 20_000);
       down.now = false;
       const told = await rig.slack.waitFor(
         () =>
