@@ -172,15 +172,18 @@ describe('the shared report queue across bot processes', () => {
       SLACK_API_URL: slack.apiUrl,
       TICKETING_ORG_LIMIT: '60/1s',
       TICKETING_REPORT_LIMIT: '1/3s',
+      // A worker takes a job before it finds no slot free and puts it back: if the doomed replica
+      // dies holding it, the survivor takes it back a lock's time later, not after the default 30 s.
+      REPORT_JOB_LOCK: '1s',
     };
     const [survivor, doomed] = await Promise.all([start('survivor', env), start('doomed-step', env)]);
     await Promise.all([survivor, doomed].map((replica) => replica.waitForLog(catalogReady, 60_000)));
     const [first, second] = sim.catalog.events.filter((event) => event.status === 'published');
     if (!first || !second) throw new Error('no events');
     // A person's report takes the window's one slot (through the survivor), and holds it a while:
-    // it takes 5 s to answer, and the slot frees a window after that (8 s in all, however slow
-    // the machine is until the kill below)...
-    sim.knobs.latencyMs = 5_000;
+    // it takes 10 s to answer, and the slot frees a window after that (13 s in all, time for a
+    // loaded machine to get to the kill below first)...
+    sim.knobs.latencyMs = 10_000;
     await askReports([survivor], [first.id], 'C0STEPS');
     await slack.waitFor(() => (sim.stats().admittedReports === 1 ? true : undefined), 15_000);
     // ...so the step's report, asked through the doomed replica, waits in Redis when it dies.
@@ -204,8 +207,10 @@ describe('the shared report queue across bot processes', () => {
     expect(done.args.outputs).toMatchObject({ event_id: second.id, event_name: second.name });
     // Completed by the survivor, with its own bot token: the run's workflow token never left the doomed replica.
     expect(done.token).toBe(fakeSlackToken('b', 'survivor'));
+    // No 429 (a call the doomed replica had in flight, on a machine slower than planned, is a third).
     const reports = sim.stats().log.filter((entry) => entry.path.endsWith('/report'));
-    expect(reports.map((entry) => entry.status)).toEqual([200, 200]);
+    expect(reports.length).toBeGreaterThanOrEqual(2);
+    expect(reports.every((entry) => entry.status === 200)).toBe(true);
     await survivor.stop();
     await sim.close();
   }, 120_000);
