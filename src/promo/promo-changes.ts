@@ -100,26 +100,14 @@ export async function confirmPromoChange(deps: PromoDeps, request: ConfirmReques
   if (!(await deps.isEditor(request.userId))) return refuse('not-editor');
   if (!(await deps.pending.claim(change.id, `${request.userId}:${randomUUID()}`))) return refuse('used');
 
-  try {
-    const update = await deps.ticketing.updatePromoQuantity(
-      change.eventId,
-      change.promoId,
-      change.quantity,
-      deps.interactive(),
-    );
-    log.info('Promo quantity changed', { eventId: change.eventId, promoId: change.promoId, quantity: update.quantity });
-    await audit(deps, log, confirmationRecord(request.userId, change, 'updated'));
-    return { kind: 'updated', change, update };
-  } catch (error) {
-    const unknown = isTicketingError(error) && error.code === 'outcome_unknown';
-    log.warn(unknown ? 'A promo change may or may not have been applied' : 'A promo change failed', { error });
-    await audit(
-      deps,
-      log,
-      confirmationRecord(request.userId, change, unknown ? 'unknown' : 'failed', errorCode(error)),
-    );
-    return unknown ? { kind: 'unknown', change, error } : { kind: 'failed', change, error };
-  }
+  const written = await writeAudited(
+    deps,
+    log,
+    { eventId: change.eventId, promoId: change.promoId, quantity: change.quantity },
+    { change: 'promo change', changed: 'Promo quantity changed' },
+    (outcome, reason) => confirmationRecord(request.userId, change, outcome, reason),
+  );
+  return { ...written, change };
 }
 
 /** Cancel: only the person who asked; it uses the change up, so a later Confirm does nothing. */
@@ -217,27 +205,44 @@ export async function applyWorkflowPromoChange(
     log.info('A workflow promo change was delivered again; it is applied once');
     return { kind: 'refused', refusal: 'used' };
   }
+  const written = await writeAudited(
+    deps,
+    log,
+    { eventId: request.eventId, promoId: target.promoId, quantity: request.quantity },
+    { change: 'workflow promo change', changed: 'Promo quantity changed by a workflow' },
+    (outcome, reason) => record(target.promoId, outcome, reason),
+  );
+  return written.kind === 'failed' ? written : { ...written, ...target };
+}
+
+/**
+ * Sends a promo write and audits what came of it: `updated`, `unknown` (sent and never answered:
+ * it may or may not have been applied, never reported as failed) or `failed`.
+ */
+async function writeAudited(
+  deps: PromoDeps,
+  log: Logger,
+  write: { eventId: string; promoId: string; quantity: number },
+  words: { change: string; changed: string },
+  recordOf: (outcome: PromoChangeOutcome, reason?: string) => Omit<PromoChangeRecord, 'at'>,
+): Promise<
+  { kind: 'updated'; update: PromoUpdate } | { kind: 'unknown'; error: unknown } | { kind: 'failed'; error: unknown }
+> {
   try {
     const update = await deps.ticketing.updatePromoQuantity(
-      request.eventId,
-      target.promoId,
-      request.quantity,
+      write.eventId,
+      write.promoId,
+      write.quantity,
       deps.interactive(),
     );
-    log.info('Promo quantity changed by a workflow', {
-      eventId: request.eventId,
-      promoId: target.promoId,
-      quantity: update.quantity,
-    });
-    await audit(deps, log, record(target.promoId, 'updated'));
-    return { kind: 'updated', update, ...target };
+    log.info(words.changed, { ...write, quantity: update.quantity });
+    await audit(deps, log, recordOf('updated'));
+    return { kind: 'updated', update };
   } catch (error) {
     const unknown = isTicketingError(error) && error.code === 'outcome_unknown';
-    log.warn(unknown ? 'A workflow promo change may or may not have been applied' : 'A workflow promo change failed', {
-      error,
-    });
-    await audit(deps, log, record(target.promoId, unknown ? 'unknown' : 'failed', errorCode(error)));
-    return unknown ? { kind: 'unknown', error, ...target } : { kind: 'failed', error };
+    log.warn(unknown ? `A ${words.change} may or may not have been applied` : `A ${words.change} failed`, { error });
+    await audit(deps, log, recordOf(unknown ? 'unknown' : 'failed', errorCode(error)));
+    return unknown ? { kind: 'unknown', error } : { kind: 'failed', error };
   }
 }
 

@@ -184,7 +184,7 @@ export function digestNowMessage(
       return warningMessage(
         outcome.retryAt === undefined
           ? md`The digest could not be posted, and its grace period is over. It has been logged.`
-          : md`The digest could not be posted just now; I'll try again in about ${Math.max(1, Math.ceil((outcome.retryAt - now) / 60_000))} minute(s).`,
+          : md`The digest could not be posted just now; I'll try again in about ${minutesUntil(outcome.retryAt, now)} minute(s).`,
       );
     case 'not-this-weekday':
       return plainMessage(md`This digest does not post on this weekday.`);
@@ -192,6 +192,9 @@ export function digestNowMessage(
       return noDigestMessage();
   }
 }
+
+/** Whole minutes until `at`, one at least (a retry "in about N minute(s)"). */
+const minutesUntil = (at: number, now: number) => Math.max(1, Math.ceil((at - now) / 60_000));
 
 /** `/events digest now --me`. */
 function personalDigestNowMessage(outcome: DigestOutcome, now: number): SlackMessage {
@@ -212,7 +215,7 @@ function personalDigestNowMessage(outcome: DigestOutcome, now: number): SlackMes
       return warningMessage(
         outcome.retryAt === undefined
           ? md`Your digest could not be sent, and its grace period is over. It has been logged.`
-          : md`Your digest could not be sent just now; I'll try again in about ${Math.max(1, Math.ceil((outcome.retryAt - now) / 60_000))} minute(s).`,
+          : md`Your digest could not be sent just now; I'll try again in about ${minutesUntil(outcome.retryAt, now)} minute(s).`,
       );
     case 'not-this-weekday':
       return plainMessage(md`Your digest does not come on this weekday.`);
