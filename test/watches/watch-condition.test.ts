@@ -14,37 +14,20 @@ import {
   type Reading,
   type WatchCondition,
 } from '../../src/watches/watch-condition.js';
+import { sampleReport } from '../helpers/sample-report.js';
 
 const HOUR = 3_600_000;
 const NOW = Date.parse('2026-12-01T09:00:00Z');
 
-/** A report shaped like the simulator's (src/simulator/report.ts). */
+/** The sample report, with promo codes of its own. */
 function report(fields: Record<string, unknown> = {}): EventReport {
-  return {
-    eventId: 'evt_1',
-    eventName: 'Jazz Night',
-    currency: 'EUR',
-    generatedAt: '2026-12-01T08:55:00.000Z',
-    ticketsSold: 520,
-    capacity: 1000,
-    grossRevenue: 26_000,
-    netRevenue: 24_440,
-    checkIns: 0,
-    refunds: 10,
-    byCategory: [
-      { id: 'tcat_1', name: 'General', price: 40, capacity: 800, sold: 450, revenue: 18_000 },
-      { id: 'tcat_2', name: 'VIP', price: 114.29, capacity: 200, sold: 70, revenue: 8_000 },
-    ],
-    salesByDay: [
-      { date: '2026-11-30', sold: 200 },
-      { date: '2026-12-01', sold: 320 },
-    ],
+  return sampleReport({
     promos: [
       { id: 'promo_early', code: 'EARLYBIRD', redeemed: 40, quantity: 100 },
       { id: 'promo_vip', code: 'VIPFRIENDS', redeemed: 3, quantity: 20 },
     ],
     ...fields,
-  };
+  });
 }
 
 const reading = (fields: Record<string, unknown> = {}, extra: Partial<Reading> = {}): Reading => ({
