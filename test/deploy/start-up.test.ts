@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startBot } from '../helpers/bot.js';
 import { command, nthResponse } from '../helpers/bot-actions.js';
 import { useRedis } from '../helpers/redis-server.js';
+import { startScript } from '../helpers/script-process.js';
 
 /*
  * Half-configured starts, as a new operator makes them, next to a Redis that already holds a real
@@ -12,8 +11,6 @@ import { useRedis } from '../helpers/redis-server.js';
  * key of the deployment changes either way.
  */
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const EXIT_WITH_PARENT = fileURLToPath(new URL('../helpers/exit-with-parent.ts', import.meta.url));
 const redis = useRedis();
 
 /** Every key with its value (DUMP) and whether it expires: what a deployment would lose or see change. */
@@ -34,34 +31,7 @@ async function snapshot(url: string): Promise<Record<string, string>> {
 }
 
 /** `src/main.ts` as `npm start` runs it, with exactly `env` (nothing of this process's own). */
-function startMain(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', EXIT_WITH_PARENT, 'src/main.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', PORT: '0', ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return {
-    child,
-    exited,
-    output: () => ({ stdout, stderr }),
-    async waitFor(pattern: RegExp, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (!pattern.test(stdout + stderr)) {
-        if (Date.now() > deadline) throw new Error(`no ${pattern} in:\n${stdout}\n${stderr}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    },
-  };
-}
+const startMain = (env: Record<string, string>) => startScript('src/main.ts', { LOG_LEVEL: 'info', PORT: '0', ...env });
 
 let before: Record<string, string>;
 beforeAll(async () => {

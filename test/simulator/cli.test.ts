@@ -1,16 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type ScriptProcess, startScript } from '../helpers/script-process.js';
 
 /*
  * `npm run simulator` as a process: src/simulator/cli.ts run through tsx (as `npx tsx` runs it,
  * without npx in between, so the signal reaches the simulator itself), with exactly `env`.
  */
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const EXIT_WITH_PARENT = fileURLToPath(new URL('../helpers/exit-with-parent.ts', import.meta.url));
-
-const running: { child: ChildProcess; exited: Promise<number | null> }[] = [];
+const running: ScriptProcess[] = [];
 afterEach(async () => {
   for (const cli of running.splice(0)) {
     if (cli.child.exitCode === null && cli.child.signalCode === null) cli.child.kill('SIGKILL');
@@ -18,36 +14,8 @@ afterEach(async () => {
   }
 });
 
-function startCli(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', EXIT_WITH_PARENT, 'src/simulator/cli.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const cli = {
-    child,
-    exited,
-    output: () => ({ stdout, stderr }),
-    async waitFor(pattern: RegExp, timeoutMs = 20_000): Promise<RegExpExecArray> {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const match = pattern.exec(stdout);
-        if (match) return match;
-        if (Date.now() > deadline || child.exitCode !== null)
-          throw new Error(`no ${pattern} in:\n${stdout}\n${stderr}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    },
-  };
+function startCli(env: Record<string, string>): ScriptProcess {
+  const cli = startScript('src/simulator/cli.ts', env);
   running.push(cli);
   return cli;
 }
