@@ -56,13 +56,12 @@ export function askForStepReport(deps: SlackDeps, ask: ReportAsk, surface: Repor
  * whichever replica fetches it.
  */
 export function reportFor(deps: SlackDeps, eventId: string, requester: string): Promise<EventReport> {
+  const shared = deps.sharedReports;
   return awaitReport(
     reportFlow(deps),
     {
-      store: deps.sharedReports?.store,
-      cached: deps.sharedReports
-        ? (id) => deps.sharedReports?.queue.cached(id) ?? Promise.resolve(undefined)
-        : undefined,
+      store: shared?.store,
+      cached: shared ? (id) => shared.queue.cached(id) : undefined,
       clock: deps.clock,
       stopping: deps.work.stopping,
     },
