@@ -117,3 +117,7 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
     },
   };
 }
+
+/** A replica's log line saying it has the event catalog: crawled itself, or taken from another replica. */
+export const catalogReady = (line: Record<string, unknown>) =>
+  line.msg === 'Event catalog refreshed' || line.msg === 'Event catalog taken from another replica';

@@ -7,7 +7,7 @@ import { openStore } from '../../src/store/open-store.js';
 import { buttonValue } from '../helpers/bot-actions.js';
 import { type FakeSlack, startFakeSlack } from '../helpers/fake-slack.js';
 import { type RedisServer, startRedis } from '../helpers/redis-server.js';
-import { type Replica, startReplica } from '../helpers/replicas.js';
+import { catalogReady, type Replica, startReplica } from '../helpers/replicas.js';
 import { blockActionBody, commandBody, postSigned } from '../helpers/slack-requests.js';
 
 /*
@@ -88,8 +88,6 @@ describe('three replicas on one Redis', () => {
 
     const env = replicaEnv(sim, db, { TICKETING_ORG_LIMIT: '30/1s', PROMO_EDITORS: 'U0EDITOR' });
     const three = await Promise.all(['a', 'b', 'c'].map((name) => start(name, env)));
-    const catalogReady = (line: Record<string, unknown>) =>
-      line.msg === 'Event catalog refreshed' || line.msg === 'Event catalog taken from another replica';
     await Promise.all(three.map((replica) => replica.waitForLog(catalogReady, 60_000)));
     // One crawl for the three of them: 30 pages, not 90.
     const listRequests = () => sim.stats().log.filter((entry) => entry.path.startsWith('/v1/events?')).length;

@@ -3,7 +3,7 @@ import { type Simulator, startSimulator } from '../../src/simulator/server.js';
 import { type FakeSlack, type SlackCall, startFakeSlack } from '../helpers/fake-slack.js';
 import { fakeSlackToken } from '../helpers/fake-tokens.js';
 import { type RedisServer, startRedis } from '../helpers/redis-server.js';
-import { type Replica, startReplica } from '../helpers/replicas.js';
+import { catalogReady, type Replica, startReplica } from '../helpers/replicas.js';
 import { commandBody, functionExecutedBody, postSigned, postSignedJson } from '../helpers/slack-requests.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { redisCommand } from './redis-command.js';
@@ -33,9 +33,6 @@ async function start(name: string, env: Record<string, string>): Promise<Replica
   replicas.push(replica);
   return replica;
 }
-
-const catalogReady = (line: Record<string, unknown>) =>
-  line.msg === 'Event catalog refreshed' || line.msg === 'Event catalog taken from another replica';
 
 /** Asks for each event's report through the replicas in turn, all at once, in `channel`. */
 async function askReports(through: Replica[], eventIds: string[], channel: string): Promise<void> {

@@ -5,7 +5,7 @@ import type { SimEvent } from '../../src/simulator/seed.js';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
 import { type FakeSlack, type SlackCall, startFakeSlack } from '../helpers/fake-slack.js';
 import { type RedisServer, startRedis } from '../helpers/redis-server.js';
-import { type Replica, startReplica } from '../helpers/replicas.js';
+import { catalogReady, type Replica, startReplica } from '../helpers/replicas.js';
 import { commandBody, postSigned } from '../helpers/slack-requests.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -52,9 +52,6 @@ async function start(name: string, env: Record<string, string>): Promise<Replica
   replicas.push(replica);
   return replica;
 }
-
-const catalogReady = (line: Record<string, unknown>) =>
-  line.msg === 'Event catalog refreshed' || line.msg === 'Event catalog taken from another replica';
 
 async function startThree(prefix: string, envOf: (index: number) => Record<string, string>): Promise<Replica[]> {
   const three = await Promise.all([0, 1, 2].map((index) => start(`${prefix}${index}`, envOf(index))));
