@@ -217,14 +217,28 @@ describe('three replicas on one Redis', () => {
     );
     const reported: string[] = [];
     for (const ts of postedTs) {
-      const final = await slack.waitFor(
-        () =>
-          slack.calls.find(
-            (call) =>
-              call.method === 'chat.update' && call.args.ts === ts && String(call.args.text).startsWith('Report: '),
-          ),
-        30_000,
-      );
+      const final = await slack
+        .waitFor(
+          () =>
+            slack.calls.find(
+              (call) =>
+                call.method === 'chat.update' && call.args.ts === ts && String(call.args.text).startsWith('Report: '),
+            ),
+          30_000,
+        )
+        .catch((error: unknown) => {
+          // What the message last said, and what the survivors warned of: a failure explains itself.
+          const edits = slack.calls.filter((call) => call.method === 'chat.update' && call.args.ts === ts);
+          const warnings = survivors.flatMap((replica) =>
+            replica.logs
+              .filter((line) => line.level === 'warn' || line.level === 'error')
+              .map((line) => `${replica.name}: ${line.msg}`),
+          );
+          throw new Error(
+            `message ${ts} never showed its report; its edits: ${JSON.stringify(edits.map((call) => call.args.text))}; survivors warned: ${JSON.stringify(warnings)}`,
+            { cause: error },
+          );
+        });
       const id = events.find((event) => JSON.stringify(final.args.blocks).includes(event.id))?.id;
       reported.push(id ?? 'none');
     }
