@@ -14,6 +14,21 @@ export function isStoreError(value: unknown): value is StoreError {
   return value instanceof StoreError;
 }
 
+/** Another process held the lock for longer than the caller was willing to wait. */
+export class LockBusy extends Error {
+  readonly code = 'lock_busy';
+  constructor(key: string) {
+    super(`The lock on ${key} is held elsewhere`);
+    this.name = new.target.name;
+  }
+}
+
+/** How long to wait for a lock another process holds before giving up with `LockBusy`. */
+export interface LockOptions {
+  /** 0: take it only if free now. @default the lock's own wait (10 s on Redis) */
+  waitMs?: number;
+}
+
 /**
  * The narrow key-value interface every feature store uses. Failures throw `StoreError`: a read
  * that failed never looks like an empty key, so nothing is written back over data not read.
@@ -31,14 +46,15 @@ export interface KeyValueStore {
   update<T>(key: string, change: (current: T | undefined) => T | undefined): Promise<T | undefined>;
   /**
    * Runs `work` holding `key`'s lock: in turn with every other `update` or `exclusive` of that key
-   * in this process and, on a shared backend, in every other process.
+   * in this process and, on a shared backend, in every other process (held for as long as `work`
+   * runs). `options.waitMs` bounds the wait for another process's hold (shared backends only).
    */
-  exclusive<T>(key: string, work: () => Promise<T>): Promise<T>;
+  exclusive<T>(key: string, work: () => Promise<T>, options?: LockOptions): Promise<T>;
   close(): Promise<void>;
 }
 
 /** Runs `work` holding a lock on `key` (across processes when the backend is shared). */
-export type KeyLock = <T>(key: string, work: () => Promise<T>) => Promise<T>;
+export type KeyLock = <T>(key: string, work: () => Promise<T>, options?: LockOptions) => Promise<T>;
 
 const noLock: KeyLock = (_key, work) => work();
 
@@ -74,9 +90,9 @@ export function keyValueStore(
         await store.set(key, updated);
         return updated;
       }),
-    exclusive: <T>(key: string, work: () => Promise<T>): Promise<T> => {
+    exclusive: <T>(key: string, work: () => Promise<T>, lockOptions?: LockOptions): Promise<T> => {
       const previous = locks.get(key) ?? Promise.resolve();
-      const next = previous.catch(() => undefined).then(() => (options.lock ?? noLock)(key, work));
+      const next = previous.catch(() => undefined).then(() => (options.lock ?? noLock)(key, work, lockOptions));
       locks.set(key, next);
       void next.then(
         () => locks.get(key) === next && locks.delete(key),

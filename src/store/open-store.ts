@@ -17,6 +17,8 @@ export interface OpenStoreOptions {
   wrapAdapter?: (adapter: KeyvStoreAdapter) => KeyvStoreAdapter;
   /** Every key starts with it, so deployments sharing a Redis share nothing. @default 'eventops' */
   namespace?: string;
+  /** How long a Redis lock lives unless its holder renews it (tests shorten it). @default 10 s */
+  lockMs?: number;
 }
 
 type Opener = (url: string, location: string, options: OpenStoreOptions) => Promise<OpenedStore>;
@@ -28,6 +30,7 @@ const openRedisStore: Opener = async (url, _location, options) => {
   return openRedis(url, {
     namespace: options.namespace ?? DEFAULT_NAMESPACE,
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.lockMs !== undefined ? { lockMs: options.lockMs } : {}),
   });
 };
 
@@ -92,7 +95,8 @@ async function openSqlite(_url: string, location: string, options: OpenStoreOpti
 
 /**
  * Read-modify-write under `BEGIN IMMEDIATE`: SQLite's write lock, so processes sharing the file
- * take turns (each waits up to the busy timeout). One transaction at a time per connection.
+ * take turns (each waits up to the busy timeout, which also stands for `waitMs`). One transaction
+ * at a time per connection.
  */
 function sqliteLock(query: (sql: string) => Promise<unknown>): KeyLock {
   let chain: Promise<unknown> = Promise.resolve();

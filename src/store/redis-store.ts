@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import KeyvRedis from '@keyv/redis';
 import { type Logger, silentLogger } from '../logger.js';
 import type { Claim, ClaimState, ClaimStore } from './claims.js';
-import { keyValueStore, StoreError } from './key-value-store.js';
+import { type KeyLock, keyValueStore, LockBusy, type LockOptions, StoreError } from './key-value-store.js';
 import type { OpenedStore, SharedRedis } from './opened-store.js';
 import { describeRedis, parseRedisUrl } from './redis-url.js';
 
@@ -44,6 +44,13 @@ return 0`;
 const UNLOCK = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
+
+const RENEW = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0`;
+
+/** How long a lock lives unless its holder renews it: a replica that dies frees its locks this soon. */
+export const LOCK_MS = 10_000;
 
 /** Claims as single Redis operations: `SET NX` claims, Lua compare-and-set takes over and settles. */
 export class RedisClaims implements ClaimStore {
@@ -97,21 +104,38 @@ export class RedisClaims implements ClaimStore {
 }
 
 /**
- * A lock across processes for one key's read-modify-write: `SET NX PX`, released only by its
- * holder (a Lua compare-and-delete), so two replicas appending to one list both land.
+ * A lock across processes for one key's read-modify-write: `SET NX PX`, renewed every third of
+ * its life while the work runs (so a long hold never lapses under its living holder, and a dead
+ * holder's lapses within `lockMs`), released only by its holder (a Lua compare-and-delete).
  */
-function redisLock(redis: RedisCommands, run: SharedRedis['runScript'], prefix: string) {
-  return async <T>(key: string, work: () => Promise<T>): Promise<T> => {
+function redisLock(
+  redis: RedisCommands,
+  run: SharedRedis['runScript'],
+  prefix: string,
+  lockMs: number,
+  logger: Logger,
+): KeyLock {
+  return async <T>(key: string, work: () => Promise<T>, options?: LockOptions): Promise<T> => {
     const lock = prefix + key;
     const token = randomUUID();
-    const deadline = Date.now() + 10_000;
-    while ((await redis.set(lock, token, { condition: 'NX', expiration: { type: 'PX', value: 10_000 } })) !== 'OK') {
-      if (Date.now() > deadline) throw new StoreError(`Could not lock ${key} in Redis within 10 s`);
+    const deadline = Date.now() + (options?.waitMs ?? lockMs);
+    while ((await redis.set(lock, token, { condition: 'NX', expiration: { type: 'PX', value: lockMs } })) !== 'OK') {
+      if (options?.waitMs !== undefined && Date.now() >= deadline) throw new LockBusy(key);
+      if (Date.now() > deadline) throw new StoreError(`Could not lock ${key} in Redis within ${lockMs / 1000} s`);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
+    const renewal = setInterval(() => {
+      void run(RENEW, [lock], [token, String(lockMs)])
+        .then((renewed) => {
+          if (renewed !== 1) logger.warn('A Redis lock lapsed while its work ran', { key });
+        })
+        .catch(() => undefined);
+    }, lockMs / 3);
+    renewal.unref();
     try {
       return await work();
     } finally {
+      clearInterval(renewal);
       await run(UNLOCK, [lock], [token]).catch(() => undefined);
     }
   };
@@ -139,7 +163,10 @@ function scriptRunner(redis: RedisCommands): SharedRedis['runScript'] {
  * `redis[s]://[user:password@]host:port[/db]`: keyv on @keyv/redis for values, Redis itself for
  * claims and locks, every key under `namespace:` so deployments sharing a Redis share nothing.
  */
-export async function openRedis(url: string, options: { logger?: Logger; namespace: string }): Promise<OpenedStore> {
+export async function openRedis(
+  url: string,
+  options: { logger?: Logger; namespace: string; lockMs?: number },
+): Promise<OpenedStore> {
   const logger = options.logger ?? silentLogger;
   // Parsed once, here: the client gets fields, never the URL, so no library re-parses (or logs) it.
   const connection = parseRedisUrl(url);
@@ -181,7 +208,7 @@ export async function openRedis(url: string, options: { logger?: Logger; namespa
   const keyValue = keyValueStore(adapter, {
     namespace: options.namespace,
     logger,
-    lock: redisLock(redis, runScript, `${prefix}lock:`),
+    lock: redisLock(redis, runScript, `${prefix}lock:`, options.lockMs ?? LOCK_MS, logger),
   });
   // Fail at start, with the address, rather than on the first command.
   try {

@@ -1,6 +1,6 @@
 import type { Logger } from '../logger.js';
 import type { ClaimStore } from '../store/claims.js';
-import type { KeyValueStore } from '../store/key-value-store.js';
+import { type KeyValueStore, LockBusy } from '../store/key-value-store.js';
 import type { RateLimitSpec } from '../ticketing/rate-limit.js';
 import type { Clock } from '../time/clock.js';
 import { WatchScheduler } from './watch-scheduler.js';
@@ -10,6 +10,7 @@ import {
   type WatchReports,
   WatchService,
   type WatchServiceOptions,
+  type WatchTurn,
 } from './watch-service.js';
 import { WatchStore } from './watch-store.js';
 
@@ -27,8 +28,8 @@ export interface BuildWatchesOptions<M> {
   onCheck?: WatchServiceOptions<M>['onCheck'];
   onAlert?: WatchServiceOptions<M>['onAlert'];
   /**
-   * With replicas (a shared store): a turn holds the store's `watch:turn` lock, so one check is in
-   * flight across all of them. Never with SQLite: its lock is a transaction for the whole store, and
+   * With replicas (a shared store): a turn holds the store's `watch:turn` lock (renewed while it
+   * runs), so one check is in flight across all of them. Never with SQLite: its lock is a transaction for the whole store, and
    * one process runs one turn at a time anyway.
    */
   acrossReplicas: boolean;
@@ -45,6 +46,8 @@ export interface BuildWatchesOptions<M> {
 export function buildWatches<M>(options: BuildWatchesOptions<M>): {
   service: WatchService<M>;
   scheduler: WatchScheduler;
+  /** One turn as the scheduler takes it (under the lock with replicas). */
+  turn: () => Promise<WatchTurn>;
 } {
   const logger = options.logger.child({ component: 'watches' });
   const service = new WatchService<M>({
@@ -60,13 +63,21 @@ export function buildWatches<M>(options: BuildWatchesOptions<M>): {
     ...(options.onCheck ? { onCheck: options.onCheck } : {}),
     ...(options.onAlert ? { onAlert: options.onAlert } : {}),
   });
+  // A replica that finds the turn taken does not wait for it: it looks again in a moment.
+  const turn = options.acrossReplicas
+    ? () =>
+        options.store
+          .exclusive('watch:turn', () => service.turn(), { waitMs: 0 })
+          .catch((error: unknown) => {
+            if (error instanceof LockBusy) return { kind: 'turn-elsewhere' } as const;
+            throw error;
+          })
+    : () => service.turn();
   const scheduler = new WatchScheduler({
-    turn: options.acrossReplicas
-      ? () => options.store.exclusive('watch:turn', () => service.turn())
-      : () => service.turn(),
+    turn,
     clock: options.clock,
     logger,
     track: options.track,
   });
-  return { service, scheduler };
+  return { service, scheduler, turn };
 }

@@ -63,6 +63,7 @@ export class WatchScheduler {
           break;
         case 'no-spare-slot':
         case 'claimed-elsewhere':
+        case 'turn-elsewhere':
         case 'failed':
           delay = this.#retryMs;
           break;

@@ -120,6 +120,8 @@ export type WatchTurn =
   | { kind: 'checked'; eventId: string }
   | { kind: 'no-spare-slot'; eventId: string }
   | { kind: 'claimed-elsewhere'; eventId: string }
+  /** Another replica is taking its turn (it holds the `watch:turn` lock). */
+  | { kind: 'turn-elsewhere' }
   | { kind: 'failed'; eventId: string; error: unknown }
   | { kind: 'idle'; nextAt: number | undefined };
 
@@ -306,25 +308,7 @@ export class WatchService<M> {
     const key = `watch-due:${next.dueKey}`;
     const claimed = await this.#claim(key);
     if (claimed === 'busy' || claimed === 'done') return { kind: 'claimed-elsewhere', eventId: next.eventId };
-    // Held while the check runs: renewed every half lease, so only a dead replica's claim lapses.
-    let held = await this.#o.claims.get(key);
-    const renewal = setInterval(() => {
-      const at = this.#o.clock.now();
-      if (!held || held.owner !== this.#owner || held.state !== 'claimed') return;
-      const expected = held;
-      void this.#o.claims
-        .takeOver(key, expected, this.#owner, at)
-        .then((renewed) => {
-          if (renewed && held === expected) held = { owner: this.#owner, state: 'claimed', at };
-        })
-        .catch(() => undefined);
-    }, this.#leaseMs / 2);
-    renewal.unref();
-    try {
-      return await this.#check(next, key);
-    } finally {
-      clearInterval(renewal);
-    }
+    return this.#holding(key, () => this.#check(next, key));
   }
 
   async #check(next: NextCheck, key: string): Promise<WatchTurn> {
@@ -452,34 +436,36 @@ export class WatchService<M> {
     const claimed = await this.#claim(key);
     if (claimed === 'done') return 'posted';
     if (claimed === 'busy') return 'busy';
-    const cardTs = watch.cardTs ?? (await this.#showCard(watch, 'active'));
-    if (!cardTs) {
-      await this.#o.claims.release(key, this.#owner);
-      return 'busy';
-    }
-    const metadata = this.#metadata(watch, 'alert', { condition: state.key, crossing });
-    if (claimed === 'recovered' && (await this.#o.chat.findReply(watch.channel, cardTs, metadata))) {
+    return this.#holding(key, async () => {
+      const cardTs = watch.cardTs ?? (await this.#showCard(watch, 'active'));
+      if (!cardTs) {
+        await this.#o.claims.release(key, this.#owner);
+        return 'busy';
+      }
+      const metadata = this.#metadata(watch, 'alert', { condition: state.key, crossing });
+      if (claimed === 'recovered' && (await this.#o.chat.findReply(watch.channel, cardTs, metadata))) {
+        await this.#o.claims.settle(key, this.#owner, 'done', this.#o.clock.now());
+        return 'posted';
+      }
+      try {
+        await this.#o.chat.reply(
+          watch.channel,
+          cardTs,
+          this.#o.messages.alert({ watch, condition: state, value, check }),
+          {
+            broadcast: BROADCAST.has(state.condition.kind),
+            metadata,
+          },
+        );
+      } catch (error) {
+        await this.#o.claims.settle(key, this.#owner, 'failed', this.#o.clock.now()).catch(() => undefined);
+        if (await this.#refused(watch, error)) return 'refused';
+        throw error;
+      }
       await this.#o.claims.settle(key, this.#owner, 'done', this.#o.clock.now());
+      this.#o.onAlert?.(state.condition.kind);
       return 'posted';
-    }
-    try {
-      await this.#o.chat.reply(
-        watch.channel,
-        cardTs,
-        this.#o.messages.alert({ watch, condition: state, value, check }),
-        {
-          broadcast: BROADCAST.has(state.condition.kind),
-          metadata,
-        },
-      );
-    } catch (error) {
-      await this.#o.claims.settle(key, this.#owner, 'failed', this.#o.clock.now()).catch(() => undefined);
-      if (await this.#refused(watch, error)) return 'refused';
-      throw error;
-    }
-    await this.#o.claims.settle(key, this.#owner, 'done', this.#o.clock.now());
-    this.#o.onAlert?.(state.condition.kind);
-    return 'posted';
+    });
   }
 
   /** Posts the watch's card once (claimed), or edits it; returns its ts. */
@@ -491,28 +477,30 @@ export class WatchService<M> {
     const key = `watch-card:${watch.channel}:${watch.eventId}:${watch.createdAt}`;
     const claimed = await this.#claim(key);
     if (claimed === 'busy') return undefined;
-    const metadata = this.#metadata(watch, 'card');
-    let ts: string | undefined;
-    if (claimed === 'done' || claimed === 'recovered')
-      ts = await this.#o.chat.findCard(watch.channel, metadata, watch.createdAt);
-    if (!ts && claimed !== 'done') {
-      try {
-        ts = await this.#o.chat.postCard(watch.channel, await this.#card(watch, state), metadata);
-      } catch (error) {
-        await this.#o.claims.settle(key, this.#owner, 'failed', this.#o.clock.now()).catch(() => undefined);
-        if (await this.#refused(watch, error)) return undefined;
-        throw error;
+    return this.#holding(key, async () => {
+      const metadata = this.#metadata(watch, 'card');
+      let ts: string | undefined;
+      if (claimed === 'done' || claimed === 'recovered')
+        ts = await this.#o.chat.findCard(watch.channel, metadata, watch.createdAt);
+      if (!ts && claimed !== 'done') {
+        try {
+          ts = await this.#o.chat.postCard(watch.channel, await this.#card(watch, state), metadata);
+        } catch (error) {
+          await this.#o.claims.settle(key, this.#owner, 'failed', this.#o.clock.now()).catch(() => undefined);
+          if (await this.#refused(watch, error)) return undefined;
+          throw error;
+        }
       }
-    }
-    if (claimed !== 'done') await this.#o.claims.settle(key, this.#owner, 'done', this.#o.clock.now());
-    if (!ts) return undefined;
-    const cardTs = ts;
-    // A card found (posted by a replica that died) shows what it was posted with: bring it up to date.
-    if (claimed === 'done' || claimed === 'recovered') await this.#updateCard({ ...watch, cardTs }, state);
-    await this.#o.store.update(watch.channel, watch.eventId, (current) =>
-      current && current.createdAt === watch.createdAt && !current.cardTs ? { ...current, cardTs } : undefined,
-    );
-    return cardTs;
+      if (claimed !== 'done') await this.#o.claims.settle(key, this.#owner, 'done', this.#o.clock.now());
+      if (!ts) return undefined;
+      const cardTs = ts;
+      // A card found (posted by a replica that died) shows what it was posted with: bring it up to date.
+      if (claimed === 'done' || claimed === 'recovered') await this.#updateCard({ ...watch, cardTs }, state);
+      await this.#o.store.update(watch.channel, watch.eventId, (current) =>
+        current && current.createdAt === watch.createdAt && !current.cardTs ? { ...current, cardTs } : undefined,
+      );
+      return cardTs;
+    });
   }
 
   async #card(watch: Watch, state: CardState, endedBy?: string): Promise<M> {
@@ -545,30 +533,33 @@ export class WatchService<M> {
     const key = `watch-summary:${watch.channel}:${watch.eventId}:${watch.createdAt}`;
     const claimed = await this.#claim(key);
     if (claimed === 'busy') return;
-    try {
-      if (claimed !== 'done' && watch.cardTs) {
-        const metadata = this.#metadata(watch, 'summary');
-        const posted = claimed === 'recovered' && (await this.#o.chat.findReply(watch.channel, watch.cardTs, metadata));
-        if (!posted) {
-          const check = await this.#o.store.lastCheck(watch.eventId);
-          await this.#o.chat.reply(watch.channel, watch.cardTs, this.#o.messages.summary({ watch, check }), {
-            broadcast: false,
-            metadata,
-          });
+    return this.#holding(key, async () => {
+      try {
+        if (claimed !== 'done' && watch.cardTs) {
+          const metadata = this.#metadata(watch, 'summary');
+          const posted =
+            claimed === 'recovered' && (await this.#o.chat.findReply(watch.channel, watch.cardTs, metadata));
+          if (!posted) {
+            const check = await this.#o.store.lastCheck(watch.eventId);
+            await this.#o.chat.reply(watch.channel, watch.cardTs, this.#o.messages.summary({ watch, check }), {
+              broadcast: false,
+              metadata,
+            });
+          }
+          await this.#updateCard(watch, 'ended');
         }
-        await this.#updateCard(watch, 'ended');
+        await this.#o.claims.settle(key, this.#owner, 'done', this.#o.clock.now());
+      } catch (error) {
+        await this.#o.claims.settle(key, this.#owner, 'failed', this.#o.clock.now()).catch(() => undefined);
+        if (!(await this.#refused(watch, error))) {
+          this.#o.logger.warn('Could not post the summary of a watch', { channel: watch.channel, error });
+          return;
+        }
       }
-      await this.#o.claims.settle(key, this.#owner, 'done', this.#o.clock.now());
-    } catch (error) {
-      await this.#o.claims.settle(key, this.#owner, 'failed', this.#o.clock.now()).catch(() => undefined);
-      if (!(await this.#refused(watch, error))) {
-        this.#o.logger.warn('Could not post the summary of a watch', { channel: watch.channel, error });
-        return;
-      }
-    }
-    await this.#o.store.remove(watch.channel, watch.eventId);
-    const others = (await this.#o.store.all()).some((w) => w.eventId === watch.eventId);
-    if (!others) await this.#o.store.forgetCheck(watch.eventId);
+      await this.#o.store.remove(watch.channel, watch.eventId);
+      const others = (await this.#o.store.all()).some((w) => w.eventId === watch.eventId);
+      if (!others) await this.#o.store.forgetCheck(watch.eventId);
+    });
   }
 
   /** A channel that refuses posts pauses its watch, and the person who set it up is told once. */
@@ -605,6 +596,31 @@ export class WatchService<M> {
         return 0;
       });
     if (pruned > 0) this.#o.logger.info('Pruned old claims', { pruned });
+  }
+
+  /**
+   * Runs `work` while holding the claim on `key` (taken by `#claim`): renewed every half lease, so
+   * only a dead replica's claim lapses, never one whose Slack post or report call is slow.
+   */
+  async #holding<T>(key: string, work: () => Promise<T>): Promise<T> {
+    let held = await this.#o.claims.get(key);
+    const renewal = setInterval(() => {
+      const at = this.#o.clock.now();
+      if (!held || held.owner !== this.#owner || held.state !== 'claimed') return;
+      const expected = held;
+      void this.#o.claims
+        .takeOver(key, expected, this.#owner, at)
+        .then((renewed) => {
+          if (renewed && held === expected) held = { owner: this.#owner, state: 'claimed', at };
+        })
+        .catch(() => undefined);
+    }, this.#leaseMs / 2);
+    renewal.unref();
+    try {
+      return await work();
+    } finally {
+      clearInterval(renewal);
+    }
   }
 
   /**

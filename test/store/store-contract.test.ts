@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActivityStore } from '../../src/store/activity-store.js';
+import { LockBusy } from '../../src/store/key-value-store.js';
 import { type OpenedStore, openStore } from '../../src/store/open-store.js';
 import { type RedisServer, startRedis } from '../helpers/redis-server.js';
 
@@ -86,6 +87,32 @@ describe.each(backends)('the store contract on %s', (_name, url) => {
     await Promise.all(
       Array.from({ length: 6 }, (_, i) => (i % 2 ? a : b).keyValue.exclusive('report-message:m1', work)),
     );
+    expect(most).toBe(1);
+    await a.close();
+    await b.close();
+  });
+});
+
+describe('the Redis lock', () => {
+  it('stays held past its life while its holder works, and tells a handle that will not wait that it is busy', async () => {
+    const location = `${redis.url}/${++counter % 16}`;
+    // A lock that lives 300 ms unless renewed, held by work that takes 1.2 s.
+    const [a, b] = [await openStore(location, { lockMs: 300 }), await openStore(location, { lockMs: 300 })];
+    let inside = 0;
+    let most = 0;
+    const work = async () => {
+      inside += 1;
+      most = Math.max(most, inside);
+      // Work that outlasts the lock's life four times (not a wait for anything).
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      inside -= 1;
+      return 'done';
+    };
+    const holding = a.keyValue.exclusive('watch:turn', work);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await expect(b.keyValue.exclusive('watch:turn', work, { waitMs: 0 })).rejects.toBeInstanceOf(LockBusy);
+    const waiting = b.keyValue.exclusive('watch:turn', work, { waitMs: 5_000 });
+    expect(await Promise.all([holding, waiting])).toEqual(['done', 'done']);
     expect(most).toBe(1);
     await a.close();
     await b.close();

@@ -305,6 +305,15 @@ async function until(condition: () => boolean, what: string) {
   }
 }
 
+/** The same, for a condition read from the store. */
+async function untilAsync(condition: () => Promise<boolean>, what: string) {
+  const deadline = Date.now() + 5_000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`never happened: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 const stateOf = async (h: Harness, key: string, channel = 'C0OPS', eventId = EVENT.id) =>
   (await h.store.get(channel, eventId))?.conditions.find((c) => c.key === key);
 
@@ -613,6 +622,33 @@ describe('WatchService: alerts', () => {
     clockB.t += 2 * MINUTE;
     await Promise.all([a.observe(EVENT.id, report), b.observe(EVENT.id, report)]);
     expect(h.slack.alerts()).toHaveLength(2);
+  });
+
+  it('a reply Slack is slow to take keeps its alert claimed past the lease: no second replica posts it', async () => {
+    const h = await harness();
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    let replying: () => void = () => undefined;
+    const aReplying = new Promise<void>((resolve) => {
+      replying = resolve;
+    });
+    // A renews its claims every 50 ms of real time; B judges them by the usual lease.
+    const a = h.replica({ replyGate: gate, replying }, { leaseMs: 100 });
+    await a.watch(request([soldAtLeast(400)]));
+    const report = h.reports.set(EVENT.id, { ticketsSold: 450 });
+    const first = a.observe(EVENT.id, report);
+    await aReplying;
+    // Slack holds A's reply for longer than a lease: a claim not renewed would look abandoned.
+    h.clock.t += LEASE + 1;
+    const claimKey = `watch-alert:C0OPS:${EVENT.id}:${T0}:ticketsSold >= 400:1`;
+    await untilAsync(async () => (await h.opened.claims.get(claimKey))?.at === h.clock.t, 'A renewed its claim');
+    await h.replica().observe(EVENT.id, report);
+    open();
+    await first;
+    expect(h.slack.alerts()).toHaveLength(1);
+    expect(await h.opened.claims.get(claimKey)).toMatchObject({ state: 'done' });
   });
 
   it('three replicas taking turns at once: one check per due time, one alert per crossing', async () => {
