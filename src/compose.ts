@@ -225,6 +225,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       minIntervalMs: config.watchMinIntervalMs,
       acrossReplicas: shared !== undefined,
       leaseMs: config.reportJobLockMs,
+      eventDates: (eventId) => catalog.current()?.byId.get(eventId),
       onCheck: (source, sinceMs) => {
         metrics.watchChecks.inc({ source });
         if (sinceMs !== undefined) metrics.watchCheckInterval.observe(sinceMs / 1000);

@@ -8,99 +8,45 @@ import {
   watchPausedMessage,
   watchSummaryMessage,
 } from '../render/watch-blocks.js';
-import type { WatchChat, WatchMessages, WatchMetadata } from '../watches/watch-service.js';
-import { openDm, postCounted } from './digest-slack.js';
-import { channelProblem, channelRefusal, countSlackError } from './slack-errors.js';
-
-/** How many recent messages are read to find a card that may have gone out before a crash. */
-const HISTORY_SCAN = 200;
-
-const counted =
-  (metrics: Metrics | undefined, call: string) =>
-  (error: unknown): never => {
-    countSlackError(metrics, call, error);
-    throw error;
-  };
-
-type Message = NonNullable<webApi.ConversationsHistoryResponse['messages']>[number];
-
-function carries(message: Message, metadata: WatchMetadata): boolean {
-  const payload = message.metadata?.event_payload as Record<string, unknown> | undefined;
-  const wanted = metadata.event_payload;
-  return (
-    message.metadata?.event_type === metadata.event_type &&
-    payload?.watch === wanted.watch &&
-    payload?.created === wanted.created &&
-    payload?.kind === wanted.kind &&
-    (wanted.condition === undefined || payload?.condition === wanted.condition) &&
-    (wanted.crossing === undefined || payload?.crossing === wanted.crossing)
-  );
-}
+import type { WatchChat, WatchMessages } from '../watches/watch-service.js';
+import { counted, dmConversations, findPosted, postCounted, repliedInThread } from './posted-messages.js';
+import { channelProblem, channelRefusal } from './slack-errors.js';
 
 /** The watches' Slack side, through the app's client (which exists once the app does). */
 export function watchSlack(client: () => webApi.WebClient, metrics: Metrics | undefined): WatchChat<SlackMessage> {
-  // A personal watch lives in the person's DM: posts may name the user id, but edits, thread
-  // replies and history need the DM's own id (D...), opened once a person and process.
-  const dms = new Map<string, string>();
-  const conversation = async (channel: string) => {
-    if (!/^[UW][A-Z0-9]+$/.test(channel)) return channel;
-    const known = dms.get(channel);
-    if (known) return known;
-    const id = await openDm(client(), metrics, channel);
-    dms.set(channel, id);
-    return id;
-  };
+  // A personal watch lives in the person's DM: its card is posted to the user id, and edited,
+  // replied to and searched in the DM's own id.
+  const conversation = dmConversations(client, metrics);
   return {
     async postCard(channel, message, metadata) {
-      const posted = await client()
-        .chat.postMessage({ channel, text: message.text, blocks: message.blocks, metadata })
-        .catch(counted(metrics, 'chat.postMessage'));
-      if (!posted.ts) throw new Error('Slack posted the card without a message id');
-      return posted.ts;
+      const ts = await postCounted(client(), metrics, { channel, message, metadata });
+      if (!ts) throw new Error('Slack posted the card without a message id');
+      return ts;
     },
     async updateCard(channel, ts, message) {
-      await client()
-        .chat.update({ channel: await conversation(channel), ts, text: message.text, blocks: message.blocks })
-        .catch(counted(metrics, 'chat.update'));
+      const where = await conversation(channel);
+      await counted(
+        metrics,
+        'chat.update',
+        client().chat.update({ channel: where, ts, text: message.text, blocks: message.blocks }),
+      );
     },
     async reply(channel, threadTs, message, options) {
-      await client()
-        .chat.postMessage({
-          channel: await conversation(channel),
-          thread_ts: threadTs,
-          reply_broadcast: options.broadcast,
-          text: message.text,
-          blocks: message.blocks,
-          metadata: options.metadata,
-        })
-        .catch(counted(metrics, 'chat.postMessage'));
-    },
-    async findCard(channel, metadata, sinceMs) {
-      const history = await client().conversations.history({
+      await postCounted(client(), metrics, {
         channel: await conversation(channel),
-        oldest: String(Math.max(0, sinceMs - 1_000) / 1000),
-        include_all_metadata: true,
-        limit: HISTORY_SCAN,
+        message,
+        metadata: options.metadata,
+        thread: { ts: threadTs, broadcast: options.broadcast },
       });
-      return (history.messages ?? []).find((message) => carries(message, metadata))?.ts;
     },
-    async findReply(channel, threadTs, metadata) {
-      let cursor: string | undefined;
-      do {
-        const page = await client().conversations.replies({
-          channel: await conversation(channel),
-          ts: threadTs,
-          include_all_metadata: true,
-          limit: HISTORY_SCAN,
-          ...(cursor ? { cursor } : {}),
-        });
-        if ((page.messages ?? []).some((message) => carries(message as Message, metadata))) return true;
-        cursor = page.response_metadata?.next_cursor || undefined;
-      } while (cursor);
-      return false;
+    // A second of slack for the clocks of Slack and this machine.
+    findCard: async (channel, metadata, sinceMs) =>
+      (await findPosted(client(), await conversation(channel), metadata, sinceMs - 1_000))?.ts,
+    findReply: async (channel, threadTs, metadata) =>
+      repliedInThread(client(), await conversation(channel), threadTs, metadata),
+    notify: async (userId, message) => {
+      await postCounted(client(), metrics, { channel: userId, message });
     },
-    notify: (userId, message) =>
-      postCounted(client(), metrics, { channel: userId, text: message.text, blocks: message.blocks }),
     channelRefusal,
   };
 }

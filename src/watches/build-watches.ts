@@ -25,6 +25,8 @@ export interface BuildWatchesOptions<M> {
   minIntervalMs: number;
   /** How long a watch claim is held before others may take it (a check's is renewed while it runs). */
   leaseMs?: number;
+  /** The event's dates as the catalog in memory has them (a rescheduled event moves its watch). */
+  eventDates?: WatchServiceOptions<M>['eventDates'];
   onCheck?: WatchServiceOptions<M>['onCheck'];
   onAlert?: WatchServiceOptions<M>['onAlert'];
   /**
@@ -60,6 +62,7 @@ export function buildWatches<M>(options: BuildWatchesOptions<M>): {
     clock: options.clock,
     logger,
     ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
+    ...(options.eventDates ? { eventDates: options.eventDates } : {}),
     ...(options.onCheck ? { onCheck: options.onCheck } : {}),
     ...(options.onAlert ? { onAlert: options.onAlert } : {}),
   });

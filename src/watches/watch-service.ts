@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { isUpcoming } from '../catalog/is-upcoming.js';
 import type { Logger } from '../logger.js';
 import { soldFigure } from '../reports/report-figures.js';
 import type { ClaimStore } from '../store/claims.js';
-import type { EventReport } from '../ticketing/schemas.js';
+import type { EventReport, TicketingEvent } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
 import { type ConditionState, type EventCheck, newConditionState, type Watch, watchKey } from './watch.js';
 import { judge, MAX_CONDITIONS, type WatchCondition } from './watch-condition.js';
@@ -84,6 +85,11 @@ export interface WatchServiceOptions<M> {
   onAlert?: (kind: WatchCondition['kind']) => void;
   /** Settled claims older than this are pruned. @default 14 days (as the digests') */
   claimRetentionMs?: number;
+  /**
+   * The event's dates as the catalog in memory has them now (no API call), so a rescheduled event's
+   * watch ends with the event, not on the dates it was watched with. Undefined: not known now.
+   */
+  eventDates?: (eventId: string) => Pick<TicketingEvent, 'startsAtMs' | 'endsAtMs'> | undefined;
 }
 
 const PRUNE_EVERY_MS = 3_600_000;
@@ -276,8 +282,9 @@ export class WatchService<M> {
     const now = this.#o.clock.now();
     await this.#prune(now);
     const live: Watch[] = [];
-    for (const watch of await this.#o.store.all()) {
-      const over = watch.endsAtMs !== undefined && watch.endsAtMs <= now;
+    for (const stored of await this.#o.store.all()) {
+      const watch = await this.#redated(stored);
+      const over = !isUpcoming(watch, now);
       if (over && watch.paused) await this.#o.store.remove(watch.channel, watch.eventId);
       else if (over) await this.#end(watch);
       else if (!watch.paused) live.push(watch);
@@ -302,6 +309,18 @@ export class WatchService<M> {
     const next = nextCheck(candidates, now, this.#o.rule);
     if (!next || next.dueAt > now) return { kind: 'idle', nextAt: next?.dueAt };
     return this.#checkDue(next);
+  }
+
+  /** The watch with its event's dates as the catalog has them now (a rescheduled event moves its watch). */
+  async #redated(watch: Watch): Promise<Watch> {
+    const dates = this.#o.eventDates?.(watch.eventId);
+    if (!dates || (dates.startsAtMs === watch.startsAtMs && dates.endsAtMs === watch.endsAtMs)) return watch;
+    const moved = await this.#o.store.update(watch.channel, watch.eventId, (current) =>
+      current && current.createdAt === watch.createdAt
+        ? { ...current, startsAtMs: dates.startsAtMs, endsAtMs: dates.endsAtMs }
+        : undefined,
+    );
+    return moved && moved.createdAt === watch.createdAt ? moved : watch;
   }
 
   async #checkDue(next: NextCheck): Promise<WatchTurn> {

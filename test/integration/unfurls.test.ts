@@ -55,13 +55,16 @@ describe('event links unfold into event cards', () => {
 
   it('answers a link still in the composer with its unfurl_id and source, and adds a report at hand', async () => {
     rig = await startBot({ env: { EVENT_PAGE_URL: PAGE, TICKETING_REPORT_LIMIT: '3/1s', WATCH_MIN_INTERVAL: '1s' } });
-    await rig.bot.catalog.snapshot();
-    const [event] = published(rig);
-    if (!event) throw new Error('the seed has published events');
+    const snapshot = await rig.bot.catalog.snapshot();
+    // A watch follows its event's dates in the catalog: one that has not ended.
+    const event = published(rig)
+      .map((each) => snapshot.byId.get(each.id))
+      .find((each) => each !== undefined && each.endsAtMs > Date.now());
+    if (!event) throw new Error('the seed has upcoming published events');
     await rig.bot.watches.watch({
       channel: 'C0009',
       personal: false,
-      event: { id: event.id, name: event.name, startsAtMs: event.startsAtMs, endsAtMs: Date.now() + 86_400_000 * 30 },
+      event: { id: event.id, name: event.name, startsAtMs: event.startsAtMs, endsAtMs: event.endsAtMs },
       userId: 'U0ALICE',
       conditions: [{ kind: 'sold-out' }],
     });

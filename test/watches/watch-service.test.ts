@@ -244,7 +244,12 @@ interface Harness {
   /** A replica: its own service (owner id) over the shared store, Slack and report endpoint. */
   replica(
     behaviour?: ChatBehaviour,
-    options?: { clock?: Clock; reports?: WatchReports; leaseMs?: number },
+    options?: {
+      clock?: Clock;
+      reports?: WatchReports;
+      leaseMs?: number;
+      eventDates?: WatchServiceOptions<Msg>['eventDates'];
+    },
   ): WatchService<Msg>;
 }
 
@@ -281,6 +286,7 @@ async function harness(): Promise<Harness> {
         leaseMs: options.leaseMs ?? LEASE,
         onCheck: (source, since) => checks.push({ source, since }),
         onAlert: (kind) => alertKinds.push(kind),
+        ...(options.eventDates ? { eventDates: options.eventDates } : {}),
       };
       return new WatchService<Msg>(serviceOptions);
     },
@@ -863,6 +869,27 @@ describe('WatchService: the end of the event', () => {
     await service.turn();
     expect(h.slack.summaries()).toHaveLength(1);
     expect(h.reports.spareCalls.slice(1)).not.toContain(EVENT.id);
+  });
+
+  it('follows the event’s dates as the catalog has them: a postponed event’s watch goes on past the old end, and ends at the new one', async () => {
+    const h = await harness();
+    const dates = new Map([[EVENT.id, { startsAtMs: EVENT.startsAtMs, endsAtMs: EVENT.endsAtMs }]]);
+    const service = h.replica({}, { eventDates: (id) => dates.get(id) });
+    await service.watch(request([soldAtLeast(400)]));
+    expect(await service.turn()).toEqual({ kind: 'checked', eventId: EVENT.id });
+    // Postponed by a week after the watch was set.
+    const postponed = { startsAtMs: EVENT.startsAtMs + 7 * DAY, endsAtMs: EVENT.endsAtMs + 7 * DAY };
+    dates.set(EVENT.id, postponed);
+    h.clock.t = EVENT.endsAtMs + HOUR;
+    expect(await service.turn()).toEqual({ kind: 'checked', eventId: EVENT.id });
+    expect(h.slack.summaries()).toHaveLength(0);
+    expect(await h.store.get('C0OPS', EVENT.id)).toMatchObject(postponed);
+    // Not in the catalog now (a failed crawl): the dates it last had stand.
+    dates.delete(EVENT.id);
+    h.clock.t = postponed.endsAtMs;
+    await service.turn();
+    expect(h.slack.summaries()).toHaveLength(1);
+    expect(await h.store.get('C0OPS', EVENT.id)).toBeUndefined();
   });
 
   it('across replicas the summary goes out once', async () => {
