@@ -9,6 +9,7 @@ import {
   LIMITS,
   mrkdwnField,
   mrkdwnSection,
+  plainMessage,
   type SlackMessage,
   warningMessage,
 } from './block-kit.js';
@@ -201,4 +202,17 @@ export function reportAbandonedMessage(eventLabel: string): SlackMessage {
   return warningMessage(
     md`The report for ${code(eventLabel)} was not fetched: eventops restarted while it was queued. Ask again with \`/events report ${clip(eventLabel, 100)}\`.`,
   );
+}
+
+/**
+ * Said before a report is fetched for something the person asked (a promo code by its code, what
+ * a watch can check): they wait their turn within the report limit. `purpose` completes "to ...".
+ */
+export function fetchingReportWords(purpose: Mrkdwn, reportLimit: RateLimitSpec): Mrkdwn {
+  return md`:hourglass_flowing_sand: Fetching the event's report ${purpose} (the report API allows ${describeLimit(reportLimit)}; you may wait your turn)...`;
+}
+
+/** The same as a message of its own. */
+export function fetchingReportMessage(purpose: Mrkdwn, reportLimit: RateLimitSpec): SlackMessage {
+  return plainMessage(fetchingReportWords(purpose, reportLimit));
 }

@@ -69,6 +69,18 @@ export function reportFor(deps: SlackDeps, eventId: string, requester: string): 
   );
 }
 
+/**
+ * The event's latest report at hand, at no report call: a watch's last check, the replicas' shared
+ * cache, or one this process fetched lately; undefined when none is.
+ */
+export async function reportAtHand(deps: SlackDeps, eventId: string): Promise<EventReport | undefined> {
+  return (
+    (await deps.watches?.latestReport(eventId)) ??
+    (await deps.sharedReports?.queue.cached(eventId)) ??
+    deps.ticketing.cachedReport(eventId)
+  );
+}
+
 /** What finishing a report on any replica needs: the report flow's, the limit's words, and the store. */
 export interface DeliveryDeps extends Pick<ReportFlowDeps, 'activity' | 'clock' | 'logger'> {
   reportLimit: ReportTransport['reportLimit'];

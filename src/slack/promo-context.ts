@@ -1,12 +1,12 @@
 import type { RespondFn, webApi } from '@slack/bolt';
 import type { PromoDeps, ProposeResult } from '../promo/promo-changes.js';
 import { type PromoCodeSources, type PromoRef, resolvePromo } from '../promo/promo-codes.js';
-import { plainMessage, type SlackMessage, warningMessage } from '../render/block-kit.js';
+import { type SlackMessage, warningMessage } from '../render/block-kit.js';
 import { noEventMessage } from '../render/event-blocks.js';
-import { describeLimit } from '../render/limit-wording.js';
 import { code, md } from '../render/mrkdwn.js';
 import { confirmationRefusedMessage, promoCodeNotNamed, promoConfirmMessage } from '../render/promo-blocks.js';
-import { reportFor } from './ask-for-report.js';
+import { fetchingReportMessage } from '../render/report-blocks.js';
+import { reportAtHand, reportFor } from './ask-for-report.js';
 import type { SlackDeps } from './deps.js';
 import { respondPrivately } from './respond-safely.js';
 import { userMessageFor } from './user-message.js';
@@ -51,13 +51,12 @@ export function proposalMessage(deps: SlackDeps, result: ProposeResult, eventId:
 
 /**
  * Where the codes of an event's promos are read: the latest report at hand (a watch's last check,
- * the replicas' shared cache), or one fetched for this in the person's turn within the report
+ * a cache), or one fetched for this in the person's turn within the report
  * limit (with replicas, in the shared queue, whichever replica fetches it).
  */
 export function promoCodeSources(deps: SlackDeps, userId: string): PromoCodeSources {
   return {
-    reportAtHand: async (eventId) =>
-      (await deps.watches?.latestReport(eventId)) ?? (await deps.sharedReports?.queue.cached(eventId)),
+    reportAtHand: (eventId) => reportAtHand(deps, eventId),
     fetchReport: (eventId) => reportFor(deps, eventId, userId),
   };
 }
@@ -77,9 +76,7 @@ export async function promoIdFor(
     const resolved = await resolvePromo(promoCodeSources(deps, userId), eventId, ref, async () => {
       await respondPrivately(
         respond,
-        plainMessage(
-          md`:hourglass_flowing_sand: Fetching the event's report to find promo code ${code('code' in ref ? ref.code : '?', 64)} (the report API allows ${describeLimit(deps.reportLimit)}; you may wait your turn)...`,
-        ),
+        fetchingReportMessage(md`to find promo code ${code('code' in ref ? ref.code : '?', 64)}`, deps.reportLimit),
         deps.logger,
       );
     });

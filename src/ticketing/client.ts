@@ -234,6 +234,11 @@ export class TicketingClient {
     return this.#reports.spare?.(parseId('event', eventId));
   }
 
+  /** A report this process fetched lately, still fresh in its queue's cache, at no cost. */
+  cachedReport(eventId: string): EventReport | undefined {
+    return this.#reports.cached?.(parseId('event', eventId));
+  }
+
   /**
    * One report, fetched now through the organization's budget but outside this process's report
    * queue: for a queue that keeps the report limit itself (the replicas' shared one).

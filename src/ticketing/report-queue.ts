@@ -54,6 +54,8 @@ export interface ReportScheduler {
    * request waits and a slot is free (or served from the cache), else undefined.
    */
   spare?(eventId: string): Promise<EventReport> | undefined;
+  /** A report fetched lately, still fresh in the cache, at no cost; else undefined. */
+  cached?(eventId: string): EventReport | undefined;
 }
 
 /** Builds the report queue once the client can fetch reports for it. */
@@ -201,6 +203,10 @@ export class ReportQueue implements ReportScheduler {
         finished ? { state: 'done', position: 0, estimatedWaitMs: 0 } : this.#progressOf(current, this.#clock.now()),
       cancel: () => cancel(),
     };
+  }
+
+  cached(eventId: string): EventReport | undefined {
+    return this.#cache?.get(eventId);
   }
 
   spare(eventId: string): Promise<EventReport> | undefined {

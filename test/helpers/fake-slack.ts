@@ -98,6 +98,9 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       case 'views.open':
       case 'views.publish':
         return { ok: true, view: { id: 'V0001' } };
+      case 'views.update':
+        // A new hash at each update, as Slack gives: the next update names it.
+        return { ok: true, view: { id: args.view_id, hash: `${Date.now()}.${++ts}` } };
       case 'users.info':
         return { ok: true, user: { id: args.user, tz: 'America/New_York', tz_offset: -18_000 } };
       case 'usergroups.users.list':

@@ -64,7 +64,7 @@ describe('event links unfold into event cards', () => {
     await rig.bot.watches.watch({
       channel: 'C0009',
       personal: false,
-      event: { id: event.id, name: event.name, startsAtMs: event.startsAtMs, endsAtMs: event.endsAtMs },
+      event: { id: event.id, name: event.name ?? event.id, startsAtMs: event.startsAtMs, endsAtMs: event.endsAtMs },
       userId: 'U0ALICE',
       conditions: [{ kind: 'sold-out' }],
     });

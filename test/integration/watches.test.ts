@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SimEvent } from '../../src/simulator/seed.js';
 import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
-import { commandBody, postSigned, viewSubmissionBody } from '../helpers/slack-requests.js';
+import { commandBody, eventBody, postSigned, postSignedJson, viewSubmissionBody } from '../helpers/slack-requests.js';
 
 let rig: BotRig | undefined;
 afterEach(async () => {
@@ -15,6 +15,8 @@ const FAST = {
   env: { TICKETING_REPORT_LIMIT: '3/1s', WATCH_MIN_INTERVAL: '1s', TICKETING_REPORT_CACHE_TTL: '0' },
 };
 
+const FETCHING = ":hourglass_flowing_sand: Fetching the event's report";
+
 async function command(r: BotRig, text: string, user = 'U0EDITOR', channel = 'C0001') {
   const responseUrl = r.slack.responseUrl();
   const result = await postSigned(
@@ -24,7 +26,10 @@ async function command(r: BotRig, text: string, user = 'U0EDITOR', channel = 'C0
   );
   expect(result.status).toBe(200);
   const path = new URL(responseUrl).pathname;
-  const answer = await r.slack.waitFor(() => r.slack.responses.find((call) => call.method === path));
+  // The answer, after any "fetching the event's report" notice that came first.
+  const answer = await r.slack.waitFor(() =>
+    r.slack.responses.find((call) => call.method === path && !String(call.args.text).startsWith(FETCHING)),
+  );
   return JSON.stringify(answer.args);
 }
 
@@ -52,6 +57,40 @@ async function check(r: BotRig) {
     if (Date.now() > deadline) throw new Error(`no check came: ${JSON.stringify(turn)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** The person picks an event in the open watch form (`block_actions` from the modal's picker). */
+async function pickInForm(r: BotRig, eventId: string, privateMetadata: string) {
+  const picked = {
+    type: 'block_actions',
+    team: { id: 'T0001', domain: 'test' },
+    api_app_id: 'A0001',
+    token: 'legacy-verification-token',
+    user: { id: 'U0ALICE', username: 'alice', team_id: 'T0001' },
+    trigger_id: '123.456.abc',
+    container: { type: 'view', view_id: 'V0001' },
+    view: {
+      id: 'V0001',
+      hash: '1.abc',
+      type: 'modal',
+      callback_id: 'watch_modal',
+      private_metadata: privateMetadata,
+      state: {
+        values: { event: { event_picker: { type: 'external_select', selected_option: { value: eventId } } } },
+      },
+    },
+    actions: [
+      {
+        type: 'external_select',
+        action_id: 'event_picker',
+        block_id: 'event',
+        selected_option: { value: eventId, text: { type: 'plain_text', text: 'x' } },
+        action_ts: '1.3',
+      },
+    ],
+  };
+  const body = `payload=${encodeURIComponent(JSON.stringify(picked))}`;
+  expect((await postSigned(r.url, SIGNING_SECRET, body)).status).toBe(200);
 }
 
 describe('/events watch through the real Bolt app', () => {
@@ -111,6 +150,7 @@ describe('/events watch through the real Bolt app', () => {
     const { event } = watchable(rig);
     await command(rig, `watch ${event.id}: sold out`);
     const reportsBefore = rig.sim.stats().admittedReports;
+    const updatesBefore = updates(rig).length;
     const asked = await postSigned(
       rig.url,
       SIGNING_SECRET,
@@ -123,7 +163,7 @@ describe('/events watch through the real Bolt app', () => {
     );
     expect(asked.status).toBe(200);
     // The person's report lands, and the watch's card is edited with its figures.
-    await rig.slack.waitFor(() => updates(rig as BotRig).length > 0 || undefined);
+    await rig.slack.waitFor(() => updates(rig as BotRig).length > updatesBefore || undefined);
     expect(rig.sim.stats().admittedReports).toBe(reportsBefore + 1);
     const turn = await rig.bot.watches.turn();
     // Checked a moment ago by the person's report: nothing is due.
@@ -210,36 +250,7 @@ describe('/events watch through the real Bolt app', () => {
     const view = open.args.view as { callback_id: string; private_metadata: string };
     expect(view.callback_id).toBe('watch_modal');
     // The person picks the event: the form comes back with the conditions its report allows.
-    const picked = {
-      type: 'block_actions',
-      team: { id: 'T0001', domain: 'test' },
-      api_app_id: 'A0001',
-      token: 'legacy-verification-token',
-      user: { id: 'U0ALICE', username: 'alice', team_id: 'T0001' },
-      trigger_id: '123.456.abc',
-      container: { type: 'view', view_id: 'V0001' },
-      view: {
-        id: 'V0001',
-        hash: '1.abc',
-        type: 'modal',
-        callback_id: 'watch_modal',
-        private_metadata: view.private_metadata,
-        state: {
-          values: { event: { event_picker: { type: 'external_select', selected_option: { value: event.id } } } },
-        },
-      },
-      actions: [
-        {
-          type: 'external_select',
-          action_id: 'event_picker',
-          block_id: 'event',
-          selected_option: { value: event.id, text: { type: 'plain_text', text: 'x' } },
-          action_ts: '1.3',
-        },
-      ],
-    };
-    const body = `payload=${encodeURIComponent(JSON.stringify(picked))}`;
-    expect((await postSigned(rig.url, SIGNING_SECRET, body)).status).toBe(200);
+    await pickInForm(rig, event.id, view.private_metadata);
     const update = await rig.slack.waitFor(() => rig?.slack.calls.find((c) => c.method === 'views.update'));
     const redrawn = JSON.stringify(update.args.view);
     expect(redrawn).toContain('sold &gt;= 90%');
@@ -271,6 +282,57 @@ describe('/events watch through the real Bolt app', () => {
     expect(mine[0]?.watch.conditions.map((c) => c.key)).toEqual(['sold >= 90%', '+25 sold since the last check']);
   });
 
+  it('reads the report of an event nobody watches in the person’s turn: the form offers what it holds, the command refuses what it lacks', async () => {
+    rig = await startBot(FAST);
+    const { event, code } = watchable(rig);
+    await rig.bot.catalog.snapshot();
+    const reportsBefore = rig.sim.stats().admittedReports;
+    await pickInForm(rig, event.id, JSON.stringify({ channelId: 'C0002' }));
+    const redraws = () => (rig as BotRig).slack.calls.filter((c) => c.method === 'views.update');
+    await rig.slack.waitFor(() => redraws()[1]);
+    // First the form says it is fetching the report; then it offers what the report holds.
+    expect(JSON.stringify(redraws()[0]?.args.view)).toContain('Fetching the event');
+    const offered = JSON.stringify(redraws()[1]?.args.view);
+    expect(offered).toContain('sold &gt;= 90%');
+    expect(offered).toContain(`${code} left`);
+    expect(rig.sim.stats().admittedReports).toBe(reportsBefore + 1);
+
+    // The command reads it too (fetched again: this rig keeps no report cache), and refuses a
+    // promo code the report does not name, setting nothing.
+    const refused = await command(rig, `watch ${event.id}: NOSUCH left <= 2`, 'U0ALICE', 'C0003');
+    expect(refused).toContain('NOSUCH');
+    expect(await rig.bot.watches.list({ channel: 'C0003' })).toHaveLength(0);
+    const fetching = rig.slack.responses.filter((c) => String(c.args.text).startsWith(FETCHING));
+    expect(fetching).toHaveLength(1);
+    // A watch set by command starts with the figures its conditions were read from: one check, no call of its own.
+    const set = await command(rig, `watch ${event.id}: sold out`, 'U0ALICE', 'C0003');
+    expect(set).toContain('sold out');
+    expect((await rig.bot.watches.lastCheck(event.id))?.checks).toBe(1);
+  });
+
+  it('lists my watches on App Home, where they are and what they watch, and not another person’s', async () => {
+    rig = await startBot(FAST);
+    const { event } = watchable(rig);
+    await command(rig, `watch ${event.id}: sold out`, 'U0ALICE', 'C0001');
+    await command(rig, `watch ${event.id}: sold >= 90%`, 'U0BOB', 'C0002');
+    const since = rig.slack.calls.length;
+    const opened = await postSignedJson(
+      rig.url,
+      SIGNING_SECRET,
+      eventBody({ type: 'app_home_opened', user: 'U0ALICE', channel: 'D0001', tab: 'home', event_ts: '1.1' }),
+    );
+    expect(opened.status).toBe(200);
+    const publish = await rig.slack.waitFor(() =>
+      rig?.slack.calls.slice(since).find((c) => c.method === 'views.publish' && c.args.user_id === 'U0ALICE'),
+    );
+    const home = JSON.stringify(publish.args.view);
+    const section = home.slice(home.indexOf('Your watches'));
+    expect(section).toContain(event.name);
+    expect(section).toContain('<#C0001>');
+    expect(section).toContain('sold out');
+    expect(section).not.toContain('<#C0002>');
+  });
+
   it('refuses in the form a condition the report cannot check, and sets nothing', async () => {
     rig = await startBot(FAST);
     const { event } = watchable(rig);
@@ -299,9 +361,10 @@ describe('/events watch through the real Bolt app', () => {
     rig = await startBot(FAST);
     const { event } = watchable(rig);
     await command(rig, `watch ${event.id}: sold out`);
+    const updatesBefore = updates(rig).length;
     rig.bot.watchScheduler.start();
     try {
-      await rig.slack.waitFor(() => updates(rig as BotRig).length > 0 || undefined);
+      await rig.slack.waitFor(() => updates(rig as BotRig).length > updatesBefore || undefined);
       // A store write after the scheduler's check (its turn must not hold the store).
       expect(await command(rig, 'digest on 07:30 UTC')).toContain('Daily digest on');
       expect(await command(rig, 'watches')).toContain('sold out');

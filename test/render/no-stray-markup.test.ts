@@ -66,6 +66,8 @@ import {
 } from '../../src/render/promo-blocks.js';
 import {
   reportAbandonedMessage,
+  fetchingReportMessage,
+  fetchingReportWords,
   reportFailedMessage,
   reportMessage,
   reportProgressMessage,
@@ -491,6 +493,9 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
       ]),
     reportFailedMessage: () => HOSTILE.map((text) => reportFailedMessage(text, escapeText(text))),
     reportAbandonedMessage: () => HOSTILE.map(reportAbandonedMessage),
+    fetchingReportMessage: () => HOSTILE.map((text) => fetchingReportMessage(md`to find ${code(text, 64)}`, LIMIT)),
+    fetchingReportWords: () =>
+      HOSTILE.map((text) => plainMessage(fetchingReportWords(md`to find ${code(text, 64)}`, LIMIT))),
   },
   'unfurl-blocks.ts': {
     eventUnfurlBlocks: () =>

@@ -6,6 +6,7 @@ import { USAGE } from '../../render/command-syntax.js';
 import { eventChoicesMessage, eventLabel, noEventMessage } from '../../render/event-blocks.js';
 import { usageMessage } from '../../render/help-blocks.js';
 import { clip, code, md } from '../../render/mrkdwn.js';
+import { fetchingReportMessage } from '../../render/report-blocks.js';
 import { watchConfirmationMessage, watchListMessage, watchRefusedMessage } from '../../render/watch-blocks.js';
 import type { TicketingEvent } from '../../ticketing/schemas.js';
 import { defaultConditions, parseConditions } from '../../watches/watch-condition.js';
@@ -13,6 +14,7 @@ import type { EventsCommand } from '../command-parser.js';
 import type { SlackDeps } from '../deps.js';
 import { respondPrivately } from '../respond-safely.js';
 import { userMessageFor } from '../user-message.js';
+import { countAsFirstCheck, reportToWatch } from '../watch-report.js';
 
 type WatchCommand = Extract<EventsCommand, { kind: 'watch' | 'unwatch' | 'watches' }>;
 
@@ -71,8 +73,15 @@ export async function handleWatchCommand(
           );
           return;
         }
-        // Conditions are checked against the latest report at hand, when there is one.
-        const report = await watches.latestReport(event.id);
+        // Conditions are checked against the event's latest report: at hand, or fetched for it in
+        // the person's turn (it then counts as the watch's first check).
+        const report = await reportToWatch(deps, event.id, context.userId, () =>
+          respondPrivately(
+            respond,
+            fetchingReportMessage(md`to see what it lets you watch`, deps.reportLimit),
+            deps.logger,
+          ),
+        );
         const parsed = command.conditions
           ? parseConditions(command.conditions, report)
           : { conditions: defaultConditions(report) };
@@ -92,6 +101,7 @@ export async function handleWatchCommand(
           userId: context.userId,
           conditions: parsed.conditions,
         });
+        if (!result.refused) await countAsFirstCheck(deps, event.id, report);
         deps.watchScheduler?.poke();
         const message = result.refused
           ? watchRefusedMessage({ ...result.refused, eventName: eventLabel(event) })

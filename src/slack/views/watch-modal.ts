@@ -2,9 +2,11 @@ import type { App } from '@slack/bolt';
 import { warningMessage } from '../../render/block-kit.js';
 import { eventLabel } from '../../render/event-blocks.js';
 import { EVENT_PICKER_ACTION, FIELDS, PERSONAL_VALUE, WATCH_MODAL, watchModalView } from '../../render/modal-views.js';
-import { md } from '../../render/mrkdwn.js';
+import { type Mrkdwn, md } from '../../render/mrkdwn.js';
+import { fetchingReportWords } from '../../render/report-blocks.js';
 import { watchConfirmationMessage, watchRefusedMessage } from '../../render/watch-blocks.js';
 import { parseId } from '../../ticketing/ids.js';
+import type { EventReport } from '../../ticketing/schemas.js';
 import {
   conditionsOffered,
   defaultConditions,
@@ -12,11 +14,13 @@ import {
   parseConditions,
 } from '../../watches/watch-condition.js';
 import { ackFirst } from '../ack-first.js';
+import { reportAtHand, reportFor } from '../ask-for-report.js';
 import type { SlackDeps } from '../deps.js';
 import { decodeOrigin } from '../modal-openers.js';
 import { privateAnswer } from '../private-answer.js';
 import { countSlackError } from '../slack-errors.js';
 import { userMessageFor } from '../user-message.js';
+import { countAsFirstCheck } from '../watch-report.js';
 import { eventInMemory, type ViewState } from './event-modals.js';
 
 type Checked = { selected_options?: { value?: string }[] | null };
@@ -36,24 +40,46 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
     const eventId = state[FIELDS.event.block]?.[FIELDS.event.action]?.selected_option?.value ?? '';
     const event = eventInMemory(deps, eventId);
     if (!event || event === 'unlisted') return;
-    const report = await deps.watches.latestReport(event.id).catch(() => undefined);
-    const offered = report ? conditionsOffered(report).map(describeCondition) : [];
-    const ticked = report ? defaultConditions(report).map(describeCondition) : [];
-    const note = report
-      ? md`Offered from the event's latest report at hand: only what it holds. More in the box below.`
-      : md`No report of this event is at hand yet. Leave the box empty for the defaults (90% sold, sold out, promo codes at 10% left), or type conditions: each is checked against the first report, and the card says which one it cannot check.`;
     const personal = checked(state, 'personal').includes(PERSONAL_VALUE);
-    await client.views
-      .update({
-        view_id: view.id,
-        hash: view.hash,
-        view: watchModalView({ privateMetadata: view.private_metadata, event, offered, ticked, note, personal }),
-      })
-      .catch((error: unknown) => {
-        // A hash mismatch means the person changed the form meanwhile: their version stands.
-        countSlackError(deps.metrics, 'views.update', error);
-        deps.logger.info('Could not redraw the watch form', { error });
-      });
+    /** Redraws the form (undefined when Slack refused: the person changed it meanwhile, their version stands). */
+    const redraw = (report: EventReport | undefined, note: Mrkdwn, hash: string | undefined) =>
+      client.views
+        .update({
+          view_id: view.id,
+          ...(hash ? { hash } : {}),
+          view: watchModalView({
+            privateMetadata: view.private_metadata,
+            event,
+            offered: report ? conditionsOffered(report).map(describeCondition) : [],
+            ticked: report ? defaultConditions(report).map(describeCondition) : [],
+            note,
+            personal,
+          }),
+        })
+        .catch((error: unknown) => {
+          countSlackError(deps.metrics, 'views.update', error);
+          deps.logger.info('Could not redraw the watch form', { error });
+          return undefined;
+        });
+    let hash: string | undefined = view.hash;
+    let report = await reportAtHand(deps, event.id).catch(() => undefined);
+    if (!report) {
+      // None at hand: fetched in the person's turn, the form saying so meanwhile.
+      const waiting = await redraw(undefined, fetchingReportWords(md`to offer what it holds`, deps.reportLimit), hash);
+      if (!waiting) return;
+      hash = waiting.view?.hash;
+      try {
+        report = await reportFor(deps, event.id, body.user.id);
+      } catch (error) {
+        await redraw(
+          undefined,
+          md`The event's report could not be read: ${userMessageFor(error)} Type conditions below (each is checked against the first report, and the card says which one it cannot check), or pick the event again.`,
+          hash,
+        );
+        return;
+      }
+    }
+    await redraw(report, md`Offered from the event's latest report: only what it holds. More in the box below.`, hash);
   });
 
   app.view(WATCH_MODAL, async ({ ack, view, body, client }) => {
@@ -68,7 +94,8 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
       return;
     }
     const id = known?.id ?? parseId('event', eventId);
-    const report = await watches?.latestReport(id).catch(() => undefined);
+    // The report the form offered from is at hand (fetched or cached at the pick): no wait here.
+    const report = await reportAtHand(deps, id).catch(() => undefined);
     const text = [...checked(state, 'offered'), typed].filter(Boolean).join(', ');
     const parsed = text ? parseConditions(text, report) : { conditions: defaultConditions(report) };
     if ('problem' in parsed || parsed.conditions.length === 0) {
@@ -96,6 +123,7 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
         userId,
         conditions: parsed.conditions,
       });
+      if (report && !result.refused) await countAsFirstCheck(deps, event.id, report);
       deps.watchScheduler?.poke();
       await respond(
         result.refused
