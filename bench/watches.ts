@@ -9,9 +9,9 @@
  *   run shows is the scheduler's spread over the slots, not a floor the minimum interval sets);
  * - the report cache's 60 s TTL = 1 window;
  * - the scheduler's retry after "no spare slot" (2 s) = 33 ms and its longest sleep (15 s) =
- *   250 ms; a claim's lease (2 min) = 2 windows. `buildWatches` does not let these be passed, so
- *   the service and the scheduler are built here as it builds them (a turn under the store's
- *   `watch:turn` lock), with the scaled timings.
+ *   250 ms; a claim's lease (`REPORT_JOB_LOCK`, 30 s) = half a window. `buildWatches` does not
+ *   let the scheduler's timings be passed, so the service and the scheduler are built here as it
+ *   builds them on SQLite (no `watch:turn` lock: one process), with the scaled timings.
  *
  * Real parts: the simulator on loopback (5 ms latency, moving figures), the TicketingClient from
  * `createTicketingClient` with its in-process report queue, WatchService + WatchScheduler on
@@ -134,7 +134,7 @@ async function withRig<T>(options: { watch: boolean }, body: (rig: Rig) => Promi
     rule: { ...REPORTS, minIntervalMs: MIN_INTERVAL_MS },
     clock: { now: () => Date.now() },
     logger: silentLogger,
-    leaseMs: 120_000 / SCALE,
+    leaseMs: 30_000 / SCALE,
     onCheck: (source) => {
       checks[source] += 1;
     },

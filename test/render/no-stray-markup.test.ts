@@ -65,9 +65,9 @@ import {
   promoUncertainMessage,
 } from '../../src/render/promo-blocks.js';
 import {
-  reportAbandonedMessage,
   fetchingReportMessage,
   fetchingReportWords,
+  reportAbandonedMessage,
   reportFailedMessage,
   reportMessage,
   reportProgressMessage,

@@ -273,15 +273,8 @@ describe('a replica killed (SIGKILL) in the middle of a watch check', () => {
     expect(replies(channel, cardTs)).toHaveLength(0);
   }, 40_000);
 
-  // BUG: the killed replica's `watch-due:<event>:<lastCheckedAt>` claim stays 'claimed', and the
-  // WatchService takes a claim over only after its lease, a fixed 2 minutes (leaseMs is never
-  // configured: build-watches.ts does not pass it, compose.ts has nothing to pass). Every survivor's
-  // turn computes the same due key, finds it busy and answers 'claimed-elsewhere' until then: the
-  // watch goes unchecked for 120 of its 1 s intervals. Fix: give the WatchService a lease from the
-  // configuration (REPORT_JOB_LOCK, the shared report queue's "held before others may take it,
-  // renewed while it lives") and renew the due claim every lease / 2 while the check runs (a
-  // compare-and-set of its `at` through claims.takeOver), so a dead replica's check is taken over
-  // a lease after it died (here, once the dead turn's 10 s `watch:turn` lock has lapsed too).
+  // Regression: a dead replica's due claim was taken over only after a fixed 2-minute lease, so
+  // the watch went unchecked for ~120 s; the lease is now REPORT_JOB_LOCK and a live check renews it.
   it('another replica carries the watch on within seconds: checks go on, one alert after the kill', async (context) => {
     if (killedAt === undefined) context.skip();
     const since = killedAt as number;

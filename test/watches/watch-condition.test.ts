@@ -267,9 +267,8 @@ describe('judge: a report that lacks what a condition reads', () => {
     );
   });
 
-  // BUG: sold-since and stall read sold through soldOfCapacity, so a report with tickets sold but
-  // no (or a zero) capacity cannot be checked for movement, and the reason given ("the report has
-  // no tickets sold") is false: it has them. Neither condition needs a capacity.
+  // Regression: movement was read through sold-of-capacity, so a report without a capacity could
+  // not be checked for it (and the reason given was false). Neither condition needs a capacity.
   it('judges "+N sold" and "no sale for H" on a report that has tickets sold but no capacity', () => {
     const noCapacity: EventReport = { ticketsSold: 570 };
     expect(judge({ kind: 'sold-since', count: 50 }, { ...reading(), report: noCapacity, previousSold: 520 })).toEqual({
@@ -432,8 +431,7 @@ describe('parseConditions: what it refuses, and how it says so', () => {
     expect(parsed).toEqual({ problem: `"${long.slice(0, 60)}" is not a condition I know.` });
   });
 
-  // BUG (spec gap): issue 18 spells two conditions in words the parser refuses: "promo EARLYBIRD
-  // has <= 10 left" and "at least N sold since the last check".
+  // Regression: the issue's own spellings were refused by the parser.
   it("accepts the issue's own spellings of a promo running low and a jump in sales", () => {
     expect(parseConditions('promo EARLYBIRD has <= 10 left')).toEqual({
       conditions: [{ kind: 'left', code: 'EARLYBIRD', max: 10, unit: 'count' }],
@@ -667,9 +665,8 @@ describe('no crash on any report shape', () => {
     },
   );
 
-  // BUG: a promo row with a zero (or negative) quantity is offered, and made a default, as
-  // "CODE left <= 10%", which the same report cannot check ("promo code CODE has no quantity"):
-  // a watch set with no conditions then shows it as unknown from its first check.
+  // Regression: a promo row without a quantity was offered (and made a default) as a share left
+  // the same report cannot check.
   it('offers no share-left condition on a promo code without a quantity', () => {
     for (const quantity of [0, -10]) {
       const shape: EventReport = { ticketsSold: 1, capacity: 10, promos: [{ code: 'FREE', redeemed: 0, quantity }] };
@@ -684,9 +681,8 @@ describe('no crash on any report shape', () => {
     }
   });
 
-  // BUG: soldOfCapacity takes the first figure whose name has "sold" but no "un" or "out"
-  // (meant for "unsold" and "soldOut"), so "soldCount" or "amountSold" (c-OU-N-t, amo-UN-t) are
-  // not read as sold: "sold >= 90%" cannot be checked on a report spelling it so.
+  // Regression: sold was read only from names without "un" or "out", which missed soldCount and
+  // amountSold.
   it('reads sold from a field named soldCount or amountSold', () => {
     for (const field of ['soldCount', 'amountSold', 'ticketsSoldCount']) {
       expect(

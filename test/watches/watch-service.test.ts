@@ -412,9 +412,8 @@ describe('WatchService: the card', () => {
     expect(h.slack.updates.at(-1)?.ts).toBe(h.slack.cards[0]?.ts);
   });
 
-  // BUG: when a check finds the card a dead replica posted (findCard), it stores its ts but does
-  // not edit it, so the card keeps the figures it was posted with (none here) until the next
-  // check, an interval later; a card posted by the check itself shows the check's figures.
+  // Regression: a card recovered from a dead replica kept the figures it was posted with until
+  // the next check.
   it('the check that recovers a card a dead replica posted shows its figures on it', async () => {
     const h = await harness();
     const { behaviour, dead } = dying({ crashInPostCard: 'after-post' });
@@ -917,9 +916,7 @@ describe('WatchService: the end of the event', () => {
     expect(await h.store.all()).toEqual([]);
   });
 
-  // BUG: turn() drops paused watches before it looks for ended events, so a paused watch (a
-  // channel that refused posts) outlives its event forever: it stays in the store and in
-  // `/events watches` and App Home after the event is over.
+  // Regression: a paused watch (a channel that refused posts) outlived its event forever.
   it('drops a paused watch once its event is over', async () => {
     const h = await harness();
     const service = h.replica();
