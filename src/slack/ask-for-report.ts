@@ -9,9 +9,9 @@ import type { KeyValueStore } from '../store/key-value-store.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import type { ReportOutcome } from '../ticketing/shared-report-queue.js';
 import type { SlackDeps } from './deps.js';
-import { runReportView } from './functions/step-report.js';
 import { type ReportTransport, reportMessages, reportSurface, type SlackReportRequest } from './report-message.js';
 import type { ReportDelivery, ReportTarget } from './report-target.js';
+import { runReportView } from './run-report.js';
 
 /** The report flow of this deployment: the replicas' shared queue when there is one, else the client's own. */
 function reportFlow(deps: SlackDeps): ReportFlow<ReportTarget> {

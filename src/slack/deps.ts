@@ -14,9 +14,9 @@ import type { SharedReportQueue } from '../ticketing/shared-report-queue.js';
 import type { Clock } from '../time/clock.js';
 import type { WatchScheduler } from '../watches/watch-scheduler.js';
 import type { WatchService } from '../watches/watch-service.js';
-import type { WorkflowRuns } from './functions/workflow-runs.js';
 import type { PromoEditors } from './promo-editors.js';
 import type { ReportDelivery } from './report-target.js';
+import type { WorkflowRuns } from './workflow-runs.js';
 
 /**
  * The report queue every replica shares, and the store: its lock orders the edits of one message,

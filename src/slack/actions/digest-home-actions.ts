@@ -5,7 +5,7 @@ import { type Mrkdwn, md } from '../../render/mrkdwn.js';
 import { ackFirst } from '../ack-first.js';
 import type { SlackDeps } from '../deps.js';
 import { digestRefusedWords, turnDigestOnInSlack } from '../digest-slack.js';
-import { publishHome } from '../home/app-home.js';
+import { publishHome } from '../home-tab.js';
 import { userMessageFor } from '../user-message.js';
 
 /** App Home's "Turn on" without a digest to resume: `/events digest on --me`'s defaults. */

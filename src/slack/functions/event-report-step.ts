@@ -1,8 +1,9 @@
 import { eventLabel } from '../../render/event-blocks.js';
 import { askForStepReport } from '../ask-for-report.js';
+import { stepFailure } from '../finish-run.js';
+import { REPORT_STEP_TITLE, runReportSurface, WORKFLOW_REQUESTER } from '../run-report.js';
 import { eventForStep, isProblem, textInput } from './step-inputs.js';
-import { REPORT_STEP_TITLE, runReportSurface, WORKFLOW_REQUESTER } from './step-report.js';
-import { stepFailure, type WorkflowStep } from './workflow-step.js';
+import type { WorkflowStep } from './workflow-step.js';
 
 /**
  * "Get event report": the event's report, waited for in the same queue and limit as a person's

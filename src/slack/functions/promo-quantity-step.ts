@@ -5,10 +5,11 @@ import { clip, code, type Mrkdwn, md } from '../../render/mrkdwn.js';
 import { promoCodeNotNamed } from '../../render/promo-blocks.js';
 import { promoQuantityProblem } from '../../ticketing/promo-quantity.js';
 import type { TicketingEvent } from '../../ticketing/schemas.js';
+import { type StepOutputs, stepFailure } from '../finish-run.js';
 import { promoCodeSources, promoDeps } from '../promo-context.js';
 import { userMessageFor } from '../user-message.js';
 import { eventForStep, isProblem, textInput, userContextId, wholeNumberInput } from './step-inputs.js';
-import { type StepOutputs, stepFailure, stepProblem, type WorkflowStep } from './workflow-step.js';
+import { stepProblem, type WorkflowStep } from './workflow-step.js';
 
 const TITLE = 'Set promo quantity';
 

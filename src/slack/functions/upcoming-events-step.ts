@@ -5,8 +5,9 @@ import { eventTitle } from '../../render/event-blocks.js';
 import { describeEventTime } from '../../render/event-time.js';
 import { clip, code, joinMrkdwn, type Mrkdwn, md } from '../../render/mrkdwn.js';
 import type { TicketingEvent } from '../../ticketing/schemas.js';
+import { stepFailure } from '../finish-run.js';
 import { asOfUtc, isProblem, textInput, wholeNumberInput } from './step-inputs.js';
-import { stepFailure, type WorkflowStep } from './workflow-step.js';
+import type { WorkflowStep } from './workflow-step.js';
 
 const DAY_MS = 24 * 60 * 60_000;
 /** Days when the workflow gives none: a week, as `/events list week`. */

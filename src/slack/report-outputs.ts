@@ -1,9 +1,9 @@
-import { eventLabel, eventTitle } from '../../render/event-blocks.js';
-import { clip, code, joinMrkdwn, type Mrkdwn, md } from '../../render/mrkdwn.js';
-import { formatNumber, humanise } from '../../render/report-blocks.js';
-import { figureOf, quantityRows, soldFigure, topFigures } from '../../reports/report-figures.js';
-import type { EventReport, TicketingEvent } from '../../ticketing/schemas.js';
-import type { StepOutputs } from './workflow-step.js';
+import { eventLabel, eventTitle } from '../render/event-blocks.js';
+import { clip, code, joinMrkdwn, type Mrkdwn, md } from '../render/mrkdwn.js';
+import { formatNumber, humanise } from '../render/report-blocks.js';
+import { figureOf, quantityRows, soldFigure, topFigures } from '../reports/report-figures.js';
+import type { EventReport, TicketingEvent } from '../ticketing/schemas.js';
+import type { StepOutputs } from './finish-run.js';
 
 /**
  * The headline figures a step outputs as numbers, each read from the report by name (any case,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '../../logger.js';
-import type { ClaimStore } from '../../store/claims.js';
-import type { Clock } from '../../time/clock.js';
+import type { Logger } from '../logger.js';
+import type { ClaimStore } from '../store/claims.js';
+import type { Clock } from '../time/clock.js';
 
 /** The runs Slack delivered to any replica, so that a run delivered twice is run once. */
 export interface WorkflowRuns {

@@ -1,11 +1,11 @@
 import type { webApi } from '@slack/bolt';
-import type { Logger } from '../../logger.js';
-import { escapeText, type Mrkdwn, md } from '../../render/mrkdwn.js';
-import { isFinal, type ReportStatus } from '../../reports/report-status.js';
-import type { ReportAsk, ReportSurface, ReportView } from '../../reports/report-surface.js';
-import type { RunTarget } from '../report-target.js';
+import type { Logger } from '../logger.js';
+import { escapeText, type Mrkdwn, md } from '../render/mrkdwn.js';
+import { isFinal, type ReportStatus } from '../reports/report-status.js';
+import type { ReportAsk, ReportSurface, ReportView } from '../reports/report-surface.js';
+import { couldNotFinish, finishRun, restartingProblem } from './finish-run.js';
 import { reportOutputs } from './report-outputs.js';
-import { couldNotFinish, finishRun, restartingProblem } from './workflow-step.js';
+import type { RunTarget } from './report-target.js';
 
 /**
  * Who a report step asks as, for the queue's turns: every report step together is one requester,
