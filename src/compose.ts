@@ -1,38 +1,35 @@
-import { randomUUID } from 'node:crypto';
 import type { App } from '@slack/bolt';
-import { storeCatalogShare } from './catalog/catalog-share.js';
-import { EventCatalog } from './catalog/event-catalog.js';
+import { buildCatalog } from './catalog/build-catalog.js';
+import type { EventCatalog } from './catalog/event-catalog.js';
 import { eventLinks } from './catalog/event-links.js';
 import type { Config } from './config.js';
 import { buildDigests } from './digest/build-digests.js';
 import type { DigestService } from './digest/digest-service.js';
 import { Closers } from './lifecycle/closers.js';
+import { Late } from './lifecycle/late.js';
 import { WorkTracker } from './lifecycle/work-tracker.js';
 import type { Logger } from './logger.js';
 import { buildObservability } from './observability/build-observability.js';
 import { type Readiness, startHealthServer } from './observability/health.js';
 import type { Metrics } from './observability/metrics.js';
-import { PendingPromoChanges } from './promo/pending-promo-changes.js';
 import type { SlackMessage } from './render/block-kit.js';
 import { digestMessage, digestPausedMessage } from './render/digest-blocks.js';
 import { buildSharedReportQueue } from './reports/build-reports.js';
 import { spareReports } from './reports/spare-reports.js';
 import type { Simulator } from './simulator/server.js';
-import { deliverReportInSlack } from './slack/ask-for-report.js';
-import { createSlackApp } from './slack/create-slack-app.js';
+import { slackReportDelivery } from './slack/ask-for-report.js';
+import { buildSlackApp } from './slack/build-slack-app.js';
 import type { SharedReports } from './slack/deps.js';
 import { digestSlack } from './slack/digest-slack.js';
-import { PromoEditors } from './slack/promo-editors.js';
 import type { ReportDelivery } from './slack/report-target.js';
 import { watchMessages, watchSlack } from './slack/watch-slack.js';
-import { workflowRuns } from './slack/workflow-runs.js';
 import { ActivityStore } from './store/activity-store.js';
 import { type OpenedStore, openStore } from './store/open-store.js';
 import { buildTicketing } from './ticketing/build-ticketing.js';
 import type { TicketingClient } from './ticketing/client.js';
 import type { Clock } from './time/clock.js';
 import { systemClock } from './time/clock.js';
-import { buildWatches } from './watches/build-watches.js';
+import { type BuiltWatches, buildWatches } from './watches/build-watches.js';
 import type { WatchScheduler } from './watches/watch-scheduler.js';
 import type { WatchService } from './watches/watch-service.js';
 
@@ -84,9 +81,11 @@ export interface ComposeOptions {
 }
 
 /** The demo service, when TICKETING_API_URL is `simulator`: loaded only then, so a deployment never holds it. */
-async function ticketingService(config: Config, closers: Closers, logger: Logger) {
+async function ticketingService(config: Config, logger: Logger) {
   if (config.ticketing.apiUrl !== 'simulator') {
-    return { apiUrl: config.ticketing.apiUrl, apiKey: config.ticketing.apiKey, simulator: undefined };
+    const { apiUrl, apiKey } = config.ticketing;
+    if (!apiUrl || !apiKey) throw new Error('composeBot needs TICKETING_API_URL and TICKETING_API_KEY');
+    return { apiUrl, apiKey, simulator: undefined, close: async () => {} };
   }
   const { startSimulator } = await import('./simulator/server.js');
   const simulator = await startSimulator({
@@ -95,109 +94,109 @@ async function ticketingService(config: Config, closers: Closers, logger: Logger
     // Sales accumulate, promo codes run down, some events sell out: a watch fires within minutes.
     motion: 'moving',
   });
-  closers.add(() => simulator.close());
   logger.warn('TICKETING_API_URL=simulator: serving demo data from the built-in simulator', { url: simulator.url });
-  return { apiUrl: simulator.url, apiKey: simulator.apiKeys[0], simulator };
+  return {
+    apiUrl: simulator.url,
+    apiKey: simulator.apiKeys[0] as string,
+    simulator,
+    close: () => simulator.close(),
+  };
+}
+
+/** The store `STORE_URL` names (or the one the caller opens). */
+function openBotStore(config: Config, options: ComposeOptions): Promise<OpenedStore> {
+  if (options.openStore) return options.openStore();
+  return openStore(config.storeUrl, {
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+    logger: options.logger,
+    namespace: config.storeNamespace,
+  });
 }
 
 /**
  * Builds the whole bot from a validated configuration, area by area; the caller starts `app`.
- * Each area's builder lives with the area; this function orders them and owns the shutdown.
+ * Each area's builder lives with the area; this function orders them and owns the shutdown: what
+ * is built first closes last (the store), after everything that writes to it.
  */
 export async function composeBot(config: Config, options: ComposeOptions): Promise<Bot> {
   const { logger } = options;
   const clock = options.clock ?? systemClock;
-  if (!config.slack.botToken) throw new Error('composeBot needs SLACK_BOT_TOKEN');
+  const { botToken } = config.slack;
+  if (!botToken) throw new Error('composeBot needs SLACK_BOT_TOKEN');
   const closers = new Closers(logger);
   try {
-    // The store opens first and closes last, after everything that writes to it.
-    const store = options.openStore
-      ? await options.openStore()
-      : await openStore(config.storeUrl, {
-          ...(options.cwd ? { cwd: options.cwd } : {}),
-          logger,
-          namespace: config.storeNamespace,
-        });
-    closers.add(() => store.close());
+    const store = closers.keep(await openBotStore(config, options));
     logger.info('Store opened', { store: store.description });
     const { shared } = store;
+    const service = closers.keep(await ticketingService(config, logger));
+    const work = new WorkTracker();
+    const activity = new ActivityStore(store.keyValue);
 
-    const { apiUrl, apiKey, simulator } = await ticketingService(config, closers, logger);
-    if (!apiUrl || !apiKey) throw new Error('composeBot needs TICKETING_API_URL and TICKETING_API_KEY');
+    // Parts that others refer to before they exist: read at a scrape, in a callback, once built.
+    const late = {
+      ticketing: new Late<TicketingClient>('The ticketing client'),
+      sharedReports: new Late<SharedReports>('The shared report queue'),
+      watches: new Late<BuiltWatches<SlackMessage>>('The watches'),
+      app: new Late<App>('The Slack app'),
+    };
+    const slackClient = () => late.app.get().client;
 
-    // The metrics read the client and the queue on each scrape, once both exist.
-    let ticketing: TicketingClient | undefined;
-    let sharedReports: SharedReports | undefined;
-    let watches: ReturnType<typeof buildWatches<SlackMessage>> | undefined;
     const observability = buildObservability({
       store: store.keyValue,
       clock,
       sources: {
-        budget: () => (ticketing as TicketingClient).budget(),
-        reportsWaiting: () => sharedReports?.queue.waiting() ?? (ticketing as TicketingClient).reportsWaiting,
+        budget: () => late.ticketing.get().budget(),
+        reportsWaiting: () => late.sharedReports.peek()?.queue.waiting() ?? late.ticketing.get().reportsWaiting,
       },
     });
     const { metrics, readiness, routes } = observability;
 
-    const client = await buildTicketing({
-      apiUrl,
-      apiKey,
-      limits: config.ticketing,
-      shared,
-      observer: observability.apiObserver({
-        reportHeaders: (observation) => sharedReports?.queue.observe(observation),
-        // A report a person fetched counts as a check of the event, if it is watched.
-        reportFetched: (eventId, report) => {
-          // Tracked, so shutdown waits for it before the store closes.
-          work
-            .track(watches?.service.observe(eventId, report) ?? Promise.resolve())
-            .catch((error: unknown) =>
-              logger.warn('A fetched report could not update its watches', { eventId, error }),
-            );
-        },
-      }),
-      clock,
-      logger,
-    });
-    ticketing = client;
-    closers.add(() => client.close());
+    const client = late.ticketing.set(
+      closers.keep(
+        await buildTicketing({
+          apiUrl: service.apiUrl,
+          apiKey: service.apiKey,
+          limits: config.ticketing,
+          shared,
+          observer: observability.apiObserver({
+            reportHeaders: (observation) => late.sharedReports.peek()?.queue.observe(observation),
+            // A report a person fetched counts as a check of the event, if it is watched.
+            reportFetched: (eventId, report) => late.watches.peek()?.personFetched(eventId, report),
+          }),
+          clock,
+          logger,
+        }),
+      ),
+    );
 
-    const work = new WorkTracker();
-    const activity = new ActivityStore(store.keyValue);
-    // The Slack client exists once the app does; digests and shared reports post through it.
-    let app: App | undefined;
-    const slackClient = () => {
-      if (!app) throw new Error('The Slack app is not built yet');
-      return app.client;
-    };
+    const sharedReports = shared
+      ? late.sharedReports.set({
+          queue: closers.keep(
+            await buildSharedReportQueue<ReportDelivery>({
+              shared,
+              store: store.keyValue,
+              limit: config.ticketing.reportLimit,
+              cacheTtlMs: config.ticketing.reportCacheTtlMs,
+              lockMs: config.reportJobLockMs,
+              fetchReport: (eventId, signal) => client.fetchReport(eventId, { priority: 'interactive', signal }),
+              deliver: slackReportDelivery(
+                { activity, clock, logger, metrics, reportLimit: config.ticketing.reportLimit, store: store.keyValue },
+                slackClient,
+              ),
+              clock,
+              logger,
+            }),
+          ),
+          store: store.keyValue,
+        })
+      : undefined;
 
-    if (shared) {
-      const finish = { activity, clock, logger, reportLimit: config.ticketing.reportLimit, store: store.keyValue };
-      const queue = await buildSharedReportQueue<ReportDelivery>({
-        shared,
-        store: store.keyValue,
-        limit: config.ticketing.reportLimit,
-        cacheTtlMs: config.ticketing.reportCacheTtlMs,
-        lockMs: config.reportJobLockMs,
-        fetchReport: (eventId, signal) => client.fetchReport(eventId, { priority: 'interactive', signal }),
-        deliver: (job, outcome) => {
-          metrics.reportWait.observe(Math.max(0, clock.now() - job.requestedAt) / 1000);
-          return deliverReportInSlack(finish, slackClient(), job.delivery, outcome);
-        },
-        clock,
-        logger,
-      });
-      sharedReports = { queue, store: store.keyValue };
-      closers.add(() => queue.close());
-    }
-
-    const catalog = new EventCatalog({
+    const catalog = buildCatalog({
       client,
       orgLimit: config.ticketing.orgLimit,
-      // With replicas, one crawl per period for all of them.
-      share: shared ? { share: storeCatalogShare(store.keyValue, store.claims), owner: randomUUID() } : undefined,
+      shared: shared ? { store: store.keyValue, claims: store.claims } : undefined,
       clock,
-      logger: logger.child({ component: 'catalog' }),
+      logger,
     });
 
     const digests = buildDigests<SlackMessage>({
@@ -215,71 +214,55 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       logger,
     });
 
-    watches = buildWatches<SlackMessage>({
-      store: store.keyValue,
-      claims: store.claims,
-      chat: watchSlack(slackClient, metrics),
-      messages: watchMessages,
-      reports: spareReports(client, sharedReports?.queue),
-      reportLimit: config.ticketing.reportLimit,
-      minIntervalMs: config.watchMinIntervalMs,
-      acrossReplicas: shared !== undefined,
-      leaseMs: config.reportJobLockMs,
-      eventDates: (eventId) => catalog.current()?.byId.get(eventId),
-      onCheck: (source, sinceMs) => {
-        metrics.watchChecks.inc({ source });
-        if (sinceMs !== undefined) metrics.watchCheckInterval.observe(sinceMs / 1000);
-      },
-      onAlert: (condition) => metrics.watchAlerts.inc({ condition }),
-      track: (job) => work.track(job),
-      clock,
-      logger,
-    });
-    const { service: watchService, scheduler: watchScheduler } = watches;
-
-    const interactiveTimeoutMs = options.interactiveTimeoutMs ?? 25_000;
-    const maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 10_000;
-    const started = createSlackApp(
-      {
-        botToken: config.slack.botToken,
-        signingSecret: config.slack.signingSecret,
-        appToken: config.slack.appToken,
-        apiUrl: config.slack.apiUrl,
-        logger,
-        routes,
-      },
-      {
-        ticketing: client,
-        catalog,
-        digests,
-        activity,
-        editors: new PromoEditors(config.slack.promoEditors, { logger, clock }),
-        pending: new PendingPromoChanges({
-          store: store.keyValue,
-          claims: store.claims,
-          clock,
-          ...(options.promoConfirmationTtlMs ? { ttlMs: options.promoConfirmationTtlMs } : {}),
-        }),
-        runs: workflowRuns(store.claims, clock, logger),
+    const watches = late.watches.set(
+      buildWatches<SlackMessage>({
+        store: store.keyValue,
+        claims: store.claims,
+        chat: watchSlack(slackClient, metrics),
+        messages: watchMessages,
+        reports: spareReports(client, sharedReports?.queue),
         reportLimit: config.ticketing.reportLimit,
-        sharedReports,
-        watches: watchService,
-        watchScheduler,
-        eventLinks: config.eventPageUrl ? eventLinks(config.eventPageUrl) : undefined,
-        metrics,
-        work,
-        logger,
+        minIntervalMs: config.watchMinIntervalMs,
+        acrossReplicas: shared !== undefined,
+        leaseMs: config.reportJobLockMs,
+        eventDates: (eventId) => catalog.current()?.byId.get(eventId),
+        onCheck: (source, sinceMs) => {
+          metrics.watchChecks.inc({ source });
+          if (sinceMs !== undefined) metrics.watchCheckInterval.observe(sinceMs / 1000);
+        },
+        onAlert: (condition) => metrics.watchAlerts.inc({ condition }),
+        track: (job) => work.track(job),
         clock,
-        progressIntervalMs: options.progressIntervalMs ?? 2_000,
-        pageSize: 10,
-        interactive: () => ({
-          signal: AbortSignal.timeout(interactiveTimeoutMs),
-          priority: 'interactive',
-          maxRateLimitWaitMs,
-        }),
-      },
+        logger,
+      }),
     );
-    app = started;
+
+    const app = late.app.set(
+      buildSlackApp({
+        slack: { ...config.slack, botToken },
+        store,
+        routes,
+        parts: {
+          ticketing: client,
+          catalog,
+          digests,
+          activity,
+          reportLimit: config.ticketing.reportLimit,
+          sharedReports,
+          watches: watches.service,
+          watchScheduler: watches.scheduler,
+          eventLinks: config.eventPageUrl ? eventLinks(config.eventPageUrl) : undefined,
+          metrics,
+          work,
+          logger,
+          clock,
+        },
+        interactiveTimeoutMs: options.interactiveTimeoutMs,
+        maxRateLimitWaitMs: options.maxRateLimitWaitMs,
+        progressIntervalMs: options.progressIntervalMs,
+        promoConfirmationTtlMs: options.promoConfirmationTtlMs,
+      }),
+    );
     sharedReports?.queue.start();
 
     // Socket Mode has no HTTP receiver: health and metrics get a small port of their own.
@@ -291,26 +274,26 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
 
     let closing: Promise<void> | undefined;
     return {
-      app: started,
+      app,
       digests,
       ticketing: client,
       activity,
-      simulator,
+      simulator: service.simulator,
       work,
       catalog,
-      watches: watchService,
-      watchScheduler,
+      watches: watches.service,
+      watchScheduler: watches.scheduler,
       metrics,
       readiness,
       close: (closeOptions = {}) => {
         closing ??= (async () => {
           digests.stop();
-          watchScheduler.stop();
+          watches.scheduler.stop();
           catalog.stop();
           // Stops new work: queued reports are told so, commands arriving now are turned away.
           const drained = await work.drain(closeOptions.drainMs ?? 30_000);
           if (drained.unfinished > 0) logger.warn('Shutting down with work unfinished', drained);
-          await started.stop().catch(() => undefined);
+          await app.stop().catch(() => undefined);
           await closers.closeAll();
         })();
         return closing;

@@ -20,6 +20,12 @@ export class Closers {
     this.#closers.push(close);
   }
 
+  /** Keeps what a builder made to be closed in its turn, and hands it on. */
+  keep<T extends { close(): Promise<void> }>(made: T): T {
+    this.add(() => made.close());
+    return made;
+  }
+
   async closeAll(): Promise<void> {
     for (const close of this.#closers.splice(0).reverse()) {
       const done = new AbortController();

@@ -1,4 +1,5 @@
 import type { webApi } from '@slack/bolt';
+import type { Metrics } from '../observability/metrics.js';
 import { awaitReport, replyView } from '../reports/awaited-report.js';
 import { deliverReport, finishReport } from '../reports/finish-report.js';
 import { inProcessReports } from '../reports/in-process-reports.js';
@@ -7,7 +8,7 @@ import type { ReportAsk, ReportSurface } from '../reports/report-surface.js';
 import { sharedReports } from '../reports/shared-reports.js';
 import type { KeyValueStore } from '../store/key-value-store.js';
 import type { EventReport } from '../ticketing/schemas.js';
-import type { ReportOutcome } from '../ticketing/shared-report-queue.js';
+import type { ReportJob, ReportOutcome } from '../ticketing/shared-report-queue.js';
 import type { SlackDeps } from './deps.js';
 import { type ReportTransport, reportMessages, reportSurface, type SlackReportRequest } from './report-message.js';
 import type { ReportDelivery, ReportTarget } from './report-target.js';
@@ -86,6 +87,17 @@ export interface DeliveryDeps extends Pick<ReportFlowDeps, 'activity' | 'clock' 
   reportLimit: ReportTransport['reportLimit'];
   /** Its lock orders a message's edits; a waiting caller's report is left in it. */
   store: KeyValueStore;
+}
+
+/** The shared queue's `deliver`: each report finished in Slack (`client` exists once the app does), its wait measured. */
+export function slackReportDelivery(
+  deps: DeliveryDeps & { metrics: Pick<Metrics, 'reportWait'> },
+  client: () => webApi.WebClient,
+): (job: ReportJob<ReportDelivery>, outcome: ReportOutcome) => Promise<void> {
+  return (job, outcome) => {
+    deps.metrics.reportWait.observe(Math.max(0, deps.clock.now() - job.requestedAt) / 1000);
+    return deliverReportInSlack(deps, client(), job.delivery, outcome);
+  };
 }
 
 /**

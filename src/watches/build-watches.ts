@@ -2,6 +2,7 @@ import type { Logger } from '../logger.js';
 import type { ClaimStore } from '../store/claims.js';
 import { type KeyValueStore, LockBusy } from '../store/key-value-store.js';
 import type { RateLimitSpec } from '../ticketing/rate-limit.js';
+import type { EventReport } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
 import { WatchScheduler } from './watch-scheduler.js';
 import {
@@ -41,16 +42,21 @@ export interface BuildWatchesOptions<M> {
   logger: Logger;
 }
 
-/**
- * Watches: the service (cards, alerts, claims) and its scheduler. With replicas a turn holds the
- * store's `watch:turn` lock, so one check is in flight at a time across them: the slots go to people first.
- */
-export function buildWatches<M>(options: BuildWatchesOptions<M>): {
+/** What `buildWatches` makes. */
+export interface BuiltWatches<M = unknown> {
   service: WatchService<M>;
   scheduler: WatchScheduler;
   /** One turn as the scheduler takes it (under the lock with replicas). */
   turn: () => Promise<WatchTurn>;
-} {
+  /** A report a person fetched: a check of the event if it is watched (tracked, so shutdown waits for it). */
+  personFetched: (eventId: string, report: EventReport) => void;
+}
+
+/**
+ * Watches: the service (cards, alerts, claims) and its scheduler. With replicas a turn holds the
+ * store's `watch:turn` lock, so one check is in flight at a time across them: the slots go to people first.
+ */
+export function buildWatches<M>(options: BuildWatchesOptions<M>): BuiltWatches<M> {
   const logger = options.logger.child({ component: 'watches' });
   const service = new WatchService<M>({
     store: new WatchStore(options.store, logger),
@@ -82,5 +88,10 @@ export function buildWatches<M>(options: BuildWatchesOptions<M>): {
     logger,
     track: options.track,
   });
-  return { service, scheduler, turn };
+  const personFetched = (eventId: string, report: EventReport) => {
+    options
+      .track(service.observe(eventId, report))
+      .catch((error: unknown) => logger.warn('A fetched report could not update its watches', { eventId, error }));
+  };
+  return { service, scheduler, turn, personFetched };
 }

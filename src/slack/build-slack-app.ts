@@ -1,0 +1,68 @@
+import type { App } from '@slack/bolt';
+import type { Config } from '../config.js';
+import { PendingPromoChanges } from '../promo/pending-promo-changes.js';
+import type { OpenedStore } from '../store/open-store.js';
+import { createSlackApp, type SlackAppOptions } from './create-slack-app.js';
+import type { SlackDeps } from './deps.js';
+import { PromoEditors } from './promo-editors.js';
+import { workflowRuns } from './workflow-runs.js';
+
+/** The parts of the bot the listeners use, built by the other areas. */
+export type SlackParts = Omit<
+  SlackDeps,
+  'editors' | 'pending' | 'runs' | 'interactive' | 'pageSize' | 'progressIntervalMs'
+>;
+
+export interface BuildSlackAppOptions {
+  slack: Config['slack'] & { botToken: string };
+  store: Pick<OpenedStore, 'keyValue' | 'claims'>;
+  parts: SlackParts;
+  routes: SlackAppOptions['routes'];
+  /** A person's API call gives up after this long. @default 25 s */
+  interactiveTimeoutMs?: number | undefined;
+  /** Longest a person waits for the rate limit before being told how long it will be. @default 10 s */
+  maxRateLimitWaitMs?: number | undefined;
+  /** @default 2 s */
+  progressIntervalMs?: number | undefined;
+  /** How long a promo confirmation stays valid. @default 10 minutes */
+  promoConfirmationTtlMs?: number | undefined;
+}
+
+/**
+ * The Slack side: the Bolt app with every listener, and what only listeners use (who may edit
+ * promo codes, pending confirmations, workflow runs already seen, a person's API call options).
+ */
+export function buildSlackApp(options: BuildSlackAppOptions): App {
+  const { slack, store, parts } = options;
+  const { clock, logger } = parts;
+  const interactiveTimeoutMs = options.interactiveTimeoutMs ?? 25_000;
+  const maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 10_000;
+  return createSlackApp(
+    {
+      botToken: slack.botToken,
+      signingSecret: slack.signingSecret,
+      appToken: slack.appToken,
+      apiUrl: slack.apiUrl,
+      logger,
+      ...(options.routes ? { routes: options.routes } : {}),
+    },
+    {
+      ...parts,
+      editors: new PromoEditors(slack.promoEditors, { logger, clock }),
+      pending: new PendingPromoChanges({
+        store: store.keyValue,
+        claims: store.claims,
+        clock,
+        ...(options.promoConfirmationTtlMs ? { ttlMs: options.promoConfirmationTtlMs } : {}),
+      }),
+      runs: workflowRuns(store.claims, clock, logger),
+      progressIntervalMs: options.progressIntervalMs ?? 2_000,
+      pageSize: 10,
+      interactive: () => ({
+        signal: AbortSignal.timeout(interactiveTimeoutMs),
+        priority: 'interactive',
+        maxRateLimitWaitMs,
+      }),
+    },
+  );
+}
