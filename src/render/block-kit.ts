@@ -51,9 +51,14 @@ export function plainMessage(text: Mrkdwn): SlackMessage {
   return { text: shorten(text, LIMITS.fallbackText), blocks: [mrkdwnSection(text)] };
 }
 
-/** The one way an error or refusal reads: `:warning:` and the sentence, as a message of one section. */
+/** The one way a warning reads: `:warning:` and the sentence (in a section, a context or a line). */
+export function warning(text: Mrkdwn): Mrkdwn {
+  return md`:warning: ${text}`;
+}
+
+/** An error or refusal as a message of one section. */
 export function warningMessage(text: Mrkdwn): SlackMessage {
-  return plainMessage(md`:warning: ${text}`);
+  return plainMessage(warning(text));
 }
 
 /**

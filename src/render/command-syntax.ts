@@ -3,9 +3,12 @@ import { type Mrkdwn, md } from './mrkdwn.js';
 const DIGEST_ON = md`/events digest on [HH:MM] [zone] [--days N] [--skip-empty] [--match words] [--weekdays mon-fri] [--me]`;
 const DIGEST_ACTIONS = md`off | status | now`;
 
+/** What a watch can be told to look for: the help's example and the usage quoted under a problem. */
+export const WATCH_CONDITIONS_EXAMPLE = md`sold >= 90%, EARLYBIRD left <= 10, +50 sold, no sale for 6h, sold out`;
+
 /**
- * The one table of `/events` syntax: `/events help` lists it and the parser quotes it under a
- * problem, so the two cannot drift apart.
+ * The one table of `/events` syntax: `/events help` is generated from it (a line for each entry)
+ * and the parser quotes it under a problem, so the two cannot drift apart.
  */
 export const COMMAND_SYNTAX = {
   list: md`/events list [today | tomorrow | week] [words]`,
@@ -29,7 +32,7 @@ export const USAGE = {
   find: COMMAND_SYNTAX.find,
   promo: COMMAND_SYNTAX.promo,
   digest: md`${DIGEST_ON} | ${DIGEST_ACTIONS} [--me]`,
-  watch: md`${COMMAND_SYNTAX.watch} (conditions such as: sold >= 90%, EARLYBIRD left <= 10, +50 sold, no sale for 6h, sold out, checkIns >= 100)`,
+  watch: md`${COMMAND_SYNTAX.watch} (conditions such as: ${WATCH_CONDITIONS_EXAMPLE}, checkIns >= 100)`,
   unwatch: COMMAND_SYNTAX.unwatch,
   watches: COMMAND_SYNTAX.watches,
   help: COMMAND_SYNTAX.help,

@@ -10,6 +10,7 @@ import {
   mrkdwnSection,
   plainMessage,
   type SlackMessage,
+  warning,
   warningMessage,
 } from './block-kit.js';
 import { eventPlainTitle, eventSection } from './event-blocks.js';
@@ -84,7 +85,9 @@ const instant = (ms: number, timezone: string) =>
 export function digestStatusMessage(input: DigestStatusInput): SlackMessage {
   const refused = input.personal ? md`I could not DM you` : md`the channel refused posts`;
   const paused =
-    input.status === 'failing' ? md`  :warning: *Paused*: ${refused} (${clip(input.failure ?? 'unknown', 60)})` : md``;
+    input.status === 'failing'
+      ? md`  ${warning(md`*Paused*: ${refused} (${clip(input.failure ?? 'unknown', 60)})`)}`
+      : md``;
   const window = input.days === 1 ? md`today's events` : md`the events of today and the next ${input.days - 1} day(s)`;
   const next =
     input.status === 'active'
@@ -292,6 +295,6 @@ export function personalDigestHomeBlocks(input: PersonalDigestHomeInput): Block[
       },
     );
   }
-  if (input.notice) blocks.push(context(md`:warning: ${input.notice}`));
+  if (input.notice) blocks.push(context(warning(input.notice)));
   return blocks;
 }

@@ -1,6 +1,6 @@
 import type { RateLimitSpec } from '../ticketing/rate-limit.js';
-import { context, header, mrkdwnSection, type SlackMessage } from './block-kit.js';
-import { COMMAND_SYNTAX } from './command-syntax.js';
+import { context, header, mrkdwnSection, type SlackMessage, warning } from './block-kit.js';
+import { COMMAND_SYNTAX, WATCH_CONDITIONS_EXAMPLE } from './command-syntax.js';
 import { describeLimit } from './limit-wording.js';
 import { escapeText, joinMrkdwn, type Mrkdwn, md } from './mrkdwn.js';
 
@@ -14,22 +14,37 @@ export interface HelpInput {
   maxQuantity: number;
 }
 
-/** `/events help`: every command with an example. */
+type Command = keyof typeof COMMAND_SYNTAX;
+
+/** What each command does, with an example: a line of help for every entry of the syntax table. */
+const EXPLAINED: Record<Command, (input: HelpInput) => Mrkdwn> = {
+  list: () =>
+    md`upcoming events, soonest first, optionally of a day range in your timezone or matching words (only you see them); \`/events\` alone does the same`,
+  show: () => md`one event's card, e.g. \`/events show jazz night\` or \`/events show ${EXAMPLE_EVENT}\``,
+  find: () => md`events whose name matches (any order, accents and small typos forgiven)`,
+  report: (input) =>
+    md`the event report (the report API allows ${describeLimit(input.reportLimit)}; you see your place in the queue); with nothing after it, a form to pick the event`,
+  promo: (input) =>
+    md`set how many times a promo code can be redeemed (a whole number from 0 to ${escapeText(input.maxQuantity.toLocaleString('en-US'))}), e.g. \`/events promo ${EXAMPLE_EVENT} ${EXAMPLE_PROMO} 250\`; with nothing after it, a form (promo editors only; asks first)`,
+  digestOn: () =>
+    md`a daily digest in this channel of the events of today (and the next N-1 days) in its timezone, e.g. \`/events digest on 08:30 Europe/Berlin --days 3\` (default 09:00 in your Slack timezone, one day, every day); with \`--me\`, your own digest in your DM with me instead (also on my Home tab)`,
+  digestActions: () => md`stop it, see its settings and next run, or post today's digest now; \`--me\` for your own`,
+  watch: () =>
+    md`watch an event here (or in your DM with \`--me\`): one card kept up to date, an alert in its thread when a condition is crossed, e.g. \`/events watch jazz night: ${WATCH_CONDITIONS_EXAMPLE}\`; checks use only report slots nobody is waiting for`,
+  unwatch: () => md`stop watching an event here (or yours, with \`--me\`)`,
+  watches: () => md`what is watched here, by whom, and when it is checked next`,
+  help: () => md`this list`,
+};
+
+const COMMANDS = Object.keys(COMMAND_SYNTAX) as Command[];
+/** The subcommands by name, once each (`digest` has two lines of help). */
+const NAMES = [...new Set(COMMANDS.map((command) => COMMAND_SYNTAX[command].split(' ')[1]))];
+
+/** `/events help`: every command of the syntax table with what it does. */
 export function helpMessage(input: HelpInput): SlackMessage {
-  const lines = [
-    md`\`/events\` or \`${COMMAND_SYNTAX.list}\`: upcoming events, soonest first, optionally of a day range in your timezone or matching words (only you see them)`,
-    md`\`${COMMAND_SYNTAX.show}\`: one event's card, e.g. \`/events show jazz night\` or \`/events show ${EXAMPLE_EVENT}\``,
-    md`\`${COMMAND_SYNTAX.find}\`: events whose name matches (any order, accents and small typos forgiven)`,
-    md`\`${COMMAND_SYNTAX.report}\`: the event report (the report API allows ${describeLimit(input.reportLimit)}; you see your place in the queue); with nothing after it, a form to pick the event`,
-    md`\`${COMMAND_SYNTAX.promo}\`: set how many times a promo code can be redeemed (a whole number from 0 to ${escapeText(input.maxQuantity.toLocaleString('en-US'))}), e.g. \`/events promo ${EXAMPLE_EVENT} ${EXAMPLE_PROMO} 250\`; with nothing after it, a form (promo editors only; asks first)`,
-    md`\`${COMMAND_SYNTAX.digestOn}\`: a daily digest in this channel of the events of today (and the next N-1 days) in its timezone, e.g. \`/events digest on 08:30 Europe/Berlin --days 3\` (default 09:00 in your Slack timezone, one day, every day); with \`--me\`, your own digest in your DM with me instead (also on my Home tab)`,
-    md`\`${COMMAND_SYNTAX.digestActions}\`: stop it, see its settings and next run, or post today's digest now; \`--me\` for your own`,
-    md`\`${COMMAND_SYNTAX.watch}\`: watch an event here (or in your DM with \`--me\`): one card kept up to date, an alert in its thread when a condition is crossed, e.g. \`/events watch jazz night: sold >= 90%, EARLYBIRD left <= 10, +50 sold, no sale for 6h, sold out\`; checks use only report slots nobody is waiting for`,
-    md`\`${COMMAND_SYNTAX.unwatch}\` and \`${COMMAND_SYNTAX.watches}\`: stop watching an event; what is watched here, by whom, and when it is checked next`,
-    md`\`${COMMAND_SYNTAX.help}\`: this list`,
-  ];
+  const lines = COMMANDS.map((command) => md`\`${COMMAND_SYNTAX[command]}\`: ${EXPLAINED[command](input)}`);
   return {
-    text: md`eventops commands: /events list, show, report, promo, digest, watch, help`,
+    text: md`eventops commands: /events ${escapeText(NAMES.join(', '))}`,
     blocks: [
       header(md`eventops: /events commands`),
       mrkdwnSection(joinMrkdwn(lines)),
@@ -42,9 +57,6 @@ export function helpMessage(input: HelpInput): SlackMessage {
 export function usageMessage(problem: Mrkdwn, usage: Mrkdwn): SlackMessage {
   return {
     text: md`${problem} Usage: ${usage}`,
-    blocks: [
-      mrkdwnSection(md`:warning: ${problem}`),
-      context(md`Usage: \`${usage}\` · \`/events help\` lists every command`),
-    ],
+    blocks: [mrkdwnSection(warning(problem)), context(md`Usage: \`${usage}\` · \`/events help\` lists every command`)],
   };
 }

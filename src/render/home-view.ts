@@ -3,7 +3,7 @@ import type { RecentActivity } from '../store/activity-store.js';
 import type { BudgetSnapshot } from '../ticketing/budget.js';
 import type { TicketingEvent } from '../ticketing/schemas.js';
 import type { Watch } from '../watches/watch.js';
-import { type Block, capBlocks, context, divider, header, LIMITS, mrkdwnSection } from './block-kit.js';
+import { type Block, capBlocks, context, divider, header, LIMITS, mrkdwnSection, warning } from './block-kit.js';
 import { type PersonalDigestHomeInput, personalDigestHomeBlocks } from './digest-blocks.js';
 import { eventSection } from './event-blocks.js';
 import { channelLink, clip, code, joinMrkdwn, type Mrkdwn, md } from './mrkdwn.js';
@@ -55,7 +55,7 @@ const OUTCOME: Record<string, Mrkdwn> = {
 /** The App Home tab: next events, the user's recent activity and the organization's budget. */
 export function homeView(input: HomeViewInput): types.HomeView {
   const blocks: Block[] = [header(md`Upcoming events`)];
-  if ('error' in input.events) blocks.push(mrkdwnSection(md`:warning: ${input.events.error}`));
+  if ('error' in input.events) blocks.push(mrkdwnSection(warning(input.events.error)));
   else if (input.events.length === 0) blocks.push(mrkdwnSection(md`No upcoming events.`));
   else for (const event of input.events.slice(0, 5)) blocks.push(...eventSection(event));
 

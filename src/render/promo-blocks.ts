@@ -1,5 +1,13 @@
 import type { TicketingEvent } from '../ticketing/schemas.js';
-import { type Block, context, mrkdwnSection, plainMessage, type SlackMessage, warningMessage } from './block-kit.js';
+import {
+  type Block,
+  context,
+  mrkdwnSection,
+  plainMessage,
+  type SlackMessage,
+  warning,
+  warningMessage,
+} from './block-kit.js';
 import { eventTitle } from './event-blocks.js';
 import { describeEventTime } from './event-time.js';
 import { clip, code, escapeText, type Mrkdwn, md, mentionUser } from './mrkdwn.js';
@@ -25,7 +33,7 @@ export function promoConfirmMessage(options: PromoConfirmOptions): SlackMessage 
   const what = md`set promo code ${code(promoId)} on *${eventTitle(event)}* to ${count(quantity)} redemption(s)`;
   const blocks: Block[] = [
     mrkdwnSection(
-      md`:warning: You are about to ${what}.\nOnly the quantity changes; everything else about the code stays as it is.`,
+      warning(md`You are about to ${what}.\nOnly the quantity changes; everything else about the code stays as it is.`),
     ),
     context(
       md`:calendar: ${clip(describeEventTime(event), 300)}`,
@@ -106,7 +114,9 @@ export function promoFailedMessage(reason: Mrkdwn): SlackMessage {
 export type ConfirmationRefusal = 'unknown' | 'used' | 'expired' | 'not-yours' | 'not-editor';
 
 const REFUSALS: Record<ConfirmationRefusal, Mrkdwn> = {
-  unknown: md`:warning: I don't know this confirmation (it may be from before a reset). Nothing was changed: run the command again.`,
+  unknown: warning(
+    md`I don't know this confirmation (it may be from before a reset). Nothing was changed: run the command again.`,
+  ),
   used: md`This confirmation was already used; nothing more was changed.`,
   expired: md`:hourglass: This confirmation has expired, so nothing was changed. Run the command again.`,
   'not-yours': md`:no_entry: Only the person who asked for this change can confirm it. Nothing was changed.`,

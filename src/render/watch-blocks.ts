@@ -11,6 +11,7 @@ import {
   mrkdwnSection,
   plainMessage,
   type SlackMessage,
+  warning,
   warningMessage,
 } from './block-kit.js';
 import {
@@ -168,7 +169,7 @@ function valueWords(condition: WatchCondition, value: number, currency: string |
 
 /** Where a condition stands: watching, crossed, or why it cannot be checked. */
 function conditionStatus(state: ConditionState, currency: string | undefined): Mrkdwn {
-  if (state.unknown !== undefined) return md`:warning: cannot be checked: ${clip(state.unknown, 200)}`;
+  if (state.unknown !== undefined) return warning(md`cannot be checked: ${clip(state.unknown, 200)}`);
   const now =
     state.lastValue === undefined ? md`` : md` · now ${valueWords(state.condition, state.lastValue, currency)}`;
   if (!state.armed) {

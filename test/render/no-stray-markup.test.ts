@@ -11,6 +11,7 @@ import {
   mrkdwnField,
   mrkdwnSection,
   plainMessage,
+  warning,
   warningMessage,
 } from '../../src/render/block-kit.js';
 import { USAGE } from '../../src/render/command-syntax.js';
@@ -252,6 +253,7 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
     header: () => [...hostileText().map(header), header(md`<b>`)],
     plainMessage: () => hostileText().map(plainMessage),
     warningMessage: () => hostileText().map(warningMessage),
+    warning: () => hostileText().map((text) => plainMessage(warning(text))),
     capBlocks: () => [
       capBlocks(
         Array.from({ length: 60 }, (_, index) => mrkdwnSection(escapeText(HOSTILE[index % HOSTILE.length] ?? ''))),
