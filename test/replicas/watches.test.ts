@@ -67,6 +67,8 @@ async function startSim(): Promise<Simulator> {
 }
 
 /** `/events <text>` through one replica's HTTP receiver; resolves with its private answer. */
+const FETCHING = ":hourglass_flowing_sand: Fetching the event's report";
+
 async function command(replica: Replica, text: string, channel: string): Promise<string> {
   const responseUrl = slack.responseUrl();
   const sent = await postSigned(
@@ -76,7 +78,11 @@ async function command(replica: Replica, text: string, channel: string): Promise
   );
   expect(sent.status).toBe(200);
   const path = new URL(responseUrl).pathname;
-  return JSON.stringify((await slack.waitFor(() => slack.responses.find((call) => call.method === path))).args);
+  // The answer, after any "fetching the event's report" notice that came first.
+  const answer = await slack.waitFor(() =>
+    slack.responses.find((call) => call.method === path && !String(call.args.text).startsWith(FETCHING)),
+  );
+  return JSON.stringify(answer.args);
 }
 
 /** An upcoming published event with a capacity; the seed has many. */

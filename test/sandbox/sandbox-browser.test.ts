@@ -12,7 +12,14 @@ let page: Page;
 
 beforeAll(async () => {
   stack = await startSandboxStack({
-    env: { STORE_URL: 'sqlite://:memory:', TICKETING_REPORT_LIMIT: '1/4s', LOG_LEVEL: 'error' },
+    env: {
+      STORE_URL: 'sqlite://:memory:',
+      TICKETING_REPORT_LIMIT: '1/4s',
+      // Checks a second apart at the least, each a fresh report (no cache to serve the last one).
+      WATCH_MIN_INTERVAL: '1s',
+      TICKETING_REPORT_CACHE_TTL: '0',
+      LOG_LEVEL: 'error',
+    },
     logger: createLogger({ level: 'error', write: () => {} }),
     compose: { progressIntervalMs: 0 },
   });
@@ -249,10 +256,11 @@ describe('the sandbox page draws what Slack would', () => {
     await type(`/events watch ${event.id}: sold >= 90%`);
     const card = page.locator('[data-testid=message]', { hasText: 'Watching:' }).last();
     await expect.poll(() => card.count(), { timeout: 10_000 }).toBe(1);
-    await expect.poll(() => card.innerText()).toContain('First check');
+    // The report its conditions were read from is its first check: the card shows its figures.
+    await expect.poll(() => card.innerText()).toContain(`of ${event.capacity}`);
     const sold = Math.floor(event.capacity * 0.95);
     simulator().setFigures(event.id, { ticketsSold: sold });
-    // The first check comes at the next spare report slot.
+    // The next check comes at the next spare report slot, a second on at least.
     await expect
       .poll(async () => (await stack.bot.watches.turn()).kind, { timeout: 20_000, interval: 250 })
       .toBe('checked');
