@@ -46,6 +46,8 @@ export interface DigestMessages<M> {
 export interface DigestRunning {
   fire(channelId: string, options?: { manual?: boolean; scheduledAt?: number }): Promise<DigestOutcome>;
   catchUp(): Promise<DigestOutcome[]>;
+  /** The digests waiting to be tried again, as `digest:<channel>:<date>`. */
+  retriesPending(): string[];
   stop(): void;
 }
 
@@ -158,6 +160,10 @@ export class DigestRunner<M> implements DigestRunning {
       outcomes.push(await this.#run(subscription, fire));
     }
     return outcomes;
+  }
+
+  retriesPending(): string[] {
+    return [...this.#retries.keys()];
   }
 
   /** Cancels pending retries (shutdown); their claims stay `failed` for the next start to pick up. */

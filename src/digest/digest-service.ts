@@ -94,6 +94,11 @@ export class DigestService {
     return { subscription: changed, next: nextFire(changed, this.#clock.now()) };
   }
 
+  /** The digests waiting to be tried again after a temporary failure. */
+  retriesPending(): string[] {
+    return this.#runner.retriesPending();
+  }
+
   runNow(channelId: string): Promise<DigestOutcome> {
     return this.#runner.fire(channelId, { manual: true });
   }
