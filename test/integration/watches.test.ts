@@ -333,6 +333,43 @@ describe('/events watch through the real Bolt app', () => {
     expect(section).not.toContain('<#C0002>');
   });
 
+  it('reads the report when the form is submitted with none at hand, and says so privately when it refuses', async () => {
+    rig = await startBot(FAST);
+    const { event } = watchable(rig);
+    await rig.bot.catalog.snapshot();
+    const submit = (value: string) =>
+      postSigned(
+        (rig as BotRig).url,
+        SIGNING_SECRET,
+        viewSubmissionBody({
+          callbackId: 'watch_modal',
+          privateMetadata: JSON.stringify({ channelId: 'C0004' }),
+          userId: 'U0ALICE',
+          values: {
+            event: { event_picker: { type: 'external_select', selected_option: { value: event.id } } },
+            watch_conditions: { watch_conditions: { type: 'plain_text_input', value } },
+          },
+        }),
+      );
+    const said = () =>
+      (rig as BotRig).slack.calls
+        .filter((c) => c.method === 'chat.postEphemeral' && c.args.channel === 'C0004')
+        .map((c) => String(c.args.text));
+    // This rig keeps no report cache: nothing is at hand, so the form closes and the report is read.
+    const refused = await submit('NOSUCH left <= 2');
+    expect(refused.status).toBe(200);
+    expect(refused.text).not.toContain('response_action');
+    await rig.slack.waitFor(() => said().find((text) => text.includes('was not set')));
+    expect(said()[0]).toContain("Fetching the event's report");
+    expect(said().find((text) => text.includes('was not set'))).toContain('NOSUCH');
+    expect(await rig.bot.watches.list({ channel: 'C0004' })).toHaveLength(0);
+
+    expect((await submit('sold >= 90%')).status).toBe(200);
+    await rig.slack.waitFor(() => said().find((text) => text.startsWith('Watching ')));
+    expect(await rig.bot.watches.list({ channel: 'C0004' })).toHaveLength(1);
+    expect((await rig.bot.watches.lastCheck(event.id))?.checks).toBe(1);
+  });
+
   it('refuses in the form a condition the report cannot check, and sets nothing', async () => {
     rig = await startBot(FAST);
     const { event } = watchable(rig);

@@ -13,8 +13,7 @@ import { defaultConditions, parseConditions } from '../../watches/watch-conditio
 import type { EventsCommand } from '../command-parser.js';
 import type { SlackDeps } from '../deps.js';
 import { respondPrivately } from '../respond-safely.js';
-import { userMessageFor } from '../user-message.js';
-import { countAsFirstCheck, reportToWatch } from '../watch-report.js';
+import { countAsFirstCheck, reportToWatch, watchNotSet } from '../watch-report.js';
 
 type WatchCommand = Extract<EventsCommand, { kind: 'watch' | 'unwatch' | 'watches' }>;
 
@@ -142,6 +141,6 @@ export async function handleWatchCommand(
     }
   } catch (error) {
     deps.logger.warn('A watch command failed', { kind: command.kind, error });
-    await respondPrivately(respond, warningMessage(userMessageFor(error)), deps.logger);
+    await respondPrivately(respond, warningMessage(watchNotSet(deps, error)), deps.logger);
   }
 }

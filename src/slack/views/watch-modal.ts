@@ -2,8 +2,8 @@ import type { App } from '@slack/bolt';
 import { warningMessage } from '../../render/block-kit.js';
 import { eventLabel } from '../../render/event-blocks.js';
 import { EVENT_PICKER_ACTION, FIELDS, PERSONAL_VALUE, WATCH_MODAL, watchModalView } from '../../render/modal-views.js';
-import { type Mrkdwn, md } from '../../render/mrkdwn.js';
-import { fetchingReportWords } from '../../render/report-blocks.js';
+import { clip, type Mrkdwn, md } from '../../render/mrkdwn.js';
+import { fetchingReportMessage, fetchingReportWords } from '../../render/report-blocks.js';
 import { watchConfirmationMessage, watchRefusedMessage } from '../../render/watch-blocks.js';
 import { parseId } from '../../ticketing/ids.js';
 import type { EventReport } from '../../ticketing/schemas.js';
@@ -20,10 +20,21 @@ import { decodeOrigin } from '../modal-openers.js';
 import { privateAnswer } from '../private-answer.js';
 import { countSlackError } from '../slack-errors.js';
 import { userMessageFor } from '../user-message.js';
-import { countAsFirstCheck } from '../watch-report.js';
+import { countAsFirstCheck, reportToWatch, watchNotSet } from '../watch-report.js';
 import { eventInMemory, type ViewState } from './event-modals.js';
 
 type Checked = { selected_options?: { value?: string }[] | null };
+
+/** The conditions typed and ticked, read against the report (none typed: its defaults). */
+const conditionsFrom = (text: string, report: EventReport) =>
+  text ? parseConditions(text, report) : { conditions: defaultConditions(report) };
+
+/** Why those conditions cannot be watched, if they cannot. */
+function conditionsProblem(parsed: ReturnType<typeof conditionsFrom>): string | undefined {
+  if ('problem' in parsed) return parsed.problem;
+  if (parsed.conditions.length === 0) return 'The latest report holds nothing to watch by default: name a condition.';
+  return undefined;
+}
 
 const checked = (state: ViewState, name: 'offered' | 'personal') =>
   ((state[FIELDS[name].block]?.[FIELDS[name].action] as Checked | undefined)?.selected_options ?? []).map(
@@ -73,7 +84,7 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
       } catch (error) {
         await redraw(
           undefined,
-          md`The event's report could not be read: ${userMessageFor(error)} Type conditions below (each is checked against the first report, and the card says which one it cannot check), or pick the event again.`,
+          md`The event's report could not be read: ${userMessageFor(error)} Pick the event again, or submit the form: the report is read again then.`,
           hash,
         );
         return;
@@ -94,15 +105,16 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
       return;
     }
     const id = known?.id ?? parseId('event', eventId);
-    // The report the form offered from is at hand (fetched or cached at the pick): no wait here.
-    const report = await reportAtHand(deps, id).catch(() => undefined);
     const text = [...checked(state, 'offered'), typed].filter(Boolean).join(', ');
-    const parsed = text ? parseConditions(text, report) : { conditions: defaultConditions(report) };
-    if ('problem' in parsed || parsed.conditions.length === 0) {
-      const problem =
-        'problem' in parsed ? parsed.problem : 'The latest report holds nothing to watch by default: name a condition.';
-      await ack({ response_action: 'errors', errors: { [FIELDS.conditions.block]: problem.slice(0, 150) } });
-      return;
+    // The report the form offered from is usually at hand (fetched or cached at the pick): its
+    // problems are the form's field errors. Without one, the form closes and it is fetched.
+    const atHand = await reportAtHand(deps, id).catch(() => undefined);
+    if (atHand) {
+      const problem = conditionsProblem(conditionsFrom(text, atHand));
+      if (problem) {
+        await ack({ response_action: 'errors', errors: { [FIELDS.conditions.block]: problem.slice(0, 150) } });
+        return;
+      }
     }
     await ackFirst(ack);
     const origin = decodeOrigin(view.private_metadata);
@@ -116,6 +128,17 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
         await respond(warningMessage(md`That event is no longer listed.`));
         return;
       }
+      const report =
+        atHand ??
+        (await reportToWatch(deps, id, userId, () =>
+          respond(fetchingReportMessage(md`to see what it lets you watch`, deps.reportLimit)),
+        ));
+      const parsed = conditionsFrom(text, report);
+      const problem = conditionsProblem(parsed);
+      if (problem || 'problem' in parsed) {
+        await respond(warningMessage(md`${clip(problem ?? '', 300)} The watch was not set: open the form again.`));
+        return;
+      }
       const result = await watches.watch({
         channel: personal ? userId : (origin.channelId as string),
         personal,
@@ -123,7 +146,7 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
         userId,
         conditions: parsed.conditions,
       });
-      if (report && !result.refused) await countAsFirstCheck(deps, event.id, report);
+      if (!result.refused) await countAsFirstCheck(deps, event.id, report);
       deps.watchScheduler?.poke();
       await respond(
         result.refused
@@ -134,7 +157,7 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
       );
     } catch (error) {
       deps.logger.warn('The watch form could not set the watch', { error });
-      await respond(warningMessage(userMessageFor(error))).catch(() => undefined);
+      await respond(warningMessage(watchNotSet(deps, error))).catch(() => undefined);
     }
   });
 }
