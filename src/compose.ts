@@ -225,7 +225,13 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
         minIntervalMs: config.watchMinIntervalMs,
         acrossReplicas: shared !== undefined,
         leaseMs: config.reportJobLockMs,
-        eventDates: (eventId) => catalog.current()?.byId.get(eventId),
+        eventDates: (eventId) => {
+          const snapshot = catalog.current();
+          const event = snapshot?.byId.get(eventId);
+          return snapshot && event
+            ? { startsAtMs: event.startsAtMs, endsAtMs: event.endsAtMs, asOf: snapshot.asOf }
+            : undefined;
+        },
         onCheck: (source, sinceMs) => {
           metrics.watchChecks.inc({ source });
           if (sinceMs !== undefined) metrics.watchCheckInterval.observe(sinceMs / 1000);

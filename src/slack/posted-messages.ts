@@ -84,9 +84,26 @@ export function dmConversations(
   };
 }
 
+/** Searched further than a search reads: whether the post went out cannot be told. */
+export class SearchTooLong extends Error {
+  constructor(what: string) {
+    super(`Could not tell whether the post went out: ${what} goes on past ${MAX_PAGES * PAGE} messages`);
+    this.name = new.target.name;
+  }
+}
+
+/** The next page's cursor, or undefined at the end; throws when the search would go on too long or loop. */
+function nextCursor(cursor: string | undefined, seen: Set<string>, what: string): string | undefined {
+  if (!cursor) return undefined;
+  if (seen.has(cursor) || seen.size + 1 >= MAX_PAGES) throw new SearchTooLong(what);
+  seen.add(cursor);
+  return cursor;
+}
+
 /**
  * The first message of a conversation's history since `sinceMs` that carries `metadata`, page by
- * page (at most 2,000 messages): whether a post went out before a crash, and which one.
+ * page: whether a post went out before a crash, and which one. Past 2,000 messages it throws
+ * (cannot tell) rather than answer "not posted" and have the caller post again.
  */
 export async function findPosted(
   client: webApi.WebClient,
@@ -95,7 +112,8 @@ export async function findPosted(
   sinceMs: number,
 ): Promise<HistoryMessage | undefined> {
   let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page += 1) {
+  const seen = new Set<string>();
+  for (;;) {
     const history = await client.conversations.history({
       channel: conversation,
       oldest: String(Math.max(0, sinceMs) / 1000),
@@ -105,13 +123,12 @@ export async function findPosted(
     });
     const found = (history.messages ?? []).find((message) => carries(message, metadata));
     if (found) return found;
-    cursor = history.response_metadata?.next_cursor || undefined;
+    cursor = nextCursor(history.response_metadata?.next_cursor, seen, 'the history');
     if (!cursor) return undefined;
   }
-  return undefined;
 }
 
-/** Whether a thread holds a reply carrying `metadata`, page by page (at most 2,000 messages). */
+/** Whether a thread holds a reply carrying `metadata`, page by page (past 2,000 messages it throws). */
 export async function repliedInThread(
   client: webApi.WebClient,
   conversation: string,
@@ -119,7 +136,8 @@ export async function repliedInThread(
   metadata: MessageMetadata,
 ): Promise<boolean> {
   let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page += 1) {
+  const seen = new Set<string>();
+  for (;;) {
     const replies = await client.conversations.replies({
       channel: conversation,
       ts: threadTs,
@@ -128,8 +146,7 @@ export async function repliedInThread(
       ...(cursor ? { cursor } : {}),
     });
     if ((replies.messages ?? []).some((message) => carries(message as HistoryMessage, metadata))) return true;
-    cursor = replies.response_metadata?.next_cursor || undefined;
+    cursor = nextCursor(replies.response_metadata?.next_cursor, seen, 'the thread');
     if (!cursor) return false;
   }
-  return false;
 }

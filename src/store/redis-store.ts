@@ -105,8 +105,8 @@ export class RedisClaims implements ClaimStore {
 
 /**
  * A lock across processes for one key's read-modify-write: `SET NX PX`, renewed every third of
- * its life while the work runs (so a long hold never lapses under its living holder, and a dead
- * holder's lapses within `lockMs`), released only by its holder (a Lua compare-and-delete).
+ * its life while the work runs, for up to ten lives (so a long hold never lapses under its living
+ * holder, and a dead or stuck holder's lapses), released only by its holder (Lua compare-and-delete).
  */
 function redisLock(
   redis: RedisCommands,
@@ -124,7 +124,15 @@ function redisLock(
       if (Date.now() > deadline) throw new StoreError(`Could not lock ${key} in Redis within ${lockMs / 1000} s`);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
+    // Renewed for ten lives at most: work stuck for good (a call that never settles) must not hold
+    // every replica off forever; past that the lock lapses as if its holder had died.
+    const renewUntil = Date.now() + 10 * lockMs;
     const renewal = setInterval(() => {
+      if (Date.now() > renewUntil) {
+        clearInterval(renewal);
+        logger.error('Work held a Redis lock ten times its life; no longer renewed', { key });
+        return;
+      }
       void run(RENEW, [lock], [token, String(lockMs)])
         .then((renewed) => {
           if (renewed !== 1) logger.warn('A Redis lock lapsed while its work ran', { key });

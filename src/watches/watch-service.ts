@@ -89,7 +89,7 @@ export interface WatchServiceOptions<M> {
    * The event's dates as the catalog in memory has them now (no API call), so a rescheduled event's
    * watch ends with the event, not on the dates it was watched with. Undefined: not known now.
    */
-  eventDates?: (eventId: string) => Pick<TicketingEvent, 'startsAtMs' | 'endsAtMs'> | undefined;
+  eventDates?: (eventId: string) => (Pick<TicketingEvent, 'startsAtMs' | 'endsAtMs'> & { asOf: number }) | undefined;
 }
 
 const PRUNE_EVERY_MS = 3_600_000;
@@ -218,6 +218,7 @@ export class WatchService<M> {
       eventName: request.event.name,
       endsAtMs: request.event.endsAtMs,
       startsAtMs: request.event.startsAtMs,
+      datesAsOf: now,
       setBy: request.userId,
       createdAt: now,
       conditions: [],
@@ -311,13 +312,17 @@ export class WatchService<M> {
     return this.#checkDue(next);
   }
 
-  /** The watch with its event's dates as the catalog has them now (a rescheduled event moves its watch). */
+  /**
+   * The watch with its event's dates as this replica's catalog has them now (a rescheduled event
+   * moves its watch), unless they were read before the watch's own: a replica whose catalog is
+   * behind does not move them back.
+   */
   async #redated(watch: Watch): Promise<Watch> {
     const dates = this.#o.eventDates?.(watch.eventId);
     if (!dates || (dates.startsAtMs === watch.startsAtMs && dates.endsAtMs === watch.endsAtMs)) return watch;
     const moved = await this.#o.store.update(watch.channel, watch.eventId, (current) =>
-      current && current.createdAt === watch.createdAt
-        ? { ...current, startsAtMs: dates.startsAtMs, endsAtMs: dates.endsAtMs }
+      current && current.createdAt === watch.createdAt && dates.asOf > (current.datesAsOf ?? 0)
+        ? { ...current, startsAtMs: dates.startsAtMs, endsAtMs: dates.endsAtMs, datesAsOf: dates.asOf }
         : undefined,
     );
     return moved && moved.createdAt === watch.createdAt ? moved : watch;
@@ -618,12 +623,21 @@ export class WatchService<M> {
   }
 
   /**
-   * Runs `work` while holding the claim on `key` (taken by `#claim`): renewed every half lease, so
-   * only a dead replica's claim lapses, never one whose Slack post or report call is slow.
+   * Runs `work` while holding the claim on `key` (taken by `#claim`): renewed every half lease, for
+   * ten leases at most, so a dead (or stuck) replica's claim lapses, never one whose Slack post or
+   * report call is merely slow.
    */
   async #holding<T>(key: string, work: () => Promise<T>): Promise<T> {
     let held = await this.#o.claims.get(key);
+    // Ten leases at most: work stuck for good lets its claim lapse, as a dead replica's would.
+    let renewals = 0;
     const renewal = setInterval(() => {
+      renewals += 1;
+      if (renewals > 20) {
+        clearInterval(renewal);
+        this.#o.logger.error('A watch claim was held ten leases; no longer renewed', { key });
+        return;
+      }
       const at = this.#o.clock.now();
       if (!held || held.owner !== this.#owner || held.state !== 'claimed') return;
       const expected = held;

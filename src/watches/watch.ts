@@ -49,6 +49,8 @@ export interface Watch {
   endsAtMs: number | undefined;
   /** When the event starts (events starting sooner are checked first). */
   startsAtMs: number | undefined;
+  /** When the dates were read (a catalog's crawl): older catalogs, on a replica behind, do not move them back. */
+  datesAsOf?: number | undefined;
   /** Who set the watch up (the card says so). */
   setBy: string;
   createdAt: number;
@@ -66,6 +68,7 @@ export const watchSchema = z.object({
   eventName: z.string(),
   endsAtMs: z.number().optional(),
   startsAtMs: z.number().optional(),
+  datesAsOf: z.number().optional(),
   setBy: z.string(),
   createdAt: z.number(),
   conditions: z.array(conditionStateSchema),

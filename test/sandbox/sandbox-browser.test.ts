@@ -257,14 +257,15 @@ describe('the sandbox page draws what Slack would', () => {
     const card = page.locator('[data-testid=message]', { hasText: 'Watching:' }).last();
     await expect.poll(() => card.count(), { timeout: 10_000 }).toBe(1);
     // The report its conditions were read from is its first check: the card shows its figures.
-    await expect.poll(() => card.innerText()).toContain(`of ${event.capacity}`);
+    const figure = (n: number) => n.toLocaleString('en-US');
+    await expect.poll(() => card.innerText()).toContain(`of ${figure(event.capacity)}`);
     const sold = Math.floor(event.capacity * 0.95);
     simulator().setFigures(event.id, { ticketsSold: sold });
     // The next check comes at the next spare report slot, a second on at least.
     await expect
       .poll(async () => (await stack.bot.watches.turn()).kind, { timeout: 20_000, interval: 250 })
       .toBe('checked');
-    await expect.poll(() => card.innerText(), { timeout: 10_000 }).toContain(`${sold} of ${event.capacity}`);
+    await expect.poll(() => card.innerText(), { timeout: 10_000 }).toContain(`${figure(sold)} of ${figure(event.capacity)}`);
 
     const alert = page.locator('[data-testid=message]', { hasText: '% sold' }).filter({ hasNotText: 'Watching:' });
     await expect.poll(() => alert.count(), { timeout: 10_000 }).toBeGreaterThan(0);

@@ -1,6 +1,6 @@
 import { webApi } from '@slack/bolt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findPosted, postCounted, repliedInThread } from '../../src/slack/posted-messages.js';
+import { findPosted, postCounted, repliedInThread, SearchTooLong } from '../../src/slack/posted-messages.js';
 import { type FakeSlack, startFakeSlack } from '../helpers/fake-slack.js';
 
 let slack: FakeSlack;
@@ -37,5 +37,21 @@ describe('finding a post again after a crash', () => {
     expect(await repliedInThread(client, 'C0THREAD', thread.ts, alert)).toBe(false);
     await postCounted(client, undefined, { channel: 'C0THREAD', message: text('the alert'), metadata: alert, thread });
     expect(await repliedInThread(client, 'C0THREAD', thread.ts, alert)).toBe(true);
+  });
+
+  it('cannot tell past 2,000 messages, or when Slack repeats a cursor: it throws rather than answer "not posted"', async () => {
+    let pages = 0;
+    const endless = {
+      conversations: {
+        history: async () => {
+          pages += 1;
+          return { ok: true, messages: [{ ts: `${pages}.0` }], response_metadata: { next_cursor: `page-${pages}` } };
+        },
+        replies: async () => ({ ok: true, messages: [], response_metadata: { next_cursor: 'again' } }),
+      },
+    } as unknown as webApi.WebClient;
+    await expect(findPosted(endless, 'C0BUSY', metadata, 0)).rejects.toBeInstanceOf(SearchTooLong);
+    expect(pages).toBe(10);
+    await expect(repliedInThread(endless, 'C0BUSY', '1.0', metadata)).rejects.toBeInstanceOf(SearchTooLong);
   });
 });

@@ -117,4 +117,22 @@ describe('the Redis lock', () => {
     await a.close();
     await b.close();
   });
+
+  it('is no longer renewed after ten lives: work stuck for good does not hold every replica off', async () => {
+    const location = `${redis.url}/${++counter % 16}`;
+    // A 50 ms lock: renewed for 500 ms at most, under work that takes 1.5 s.
+    const [a, b] = [await openStore(location, { lockMs: 50 }), await openStore(location, { lockMs: 50 })];
+    let firstDone = false;
+    const stuck = a.keyValue.exclusive('watch:turn', async () => {
+      // Work that outlasts ten lives (not a wait for anything).
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      firstDone = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const secondInWhileFirstRan = await b.keyValue.exclusive('watch:turn', async () => !firstDone, { waitMs: 1_200 });
+    expect(secondInWhileFirstRan).toBe(true);
+    await stuck;
+    await a.close();
+    await b.close();
+  });
 });

@@ -872,15 +872,27 @@ describe('WatchService: the end of the event', () => {
 
   it('follows the event’s dates as the catalog has them: a postponed event’s watch goes on past the old end, and ends at the new one', async () => {
     const h = await harness();
-    const dates = new Map([[EVENT.id, { startsAtMs: EVENT.startsAtMs, endsAtMs: EVENT.endsAtMs }]]);
+    type Dates = { startsAtMs: number; endsAtMs: number; asOf: number };
+    const dates = new Map<string, Dates>([
+      [EVENT.id, { startsAtMs: EVENT.startsAtMs, endsAtMs: EVENT.endsAtMs, asOf: T0 - MINUTE }],
+    ]);
     const service = h.replica({}, { eventDates: (id) => dates.get(id) });
+    // A replica whose catalog is an hour behind still has the old dates.
+    const behind = new Map<string, Dates>();
+    const lagging = h.replica({}, { eventDates: (id) => behind.get(id) });
     await service.watch(request([soldAtLeast(400)]));
     expect(await service.turn()).toEqual({ kind: 'checked', eventId: EVENT.id });
-    // Postponed by a week after the watch was set.
+    // Postponed by a week after the watch was set, read by a crawl a day later.
     const postponed = { startsAtMs: EVENT.startsAtMs + 7 * DAY, endsAtMs: EVENT.endsAtMs + 7 * DAY };
-    dates.set(EVENT.id, postponed);
+    dates.set(EVENT.id, { ...postponed, asOf: T0 + DAY });
+    behind.set(EVENT.id, { startsAtMs: EVENT.startsAtMs, endsAtMs: EVENT.endsAtMs, asOf: T0 + DAY - HOUR });
     h.clock.t = EVENT.endsAtMs + HOUR;
     expect(await service.turn()).toEqual({ kind: 'checked', eventId: EVENT.id });
+    expect(h.slack.summaries()).toHaveLength(0);
+    expect(await h.store.get('C0OPS', EVENT.id)).toMatchObject(postponed);
+    // The replica behind does not move them back, nor end the watch on the old dates.
+    h.clock.t += INTERVAL;
+    await lagging.turn();
     expect(h.slack.summaries()).toHaveLength(0);
     expect(await h.store.get('C0OPS', EVENT.id)).toMatchObject(postponed);
     // Not in the catalog now (a failed crawl): the dates it last had stand.
