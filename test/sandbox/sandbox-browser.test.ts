@@ -265,7 +265,9 @@ describe('the sandbox page draws what Slack would', () => {
     await expect
       .poll(async () => (await stack.bot.watches.turn()).kind, { timeout: 20_000, interval: 250 })
       .toBe('checked');
-    await expect.poll(() => card.innerText(), { timeout: 10_000 }).toContain(`${figure(sold)} of ${figure(event.capacity)}`);
+    await expect
+      .poll(() => card.innerText(), { timeout: 10_000 })
+      .toContain(`${figure(sold)} of ${figure(event.capacity)}`);
 
     const alert = page.locator('[data-testid=message]', { hasText: '% sold' }).filter({ hasNotText: 'Watching:' });
     await expect.poll(() => alert.count(), { timeout: 10_000 }).toBeGreaterThan(0);
