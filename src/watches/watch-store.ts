@@ -57,12 +57,17 @@ export class WatchStore {
     return changed;
   }
 
+  /**
+   * Removes a watch: its value under its key's lock, so an update that read it before cannot write
+   * it back (an update after sees none and leaves it gone), then its index entry.
+   */
   async remove(channel: string, eventId: string): Promise<boolean> {
     const key = watchKey(channel, eventId);
+    const removed = await this.#store.exclusive(key, () => this.#store.delete(key));
     await this.#store.update<string[]>(INDEX, (keys = []) =>
       keys.includes(key) ? keys.filter((k) => k !== key) : undefined,
     );
-    return this.#store.delete(key);
+    return removed;
   }
 
   async lastCheck(eventId: string): Promise<EventCheck | undefined> {
