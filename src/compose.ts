@@ -244,7 +244,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
     );
 
     const app = late.app.set(
-      buildSlackApp({
+      await buildSlackApp({
         slack: { ...config.slack, botToken },
         store,
         routes,

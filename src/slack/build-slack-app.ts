@@ -32,7 +32,7 @@ export interface BuildSlackAppOptions {
  * The Slack side: the Bolt app with every listener, and what only listeners use (who may edit
  * promo codes, pending confirmations, workflow runs already seen, a person's API call options).
  */
-export function buildSlackApp(options: BuildSlackAppOptions): App {
+export function buildSlackApp(options: BuildSlackAppOptions): Promise<App> {
   const { slack, store, parts } = options;
   const { clock, logger } = parts;
   const interactiveTimeoutMs = options.interactiveTimeoutMs ?? 25_000;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { App } from '@slack/bolt';
+import { App, webApi } from '@slack/bolt';
 import { type Logger, withRequestId } from '../logger.js';
 import { registerDigestHomeActions } from './actions/digest-home-actions.js';
 import { registerEventCardActions } from './actions/event-card-actions.js';
@@ -14,6 +14,7 @@ import { registerLinkUnfurls } from './events/link-shared.js';
 import { registerWorkflowSteps } from './functions/register-workflow-steps.js';
 import { registerAppHome } from './home/app-home.js';
 import { registerShowEventShortcut } from './shortcuts/show-event-shortcut.js';
+import { slackErrorCode } from './slack-errors.js';
 import { registerEventModals } from './views/event-modals.js';
 import { registerWatchModal } from './views/watch-modal.js';
 
@@ -31,18 +32,46 @@ export interface SlackAppOptions {
 }
 
 /**
+ * Who the bot is (`auth.test`), asked once before the app is built. Bolt would otherwise ask in
+ * its constructor and keep that answer for every request: a Slack hiccup at start-up then failed
+ * every request until a restart, and a bot closed before Slack answered left a rejection nobody
+ * handled. A token Slack refuses, or a Slack that does not answer, fails the start in words.
+ */
+async function botIdentity(
+  options: SlackAppOptions,
+  clientOptions: webApi.WebClientOptions,
+): Promise<{ botId: string; botUserId: string }> {
+  const client = new webApi.WebClient(options.botToken, clientOptions);
+  let answer: webApi.AuthTestResponse;
+  try {
+    answer = await client.auth.test();
+  } catch (error) {
+    const code = slackErrorCode(error);
+    throw new Error(
+      code
+        ? `SLACK_BOT_TOKEN: Slack refused the token (${code})`
+        : `Slack did not answer auth.test at ${options.apiUrl ?? 'https://slack.com/api/'}`,
+    );
+  }
+  if (!answer.bot_id || !answer.user_id) throw new Error('SLACK_BOT_TOKEN: Slack named no bot for the token');
+  return { botId: answer.bot_id, botUserId: answer.user_id };
+}
+
+/**
  * The Bolt app: transport only (receiver, Web API client); listeners are registered from their
  * folders and stay thin. The Web API client gets a short retry budget: people are waiting.
  */
-export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): App {
+export async function createSlackApp(options: SlackAppOptions, deps: SlackDeps): Promise<App> {
+  const clientOptions = {
+    ...(options.apiUrl ? { slackApiUrl: options.apiUrl.endsWith('/') ? options.apiUrl : `${options.apiUrl}/` } : {}),
+    retryConfig: { retries: 2, factor: 2, minTimeout: 500, maxTimeout: 5_000 },
+    timeout: 10_000,
+  };
   const base = {
     token: options.botToken,
+    ...(await botIdentity(options, clientOptions)),
     logger: boltLogger(options.logger),
-    clientOptions: {
-      ...(options.apiUrl ? { slackApiUrl: options.apiUrl.endsWith('/') ? options.apiUrl : `${options.apiUrl}/` } : {}),
-      retryConfig: { retries: 2, factor: 2, minTimeout: 500, maxTimeout: 5_000 },
-      timeout: 10_000,
-    },
+    clientOptions,
   };
   const app = options.appToken
     ? new App({ ...base, socketMode: true, appToken: options.appToken })
