@@ -145,7 +145,8 @@ return 1
  *   the same one and an earlier arrival (ids grow), a plain job before any prioritized one;
  * - not in its turn (-1) when a job handed out with it, whose turn comes first, has just gone
  *   back for want of a slot (a moment before one freed; BullMQ puts it first of its priority, at
- *   arrival 0): it goes back too, and that one is handed out first once the wait is over. (A
+ *   arrival 0): it goes back too, and that one is handed out first once the wait is over. Among
+ *   jobs put back with the same priority, the earlier arrival (the lower id) comes first. (A
  *   newcomer in an earlier round, queued after this one was handed out, does not send it back:
  *   going back without a wait of its own, its worker would sit out BullMQ's limiter window);
  * - else yes (1).
@@ -167,9 +168,18 @@ for _, id in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do
 end
 if priority > 0 then
   -- BullMQ's score: priority * 2^32 + arrival; one put back is first of its priority (arrival 0).
+  local mine = priority * 4294967296
   local best = redis.call('ZRANGE', KEYS[3], 0, 0, 'WITHSCORES')
   local score = tonumber(best[2])
-  if score and score <= priority * 4294967296 and score % 4294967296 == 0 then return -1 end
+  if score and score < mine and score % 4294967296 == 0 then return -1 end
+  if score == mine then
+    -- Put back with this one's priority: the one that arrived first goes first, the others after
+    -- it (several put back together, as when a replica died holding them, must not each send the
+    -- next back for ever).
+    for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], mine, mine)) do
+      if id ~= me and before(id, priority) then return -1 end
+    end
+  end
 end
 return 1
 `;

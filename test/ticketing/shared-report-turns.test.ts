@@ -92,6 +92,32 @@ async function byShownPlace(asked: { queue: SharedReportQueue<string>; jobs: Map
 }
 
 describe('SharedReportQueue turns (two replicas on a real redis-server)', () => {
+  it('fetches requests that were all put back at once with one priority (a replica died holding them), instead of each sending the next back for ever', async () => {
+    const r = replicas(2, { started: false });
+    // Three people, one request each: one round, one priority.
+    const asked = [
+      await ask(replica(r, 0), 'U0A', ['evt_a']),
+      await ask(replica(r, 0), 'U0B', ['evt_b']),
+      await ask(replica(r, 1), 'U0C', ['evt_c']),
+    ];
+    const ids = asked.flatMap((jobs) => [...jobs.values()]);
+    // As BullMQ leaves them when each went back for want of a slot: first of their priority (arrival 0).
+    const scores = (await redisCommand(
+      redis.url,
+      'ZRANGE',
+      key(r, 'prioritized'),
+      '0',
+      '-1',
+      'WITHSCORES',
+    )) as string[];
+    const priority = Math.floor(Number(scores[1]) / 2 ** 32);
+    expect(priority).toBeGreaterThan(0);
+    for (const id of ids) await redisCommand(redis.url, 'ZADD', key(r, 'prioritized'), String(priority * 2 ** 32), id);
+    for (const queue of r.queues) queue.start();
+    await until(() => r.fetched.length === 3, 'all three fetched');
+    expect([...r.fetched].sort()).toEqual(['evt_a', 'evt_b', 'evt_c']);
+  });
+
   it("fetches a second person's one report no later than 4th, not after all ten of the first person's", async () => {
     const r = replicas(2, { limit: { limit: 3, windowMs: 300 } });
     const alice = Array.from({ length: 10 }, (_, i) => `evt_a${i}`);
