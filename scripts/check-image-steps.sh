@@ -6,7 +6,7 @@
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
-trap 'kill "${pid:-0}" "${redis_pid:-0}" 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'kill "${pid:-0}" "${redis_pid:-0}" "${slack_pid:-0}" 2>/dev/null || true; rm -rf "$work"' EXIT
 # The Node 24 binary itself (not npx around it), so the servers started below are the processes
 # this script stops on exit.
 node24_bin="$(npx -y -p node@24 -- node -e 'process.stdout.write(process.execPath)')"
@@ -63,9 +63,13 @@ free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1
 redis_port=$(free_port)
 redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no > "$work/redis.log" 2>&1 &
 redis_pid=$!
+# Slack's Web API, as far as the start needs it: the bot asks auth.test who it is before it listens.
+slack_port=$(free_port)
+"$node24_bin" -e "require('http').createServer((q,r)=>{r.setHeader('content-type','application/json');r.end(JSON.stringify(q.url.includes('auth.test')?{ok:true,user_id:'UIMAGE',bot_id:'BIMAGE'}:{ok:false,error:'unknown_method'}))}).listen($slack_port,'127.0.0.1')" &
+slack_pid=$!
 bot_port=$(free_port)
 PORT="$bot_port" HOST=127.0.0.1 STORE_URL="redis://127.0.0.1:$redis_port/0" TICKETING_API_URL=simulator \
-  SLACK_BOT_TOKEN="xox""b-image-check-$$" SLACK_SIGNING_SECRET="image-check-$$" SLACK_API_URL="http://127.0.0.1:9/api/" \
+  SLACK_BOT_TOKEN="xox""b-image-check-$$" SLACK_SIGNING_SECRET="image-check-$$" SLACK_API_URL="http://127.0.0.1:$slack_port/api/" \
   "$node24_bin" dist/main.js > "$work/redis-mode.log" 2>&1 &
 pid=$!
 for _ in $(seq 1 100); do
