@@ -311,6 +311,19 @@ async function until(condition: () => boolean, what: string) {
   }
 }
 
+/** A reply held at a gate: `aReplying` resolves as it starts (its alert claimed), `open` lets it go. */
+function heldReply() {
+  let open: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  let replying: () => void = () => undefined;
+  const aReplying = new Promise<void>((resolve) => {
+    replying = resolve;
+  });
+  return { gate, open: () => open(), replying: () => replying(), aReplying };
+}
+
 /** The same, for a condition read from the store. */
 async function untilAsync(condition: () => Promise<boolean>, what: string) {
   const deadline = Date.now() + 5_000;
@@ -595,15 +608,8 @@ describe('WatchService: alerts', () => {
 
   it('two replicas applying the same crossing at once post one alert', async () => {
     const h = await harness();
-    let open: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => {
-      open = resolve;
-    });
     // A's reply is held until B has seen the crossing too: both claim it while it is in flight.
-    let replying: () => void = () => undefined;
-    const aReplying = new Promise<void>((resolve) => {
-      replying = resolve;
-    });
+    const { gate, open, replying, aReplying } = heldReply();
     const a = h.replica({ replyGate: gate, replying });
     const clockB = manualClock(T0 + 1);
     const b = h.replica({}, { clock: clockB });
@@ -631,14 +637,7 @@ describe('WatchService: alerts', () => {
 
   it('a reply Slack is slow to take keeps its alert claimed past the lease: no second replica posts it', async () => {
     const h = await harness();
-    let open: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => {
-      open = resolve;
-    });
-    let replying: () => void = () => undefined;
-    const aReplying = new Promise<void>((resolve) => {
-      replying = resolve;
-    });
+    const { gate, open, replying, aReplying } = heldReply();
     // A renews its claims every 50 ms of real time; B judges them by the usual lease.
     const a = h.replica({ replyGate: gate, replying }, { leaseMs: 100 });
     await a.watch(request([soldAtLeast(400)]));
