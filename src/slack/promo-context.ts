@@ -9,7 +9,7 @@ import { fetchingReportMessage } from '../render/report-blocks.js';
 import { reportAtHand, reportFor } from './ask-for-report.js';
 import type { SlackDeps } from './deps.js';
 import { respondPrivately } from './respond-safely.js';
-import { userMessageFor } from './user-message.js';
+import { restartingMessage, userMessageFor } from './user-message.js';
 
 /** The promo use cases' dependencies for one Slack request (editors are checked with its client). */
 export function promoDeps(deps: SlackDeps, client: webApi.WebClient): PromoDeps {
@@ -85,7 +85,7 @@ export async function promoIdFor(
   } catch (error) {
     deps.logger.info('Looking up a promo code failed', { error });
     const why = deps.work.stopping.aborted
-      ? md`eventops was restarting, so the promo code was not looked up. Try again in a minute.`
+      ? restartingMessage(md`the promo code was not looked up`)
       : userMessageFor(error);
     await respondPrivately(respond, warningMessage(why), deps.logger);
   }

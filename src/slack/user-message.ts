@@ -45,3 +45,8 @@ export function userMessageFor(error: unknown): Mrkdwn {
       return md`The Event Ticketing Service answered in a way I did not understand. It has been logged.`;
   }
 }
+
+/** What a person asked for did not happen because eventops was shutting down: `what` completes "so ...". */
+export function restartingMessage(what: Mrkdwn): Mrkdwn {
+  return md`eventops was restarting, so ${what}. Try again in a minute.`;
+}

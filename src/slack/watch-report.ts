@@ -3,7 +3,7 @@ import { md } from '../render/mrkdwn.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import { reportAtHand, reportFor } from './ask-for-report.js';
 import type { SlackDeps } from './deps.js';
-import { userMessageFor } from './user-message.js';
+import { restartingMessage, userMessageFor } from './user-message.js';
 
 /**
  * The report a new watch's conditions are read from: the latest at hand, or one fetched for it in
@@ -36,7 +36,5 @@ export async function countAsFirstCheck(deps: SlackDeps, eventId: string, report
 
 /** Why a watch was not set, in words: the error's, or that eventops was restarting. */
 export function watchNotSet(deps: SlackDeps, error: unknown): Mrkdwn {
-  return deps.work.stopping.aborted
-    ? md`eventops was restarting, so the watch was not set. Try again in a minute.`
-    : userMessageFor(error);
+  return deps.work.stopping.aborted ? restartingMessage(md`the watch was not set`) : userMessageFor(error);
 }

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { ActivityStore } from '../../src/store/activity-store.js';
 import { LockBusy } from '../../src/store/key-value-store.js';
 import { type OpenedStore, openStore } from '../../src/store/open-store.js';
@@ -24,6 +24,36 @@ const backends: [string, () => string][] = [
   ['SQLite', () => `sqlite://${join(dir, `store-${++counter}.sqlite`)}`],
   ['Redis', () => `${redis.url}/${++counter % 16}`],
 ];
+
+/**
+ * Work that takes `ms` (not a wait for anything: time for another holder to get in, were it not
+ * kept out), counting how many ran at once; it returns 'done'.
+ */
+function overlapCounter(ms: number) {
+  let inside = 0;
+  let most = 0;
+  const work = async () => {
+    inside += 1;
+    most = Math.max(most, inside);
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    inside -= 1;
+    return 'done';
+  };
+  return { work, most: () => most };
+}
+
+/** Two handles on one Redis database whose locks live `lockMs` unless renewed; closed after the test. */
+async function lockHandles(lockMs: number): Promise<[OpenedStore, OpenedStore]> {
+  const location = `${redis.url}/${++counter % 16}`;
+  const handles: [OpenedStore, OpenedStore] = [
+    await openStore(location, { lockMs }),
+    await openStore(location, { lockMs }),
+  ];
+  onTestFinished(async () => {
+    for (const handle of handles) await handle.close();
+  });
+  return handles;
+}
 
 describe.each(backends)('the store contract on %s', (_name, url) => {
   async function twoHandles(): Promise<[OpenedStore, OpenedStore]> {
@@ -75,19 +105,11 @@ describe.each(backends)('the store contract on %s', (_name, url) => {
 
   it('runs exclusive work on one key from two handles in turn, never both at once', async () => {
     const [a, b] = await twoHandles();
-    let inside = 0;
-    let most = 0;
-    const work = async () => {
-      inside += 1;
-      most = Math.max(most, inside);
-      // Work that takes a while (not a wait for anything): time for the other handle to get in, were it not kept out.
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      inside -= 1;
-    };
+    const { work, most } = overlapCounter(20);
     await Promise.all(
       Array.from({ length: 6 }, (_, i) => (i % 2 ? a : b).keyValue.exclusive('report-message:m1', work)),
     );
-    expect(most).toBe(1);
+    expect(most()).toBe(1);
     await a.close();
     await b.close();
   });
@@ -95,33 +117,20 @@ describe.each(backends)('the store contract on %s', (_name, url) => {
 
 describe('the Redis lock', () => {
   it('stays held past its life while its holder works, and tells a handle that will not wait that it is busy', async () => {
-    const location = `${redis.url}/${++counter % 16}`;
-    // A lock that lives 300 ms unless renewed, held by work that takes 1.2 s.
-    const [a, b] = [await openStore(location, { lockMs: 300 }), await openStore(location, { lockMs: 300 })];
-    let inside = 0;
-    let most = 0;
-    const work = async () => {
-      inside += 1;
-      most = Math.max(most, inside);
-      // Work that outlasts the lock's life four times (not a wait for anything).
-      await new Promise((resolve) => setTimeout(resolve, 1_200));
-      inside -= 1;
-      return 'done';
-    };
+    // A lock that lives 300 ms unless renewed, held by work that outlasts it four times.
+    const [a, b] = await lockHandles(300);
+    const { work, most } = overlapCounter(1_200);
     const holding = a.keyValue.exclusive('watch:turn', work);
     await new Promise((resolve) => setTimeout(resolve, 50));
     await expect(b.keyValue.exclusive('watch:turn', work, { waitMs: 0 })).rejects.toBeInstanceOf(LockBusy);
     const waiting = b.keyValue.exclusive('watch:turn', work, { waitMs: 5_000 });
     expect(await Promise.all([holding, waiting])).toEqual(['done', 'done']);
-    expect(most).toBe(1);
-    await a.close();
-    await b.close();
+    expect(most()).toBe(1);
   });
 
   it('is no longer renewed after ten lives: work stuck for good does not hold every replica off', async () => {
-    const location = `${redis.url}/${++counter % 16}`;
     // A 50 ms lock: renewed for 500 ms at most, under work that takes 1.5 s.
-    const [a, b] = [await openStore(location, { lockMs: 50 }), await openStore(location, { lockMs: 50 })];
+    const [a, b] = await lockHandles(50);
     let firstDone = false;
     const stuck = a.keyValue.exclusive('watch:turn', async () => {
       // Work that outlasts ten lives (not a wait for anything).
@@ -132,7 +141,5 @@ describe('the Redis lock', () => {
     const secondInWhileFirstRan = await b.keyValue.exclusive('watch:turn', async () => !firstDone, { waitMs: 1_200 });
     expect(secondInWhileFirstRan).toBe(true);
     await stuck;
-    await a.close();
-    await b.close();
   });
 });
