@@ -2,8 +2,10 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { builtScript } from '../helpers/built-sources.js';
+import { EXIT_WITH_PARENT } from '../helpers/exit-with-parent.js';
 import { startFakeSlack } from '../helpers/fake-slack.js';
 import { fakeSlackToken } from '../helpers/fake-tokens.js';
 import { useRedis } from '../helpers/redis-server.js';
@@ -16,7 +18,6 @@ import { useRedis } from '../helpers/redis-server.js';
  */
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const EXIT_WITH_PARENT = fileURLToPath(new URL('../helpers/exit-with-parent.ts', import.meta.url));
 const REDIS_PACKAGES = ['bullmq', 'ioredis', '@keyv/redis', '@redis/client'];
 const redis = useRedis();
 const folder = mkdtempSync(join(tmpdir(), 'eventops-loaded-'));
@@ -47,7 +48,14 @@ async function modulesLoadedBy(storeUrl: string, name: string): Promise<string[]
   const file = join(folder, `${name}.txt`);
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', '--import', recorder(file), '--import', EXIT_WITH_PARENT, 'src/main.ts'],
+    [
+      '--enable-source-maps',
+      '--import',
+      recorder(file),
+      '--import',
+      EXIT_WITH_PARENT,
+      await builtScript('src/main.ts'),
+    ],
     {
       cwd: ROOT,
       env: {
@@ -92,7 +100,7 @@ describe('which store code a bot process loads', () => {
   it('one process on SQLite loads no Redis, BullMQ or ioredis code', async () => {
     const urls = await modulesLoadedBy('sqlite://:memory:', 'sqlite');
     // The recorder saw the bot's own modules and its libraries, so an empty answer means something.
-    expect(urls.some((url) => url.endsWith('/src/store/open-store.ts'))).toBe(true);
+    expect(urls).toContain(pathToFileURL(await builtScript('src/store/open-store.ts')).href);
     expect(urls.some((url) => url.includes('/node_modules/@keyv/sqlite/'))).toBe(true);
     expect(loadedPackages(urls)).toEqual([]);
   });

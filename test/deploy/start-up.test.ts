@@ -30,7 +30,7 @@ async function snapshot(url: string): Promise<Record<string, string>> {
   }
 }
 
-/** `src/main.ts` as `npm start` runs it, with exactly `env` (nothing of this process's own). */
+/** `src/main.ts`, built, as `npm start` runs it, with exactly `env` (nothing of this process's own). */
 const startMain = (env: Record<string, string>) => startScript('src/main.ts', { LOG_LEVEL: 'info', PORT: '0', ...env });
 
 let before: Record<string, string>;
@@ -55,7 +55,7 @@ beforeAll(async () => {
 
 describe('start-up rules', () => {
   it('refuses a signing secret without a bot token, naming SLACK_BOT_TOKEN, and touches no Redis key', async () => {
-    const main = startMain({
+    const main = await startMain({
       SLACK_SIGNING_SECRET: 'a-signing-secret-0123456789',
       STORE_URL: redis.url,
       TICKETING_API_URL: 'simulator',
@@ -68,7 +68,7 @@ describe('start-up rules', () => {
   });
 
   it('refuses Slack variables that came through blank rather than starting the sandbox next to the real service', async () => {
-    const main = startMain({
+    const main = await startMain({
       SLACK_BOT_TOKEN: '',
       SLACK_SIGNING_SECRET: ' ',
       STORE_URL: redis.url,
@@ -82,7 +82,7 @@ describe('start-up rules', () => {
   });
 
   it('refuses an app token without a bot token the same way', async () => {
-    const main = startMain({
+    const main = await startMain({
       SLACK_APP_TOKEN: 'xapp-1-not-real',
       STORE_URL: redis.url,
       TICKETING_API_URL: 'simulator',
@@ -93,7 +93,7 @@ describe('start-up rules', () => {
   });
 
   it('runs the sandbox with no Slack variable on a store of its own, saying so first, even with STORE_URL set', async () => {
-    const main = startMain({ STORE_URL: redis.url, HOST: '127.0.0.1' });
+    const main = await startMain({ STORE_URL: redis.url, HOST: '127.0.0.1' });
     try {
       await main.waitFor(/open http:\/\/127\.0\.0\.1:\d+/);
       const firstLine = JSON.parse(main.output().stderr.split('\n')[0] ?? '{}') as { msg?: string };

@@ -1,15 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { builtScript } from './built-sources.js';
+import { EXIT_WITH_PARENT } from './exit-with-parent.js';
 import { fakeSlackToken } from './fake-tokens.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const EXIT_WITH_PARENT = fileURLToPath(new URL('./exit-with-parent.ts', import.meta.url));
-/** The same, as plain JavaScript for a process without tsx (a data: URL needs no file). */
-const EXIT_WITH_PARENT_JS = `data:text/javascript,${encodeURIComponent(
-  "process.stdin.on('end',()=>process.exit(0));process.stdin.on('error',()=>process.exit(0));process.stdin.resume();",
-)}`;
 
-/** One bot process, as `npm start` runs it (from source through tsx), with its JSON log lines. */
+/** One bot process, as `npm start` runs it (the sources built to JavaScript), with its JSON log lines. */
 export interface Replica {
   name: string;
   /** Where its HTTP receiver listens (POST /slack/events, /healthz, /readyz, /metrics). */
@@ -26,18 +23,17 @@ export interface Replica {
 
 export interface ReplicaOptions {
   name: string;
-  /** Run the built `dist/main.js` (as the image does) rather than the sources through tsx. @default 'source' */
-  build?: 'source' | 'dist';
+  /** Run `dist/main.js` as `npm run build` left it (the image's build) rather than a build of the sources as they are now. @default 'sources' */
+  build?: 'sources' | 'dist';
   env: Record<string, string>;
   signingSecret: string;
 }
 
-/** Starts `src/main.ts` (or the built `dist/main.js`) in a child process with `env` (and nothing of this process's secrets). */
+/** Starts the built `src/main.ts` (or `dist/main.js`) in a child process with `env` (and nothing of this process's secrets). */
 export async function startReplica(options: ReplicaOptions): Promise<Replica> {
-  const args =
-    options.build === 'dist'
-      ? ['--import', EXIT_WITH_PARENT_JS, 'dist/main.js']
-      : ['--import', 'tsx', '--import', EXIT_WITH_PARENT, 'src/main.ts'];
+  const main = options.build === 'dist' ? 'dist/main.js' : await builtScript('src/main.ts');
+  // Source maps: stack traces in its output name the TypeScript sources, as they did under tsx.
+  const args = ['--enable-source-maps', '--import', EXIT_WITH_PARENT, main];
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: ROOT,
     env: {

@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { builtScript } from './built-sources.js';
+import { EXIT_WITH_PARENT } from './exit-with-parent.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const EXIT_WITH_PARENT = fileURLToPath(new URL('./exit-with-parent.ts', import.meta.url));
 
 export interface ScriptProcess {
   child: ChildProcess;
@@ -13,15 +14,20 @@ export interface ScriptProcess {
 }
 
 /**
- * A script of this repository run through tsx as `npm start` or `npm run simulator` runs it, with
- * exactly `env` (nothing of this process's own but PATH and HOME), ending with the test process.
+ * A script of this repository (`src/main.ts`, `src/simulator/cli.ts`), built, run as `npm start` or
+ * `npm run simulator` runs it, with exactly `env` (nothing of this process's own but PATH and
+ * HOME), ending with the test process.
  */
-export function startScript(script: string, env: Record<string, string>): ScriptProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', EXIT_WITH_PARENT, script], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+export async function startScript(script: string, env: Record<string, string>): Promise<ScriptProcess> {
+  const child = spawn(
+    process.execPath,
+    ['--enable-source-maps', '--import', EXIT_WITH_PARENT, await builtScript(script)],
+    {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type ScriptProcess, startScript } from '../helpers/script-process.js';
 
 /*
- * `npm run simulator` as a process: src/simulator/cli.ts run through tsx (as `npx tsx` runs it,
- * without npx in between, so the signal reaches the simulator itself), with exactly `env`.
+ * `npm run simulator` as a process: src/simulator/cli.ts, built, run by node (without npm in
+ * between, so the signal reaches the simulator itself), with exactly `env`.
  */
 
 const running: ScriptProcess[] = [];
@@ -14,15 +14,15 @@ afterEach(async () => {
   }
 });
 
-function startCli(env: Record<string, string>): ScriptProcess {
-  const cli = startScript('src/simulator/cli.ts', env);
+async function startCli(env: Record<string, string>): Promise<ScriptProcess> {
+  const cli = await startScript('src/simulator/cli.ts', env);
   running.push(cli);
   return cli;
 }
 
 describe('npm run simulator (src/simulator/cli.ts)', () => {
   it('exits 2 naming each bad variable and what was expected', async () => {
-    const cli = startCli({ TICKETING_ORG_LIMIT: 'lots', TICKETING_REPORT_LIMIT: '0/60s' });
+    const cli = await startCli({ TICKETING_ORG_LIMIT: 'lots', TICKETING_REPORT_LIMIT: '0/60s' });
     expect(await cli.exited).toBe(2);
     const { stdout, stderr } = cli.output();
     expect(stdout).toBe('');
@@ -34,7 +34,7 @@ describe('npm run simulator (src/simulator/cli.ts)', () => {
   it('prints a URL and key that answer, with the configured limit, ignores the bot-only variables, and stops on SIGTERM', async () => {
     // The bot would refuse these (a Slack variable without its token, a STORE_URL it cannot open);
     // the simulator reads only its two limits.
-    const cli = startCli({ TICKETING_ORG_LIMIT: '50/1m', SLACK_SIGNING_SECRET: '', STORE_URL: 'nowhere' });
+    const cli = await startCli({ TICKETING_ORG_LIMIT: '50/1m', SLACK_SIGNING_SECRET: '', STORE_URL: 'nowhere' });
     const [, url] = await cli.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)\n/);
     const [, key] = await cli.waitFor(/API key: (\S+)\n/);
     const response = await fetch(`${url}/v1/events?limit=2`, { headers: { 'Service-Api-Key': key as string } });
