@@ -559,10 +559,17 @@ export class SharedReportQueue<D> {
     return (counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.delayed ?? 0);
   }
 
-  /** Stops taking jobs, lets the ones in hand finish, and leaves the waiting ones to other replicas. */
+  /**
+   * Stops taking jobs, lets the ones in hand finish, and leaves the waiting ones to other replicas.
+   * A worker with none in hand drops its connections at once, and the queue drops its own when Redis
+   * is away: a Redis that has gone never answers QUIT, and the replica would wait out its shutdown
+   * timeout for nothing.
+   */
   async close(): Promise<void> {
-    await this.#worker.close().catch(() => undefined);
-    await this.#queue.close().catch(() => undefined);
+    await this.#worker.close(this.#inHand.size === 0).catch(() => undefined);
+    const client = await this.#queue.client.catch(() => undefined);
+    if (client && client.status !== 'ready') client.disconnect();
+    else await this.#queue.close().catch(() => undefined);
   }
 
   async #process(job: Job<ReportJob<D>>, options: SharedReportQueueOptions<D>, signal: AbortSignal | undefined) {

@@ -71,15 +71,15 @@ describe('the shared report queue across bot processes', () => {
     // The simulator's own report limit stays out of the way; the rolling window in front of it is the limit.
     const sim: Simulator = await startSimulator({
       orgLimit: { limit: 60, windowMs: 1_000 },
-      reportLimit: { limit: 1_000, windowMs: 2_000 },
+      reportLimit: { limit: 1_000, windowMs: 1_000 },
       eventCount: 20,
     });
-    // The first three report calls take 600 ms on their way in: a fixed window counted from when
+    // The first three report calls take 300 ms on their way in: a fixed window counted from when
     // jobs start then lets the next three arrive less than a window after them.
     const service = await startRollingReportService(sim.url, {
       limit: 3,
-      windowMs: 2_000,
-      slowFirst: { count: 3, ms: 600 },
+      windowMs: 1_000,
+      slowFirst: { count: 3, ms: 300 },
     });
     const env = {
       STORE_URL: `${redis.url}/6`,
@@ -87,7 +87,7 @@ describe('the shared report queue across bot processes', () => {
       TICKETING_API_KEY: sim.apiKeys[0] as string,
       SLACK_API_URL: slack.apiUrl,
       TICKETING_ORG_LIMIT: '60/1s',
-      TICKETING_REPORT_LIMIT: '3/2s',
+      TICKETING_REPORT_LIMIT: '3/1s',
     };
     const three = await Promise.all(['r1', 'r2', 'r3'].map((name) => start(name, env)));
     await Promise.all(three.map((replica) => replica.waitForLog(catalogReady, 60_000)));
@@ -159,7 +159,7 @@ describe('the shared report queue across bot processes', () => {
   it("a workflow step's report queued on a replica that is killed (SIGKILL): another fetches it and completes the run", async () => {
     const sim = await startSimulator({
       orgLimit: { limit: 60, windowMs: 1_000 },
-      reportLimit: { limit: 1, windowMs: 3_000 },
+      reportLimit: { limit: 1, windowMs: 2_000 },
       eventCount: 20,
     });
     const env = {
@@ -168,7 +168,7 @@ describe('the shared report queue across bot processes', () => {
       TICKETING_API_KEY: sim.apiKeys[0] as string,
       SLACK_API_URL: slack.apiUrl,
       TICKETING_ORG_LIMIT: '60/1s',
-      TICKETING_REPORT_LIMIT: '1/3s',
+      TICKETING_REPORT_LIMIT: '1/2s',
       // A worker takes a job before it finds no slot free and puts it back: if the doomed replica
       // dies holding it, the survivor takes it back a lock's time later, not after the default 30 s.
       REPORT_JOB_LOCK: '1s',
@@ -178,9 +178,9 @@ describe('the shared report queue across bot processes', () => {
     const [first, second] = sim.catalog.events.filter((event) => event.status === 'published');
     if (!first || !second) throw new Error('no events');
     // A person's report takes the window's one slot (through the survivor), and holds it a while:
-    // it takes 10 s to answer, and the slot frees a window after that (13 s in all, time for a
+    // it takes 5 s to answer, and the slot frees a window after that (7 s in all, time for a
     // loaded machine to get to the kill below first)...
-    sim.knobs.latencyMs = 10_000;
+    sim.knobs.latencyMs = 5_000;
     await askReports([survivor], [first.id], 'C0STEPS');
     await slack.waitFor(() => (sim.stats().admittedReports === 1 ? true : undefined), 15_000);
     // ...so the step's report, asked through the doomed replica, waits in Redis when it dies.
