@@ -11,19 +11,27 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  stack = await startSandboxStack({
-    env: {
-      STORE_URL: 'sqlite://:memory:',
-      TICKETING_REPORT_LIMIT: '1/4s',
-      // Checks a second apart at the least, each a fresh report (no cache to serve the last one).
-      WATCH_MIN_INTERVAL: '1s',
-      TICKETING_REPORT_CACHE_TTL: '0',
-      LOG_LEVEL: 'error',
-    },
-    logger: createLogger({ level: 'error', write: () => {} }),
-    compose: { progressIntervalMs: 0 },
-  });
-  browser = await launchChromium();
+  // The sandbox and Chromium start side by side.
+  const starting = launchChromium();
+  try {
+    stack = await startSandboxStack({
+      env: {
+        STORE_URL: 'sqlite://:memory:',
+        // One report per 1.5 s: a second report asked at once shows as queued for over a second (five
+        // of the page's refreshes), and a watch's checks come 1.5 s apart.
+        TICKETING_REPORT_LIMIT: '1/1500ms',
+        // Checks a second apart at the least, each a fresh report (no cache to serve the last one).
+        WATCH_MIN_INTERVAL: '1s',
+        TICKETING_REPORT_CACHE_TTL: '0',
+        LOG_LEVEL: 'error',
+      },
+      logger: createLogger({ level: 'error', write: () => {} }),
+      compose: { progressIntervalMs: 0 },
+    });
+  } finally {
+    // Kept even when the sandbox failed to start, so afterAll closes it.
+    browser = await starting;
+  }
   page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
   page.on('pageerror', (error) => {
     throw error;
@@ -263,7 +271,7 @@ describe('the sandbox page draws what Slack would', () => {
     simulator().setFigures(event.id, { ticketsSold: sold });
     // The next check comes at the next spare report slot, a second on at least.
     await expect
-      .poll(async () => (await stack.bot.watches.turn()).kind, { timeout: 20_000, interval: 250 })
+      .poll(async () => (await stack.bot.watches.turn()).kind, { timeout: 20_000, interval: 50 })
       .toBe('checked');
     await expect
       .poll(() => card.innerText(), { timeout: 10_000 })
@@ -347,8 +355,8 @@ describe('the sandbox in a browser with other pages open', () => {
     await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
     const otherPage = await browser.newPage();
     try {
+      // goto waits for the load event, which waits for the frame's own load (or its refusal).
       await otherPage.goto(`http://127.0.0.1:${(other.address() as AddressInfo).port}/`);
-      await otherPage.waitForTimeout(1_000);
       const inner = otherPage.frames().find((candidate) => candidate !== otherPage.mainFrame());
       const text = inner ? await inner.content().catch(() => '') : '';
       expect(text).not.toContain('Change promo quantity');
