@@ -48,6 +48,8 @@ interface Harness {
     /** Reading these channels' (or DMs') history fails with this Slack error. */
     failLookups?: Record<string, string>;
     retryBaseMs?: number;
+    /** An SQLite store in memory, for a run that never restarts (no file to sync on every write). */
+    inMemory?: boolean;
   }): Promise<{ runner: DigestRunner<SlackMessage>; subscriptions: SubscriptionStore; store: OpenedStore }>;
 }
 
@@ -73,7 +75,9 @@ async function harness(startAt: number, eventCount = 160): Promise<Harness> {
     lookups,
     logs,
     start: async (options = {}) => {
-      const store = await openStore(`sqlite://${join(dir, 'eventops.sqlite')}`);
+      const store = await openStore(
+        options.inMemory ? 'sqlite://:memory:' : `sqlite://${join(dir, 'eventops.sqlite')}`,
+      );
       cleanup.push(() => store.close());
       const client = createTicketingClient({
         apiUrl: sim.url,
@@ -212,7 +216,7 @@ describe('DigestRunner', () => {
 
   it('shares one crawl among a hundred digests firing together', async () => {
     const h = await harness(Date.UTC(2026, 11, 1, 9, 0), 250);
-    const { runner, subscriptions } = await h.start();
+    const { runner, subscriptions } = await h.start({ inMemory: true });
     const channels = Array.from({ length: 100 }, (_, i) => `C${String(i).padStart(3, '0')}`);
     for (const channel of channels) await subscriptions.put(subscription(channel, 'UTC'));
     const outcomes = await Promise.all(channels.map((channel) => runner.fire(channel)));

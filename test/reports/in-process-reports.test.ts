@@ -88,7 +88,7 @@ describe('asking for a report in one process', () => {
   });
 
   it('shows a report past the limit queued with its place, then the report once a slot frees', async () => {
-    const reportLimit = { limit: 3, windowMs: 1_500 };
+    const reportLimit = { limit: 3, windowMs: 200 };
     rig = await startRig({ eventCount: 10, reportLimit });
     const { flow, records } = flowOn(rig);
     const shown = [0, 1, 2, 3].map((i) => recordingSurface(`C${i}`));

@@ -50,7 +50,7 @@ describe('TicketingClient: pagination', () => {
 
 describe('TicketingClient: the organization budget', () => {
   it('meets three times the budget with no 429 and at least 95% of the budget used', async () => {
-    const orgLimit = { limit: 30, windowMs: 1_000 };
+    const orgLimit = { limit: 30, windowMs: 600 };
     rig = await startRig({ orgLimit });
     const client = rig.client;
     await runPool(90, 15, () => client.listEvents({ limit: 1 }));
@@ -64,7 +64,7 @@ describe('TicketingClient: the organization budget', () => {
   });
 
   it('slows to what the headers leave after another key of the organization spent most of the budget', async () => {
-    const orgLimit = { limit: 40, windowMs: 1_500 };
+    const orgLimit = { limit: 40, windowMs: 750 };
     rig = await startRig({ orgLimit });
     const otherKey = rig.sim.apiKeys[1] as string;
     for (let i = 0; i < 34; i += 1) {
@@ -100,7 +100,7 @@ describe('TicketingClient: the organization budget', () => {
   });
 
   it('meets three times the budget of a server counting a rolling window with no 429', async () => {
-    const orgLimit = { limit: 20, windowMs: 500 };
+    const orgLimit = { limit: 20, windowMs: 300 };
     rig = await startRig({ orgLimit, windowKind: 'sliding' });
     const client = rig.client;
     const results = await runPool(60, 12, () => client.listEvents({ limit: 1 }));
@@ -111,7 +111,7 @@ describe('TicketingClient: the organization budget', () => {
   });
 
   it('caps an X-RateLimit-Reset sent as epoch seconds at one window instead of waiting for weeks', async () => {
-    const orgLimit = { limit: 10, windowMs: 400 };
+    const orgLimit = { limit: 10, windowMs: 200 };
     const lines: string[] = [];
     rig = await startRig(
       { orgLimit, resetFormat: 'epoch-seconds' },
@@ -126,7 +126,7 @@ describe('TicketingClient: the organization budget', () => {
 
   it('lets an interactive request overtake a background crawl waiting in the queue', async () => {
     // 5 a window with a 15% reserve: background work gets 4, the last one is kept for people.
-    rig = await startRig({ orgLimit: { limit: 5, windowMs: 1_000 }, eventCount: 1_000 });
+    rig = await startRig({ orgLimit: { limit: 5, windowMs: 500 }, eventCount: 1_000 });
     const client = rig.client;
     const order: string[] = [];
     let pages = 0;
@@ -147,10 +147,10 @@ describe('TicketingClient: the organization budget', () => {
 describe('TicketingClient: 429 handling', () => {
   it.each([
     ['delta-seconds', () => '1'],
-    ['fractional seconds', () => '0.8'],
-    ['an HTTP-date', () => new Date(Math.ceil((Date.now() + 1_500) / 1000) * 1000).toUTCString()],
+    ['fractional seconds', () => '0.3'],
+    ['an HTTP-date', () => new Date(Math.ceil((Date.now() + 300) / 1000) * 1000).toUTCString()],
   ])('waits as Retry-After says (%s) and does not burst afterwards', async (_form, value) => {
-    rig = await startRig({}, { orgLimit: { limit: 180, windowMs: 5_000 } });
+    rig = await startRig({}, { orgLimit: { limit: 180, windowMs: 2_000 } });
     const client = rig.client;
     // A fresh client sends one request first; it is the one refused.
     const retryAfter = value();
@@ -171,11 +171,11 @@ describe('TicketingClient: 429 handling', () => {
   });
 
   it('never waits longer than one window (plus jitter) whatever Retry-After claims', async () => {
-    rig = await startRig({}, { orgLimit: { limit: 180, windowMs: 600 } });
+    rig = await startRig({}, { orgLimit: { limit: 180, windowMs: 300 } });
     rig.sim.forceRateLimit(1, '3600');
     const started = Date.now();
     await rig.client.listEvents({ limit: 1 });
-    expect(Date.now() - started).toBeLessThan(600 + 30 + 500);
+    expect(Date.now() - started).toBeLessThan(300 + 15 + 500);
   });
 });
 
@@ -219,7 +219,7 @@ describe('TicketingClient: faults', () => {
 
 describe('TicketingClient: reports', () => {
   it('admits 7 distinct reports at most 3 in any window and delivers them in order', async () => {
-    const reportLimit = { limit: 3, windowMs: 500 };
+    const reportLimit = { limit: 3, windowMs: 300 };
     rig = await startRig({ reportLimit }, { reportLimit });
     const events = rig.sim.catalog.events.slice(0, 7);
     const delivered: string[] = [];
@@ -249,7 +249,7 @@ describe('TicketingClient: reports', () => {
   });
 
   it('tells a waiting caller its position and estimated wait, and lets it cancel', async () => {
-    const reportLimit = { limit: 1, windowMs: 400 };
+    const reportLimit = { limit: 1, windowMs: 200 };
     rig = await startRig({ reportLimit }, { reportLimit });
     const [a, b, c] = rig.sim.catalog.events;
     const first = rig.client.requestReport(a?.id as string);
