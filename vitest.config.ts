@@ -26,6 +26,9 @@ export const BROWSER_TESTS = SLOW_TESTS.filter((file) => BROWSER_MARKER.test(rea
 export const config = defineConfig({
   test: {
     testTimeout: 30_000,
+    // expect.poll looks every 10 ms (not 50): what it waits for is cheap to read, and each look
+    // later than needed is time the suite waits.
+    expect: { poll: { interval: 10 } },
     hookTimeout: 30_000,
     // Integration tests start their own servers on port 0; two workers match the two cores.
     pool: 'forks',

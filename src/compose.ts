@@ -9,7 +9,7 @@ import { Closers } from './lifecycle/closers.js';
 import { Late } from './lifecycle/late.js';
 import { WorkTracker } from './lifecycle/work-tracker.js';
 import type { Logger } from './logger.js';
-import { buildObservability } from './observability/build-observability.js';
+import { buildObservability, type ObservabilityDeadlines } from './observability/build-observability.js';
 import { type Readiness, startHealthServer } from './observability/health.js';
 import type { Metrics } from './observability/metrics.js';
 import type { SlackMessage } from './render/block-kit.js';
@@ -19,6 +19,7 @@ import { spareReports } from './reports/spare-reports.js';
 import type { Simulator } from './simulator/server.js';
 import { slackReportDelivery } from './slack/ask-for-report.js';
 import { buildSlackApp } from './slack/build-slack-app.js';
+import type { SlackRetry } from './slack/create-slack-app.js';
 import type { SharedReports } from './slack/deps.js';
 import { digestSlack } from './slack/digest-slack.js';
 import type { ReportDelivery } from './slack/report-target.js';
@@ -26,7 +27,7 @@ import { watchMessages, watchSlack } from './slack/watch-slack.js';
 import { ActivityStore } from './store/activity-store.js';
 import { type OpenedStore, openStore } from './store/open-store.js';
 import { buildTicketing } from './ticketing/build-ticketing.js';
-import type { TicketingClient } from './ticketing/client.js';
+import type { RetryOptions, TicketingClient } from './ticketing/client.js';
 import type { Clock } from './time/clock.js';
 import { systemClock } from './time/clock.js';
 import { type BuiltWatches, buildWatches } from './watches/build-watches.js';
@@ -74,8 +75,14 @@ export interface ComposeOptions {
   promoConfirmationTtlMs?: number;
   /** First wait before a failed digest is retried. @default 30 s */
   digestRetryBaseMs?: number;
+  /** How failed Event Ticketing Service calls are tried again. @default 5 attempts, 200 ms doubling to 5 s */
+  ticketingRetry?: RetryOptions;
+  /** How failed Slack Web API calls are tried again. @default 2 retries, 500 ms doubling to 5 s */
+  slackRetry?: SlackRetry;
   /** Socket Mode only: the port of /healthz, /readyz and /metrics. @default none */
   healthPort?: number;
+  /** How long /readyz's store probe and /metrics' reads may take. @default 1 s, 1 s, 1.8 s in all */
+  observability?: ObservabilityDeadlines;
   /** Opens the store; the bot closes it last. @default `openStore(config.storeUrl)` */
   openStore?: () => Promise<OpenedStore>;
 }
@@ -144,6 +151,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
     const observability = buildObservability({
       store: store.keyValue,
       clock,
+      deadlines: options.observability,
       sources: {
         budget: () => late.ticketing.get().budget(),
         reportsWaiting: () => late.sharedReports.peek()?.queue.waiting() ?? late.ticketing.get().reportsWaiting,
@@ -165,6 +173,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
           }),
           clock,
           logger,
+          ...(options.ticketingRetry ? { retry: options.ticketingRetry } : {}),
         }),
       ),
     );
@@ -248,6 +257,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
         slack: { ...config.slack, botToken },
         store,
         routes,
+        retry: options.slackRetry,
         parts: {
           ticketing: client,
           catalog,

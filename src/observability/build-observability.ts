@@ -1,8 +1,11 @@
 import type { KeyValueStore } from '../store/key-value-store.js';
 import type { ApiObserver } from '../ticketing/client.js';
 import type { Clock } from '../time/clock.js';
-import { healthRoutes, Readiness } from './health.js';
-import { type MetricSources, Metrics } from './metrics.js';
+import { healthRoutes, Readiness, type ReadinessOptions } from './health.js';
+import { type MetricSources, Metrics, type MetricsOptions } from './metrics.js';
+
+/** How long readiness and a scrape wait for the store (see `ReadinessOptions`, `MetricsOptions`). */
+export type ObservabilityDeadlines = Pick<ReadinessOptions, 'probeTimeoutMs'> & MetricsOptions;
 
 export interface Observability {
   readiness: Readiness;
@@ -18,9 +21,15 @@ export function buildObservability(options: {
   store: KeyValueStore;
   clock: Clock;
   sources: MetricSources;
+  deadlines?: ObservabilityDeadlines | undefined;
 }): Observability {
-  const readiness = new Readiness({ store: options.store, clock: options.clock });
-  const metrics = new Metrics(options.sources);
+  const { probeTimeoutMs, ...metricsOptions } = options.deadlines ?? {};
+  const readiness = new Readiness({
+    store: options.store,
+    clock: options.clock,
+    ...(probeTimeoutMs === undefined ? {} : { probeTimeoutMs }),
+  });
+  const metrics = new Metrics(options.sources, metricsOptions);
   return {
     readiness,
     metrics,

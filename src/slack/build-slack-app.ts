@@ -18,6 +18,8 @@ export interface BuildSlackAppOptions {
   store: Pick<OpenedStore, 'keyValue' | 'claims'>;
   parts: SlackParts;
   routes: SlackAppOptions['routes'];
+  /** How failed Web API calls are tried again. @default 2 retries, 500 ms doubling to 5 s */
+  retry?: SlackAppOptions['retry'];
   /** A person's API call gives up after this long. @default 25 s */
   interactiveTimeoutMs?: number | undefined;
   /** Longest a person waits for the rate limit before being told how long it will be. @default 10 s */
@@ -45,6 +47,7 @@ export function buildSlackApp(options: BuildSlackAppOptions): Promise<App> {
       apiUrl: slack.apiUrl,
       logger,
       ...(options.routes ? { routes: options.routes } : {}),
+      retry: options.retry,
     },
     {
       ...parts,

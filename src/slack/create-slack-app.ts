@@ -29,6 +29,14 @@ export interface SlackAppOptions {
   logger: Logger;
   /** Extra GET routes on the HTTP receiver (health and metrics). */
   routes?: Record<string, (req: IncomingMessage, res: ServerResponse) => void>;
+  /** How failed Web API calls are tried again. @default 2 retries, 500 ms doubling to 5 s */
+  retry?: SlackRetry | undefined;
+}
+
+/** The Web API client's backoff: two retries, the first after `minTimeoutMs`, doubling up to `maxTimeoutMs`. */
+export interface SlackRetry {
+  minTimeoutMs: number;
+  maxTimeoutMs: number;
 }
 
 /**
@@ -64,7 +72,12 @@ async function botIdentity(
 export async function createSlackApp(options: SlackAppOptions, deps: SlackDeps): Promise<App> {
   const clientOptions = {
     ...(options.apiUrl ? { slackApiUrl: options.apiUrl.endsWith('/') ? options.apiUrl : `${options.apiUrl}/` } : {}),
-    retryConfig: { retries: 2, factor: 2, minTimeout: 500, maxTimeout: 5_000 },
+    retryConfig: {
+      retries: 2,
+      factor: 2,
+      minTimeout: options.retry?.minTimeoutMs ?? 500,
+      maxTimeout: options.retry?.maxTimeoutMs ?? 5_000,
+    },
     timeout: 10_000,
   };
   const base = {

@@ -1,6 +1,6 @@
 import type { Logger } from '../logger.js';
 import type { Clock } from '../time/clock.js';
-import type { ApiObserver, TicketingClient } from './client.js';
+import type { ApiObserver, RetryOptions, TicketingClient } from './client.js';
 import { createTicketingClient, type TicketingLimits } from './create-client.js';
 import type { ScriptRunner } from './shared-budget.js';
 
@@ -13,6 +13,8 @@ export interface BuildTicketingOptions {
   observer: ApiObserver;
   clock: Clock;
   logger: Logger;
+  /** @default the client's (5 attempts, 200 ms doubling to 5 s) */
+  retry?: RetryOptions;
 }
 
 /**
@@ -42,5 +44,6 @@ export async function buildTicketing(options: BuildTicketingOptions): Promise<Ti
     logger: logger.child({ component: 'ticketing' }),
     observer: options.observer,
     clock,
+    ...(options.retry ? { retry: options.retry } : {}),
   });
 }

@@ -76,6 +76,8 @@ export interface SharedReportQueueOptions<D> {
    * every person this replica follows. @default 500
    */
   progressSnapshotMs?: number;
+  /** Wait between two attempts of a job whose handler threw. @default 1000 */
+  retryDelayMs?: number;
   clock?: Clock;
   logger?: Logger;
 }
@@ -300,7 +302,7 @@ export class SharedReportQueue<D> {
         removeOnComplete: { count: 1000 },
         removeOnFail: { count: 1000 },
         attempts: 3,
-        backoff: { type: 'fixed', delay: 1_000 },
+        backoff: { type: 'fixed', delay: options.retryDelayMs ?? 1_000 },
       },
     });
     // BullMQ's own limit (fixed windows from a job's start) only spares Redis needless starts; the

@@ -12,6 +12,10 @@ import { fakeSlackToken } from './fake-tokens.js';
 
 export const SIGNING_SECRET = 'test-signing-secret-0123456789';
 export const BOT_TOKEN = fakeSlackToken('b', 'test-token-not-real');
+/** The Ticketing client's retries of a failed call, milliseconds apart (a deployment waits 200 ms doubling to 5 s). */
+export const FAST_TICKETING_RETRY = { baseDelayMs: 5, maxDelayMs: 50 };
+/** The Slack client's retries (a deployment waits 500 ms, then 1 s). */
+export const FAST_SLACK_RETRY = { minTimeoutMs: 10, maxTimeoutMs: 50 };
 
 export interface BotRig {
   bot: Bot;
@@ -59,6 +63,9 @@ export async function startBot(
     const bot = await composeBot(config, {
       logger,
       progressIntervalMs: 0,
+      // Failed calls are tried again at once (milliseconds, not the hundreds a deployment waits).
+      ticketingRetry: FAST_TICKETING_RETRY,
+      slackRetry: FAST_SLACK_RETRY,
       ...(options.interactiveTimeoutMs ? { interactiveTimeoutMs: options.interactiveTimeoutMs } : {}),
       ...options.compose,
     });

@@ -48,6 +48,8 @@ describe('a report waiting in the shared queue (Redis mode)', () => {
     });
     redis.closers.push(() => rig.close());
     try {
+      // The catalog first, at full speed: the latency is for the report calls only.
+      await rig.bot.catalog.snapshot();
       rig.sim.knobs.latencyMs = 4_000;
       const [first, second] = rig.sim.catalog.events;
       for (const event of [first, second]) {

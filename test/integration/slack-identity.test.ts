@@ -6,7 +6,7 @@ import { composeBot } from '../../src/compose.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startSimulator } from '../../src/simulator/server.js';
-import { BOT_TOKEN, SIGNING_SECRET } from '../helpers/bot.js';
+import { BOT_TOKEN, FAST_SLACK_RETRY, SIGNING_SECRET } from '../helpers/bot.js';
 import { type FakeSlack, startFakeSlack } from '../helpers/fake-slack.js';
 
 const cleanup: (() => Promise<unknown>)[] = [];
@@ -29,7 +29,7 @@ async function compose(slackApiUrl: string) {
   });
   const logs: string[] = [];
   const logger = createLogger({ level: 'debug', write: (line) => logs.push(line), secrets: [BOT_TOKEN] });
-  return { attempt: composeBot(config, { logger }), logs };
+  return { attempt: composeBot(config, { logger, slackRetry: FAST_SLACK_RETRY }), logs };
 }
 
 describe('the bot asks Slack who it is once, before it starts', () => {

@@ -29,10 +29,10 @@ const backends: [string, () => string][] = [
  * Work that takes `ms` (not a wait for anything: time for another holder to get in, were it not
  * kept out), counting how many ran at once; it returns 'done'.
  */
-function overlapCounter(ms: number) {
+function overlapCounter(defaultMs = 20) {
   let inside = 0;
   let most = 0;
-  const work = async () => {
+  const work = async (ms = defaultMs) => {
     inside += 1;
     most = Math.max(most, inside);
     await new Promise((resolve) => setTimeout(resolve, ms));
@@ -106,8 +106,9 @@ describe.each(backends)('the store contract on %s', (_name, url) => {
   it('runs exclusive work on one key from two handles in turn, never both at once', async () => {
     const [a, b] = await twoHandles();
     const { work, most } = overlapCounter(20);
+    const each = () => work();
     await Promise.all(
-      Array.from({ length: 6 }, (_, i) => (i % 2 ? a : b).keyValue.exclusive('report-message:m1', work)),
+      Array.from({ length: 6 }, (_, i) => (i % 2 ? a : b).keyValue.exclusive('report-message:m1', each)),
     );
     expect(most()).toBe(1);
     await a.close();
@@ -119,11 +120,11 @@ describe('the Redis lock', () => {
   it('stays held past its life while its holder works, and tells a handle that will not wait that it is busy', async () => {
     // A lock that lives 300 ms unless renewed, held by work that outlasts it four times.
     const [a, b] = await lockHandles(300);
-    const { work, most } = overlapCounter(1_200);
-    const holding = a.keyValue.exclusive('watch:turn', work);
+    const { work, most } = overlapCounter();
+    const holding = a.keyValue.exclusive('watch:turn', () => work(1_200));
     await new Promise((resolve) => setTimeout(resolve, 50));
-    await expect(b.keyValue.exclusive('watch:turn', work, { waitMs: 0 })).rejects.toBeInstanceOf(LockBusy);
-    const waiting = b.keyValue.exclusive('watch:turn', work, { waitMs: 5_000 });
+    await expect(b.keyValue.exclusive('watch:turn', () => work(20), { waitMs: 0 })).rejects.toBeInstanceOf(LockBusy);
+    const waiting = b.keyValue.exclusive('watch:turn', () => work(20), { waitMs: 5_000 });
     expect(await Promise.all([holding, waiting])).toEqual(['done', 'done']);
     expect(most()).toBe(1);
   });
@@ -134,11 +135,11 @@ describe('the Redis lock', () => {
     let firstDone = false;
     const stuck = a.keyValue.exclusive('watch:turn', async () => {
       // Work that outlasts ten lives (not a wait for anything).
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
       firstDone = true;
     });
     await new Promise((resolve) => setTimeout(resolve, 20));
-    const secondInWhileFirstRan = await b.keyValue.exclusive('watch:turn', async () => !firstDone, { waitMs: 1_200 });
+    const secondInWhileFirstRan = await b.keyValue.exclusive('watch:turn', async () => !firstDone, { waitMs: 900 });
     expect(secondInWhileFirstRan).toBe(true);
     await stuck;
   });

@@ -248,7 +248,7 @@ describe.each(budgets)('budget contract: %s', (_, makeBudget) => {
   });
 
   it('meets three times the budget of a server counting a rolling window, with no 429', async () => {
-    const orgLimit = { limit: 20, windowMs: 400 };
+    const orgLimit = { limit: 20, windowMs: 200 };
     const rig = await startRig({ orgLimit, windowKind: 'sliding', eventCount: 10 }, { budget: makeBudget(orgLimit) });
     try {
       await runPool(3 * orgLimit.limit, 12, () => rig.client.listEvents({ limit: 1 }));

@@ -17,7 +17,7 @@ beforeAll(async () => {
 
 /** Slots on fresh keys: 2 a window of 1 s unless told. */
 const slots = (options: { limit?: number; windowMs?: number; leaseMs?: number } = {}) =>
-  new ReportSlots({ run, key: `test:slots:${++counter}`, limit: 2, windowMs: 1_000, leaseMs: 3_000, ...options });
+  new ReportSlots({ run, key: `test:slots:${++counter}`, limit: 2, windowMs: 500, leaseMs: 1_500, ...options });
 
 // Wall-clock waits: the slots' windows, leases and pauses run on the Redis server's clock (`TIME`).
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -33,39 +33,39 @@ describe('ReportSlots (a rolling report limit in Redis)', () => {
     slotOf(await limit.take());
     // Both calls still running: the next slot frees no sooner than a window from now.
     expect(await limit.take()).toMatchObject({ waitMs: expect.any(Number) });
-    await sleep(400);
+    await sleep(200);
     await limit.finish(first);
     const wait = await limit.take();
-    expect('waitMs' in wait && wait.waitMs).toBeGreaterThan(900);
-    await sleep(1_050);
+    expect('waitMs' in wait && wait.waitMs).toBeGreaterThan(400);
+    await sleep(550);
     slotOf(await limit.take());
   });
 
   it('frees the slot of a holder that never says its call finished (its replica died) when its lease ends', async () => {
-    const limit = slots({ limit: 1, leaseMs: 1_200 });
+    const limit = slots({ limit: 1, leaseMs: 600 });
     slotOf(await limit.take());
     const wait = await limit.take();
-    expect('waitMs' in wait && wait.waitMs).toBeLessThanOrEqual(1_000);
-    await sleep(1_250);
+    expect('waitMs' in wait && wait.waitMs).toBeLessThanOrEqual(500);
+    await sleep(650);
     slotOf(await limit.take());
   });
 
   it('keeps a renewed slot past its first lease while its call runs', async () => {
-    const limit = slots({ limit: 1, leaseMs: 1_200 });
+    const limit = slots({ limit: 1, leaseMs: 800 });
     const held = slotOf(await limit.take());
-    await sleep(700);
+    await sleep(450);
     await limit.renew(held);
-    await sleep(700);
+    await sleep(450);
     expect(await limit.take()).toMatchObject({ waitMs: expect.any(Number) });
   });
 
   it('makes every holder wait as long as a 429 said', async () => {
     const limit = slots({ limit: 3 });
     const held = slotOf(await limit.take());
-    await limit.finish(held, 600);
+    await limit.finish(held, 300);
     const wait = await limit.take();
-    expect('waitMs' in wait && wait.waitMs).toBeGreaterThan(500);
-    await sleep(650);
+    expect('waitMs' in wait && wait.waitMs).toBeGreaterThan(200);
+    await sleep(350);
     slotOf(await limit.take());
   });
 
@@ -76,10 +76,10 @@ describe('ReportSlots (a rolling report limit in Redis)', () => {
     // Another key spent one: the answer to the first call says 1 left. The second call, in flight,
     // may not be in that count, so nothing is left for us until the reset.
     const now = Date.now();
-    await limit.observe({ limit: 3, remaining: 1, resetAt: now + 700, observedAt: now }, now, answered);
+    await limit.observe({ limit: 3, remaining: 1, resetAt: now + 350, observedAt: now }, now, answered);
     const wait = await limit.take();
-    expect('waitMs' in wait && wait.waitMs).toBeGreaterThan(600);
-    await sleep(750);
+    expect('waitMs' in wait && wait.waitMs).toBeGreaterThan(250);
+    await sleep(400);
     slotOf(await limit.take());
   });
 

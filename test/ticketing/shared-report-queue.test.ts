@@ -66,13 +66,13 @@ const queueOf = (r: Replicas, index = 0) => r.queues[index] as SharedReportQueue
 
 describe('SharedReportQueue (BullMQ on a real redis-server)', () => {
   it('keeps one report limit for all replicas: 2 a window between two of them, not 2 each', async () => {
-    const r = replicas(2, report);
+    const r = replicas(2, report, { limit: { limit: 2, windowMs: 400 } });
     for (let i = 0; i < 5; i += 1) await (r.queues[i % 2] as SharedReportQueue<string>).submit(`evt_${i}`, `d${i}`);
     await until(() => r.delivered.length === 5);
     const starts = [...r.starts].sort((a, b) => a - b);
     // Any third fetch waits for the window of the first of the two before it.
     for (let i = 0; i + 2 < starts.length; i += 1) {
-      expect((starts[i + 2] as number) - (starts[i] as number)).toBeGreaterThanOrEqual(900);
+      expect((starts[i + 2] as number) - (starts[i] as number)).toBeGreaterThanOrEqual(300);
     }
     expect(r.delivered.map((each) => each.delivery).sort()).toEqual(['d0', 'd1', 'd2', 'd3', 'd4']);
   });
@@ -83,7 +83,7 @@ describe('SharedReportQueue (BullMQ on a real redis-server)', () => {
     (r.queues[0] as SharedReportQueue<string>).observe({
       limit: 3,
       remaining: 0,
-      resetAt: observedAt + 800,
+      resetAt: observedAt + 400,
       observedAt,
     });
     // The headers are in Redis, for every replica, before the other one is asked.
@@ -92,39 +92,43 @@ describe('SharedReportQueue (BullMQ on a real redis-server)', () => {
     });
     await (r.queues[1] as SharedReportQueue<string>).submit('evt_a', 'a');
     await until(() => r.delivered.length === 1);
-    expect((r.starts[0] as number) - observedAt).toBeGreaterThanOrEqual(700);
+    expect((r.starts[0] as number) - observedAt).toBeGreaterThanOrEqual(300);
   });
 
   it('puts a report that met the report limit back in the queue, and fetches it once the wait is over', async () => {
     let calls = 0;
     const r = replicas(1, async (eventId) => {
       calls += 1;
-      if (calls === 1) throw new RateLimitedError('report limit', { retryAfterMs: 400, scope: 'report' });
+      if (calls === 1) throw new RateLimitedError('report limit', { retryAfterMs: 200, scope: 'report' });
       return report(eventId);
     });
     await (r.queues[0] as SharedReportQueue<string>).submit('evt_b', 'b');
     await until(() => r.delivered.length === 1);
     expect(r.delivered[0]?.outcome.kind).toBe('report');
     expect(r.starts).toHaveLength(2);
-    expect((r.starts[1] as number) - (r.starts[0] as number)).toBeGreaterThanOrEqual(350);
+    expect((r.starts[1] as number) - (r.starts[0] as number)).toBeGreaterThanOrEqual(150);
   });
 
   it('never lets a rolling-window service see more than the limit: a slot frees one window after its call finished', async () => {
-    const service = new SlidingWindow(2, 1_000, Date.now());
+    const service = new SlidingWindow(2, 400, Date.now());
     let calls = 0;
     let refused = 0;
-    const r = replicas(2, async (eventId) => {
-      calls += 1;
-      // The first two take 400 ms to reach the service (a wait for the budget, a slow path): wall
-      // time, as the rolling window is kept by the Redis server's clock.
-      if (calls <= 2) await sleep(400);
-      const taken = service.take(Date.now());
-      if (!taken.allowed) {
-        refused += 1;
-        throw new RateLimitedError('report limit', { retryAfterMs: taken.resetMs, scope: 'report' });
-      }
-      return report(eventId);
-    });
+    const r = replicas(
+      2,
+      async (eventId) => {
+        calls += 1;
+        // The first two take 400 ms to reach the service (a wait for the budget, a slow path): wall
+        // time, as the rolling window is kept by the Redis server's clock.
+        if (calls <= 2) await sleep(160);
+        const taken = service.take(Date.now());
+        if (!taken.allowed) {
+          refused += 1;
+          throw new RateLimitedError('report limit', { retryAfterMs: taken.resetMs, scope: 'report' });
+        }
+        return report(eventId);
+      },
+      { limit: { limit: 2, windowMs: 400 } },
+    );
     for (let i = 0; i < 6; i += 1) await queueOf(r, i % 2).submit(`evt_${i}`, `d${i}`);
     await until(() => r.delivered.length === 6, 20_000);
     expect(refused).toBe(0);
@@ -162,7 +166,14 @@ describe('SharedReportQueue (BullMQ on a real redis-server)', () => {
   });
 
   it('tells a person whose job failed for good (Redis refusing the slot script) that it was not fetched, never "queued"', async () => {
-    const r = replicas(1, report, { started: false, db: 8, progressSnapshotMs: 50 });
+    const r = replicas(1, report, {
+      started: false,
+      db: 8,
+      progressSnapshotMs: 50,
+      retryDelayMs: 50,
+      // Room in BullMQ's limiter for all three attempts (it counts each start).
+      limit: { limit: 3, windowMs: 1_000 },
+    });
     const queue = queueOf(r);
     const id = await queue.submit('evt_refused', 'x');
     // The rolling slots' key of the wrong type: every take fails, as a read-only or full Redis would.
@@ -172,7 +183,7 @@ describe('SharedReportQueue (BullMQ on a real redis-server)', () => {
     const deadline = Date.now() + 15_000;
     while (progress.state !== 'lost' && Date.now() < deadline) {
       expect(progress.state).not.toBe('done');
-      await sleep(100);
+      await sleep(20);
       progress = await queue.progress(id);
     }
     expect(progress).toMatchObject({ state: 'lost' });
@@ -180,7 +191,7 @@ describe('SharedReportQueue (BullMQ on a real redis-server)', () => {
   });
 
   it('tries a job again after a passing Redis error, and delivers it', async () => {
-    const r = replicas(1, report, { started: false, db: 9 });
+    const r = replicas(1, report, { started: false, db: 9, retryDelayMs: 50 });
     const queue = queueOf(r);
     const id = await queue.submit('evt_retry', 'y');
     await redisCommand(`${redis.url}/9`, 'SET', `bull:${r.name}:rolling:held`, 'not a sorted set');

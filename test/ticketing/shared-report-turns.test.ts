@@ -167,12 +167,14 @@ describe('SharedReportQueue turns (two replicas on a real redis-server)', () => 
     });
     // A window long enough that no worker takes a job (to find no slot) while the places are read.
     const r = replicas(2, {
-      limit: { limit: 1, windowMs: 500 },
+      started: false,
+      limit: { limit: 1, windowMs: 150 },
       fetch: async (eventId) => {
         if (eventId === 'evt_first') await gate;
         return report(eventId);
       },
     });
+    replica(r, 0).start();
     // One report in hand (its round is the current one) while the others queue behind the limit.
     await ask(replica(r, 0), 'UA', ['evt_first']);
     await until(() => r.fetched.length === 1, 'the first fetch to start');
@@ -185,6 +187,7 @@ describe('SharedReportQueue turns (two replicas on a real redis-server)', () => 
     const shown = await byShownPlace(asked);
     // A has had round 1: their next ones take rounds 2 and 3; B, C and the request without a person join round 1.
     expect(shown).toEqual(['evt_b0', 'evt_c0', 'evt_anyone', 'evt_a1', 'evt_b1', 'evt_a2']);
+    replica(r, 1).start();
     release();
     await until(() => r.delivered.length === 7, 'every report delivered');
     expect(r.fetched).toEqual(['evt_first', ...shown]);
@@ -306,7 +309,7 @@ describe('SharedReportQueue.spare (background work takes only the slots people l
 
   it('fetches with a free slot, caches the report, and frees the slot a window after the call', async () => {
     const cache = mapCache();
-    const r = replicas(2, { started: false, cache, limit: { limit: 1, windowMs: 400 } });
+    const r = replicas(2, { started: false, cache, limit: { limit: 1, windowMs: 200 } });
     const calls: string[] = [];
     const fetch = recording(calls);
     await expect(replica(r, 0).spare('evt_w0', fetch('evt_w0'))).resolves.toEqual({ eventName: 'evt_w0' });
@@ -314,13 +317,13 @@ describe('SharedReportQueue.spare (background work takes only the slots people l
     expect(Number(await redisCommand(redis.url, 'ZCARD', key(r, 'rolling:held')))).toBe(0);
     // The one slot is taken for a window after the call, for every replica.
     expect(await replica(r, 1).spare('evt_w1', fetch('evt_w1'))).toBeUndefined();
-    await sleep(450);
+    await sleep(250);
     await expect(replica(r, 1).spare('evt_w1', fetch('evt_w1'))).resolves.toEqual({ eventName: 'evt_w1' });
     expect(calls).toEqual(['evt_w0', 'evt_w1']);
   });
 
   it('frees its slot when the fetch fails, and passes the failure on', async () => {
-    const r = replicas(1, { started: false, limit: { limit: 1, windowMs: 300 } });
+    const r = replicas(1, { started: false, limit: { limit: 1, windowMs: 150 } });
     const queue = replica(r, 0);
     const failure = new Error('the service is down');
     await expect(
@@ -330,7 +333,7 @@ describe('SharedReportQueue.spare (background work takes only the slots people l
     ).rejects.toBe(failure);
     expect(Number(await redisCommand(redis.url, 'ZCARD', key(r, 'rolling:held')))).toBe(0);
     const calls: string[] = [];
-    await sleep(350);
+    await sleep(200);
     await expect(queue.spare('evt_w0', recording(calls)('evt_w0'))).resolves.toEqual({ eventName: 'evt_w0' });
     expect(calls).toEqual(['evt_w0']);
   });
@@ -345,7 +348,7 @@ describe('SharedReportQueue.spare (background work takes only the slots people l
         return report(eventId);
       },
     });
-    const limited = new RateLimitedError('report limit', { retryAfterMs: 1_000, scope: 'report' });
+    const limited = new RateLimitedError('report limit', { retryAfterMs: 600, scope: 'report' });
     const at = Date.now();
     await expect(
       replica(r, 0).spare('evt_w0', async () => {
@@ -353,7 +356,7 @@ describe('SharedReportQueue.spare (background work takes only the slots people l
       }),
     ).rejects.toBe(limited);
     const blockedUntil = Number(await redisCommand(redis.url, 'HGET', key(r, 'rolling:state'), 'blockedUntil'));
-    expect(blockedUntil - at).toBeGreaterThanOrEqual(900);
+    expect(blockedUntil - at).toBeGreaterThanOrEqual(550);
     // Past the window, a slot is free by the count, but the wait holds.
     await sleep(250);
     const calls: string[] = [];
@@ -364,6 +367,6 @@ describe('SharedReportQueue.spare (background work takes only the slots people l
     await ask(replica(r, 1), 'UA', ['evt_person']);
     await until(() => r.delivered.length === 1, "the person's report");
     expect(r.fetched).toEqual(['evt_person']);
-    expect((starts[0] as number) - at).toBeGreaterThanOrEqual(900);
+    expect((starts[0] as number) - at).toBeGreaterThanOrEqual(550);
   });
 });
