@@ -119,26 +119,27 @@ function redisLock(
     const lock = prefix + key;
     const token = randomUUID();
     const deadline = Date.now() + (options?.waitMs ?? lockMs);
-    while ((await redis.set(lock, token, { condition: 'NX', expiration: { type: 'PX', value: lockMs } })) !== 'OK') {
+    const life = options?.lockMs ?? lockMs;
+    while ((await redis.set(lock, token, { condition: 'NX', expiration: { type: 'PX', value: life } })) !== 'OK') {
       if (options?.waitMs !== undefined && Date.now() >= deadline) throw new LockBusy(key);
       if (Date.now() > deadline) throw new StoreError(`Could not lock ${key} in Redis within ${lockMs / 1000} s`);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     // Renewed for ten lives at most: work stuck for good (a call that never settles) must not hold
     // every replica off forever; past that the lock lapses as if its holder had died.
-    const renewUntil = Date.now() + 10 * lockMs;
+    const renewUntil = Date.now() + 10 * life;
     const renewal = setInterval(() => {
       if (Date.now() > renewUntil) {
         clearInterval(renewal);
         logger.error('Work held a Redis lock ten times its life; no longer renewed', { key });
         return;
       }
-      void run(RENEW, [lock], [token, String(lockMs)])
+      void run(RENEW, [lock], [token, String(life)])
         .then((renewed) => {
           if (renewed !== 1) logger.warn('A Redis lock lapsed while its work ran', { key });
         })
         .catch(() => undefined);
-    }, lockMs / 3);
+    }, life / 3);
     renewal.unref();
     try {
       return await work();

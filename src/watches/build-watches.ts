@@ -72,11 +72,14 @@ export function buildWatches<M>(options: BuildWatchesOptions<M>): BuiltWatches<M
     ...(options.onCheck ? { onCheck: options.onCheck } : {}),
     ...(options.onAlert ? { onAlert: options.onAlert } : {}),
   });
-  // A replica that finds the turn taken does not wait for it: it looks again in a moment.
+  // A replica that finds the turn taken does not wait for it: it looks again in a moment. A turn
+  // lives as long as the claims it takes (renewed while it runs): a replica that dies in its turn
+  // holds the others off no longer than its claims.
+  const turnLock = { waitMs: 0, ...(options.leaseMs !== undefined ? { lockMs: options.leaseMs } : {}) };
   const turn = options.acrossReplicas
     ? () =>
         options.store
-          .exclusive('watch:turn', () => service.turn(), { waitMs: 0 })
+          .exclusive('watch:turn', () => service.turn(), turnLock)
           .catch((error: unknown) => {
             if (error instanceof LockBusy) return { kind: 'turn-elsewhere' } as const;
             throw error;

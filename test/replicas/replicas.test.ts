@@ -179,8 +179,9 @@ describe('three replicas on one Redis', () => {
       commandBody({ text: 'digest on 07:45 Europe/Oslo', channel_id: 'C0DIGEST', response_url: subscribed }),
     );
     await slack.waitFor(() => responseAt(subscribed));
-    // Reports now take 4 s to answer (slack for a busy machine): the doomed replica will die holding the first three.
-    sim.knobs.latencyMs = 4_000;
+    // Reports now take 6 s to answer (slack for a busy machine, where the three are admitted seconds
+    // apart): the doomed replica will die holding the first three.
+    sim.knobs.latencyMs = 6_000;
     const events = sim.catalog.events.slice(0, 4);
     const firstPost = slack.calls.length;
     for (const [index, event] of events.entries()) {
