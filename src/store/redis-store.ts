@@ -168,6 +168,25 @@ function scriptRunner(redis: RedisCommands): SharedRedis['runScript'] {
   };
 }
 
+/** TLS verification failures (Node's codes): the server's certificate is not one this process trusts. */
+const UNTRUSTED_CERTIFICATE = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+/** A connection error no reconnect mends: a refused password, an untrusted certificate. */
+function isLasting(cause: unknown): boolean {
+  if (!(cause instanceof Error)) return false;
+  const code = (cause as { code?: unknown }).code;
+  return (typeof code === 'string' && UNTRUSTED_CERTIFICATE.has(code)) || /^(WRONGPASS|NOAUTH)\b/.test(cause.message);
+}
+
 /**
  * `redis[s]://[user:password@]host:port[/db]`: keyv on @keyv/redis for values, Redis itself for
  * claims and locks, every key under `namespace:` so deployments sharing a Redis share nothing.
@@ -191,8 +210,11 @@ export async function openRedis(
         port: connection.port,
         ...(connection.tls ? { tls: true as const, ...connection.tls } : {}),
         connectTimeout: 3_000,
-        reconnectStrategy: (retries: number) =>
-          retries >= 3 ? new Error('Redis did not answer') : Math.min(200 * 2 ** retries, 2_000),
+        reconnectStrategy: (retries: number, cause: unknown) => {
+          // A refused password or an untrusted certificate: no retry mends it, so no wait for one.
+          if (isLasting(cause)) return cause as Error;
+          return retries >= 3 ? new Error('Redis did not answer') : Math.min(200 * 2 ** retries, 2_000);
+        },
       },
     },
     { throwOnConnectError: true, throwOnErrors: true },
