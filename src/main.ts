@@ -1,4 +1,4 @@
-import { type Bot, composeBot } from './compose.js';
+import type { Bot } from './compose.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import type { SandboxStack } from './sandbox/sandbox-stack.js';
@@ -91,6 +91,8 @@ async function main(): Promise<void> {
     if (!stopping) await startBackgroundWork(stack.bot);
     return;
   }
+  // Loaded once the configuration holds: a start it refuses says why without loading the bot first.
+  const { composeBot } = await import('./compose.js');
   const bot = await composeBot(config, { logger, healthPort: config.healthPort });
   stop = () => bot.close();
   if (config.slack.appToken) {
