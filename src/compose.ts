@@ -246,6 +246,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
           if (sinceMs !== undefined) metrics.watchCheckInterval.observe(sinceMs / 1000);
         },
         onAlert: (condition) => metrics.watchAlerts.inc({ condition }),
+        onTurn: (outcome) => metrics.watchTurns.inc({ outcome }),
         track: (job) => work.track(job),
         clock,
         logger,

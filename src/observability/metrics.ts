@@ -61,6 +61,12 @@ export class Metrics {
     labelNames: ['condition'] as const,
     registers: [this.registry],
   });
+  readonly watchTurns = new Counter({
+    name: 'eventops_watch_turns_total',
+    help: "The watch scheduler's turns on this process, by outcome (checked, idle, turn-elsewhere, claimed-elsewhere, no-spare-slot, failed, error)",
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
   readonly watchCheckInterval = new Histogram({
     name: 'eventops_watch_check_interval_seconds',
     help: 'Time between two checks of one watched event',

@@ -4,7 +4,7 @@ import { type KeyValueStore, LockBusy } from '../store/key-value-store.js';
 import type { RateLimitSpec } from '../ticketing/rate-limit.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
-import { WatchScheduler } from './watch-scheduler.js';
+import { WatchScheduler, type WatchSchedulerOptions } from './watch-scheduler.js';
 import {
   type WatchChat,
   type WatchMessages,
@@ -30,6 +30,7 @@ export interface BuildWatchesOptions<M> {
   eventDates?: WatchServiceOptions<M>['eventDates'];
   onCheck?: WatchServiceOptions<M>['onCheck'];
   onAlert?: WatchServiceOptions<M>['onAlert'];
+  onTurn?: WatchSchedulerOptions['onTurn'];
   /**
    * With replicas (a shared store): a turn holds the store's `watch:turn` lock (renewed while it
    * runs), so one check is in flight across all of them. Never with SQLite: its lock is a transaction for the whole store, and
@@ -90,6 +91,7 @@ export function buildWatches<M>(options: BuildWatchesOptions<M>): BuiltWatches<M
     clock: options.clock,
     logger,
     track: options.track,
+    ...(options.onTurn ? { onTurn: options.onTurn } : {}),
   });
   const personFetched = (eventId: string, report: EventReport) => {
     options

@@ -12,6 +12,8 @@ export interface WatchSchedulerOptions {
   retryMs?: number;
   /** Keeps a running check in view of shutdown. */
   track?: <T>(work: Promise<T>) => Promise<T>;
+  /** Hears how each turn ended (`error`: it threw). */
+  onTurn?: (outcome: WatchTurn['kind'] | 'error') => void;
 }
 
 /** Runs the watch service's turns one after another: at most one check in flight per process. */
@@ -57,6 +59,7 @@ export class WatchScheduler {
     let delay = this.#pollMs;
     try {
       const turn = this.#o.track ? await this.#o.track(this.#o.turn()) : await this.#o.turn();
+      this.#o.onTurn?.(turn.kind);
       switch (turn.kind) {
         case 'checked':
           delay = 0;
@@ -72,6 +75,7 @@ export class WatchScheduler {
           break;
       }
     } catch (error) {
+      this.#o.onTurn?.('error');
       this.#o.logger.warn('A watch turn failed', { error });
       delay = this.#retryMs;
     } finally {
