@@ -44,8 +44,9 @@ class ReplicasFirst extends BaseSequencer {
 export const config = defineConfig({
   test: {
     testTimeout: 30_000,
-    // expect.poll looks every 10 ms (not 50): what it waits for is cheap to read, and each look
-    // later than needed is time the suite waits.
+    // expect.poll looks every 10 ms (not 50): each look later than needed is time the suite waits.
+    // Most looks read memory; the dearest (a /metrics scrape, a page's locator) take a few ms, and
+    // a look starts only once the one before has answered, so none piles up.
     expect: { poll: { interval: 10 } },
     hookTimeout: 30_000,
     // Integration tests start their own servers on port 0. Four workers on two cores: most of a

@@ -119,7 +119,9 @@ function redisLock(
     const lock = prefix + key;
     const token = randomUUID();
     const deadline = Date.now() + (options?.waitMs ?? lockMs);
-    const life = options?.lockMs ?? lockMs;
+    // Shorter than the store's own if asked, never longer (a dead holder frees it as soon as any).
+    const life = Math.min(options?.lockMs ?? lockMs, lockMs);
+    if (!(life > 0)) throw new RangeError(`A lock's life must be positive; got ${options?.lockMs}`);
     while ((await redis.set(lock, token, { condition: 'NX', expiration: { type: 'PX', value: life } })) !== 'OK') {
       if (options?.waitMs !== undefined && Date.now() >= deadline) throw new LockBusy(key);
       if (Date.now() > deadline) throw new StoreError(`Could not lock ${key} in Redis within ${lockMs / 1000} s`);

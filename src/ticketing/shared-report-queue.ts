@@ -218,6 +218,26 @@ redis.call('ZADD', KEYS[1], 0, '0')
 return 1
 `;
 
+type BullClient = Awaited<Queue['client']>;
+
+/**
+ * A BullMQ client once it has connected, without waiting on one that never did (its promise only
+ * settles when a connection is made).
+ */
+async function connectedClient(client: Promise<BullClient>): Promise<BullClient | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const notYet = new Promise<undefined>((resolve) => {
+    timer = setTimeout(resolve, 100, undefined);
+  });
+  try {
+    return await Promise.race([client.catch(() => undefined), notYet]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const isReady = (client: BullClient | undefined): boolean => client?.status === 'ready';
+
 /** Lua through BullMQ's own connection, as commands of its client (EVALSHA, loaded when missing). */
 function scriptRunner(queue: Queue): ScriptRunner {
   const names = new Map<string, string>();
@@ -563,14 +583,18 @@ export class SharedReportQueue<D> {
 
   /**
    * Stops taking jobs, lets the ones in hand finish, and leaves the waiting ones to other replicas.
-   * A worker with none in hand drops its connections at once, and the queue drops its own when Redis
-   * is away: a Redis that has gone never answers QUIT, and the replica would wait out its shutdown
-   * timeout for nothing.
+   * With Redis away, a worker with none in hand and the queue drop their connections instead of
+   * closing them: a Redis that has gone never answers QUIT, and the replica would wait out its
+   * shutdown timeout for nothing. With Redis there, both close as usual (a job just finished is
+   * still being marked completed: dropping the worker's connection then would see it run again).
    */
   async close(): Promise<void> {
-    await this.#worker.close(this.#inHand.size === 0).catch(() => undefined);
-    const client = await this.#queue.client.catch(() => undefined);
-    if (client && client.status !== 'ready') client.disconnect();
+    const workerAway = !isReady(await connectedClient(this.#worker.client));
+    await this.#worker.close(workerAway && this.#inHand.size === 0).catch(() => undefined);
+    const queueClient = await connectedClient(this.#queue.client);
+    // Dropped without waiting: a client between reconnects never says it ended. A queue that never
+    // connected is dropped by its own close.
+    if (queueClient && !isReady(queueClient)) queueClient.disconnect();
     else await this.#queue.close().catch(() => undefined);
   }
 

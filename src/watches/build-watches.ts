@@ -74,8 +74,8 @@ export function buildWatches<M>(options: BuildWatchesOptions<M>): BuiltWatches<M
     ...(options.onAlert ? { onAlert: options.onAlert } : {}),
   });
   // A replica that finds the turn taken does not wait for it: it looks again in a moment. A turn
-  // lives as long as the claims it takes (renewed while it runs): a replica that dies in its turn
-  // holds the others off no longer than its claims.
+  // lives no longer than the claims it takes, nor than the store's own locks (renewed while it
+  // runs): a replica that dies in its turn holds the others off no longer than either.
   const turnLock = { waitMs: 0, ...(options.leaseMs !== undefined ? { lockMs: options.leaseMs } : {}) };
   const turn = options.acrossReplicas
     ? () =>

@@ -57,9 +57,10 @@ export class WatchScheduler {
     if (this.#running || this.#stopped) return;
     this.#running = true;
     let delay = this.#pollMs;
+    let outcome: WatchTurn['kind'] | 'error';
     try {
       const turn = this.#o.track ? await this.#o.track(this.#o.turn()) : await this.#o.turn();
-      this.#o.onTurn?.(turn.kind);
+      outcome = turn.kind;
       switch (turn.kind) {
         case 'checked':
           delay = 0;
@@ -75,12 +76,18 @@ export class WatchScheduler {
           break;
       }
     } catch (error) {
-      this.#o.onTurn?.('error');
+      outcome = 'error';
       this.#o.logger.warn('A watch turn failed', { error });
       delay = this.#retryMs;
     } finally {
       this.#running = false;
     }
     this.#schedule(delay);
+    // Told once the next turn is set: a listener that throws neither stops the turns nor counts twice.
+    try {
+      this.#o.onTurn?.(outcome);
+    } catch (error) {
+      this.#o.logger.warn('A watch turn listener failed', { error });
+    }
   }
 }

@@ -8,11 +8,12 @@ import {
   rmSync,
   statSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, version as esbuildVersion } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SRC = join(ROOT, 'src');
@@ -30,9 +31,16 @@ const tsFiles = (): string[] =>
     .map((file) => file.split(sep).join('/'))
     .sort();
 
-/** What the build is of: every source file's path and content. */
+/**
+ * What the build is of: every source file's path and content, and what turns them into JavaScript
+ * (this file, the compiler options, esbuild's version). The checkout's path is in it too: the build
+ * links back to the page it serves.
+ */
 function sourcesHash(files: string[]): string {
-  const hash = createHash('sha256');
+  const hash = createHash('sha256')
+    .update(`${ROOT}\0${esbuildVersion}\0`)
+    .update(readFileSync(fileURLToPath(import.meta.url)))
+    .update(readFileSync(join(ROOT, 'tsconfig.json')));
   for (const file of files)
     hash
       .update(file)
@@ -72,7 +80,12 @@ export function builtSources(): Promise<string> {
   built ??= (async () => {
     const files = tsFiles();
     const folder = join(CACHE, sourcesHash(files));
-    if (existsSync(join(folder, 'package.json'))) return folder;
+    if (existsSync(join(folder, 'package.json'))) {
+      // In use: the pruning below (in any checkout's run) goes by the folder's age.
+      const now = new Date();
+      utimesSync(folder, now, now);
+      return folder;
+    }
     mkdirSync(CACHE, { recursive: true });
     const scratch = `${folder}.${process.pid}.${Date.now()}`;
     try {
@@ -85,11 +98,19 @@ export function builtSources(): Promise<string> {
     }
     for (const other of readdirSync(CACHE)) {
       const path = join(CACHE, other);
-      if (path !== folder && Date.now() - statSync(path).mtimeMs > STALE_MS)
-        rmSync(path, { recursive: true, force: true });
+      try {
+        if (path !== folder && Date.now() - statSync(path).mtimeMs > STALE_MS)
+          rmSync(path, { recursive: true, force: true });
+      } catch {
+        // Another process removed it first (or is building into it): nothing to do.
+      }
     }
     return folder;
   })();
+  // A failed build is not kept: the next caller tries again.
+  built.catch(() => {
+    built = undefined;
+  });
   return built;
 }
 

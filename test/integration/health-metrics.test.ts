@@ -149,7 +149,7 @@ describe('health and metrics when Redis is down or slow', () => {
     });
     const admin = new Redis(redis?.url ?? '');
     try {
-      await admin.call('CLIENT', 'PAUSE', '1500', 'ALL');
+      await admin.call('CLIENT', 'PAUSE', '2500', 'ALL');
       for (const answer of await scrapeTwice(r)) {
         expect(answer.ms).toBeLessThan(2_000);
         if (answer.text.startsWith('{')) expect(JSON.parse(answer.text)).toMatchObject({ store: 'failing' });

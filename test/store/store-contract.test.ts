@@ -130,7 +130,7 @@ describe('the Redis lock', () => {
   });
 
   it('is no longer renewed after ten lives: work stuck for good does not hold every replica off', async () => {
-    // A 50 ms lock: renewed for 500 ms at most, under work that takes 1.5 s.
+    // A 50 ms lock: renewed for 500 ms at most, under work that takes 1 s.
     const [a, b] = await lockHandles(50);
     let firstDone = false;
     const stuck = a.keyValue.exclusive('watch:turn', async () => {
@@ -142,5 +142,27 @@ describe('the Redis lock', () => {
     const secondInWhileFirstRan = await b.keyValue.exclusive('watch:turn', async () => !firstDone, { waitMs: 900 });
     expect(secondInWhileFirstRan).toBe(true);
     await stuck;
+  });
+
+  it('lives no longer than the store says, whatever one hold asks for', async () => {
+    // Locks of 50 ms; this hold asks for a minute. Were it granted, the stuck work below would keep
+    // the second handle out for the whole minute (ten lives of it).
+    const [a, b] = await lockHandles(50);
+    let firstDone = false;
+    const stuck = a.keyValue.exclusive(
+      'watch:turn',
+      async () => {
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        firstDone = true;
+      },
+      { lockMs: 60_000 },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const secondInWhileFirstRan = await b.keyValue.exclusive('watch:turn', async () => !firstDone, { waitMs: 900 });
+    expect(secondInWhileFirstRan).toBe(true);
+    await stuck;
+    await expect(a.keyValue.exclusive('watch:turn', async () => 'ran', { lockMs: 0 })).rejects.toBeInstanceOf(
+      RangeError,
+    );
   });
 });
