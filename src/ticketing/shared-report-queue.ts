@@ -368,6 +368,13 @@ export class SharedReportQueue<D> {
       maxStalledCount: 3,
     });
     this.#worker.on('error', (error) => this.#logger.warn('The report worker lost Redis for a moment', { error }));
+    // A job whose holder stopped renewing it (died, or stalled past its lock) is run again elsewhere.
+    this.#worker.on('stalled', (jobId) =>
+      this.#logger.warn('A report job was taken over from a stalled holder', { jobId }),
+    );
+    this.#worker.on('lockRenewalFailed', (jobIds) =>
+      this.#logger.warn('Could not renew the hold on report jobs; another replica may fetch them too', { jobIds }),
+    );
   }
 
   /** Starts fetching reports on this replica. */
