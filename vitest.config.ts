@@ -51,7 +51,7 @@ export const config = defineConfig({
     hookTimeout: 30_000,
     // Integration tests start their own servers on port 0. Six workers on two cores: most of a
     // slow file's time is waiting (windows, leases, bot processes starting), so the short files run
-    // beside the replica suites instead of after them (the whole run here: 55 s, against 66 s with
+    // beside the replica suites instead of after them (one warm run here: 55 s, against 66 s with
     // four and 58 s with eight, where the replica suites' bot processes start to queue for a core).
     pool: 'forks',
     maxWorkers: 6,

@@ -27,7 +27,7 @@ export class LockBusy extends Error {
 export interface LockOptions {
   /** How long to wait for another process's hold before giving up with `LockBusy`; 0: take it only if free now. @default the lock's own wait (10 s on Redis) */
   waitMs?: number;
-  /** How long the hold lives unless renewed (its holder renews it while alive): a holder that dies frees it this soon. At most, and by default, the store's (10 s on Redis). */
+  /** How long the hold lives unless renewed (its holder renews it while alive): a holder that dies frees it this soon. At most, and by default, the store's (10 s on Redis); more than 0. */
   lockMs?: number;
 }
 

@@ -121,7 +121,7 @@ function redisLock(
     const deadline = Date.now() + (options?.waitMs ?? lockMs);
     // Shorter than the store's own if asked, never longer (a dead holder frees it as soon as any).
     const life = Math.min(options?.lockMs ?? lockMs, lockMs);
-    if (!(life > 0)) throw new RangeError(`A lock's life must be positive; got ${options?.lockMs}`);
+    if (!(life > 0)) throw new RangeError(`A lock's life must be positive; got ${life} ms`);
     while ((await redis.set(lock, token, { condition: 'NX', expiration: { type: 'PX', value: life } })) !== 'OK') {
       if (options?.waitMs !== undefined && Date.now() >= deadline) throw new LockBusy(key);
       if (Date.now() > deadline) throw new StoreError(`Could not lock ${key} in Redis within ${lockMs / 1000} s`);

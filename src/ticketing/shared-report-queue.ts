@@ -590,14 +590,15 @@ export class SharedReportQueue<D> {
 
   /**
    * Stops taking jobs, lets the ones in hand finish, and leaves the waiting ones to other replicas.
-   * With Redis away, a worker with none in hand and the queue drop their connections instead of
-   * closing them: a Redis that has gone never answers QUIT, and the replica would wait out its
-   * shutdown timeout for nothing. With Redis there, both close as usual (a job just finished is
-   * still being marked completed: dropping the worker's connection then would see it run again).
+   * With Redis away, the worker and the queue drop their connections instead of closing them: a
+   * Redis that has gone never answers QUIT, and a job in hand cannot finish without it (its answer
+   * is marked in Redis before it goes out), so the replica would wait out its shutdown timeout for
+   * nothing. With Redis there, both close as usual (a job just finished is still being marked
+   * completed: dropping the worker's connection then would see it run again).
    */
   async close(): Promise<void> {
     const workerAway = !isReady(await connectedClient(this.#worker.client));
-    await this.#worker.close(workerAway && this.#inHand.size === 0).catch(() => undefined);
+    await this.#worker.close(workerAway).catch(() => undefined);
     const queueClient = await connectedClient(this.#queue.client);
     // Dropped without waiting: a client between reconnects never says it ended. A queue that never
     // connected is dropped by its own close.

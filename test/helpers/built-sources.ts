@@ -81,10 +81,14 @@ export function builtSources(): Promise<string> {
     const files = tsFiles();
     const folder = join(CACHE, sourcesHash(files));
     if (existsSync(join(folder, 'package.json'))) {
-      // In use: the pruning below (in any checkout's run) goes by the folder's age.
-      const now = new Date();
-      utimesSync(folder, now, now);
-      return folder;
+      try {
+        // In use: the pruning below (in a later run's process) goes by the folder's age.
+        const now = new Date();
+        utimesSync(folder, now, now);
+        return folder;
+      } catch {
+        // Pruned under us: built again below.
+      }
     }
     mkdirSync(CACHE, { recursive: true });
     const scratch = `${folder}.${process.pid}.${Date.now()}`;

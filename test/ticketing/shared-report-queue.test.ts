@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { SlidingWindow } from '../../src/simulator/sliding-window.js';
 import { RateLimitedError } from '../../src/ticketing/errors.js';
@@ -249,5 +251,48 @@ describe('SharedReportQueue (BullMQ on a real redis-server)', () => {
     release();
     await until(() => taker.delivered.length === 1);
     expect(await queueOf(asker).progress(id)).toMatchObject({ state: 'done' });
+  });
+});
+
+describe('SharedReportQueue closing', () => {
+  it('closes at once on a Redis it never reached, instead of waiting for a connection', async () => {
+    const free = createServer();
+    await new Promise<void>((resolve) => free.listen(0, '127.0.0.1', resolve));
+    const { port } = free.address() as AddressInfo;
+    await new Promise((resolve) => free.close(resolve));
+    const queue = new SharedReportQueue<string>({
+      connection: { host: '127.0.0.1', port, db: 0 },
+      limit: { limit: 2, windowMs: 1_000 },
+      fetchReport: report,
+      deliver: async () => undefined,
+    });
+    queue.start();
+    await sleep(300);
+    const started = Date.now();
+    await queue.close();
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('closed just as a fetched report goes out, marks the job completed: no replica fetches it again', async () => {
+    let closing: Promise<void> | undefined;
+    const r = replicas(1, report, {
+      lockMs: 500,
+      stalledIntervalMs: 200,
+      deliver: async () => {
+        // The replica is told to stop just after its report went out, as BullMQ marks the job done.
+        setTimeout(() => {
+          closing = queueOf(r).close();
+        }, 0);
+      },
+    });
+    const id = await queueOf(r).submit('evt_closing', 'c');
+    await until(() => closing !== undefined);
+    await closing;
+    await until(() => r.starts.length === 1);
+    // A second replica, looking for stalled jobs past the first one's hold, finds none to take.
+    const other = replicas(1, report, { name: r.name, lockMs: 500, stalledIntervalMs: 200 });
+    await sleep(1_000);
+    expect(other.starts).toEqual([]);
+    expect(await redisCommand(`${redis.url}/5`, 'ZSCORE', `bull:${r.name}:completed`, id)).not.toBeNull();
   });
 });
