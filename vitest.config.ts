@@ -21,7 +21,7 @@ export const SLOW_TESTS = readdirSync(join(ROOT, 'test'), { recursive: true, enc
   .filter((file) => SLOW_MARKER.test(readFileSync(join(ROOT, file), 'utf8')))
   .sort();
 
-/** The browser suites among them: run last, on their own (see `projects`). */
+/** The browser suites among them: run last, after the others (see `projects`). */
 export const BROWSER_TESTS = SLOW_TESTS.filter((file) => BROWSER_MARKER.test(readFileSync(join(ROOT, file), 'utf8')));
 
 /**
@@ -57,8 +57,9 @@ export const config = defineConfig({
     maxWorkers: 6,
     sequence: { sequencer: ReplicasFirst },
     // `vitest run` runs them all; `--project fast` (npm run test:fast) leaves out the slow ones.
-    // The browser suite runs after the others, alone: on two cores, bot processes starting beside
-    // it (the replica suites) starved its page and bot past Slack's 3 s answers in clean-clone runs.
+    // The browser suites run after the others, side by side (each its own sandbox and Chromium): on
+    // two cores, bot processes starting beside them (the replica suites) starved a page and its bot
+    // past Slack's 3 s answers in clean-clone runs.
     projects: [
       // The fast and the slow files share a worker's modules (no fresh import of Bolt and the rest
       // per file: a third of the fast project's time went there, 15 CPU-s of the slow one's); each
