@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { type AddressInfo, connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
 import { type FakeSlack, startFakeSlack } from '../helpers/fake-slack.js';
@@ -155,5 +156,30 @@ describe('a Redis password holding @, : and %', () => {
     for (const piece of ['w0ng', 'Pa%ss', 't:Pa', 'ss@']) expect(error, piece).not.toContain(piece);
     // A refused password stays refused: tried once, not three more times over 1.4 s.
     expect(proxy.connections()).toBe(1);
+  });
+
+  it('a password changed under a running replica turns /readyz to 503, without the password in a log line', async () => {
+    const { redis, env } = await rig({ password: PASSWORD });
+    const bot = await replica('rotated', env(`redis://:${encodeURIComponent(PASSWORD)}@127.0.0.1:${redis.port}`));
+    await expect
+      .poll(async () => (await fetch(`${bot.url}/readyz`)).status, { timeout: 10_000, interval: 100 })
+      .toBe(200);
+    const admin = new Redis({ host: '127.0.0.1', port: redis.port, password: PASSWORD, lazyConnect: true });
+    try {
+      await admin.connect();
+      // The password rotated and every connection but this one dropped: each reconnect is refused.
+      await admin.call('CONFIG', 'SET', 'requirepass', 'rotated-w0ng-password');
+      await admin.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
+    } finally {
+      admin.disconnect();
+    }
+    await expect
+      .poll(async () => (await fetch(`${bot.url}/readyz`)).status, { timeout: 10_000, interval: 100 })
+      .toBe(503);
+    const ready = await (await fetch(`${bot.url}/readyz`)).text();
+    expect(ready).toContain('failing');
+    await bot.stop();
+    const seen = `${JSON.stringify(bot.logs)}\n${ready}`;
+    for (const piece of [...PIECES, 'rotated-w0ng']) expect(seen, piece).not.toContain(piece);
   });
 });
