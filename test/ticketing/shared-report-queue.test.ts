@@ -1,5 +1,3 @@
-import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { SlidingWindow } from '../../src/simulator/sliding-window.js';
 import { RateLimitedError } from '../../src/ticketing/errors.js';
@@ -256,12 +254,9 @@ describe('SharedReportQueue (BullMQ on a real redis-server)', () => {
 
 describe('SharedReportQueue closing', () => {
   it('closes at once on a Redis it never reached, instead of waiting for a connection', async () => {
-    const free = createServer();
-    await new Promise<void>((resolve) => free.listen(0, '127.0.0.1', resolve));
-    const { port } = free.address() as AddressInfo;
-    await new Promise((resolve) => free.close(resolve));
+    // Port 9 (discard), where nothing listens here, as the other tests of an unreachable server use.
     const queue = new SharedReportQueue<string>({
-      connection: { host: '127.0.0.1', port, db: 0 },
+      connection: { host: '127.0.0.1', port: 9, db: 0 },
       limit: { limit: 2, windowMs: 1_000 },
       fetchReport: report,
       deliver: async () => undefined,
