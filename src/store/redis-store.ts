@@ -189,6 +189,28 @@ function isLasting(cause: unknown): boolean {
   return (typeof code === 'string' && UNTRUSTED_CERTIFICATE.has(code)) || /^(WRONGPASS|NOAUTH)\b/.test(cause.message);
 }
 
+/** Reconnects after start-up: quick at first, then every 2 s for as long as Redis is away. */
+const reconnectDelayMs = (retries: number): number => Math.min(100 * 2 ** retries, 2_000);
+
+interface ConnectionEvents {
+  on(event: 'ready' | 'reconnecting', listener: () => void): unknown;
+}
+
+/** One line when the connection drops and one when it is back, however many reconnects between. */
+function watchConnection(client: ConnectionEvents, where: string, logger: Logger): void {
+  let lostAt: number | undefined;
+  client.on('reconnecting', () => {
+    if (lostAt !== undefined) return;
+    lostAt = Date.now();
+    logger.warn('Lost Redis; reconnecting, and failing store commands until it is back', { redis: where });
+  });
+  client.on('ready', () => {
+    if (lostAt === undefined) return;
+    logger.info('Redis is back', { redis: where, awayMs: Date.now() - lostAt });
+    lostAt = undefined;
+  });
+}
+
 /**
  * `redis[s]://[user:password@]host:port[/db]`: keyv on @keyv/redis for values, Redis itself for
  * claims and locks, every key under `namespace:` so deployments sharing a Redis share nothing.
@@ -201,12 +223,16 @@ export async function openRedis(
   // Parsed once, here: the client gets fields, never the URL, so no library re-parses (or logs) it.
   const connection = parseRedisUrl(url);
   const where = describeRedis(connection);
+  // Until the start's probe has answered, a Redis that is not there fails the start in seconds.
+  // After it, an outage is waited out: reconnects go on (a failover, a restart) while every
+  // command fails at once instead of queueing, so a person is told and nothing hangs.
+  let started = false;
   const adapter = new KeyvRedis(
     {
       ...(connection.username ? { username: connection.username } : {}),
       ...(connection.password ? { password: connection.password } : {}),
       database: connection.db,
-      // A Redis that is not there fails the start in seconds, not after endless reconnects.
+      disableOfflineQueue: true,
       socket: {
         host: connection.host,
         port: connection.port,
@@ -215,6 +241,7 @@ export async function openRedis(
         reconnectStrategy: (retries: number, cause: unknown) => {
           // A refused password or an untrusted certificate: no retry mends it, so no wait for one.
           if (isLasting(cause)) return cause as Error;
+          if (started) return reconnectDelayMs(retries);
           return retries >= 3 ? new Error('Redis did not answer') : Math.min(200 * 2 ** retries, 2_000);
         },
       },
@@ -250,6 +277,8 @@ export async function openRedis(
     await keyValue.close().catch(() => undefined);
     throw new StoreError(`STORE_URL: could not reach Redis at ${where}`, { cause: error });
   }
+  started = true;
+  watchConnection(adapter.client as unknown as ConnectionEvents, where, logger);
   return {
     keyValue,
     claims,
