@@ -20,6 +20,8 @@ const slots = (options: { limit?: number; windowMs?: number; leaseMs?: number } 
   new ReportSlots({ run, key: `test:slots:${++counter}`, limit: 2, windowMs: 500, leaseMs: 1_500, ...options });
 
 // Wall-clock waits: the slots' windows, leases and pauses run on the Redis server's clock (`TIME`).
+/** Redis's clock against this process's, read to the millisecond each. */
+const SLACK_MS = 2;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const slotOf = (grant: Awaited<ReturnType<ReportSlots['take']>>) => {
   if (!('slot' in grant)) throw new Error(`no slot: wait ${grant.waitMs} ms`);
@@ -34,9 +36,12 @@ describe('ReportSlots (a rolling report limit in Redis)', () => {
     // Both calls still running: the next slot frees no sooner than a window from now.
     expect(await limit.take()).toMatchObject({ waitMs: expect.any(Number) });
     await sleep(200);
+    // A window from the finish, less the time the two scripts took (a slot freed a window after it
+    // was taken would leave 200 ms less): bounds on time that passed, not on time planned.
+    const finishing = Date.now();
     await limit.finish(first);
     const wait = await limit.take();
-    expect('waitMs' in wait && wait.waitMs).toBeGreaterThan(400);
+    expect('waitMs' in wait && wait.waitMs).toBeGreaterThanOrEqual(500 - (Date.now() - finishing) - SLACK_MS);
     await sleep(550);
     slotOf(await limit.take());
   });
@@ -51,20 +56,23 @@ describe('ReportSlots (a rolling report limit in Redis)', () => {
   });
 
   it('keeps a renewed slot past its first lease while its call runs', async () => {
-    const limit = slots({ limit: 1, leaseMs: 800 });
+    const limit = slots({ limit: 1, leaseMs: 1_400 });
+    const takenAt = Date.now();
     const held = slotOf(await limit.take());
-    await sleep(450);
+    // Renewed half way (700 ms either side of each lease's end), then looked at past the first lease.
+    await sleep(700);
     await limit.renew(held);
-    await sleep(450);
+    await sleep(takenAt + 1_450 - Date.now());
     expect(await limit.take()).toMatchObject({ waitMs: expect.any(Number) });
   });
 
   it('makes every holder wait as long as a 429 said', async () => {
     const limit = slots({ limit: 3 });
     const held = slotOf(await limit.take());
+    const finishing = Date.now();
     await limit.finish(held, 300);
     const wait = await limit.take();
-    expect('waitMs' in wait && wait.waitMs).toBeGreaterThan(200);
+    expect('waitMs' in wait && wait.waitMs).toBeGreaterThanOrEqual(300 - (Date.now() - finishing) - SLACK_MS);
     await sleep(350);
     slotOf(await limit.take());
   });
@@ -78,7 +86,7 @@ describe('ReportSlots (a rolling report limit in Redis)', () => {
     const now = Date.now();
     await limit.observe({ limit: 3, remaining: 1, resetAt: now + 350, observedAt: now }, now, answered);
     const wait = await limit.take();
-    expect('waitMs' in wait && wait.waitMs).toBeGreaterThan(250);
+    expect('waitMs' in wait && wait.waitMs).toBeGreaterThanOrEqual(350 - (Date.now() - now) - SLACK_MS);
     await sleep(400);
     slotOf(await limit.take());
   });

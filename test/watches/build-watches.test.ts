@@ -35,8 +35,9 @@ function chat(): WatchChat<string> {
 describe('buildWatches across replicas', () => {
   it('a replica whose turn finds the watch:turn lock held looks again later instead of waiting, for as long as the check runs', async () => {
     const url = `${redis.url}/3`;
-    // Locks that live 300 ms unless renewed; the first replica's check takes 1.5 s.
-    const handles = [await openStore(url, { lockMs: 300 }), await openStore(url, { lockMs: 300 })];
+    // Locks that live 1 s unless renewed (every third of that: a busy machine stalling this
+    // process 200 ms let a 300 ms lock lapse); the first replica's check runs until released.
+    const handles = [await openStore(url, { lockMs: 1_000 }), await openStore(url, { lockMs: 1_000 })];
     redis.closers.push(...handles.map((handle) => () => handle.close()));
     let release: (report: EventReport) => void = () => undefined;
     const slow = new Promise<EventReport>((resolve) => {
@@ -74,10 +75,11 @@ describe('buildWatches across replicas', () => {
     const checking = first.turn();
     while (asked.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     // Past the lock's life three times over: renewed, it still keeps the second replica out.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await new Promise((resolve) => setTimeout(resolve, 3_200));
     const started = Date.now();
     expect(await second.turn()).toEqual({ kind: 'turn-elsewhere' });
-    expect(Date.now() - started).toBeLessThan(250);
+    // At once: a turn that waited for the lock would wait until the check is released below.
+    expect(Date.now() - started).toBeLessThan(1_000);
     release(sampleReport());
     expect(await checking).toEqual({ kind: 'checked', eventId: EVENT.id });
     expect(asked).toEqual([`0:${EVENT.id}`]);
