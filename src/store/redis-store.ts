@@ -189,26 +189,38 @@ function isLasting(cause: unknown): boolean {
   return (typeof code === 'string' && UNTRUSTED_CERTIFICATE.has(code)) || /^(WRONGPASS|NOAUTH)\b/.test(cause.message);
 }
 
-/** Reconnects after start-up: quick at first, then every 2 s for as long as Redis is away. */
+/** Reconnects once Redis has answered: quick at first, then every 2 s for as long as it is away. */
 const reconnectDelayMs = (retries: number): number => Math.min(100 * 2 ** retries, 2_000);
 
 interface ConnectionEvents {
   on(event: 'ready' | 'reconnecting', listener: () => void): unknown;
 }
 
-/** One line when the connection drops and one when it is back, however many reconnects between. */
-function watchConnection(client: ConnectionEvents, where: string, logger: Logger): void {
+/**
+ * Whether an outage is to be waited out: once Redis has answered, until a refusal no reconnect
+ * mends (after which a use connects again as a start does, giving up after three tries). One log
+ * line when the connection drops and one when it is back, however many reconnects between.
+ */
+function connectionWatch(client: ConnectionEvents, where: string, logger: Logger) {
+  let answered = false;
   let lostAt: number | undefined;
   client.on('reconnecting', () => {
-    if (lostAt !== undefined) return;
+    if (!answered || lostAt !== undefined) return;
     lostAt = Date.now();
     logger.warn('Lost Redis; reconnecting, and failing store commands until it is back', { redis: where });
   });
   client.on('ready', () => {
+    answered = true;
     if (lostAt === undefined) return;
     logger.info('Redis is back', { redis: where, awayMs: Date.now() - lostAt });
     lostAt = undefined;
   });
+  return {
+    waitsOutages: () => answered,
+    refused: () => {
+      answered = false;
+    },
+  };
 }
 
 /**
@@ -223,10 +235,10 @@ export async function openRedis(
   // Parsed once, here: the client gets fields, never the URL, so no library re-parses (or logs) it.
   const connection = parseRedisUrl(url);
   const where = describeRedis(connection);
-  // Until the start's probe has answered, a Redis that is not there fails the start in seconds.
-  // After it, an outage is waited out: reconnects go on (a failover, a restart) while every
-  // command fails at once instead of queueing, so a person is told and nothing hangs.
-  let started = false;
+  // Until Redis has answered, one that is not there fails the start in seconds. After that, an
+  // outage is waited out: reconnects go on (a failover, a restart) while every command fails at
+  // once instead of queueing, so a person is told and nothing hangs.
+  let outages: ReturnType<typeof connectionWatch> | undefined;
   const adapter = new KeyvRedis(
     {
       ...(connection.username ? { username: connection.username } : {}),
@@ -240,14 +252,18 @@ export async function openRedis(
         connectTimeout: 3_000,
         reconnectStrategy: (retries: number, cause: unknown) => {
           // A refused password or an untrusted certificate: no retry mends it, so no wait for one.
-          if (isLasting(cause)) return cause as Error;
-          if (started) return reconnectDelayMs(retries);
+          if (isLasting(cause)) {
+            outages?.refused();
+            return cause as Error;
+          }
+          if (outages?.waitsOutages()) return reconnectDelayMs(retries);
           return retries >= 3 ? new Error('Redis did not answer') : Math.min(200 * 2 ** retries, 2_000);
         },
       },
     },
     { throwOnConnectError: true, throwOnErrors: true },
   );
+  outages = connectionWatch(adapter.client as unknown as ConnectionEvents, where, logger);
   const redis = adapter.client as unknown as RedisCommands;
   const wrap = <T>(what: string, work: () => Promise<T>) =>
     work().catch((error: unknown) => {
@@ -277,8 +293,6 @@ export async function openRedis(
     await keyValue.close().catch(() => undefined);
     throw new StoreError(`STORE_URL: could not reach Redis at ${where}`, { cause: error });
   }
-  started = true;
-  watchConnection(adapter.client as unknown as ConnectionEvents, where, logger);
   return {
     keyValue,
     claims,

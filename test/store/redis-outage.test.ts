@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import { afterAll, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { StoreError } from '../../src/store/key-value-store.js';
@@ -51,6 +52,36 @@ it('fails store commands at once while Redis is away, and works again without he
     const said = lines.map((line) => JSON.parse(line).msg as string);
     expect(said.filter((msg) => msg.startsWith('Lost Redis'))).toHaveLength(1);
     expect(said.filter((msg) => msg === 'Redis is back')).toHaveLength(1);
+  } finally {
+    await store.close();
+  }
+}, 30_000);
+
+it('after a refusal no reconnect mends, a use connects as a start does: with Redis then gone, it fails in seconds', async () => {
+  const server = await startRedis();
+  servers.push(server);
+  const store = await openStore(`${server.url}/4`, { namespace: `refused${Date.now()}` });
+  try {
+    // The password rotated under the replica: its reconnect is refused, and it stops trying.
+    const admin = new Redis(server.url);
+    await admin.call('CONFIG', 'SET', 'requirepass', 'rotated-password');
+    await admin.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
+    admin.disconnect();
+    // Closed, not reconnecting (a command then is refused as closed, not as offline).
+    const refusal = () =>
+      store.claims.get('k').then(
+        () => 'read',
+        (error: unknown) => String((error as { cause?: { message?: string } }).cause?.message),
+      );
+    await expect.poll(refusal).toBe('The client is closed');
+    // Then Redis goes too. A use connects afresh, as a start would: it gives up after three tries
+    // instead of waiting the outage out with the command held (as a connection that had answered
+    // since would).
+    await server.stop();
+    servers.splice(servers.indexOf(server), 1);
+    const started = Date.now();
+    await expect(store.keyValue.get('k')).rejects.toBeInstanceOf(StoreError);
+    expect(Date.now() - started).toBeLessThan(10_000);
   } finally {
     await store.close();
   }
