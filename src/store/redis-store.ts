@@ -189,6 +189,12 @@ function isLasting(cause: unknown): boolean {
   return (typeof code === 'string' && UNTRUSTED_CERTIFICATE.has(code)) || /^(WRONGPASS|NOAUTH)\b/.test(cause.message);
 }
 
+/**
+ * How long a command waits to be sent while the client reconnects (node-redis's `timeout` counts
+ * until the command is written; an answer is not timed).
+ */
+const OFFLINE_WAIT_MS = 1_000;
+
 /** Reconnects once Redis has answered: quick at first, then every 2 s for as long as it is away. */
 const reconnectDelayMs = (retries: number): number => Math.min(100 * 2 ** retries, 2_000);
 
@@ -217,8 +223,37 @@ function connectionWatch(client: ConnectionEvents, where: string, logger: Logger
   });
   return {
     waitsOutages: () => answered,
-    refused: () => {
+    /** A refusal no reconnect mends: said once by a replica that was running, not at each use after. */
+    refused: (cause: unknown) => {
+      if (answered) {
+        logger.error('Redis refused the connection; the store tries again at its next use', {
+          redis: where,
+          error: cause,
+        });
+      }
       answered = false;
+    },
+  };
+}
+
+/** The client's commands, each connecting it again first if a refusal closed it (as keyv does for values). */
+function reopening(client: RedisCommands, open: () => Promise<unknown>): RedisCommands {
+  return {
+    set: async (key, value, options) => {
+      await open();
+      return client.set(key, value, options);
+    },
+    get: async (key) => {
+      await open();
+      return client.get(key);
+    },
+    eval: async (script, options) => {
+      await open();
+      return client.eval(script, options);
+    },
+    evalSha: async (sha, options) => {
+      await open();
+      return client.evalSha(sha, options);
     },
   };
 }
@@ -236,15 +271,15 @@ export async function openRedis(
   const connection = parseRedisUrl(url);
   const where = describeRedis(connection);
   // Until Redis has answered, one that is not there fails the start in seconds. After that, an
-  // outage is waited out: reconnects go on (a failover, a restart) while every command fails at
-  // once instead of queueing, so a person is told and nothing hangs.
+  // outage is waited out: reconnects go on (a failover, a restart), and a command waits for one
+  // at most a second (a restart's blip) before it fails, so a person is told and nothing hangs.
   let outages: ReturnType<typeof connectionWatch> | undefined;
   const adapter = new KeyvRedis(
     {
       ...(connection.username ? { username: connection.username } : {}),
       ...(connection.password ? { password: connection.password } : {}),
       database: connection.db,
-      disableOfflineQueue: true,
+      commandOptions: { timeout: OFFLINE_WAIT_MS },
       socket: {
         host: connection.host,
         port: connection.port,
@@ -253,7 +288,7 @@ export async function openRedis(
         reconnectStrategy: (retries: number, cause: unknown) => {
           // A refused password or an untrusted certificate: no retry mends it, so no wait for one.
           if (isLasting(cause)) {
-            outages?.refused();
+            outages?.refused(cause);
             return cause as Error;
           }
           if (outages?.waitsOutages()) return reconnectDelayMs(retries);
@@ -264,7 +299,7 @@ export async function openRedis(
     { throwOnConnectError: true, throwOnErrors: true },
   );
   outages = connectionWatch(adapter.client as unknown as ConnectionEvents, where, logger);
-  const redis = adapter.client as unknown as RedisCommands;
+  const redis = reopening(adapter.client as unknown as RedisCommands, () => adapter.getClient());
   const wrap = <T>(what: string, work: () => Promise<T>) =>
     work().catch((error: unknown) => {
       logger.error('Redis failed', { operation: what, error });
