@@ -3,6 +3,7 @@ import type { Clock } from '../time/clock.js';
 import type { ApiObserver, RetryOptions, TicketingClient } from './client.js';
 import { createTicketingClient, type TicketingLimits } from './create-client.js';
 import type { ScriptRunner } from './shared-budget.js';
+import { attemptDeadlineMs, type TransportTimeouts } from './transport.js';
 
 export interface BuildTicketingOptions {
   apiUrl: string;
@@ -15,6 +16,8 @@ export interface BuildTicketingOptions {
   logger: Logger;
   /** @default the client's (5 attempts, 200 ms doubling to 5 s) */
   retry?: RetryOptions;
+  /** @default the transport's (a 20 s deadline for each attempt) */
+  timeouts?: TransportTimeouts;
 }
 
 /**
@@ -32,6 +35,9 @@ export async function buildTicketing(options: BuildTicketingOptions): Promise<Ti
         limit: limits.orgLimit.limit,
         windowMs: limits.orgLimit.windowMs,
         reserveRatio: limits.backgroundReserve,
+        // A replica that died mid-request holds the others' probe back no longer than that
+        // request could have taken (30 s), not two windows (2 minutes).
+        longestRequestMs: attemptDeadlineMs(options.timeouts),
         clock,
         logger: logger.child({ component: 'budget' }),
       })
@@ -45,5 +51,6 @@ export async function buildTicketing(options: BuildTicketingOptions): Promise<Ti
     observer: options.observer,
     clock,
     ...(options.retry ? { retry: options.retry } : {}),
+    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
   });
 }

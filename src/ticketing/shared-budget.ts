@@ -32,9 +32,12 @@ export interface SharedBudgetOptions {
   reserveRatio?: number;
   /**
    * How long a granted request counts as in flight if its replica never settles it (it died):
-   * longer than any request can take. @default 2 windows
+   * longer than any request can take. While the window is unknown, it holds every replica's probe
+   * back. @default one and a half times `longestRequestMs`, and never more than 2 windows
    */
   leaseMs?: number;
+  /** The longest one request can take before its replica gives up on it (the transport's deadline). */
+  longestRequestMs?: number;
   /** Longest sleep between two admission attempts while waiting. @default 100 */
   pollMs?: number;
   /**
@@ -263,7 +266,8 @@ export class SharedBudget implements RequestBudget {
     this.#configuredLimit = options.limit;
     this.#windowMs = options.windowMs;
     this.#reserveRatio = reserveRatio;
-    this.#leaseMs = options.leaseMs ?? options.windowMs * 2;
+    this.#leaseMs =
+      options.leaseMs ?? Math.min(options.windowMs * 2, 1.5 * (options.longestRequestMs ?? Number.POSITIVE_INFINITY));
     this.#pollMs = options.pollMs ?? 100;
     this.#clock = options.clock ?? systemClock;
     this.#logger = options.logger ?? silentLogger;

@@ -15,6 +15,9 @@ export interface TransportTimeouts {
   deadlineMs?: number;
 }
 
+/** The longest one attempt may take: its deadline. */
+export const attemptDeadlineMs = (timeouts?: TransportTimeouts): number => timeouts?.deadlineMs ?? 20_000;
+
 export interface TransportOptions {
   /** The service's base address; paths such as `/v1/events` are resolved against it. */
   baseUrl: string;
@@ -84,7 +87,7 @@ export function createTransport(options: TransportOptions): Transport {
     connectMs: options.timeouts?.connectMs ?? 5_000,
     headersMs: options.timeouts?.headersMs ?? 10_000,
     bodyMs: options.timeouts?.bodyMs ?? 10_000,
-    deadlineMs: options.timeouts?.deadlineMs ?? 20_000,
+    deadlineMs: attemptDeadlineMs(options.timeouts),
   };
   const ownDispatcher = options.dispatcher
     ? undefined

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/logger.js';
 import { startSimulator } from '../../src/simulator/server.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { BudgetPermit, Priority } from '../../src/ticketing/budget.js';
+import { buildTicketing } from '../../src/ticketing/build-ticketing.js';
 import { createTicketingClient } from '../../src/ticketing/create-client.js';
 import { type ScriptRunner, SharedBudget, type SharedBudgetOptions } from '../../src/ticketing/shared-budget.js';
-import type { Clock } from '../../src/time/clock.js';
+import { type Clock, systemClock } from '../../src/time/clock.js';
 import { useRedis } from '../helpers/redis-server.js';
 import { limits, runPool } from '../helpers/ticketing.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -223,6 +225,50 @@ describe('SharedBudget (real redis-server)', () => {
     expect(await grantedWithin([waiting], 100)).toBe(0);
     expect(await grantedWithin([waiting], 2_000)).toBe(1);
   });
+
+  it('as the bot builds it, holds replicas back after one died mid-request only as long as a request may take, not two windows', async () => {
+    const sim = await startSimulator({ eventCount: 5 });
+    const namespace = `died${++counter}`;
+    const orgLimit = { limit: 180, windowMs: 60_000 };
+    const replica = async (cutOffAfterGrant: boolean) => {
+      const store = await openStore(redis.url, { namespace });
+      redis.closers.push(() => store.close());
+      const shared = store.shared;
+      if (!shared) throw new Error('a Redis store shares its Redis');
+      let granted = false;
+      // Dead to the budget once it has its grant: its settle never reaches Redis.
+      const runScript: ScriptRunner = async (script, keys, args) => {
+        if (granted) throw new Error('this replica is gone');
+        const answer = await shared.runScript(script, keys, args);
+        if (cutOffAfterGrant && Array.isArray(answer) && answer[0] === 1) granted = true;
+        return answer;
+      };
+      // Built as the bot builds it, with requests that give up after 400 ms.
+      const client = await buildTicketing({
+        apiUrl: sim.url,
+        apiKey: sim.apiKeys[0] as string,
+        limits: limits({ orgLimit }),
+        shared: { ...shared, runScript },
+        observer: { response: () => undefined, rateLimited: () => undefined },
+        clock: systemClock,
+        logger: silentLogger,
+        timeouts: { deadlineMs: 400 },
+      });
+      return client;
+    };
+    const dead = await replica(true);
+    const deadAt = Date.now();
+    // It took the probe of an unknown window, and died before its answer was counted.
+    expect((await dead.listEvents({ limit: 1 })).items).toHaveLength(1);
+    const alive = await replica(false);
+    expect((await alive.listEvents({ limit: 1 })).items).toHaveLength(1);
+    // One and a half deadlines (600 ms) after the grant, not the two windows (2 minutes) it waited before.
+    expect(Date.now() - deadAt).toBeGreaterThanOrEqual(550);
+    expect(Date.now() - deadAt).toBeLessThan(10_000);
+    await dead.close();
+    await alive.close();
+    await sim.close();
+  }, 20_000);
 
   it('keeps three clients of one organization within its budget at three times the demand: 0 x 429', async () => {
     const orgLimit = { limit: 30, windowMs: 300 };
