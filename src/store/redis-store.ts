@@ -182,11 +182,18 @@ const UNTRUSTED_CERTIFICATE = new Set([
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 
+/**
+ * A login Redis refuses: a wrong password or user (Redis 6 and later), a password sent to a server
+ * that has none, a wrong password (Redis 5).
+ */
+const REFUSED_LOGIN =
+  /^(WRONGPASS|NOAUTH)\b|^ERR (AUTH .* called without any password configured|Client sent AUTH, but no password is set|invalid password)/;
+
 /** A connection error no reconnect mends: a refused password, an untrusted certificate. */
 function isLasting(cause: unknown): boolean {
   if (!(cause instanceof Error)) return false;
   const code = (cause as { code?: unknown }).code;
-  return (typeof code === 'string' && UNTRUSTED_CERTIFICATE.has(code)) || /^(WRONGPASS|NOAUTH)\b/.test(cause.message);
+  return (typeof code === 'string' && UNTRUSTED_CERTIFICATE.has(code)) || REFUSED_LOGIN.test(cause.message);
 }
 
 /**
@@ -213,7 +220,7 @@ function connectionWatch(client: ConnectionEvents, where: string, logger: Logger
   client.on('reconnecting', () => {
     if (!answered || lostAt !== undefined) return;
     lostAt = Date.now();
-    logger.warn('Lost Redis; reconnecting, and failing store commands until it is back', { redis: where });
+    logger.warn('Lost Redis; reconnecting (a store command waits up to 1 s for it, then fails)', { redis: where });
   });
   client.on('ready', () => {
     answered = true;
@@ -298,8 +305,9 @@ export async function openRedis(
     },
     { throwOnConnectError: true, throwOnErrors: true },
   );
-  outages = connectionWatch(adapter.client as unknown as ConnectionEvents, where, logger);
-  const redis = reopening(adapter.client as unknown as RedisCommands, () => adapter.getClient());
+  const client = adapter.client as unknown as RedisCommands & ConnectionEvents & { isReady: boolean };
+  outages = connectionWatch(client, where, logger);
+  const redis = reopening(client, () => adapter.getClient());
   const wrap = <T>(what: string, work: () => Promise<T>) =>
     work().catch((error: unknown) => {
       logger.error('Redis failed', { operation: what, error });
@@ -332,7 +340,9 @@ export async function openRedis(
     keyValue,
     claims,
     description: `${where} (namespace ${options.namespace})`,
-    close: () => keyValue.close(),
+    // With Redis there, QUIT after what is in flight; without it, a graceful close would wait for
+    // an answer to a command still queued, so the connection is dropped.
+    close: () => (client.isReady ? keyValue.close() : adapter.disconnect(true)),
     shared: {
       runScript: (script, keys, args) => wrap('run a script', () => runScript(script, keys, args)),
       connection,

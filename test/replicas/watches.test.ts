@@ -240,12 +240,15 @@ describe('a watch on three replicas sharing one Redis', () => {
       )
       .toBeGreaterThanOrEqual(2);
     // One report call per due time, over all of it: never two replicas fetching the event for the
-    // same check.
+    // same check. Two fetches of one due time go out together; the next check goes out a second
+    // after the last one's answer reached its replica. When each call was sent (through the taps),
+    // not answered: a replica stalled between the answer and its clock reading moves its next check
+    // closer to that answer (410 ms once, with another process spinning on one core).
     const calls = reportCalls(sim, event);
     expect(calls.every((call) => call.status === 200)).toBe(true);
-    expect(Math.min(...gaps(calls.map((call) => call.at))), JSON.stringify(contended)).toBeGreaterThanOrEqual(
-      INTERVAL_MS - JITTER_MS,
-    );
+    const sent = taps.flatMap((tap) => tap.sent).sort((a, b) => a - b);
+    expect(sent.length).toBeGreaterThanOrEqual(calls.length); // and one may be on its way
+    expect(Math.min(...gaps(sent)), JSON.stringify(contended)).toBeGreaterThanOrEqual(INTERVAL_MS - JITTER_MS);
     expect(replies(channel, cardTs)).toHaveLength(1);
     expect(cards(channel)).toHaveLength(1);
     expect(sim.stats().rateLimited).toBe(0);

@@ -127,3 +127,37 @@ it('after a refusal no reconnect mends, a use connects as a start does: with Red
   await expect(store.claims.get('k')).rejects.toBeInstanceOf(StoreError);
   expect(Date.now() - started).toBeLessThan(10_000);
 }, 30_000);
+
+it('closes at once while Redis is away, with a command still waiting for it', async () => {
+  const server = await startRedis();
+  servers.push(server);
+  const { store, lines } = await storeOn(server, 7);
+  await server.stop();
+  servers.splice(servers.indexOf(server), 1);
+  await expect.poll(() => logged(lines).some((msg) => msg.startsWith('Lost Redis'))).toBe(true);
+  // A budget settle, say, asked for just before the SIGTERM: it waits up to a second for Redis.
+  const waiting = store.claims.get('k').catch((error: unknown) => error);
+  // Queued in the client (its own wait is a second): not a wait for anything else.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  // A graceful close waited for its answer, which never comes (8 s and more), past the 5 s a
+  // closing connection is given.
+  const closed = await Promise.race([
+    store.close().then(() => 'closed'),
+    new Promise((resolve) => setTimeout(() => resolve('still closing after 3 s'), 3_000)),
+  ]);
+  expect(closed).toBe('closed');
+  expect(await waiting).toBeInstanceOf(StoreError);
+});
+
+it('takes a password sent to a Redis that has none as a refusal, saying so, rather than retrying it for ever', async () => {
+  const server = await startRedis({ password: 'first-password' });
+  servers.push(server);
+  const { store, lines } = await storeOn(server, 8);
+  // The server's password is removed; the replica still sends one.
+  const admin = new Redis(server.url);
+  await admin.call('CONFIG', 'SET', 'requirepass', '');
+  await admin.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
+  admin.disconnect();
+  await expect.poll(() => logged(lines).filter((msg) => msg.startsWith('Redis refused'))).toHaveLength(1);
+  await expect(store.claims.get('k')).rejects.toBeInstanceOf(StoreError);
+});

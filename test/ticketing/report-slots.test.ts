@@ -57,8 +57,9 @@ describe('ReportSlots (a rolling report limit in Redis)', () => {
 
   it('keeps a renewed slot past its first lease while its call runs', async () => {
     const limit = slots({ limit: 1, leaseMs: 1_400 });
-    const takenAt = Date.now();
     const held = slotOf(await limit.take());
+    // Read once the slot is taken: the look below is then surely past the first lease.
+    const takenAt = Date.now();
     // Renewed half way (700 ms either side of each lease's end), then looked at past the first lease.
     await sleep(700);
     await limit.renew(held);
