@@ -18,8 +18,6 @@ export interface RedisServerOptions {
   password?: string;
   /** Serve TLS only, with this certificate and key (PEM files): the URL is `rediss://`. */
   tls?: { certFile: string; keyFile: string };
-  /** Listen here instead of on a free port: a server started again where a stopped one was. */
-  port?: number;
 }
 
 async function freePort(): Promise<number> {
@@ -43,7 +41,7 @@ const accepts = (port: number) =>
 /** A real redis-server on loopback, on a free port, with nothing written to disk; stops with the tests. */
 export async function startRedis(options: RedisServerOptions = {}): Promise<RedisServer> {
   if (!existsSync(REDIS)) throw new Error(`redis-server is not at ${REDIS}: .ci/run installs the Debian package`);
-  const port = options.port ?? (await freePort());
+  const port = await freePort();
   const listen = options.tls
     ? ['--port', '0', '--tls-port', String(port), '--tls-cert-file', options.tls.certFile]
         .concat(['--tls-key-file', options.tls.keyFile, '--tls-ca-cert-file', options.tls.certFile])

@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { type Bot, composeBot } from '../../src/compose.js';
@@ -88,14 +88,21 @@ describe('Socket Mode', () => {
     expect(slack.calls.some((call) => call.method === 'apps.connections.open')).toBe(true);
   });
 
-  // Linux routes all of 127.0.0.0/8 to loopback: a server bound to 127.0.0.2 alone refuses 127.0.0.1.
+  // Linux routes all of 127.0.0.0/8 to loopback. The port is held on 127.0.0.1 by a server of the
+  // test's that answers nothing: a bot that bound every address (or 127.0.0.1) could not start on
+  // it, and no other test's server can take it on 127.0.0.1 and answer in the bot's place (one did,
+  // when the test asked 127.0.0.1 for a port picked on 127.0.0.2 alone).
   it.runIf(process.platform === 'linux')('serves health and metrics on HOST only', async () => {
-    const { logs } = await startSocketBot({ HOST: '127.0.0.2' }, 0);
+    const guard = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => guard.listen(0, '127.0.0.1', resolve));
+    cleanup.push(() => new Promise<void>((resolve) => guard.close(() => resolve())));
+    const port = (guard.address() as AddressInfo).port;
+    const { logs } = await startSocketBot({ HOST: '127.0.0.2' }, port);
     const listening = logs
       .map((line) => JSON.parse(line) as { msg?: string; port?: number })
       .find((line) => line.msg === 'Health and metrics listening');
-    expect(listening?.port).toBeGreaterThan(0);
-    expect(await answers(`http://127.0.0.2:${listening?.port}/healthz`)).toBe(200);
-    expect(await answers(`http://127.0.0.1:${listening?.port}/healthz`)).toBe('refused');
+    expect(listening?.port).toBe(port);
+    expect(await answers(`http://127.0.0.2:${port}/healthz`)).toBe(200);
+    expect(await answers(`http://127.0.0.1:${port}/healthz`)).toBe('refused');
   });
 });

@@ -1,3 +1,4 @@
+import { connect, createServer, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, expect, it, onTestFinished } from 'vitest';
 import { createLogger } from '../../src/logger.js';
@@ -13,10 +14,15 @@ import { type RedisServer, startRedis } from '../helpers/redis-server.js';
 const servers: RedisServer[] = [];
 const logged = (lines: string[]) => lines.map((line) => JSON.parse(line).msg as string);
 
-/** A store on `server`, its log lines kept; closed with the test. */
-async function storeOn(server: RedisServer, db: number, onLine: (line: string) => void = () => undefined) {
+/** A store on `server` (or on `url`, in front of it), its log lines kept; closed with the test. */
+async function storeOn(
+  server: RedisServer,
+  db: number,
+  onLine: (line: string) => void = () => undefined,
+  url = server.url,
+) {
   const lines: string[] = [];
-  const store = await openStore(`${server.url}/${db}`, {
+  const store = await openStore(`${url}/${db}`, {
     namespace: `outage${Date.now()}`,
     logger: createLogger({
       write: (line) => {
@@ -40,13 +46,55 @@ afterAll(async () => {
   for (const server of servers) await server.stop();
 });
 
+/**
+ * A TCP relay to `server` whose far end can go away and come back on the same port, held all along
+ * (a Redis stopped and started again on its port could find another test's server there). While
+ * down, it drops every connection and each new one at once, as a Redis being restarted does.
+ */
+async function relay(server: RedisServer) {
+  let down = false;
+  const open = new Set<Socket>();
+  const relayed = createServer((client) => {
+    if (down) {
+      client.destroy();
+      return;
+    }
+    const upstream = connect(server.port, '127.0.0.1');
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    for (const socket of [client, upstream]) {
+      open.add(socket);
+      socket.on('error', end).on('close', () => {
+        open.delete(socket);
+        end();
+      });
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => relayed.listen(0, '127.0.0.1', resolve));
+  onTestFinished(() => new Promise<void>((resolve) => relayed.close(() => resolve())));
+  const { port } = relayed.address() as { port: number };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    down: () => {
+      down = true;
+      for (const socket of open) socket.destroy();
+    },
+    up: () => {
+      down = false;
+    },
+  };
+}
+
 it('fails store commands while Redis is away, and works again without help once it is back', async () => {
-  const first = await startRedis();
-  servers.push(first);
-  const { store, lines } = await storeOn(first, 3);
+  const server = await startRedis();
+  servers.push(server);
+  const redis = await relay(server);
+  const { store, lines } = await storeOn(server, 3, undefined, redis.url);
   expect(await store.claims.claim('digest:C1:before', 'a', 1)).toBe(true);
-  await first.stop();
-  servers.splice(servers.indexOf(first), 1);
+  redis.down();
 
   // Refused, as a store failure, once a command has waited a second for Redis to come back:
   // nothing waits for ever on a Redis that may not return.
@@ -61,7 +109,7 @@ it('fails store commands while Redis is away, and works again without help once 
   // close for good: claims, locks and the budget's scripts then failed until something read a value.
   // Wall time, as the client's reconnects run on it.
   await new Promise((resolve) => setTimeout(resolve, 2_500));
-  servers.push(await startRedis({ port: first.port }));
+  redis.up();
 
   // Back, with nothing but claims and scripts asked of it (no value read to wake the client).
   await expect
