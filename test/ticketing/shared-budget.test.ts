@@ -244,7 +244,7 @@ describe('SharedBudget (real redis-server)', () => {
         if (cutOffAfterGrant && Array.isArray(answer) && answer[0] === 1) seen.granted = true;
         return answer;
       };
-      // Built as the bot builds it, with requests that give up after 2 s (one attempt: no retry
+      // Built as the bot builds it, with requests that give up after 1 s (one attempt: no retry
       // could reach the budget once the replica is gone).
       const client = await buildTicketing({
         apiUrl: sim.url,
@@ -254,7 +254,7 @@ describe('SharedBudget (real redis-server)', () => {
         observer: { response: () => undefined, rateLimited: () => undefined },
         clock: systemClock,
         logger: silentLogger,
-        timeouts: { deadlineMs: 2_000 },
+        timeouts: { deadlineMs: 1_000 },
         retry: { maxAttempts: 1 },
       });
       return { client, seen };
@@ -265,10 +265,10 @@ describe('SharedBudget (real redis-server)', () => {
     const alive = await replica(false);
     const started = Date.now();
     expect((await alive.client.listEvents({ limit: 1 })).items).toHaveLength(1);
-    // Held back (refused while the dead grant counted), for one and a half deadlines (3 s) after
+    // Held back (refused while the dead grant counted), for one and a half deadlines (1.5 s) after
     // the grant at most, not the two windows (2 minutes) it waited before.
     expect(alive.seen.refused).toBeGreaterThan(0);
-    expect(Date.now() - started).toBeLessThan(3_000 + 2_000);
+    expect(Date.now() - started).toBeLessThan(1_500 + 2_000);
     await dead.client.close();
     await alive.client.close();
     await sim.close();
