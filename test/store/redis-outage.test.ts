@@ -35,12 +35,19 @@ async function storeOn(
   return { store, lines };
 }
 
-/** The password changes under the running store, and its connection is dropped: its reconnect is refused. */
-async function rotatePassword(server: RedisServer, password: string): Promise<void> {
-  const admin = new Redis(server.url);
-  await admin.call('CONFIG', 'SET', 'requirepass', password);
-  await admin.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
-  admin.disconnect();
+/**
+ * As an operator would from another connection (`url`, with whatever password the server has
+ * now): the password set to `password` (none when empty), then, unless `keepConnections`, every
+ * other connection dropped, so the store's reconnect meets the change.
+ */
+async function administer(url: string, change: { password?: string; keepConnections?: boolean }): Promise<void> {
+  const admin = new Redis(url);
+  try {
+    if (change.password !== undefined) await admin.call('CONFIG', 'SET', 'requirepass', change.password);
+    if (!change.keepConnections) await admin.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
+  } finally {
+    admin.disconnect();
+  }
 }
 afterAll(async () => {
   for (const server of servers) await server.stop();
@@ -134,9 +141,7 @@ it('sends a command asked for while it reconnects once it is back, not failing i
     if (!asked && line.includes('Lost Redis')) asked = store.shared?.runScript('return 3', [], []).catch((e) => e);
   });
   // The connection drops (an idle timeout, a proxy restarting); Redis itself stays.
-  const admin = new Redis(server.url);
-  await admin.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
-  admin.disconnect();
+  await administer(server.url, {});
   await expect.poll(() => asked !== undefined).toBe(true);
   // It waited for the reconnect and was sent.
   expect(await asked).toBe(3);
@@ -147,12 +152,13 @@ it('after a refusal no reconnect mends, claims and scripts connect again by them
   const server = await startRedis();
   servers.push(server);
   const { store, lines } = await storeOn(server, 6);
-  await rotatePassword(server, 'rotated-password');
+  await administer(server.url, { password: 'rotated-password' });
   await expect.poll(() => logged(lines).filter((msg) => msg.startsWith('Redis refused'))).toHaveLength(1);
   // Fixed on the server's side (the rotation undone): no value read, and claims work again.
-  const admin = new Redis(server.url.replace('redis://', 'redis://:rotated-password@'));
-  await admin.call('CONFIG', 'SET', 'requirepass', '');
-  admin.disconnect();
+  await administer(server.url.replace('redis://', 'redis://:rotated-password@'), {
+    password: '',
+    keepConnections: true,
+  });
   await expect.poll(() => store.claims.claim('digest:C1:fixed', 'a', 1).catch(() => 'failed')).toBe(true);
   expect(await store.shared?.runScript('return 9', [], [])).toBe(9);
   // Said once, not at each use that was refused after it.
@@ -163,7 +169,7 @@ it('after a refusal no reconnect mends, a use connects as a start does: with Red
   const server = await startRedis();
   servers.push(server);
   const { store, lines } = await storeOn(server, 4);
-  await rotatePassword(server, 'rotated-password');
+  await administer(server.url, { password: 'rotated-password' });
   await expect.poll(() => logged(lines).some((msg) => msg.startsWith('Redis refused'))).toBe(true);
   // Then Redis goes too. A use connects afresh, as a start would: it gives up after three tries
   // instead of waiting the outage out with the command held (as a connection that had answered
@@ -202,10 +208,7 @@ it('takes a password sent to a Redis that has none as a refusal, saying so, rath
   servers.push(server);
   const { store, lines } = await storeOn(server, 8);
   // The server's password is removed; the replica still sends one.
-  const admin = new Redis(server.url);
-  await admin.call('CONFIG', 'SET', 'requirepass', '');
-  await admin.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
-  admin.disconnect();
+  await administer(server.url, { password: '' });
   await expect.poll(() => logged(lines).filter((msg) => msg.startsWith('Redis refused'))).toHaveLength(1);
   await expect(store.claims.get('k')).rejects.toBeInstanceOf(StoreError);
 });
