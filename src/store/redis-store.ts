@@ -202,8 +202,8 @@ function isLasting(cause: unknown): boolean {
  */
 const OFFLINE_WAIT_MS = 1_000;
 
-/** Reconnects once Redis has answered: quick at first, then every 2 s for as long as it is away. */
-const reconnectDelayMs = (retries: number): number => Math.min(100 * 2 ** retries, 2_000);
+/** The wait before reconnect number `retries` + 1: 200 ms doubling, to 2 s at most. */
+const reconnectDelayMs = (retries: number): number => Math.min(200 * 2 ** retries, 2_000);
 
 interface ConnectionEvents {
   on(event: 'ready' | 'reconnecting', listener: () => void): unknown;
@@ -298,8 +298,9 @@ export async function openRedis(
             outages?.refused(cause);
             return cause as Error;
           }
-          if (outages?.waitsOutages()) return reconnectDelayMs(retries);
-          return retries >= 3 ? new Error('Redis did not answer') : Math.min(200 * 2 ** retries, 2_000);
+          // Before Redis has answered: three tries (1.4 s); after, for as long as it is away.
+          if (retries >= 3 && !outages?.waitsOutages()) return new Error('Redis did not answer');
+          return reconnectDelayMs(retries);
         },
       },
     },

@@ -18,6 +18,10 @@ let counter = 0;
 const refusals = new WeakMap<SharedBudget, { count: number }>();
 const refused = (budget: SharedBudget) => refusals.get(budget)?.count ?? 0;
 
+/** The admission script's answer: {1, grant} when it grants, {0, wait} when it refuses. */
+const admission = (answer: unknown): 'granted' | 'refused' | undefined =>
+  Array.isArray(answer) && answer.length === 2 ? (answer[0] === 1 ? 'granted' : 'refused') : undefined;
+
 /**
  * Budgets of `count` replicas on one Redis, each with its own connection, under a fresh key; replica
  * `i` reads `clocks[i]` when given (a clock that is off).
@@ -38,8 +42,7 @@ async function replicas(
     const seen = { count: 0 };
     const run: ScriptRunner = async (script, keys, args) => {
       const answer = await shared.runScript(script, keys, args);
-      // The admission script answers {0, wait} when it refuses.
-      if (Array.isArray(answer) && answer.length === 2 && answer[0] === 0) seen.count += 1;
+      if (admission(answer) === 'refused') seen.count += 1;
       return answer;
     };
     const budget = new SharedBudget({ key, run, pollMs: 10, ...options, ...(clock ? { clock } : {}) });
@@ -240,8 +243,8 @@ describe('SharedBudget (real redis-server)', () => {
       const runScript: ScriptRunner = async (script, keys, args) => {
         if (seen.granted) throw new Error('this replica is gone');
         const answer = await shared.runScript(script, keys, args);
-        if (Array.isArray(answer) && answer.length === 2 && answer[0] === 0) seen.refused += 1;
-        if (cutOffAfterGrant && Array.isArray(answer) && answer[0] === 1) seen.granted = true;
+        if (admission(answer) === 'refused') seen.refused += 1;
+        if (cutOffAfterGrant && admission(answer) === 'granted') seen.granted = true;
         return answer;
       };
       // Built as the bot builds it, with requests that give up after 1 s (one attempt: no retry
