@@ -440,3 +440,42 @@ describe('/events watch through the real Bolt app', () => {
     expect(watch?.watch.conditions).toHaveLength(8);
   });
 });
+
+describe('/events watch: the words are checked before a report is spent', () => {
+  it('refuses a misspelt condition, or eleven of them, with no report call and no "fetching" notice', async () => {
+    rig = await startBot(FAST);
+    const { event } = watchable(rig);
+    const before = rig.sim.stats().admittedReports;
+    const typo = await command(rig, `watch ${event.id}: soldd >= 90%`);
+    expect(typo).toContain('is not a condition I know');
+    const eleven = Array.from({ length: 11 }, (_, i) => `ticketsSold >= ${i + 1}`).join(', ');
+    expect(await command(rig, `watch ${event.id}: ${eleven}`)).toContain('at most 10 conditions');
+    expect(rig.sim.stats().admittedReports).toBe(before);
+    expect(rig.slack.responses.some((call) => String(call.args.text).startsWith(FETCHING))).toBe(false);
+    expect(await rig.bot.watches.list({ channel: 'C0001' })).toHaveLength(0);
+  });
+
+  it('the form shows a misspelt condition as its field error with no report at hand and no report call', async () => {
+    rig = await startBot(FAST);
+    const { event } = watchable(rig);
+    await rig.bot.catalog.snapshot();
+    const before = rig.sim.stats().admittedReports;
+    const answer = await postSigned(
+      rig.url,
+      SIGNING_SECRET,
+      viewSubmissionBody({
+        callbackId: 'watch_modal',
+        privateMetadata: JSON.stringify({ channelId: 'C0002' }),
+        values: {
+          event: { event_picker: { type: 'external_select', selected_option: { value: event.id } } },
+          watch_conditions: { watch_conditions: { type: 'plain_text_input', value: 'soldd >= 90%' } },
+        },
+      }),
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.text).toContain('response_action');
+    expect(answer.text).toContain('is not a condition I know');
+    expect(rig.sim.stats().admittedReports).toBe(before);
+    expect(await rig.bot.watches.list({ channel: 'C0002' })).toHaveLength(0);
+  });
+});

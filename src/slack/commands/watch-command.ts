@@ -72,6 +72,13 @@ export async function handleWatchCommand(
           );
           return;
         }
+        // Words first: a condition that does not parse costs no report call. Only whether the
+        // report holds what a condition names needs the report.
+        const wording = command.conditions ? parseConditions(command.conditions) : undefined;
+        if (wording && 'problem' in wording) {
+          await respondPrivately(respond, usageMessage(md`${clip(wording.problem, 300)}`, USAGE.watch), deps.logger);
+          return;
+        }
         // Conditions are checked against the event's latest report: at hand, or fetched for it in
         // the person's turn (it then counts as the watch's first check).
         const report = await reportToWatch(deps, event.id, context.userId, () =>

@@ -108,6 +108,12 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
     const text = [...checked(state, 'offered'), typed].filter(Boolean).join(', ');
     // The report the form offered from is usually at hand (fetched or cached at the pick): its
     // problems are the form's field errors. Without one, the form closes and it is fetched.
+    // Words first: what does not parse is the form's field error, with no report call.
+    const wording = text ? parseConditions(text) : undefined;
+    if (wording && 'problem' in wording) {
+      await ack({ response_action: 'errors', errors: { [FIELDS.conditions.block]: wording.problem.slice(0, 150) } });
+      return;
+    }
     const atHand = await reportAtHand(deps, id).catch(() => undefined);
     if (atHand) {
       const problem = conditionsProblem(conditionsFrom(text, atHand));
