@@ -27,10 +27,12 @@ import { watchMessages, watchSlack } from './slack/watch-slack.js';
 import { ActivityStore } from './store/activity-store.js';
 import { type OpenedStore, openStore } from './store/open-store.js';
 import { buildTicketing } from './ticketing/build-ticketing.js';
+import { NotFoundError } from './ticketing/errors.js';
 import type { RetryOptions, TicketingClient } from './ticketing/client.js';
 import type { Clock } from './time/clock.js';
 import { systemClock } from './time/clock.js';
 import { type BuiltWatches, buildWatches } from './watches/build-watches.js';
+import { eventDatesIn } from './watches/event-dates.js';
 import type { WatchScheduler } from './watches/watch-scheduler.js';
 import type { WatchService } from './watches/watch-service.js';
 
@@ -229,18 +231,15 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
         claims: store.claims,
         chat: watchSlack(slackClient, metrics),
         messages: watchMessages,
-        reports: spareReports(client, sharedReports?.queue),
+        reports: {
+          ...spareReports(client, sharedReports?.queue),
+          isNotFound: (error) => error instanceof NotFoundError,
+        },
         reportLimit: config.ticketing.reportLimit,
         minIntervalMs: config.watchMinIntervalMs,
         acrossReplicas: shared !== undefined,
         leaseMs: config.reportJobLockMs,
-        eventDates: (eventId) => {
-          const snapshot = catalog.current();
-          const event = snapshot?.byId.get(eventId);
-          return snapshot && event
-            ? { startsAtMs: event.startsAtMs, endsAtMs: event.endsAtMs, asOf: snapshot.asOf }
-            : undefined;
-        },
+        eventDates: (eventId) => eventDatesIn(catalog.current(), eventId),
         onCheck: (source, sinceMs) => {
           metrics.watchChecks.inc({ source });
           if (sinceMs !== undefined) metrics.watchCheckInterval.observe(sinceMs / 1000);

@@ -1,5 +1,6 @@
 import { findQuantityRow, quantityRows, soldOfCapacity, topFigures } from '../reports/report-figures.js';
 import type { EventReport } from '../ticketing/schemas.js';
+import { parsePlainDate } from '../time/zoned.js';
 import type { ConditionState, EventCheck, Watch } from '../watches/watch.js';
 import { describeCondition, type WatchCondition } from '../watches/watch-condition.js';
 import {
@@ -75,6 +76,24 @@ function when(epochMs: number): Mrkdwn {
 function everyWords(intervalMs: number): Mrkdwn {
   const minutes = Math.max(1, Math.round(intervalMs / 60_000));
   return minutes >= 120 ? md`~${decimal(minutes / 60)} h` : md`~${minutes} min`;
+}
+
+const plainDay = new Intl.DateTimeFormat('en-US', {
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+
+/**
+ * When the watched event ends: the plain date of an all-day event (the same day for every reader,
+ * never a time in their zone), else the instant in the reader's zone.
+ */
+function endWords(watch: Watch): Mrkdwn | undefined {
+  const day = watch.endsOn ? parsePlainDate(watch.endsOn) : undefined;
+  if (day) return md`on ${escapeText(plainDay.format(Date.UTC(day.year, day.month - 1, day.day)))}`;
+  return watch.endsAtMs !== undefined ? when(watch.endsAtMs) : undefined;
 }
 
 const eventName = (watch: Watch, max: number) =>
@@ -198,7 +217,7 @@ function conditionLines(watch: Watch, check: EventCheck | undefined, maxLines: n
   return joinMrkdwn(lines);
 }
 
-type CardState = 'active' | 'paused' | 'ended' | 'unwatched';
+type CardState = 'active' | 'paused' | 'ended' | 'unlisted' | 'unwatched';
 
 export interface WatchCardInput {
   watch: Watch;
@@ -218,6 +237,7 @@ const CARD_TITLES: Record<CardState, Mrkdwn> = {
   active: md`Watching`,
   paused: md`Paused`,
   ended: md`Watch ended`,
+  unlisted: md`Watch ended`,
   unwatched: md`Watch stopped`,
 };
 
@@ -242,6 +262,10 @@ export function watchCardMessage(input: WatchCardInput): SlackMessage {
     case 'ended':
       status = md`:checkered_flag: The event is over, so the watch has ended. No more checks.`;
       gist = md`Watch of ${name} ended: the event is over`;
+      break;
+    case 'unlisted':
+      status = md`:checkered_flag: The service no longer lists this event, so the watch has ended. No more checks.`;
+      gist = md`Watch of ${name} ended: the event is no longer listed by the service`;
       break;
     case 'unwatched':
       status = by
@@ -280,7 +304,10 @@ export function watchCardMessage(input: WatchCardInput): SlackMessage {
   const setBy = mention(watch.setBy);
   const about: Mrkdwn[] = [code(watch.eventId)];
   if (setBy) about.push(md`Set up by ${setBy}`);
-  if (state === 'active' && watch.endsAtMs !== undefined) about.push(md`until the event ends ${when(watch.endsAtMs)}`);
+  if (state === 'active') {
+    const end = endWords(watch);
+    if (end) about.push(md`until the event ends ${end}`);
+  }
   blocks.push(
     context(...[timing, about].filter((parts) => parts.length > 0).map((parts) => joinMrkdwn(parts, md` · `))),
   );
@@ -372,6 +399,8 @@ export interface WatchSummaryInput {
   watch: Watch;
   /** The event's last check; undefined when it was never checked. */
   check: EventCheck | undefined;
+  /** Why the watch ended: the event is over, or the service lists it no more. @default 'over' */
+  why?: 'over' | 'unlisted' | undefined;
 }
 
 /** The last reply in the card's thread when the event is over: final figures, promo codes used, alerts and checks. */
@@ -380,7 +409,11 @@ export function watchSummaryMessage(input: WatchSummaryInput): SlackMessage {
   const name = eventName(watch, 150);
   const alerts = watch.conditions.reduce((sum, state) => sum + state.crossings, 0);
   const checks = check?.checks ?? 0;
-  const blocks: Block[] = [mrkdwnSection(md`:checkered_flag: *${name}* is over. The watch has ended; final figures:`)];
+  const unlisted = input.why === 'unlisted';
+  const opening = unlisted
+    ? md`:checkered_flag: *${name}* is no longer listed by the service, so the watch has ended. Last figures read:`
+    : md`:checkered_flag: *${name}* is over. The watch has ended; final figures:`;
+  const blocks: Block[] = [mrkdwnSection(opening)];
   const bar = check ? soldBar(check.report) : undefined;
   if (check) {
     const fields = figureFields(check.report, MAX_SUMMARY_FIGURES);
@@ -410,7 +443,12 @@ export function watchSummaryMessage(input: WatchSummaryInput): SlackMessage {
   const sold = check ? soldWords(check.report) : undefined;
   const headline = sold ? md`: ${sold.share}` : md``;
   return {
-    text: shorten(md`${name} is over${headline}. ${alerts} alert(s), ${checks} check(s).`, LIMITS.fallbackText),
+    text: shorten(
+      unlisted
+        ? md`${name} is no longer listed by the service; the watch has ended${headline}.`
+        : md`${name} is over${headline}. ${alerts} alert(s), ${checks} check(s).`,
+      LIMITS.fallbackText,
+    ),
     blocks: blocks.slice(0, LIMITS.messageBlocks),
   };
 }
@@ -425,6 +463,8 @@ export interface WatchListInput {
   entries: readonly WatchListEntry[];
   /** How often each watched event is checked. */
   intervalMs: number;
+  /** Why that often: the events watched in all (every conversation) and the report limit they share. */
+  pace?: { watchedEvents: number; limit: number; windowMs: number; minIntervalMs: number } | undefined;
   now: number;
   /** `channel`: what is watched here (`/events watches`); `person`: the watches one person set up (App Home). */
   where: 'channel' | 'person';
@@ -462,6 +502,23 @@ function listEntry(entry: WatchListEntry, input: WatchListInput): Mrkdwn {
   return joinMrkdwn(lines);
 }
 
+/**
+ * How often each watched event is checked now, and why: the report limit's slots go round every
+ * watched event of the organization, so the more events are watched, the longer between checks.
+ */
+function paceWords(input: WatchListInput): Mrkdwn {
+  const every = md`Each watched event is checked about every ${everyWords(input.intervalMs)}`;
+  const pace = input.pace;
+  if (!pace) return md`${every}.`;
+  const slots = md`${pace.limit} report(s) every ${everyWords(pace.windowMs)}`;
+  const events = md`${pace.watchedEvents} event(s) are watched across the workspace`;
+  const floor = everyWords(pace.minIntervalMs);
+  const slotsBoundMs = Math.ceil(Math.max(1, pace.watchedEvents) / pace.limit) * pace.windowMs;
+  return slotsBoundMs <= pace.minIntervalMs
+    ? md`${every}: ${events}, and no event is checked more often than every ${floor}.`
+    : md`${every}: ${events}, sharing ${slots} with people's own reports.`;
+}
+
 /** `/events watches` (what is watched in a channel) and App Home's "my watches". */
 export function watchListMessage(input: WatchListInput): SlackMessage {
   const { entries } = input;
@@ -479,9 +536,7 @@ export function watchListMessage(input: WatchListInput): SlackMessage {
   const shown = entries.slice(0, room);
   for (const entry of shown) blocks.push(mrkdwnSection(listEntry(entry, input)));
   if (shown.length < entries.length) blocks.push(context(md`...and ${entries.length - shown.length} more watch(es)`));
-  blocks.push(
-    context(md`Each watched event is checked every ${everyWords(input.intervalMs)}; alerts go to each card's thread.`),
-  );
+  blocks.push(context(md`${paceWords(input)} Alerts go to each card's thread.`));
   const names = joinMrkdwn(
     entries.slice(0, 5).map((entry) => eventName(entry.watch, 80)),
     md`, `,
@@ -506,6 +561,8 @@ export function watchPausedMessage(watch: Watch, reason: Mrkdwn): SlackMessage {
 
 export interface WatchConfirmationInput {
   watch: Watch;
+  /** The card could not be posted yet (Slack failed for a while): the next check posts it. */
+  cardPending?: boolean | undefined;
   /** Keys of the conditions this command added. */
   added: readonly string[];
   /** Keys of the conditions asked for that the watch already had. */
@@ -526,6 +583,10 @@ export function watchConfirmationMessage(input: WatchConfirmationInput): SlackMe
   const lines: Mrkdwn[] = [
     md`:eyes: Watching *${name}* ${place}: one card, updated every ${everyWords(input.intervalMs)}, alerts in its thread.`,
   ];
+  if (input.cardPending)
+    lines.push(
+      md`• The watch is set, but Slack did not take its card just now: the card follows with the next check. No need to set it again.`,
+    );
   if (input.added.length > 0) lines.push(md`• Added: ${keys(input.added)}`);
   if (input.already.length > 0) lines.push(md`• Already watched: ${keys(input.already)}`);
   if (input.added.length === 0 && input.already.length === 0 && watch.conditions.length === 0)
@@ -544,6 +605,7 @@ export function watchRefusedMessage(
   input:
     | { kind: 'too-many-conditions'; max: number; eventName: string }
     | { kind: 'too-many-watches'; max: number; eventName?: string }
+    | { kind: 'too-many-for-person'; max: number; eventName?: string }
     | { kind: 'nothing-to-watch'; eventName: string },
 ): SlackMessage {
   switch (input.kind) {
@@ -554,6 +616,10 @@ export function watchRefusedMessage(
     case 'too-many-watches':
       return warningMessage(
         md`At most ${input.max} events are watched in one conversation (each takes report slots and a card): nothing was changed. \`/events watches\` lists them.`,
+      );
+    case 'too-many-for-person':
+      return warningMessage(
+        md`You have set up ${input.max} active watches, as many as one person may (every watched event shares the same report slots): nothing was changed. \`/events watches\` lists a conversation's watches, App Home lists yours; \`/events unwatch\` ends one.`,
       );
     case 'nothing-to-watch':
       return warningMessage(

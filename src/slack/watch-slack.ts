@@ -10,7 +10,7 @@ import {
 } from '../render/watch-blocks.js';
 import type { WatchChat, WatchMessages } from '../watches/watch-service.js';
 import { counted, dmConversations, findPosted, postCounted, repliedInThread } from './posted-messages.js';
-import { channelProblem, channelRefusal } from './slack-errors.js';
+import { channelProblem, personRefusal } from './slack-errors.js';
 
 /** The watches' Slack side, through the app's client (which exists once the app does). */
 export function watchSlack(client: () => webApi.WebClient, metrics: Metrics | undefined): WatchChat<SlackMessage> {
@@ -47,7 +47,8 @@ export function watchSlack(client: () => webApi.WebClient, metrics: Metrics | un
     notify: async (userId, message) => {
       await postCounted(client(), metrics, { channel: userId, message });
     },
-    channelRefusal,
+    // A personal watch's person who left or was deactivated refuses for good, as a channel does.
+    channelRefusal: personRefusal,
   };
 }
 

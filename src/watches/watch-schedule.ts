@@ -27,6 +27,8 @@ export interface NextCheck {
   dueAt: number;
   /** The key of this due time, the same on every replica: one check per due time. */
   dueKey: string;
+  /** When the event was last checked (or its check failed). */
+  lastCheckedAt: number | undefined;
 }
 
 /** How often each of `watchedEvents` is checked at least. */
@@ -54,7 +56,12 @@ export function nextCheck(
   const first = due[0] as (typeof due)[number];
   const keyOf = (candidate: WatchCandidate) => `${candidate.eventId}:${candidate.lastCheckedAt ?? 'never'}`;
   if (first.dueAt <= now)
-    return { eventId: first.candidate.eventId, dueAt: Math.max(first.dueAt, 0), dueKey: keyOf(first.candidate) };
+    return {
+      eventId: first.candidate.eventId,
+      dueAt: Math.max(first.dueAt, 0),
+      dueKey: keyOf(first.candidate),
+      lastCheckedAt: first.candidate.lastCheckedAt,
+    };
   // Nothing due: a slot that would go unused (the next due time is more than a slot away) checks
   // the soonest-starting event early, if its minimum interval has passed.
   const slotMs = rule.windowMs / rule.limit;
@@ -62,7 +69,13 @@ export function nextCheck(
     const early = candidates
       .filter((c) => c.lastCheckedAt !== undefined && c.lastCheckedAt + rule.minIntervalMs <= now)
       .sort((a, b) => startOf(a) - startOf(b))[0];
-    if (early && early.startsAtMs !== undefined) return { eventId: early.eventId, dueAt: now, dueKey: keyOf(early) };
+    if (early && early.startsAtMs !== undefined)
+      return { eventId: early.eventId, dueAt: now, dueKey: keyOf(early), lastCheckedAt: early.lastCheckedAt };
   }
-  return { eventId: first.candidate.eventId, dueAt: first.dueAt, dueKey: keyOf(first.candidate) };
+  return {
+    eventId: first.candidate.eventId,
+    dueAt: first.dueAt,
+    dueKey: keyOf(first.candidate),
+    lastCheckedAt: first.candidate.lastCheckedAt,
+  };
 }

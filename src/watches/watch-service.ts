@@ -3,12 +3,18 @@ import { isUpcoming } from '../catalog/is-upcoming.js';
 import type { Logger } from '../logger.js';
 import { soldFigure } from '../reports/report-figures.js';
 import type { ClaimStore } from '../store/claims.js';
-import type { EventReport, TicketingEvent } from '../ticketing/schemas.js';
+import type { EventReport } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
 import { type ConditionState, type EventCheck, newConditionState, type Watch, watchKey } from './watch.js';
 import { judge, MAX_CONDITIONS, type WatchCondition } from './watch-condition.js';
-import { checkInterval, type NextCheck, nextCheck, type WatchScheduleRule } from './watch-schedule.js';
-import type { WatchStore } from './watch-store.js';
+import {
+  checkInterval,
+  type NextCheck,
+  nextCheck,
+  type WatchCandidate,
+  type WatchScheduleRule,
+} from './watch-schedule.js';
+import type { WatchedEvent, WatchStore } from './watch-store.js';
 
 /** What a watch's messages carry, so that after a crash the channel's history says what went out. */
 export interface WatchMetadata {
@@ -44,7 +50,10 @@ export interface WatchChat<M> {
   channelRefusal(error: unknown): string | undefined;
 }
 
-export type CardState = 'active' | 'paused' | 'ended' | 'unwatched';
+export type CardState = 'active' | 'paused' | 'ended' | 'unlisted' | 'unwatched';
+
+/** Why a watch ended on its own: its event is over, or the service lists it no more. */
+export type EndReason = 'over' | 'unlisted';
 
 /** How watch messages are built: passed in, so the domain never imports presentation. */
 export interface WatchMessages<M> {
@@ -58,14 +67,19 @@ export interface WatchMessages<M> {
     endedBy?: string;
   }): M;
   alert(input: { watch: Watch; condition: ConditionState; value: number; check: EventCheck }): M;
-  summary(input: { watch: Watch; check: EventCheck | undefined }): M;
+  summary(input: { watch: Watch; check: EventCheck | undefined; why: EndReason }): M;
   paused(watch: Watch, reason: string): M;
 }
 
 /** Reports for watches: only from slots people leave. */
 export interface WatchReports {
-  /** The report now, if a report slot is spare (nobody waiting); undefined when none is. */
-  spare(eventId: string): Promise<EventReport | undefined>;
+  /**
+   * The report now, if a report slot is spare (nobody waiting); undefined when none is. A cached
+   * report read at or before `readAfterMs` (the event's last check) is not served: it is no news.
+   */
+  spare(eventId: string, options?: { readAfterMs?: number | undefined }): Promise<EventReport | undefined>;
+  /** Whether a failed report call means the service does not know the event (404). */
+  isNotFound?(error: unknown): boolean;
 }
 
 export interface WatchServiceOptions<M> {
@@ -89,16 +103,28 @@ export interface WatchServiceOptions<M> {
    * The event's dates as the catalog in memory has them now (no API call), so a rescheduled event's
    * watch ends with the event, not on the dates it was watched with. Undefined: not known now.
    */
-  eventDates?: (eventId: string) => (Pick<TicketingEvent, 'startsAtMs' | 'endsAtMs'> & { asOf: number }) | undefined;
+  eventDates?: (eventId: string) => EventDates | undefined;
+  /** Most active watches one person sets up, in all conversations. @default 20 */
+  maxWatchesPerPerson?: number;
 }
 
+/**
+ * An event as the catalog in memory has it now: its dates (and the plain date it ends on, for an
+ * all-day event), or that a complete crawl read after `asOf` no longer lists it.
+ */
+export type EventDates =
+  | { listed: true; startsAtMs: number; endsAtMs: number; endsOn: string | undefined; asOf: number }
+  | { listed: false; asOf: number };
+
 const PRUNE_EVERY_MS = 3_600_000;
+/** Report calls in a row answering "not found" that end an event's watches. */
+const NOT_FOUND_ENDS = 2;
 const CLAIM_RETENTION_MS = 14 * 86_400_000;
 
 export interface WatchRequest {
   channel: string;
   personal: boolean;
-  event: { id: string; name: string; startsAtMs: number | undefined; endsAtMs: number | undefined };
+  event: WatchedEventInfo;
   userId: string;
   conditions: WatchCondition[];
 }
@@ -108,8 +134,27 @@ export const MAX_CONDITIONS_PER_WATCH = MAX_CONDITIONS;
 /** Most events watched in one conversation (each costs report slots and a card). */
 export const MAX_WATCHES_PER_CONVERSATION = 50;
 
-/** Why nothing was changed: the watch would hold too many conditions, or the conversation too many watches. */
-export type WatchRefusal = { kind: 'too-many-conditions'; max: number } | { kind: 'too-many-watches'; max: number };
+/** Most active watches one person sets up, by default (a real team never meets it; one person cannot stretch everyone's checks). */
+export const MAX_WATCHES_PER_PERSON = 20;
+
+/** What a watch keeps of its event. */
+export interface WatchedEventInfo {
+  id: string;
+  name: string;
+  startsAtMs: number | undefined;
+  endsAtMs: number | undefined;
+  /** The plain date an all-day event ends on (`YYYY-MM-DD`): its card shows the date, not a time. */
+  endsOn?: string | undefined;
+}
+
+/**
+ * Why nothing was changed: the watch would hold too many conditions, the conversation too many
+ * watches, or the person has set up as many as one person may.
+ */
+export type WatchRefusal =
+  | { kind: 'too-many-conditions'; max: number }
+  | { kind: 'too-many-watches'; max: number }
+  | { kind: 'too-many-for-person'; max: number };
 
 export interface WatchResult {
   watch: Watch;
@@ -119,6 +164,8 @@ export interface WatchResult {
   added: string[];
   already: string[];
   intervalMs: number;
+  /** The watch is set but its card could not be posted yet (Slack failed for a while): the next check posts it. */
+  cardPending?: boolean;
 }
 
 /** What one scheduler turn did, and when to look again. */
@@ -166,17 +213,25 @@ export class WatchService<M> {
     const already: string[] = [];
     let refused: WatchRefusal | undefined;
     const existing = await this.#o.store.get(request.channel, request.event.id);
-    if (!existing) {
-      const here = (await this.#o.store.all()).filter((w) => w.channel === request.channel).length;
-      if (here >= MAX_WATCHES_PER_CONVERSATION) {
+    if (!existing || existing.paused) {
+      const all = await this.#o.store.all();
+      const here = all.filter((w) => w.channel === request.channel && w.eventId !== request.event.id).length;
+      const perPerson = this.#o.maxWatchesPerPerson ?? MAX_WATCHES_PER_PERSON;
+      const theirs = all.filter((w) => w.setBy === request.userId && !w.paused).length;
+      const refusal: WatchRefusal | undefined =
+        here >= MAX_WATCHES_PER_CONVERSATION
+          ? { kind: 'too-many-watches', max: MAX_WATCHES_PER_CONVERSATION }
+          : theirs >= perPerson
+            ? { kind: 'too-many-for-person', max: perPerson }
+            : undefined;
+      if (refusal)
         return {
           watch: this.#draft(request, now),
-          refused: { kind: 'too-many-watches', max: MAX_WATCHES_PER_CONVERSATION },
+          refused: refusal,
           added,
           already,
           intervalMs: await this.intervalMs(),
         };
-      }
     }
     const watch = (await this.#o.store.update(request.channel, request.event.id, (current) => {
       added.length = 0;
@@ -205,8 +260,20 @@ export class WatchService<M> {
       const current = (await this.#o.store.get(request.channel, request.event.id)) ?? this.#draft(request, now);
       return { watch: current, refused, added: [], already, intervalMs };
     }
-    await this.#showCard(watch, 'active');
-    return { watch: (await this.#o.store.get(watch.channel, watch.eventId)) ?? watch, added, already, intervalMs };
+    let cardPending = false;
+    try {
+      await this.#showCard(watch, 'active');
+    } catch (error) {
+      // The watch is saved: a card Slack failed to take for a while is posted at the next check.
+      cardPending = true;
+      this.#o.logger.warn('A watch card could not be posted yet; the next check posts it', {
+        channel: watch.channel,
+        eventId: watch.eventId,
+        error,
+      });
+    }
+    const stored = (await this.#o.store.get(watch.channel, watch.eventId)) ?? watch;
+    return { watch: stored, added, already, intervalMs, ...(cardPending && !stored.cardTs ? { cardPending } : {}) };
   }
 
   /** A watch as a request would make it, not stored. */
@@ -217,6 +284,7 @@ export class WatchService<M> {
       eventId: request.event.id,
       eventName: request.event.name,
       endsAtMs: request.event.endsAtMs,
+      ...(request.event.endsOn ? { endsOn: request.event.endsOn } : {}),
       startsAtMs: request.event.startsAtMs,
       datesAsOf: now,
       setBy: request.userId,
@@ -229,8 +297,13 @@ export class WatchService<M> {
   async unwatch(channel: string, eventId: string, by: string): Promise<Watch | undefined> {
     const watch = await this.#o.store.get(channel, eventId);
     if (!watch) return undefined;
+    // The card's last edit shows the last figures: made before the check may go with the watch.
+    const card = watch.cardTs ? await this.#card(watch, 'unwatched', by).catch(() => undefined) : undefined;
     await this.#o.store.remove(channel, eventId);
-    if (watch.cardTs) await this.#updateCard(watch, 'unwatched', by).catch(() => undefined);
+    if (watch.cardTs && card)
+      await this.#o.chat.updateCard(watch.channel, watch.cardTs, card).catch((error: unknown) => {
+        this.#o.logger.info('Could not mark an ended watch card', { channel, error });
+      });
     return watch;
   }
 
@@ -248,14 +321,19 @@ export class WatchService<M> {
 
   /** How often each watched event is checked at least, with the events watched now. */
   async intervalMs(): Promise<number> {
-    const events = new Set((await this.#o.store.all()).filter((w) => !w.paused).map((w) => w.eventId));
-    return checkInterval(events.size, this.#o.rule);
+    return (await this.pace()).intervalMs;
+  }
+
+  /** How often each watched event is checked now, and why: how many events are watched, in all. */
+  async pace(): Promise<{ intervalMs: number; watchedEvents: number; rule: WatchScheduleRule }> {
+    const watchedEvents = (await this.#o.store.schedule()).filter((e) => e.watches.some((w) => !w.paused)).length;
+    return { intervalMs: checkInterval(watchedEvents, this.#o.rule), watchedEvents, rule: this.#o.rule };
   }
 
   /** When the event's next check is due, by the current schedule. */
   async nextCheckAt(eventId: string): Promise<number | undefined> {
-    const check = await this.#o.store.lastCheck(eventId);
-    return check ? check.checkedAt + (await this.intervalMs()) : undefined;
+    const checkedAt = (await this.#o.store.schedule()).find((e) => e.eventId === eventId)?.checkedAt;
+    return checkedAt !== undefined ? checkedAt + (await this.intervalMs()) : undefined;
   }
 
   /** The last check of an event (its report and when it was read), if it is or was watched lately. */
@@ -270,8 +348,8 @@ export class WatchService<M> {
 
   /** A report a person fetched: if the event is watched, it counts as a check (one fetch, both uses). */
   async observe(eventId: string, report: EventReport): Promise<void> {
-    const watches = (await this.#o.store.all()).filter((w) => w.eventId === eventId && !w.paused);
-    if (watches.length === 0) return;
+    const watched = (await this.#o.store.schedule()).find((e) => e.eventId === eventId);
+    if (!watched?.watches.some((w) => !w.paused)) return;
     await this.#apply(eventId, report, 'person');
   }
 
@@ -282,50 +360,71 @@ export class WatchService<M> {
   async turn(): Promise<WatchTurn> {
     const now = this.#o.clock.now();
     await this.#prune(now);
-    const live: Watch[] = [];
-    for (const stored of await this.#o.store.all()) {
-      const watch = await this.#redated(stored);
-      const over = !isUpcoming(watch, now);
-      if (over && watch.paused) await this.#o.store.remove(watch.channel, watch.eventId);
-      else if (over) await this.#end(watch);
-      else if (!watch.paused) live.push(watch);
-    }
-    const events = new Map<string, Watch>();
-    for (const watch of live) {
-      const known = events.get(watch.eventId);
-      if (!known) events.set(watch.eventId, watch);
-    }
-    const candidates = await Promise.all(
-      [...events.values()].map(async (watch) => ({
-        eventId: watch.eventId,
+    const candidates: WatchCandidate[] = [];
+    // One read of a small record a watched event: report bodies and watches are read only for the
+    // event checked, and for events whose dates moved, that ended, or that are listed no more.
+    for (const scheduled of await this.#o.store.schedule()) {
+      const event = await this.#redated(scheduled);
+      if (event === 'ended') continue;
+      if (!isUpcoming(event, now)) {
+        await this.#endEvent(event, 'over');
+        continue;
+      }
+      if (!event.watches.some((w) => !w.paused)) continue;
+      candidates.push({
+        eventId: event.eventId,
         // A failed check waits its interval like a good one: an event whose report keeps
         // failing must not stay the most overdue and hold every other watch up.
-        lastCheckedAt: latest(
-          (await this.#o.store.lastCheck(watch.eventId))?.checkedAt,
-          await this.#o.store.lastFailure(watch.eventId),
-        ),
-        startsAtMs: watch.startsAtMs,
-      })),
-    );
+        lastCheckedAt: latest(event.checkedAt, event.failedAt),
+        startsAtMs: event.startsAtMs,
+      });
+    }
     const next = nextCheck(candidates, now, this.#o.rule);
     if (!next || next.dueAt > now) return { kind: 'idle', nextAt: next?.dueAt };
     return this.#checkDue(next);
   }
 
+  /** Ends every watch of an event: it is over, or the service lists it no more. */
+  async #endEvent(event: WatchedEvent, why: EndReason): Promise<void> {
+    for (const watch of await this.#o.store.ofEvent(event.eventId)) {
+      if (watch.paused) await this.#o.store.remove(watch.channel, watch.eventId);
+      else await this.#end(watch, why);
+    }
+  }
+
   /**
-   * The watch with its event's dates as this replica's catalog has them now (a rescheduled event
-   * moves its watch), unless they were read before the watch's own: a replica whose catalog is
-   * behind does not move them back.
+   * The event with its dates as this replica's catalog has them now (a rescheduled event moves its
+   * watches), unless they were read before the watches' own: a replica whose catalog is behind
+   * does not move them back. An event a complete crawl made after its watches no longer lists
+   * ends them ('ended').
    */
-  async #redated(watch: Watch): Promise<Watch> {
-    const dates = this.#o.eventDates?.(watch.eventId);
-    if (!dates || (dates.startsAtMs === watch.startsAtMs && dates.endsAtMs === watch.endsAtMs)) return watch;
-    const moved = await this.#o.store.update(watch.channel, watch.eventId, (current) =>
-      current && current.createdAt === watch.createdAt && dates.asOf > (current.datesAsOf ?? 0)
-        ? { ...current, startsAtMs: dates.startsAtMs, endsAtMs: dates.endsAtMs, datesAsOf: dates.asOf }
-        : undefined,
-    );
-    return moved && moved.createdAt === watch.createdAt ? moved : watch;
+  async #redated(event: WatchedEvent): Promise<WatchedEvent | 'ended'> {
+    const dates = this.#o.eventDates?.(event.eventId);
+    if (!dates) return event;
+    if (!dates.listed) {
+      const watches = await this.#o.store.ofEvent(event.eventId);
+      if (watches.length === 0 || watches.some((w) => (w.datesAsOf ?? w.createdAt) >= dates.asOf)) return event;
+      this.#o.logger.info('A watched event is no longer listed by the service: its watches end', {
+        eventId: event.eventId,
+      });
+      await this.#endEvent(event, 'unlisted');
+      return 'ended';
+    }
+    if (dates.startsAtMs === event.startsAtMs && dates.endsAtMs === event.endsAtMs) return event;
+    for (const watch of await this.#o.store.ofEvent(event.eventId)) {
+      await this.#o.store.update(watch.channel, watch.eventId, (current) =>
+        current && current.createdAt === watch.createdAt && dates.asOf > (current.datesAsOf ?? 0)
+          ? {
+              ...current,
+              startsAtMs: dates.startsAtMs,
+              endsAtMs: dates.endsAtMs,
+              endsOn: dates.endsOn,
+              datesAsOf: dates.asOf,
+            }
+          : undefined,
+      );
+    }
+    return (await this.#o.store.schedule()).find((e) => e.eventId === event.eventId) ?? event;
   }
 
   async #checkDue(next: NextCheck): Promise<WatchTurn> {
@@ -338,11 +437,20 @@ export class WatchService<M> {
   async #check(next: NextCheck, key: string): Promise<WatchTurn> {
     let report: EventReport | undefined;
     try {
-      report = await this.#o.reports.spare(next.eventId);
+      report = await this.#o.reports.spare(next.eventId, { readAfterMs: next.lastCheckedAt });
     } catch (error) {
-      await this.#o.store.recordFailure(next.eventId, this.#o.clock.now());
+      const notFound = await this.#o.store.recordFailure(
+        next.eventId,
+        this.#o.clock.now(),
+        this.#o.reports.isNotFound?.(error) ?? false,
+      );
       await this.#o.claims.settle(key, this.#owner, 'failed', this.#o.clock.now());
       this.#o.logger.warn('A watch check could not fetch its report', { eventId: next.eventId, error });
+      // A report that answers "not found" twice: the service no longer has the event.
+      if (notFound >= NOT_FOUND_ENDS) {
+        const event = (await this.#o.store.schedule()).find((e) => e.eventId === next.eventId);
+        if (event) await this.#endEvent(event, 'unlisted');
+      }
       return { kind: 'failed', eventId: next.eventId, error };
     }
     if (!report) {
@@ -372,15 +480,16 @@ export class WatchService<M> {
       checkedAt: now,
       report,
       previousSold,
+      previousCheckedAt: previous?.checkedAt,
       // The first check is the baseline: a stall is counted from it.
       lastSaleAt: rose || previous?.lastSaleAt === undefined ? now : previous.lastSaleAt,
       checks: (previous?.checks ?? 0) + 1,
     };
     const recorded = await this.#o.store.recordCheck(check);
-    if (recorded !== check) return; // A later report is already recorded.
-    await this.#o.store.forgetFailure(eventId);
+    // A later report is already recorded, or the event is watched no more.
+    if (recorded !== check) return;
     this.#o.onCheck?.(source, previous ? now - previous.checkedAt : undefined);
-    const watches = (await this.#o.store.all()).filter((w) => w.eventId === eventId && !w.paused);
+    const watches = (await this.#o.store.ofEvent(eventId)).filter((w) => !w.paused);
     for (const watch of watches) {
       try {
         await this.#carry(watch, check);
@@ -392,10 +501,13 @@ export class WatchService<M> {
 
   /** Judges each condition of one watch on a check, alerts each crossing once, edits the card. */
   async #carry(watch: Watch, check: EventCheck): Promise<void> {
+    // Movement compares only checks made while this watch existed: a check from before it (a
+    // watch of the event elsewhere, or one ended since) is no baseline for it.
+    const sinceWatched = check.previousCheckedAt !== undefined && check.previousCheckedAt >= watch.createdAt;
     const reading = {
       report: check.report,
-      previousSold: check.previousSold,
-      lastSaleAt: check.lastSaleAt,
+      previousSold: sinceWatched ? check.previousSold : undefined,
+      lastSaleAt: check.lastSaleAt === undefined ? undefined : Math.max(check.lastSaleAt, watch.createdAt),
       now: check.checkedAt,
     };
     for (const state of watch.conditions) {
@@ -553,7 +665,7 @@ export class WatchService<M> {
   }
 
   /** The event is over: its summary goes in the thread, the card says so, the watch ends. */
-  async #end(watch: Watch): Promise<void> {
+  async #end(watch: Watch, why: EndReason = 'over'): Promise<void> {
     const key = `watch-summary:${watch.channel}:${watch.eventId}:${watch.createdAt}`;
     const claimed = await this.#claim(key);
     if (claimed === 'busy') return;
@@ -565,12 +677,12 @@ export class WatchService<M> {
             claimed === 'recovered' && (await this.#o.chat.findReply(watch.channel, watch.cardTs, metadata));
           if (!posted) {
             const check = await this.#o.store.lastCheck(watch.eventId);
-            await this.#o.chat.reply(watch.channel, watch.cardTs, this.#o.messages.summary({ watch, check }), {
+            await this.#o.chat.reply(watch.channel, watch.cardTs, this.#o.messages.summary({ watch, check, why }), {
               broadcast: false,
               metadata,
             });
           }
-          await this.#updateCard(watch, 'ended');
+          await this.#updateCard(watch, why === 'unlisted' ? 'unlisted' : 'ended');
         }
         await this.#o.claims.settle(key, this.#owner, 'done', this.#o.clock.now());
       } catch (error) {
@@ -581,8 +693,6 @@ export class WatchService<M> {
         }
       }
       await this.#o.store.remove(watch.channel, watch.eventId);
-      const others = (await this.#o.store.all()).some((w) => w.eventId === watch.eventId);
-      if (!others) await this.#o.store.forgetCheck(watch.eventId);
     });
   }
 
@@ -620,6 +730,9 @@ export class WatchService<M> {
         return 0;
       });
     if (pruned > 0) this.#o.logger.info('Pruned old claims', { pruned });
+    await this.#o.store.reconcile().catch((error: unknown) => {
+      this.#o.logger.warn('Could not derive the watch schedule again', { error });
+    });
   }
 
   /**

@@ -47,6 +47,8 @@ export interface Watch {
   eventName: string;
   /** When the event ends; the watch ends with it. */
   endsAtMs: number | undefined;
+  /** The plain date an all-day event ends on (`YYYY-MM-DD`): shown as a date, never a reader-zone time. */
+  endsOn?: string | undefined;
   /** When the event starts (events starting sooner are checked first). */
   startsAtMs: number | undefined;
   /** When the dates were read (a catalog's crawl): older catalogs, on a replica behind, do not move them back. */
@@ -67,6 +69,7 @@ export const watchSchema = z.object({
   eventId: z.string(),
   eventName: z.string(),
   endsAtMs: z.number().optional(),
+  endsOn: z.string().optional(),
   startsAtMs: z.number().optional(),
   datesAsOf: z.number().optional(),
   setBy: z.string(),
@@ -84,6 +87,8 @@ export interface EventCheck {
   report: EventReport;
   /** Sold at the check before, for "sold since the last check". */
   previousSold: number | undefined;
+  /** When the check before was made: a watch compares movement only with checks made while it existed. */
+  previousCheckedAt?: number | undefined;
   /** When sold was last seen to rise. */
   lastSaleAt: number | undefined;
   /** Checks so far. */
@@ -95,6 +100,7 @@ export const eventCheckSchema = z.object({
   checkedAt: z.number(),
   report: z.record(z.string(), z.unknown()),
   previousSold: z.number().optional(),
+  previousCheckedAt: z.number().optional(),
   lastSaleAt: z.number().optional(),
   checks: z.number().int().nonnegative(),
 });

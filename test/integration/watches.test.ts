@@ -479,3 +479,54 @@ describe('/events watch: the words are checked before a report is spent', () => 
     expect(await rig.bot.watches.list({ channel: 'C0002' })).toHaveLength(0);
   });
 });
+
+describe('/events watch: departed people, all-day events, how often', () => {
+  it('pauses a personal watch at once when its owner was deactivated, and checks it no more', async () => {
+    rig = await startBot(FAST);
+    const { event } = watchable(rig);
+    await command(rig, `watch ${event.id}: sold out --me`, 'U0LEAVER');
+    await rig.slack.waitFor(() => posts(rig as BotRig).find((c) => c.args.channel === 'U0LEAVER'));
+    // The card's edit: Slack says the person is deactivated.
+    rig.slack.failNext('chat.update', 'user_disabled', 5);
+    await check(rig);
+    const [entry] = await rig.bot.watches.list({ channel: 'U0LEAVER' });
+    expect(entry?.watch.paused?.reason).toBe('user_disabled');
+    const reportsBefore = rig.sim.stats().admittedReports;
+    clock.advance(60_000);
+    expect((await rig.bot.watches.turn()).kind).toBe('idle');
+    expect(rig.sim.stats().admittedReports).toBe(reportsBefore);
+  });
+
+  it('an all-day event’s card says the date it ends on, not a time in the reader’s zone', async () => {
+    rig = await startBot(FAST);
+    const now = Date.now();
+    const allDay = rig.sim.catalog.events.find(
+      (e) => e.status === 'published' && /^\d{4}-\d{2}-\d{2}$/.test(e.endDate) && e.startsAtMs > now + 86_400_000,
+    );
+    if (!allDay) throw new Error('no all-day event in the seed');
+    await command(rig, `watch ${allDay.id}: sold out`);
+    const card = await rig.slack.waitFor(() => posts(rig as BotRig).find((c) => c.args.thread_ts === undefined));
+    const [year, month, day] = allDay.endDate.split('-').map(Number) as [number, number, number];
+    const shown = new Intl.DateTimeFormat('en-US', {
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      timeZone: 'UTC',
+    }).format(Date.UTC(year, month - 1, day));
+    const blocks = JSON.stringify(card.args.blocks);
+    expect(blocks).toContain(`until the event ends on ${shown}`);
+  });
+
+  it('says how often each event is checked now and why: how many events are watched in all', async () => {
+    rig = await startBot({ ...FAST, env: { ...FAST.env, WATCH_MIN_INTERVAL: '2s' } });
+    const events = rig.sim.catalog.events.filter(
+      (e) => e.status === 'published' && e.startsAtMs > Date.now() + 86_400_000,
+    );
+    for (const event of events.slice(0, 7)) await command(rig, `watch ${event.id}: sold out`, 'U0EDITOR', 'C0OTHER');
+    const list = await command(rig, 'watches', 'U0EDITOR', 'C0OTHER');
+    // 7 events over 3 slots a 1 s window: every 3 windows, more than the 2 s floor.
+    expect(list).toContain('7 event(s) are watched across the workspace');
+    expect(list).toContain('sharing 3 report(s)');
+  });
+});

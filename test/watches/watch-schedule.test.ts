@@ -185,7 +185,12 @@ describe('nextCheck, one step', () => {
       { eventId: 'evt_2', lastCheckedAt: T0 - MINUTE, startsAtMs: T0 + 2 * DAY },
     ];
     const next = nextCheck(list, T0 + MINUTE, RULE);
-    expect(next).toEqual({ eventId: 'evt_2', dueAt: T0 + 9 * MINUTE, dueKey: `evt_2:${T0 - MINUTE}` });
+    expect(next).toEqual({
+      eventId: 'evt_2',
+      dueAt: T0 + 9 * MINUTE,
+      dueKey: `evt_2:${T0 - MINUTE}`,
+      lastCheckedAt: T0 - MINUTE,
+    });
     expect(nextCheck(list.map((c) => ({ ...c })).reverse(), T0 + MINUTE, RULE)).toEqual(next);
   });
 

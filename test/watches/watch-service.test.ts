@@ -109,6 +109,8 @@ interface ChatBehaviour {
   /** Called as a reply starts (its alert is claimed by then). */
   replying?: () => void;
   failNotify?: boolean;
+  /** The next card posts fail with a temporary error (not a refusal). */
+  failPostCard?: number;
 }
 
 const sameMetadata = (a: WatchMetadata, b: WatchMetadata) => JSON.stringify(a) === JSON.stringify(b);
@@ -125,6 +127,10 @@ function chatFor(slack: FakeSlack, behaviour: ChatBehaviour = {}): WatchChat<Msg
   return {
     postCard: async (channel, message, metadata) => {
       refuse(channel);
+      if ((behaviour.failPostCard ?? 0) > 0) {
+        behaviour.failPostCard = (behaviour.failPostCard ?? 0) - 1;
+        throw new Error('An API error occurred: internal_error');
+      }
       if (behaviour.crashInPostCard === 'before-post') return dieHere();
       const ts = slack.nextTs();
       slack.cards.push({ channel, ts, message, metadata });
@@ -169,8 +175,8 @@ function chatFor(slack: FakeSlack, behaviour: ChatBehaviour = {}): WatchChat<Msg
 class FakeReports implements WatchReports {
   figures = new Map<string, EventReport>();
   spareCalls: string[] = [];
-  /** undefined: a slot is spare; 'none': none is; 'throw': the call fails; 'hang': the replica dies in it. */
-  mode: 'spare' | 'none' | 'throw' | 'hang' = 'spare';
+  /** undefined: a slot is spare; 'none': none is; 'throw': the call fails; 'hang': the replica dies in it; 'gone': 404. */
+  mode: 'spare' | 'none' | 'throw' | 'hang' | 'gone' = 'spare';
 
   set(eventId: string, fields: Record<string, unknown>): EventReport {
     const report = simulatorReport(eventId, fields);
@@ -182,8 +188,20 @@ class FakeReports implements WatchReports {
     this.spareCalls.push(eventId);
     if (this.mode === 'none') return undefined;
     if (this.mode === 'throw') throw new Error('report call failed: 503');
+    if (this.mode === 'gone') throw new GoneError();
     if (this.mode === 'hang') return never();
     return this.figures.get(eventId) ?? simulatorReport(eventId, {});
+  }
+
+  isNotFound(error: unknown): boolean {
+    return error instanceof GoneError;
+  }
+}
+
+/** The report endpoint's 404: the service has no such event. */
+class GoneError extends Error {
+  constructor() {
+    super('report call failed: 404');
   }
 }
 
@@ -251,6 +269,8 @@ interface Harness {
       eventDates?: WatchServiceOptions<Msg>['eventDates'];
     },
   ): WatchService<Msg>;
+  /** What `replica()` builds a service from, to build one with other options. */
+  options(): WatchServiceOptions<Msg>;
 }
 
 async function harness(): Promise<Harness> {
@@ -273,6 +293,17 @@ async function harness(): Promise<Harness> {
     claimedKeys,
     checks,
     alertKinds,
+    options: () => ({
+      store,
+      claims,
+      chat: chatFor(slack),
+      messages,
+      reports,
+      rule: RULE,
+      clock,
+      logger: silentLogger,
+      leaseMs: LEASE,
+    }),
     replica: (behaviour = {}, options = {}) => {
       const serviceOptions: WatchServiceOptions<Msg> = {
         store,
@@ -875,10 +906,11 @@ describe('WatchService: the end of the event', () => {
     const dates = new Map<string, Dates>([
       [EVENT.id, { startsAtMs: EVENT.startsAtMs, endsAtMs: EVENT.endsAtMs, asOf: T0 - MINUTE }],
     ]);
-    const service = h.replica({}, { eventDates: (id) => dates.get(id) });
+    const listed = (found: Dates | undefined) => found && { listed: true as const, endsOn: undefined, ...found };
+    const service = h.replica({}, { eventDates: (id) => listed(dates.get(id)) });
     // A replica whose catalog is an hour behind still has the old dates.
     const behind = new Map<string, Dates>();
-    const lagging = h.replica({}, { eventDates: (id) => behind.get(id) });
+    const lagging = h.replica({}, { eventDates: (id) => listed(behind.get(id)) });
     await service.watch(request([soldAtLeast(400)]));
     expect(await service.turn()).toEqual({ kind: 'checked', eventId: EVENT.id });
     // Postponed by a week after the watch was set, read by a crawl a day later.
@@ -1086,5 +1118,212 @@ describe('WatchService: old claims', () => {
     (h.clock as { t: number }).t = T0 + 15 * DAY;
     await service.turn();
     expect(await h.opened.claims.get(dueKey)).toBeUndefined();
+  });
+});
+
+describe('WatchService: a watch starts from fresh figures', () => {
+  it('forgets an event’s last check with its last watch: a watch set again days later does not alert on old sales', async () => {
+    const h = await harness();
+    const service = h.replica();
+    await service.watch(request([{ kind: 'sold-since', count: 50 }]));
+    await service.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 300 }));
+    await service.unwatch('C0OPS', EVENT.id, 'U0ALICE');
+    expect(await service.lastCheck(EVENT.id)).toBeUndefined();
+    // Days later, 100 more sold before the new watch existed.
+    h.clock.t += 3 * DAY;
+    await service.watch(request([{ kind: 'sold-since', count: 50 }]));
+    h.reports.set(EVENT.id, { ticketsSold: 400 });
+    expect(await service.turn()).toEqual({ kind: 'checked', eventId: EVENT.id });
+    expect(h.slack.alerts()).toHaveLength(0);
+    // Movement after it was set alerts.
+    h.clock.t += INTERVAL;
+    h.reports.set(EVENT.id, { ticketsSold: 460 });
+    expect(await service.turn()).toEqual({ kind: 'checked', eventId: EVENT.id });
+    expect(h.slack.alerts().map((a) => a.message)).toEqual([
+      { kind: 'alert', condition: '+50 sold since the last check', value: 60 },
+    ]);
+  });
+
+  it('forgets the last check when a paused watch ends with its event', async () => {
+    const h = await harness();
+    const service = h.replica();
+    await service.watch(request([soldAtLeast(400)]));
+    await service.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 300 }));
+    h.slack.refusing.set('C0OPS', 'is_archived');
+    h.clock.t += MINUTE;
+    await service.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 310 }));
+    expect((await h.store.get('C0OPS', EVENT.id))?.paused).toBeDefined();
+    h.clock.t = EVENT.endsAtMs + DAY;
+    await service.turn();
+    expect(await h.store.get('C0OPS', EVENT.id)).toBeUndefined();
+    expect(await service.lastCheck(EVENT.id)).toBeUndefined();
+  });
+
+  it('a second conversation’s new watch compares movement only with checks made since it was set', async () => {
+    const h = await harness();
+    const service = h.replica();
+    await service.watch(request([{ kind: 'stall', hours: 6 }]));
+    await service.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 300 }));
+    // Ten hours without a sale: the first channel's stall fires.
+    h.clock.t += 10 * HOUR;
+    await service.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 300 }));
+    // A watch set now in another channel has seen no stall, and no movement yet.
+    h.clock.t += MINUTE;
+    await service.watch(
+      request(
+        [
+          { kind: 'sold-since', count: 50 },
+          { kind: 'stall', hours: 6 },
+        ],
+        { channel: 'C0MKT' },
+      ),
+    );
+    h.clock.t += MINUTE;
+    await service.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 380 }));
+    expect(h.slack.alerts('C0OPS').map((a) => a.message)).toEqual([
+      { kind: 'alert', condition: 'no sale for 6h', value: 10 },
+    ]);
+    // +80 since the check before, but that check was made before C0MKT's watch existed.
+    expect(h.slack.alerts('C0MKT')).toHaveLength(0);
+  });
+});
+
+describe('WatchService: events that vanish', () => {
+  it('ends the watches of an event a complete crawl made after them no longer lists, with a last note', async () => {
+    const h = await harness();
+    let listed = true;
+    const service = h.replica(
+      {},
+      {
+        eventDates: () =>
+          listed
+            ? {
+                listed: true,
+                startsAtMs: EVENT.startsAtMs,
+                endsAtMs: EVENT.endsAtMs,
+                endsOn: undefined,
+                asOf: h.clock.t,
+              }
+            : { listed: false, asOf: h.clock.t },
+      },
+    );
+    await service.watch(request([soldAtLeast(400)]));
+    await service.watch(request([soldAtLeast(400)], { channel: 'C0MKT' }));
+    expect(await service.turn()).toEqual({ kind: 'checked', eventId: EVENT.id });
+    listed = false;
+    h.clock.t += MINUTE;
+    const spareBefore = h.reports.spareCalls.length;
+    expect((await service.turn()).kind).toBe('idle');
+    expect(h.reports.spareCalls.length).toBe(spareBefore);
+    expect(
+      h.slack
+        .summaries()
+        .map((r) => r.channel)
+        .sort(),
+    ).toEqual(['C0MKT', 'C0OPS']);
+    expect(h.slack.updates.at(-1)?.message).toMatchObject({ kind: 'card', state: 'unlisted' });
+    expect(await service.list({})).toHaveLength(0);
+  });
+
+  it('ends the watches of an event whose report answers 404 twice, and spends no more report calls on it', async () => {
+    const h = await harness();
+    const service = h.replica();
+    await service.watch(request([soldAtLeast(400)]));
+    h.reports.mode = 'gone';
+    expect((await service.turn()).kind).toBe('failed');
+    expect(h.slack.summaries()).toHaveLength(0);
+    h.clock.t += INTERVAL;
+    expect((await service.turn()).kind).toBe('failed');
+    expect(h.slack.summaries()).toHaveLength(1);
+    expect(await service.list({})).toHaveLength(0);
+    const calls = h.reports.spareCalls.length;
+    h.clock.t += INTERVAL;
+    expect(await service.turn()).toEqual({ kind: 'idle', nextAt: undefined });
+    expect(h.reports.spareCalls.length).toBe(calls);
+  });
+
+  it('a failure that is not a 404 between two 404s starts the count again', async () => {
+    const h = await harness();
+    const service = h.replica();
+    await service.watch(request([soldAtLeast(400)]));
+    h.reports.mode = 'gone';
+    await service.turn();
+    h.reports.mode = 'throw';
+    h.clock.t += INTERVAL;
+    await service.turn();
+    h.reports.mode = 'gone';
+    h.clock.t += INTERVAL;
+    await service.turn();
+    expect(await service.list({})).toHaveLength(1);
+  });
+});
+
+describe('WatchService: one person cannot stretch everyone’s checks', () => {
+  it('refuses a person’s 21st active watch and changes nothing; another person’s still counts apart', async () => {
+    const h = await harness();
+    const service = h.replica();
+    for (let i = 0; i < 20; i += 1)
+      expect((await service.watch(request([soldAtLeast(400)], { event: { ...EVENT, id: `evt_${i}` } }))).refused).toBe(
+        undefined,
+      );
+    const refused = await service.watch(request([soldAtLeast(400)], { event: { ...EVENT, id: 'evt_21' } }));
+    expect(refused.refused).toEqual({ kind: 'too-many-for-person', max: 20 });
+    expect(await h.store.get('C0OPS', 'evt_21')).toBeUndefined();
+    // Adding a condition to a watch that exists is not a new watch.
+    expect((await service.watch(request([soldAtLeast(500)], { event: { ...EVENT, id: 'evt_3' } }))).refused).toBe(
+      undefined,
+    );
+    // Another person may still set one up.
+    const bob = await service.watch(
+      request([soldAtLeast(400)], { userId: 'U0BOB', event: { ...EVENT, id: 'evt_21' } }),
+    );
+    expect(bob.refused).toBeUndefined();
+  });
+
+  it('takes the limit it is given', async () => {
+    const h = await harness();
+    const service = new WatchService<Msg>({ ...h.options(), maxWatchesPerPerson: 1 });
+    await service.watch(request([soldAtLeast(400)]));
+    expect((await service.watch(request([soldAtLeast(400)], { event: OTHER }))).refused).toEqual({
+      kind: 'too-many-for-person',
+      max: 1,
+    });
+  });
+});
+
+describe('WatchService: words that match what happened', () => {
+  it('a card post that fails for a while after the watch was saved: the watch stands, the card follows at the next check', async () => {
+    const h = await harness();
+    const service = h.replica({ failPostCard: 1 });
+    const result = await service.watch(request([soldAtLeast(400)]));
+    expect(result.refused).toBeUndefined();
+    expect(result.cardPending).toBe(true);
+    expect(await h.store.get('C0OPS', EVENT.id)).toBeDefined();
+    expect(h.slack.cards).toHaveLength(0);
+    h.clock.t += LEASE;
+    expect(await service.turn()).toEqual({ kind: 'checked', eventId: EVENT.id });
+    expect(h.slack.cards).toHaveLength(1);
+  });
+});
+
+describe('WatchService: a scheduler turn reads little', () => {
+  it('reads one small schedule record when nothing is due: no watch records, no report bodies', async () => {
+    const h = await harness();
+    const reads: string[] = [];
+    const counting = {
+      ...h.opened.keyValue,
+      get: <T>(key: string) => {
+        reads.push(key);
+        return h.opened.keyValue.get<T>(key);
+      },
+    };
+    const store = new WatchStore(counting as typeof h.opened.keyValue, silentLogger);
+    const service = new WatchService<Msg>({ ...h.options(), store });
+    for (let i = 0; i < 5; i += 1)
+      await service.watch(request([soldAtLeast(400)], { event: { ...EVENT, id: `evt_${i}` } }));
+    for (let i = 0; i < 5; i += 1) expect((await service.turn()).kind).toBe('checked');
+    reads.length = 0;
+    expect((await service.turn()).kind).toBe('idle');
+    expect(reads.filter((key) => key.startsWith('watch'))).toEqual(['watch:schedule']);
   });
 });
