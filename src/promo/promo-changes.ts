@@ -253,15 +253,15 @@ async function promoTarget(
   ref: PromoRef,
 ): Promise<WorkflowPromoTarget | { notNamed: string }> {
   let seen: EventReport | undefined;
-  const fetch = (id: string) => sources.fetchReport(id);
+  const fetch = (id: string, options?: { fresh?: boolean }) => sources.fetchReport(id, options);
   const watched: PromoCodeSources = {
     reportAtHand: async (id) => {
       const report = await sources.reportAtHand(id);
       seen = report ?? seen;
       return report;
     },
-    fetchReport: async (id) => {
-      seen = await fetch(id);
+    fetchReport: async (id, options) => {
+      seen = await fetch(id, options);
       return seen;
     },
   };

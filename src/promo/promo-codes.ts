@@ -26,8 +26,11 @@ export function parsePromoRef(text: string): PromoRef | { problem: string } {
 export interface PromoCodeSources {
   /** A report at hand (a watch's last check, a recent report): no call. */
   reportAtHand(eventId: string): Promise<EventReport | undefined>;
-  /** Fetches the event's report, the person waiting their turn within the report limit. */
-  fetchReport(eventId: string): Promise<EventReport>;
+  /**
+   * Fetches the event's report, the person waiting their turn within the report limit; `fresh`:
+   * from the service, even when a report of the event is cached (the one at hand missed the code).
+   */
+  fetchReport(eventId: string, options?: { fresh?: boolean }): Promise<EventReport>;
 }
 
 export type ResolvedPromo =
@@ -55,5 +58,7 @@ export async function resolvePromo(
   const found = named(atHand);
   if (found) return found;
   await onFetch();
-  return named(await sources.fetchReport(eventId)) ?? { kind: 'not-named', code: ref.code };
+  // The report at hand did not name it: a cached copy of that report would not either.
+  const fetched = await sources.fetchReport(eventId, { fresh: atHand !== undefined });
+  return named(fetched) ?? { kind: 'not-named', code: ref.code };
 }

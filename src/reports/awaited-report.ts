@@ -174,7 +174,8 @@ export async function awaitReport<W>(
             return undefined;
           },
         );
-        const report = reply ? undefined : await deps.cached?.(ask.eventId).catch(() => undefined);
+        // A fresh ask is answered by its own fetch, never by the cached report it was asked to pass by.
+        const report = reply || ask.fresh ? undefined : await deps.cached?.(ask.eventId).catch(() => undefined);
         if (reply) answered = 'report' in reply ? reply : { error: errorFrom(reply.error) };
         else if (report) answered = { report };
         else if (deps.stopping.aborted) throw new CancelledError('eventops was shutting down before the report came');

@@ -2,8 +2,10 @@ import type { Logger } from '../logger.js';
 import type { KeyValueStore } from '../store/key-value-store.js';
 import type { RedisConnection } from '../store/opened-store.js';
 import type { RateLimitSpec } from '../ticketing/rate-limit.js';
+import type { WaitingLimits } from '../ticketing/report-waiting.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import type { ReportCache, ReportJob, ReportOutcome, SharedReportQueue } from '../ticketing/shared-report-queue.js';
+import type { WatchShareOptions } from '../ticketing/watch-share.js';
 import type { Clock } from '../time/clock.js';
 
 export interface BuildSharedReportQueueOptions<D> {
@@ -15,18 +17,36 @@ export interface BuildSharedReportQueueOptions<D> {
   cacheTtlMs: number;
   /** How long a replica holds a job before another may take it over. */
   lockMs: number;
+  /** Reports waiting per person and for every workflow step together. @default 5 and 10 */
+  waiting?: WaitingLimits | undefined;
+  /** The watches' share of slots while people's reports wait. @default one slot in every 5 windows */
+  watchShare?: WatchShareOptions | undefined;
   fetchReport(eventId: string, signal: AbortSignal | undefined): Promise<EventReport>;
   deliver(job: ReportJob<D>, outcome: ReportOutcome): Promise<void>;
   clock: Clock;
   logger: Logger;
 }
 
-/** A store-backed cache of finished reports; none at a TTL of 0 (keyv would read 0 as "forever"). */
-export function storeReportCache(store: KeyValueStore, ttlMs: number): ReportCache | undefined {
+/** A cached report, with when it was read from the service (`clock`). */
+interface CachedReport {
+  report: EventReport;
+  readAt: number;
+}
+
+/**
+ * A store-backed cache of finished reports, each with when it was read; none at a TTL of 0 (keyv
+ * would read 0 as "forever").
+ */
+export function storeReportCache(store: KeyValueStore, ttlMs: number, clock: Clock): ReportCache | undefined {
   if (ttlMs <= 0) return undefined;
+  const key = (eventId: string) => `report-read:${eventId}`;
   return {
-    get: (eventId) => store.get(`report:${eventId}`),
-    set: (eventId, report) => store.set(`report:${eventId}`, report, ttlMs),
+    get: async (eventId, options = {}) => {
+      const cached = await store.get<CachedReport>(key(eventId));
+      if (!cached || (options.readAfterMs !== undefined && !(cached.readAt > options.readAfterMs))) return undefined;
+      return cached.report;
+    },
+    set: (eventId, report) => store.set(key(eventId), { report, readAt: clock.now() }, ttlMs),
   };
 }
 
@@ -45,7 +65,9 @@ export async function buildSharedReportQueue<D>(
     limit: options.limit,
     fetchReport: options.fetchReport,
     deliver: options.deliver,
-    cache: storeReportCache(options.store, options.cacheTtlMs),
+    cache: storeReportCache(options.store, options.cacheTtlMs, options.clock),
+    waiting: options.waiting,
+    watchShare: options.watchShare,
     lockMs: options.lockMs,
     stalledIntervalMs: options.lockMs,
     clock: options.clock,

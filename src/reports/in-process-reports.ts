@@ -1,7 +1,7 @@
 import type { Metrics } from '../observability/metrics.js';
 import type { TicketingClient } from '../ticketing/client.js';
 import { REPORT_DEADLINE_MS } from '../ticketing/report-deadline.js';
-import type { ReportProgress } from '../ticketing/report-queue.js';
+import type { ReportProgress, ReportTicket } from '../ticketing/report-queue.js';
 import type { ReportOutcome } from '../ticketing/shared-report-queue.js';
 import { finishReport } from './finish-report.js';
 import type { ReportFlow, ReportFlowDeps } from './report-flow.js';
@@ -40,13 +40,23 @@ export function inProcessReports<W>(deps: InProcessReportsDeps): ReportFlow<W> {
         lastEdit = now;
         void view.show(statusOf(progress));
       };
+      let ticket: ReportTicket;
+      try {
+        ticket = deps.ticketing.requestReport(ask.eventId, {
+          priority: 'interactive',
+          requester: ask.userId,
+          requesterKind: ask.requesterKind,
+          label: ask.label,
+          fresh: ask.fresh,
+          signal: AbortSignal.timeout(REPORT_DEADLINE_MS),
+          onProgress,
+        });
+      } catch (error) {
+        // Refused at once (too many of the requester's reports wait, a malformed id): no call made.
+        await finishReport(deps, await surface.open({ state: 'failed', error }), ask, { kind: 'failed', error });
+        return;
+      }
       const waited = deps.metrics?.reportWait.startTimer();
-      const ticket = deps.ticketing.requestReport(ask.eventId, {
-        priority: 'interactive',
-        requester: ask.userId,
-        signal: AbortSignal.timeout(REPORT_DEADLINE_MS),
-        onProgress,
-      });
       const abandon = () => {
         if (ticket.progress().state === 'queued') ticket.cancel();
       };

@@ -1,3 +1,4 @@
+import type { RequesterKind } from '../ticketing/report-waiting.js';
 import type { ReportStatus } from './report-status.js';
 
 /**
@@ -39,6 +40,13 @@ export interface ReportAsk {
   /** How the messages name the event (its name when it has one). */
   label: string;
   userId: string;
+  /**
+   * Whose limit of reports waiting it counts against: the person's (the default), or the one
+   * every workflow step shares (`step`: a report step's run).
+   */
+  requesterKind?: RequesterKind | undefined;
+  /** Ask the service even when a report of the event is cached (the one at hand did not answer). */
+  fresh?: boolean | undefined;
 }
 
 /** What every replica needs to finish a report someone asked for on any of them (persisted as JSON). */

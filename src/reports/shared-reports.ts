@@ -1,15 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { REPORT_DEADLINE_MS } from '../ticketing/report-deadline.js';
 import type { SharedReportQueue } from '../ticketing/shared-report-queue.js';
+import type { ReportHold } from '../ticketing/shared-report-waiting.js';
 import { sleep } from '../time/clock.js';
 import { finishReport } from './finish-report.js';
 import type { ReportFlow, ReportFlowDeps } from './report-flow.js';
 import { FETCHING, type ReportStatus } from './report-status.js';
-import type { ReportDelivery } from './report-surface.js';
+import type { ReportDelivery, ReportView } from './report-surface.js';
 
 export interface SharedReportsDeps<W> extends ReportFlowDeps {
   /** The report queue every replica shares (Redis); whichever replica fetches a report delivers it. */
-  queue: Pick<SharedReportQueue<ReportDelivery<W>>, 'cached' | 'waiting' | 'submit' | 'progress'>;
+  queue: Pick<
+    SharedReportQueue<ReportDelivery<W>>,
+    'cached' | 'waiting' | 'reserve' | 'release' | 'submit' | 'progress'
+  >;
 }
 
 /**
@@ -23,20 +27,36 @@ export function sharedReports<W>(deps: SharedReportsDeps<W>): ReportFlow<W> {
     async follow(ask, surface) {
       const log = deps.logger.child({ command: 'report', eventId: ask.eventId });
       const who = { eventId: ask.eventId, label: ask.label, userId: ask.userId };
-      const cached = await queue.cached(ask.eventId);
+      const cached = ask.fresh ? undefined : await queue.cached(ask.eventId);
       if (cached) {
         const view = await surface.open(FETCHING);
         await finishReport(deps, view, who, { kind: 'report', report: cached });
         return;
       }
+      // Its place among the reports its requester may have waiting, before anything is shown: one
+      // over the limit is refused at once, with no call made.
+      let hold: ReportHold;
+      try {
+        hold = await queue.reserve(ask.eventId, ask.userId, { requesterKind: ask.requesterKind, label: ask.label });
+      } catch (error) {
+        log.warn('The report request was refused', { error });
+        await finishReport(deps, await surface.open({ state: 'failed', error }), who, { kind: 'failed', error });
+        return;
+      }
       const ahead = await queue.waiting().catch(() => 0);
       const guess: ReportStatus = { state: 'queued', position: ahead + 1, estimatedWaitMs: 0 };
-      const view = await surface.open(guess);
+      let view: ReportView<W>;
+      try {
+        view = await surface.open(guess);
+      } catch (error) {
+        await queue.release(hold).catch(() => undefined);
+        throw error;
+      }
       const delivery: ReportDelivery<W> = { ...who, where: view.where, messageKey: randomUUID() };
       let jobId: string;
       try {
         // In the person's turn: one person's ten requests do not put another's one behind all ten.
-        jobId = await queue.submit(ask.eventId, delivery, ask.userId);
+        jobId = await queue.submit(ask.eventId, delivery, ask.userId, { hold, fresh: ask.fresh });
       } catch (error) {
         log.warn('Could not queue the report', { error });
         await view.show({ state: 'failed', error });

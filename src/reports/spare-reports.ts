@@ -1,11 +1,16 @@
 import type { TicketingClient } from '../ticketing/client.js';
+import type { CacheReadOptions } from '../ticketing/report-queue.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import type { SharedReportQueue } from '../ticketing/shared-report-queue.js';
 
 /** Reports for background work (watches), only from report slots people leave. */
 export interface SpareReports {
-  /** The report now if a slot is spare (nobody waiting, a slot free, or a fresh cached one); else undefined. */
-  spare(eventId: string): Promise<EventReport | undefined>;
+  /**
+   * The report now if a slot is spare (nobody waiting and a slot free, the watches' share of slots
+   * while people wait, or a fresh cached one); else undefined. With `readAfterMs` (the event's last
+   * check), a cached report read at or before it is not served: it would be that check again.
+   */
+  spare(eventId: string, options?: CacheReadOptions): Promise<EventReport | undefined>;
 }
 
 /** From the replicas' shared queue when there is one (its rolling slots), else the client's own queue. */
@@ -14,9 +19,9 @@ export function spareReports(
   shared: Pick<SharedReportQueue<unknown>, 'spare'> | undefined,
 ): SpareReports {
   return {
-    spare: async (eventId) =>
+    spare: async (eventId, options = {}) =>
       shared
-        ? shared.spare(eventId, (signal) => client.fetchReport(eventId, { priority: 'background', signal }))
-        : client.spareReport(eventId),
+        ? shared.spare(eventId, (signal) => client.fetchReport(eventId, { priority: 'background', signal }), options)
+        : client.spareReport(eventId, options),
   };
 }

@@ -56,7 +56,12 @@ export function askForStepReport(deps: SlackDeps, ask: ReportAsk, surface: Repor
  * `requester`'s turn within the report limit, as a person's: from the shared queue with replicas,
  * whichever replica fetches it.
  */
-export function reportFor(deps: SlackDeps, eventId: string, requester: string): Promise<EventReport> {
+export function reportFor(
+  deps: SlackDeps,
+  eventId: string,
+  requester: string,
+  options: { fresh?: boolean | undefined } = {},
+): Promise<EventReport> {
   const shared = deps.sharedReports;
   return awaitReport(
     reportFlow(deps),
@@ -66,7 +71,8 @@ export function reportFor(deps: SlackDeps, eventId: string, requester: string): 
       clock: deps.clock,
       stopping: deps.work.stopping,
     },
-    { eventId, label: eventId, userId: requester },
+    // `fresh`: past the cache, as the report at hand did not answer the caller.
+    { eventId, label: eventId, userId: requester, ...(options.fresh ? { fresh: true } : {}) },
   );
 }
 

@@ -57,7 +57,7 @@ export function proposalMessage(deps: SlackDeps, result: ProposeResult, eventId:
 export function promoCodeSources(deps: SlackDeps, userId: string): PromoCodeSources {
   return {
     reportAtHand: (eventId) => reportAtHand(deps, eventId),
-    fetchReport: (eventId) => reportFor(deps, eventId, userId),
+    fetchReport: (eventId, options) => reportFor(deps, eventId, userId, options),
   };
 }
 

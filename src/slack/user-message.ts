@@ -1,12 +1,28 @@
-import { clip, type Mrkdwn, md } from '../render/mrkdwn.js';
+import { clip, joinMrkdwn, type Mrkdwn, md } from '../render/mrkdwn.js';
 import { isStoreError } from '../store/key-value-store.js';
-import { isTicketingError } from '../ticketing/errors.js';
+import { isTicketingError, TooManyReportsWaitingError } from '../ticketing/errors.js';
 import { channelProblem, slackErrorCode } from './slack-errors.js';
 
 /** A sentence from an error's own message (which may quote the service): escaped, one line, ending in a stop. */
 function sentence(text: string): Mrkdwn {
   const line = text.replace(/\s+/g, ' ').trim();
   return clip(/[.!?]$/.test(line) ? line : `${line}.`, 400);
+}
+
+/** The reports that wait, as a person knows them: each event's name (escaped), else its id. */
+function waitingList(error: TooManyReportsWaitingError): Mrkdwn {
+  return joinMrkdwn(
+    error.waiting.map((report) => clip(report.label ?? report.eventId, 80)),
+    md`, `,
+  );
+}
+
+/** A report refused because too many wait already: whose, which, and what to do. */
+function tooManyWaiting(error: TooManyReportsWaitingError): Mrkdwn {
+  if (error.requesterKind === 'step') {
+    return md`${error.limit} report steps are already waiting for a report (the most all workflows together may have), so this one was not queued. Run it again once some have finished.`;
+  }
+  return md`You already have ${error.limit} reports waiting: ${waitingList(error)}; wait for one to arrive.`;
 }
 
 /**
@@ -41,6 +57,9 @@ export function userMessageFor(error: unknown): Mrkdwn {
       return md`The Event Ticketing Service never answered, so I can't tell whether it was applied.`;
     case 'invalid_request':
       return md`The Event Ticketing Service refused the request: ${sentence(error.message)}`;
+    case 'too_many_waiting':
+      if (error instanceof TooManyReportsWaitingError) return tooManyWaiting(error);
+      return sentence(error.message);
     default:
       return md`The Event Ticketing Service answered in a way I did not understand. It has been logged.`;
   }

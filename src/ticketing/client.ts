@@ -19,7 +19,9 @@ import { items, type Page, paginate } from './paginate.js';
 import { promoQuantityProblem } from './promo-quantity.js';
 import { type RateLimitObservation, readRateLimitHeaders } from './rate-limit-headers.js';
 import {
+  type CacheReadOptions,
   ReportQueue,
+  type ReportQueueOptions,
   type ReportRequestOptions,
   type ReportScheduler,
   type ReportSchedulerFactory,
@@ -82,6 +84,8 @@ export interface TicketingClientOptions {
   reportLimit: { limit: number; windowMs: number };
   /** How long a finished report is served from memory (the default queue's cache); 0 keeps none. @default 60000 */
   reportCacheTtlMs?: number;
+  /** The default queue's limits of reports waiting, and the watches' share of its slots. */
+  reportQueue?: Pick<ReportQueueOptions, 'waiting' | 'watchShare'>;
   /** Builds the report queue. @default an in-process `ReportQueue` within `reportLimit` */
   reports?: ReportSchedulerFactory;
   retry?: RetryOptions;
@@ -184,6 +188,7 @@ export class TicketingClient {
           limit: options.reportLimit.limit,
           windowMs: options.reportLimit.windowMs,
           cacheTtlMs: options.reportCacheTtlMs ?? 60_000,
+          ...options.reportQueue,
           clock: this.#clock,
           fetchReport,
         });
@@ -227,16 +232,17 @@ export class TicketingClient {
   }
 
   /**
-   * A report for background work (a watch), only from a report slot nobody waits for: undefined
-   * when a person is waiting or no slot is free now. A fresh cached report serves at no cost.
+   * A report for background work (a watch), only from a report slot nobody waits for (or the
+   * watches' share of slots): undefined when a person is waiting or no slot is free now. A fresh
+   * cached report serves at no cost, if read after `readAfterMs`.
    */
-  spareReport(eventId: string): Promise<EventReport> | undefined {
-    return this.#reports.spare?.(parseId('event', eventId));
+  spareReport(eventId: string, options: CacheReadOptions = {}): Promise<EventReport> | undefined {
+    return this.#reports.spare?.(parseId('event', eventId), options);
   }
 
   /** A report this process fetched lately, still fresh in its queue's cache, at no cost. */
-  cachedReport(eventId: string): EventReport | undefined {
-    return this.#reports.cached?.(parseId('event', eventId));
+  cachedReport(eventId: string, options: CacheReadOptions = {}): EventReport | undefined {
+    return this.#reports.cached?.(parseId('event', eventId), options);
   }
 
   /**

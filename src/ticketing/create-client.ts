@@ -15,6 +15,24 @@ export interface TicketingLimits {
   reportCacheTtlMs: number;
   /** Share of the budget kept back for people waiting in Slack. */
   backgroundReserve: number;
+  /** Reports one person may have waiting. @default 5 */
+  reportsWaitingPerPerson?: number | undefined;
+  /** Reports every workflow step together may have waiting. @default 10 */
+  reportStepsWaiting?: number | undefined;
+  /** Watches get at least one report slot in every this many windows. @default 5 */
+  watchSlotEveryWindows?: number | undefined;
+}
+
+/** The report queue's limits of reports waiting and the watches' share, as a queue takes them. */
+export function reportQueueLimits(limits: TicketingLimits): {
+  waiting: { perPerson?: number; steps?: number };
+  watchShare: { everyWindows?: number };
+} {
+  const { reportsWaitingPerPerson: perPerson, reportStepsWaiting: steps, watchSlotEveryWindows } = limits;
+  return {
+    waiting: { ...(perPerson === undefined ? {} : { perPerson }), ...(steps === undefined ? {} : { steps }) },
+    watchShare: watchSlotEveryWindows === undefined ? {} : { everyWindows: watchSlotEveryWindows },
+  };
 }
 
 export interface CreateTicketingClientOptions {
@@ -58,6 +76,7 @@ export function createTicketingClient(options: CreateTicketingClientOptions): Ti
     windowMs: options.limits.orgLimit.windowMs,
     reportLimit: options.limits.reportLimit,
     reportCacheTtlMs: options.limits.reportCacheTtlMs,
+    reportQueue: reportQueueLimits(options.limits),
     ...(options.reports ? { reports: options.reports } : {}),
     ...(options.retry ? { retry: options.retry } : {}),
     ...(options.logger ? { logger: options.logger } : {}),

@@ -13,7 +13,8 @@ export type TicketingErrorCode =
   | 'schema'
   | 'pagination'
   | 'cancelled'
-  | 'outcome_unknown';
+  | 'outcome_unknown'
+  | 'too_many_waiting';
 
 export interface TicketingErrorOptions {
   cause?: unknown;
@@ -96,6 +97,39 @@ export class CancelledError extends TicketingError {
  */
 export class OutcomeUnknownError extends TicketingError {
   readonly code = 'outcome_unknown';
+}
+
+/** A report that waits for its turn: its event, and how the request named it. */
+export interface WaitingReport {
+  eventId: string;
+  label?: string | undefined;
+}
+
+/**
+ * Refused before it was queued (no call made): its requester already has `limit` reports waiting
+ * (`person`), or every workflow step together has (`step`). The reports that wait are listed.
+ */
+export class TooManyReportsWaitingError extends TicketingError {
+  readonly code = 'too_many_waiting';
+  readonly limit: number;
+  readonly requesterKind: 'person' | 'step';
+  readonly waiting: readonly WaitingReport[];
+
+  constructor(details: { limit: number; requesterKind: 'person' | 'step'; waiting: readonly WaitingReport[] }) {
+    super(
+      details.requesterKind === 'step'
+        ? `${details.limit} report steps are waiting already (at most ${details.limit} for every workflow together)`
+        : `${details.limit} reports of this person are waiting already (at most ${details.limit})`,
+    );
+    this.limit = details.limit;
+    this.requesterKind = details.requesterKind;
+    this.waiting = details.waiting;
+  }
+
+  /** The events whose reports wait. */
+  get eventIds(): string[] {
+    return this.waiting.map((report) => report.eventId);
+  }
 }
 
 export function isTicketingError(value: unknown): value is TicketingError {

@@ -6,7 +6,9 @@ import type { Priority } from './budget.js';
 import { CancelledError, cancellationError, isTicketingError, RateLimitedError } from './errors.js';
 import { assertRateLimit } from './rate-limit.js';
 import type { RateLimitObservation } from './rate-limit-headers.js';
+import { ReportWaiting, type RequesterKind, type WaitingLimits } from './report-waiting.js';
 import type { EventReport } from './schemas.js';
+import { WatchShare, type WatchShareOptions } from './watch-share.js';
 
 /** Where a report request stands. */
 export interface ReportProgress {
@@ -33,8 +35,24 @@ export interface ReportRequestOptions {
    * second person's one behind all ten. Requests without one are in arrival order.
    */
   requester?: string | undefined;
+  /**
+   * Whose limit of reports waiting the request counts against: its person's (`person`, the
+   * default) or the one every workflow step shares (`step`). A request over it is refused with
+   * `TooManyReportsWaitingError`, before any call.
+   */
+  requesterKind?: RequesterKind | undefined;
+  /** How the event is named where it is asked (listed when a later request is refused). */
+  label?: string | undefined;
+  /** Ask the service even when a report of the event is cached (one that did not answer the question). */
+  fresh?: boolean | undefined;
   /** Called whenever the queue moves. */
   onProgress?: (progress: ReportProgress) => void;
+}
+
+/** Which cached reports may serve. */
+export interface CacheReadOptions {
+  /** Only a report read from the service after this time (ms, the queue's clock): newer than what the caller has. */
+  readAfterMs?: number | undefined;
 }
 
 export type FetchReport = (eventId: string, priority: Priority, signal: AbortSignal) => Promise<EventReport>;
@@ -51,11 +69,13 @@ export interface ReportScheduler {
   readonly waiting: number;
   /**
    * A report for background work (a watch) only from a slot nobody waits for: fetched now when no
-   * request waits and a slot is free (or served from the cache), else undefined.
+   * request waits and a slot is free (or served from the cache), else undefined. While people's
+   * reports wait, the watches' share (one slot in every `watchShare.everyWindows` windows) is
+   * taken here too.
    */
-  spare?(eventId: string): Promise<EventReport> | undefined;
+  spare?(eventId: string, options?: CacheReadOptions): Promise<EventReport> | undefined;
   /** A report fetched lately, still fresh in the cache, at no cost; else undefined. */
-  cached?(eventId: string): EventReport | undefined;
+  cached?(eventId: string, options?: CacheReadOptions): EventReport | undefined;
 }
 
 /** Builds the report queue once the client can fetch reports for it. */
@@ -68,8 +88,18 @@ export interface ReportQueueOptions {
   windowMs: number;
   /** How long a finished report is served from memory; 0 keeps none. @default 60000 */
   cacheTtlMs?: number;
+  /** Reports waiting per requester. @default 5 a person, 10 for every workflow step together */
+  waiting?: WaitingLimits;
+  /** The watches' share of slots while people's reports wait. @default one slot in every 5 windows */
+  watchShare?: WatchShareOptions;
   fetchReport: FetchReport;
   clock?: Clock;
+}
+
+/** A cached report, with when it was read from the service. */
+interface CachedReport {
+  report: EventReport;
+  readAt: number;
 }
 
 interface Waiter {
@@ -112,7 +142,9 @@ export class ReportQueue implements ReportScheduler {
   readonly #queue: Entry[] = [];
   readonly #entries = new Map<string, Entry>();
   /** None when the TTL is 0: "no cache", where lru-cache would read 0 as "forever". */
-  readonly #cache: LRUCache<string, EventReport> | undefined;
+  readonly #cache: LRUCache<string, CachedReport> | undefined;
+  readonly #waiting: ReportWaiting;
+  readonly #share: WatchShare;
   /** The latest `limit` admitted calls, oldest first. */
   readonly #admissions: Slot[] = [];
   #blockedUntil = 0;
@@ -131,17 +163,29 @@ export class ReportQueue implements ReportScheduler {
     this.#clock = options.clock ?? systemClock;
     const cacheTtlMs = options.cacheTtlMs ?? 60_000;
     this.#cache = cacheTtlMs > 0 ? ttlCache({ max: 500, ttlMs: cacheTtlMs, clock: this.#clock }) : undefined;
+    this.#waiting = new ReportWaiting(options.waiting);
+    this.#share = new WatchShare(options.watchShare ?? {}, this.#windowMs);
   }
 
+  /** Throws `TooManyReportsWaitingError` (no call made) when its requester has their limit waiting. */
   request(eventId: string, options: ReportRequestOptions = {}): ReportTicket {
-    const cached = this.#cache?.get(eventId);
+    return this.#request(eventId, options, false);
+  }
+
+  #request(eventId: string, options: ReportRequestOptions, ahead: boolean): ReportTicket {
+    const cached = options.fresh ? undefined : this.#cache?.get(eventId)?.report;
     if (cached) {
       const done: ReportProgress = { state: 'done', position: 0, estimatedWaitMs: 0 };
       return { eventId, result: Promise.resolve(cached), progress: () => done, cancel: () => {} };
     }
+    const { requester } = options;
+    const release = requester
+      ? this.#waiting.admit(requester, options.requesterKind, { eventId, label: options.label })
+      : undefined;
     // A person's next request takes the round after their last; someone new joins the current one.
-    const last = options.requester ? (this.#lastRound.get(options.requester) ?? 0) : 0;
-    const round = Math.max(this.#round, last + 1);
+    // A watch's share (`ahead`) goes before every round.
+    const last = requester ? (this.#lastRound.get(requester) ?? 0) : 0;
+    const round = ahead ? 0 : Math.max(this.#round, last + 1);
     let entry = this.#entries.get(eventId);
     if (!entry) {
       entry = {
@@ -154,7 +198,7 @@ export class ReportQueue implements ReportScheduler {
       };
       this.#entries.set(eventId, entry);
       this.#enqueue(entry);
-      if (options.requester) this.#rememberRound(options.requester, round);
+      if (requester) this.#rememberRound(requester, round);
     } else if (entry.state === 'queued' && round < entry.round) {
       // Someone whose turn comes sooner asks for it too: it moves up to their turn.
       this.#queue.splice(this.#queue.indexOf(entry), 1);
@@ -173,12 +217,15 @@ export class ReportQueue implements ReportScheduler {
       };
       current.waiters.add(waiter);
     });
+    // Its requester's report waits until it arrives (or fails, or they stop waiting).
     void result.then(
       () => {
         finished = true;
+        release?.();
       },
       () => {
         finished = true;
+        release?.();
       },
     );
     const cancel = (reason: unknown = new CancelledError('The report request was cancelled')) => {
@@ -205,20 +252,28 @@ export class ReportQueue implements ReportScheduler {
     };
   }
 
-  cached(eventId: string): EventReport | undefined {
-    return this.#cache?.get(eventId);
+  cached(eventId: string, options: CacheReadOptions = {}): EventReport | undefined {
+    const cached = this.#cache?.get(eventId);
+    if (!cached || (options.readAfterMs !== undefined && cached.readAt <= options.readAfterMs)) return undefined;
+    return cached.report;
   }
 
-  spare(eventId: string): Promise<EventReport> | undefined {
-    const cached = this.#cache?.get(eventId);
+  spare(eventId: string, options: CacheReadOptions = {}): Promise<EventReport> | undefined {
+    const cached = this.cached(eventId, options);
     if (cached) return Promise.resolve(cached);
     // A person's request for it, waiting or being fetched, serves both when it lands.
-    if (this.#queue.length > 0 || this.#entries.has(eventId)) return undefined;
+    if (this.#entries.has(eventId)) return undefined;
     const now = this.#clock.now();
+    const peopleWait = this.#queue.length > 0;
+    if (peopleWait && !this.#share.owed(now)) return undefined;
     const [slot] = this.#slots(1, now);
-    if (slot === undefined || slot > now) return undefined;
-    const ticket = this.request(eventId, { priority: 'background' });
-    return ticket.result;
+    if (slot === undefined || slot > now) {
+      // Owed a slot while people wait: the next one to free is kept for the watches a while.
+      if (peopleWait) this.#share.claim(now, slot ?? now);
+      return undefined;
+    }
+    this.#share.took(now);
+    return this.#request(eventId, { priority: 'background', fresh: true }, true).result;
   }
 
   /** In turn order: by round, then arrival. */
@@ -299,9 +354,12 @@ export class ReportQueue implements ReportScheduler {
     this.#timer = undefined;
     const now = this.#clock.now();
     let moved = false;
+    // A slot kept for the watches' share: people wait until a watch took it, or the hold ends.
+    const heldUntil = this.#share.heldUntil(now);
     while (this.#queue.length > 0) {
       const [next] = this.#slots(1, now);
       if (next === undefined || next > now) break;
+      if (heldUntil > 0 && (this.#queue[0] as Entry).round > 0) break;
       const entry = this.#queue.shift() as Entry;
       this.#round = Math.max(this.#round, entry.round);
       const slot: Slot = { at: now, admittedAt: now, finished: false };
@@ -312,7 +370,8 @@ export class ReportQueue implements ReportScheduler {
       void this.#run(entry, slot);
     }
     if (moved || this.#queue.length > 0) this.#notify();
-    const [next] = this.#slots(this.#queue.length > 0 ? 1 : 0, now);
+    const [slot] = this.#slots(this.#queue.length > 0 ? 1 : 0, now);
+    const next = slot === undefined ? undefined : Math.max(slot, heldUntil);
     if (next !== undefined) this.#timer = setTimeout(() => this.#pump(), Math.max(1, next - now));
   }
 
@@ -322,7 +381,7 @@ export class ReportQueue implements ReportScheduler {
       : 'background';
     try {
       const report = await this.#fetchReport(entry.eventId, priority, entry.controller.signal);
-      this.#cache?.set(entry.eventId, report);
+      this.#cache?.set(entry.eventId, { report, readAt: this.#clock.now() });
       this.#entries.delete(entry.eventId);
       for (const waiter of entry.waiters) {
         waiter.onProgress?.({ state: 'done', position: 0, estimatedWaitMs: 0 });

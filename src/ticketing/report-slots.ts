@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { RateLimitObservation } from './rate-limit-headers.js';
 import type { ScriptRunner } from './shared-budget.js';
+import { type WatchShareOptions, watchShare } from './watch-share.js';
 
 export interface ReportSlotsOptions {
   /** Runs the scripts; every replica must reach the same Redis. */
   run: ScriptRunner;
-  /** Prefix of the three keys (`slots`, `held`, `state`); keep it in one cluster slot (a hash tag). */
+  /** Prefix of the four keys (`slots`, `held`, `state`, `watch`); keep it in one cluster slot (a hash tag). */
   key: string;
   /** Report calls in any window, for all replicas together (the spec's 3). */
   limit: number;
@@ -15,6 +16,8 @@ export interface ReportSlotsOptions {
    * more often than `leaseMs - windowMs` while the call runs.
    */
   leaseMs: number;
+  /** The watches' share of slots while people's reports wait. @default one slot in every 5 windows */
+  watchShare?: WatchShareOptions;
 }
 
 export type SlotGrant = { slot: string } | { waitMs: number };
@@ -30,16 +33,17 @@ export type SlotGrant = { slot: string } | { waitMs: number };
 const NOW = `
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
-local slotsKey, heldKey, stateKey = KEYS[1], KEYS[2], KEYS[3]
+local slotsKey, heldKey, stateKey, watchKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 -- The state is kept as long as the furthest time it names.
 local function keepStateFor(ms)
   if redis.call('PTTL', stateKey) < ms then redis.call('PEXPIRE', stateKey, math.max(1, math.ceil(ms))) end
 end
 `;
 
-/** ARGV: configured limit, windowMs, leaseMs, slot id. Returns {1, 0} (taken) or {0, waitMs}. */
-const TAKE = `${NOW}
+/** ARGV 1-4: configured limit, windowMs, leaseMs, slot id. `tryTake()` returns {1, 0} (taken) or {0, waitMs}. */
+const TRY_TAKE = `${NOW}
 local configured, windowMs, leaseMs, slot = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
+local function tryTake()
 redis.call('ZREMRANGEBYSCORE', slotsKey, '-inf', now)
 redis.call('ZREMRANGEBYSCORE', heldKey, '-inf', now)
 local s = redis.call('HMGET', stateKey, 'blockedUntil', 'resetAt', 'left', 'limit')
@@ -65,6 +69,40 @@ redis.call('PEXPIRE', slotsKey, leaseMs + windowMs)
 redis.call('PEXPIRE', heldKey, leaseMs)
 if observed then redis.call('HINCRBY', stateKey, 'left', -1) end
 return {1, 0}
+end
+`;
+
+/**
+ * A person's call (ARGV as `TRY_TAKE`'s): no slot while one is kept for the watches' share
+ * (`claimUntil`, see `watch-share.ts`). Returns {1, 0} (taken) or {0, waitMs}.
+ */
+const TAKE = `${TRY_TAKE}
+local claimUntil = tonumber(redis.call('HGET', watchKey, 'claimUntil')) or 0
+if now < claimUntil then return {0, claimUntil - now} end
+return tryTake()
+`;
+
+/**
+ * A watch's call (`watch-share.ts` has the rule): ARGV 1-4 as `TRY_TAKE`'s, then whether people's
+ * reports wait ('1'/'0'), shareMs, holdMs. With people waiting, only when the watches are owed a
+ * slot (none taken in `shareMs`), and then, with no slot free now, the next one is claimed for them.
+ * Returns {1, 0} (taken) or {0, waitMs}.
+ */
+const TAKE_SPARE = `${TRY_TAKE}
+local peopleWait, shareMs, holdMs = ARGV[5] == '1', tonumber(ARGV[6]), tonumber(ARGV[7])
+local lastAt = tonumber(redis.call('HGET', watchKey, 'lastAt'))
+local owed = (not lastAt) or now - lastAt >= shareMs
+if peopleWait and not owed then return {0, 0} end
+local taken = tryTake()
+if taken[1] == 1 then
+  redis.call('HSET', watchKey, 'lastAt', now)
+  redis.call('HDEL', watchKey, 'claimUntil')
+  redis.call('PEXPIRE', watchKey, shareMs + holdMs)
+elseif peopleWait then
+  redis.call('HSET', watchKey, 'claimUntil', now + taken[2] + holdMs)
+  redis.call('PEXPIRE', watchKey, shareMs + taken[2] + holdMs)
+end
+return taken
 `;
 
 /** ARGV: leaseMs, slot id. Only ever sent before the slot's FINISH. */
@@ -125,8 +163,9 @@ export class ReportSlots {
   readonly #limit: number;
   readonly #windowMs: number;
   readonly #leaseMs: number;
+  readonly #share: { shareMs: number; holdMs: number };
   /** The keys, for whoever reads the slots alongside other keys (the queue's progress view). */
-  readonly keys: { slots: string; held: string; state: string };
+  readonly keys: { slots: string; held: string; state: string; watch: string };
 
   constructor(options: ReportSlotsOptions) {
     if (options.leaseMs <= options.windowMs) {
@@ -136,11 +175,17 @@ export class ReportSlots {
     this.#limit = options.limit;
     this.#windowMs = options.windowMs;
     this.#leaseMs = options.leaseMs;
-    this.keys = { slots: `${options.key}:slots`, held: `${options.key}:held`, state: `${options.key}:state` };
+    this.#share = watchShare(options.watchShare ?? {}, options.windowMs);
+    this.keys = {
+      slots: `${options.key}:slots`,
+      held: `${options.key}:held`,
+      state: `${options.key}:state`,
+      watch: `${options.key}:watch`,
+    };
   }
 
   get #keyList(): string[] {
-    return [this.keys.slots, this.keys.held, this.keys.state];
+    return [this.keys.slots, this.keys.held, this.keys.state, this.keys.watch];
   }
 
   /** A slot for one call, or how long until one may free. */
@@ -153,6 +198,24 @@ export class ReportSlots {
       slot,
     ])) as [number, number];
     return granted === 1 ? { slot } : { waitMs: Math.max(1, Number(waitMs)) };
+  }
+
+  /**
+   * A slot for a watch's call: free now, and with people's reports waiting only as the watches'
+   * share (then the next slot to free is kept for them a while); else undefined.
+   */
+  async takeSpare(peopleWait: boolean): Promise<string | undefined> {
+    const slot = randomUUID();
+    const [granted] = (await this.#run(TAKE_SPARE, this.#keyList, [
+      String(this.#limit),
+      String(this.#windowMs),
+      String(this.#leaseMs),
+      slot,
+      peopleWait ? '1' : '0',
+      String(this.#share.shareMs),
+      String(this.#share.holdMs),
+    ])) as [number, number];
+    return granted === 1 ? slot : undefined;
   }
 
   /** Keeps a slot whose call still runs from lapsing. */

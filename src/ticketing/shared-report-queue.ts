@@ -9,11 +9,14 @@ import { type CancelledError, RateLimitedError } from './errors.js';
 import { assertRateLimit, type RateLimitSpec } from './rate-limit.js';
 import type { RateLimitObservation } from './rate-limit-headers.js';
 import { REPORT_DEADLINE_MS, reportDeadlineError } from './report-deadline.js';
-import type { ReportProgress } from './report-queue.js';
+import type { CacheReadOptions, ReportProgress } from './report-queue.js';
 import { lookAtQueue, type ReportQueueKeys, type ReportQueueView } from './report-queue-view.js';
 import { ReportSlots } from './report-slots.js';
+import type { RequesterKind, WaitingLimits } from './report-waiting.js';
 import type { EventReport } from './schemas.js';
 import type { ScriptRunner } from './shared-budget.js';
+import { type ReportHold, SharedReportWaiting } from './shared-report-waiting.js';
+import type { WatchShareOptions } from './watch-share.js';
 
 /** A report request as it waits in Redis: the event, and where its answer goes. */
 export interface ReportJob<D> {
@@ -23,6 +26,22 @@ export interface ReportJob<D> {
   requestedAt: number;
   /** Its person's round (`TURN`), which its BullMQ priority follows. Absent on jobs queued before turns. */
   round?: number | undefined;
+  /** Fetched from the service even when a report of the event is cached. */
+  fresh?: boolean | undefined;
+  /** Its place among the reports its requester waits for, given back once it is answered. */
+  hold?: ReportHold | undefined;
+}
+
+/** How a request is submitted besides its event and delivery. */
+export interface SubmitOptions {
+  /** Whose limit of reports waiting it counts against. @default 'person' */
+  requesterKind?: RequesterKind | undefined;
+  /** How the event is named (listed when a later request is refused). */
+  label?: string | undefined;
+  /** Ask the service even when a report of the event is cached. */
+  fresh?: boolean | undefined;
+  /** A place already held for it (`reserve`); else one is held here. */
+  hold?: ReportHold | undefined;
 }
 
 export type ReportOutcome = { kind: 'report'; report: EventReport } | { kind: 'failed'; error: unknown };
@@ -36,7 +55,8 @@ export type SharedReportProgress = ReportProgress | { state: 'lost' } | { state:
 
 /** Finished reports every replica can serve for a while, so the same report is not fetched twice. */
 export interface ReportCache {
-  get(eventId: string): Promise<EventReport | undefined>;
+  /** Only one read from the service after `readAfterMs`, when given. */
+  get(eventId: string, options?: CacheReadOptions): Promise<EventReport | undefined>;
   set(eventId: string, report: EventReport): Promise<void>;
 }
 
@@ -78,6 +98,10 @@ export interface SharedReportQueueOptions<D> {
   progressSnapshotMs?: number;
   /** Wait between two attempts of a job whose handler threw. @default 1000 */
   retryDelayMs?: number;
+  /** Reports waiting per requester. @default 5 a person, 10 for every workflow step together */
+  waiting?: WaitingLimits | undefined;
+  /** The watches' share of slots while people's reports wait. @default one slot in every 5 windows */
+  watchShare?: WatchShareOptions | undefined;
   clock?: Clock;
   logger?: Logger;
 }
@@ -279,6 +303,9 @@ export class SharedReportQueue<D> {
   readonly #ready: Promise<unknown>;
   readonly #cache: ReportCache | undefined;
   readonly #slots: ReportSlots;
+  readonly #waiting: SharedReportWaiting;
+  /** Holds of the requests submitted here, given back when their follower sees them end. */
+  readonly #holdOf = new Map<string, ReportHold>();
   readonly #run: ScriptRunner;
   readonly #keys: ReportQueueKeys;
   /** The keys of turns: the rounds' state, the started jobs, BullMQ's queued and active jobs, its marker. */
@@ -339,6 +366,14 @@ export class SharedReportQueue<D> {
       limit: options.limit.limit,
       windowMs: options.limit.windowMs,
       leaseMs: this.#lockMs + options.limit.windowMs,
+      ...(options.watchShare ? { watchShare: options.watchShare } : {}),
+    });
+    this.#waiting = new SharedReportWaiting({
+      run: this.#run,
+      keyOf: (requester) => this.#queue.toKey(`waiting:${requester}`),
+      limits: options.waiting,
+      // As long as a request may wait and be in hand.
+      keepMs: this.#deadlineMs + this.#lockMs,
     });
     const bullKeys = this.#queue.keys;
     this.#keys = {
@@ -386,24 +421,66 @@ export class SharedReportQueue<D> {
       });
   }
 
-  /** A report fetched lately, if any replica has one. */
-  async cached(eventId: string): Promise<EventReport | undefined> {
-    return this.#cache?.get(eventId).catch(() => undefined);
+  /** A report fetched lately, if any replica has one (read after `readAfterMs`, when given). */
+  async cached(eventId: string, options: CacheReadOptions = {}): Promise<EventReport | undefined> {
+    return this.#cache?.get(eventId, options).catch(() => undefined);
+  }
+
+  /**
+   * Holds a place for `requester`'s report of `eventId` among the reports they may have waiting,
+   * before anything is shown or queued: rejects with `TooManyReportsWaitingError` (no call made)
+   * when they have their limit waiting. Pass it to `submit`, or `release` it if nothing is.
+   */
+  async reserve(
+    eventId: string,
+    requester: string,
+    options: Pick<SubmitOptions, 'requesterKind' | 'label'> = {},
+  ): Promise<ReportHold> {
+    await this.#ready;
+    return this.#waiting.admit(requester, options.requesterKind, { eventId, label: options.label });
+  }
+
+  /** Gives back a place held by `reserve` for a request that was not submitted. */
+  async release(hold: ReportHold): Promise<void> {
+    await this.#waiting.release(hold);
   }
 
   /**
    * Persists a report request in its person's turn (`requester`: a Slack user id; without one it
-   * joins the current round, as someone new would); its id is for progress.
+   * joins the current round, as someone new would); its id is for progress. With a requester it
+   * counts among the reports they wait for until answered: rejects with
+   * `TooManyReportsWaitingError` (nothing queued) when they have their limit waiting.
    */
-  async submit(eventId: string, delivery: D, requester?: string): Promise<string> {
+  async submit(eventId: string, delivery: D, requester?: string, options: SubmitOptions = {}): Promise<string> {
     await this.#ready;
-    const requestedAt = this.#clock.now();
-    const { round, priority } = await this.#turn(requester);
-    const data: ReportJob<D> = { eventId, delivery, requestedAt, round };
-    const job = await this.#queue.add('report', data, { priority });
-    const id = job.id as string;
-    this.#followed.set(id, requestedAt + this.#deadlineMs);
-    return id;
+    const hold = options.hold ?? (requester ? await this.reserve(eventId, requester, options) : undefined);
+    try {
+      const requestedAt = this.#clock.now();
+      const { round, priority } = await this.#turn(requester);
+      const data: ReportJob<D> = {
+        eventId,
+        delivery,
+        requestedAt,
+        round,
+        ...(options.fresh ? { fresh: true } : {}),
+        ...(hold ? { hold } : {}),
+      };
+      const job = await this.#queue.add('report', data, { priority });
+      const id = job.id as string;
+      this.#followed.set(id, requestedAt + this.#deadlineMs);
+      if (hold) this.#holdOf.set(id, hold);
+      return id;
+    } catch (error) {
+      if (hold) await this.#release(hold);
+      throw error;
+    }
+  }
+
+  /** Best effort: a hold not given back lapses once its request could no longer wait. */
+  async #release(hold: ReportHold): Promise<void> {
+    await this.#waiting
+      .release(hold)
+      .catch((error: unknown) => this.#logger.warn('Could not give back a place among reports waiting', { error }));
   }
 
   /** The next turn of `requester` (see `TURN`), the same on every replica. */
@@ -460,6 +537,10 @@ export class SharedReportQueue<D> {
   async progress(jobId: string): Promise<SharedReportProgress> {
     const progress = await this.#progressOf(jobId);
     if (progress.state !== 'queued') this.#followed.delete(jobId);
+    // Out of the queue for good without an answer: its place among its requester's is given back.
+    const hold = this.#holdOf.get(jobId);
+    if (progress.state !== 'queued' && progress.state !== 'fetching') this.#holdOf.delete(jobId);
+    if (hold && (progress.state === 'expired' || progress.state === 'lost')) await this.#release(hold);
     return progress;
   }
 
@@ -525,7 +606,11 @@ export class SharedReportQueue<D> {
     if (this.#view && at - this.#view.at <= this.#snapshotMs) return this.#view.view;
     // Requests long past their deadline are no longer followed (their follower stopped).
     const now = this.#clock.now();
-    for (const [id, deadline] of this.#followed) if (deadline + this.#deadlineMs < now) this.#followed.delete(id);
+    for (const [id, deadline] of this.#followed) {
+      if (deadline + this.#deadlineMs >= now) continue;
+      this.#followed.delete(id);
+      this.#holdOf.delete(id);
+    }
     const view = lookAtQueue(this.#run, this.#keys, this.#limit);
     const entry = { at, view };
     this.#view = entry;
@@ -551,15 +636,20 @@ export class SharedReportQueue<D> {
    * just taken and not yet started counts too) and the rolling limit has a slot free; else
    * undefined. Its slot is taken and freed like a person's (a report 429 holds every replica back).
    */
-  async spare(eventId: string, fetch: (signal: AbortSignal) => Promise<EventReport>): Promise<EventReport | undefined> {
-    const cached = await this.cached(eventId);
+  async spare(
+    eventId: string,
+    fetch: (signal: AbortSignal) => Promise<EventReport>,
+    options: CacheReadOptions = {},
+  ): Promise<EventReport | undefined> {
+    const cached = await this.cached(eventId, options);
     if (cached) return cached;
     await this.#ready;
     const { wait, prioritized, delayed, active, started } = this.#turnKeys;
     const waiting = await this.#run(ANYONE_WAITING, [wait, prioritized, delayed, active, started], []);
-    if (Number(waiting) === 1) return undefined;
-    const grant = await this.#slots.take();
-    if ('waitMs' in grant) return undefined;
+    // With people waiting, only the watches' share (`ReportSlots.takeSpare`).
+    const slot = await this.#slots.takeSpare(Number(waiting) === 1);
+    if (slot === undefined) return undefined;
+    const grant = { slot };
     const renewal = setInterval(() => {
       this.#slots
         .renew(grant.slot)
@@ -628,8 +718,8 @@ export class SharedReportQueue<D> {
     const request = job.data;
     const deadline = request.requestedAt + this.#deadlineMs;
     let outcome: ReportOutcome;
-    // Asked twice while queued: the second job finds the first one's report.
-    const cached = await this.cached(request.eventId);
+    // Asked twice while queued: the second job finds the first one's report (unless asked fresh).
+    const cached = request.fresh ? undefined : await this.cached(request.eventId);
     if (cached) {
       await this.#started(id, request.round);
       outcome = { kind: 'report', report: cached };
@@ -646,6 +736,8 @@ export class SharedReportQueue<D> {
       await this.#started(id, request.round);
       outcome = await this.#fetch(id, request, grant.slot, options, signal, deadline);
     }
+    // Answered: no longer among the reports its requester waits for.
+    if (request.hold) await this.#release(request.hold);
     try {
       // Marked before the answer goes out, so that its asker's replica never says "lost" after it.
       const client = await this.#queue.client;

@@ -16,7 +16,13 @@ export const eventReportStep: WorkflowStep = {
   async run(deps, run) {
     const event = await eventForStep(deps, textInput(run.inputs, 'event'));
     if (isProblem(event)) return stepFailure(event.problem);
-    const ask = { eventId: event.id, label: eventLabel(event), userId: WORKFLOW_REQUESTER };
+    // Every report step counts against one limit of reports waiting (REPORT_STEPS_WAITING).
+    const ask = {
+      eventId: event.id,
+      label: eventLabel(event),
+      userId: WORKFLOW_REQUESTER,
+      requesterKind: 'step' as const,
+    };
     const where = { kind: 'workflow', executionId: run.executionId } as const;
     await askForStepReport(deps, ask, runReportSurface(run.client, ask, where, run.log));
     return { kind: 'handed-off' };
