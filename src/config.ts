@@ -67,6 +67,13 @@ const port = (fallback: number) =>
 
 const empty = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 
+/**
+ * Where link unfurls show report figures: `internal`, only in conversations of the organization
+ * alone that the bot is in; `off`, nowhere; `everywhere`, in any conversation (also Slack Connect).
+ */
+export const UNFURL_FIGURES_MODES = ['internal', 'off', 'everywhere'] as const;
+export type UnfurlFigures = (typeof UNFURL_FIGURES_MODES)[number];
+
 /** The variables that mean "a real Slack workspace" when any one of them is set. */
 const SLACK_VARIABLES = ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_APP_TOKEN', 'SLACK_API_URL'] as const;
 
@@ -118,6 +125,17 @@ const schema = z
           { message: 'expected an http(s) URL with one {id} or {bareId}, such as https://tickets.example.com/e/{id}' },
         )
         .optional(),
+    ),
+    // Which conversations an event card unfolded from a link shows report figures in.
+    UNFURL_FIGURES: z.preprocess(
+      (value) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value),
+      z
+        .string()
+        .refine((text) => (UNFURL_FIGURES_MODES as readonly string[]).includes(text), {
+          error: (issue) => `expected one of ${UNFURL_FIGURES_MODES.join(', ')}, got "${String(issue.input)}"`,
+        })
+        .transform((text) => text as UnfurlFigures)
+        .default('internal'),
     ),
     SLACK_BOT_TOKEN: z.preprocess(empty, secret('xoxb-', 'a bot token').optional()),
     SLACK_SIGNING_SECRET: z.preprocess(empty, secret(undefined, 'the signing secret').optional()),
@@ -251,6 +269,8 @@ export interface Config {
     appToken: string | undefined;
     apiUrl: string | undefined;
     promoEditors: string[];
+    /** Where event cards unfolded from links show report figures. @default 'internal' */
+    unfurlFigures: UnfurlFigures;
   };
   /** A digest is still sent this long after its time: caught up after a restart, or retried after a failure. */
   digestGraceMs: number;
@@ -325,6 +345,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       appToken: e.SLACK_APP_TOKEN,
       apiUrl: e.SLACK_API_URL,
       promoEditors: e.PROMO_EDITORS,
+      unfurlFigures: e.UNFURL_FIGURES,
     },
     digestGraceMs: e.DIGEST_GRACE,
     reportJobLockMs: e.REPORT_JOB_LOCK,

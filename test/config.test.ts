@@ -174,6 +174,16 @@ describe('loadConfig', () => {
     expect(message).not.toContain('nope');
   });
 
+  it('reads UNFURL_FIGURES as internal, off or everywhere (internal by default) and names a wrong value', () => {
+    expect(loadConfig({}).slack.unfurlFigures).toBe('internal');
+    expect(loadConfig({ UNFURL_FIGURES: '' }).slack.unfurlFigures).toBe('internal');
+    expect(loadConfig({ UNFURL_FIGURES: 'off' }).slack.unfurlFigures).toBe('off');
+    expect(loadConfig({ UNFURL_FIGURES: ' Everywhere ' }).slack.unfurlFigures).toBe('everywhere');
+    expect(() => loadConfig({ UNFURL_FIGURES: 'external' })).toThrow(
+      /UNFURL_FIGURES: expected one of internal, off, everywhere, got "external"/,
+    );
+  });
+
   it('parses rate limits in ms, s, m and h', () => {
     expect(parseRateLimit('30/500ms')).toEqual({ limit: 30, windowMs: 500 });
     expect(parseRateLimit('1000/1h')).toEqual({ limit: 1000, windowMs: 3_600_000 });

@@ -95,13 +95,21 @@ export function sandboxWebApi(deps: SandboxWebApiDeps): (method: string, args: J
       case 'users.info': {
         const user = state.user(String(args.user));
         return user
-          ? { ok: true, user: { id: user.id, name: user.name, tz: user.tz } }
+          ? { ok: true, user: { id: user.id, team_id: 'TSANDBOX', name: user.name, tz: user.tz } }
           : { ok: false, error: 'user_not_found' };
       }
       case 'usergroups.users.list':
         return args.usergroup === EDITORS_GROUP
           ? { ok: true, users: state.users.filter((user) => user.editor).map((user) => user.id) }
           : { ok: false, error: 'no_such_subteam' };
+      case 'conversations.info': {
+        // Every sandbox conversation is the organization's own, the bot in it: figures show.
+        const channel = state.channelFor(String(args.channel ?? ''));
+        if (!channel || channel.id !== args.channel) return { ok: false, error: 'channel_not_found' };
+        return channel.kind === 'dm'
+          ? { ok: true, channel: { id: channel.id, is_im: true, user: channel.user } }
+          : { ok: true, channel: { id: channel.id, is_channel: true, is_member: true, is_ext_shared: false } };
+      }
       case 'conversations.open': {
         // The person's DM with the bot, by its own id (D...).
         const dm = state.channelFor(String(args.users ?? ''));

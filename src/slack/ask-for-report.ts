@@ -9,6 +9,7 @@ import { sharedReports } from '../reports/shared-reports.js';
 import type { KeyValueStore } from '../store/key-value-store.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import type { ReportJob, ReportOutcome } from '../ticketing/shared-report-queue.js';
+import { sharingDoubt } from './conversation-audience.js';
 import type { SlackDeps } from './deps.js';
 import { type ReportTransport, reportMessages, reportSurface, type SlackReportRequest } from './report-message.js';
 import type { ReportDelivery, ReportTarget } from './report-target.js';
@@ -30,9 +31,17 @@ function reportFlow(deps: SlackDeps): ReportFlow<ReportTarget> {
 
 /**
  * A person asked for an event's report (`/events report`, a **Report** button, the report form):
- * the report use case follows it to them in one message, posted in the channel or privately.
+ * the report use case follows it to them in one message, posted in the channel or privately. In a
+ * channel shared with another organization it is private, with a button to post it there
+ * (`confirmedInChannel`: that button was clicked).
  */
-export function askForReport(deps: SlackDeps, request: SlackReportRequest): Promise<void> {
+export async function askForReport(
+  deps: SlackDeps,
+  request: SlackReportRequest & { confirmedInChannel?: boolean },
+): Promise<void> {
+  const keepPrivate = request.confirmedInChannel
+    ? undefined
+    : await sharingDoubt(deps.audience, request.channelId, request.client);
   const transport: ReportTransport = {
     reportLimit: deps.reportLimit,
     logger: deps.logger,
@@ -40,7 +49,7 @@ export function askForReport(deps: SlackDeps, request: SlackReportRequest): Prom
     exclusive: deps.sharedReports?.store.exclusive.bind(deps.sharedReports.store),
   };
   const ask = { eventId: request.eventId, label: request.label, userId: request.userId };
-  return reportFlow(deps).follow(ask, reportSurface(transport, request));
+  return reportFlow(deps).follow(ask, reportSurface(transport, { ...request, keepPrivate }));
 }
 
 /**

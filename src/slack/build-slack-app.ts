@@ -2,6 +2,7 @@ import type { App } from '@slack/bolt';
 import type { Config } from '../config.js';
 import { PendingPromoChanges } from '../promo/pending-promo-changes.js';
 import type { OpenedStore } from '../store/open-store.js';
+import { conversationAudience } from './conversation-audience.js';
 import { createSlackApp, type SlackAppOptions } from './create-slack-app.js';
 import type { SlackDeps } from './deps.js';
 import { PromoEditors } from './promo-editors.js';
@@ -10,7 +11,7 @@ import { workflowRuns } from './workflow-runs.js';
 /** The parts of the bot the listeners use, built by the other areas. */
 export type SlackParts = Omit<
   SlackDeps,
-  'editors' | 'pending' | 'runs' | 'interactive' | 'pageSize' | 'progressIntervalMs'
+  'editors' | 'pending' | 'runs' | 'interactive' | 'pageSize' | 'progressIntervalMs' | 'unfurlFigures' | 'audience'
 >;
 
 export interface BuildSlackAppOptions {
@@ -61,6 +62,8 @@ export function buildSlackApp(options: BuildSlackAppOptions): Promise<App> {
       runs: workflowRuns(store.claims, clock, logger),
       progressIntervalMs: options.progressIntervalMs ?? 2_000,
       pageSize: 10,
+      unfurlFigures: slack.unfurlFigures,
+      audience: conversationAudience({ logger, clock }),
       interactive: () => ({
         signal: AbortSignal.timeout(interactiveTimeoutMs),
         priority: 'interactive',

@@ -1,5 +1,6 @@
 import type { EventCatalog } from '../catalog/event-catalog.js';
 import type { EventLinks } from '../catalog/event-links.js';
+import type { UnfurlFigures } from '../config.js';
 import type { DigestService } from '../digest/digest-service.js';
 import type { WorkTracker } from '../lifecycle/work-tracker.js';
 import type { Logger } from '../logger.js';
@@ -14,6 +15,7 @@ import type { SharedReportQueue } from '../ticketing/shared-report-queue.js';
 import type { Clock } from '../time/clock.js';
 import type { WatchScheduler } from '../watches/watch-scheduler.js';
 import type { WatchService } from '../watches/watch-service.js';
+import type { ConversationAudience } from './conversation-audience.js';
 import type { PromoEditors } from './promo-editors.js';
 import type { ReportDelivery } from './report-target.js';
 import type { WorkflowRuns } from './workflow-runs.js';
@@ -59,6 +61,10 @@ export interface SlackDeps {
   watchScheduler?: Pick<WatchScheduler, 'poke'> | undefined;
   /** The organization's event page links (EVENT_PAGE_URL): they unfold into event cards. */
   eventLinks?: EventLinks | undefined;
+  /** Where those cards show report figures (UNFURL_FIGURES). */
+  unfurlFigures: UnfurlFigures;
+  /** Whether a conversation is the organization's alone (Slack Connect), cached: figures stay inside. */
+  audience: ConversationAudience;
   /** Options for an API call a person is waiting for: deadline, priority, patience with rate limits. */
   interactive(): CallOptions;
 }

@@ -4,6 +4,7 @@ import type { Metrics } from '../observability/metrics.js';
 import type { SlackMessage } from '../render/block-kit.js';
 import { type Mrkdwn, md } from '../render/mrkdwn.js';
 import { reportProgressMessage } from '../render/report-blocks.js';
+import { postInChannelBlocks, type SharingDoubt } from '../render/shared-channel-blocks.js';
 import { isFinal, type ReportStatus } from '../reports/report-status.js';
 import type {
   ReportAsk,
@@ -80,7 +81,10 @@ export class ReportMessage {
     return new ReportMessage(client, respond, log, { kind: 'private', updates: 0 }, where);
   }
 
-  /** Posts the first version in the channel, or privately when the bot may not post there. */
+  /**
+   * Posts the first version in the channel, or privately when the bot may not post there or the
+   * channel is shared with another organization (`keepPrivate`).
+   */
   static async open(
     slack: {
       client: webApi.WebClient;
@@ -88,11 +92,22 @@ export class ReportMessage {
       metrics?: Metrics | undefined;
       userId: string;
       responseUrl?: string | undefined;
+      keepPrivate?: SharingDoubt | undefined;
     },
     channelId: string,
     first: SlackMessage,
     log: Logger,
   ): Promise<ReportMessage> {
+    if (slack.keepPrivate) {
+      await respondPrivately(slack.respond, first, log);
+      const where: MessageTarget = {
+        kind: 'private',
+        userId: slack.userId,
+        responseUrl: slack.responseUrl,
+        sharedChannel: slack.keepPrivate,
+      };
+      return new ReportMessage(slack.client, slack.respond, log, { kind: 'private', updates: 0 }, where);
+    }
     try {
       const posted = await slack.client.chat.postMessage({
         channel: channelId,
@@ -129,6 +144,9 @@ export class ReportMessage {
   /** Attaches the full report in the message's thread; says why when it could not. */
   async attach(file: { filename: string; title: string; content: string }): Promise<Mrkdwn | undefined> {
     const target = this.#target;
+    if (target.kind === 'private' && this.where.kind === 'private' && this.where.sharedChannel) {
+      return md`Posted in the channel, it comes with the full report as a file in its thread.`;
+    }
     if (target.kind === 'private') {
       return md`Invite me to this channel (\`/invite @eventops\`) to get the full report as a file.`;
     }
@@ -178,7 +196,12 @@ function reportView(message: ReportMessage, ask: ReportAsk, reportLimit: RateLim
         describeError: userMessageFor,
         attachmentNote,
       });
-      return message.show(rendered, isFinal(status));
+      const { where } = message;
+      const offer =
+        status.state === 'report' && where.kind === 'private' && where.sharedChannel
+          ? postInChannelBlocks({ eventId, label: ask.label, why: where.sharedChannel })
+          : [];
+      return message.show({ ...rendered, blocks: [...rendered.blocks, ...offer] }, isFinal(status));
     },
   };
 }
@@ -199,6 +222,8 @@ export interface SlackReportRequest extends ReportAsk {
   channelId: string;
   /** The request's response URL, so that another replica can still answer privately. */
   responseUrl?: string | undefined;
+  /** The channel is shared with another organization (or Slack could not say): the report is answered privately. */
+  keepPrivate?: SharingDoubt | undefined;
 }
 
 /** The Slack side of one request: its message posted in the channel, or privately. */

@@ -1,3 +1,4 @@
+import type { SharingDoubt } from '../render/shared-channel-blocks.js';
 import type { ReplyTarget } from '../reports/awaited-report.js';
 import type { ReportDelivery as Delivery } from '../reports/report-surface.js';
 
@@ -7,7 +8,13 @@ import type { ReportDelivery as Delivery } from '../reports/report-surface.js';
  */
 export type MessageTarget =
   | { kind: 'channel'; channel: string; ts: string }
-  | { kind: 'private'; userId: string; responseUrl?: string | undefined };
+  | {
+      kind: 'private';
+      userId: string;
+      responseUrl?: string | undefined;
+      /** Kept out of a channel shared with another organization (or one Slack could not say of): the report offers to post it there. */
+      sharedChannel?: SharingDoubt | undefined;
+    };
 
 /**
  * A Workflow Builder step's run (`function_execution_id`): any replica can complete it, since

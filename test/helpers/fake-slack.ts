@@ -31,6 +31,15 @@ export interface FakeSlack {
   postedTs: string[];
   /** Members of user groups, for `usergroups.users.list`. */
   groups: Map<string, string[]>;
+  /**
+   * What `conversations.info` answers for a conversation, over the default: a channel of the
+   * organization alone that the bot is in (a `D...` id: the bot's DM with a person of its team).
+   */
+  conversations: Map<string, Record<string, unknown>>;
+  /** Members of a conversation, for `conversations.members`. */
+  members: Map<string, string[]>;
+  /** A person's team for `users.info` (default: the bot's own, `T0001`). */
+  userTeams: Map<string, string>;
   /** Answers the next call of `method` with HTTP 429 and this Retry-After (seconds). */
   rateLimitNext(method: string, retryAfterSeconds: number): void;
   /** What `apps.connections.open` answers (Socket Mode). */
@@ -45,6 +54,9 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   const responses: SlackCall[] = [];
   const failures = new Map<string, { error: string; times: number }>();
   const groups = new Map<string, string[]>();
+  const conversations = new Map<string, Record<string, unknown>>();
+  const members = new Map<string, string[]>();
+  const userTeams = new Map<string, string>();
   const limited = new Map<string, number>();
   const history = new Map<string, HistoryMessage[]>();
   // A post to a user id lands in their DM; `conversations.open` names that DM `D` + the id's rest.
@@ -102,7 +114,24 @@ export async function startFakeSlack(): Promise<FakeSlack> {
         // A new hash at each update, as Slack gives: the next update names it.
         return { ok: true, view: { id: args.view_id, hash: `${Date.now()}.${++ts}` } };
       case 'users.info':
-        return { ok: true, user: { id: args.user, tz: 'America/New_York', tz_offset: -18_000 } };
+        return {
+          ok: true,
+          user: {
+            id: args.user,
+            team_id: userTeams.get(String(args.user)) ?? 'T0001',
+            tz: 'America/New_York',
+            tz_offset: -18_000,
+          },
+        };
+      case 'conversations.info': {
+        const id = String(args.channel);
+        const base = id.startsWith('D')
+          ? { id, is_im: true, user: dmUsers.get(id) ?? `U${id.slice(1)}` }
+          : { id, is_channel: true, is_member: true, is_shared: false, is_ext_shared: false, is_org_shared: false };
+        return { ok: true, channel: { ...base, ...conversations.get(id) } };
+      }
+      case 'conversations.members':
+        return { ok: true, members: members.get(String(args.channel)) ?? [], response_metadata: { next_cursor: '' } };
       case 'usergroups.users.list':
         return { ok: true, users: groups.get(String(args.usergroup)) ?? [] };
       case 'files.getUploadURLExternal':
@@ -160,6 +189,9 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     responses,
     postedTs,
     groups,
+    conversations,
+    members,
+    userTeams,
     rateLimitNext: (method, seconds) => limited.set(method, seconds),
     setSocketUrl: (value) => {
       socketUrl = value;

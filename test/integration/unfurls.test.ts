@@ -53,7 +53,8 @@ describe('event links unfold into event cards', () => {
     expect(reportCalls(rig)).toBe(0);
   });
 
-  it('answers a link still in the composer with its unfurl_id and source, and adds a report at hand', async () => {
+  // The composer's event names no conversation ("COMPOSER"): the figures wait for the posted message.
+  it('answers a link still in the composer with its unfurl_id and source, with no figures: its conversation is not known', async () => {
     rig = await startBot({ env: { EVENT_PAGE_URL: PAGE, TICKETING_REPORT_LIMIT: '3/1s', WATCH_MIN_INTERVAL: '1s' } });
     const snapshot = await rig.bot.catalog.snapshot();
     // A watch follows its event's dates in the catalog: one that has not ended.
@@ -79,8 +80,9 @@ describe('event links unfold into event cards', () => {
     const call = await rig.slack.waitFor(() => unfurls(rig as BotRig)[0]);
     expect(call.args).toMatchObject({ unfurl_id: 'C123456.789.abc', source: 'composer' });
     const blocks = JSON.stringify((call.args.unfurls as Record<string, unknown>)[url]);
-    expect(blocks).toContain('Figures as of');
-    expect(blocks).toContain('Tickets sold');
+    expect(blocks).toContain(event.id);
+    expect(blocks).not.toContain('Figures as of');
+    expect(blocks).not.toContain('Tickets sold');
     expect(reportCalls(rig)).toBe(reportsBefore);
   });
 
@@ -100,6 +102,151 @@ describe('event links unfold into event cards', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 300)); // nothing to poll for: the absence of a call
     expect(unfurls(rig)).toHaveLength(0);
+  });
+});
+
+/** Starts the bot with a watch's check of an upcoming event at hand: what an unfurl may show. */
+async function withReportAtHand(env: Record<string, string> = {}) {
+  const r = await startBot({
+    env: { EVENT_PAGE_URL: PAGE, TICKETING_REPORT_LIMIT: '3/1s', WATCH_MIN_INTERVAL: '1s', ...env },
+  });
+  rig = r;
+  const snapshot = await r.bot.catalog.snapshot();
+  const event = published(r)
+    .map((each) => snapshot.byId.get(each.id))
+    .find((each) => each !== undefined && each.endsAtMs > Date.now());
+  if (!event) throw new Error('the seed has upcoming published events');
+  await r.bot.watches.watch({
+    channel: 'C0009',
+    personal: false,
+    event: { id: event.id, name: event.name ?? event.id, startsAtMs: event.startsAtMs, endsAtMs: event.endsAtMs },
+    userId: 'U0ALICE',
+    conditions: [{ kind: 'sold-out' }],
+  });
+  expect((await r.bot.watches.turn()).kind).toBe('checked');
+  return { r, event, url: `https://tickets.example.com/e/${event.id}` };
+}
+
+let messageTs = 1700000100;
+/** Shares `url` in a posted message of `channel`; the card chat.unfurl got for it. */
+async function cardIn(r: BotRig, channel: string, url: string, extra: Record<string, unknown> = {}) {
+  const before = unfurls(r).length;
+  await share(r, {
+    channel,
+    message_ts: `${++messageTs}.000100`,
+    links: [{ url, domain: 'tickets.example.com' }],
+    ...extra,
+  });
+  const call = await r.slack.waitFor(() => unfurls(r)[before]);
+  expect(call.args.channel).toBe(channel);
+  return JSON.stringify((call.args.unfurls as Record<string, unknown>)[url]);
+}
+
+const conversationInfoCalls = (r: BotRig) => r.slack.calls.filter((call) => call.method === 'conversations.info');
+
+describe('figures stay inside the organization', () => {
+  it('shows figures in a channel of the organization alone, asking Slack once for several messages', async () => {
+    const { r, event, url } = await withReportAtHand();
+    for (let i = 0; i < 3; i += 1) {
+      const card = await cardIn(r, 'C0INTERNAL', url);
+      expect(card).toContain(event.id);
+      expect(card).toContain('Figures as of');
+      expect(card).toContain('Tickets sold');
+    }
+    expect(conversationInfoCalls(r)).toHaveLength(1);
+  });
+
+  it('asks Slack once for a burst of links shared at the same time', async () => {
+    const { r, url } = await withReportAtHand();
+    await Promise.all(
+      [1, 2, 3, 4].map((n) =>
+        share(r, {
+          channel: 'C0BURST',
+          message_ts: `1700000900.00010${n}`,
+          links: [{ url, domain: 'tickets.example.com' }],
+        }),
+      ),
+    );
+    await r.slack.waitFor(() => (unfurls(r).length === 4 ? true : undefined));
+    expect(unfurls(r).every((call) => JSON.stringify(call.args.unfurls).includes('Tickets sold'))).toBe(true);
+    expect(conversationInfoCalls(r)).toHaveLength(1);
+  });
+
+  it('shows no figures in a channel shared with another organization (Slack Connect)', async () => {
+    const { r, event, url } = await withReportAtHand();
+    r.slack.conversations.set('C0PARTNER', { is_shared: true, is_ext_shared: true });
+    const card = await cardIn(r, 'C0PARTNER', url);
+    expect(card).toContain(event.id);
+    expect(card).not.toContain('Figures as of');
+    expect(card).not.toContain('Tickets sold');
+    expect(card).not.toMatch(/revenue/i);
+    // The channel of the organization next to it still shows them.
+    expect(await cardIn(r, 'C0INTERNAL', url)).toContain('Tickets sold');
+  });
+
+  it('shows no figures where the bot is not a member', async () => {
+    const { r, event, url } = await withReportAtHand();
+    const byEvent = await cardIn(r, 'C0NOTIN', url, { is_bot_user_member: false });
+    expect(byEvent).toContain(event.id);
+    expect(byEvent).not.toContain('Tickets sold');
+    r.slack.conversations.set('C0NOTIN2', { is_member: false });
+    const byInfo = await cardIn(r, 'C0NOTIN2', url);
+    expect(byInfo).toContain(event.id);
+    expect(byInfo).not.toContain('Tickets sold');
+  });
+
+  it('shows no figures in a DM or group DM with a person of another organization', async () => {
+    const { r, event, url } = await withReportAtHand();
+    r.slack.conversations.set('D0PARTNER', { is_im: true, user: 'U0PARTNER' });
+    r.slack.userTeams.set('U0PARTNER', 'T0OTHER');
+    const dm = await cardIn(r, 'D0PARTNER', url);
+    expect(dm).toContain(event.id);
+    expect(dm).not.toContain('Tickets sold');
+    r.slack.conversations.set('G0MIXED', { is_channel: false, is_group: true, is_mpim: true, is_member: true });
+    r.slack.members.set('G0MIXED', ['UBOT', 'U0ALICE', 'U0PARTNER']);
+    expect(await cardIn(r, 'G0MIXED', url)).not.toContain('Tickets sold');
+    // With colleagues only, the figures show.
+    r.slack.conversations.set('D0COLLEAGUE', { is_im: true, user: 'U0ALICE' });
+    expect(await cardIn(r, 'D0COLLEAGUE', url)).toContain('Tickets sold');
+    r.slack.conversations.set('G0TEAM', { is_channel: false, is_group: true, is_mpim: true, is_member: true });
+    r.slack.members.set('G0TEAM', ['UBOT', 'U0ALICE', 'U0BOB']);
+    expect(await cardIn(r, 'G0TEAM', url)).toContain('Tickets sold');
+  });
+
+  it('shows no figures when Slack cannot say who is in the conversation', async () => {
+    const { r, event, url } = await withReportAtHand();
+    r.slack.failNext('conversations.info', 'internal_error');
+    const card = await cardIn(r, 'C0UNKNOWN', url);
+    expect(card).toContain(event.id);
+    expect(card).not.toContain('Tickets sold');
+    expect(conversationInfoCalls(r)).toHaveLength(1);
+  });
+
+  it('UNFURL_FIGURES=off shows figures nowhere, asking Slack nothing', async () => {
+    expect(loadConfig({ UNFURL_FIGURES: 'off' }).slack.unfurlFigures).toBe('off');
+    const { r, event, url } = await withReportAtHand({ UNFURL_FIGURES: 'off' });
+    const card = await cardIn(r, 'C0INTERNAL', url);
+    expect(card).toContain(event.id);
+    expect(card).not.toContain('Tickets sold');
+    expect(conversationInfoCalls(r)).toHaveLength(0);
+  });
+
+  it('UNFURL_FIGURES=everywhere shows figures in shared channels and the composer too, asking Slack nothing', async () => {
+    expect(loadConfig({ UNFURL_FIGURES: 'everywhere' }).slack.unfurlFigures).toBe('everywhere');
+    const { r, url } = await withReportAtHand({ UNFURL_FIGURES: 'everywhere' });
+    r.slack.conversations.set('C0PARTNER', { is_shared: true, is_ext_shared: true });
+    expect(await cardIn(r, 'C0PARTNER', url)).toContain('Tickets sold');
+    await share(r, { unfurl_id: 'C123.456.def', source: 'composer', links: [{ url, domain: 'tickets.example.com' }] });
+    const composed = await r.slack.waitFor(() => unfurls(r).find((call) => call.args.unfurl_id === 'C123.456.def'));
+    expect(JSON.stringify(composed.args.unfurls)).toContain('Tickets sold');
+    expect(conversationInfoCalls(r)).toHaveLength(0);
+  });
+
+  it('UNFURL_FIGURES takes internal (the default), off or everywhere', () => {
+    expect(loadConfig({}).slack.unfurlFigures).toBe('internal');
+    expect(() => loadConfig({ UNFURL_FIGURES: 'sometimes' })).toThrow(
+      /UNFURL_FIGURES: expected one of internal, off, everywhere, got "sometimes"/,
+    );
   });
 });
 

@@ -73,6 +73,7 @@ import {
   reportMessage,
   reportProgressMessage,
 } from '../../src/render/report-blocks.js';
+import { postInChannelBlocks, sharedChannelWatchMessage } from '../../src/render/shared-channel-blocks.js';
 import { eventUnfurlBlocks } from '../../src/render/unfurl-blocks.js';
 import {
   watchAlertMessage,
@@ -436,6 +437,18 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
       dateToken(NOW, '<>', 'no format'),
     ],
     code: () => HOSTILE.map((text) => code(text)),
+  },
+  'shared-channel-blocks.ts': {
+    postInChannelBlocks: () =>
+      HOSTILE.flatMap((label) =>
+        (['external', 'unknown'] as const).map((why) => postInChannelBlocks({ eventId: 'evt_<x>', label, why })),
+      ),
+    sharedChannelWatchMessage: () =>
+      HOSTILE.flatMap((eventName) =>
+        (['external', 'unknown'] as const).map((why) =>
+          sharedChannelWatchMessage({ eventName, command: `watch evt_x: ${eventName}`, why }),
+        ),
+      ),
   },
   'promo-blocks.ts': {
     promoConfirmMessage: () =>

@@ -11,6 +11,7 @@ import { watchConfirmationMessage, watchListMessage, watchRefusedMessage } from 
 import type { TicketingEvent } from '../../ticketing/schemas.js';
 import { defaultConditions, parseConditions } from '../../watches/watch-condition.js';
 import type { EventsCommand } from '../command-parser.js';
+import { sharedChannelWatchRefusal } from '../conversation-audience.js';
 import type { SlackDeps } from '../deps.js';
 import { respondPrivately } from '../respond-safely.js';
 import { countAsFirstCheck, reportToWatch, watchNotSet } from '../watch-report.js';
@@ -21,6 +22,8 @@ export interface WatchCommandContext {
   respond: RespondFn;
   channelId: string;
   userId: string;
+  /** The person confirmed a channel watch in a channel shared with another organization. */
+  sharedChannelConfirmed?: boolean;
 }
 
 /** The conversation a watch lives in: the channel, or with `--me` the person's DM with the bot. */
@@ -78,6 +81,15 @@ export async function handleWatchCommand(
         if (wording && 'problem' in wording) {
           await respondPrivately(respond, usageMessage(md`${clip(wording.problem, 300)}`, USAGE.watch), deps.logger);
           return;
+        }
+        // A card with sales and revenue goes into a channel shared with another organization only when asked twice.
+        if (!command.personal && !context.sharedChannelConfirmed) {
+          const named = { id: event.id, label: eventLabel(event) };
+          const refusal = await sharedChannelWatchRefusal(deps.audience, context.channelId, named, command.conditions);
+          if (refusal) {
+            await respondPrivately(respond, refusal, deps.logger);
+            return;
+          }
         }
         // Conditions are checked against the event's latest report: at hand, or fetched for it in
         // the person's turn (it then counts as the watch's first check).

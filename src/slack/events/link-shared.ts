@@ -4,6 +4,7 @@ import { withinDeadline } from '../../observability/within-deadline.js';
 import type { Block } from '../../render/block-kit.js';
 import { eventUnfurlBlocks } from '../../render/unfurl-blocks.js';
 import type { EventReport } from '../../ticketing/schemas.js';
+import { isConversationId, unfurlMayShowFigures } from '../conversation-audience.js';
 import type { SlackDeps } from '../deps.js';
 import { countSlackError } from '../slack-errors.js';
 
@@ -17,6 +18,8 @@ interface LinkSharedEvent {
   message_ts?: string;
   unfurl_id?: string;
   source?: string;
+  /** False when the bot is not in the conversation: no figures there. */
+  is_bot_user_member?: boolean;
   links?: { url?: string; domain?: string }[];
 }
 
@@ -34,7 +37,9 @@ async function reportAtHand(
 
 /**
  * Event page links unfold into event cards (`link_shared` → one `chat.unfurl` for all the links of
- * a message). Links to unknown events and other pages of the host are left alone, silently.
+ * a message). Links to unknown events and other pages of the host are left alone, silently. Report
+ * figures show only where UNFURL_FIGURES allows: by default in conversations of the organization
+ * alone that the bot is in (never in the composer, whose conversation is not known yet).
  */
 export function registerLinkUnfurls(app: App, deps: SlackDeps, links: EventLinks): void {
   app.event('link_shared', async ({ event, client }) => {
@@ -55,13 +60,20 @@ export function registerLinkUnfurls(app: App, deps: SlackDeps, links: EventLinks
       return undefined;
     });
     if (!snapshot) return;
+    const channel = shared.channel;
+    const showFigures = wanted.some((link) => snapshot.byId.has(link.eventId))
+      ? await unfurlMayShowFigures(
+          deps.unfurlFigures,
+          () => (isConversationId(channel) ? deps.audience.of(channel, client) : undefined),
+          shared.is_bot_user_member,
+        )
+      : false;
     const unfurls: Record<string, { blocks: Block[] }> = {};
     for (const link of wanted) {
       const found = snapshot.byId.get(link.eventId);
       if (!found) continue;
-      unfurls[link.url] = {
-        blocks: eventUnfurlBlocks({ event: found, asOf: snapshot.asOf, report: await reportAtHand(deps, found.id) }),
-      };
+      const report = showFigures ? await reportAtHand(deps, found.id) : undefined;
+      unfurls[link.url] = { blocks: eventUnfurlBlocks({ event: found, asOf: snapshot.asOf, report }) };
     }
     if (Object.keys(unfurls).length === 0) return;
     // A posted message by its channel and ts; a link still in the composer by its unfurl id.

@@ -15,6 +15,7 @@ import {
 } from '../../watches/watch-condition.js';
 import { ackFirst } from '../ack-first.js';
 import { reportAtHand, reportFor } from '../ask-for-report.js';
+import { sharedChannelWatchRefusal } from '../conversation-audience.js';
 import type { SlackDeps } from '../deps.js';
 import { decodeOrigin } from '../modal-openers.js';
 import { privateAnswer } from '../private-answer.js';
@@ -133,6 +134,15 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
       if (!event) {
         await respond(warningMessage(md`That event is no longer listed.`));
         return;
+      }
+      if (!personal && origin.channelId) {
+        // As the command: not into a channel shared with another organization unasked.
+        const shown = { id: event.id, label: eventLabel(event) };
+        const refusal = await sharedChannelWatchRefusal(deps.audience, origin.channelId, shown, text);
+        if (refusal) {
+          await respond(refusal);
+          return;
+        }
       }
       const report =
         atHand ??

@@ -1,0 +1,92 @@
+import { type Block, context, mrkdwnSection, type SlackMessage, warning } from './block-kit.js';
+import { clip, code, type Mrkdwn, md } from './mrkdwn.js';
+
+export const REPORT_POST_IN_CHANNEL_ACTION = 'report_post_in_channel';
+export const WATCH_SHARED_CHANNEL_ANYWAY_ACTION = 'watch_shared_channel_anyway';
+export const WATCH_SHARED_CHANNEL_FOR_ME_ACTION = 'watch_shared_channel_for_me';
+
+/** Why figures were kept out of a channel: it is shared with another organization, or Slack could not say. */
+export type SharingDoubt = 'external' | 'unknown';
+
+/** Longest value a button carries (Slack allows 2000). */
+const MAX_VALUE = 1_900;
+
+const sharedWords = (why: SharingDoubt): Mrkdwn =>
+  why === 'external'
+    ? md`This channel is shared with another organization`
+    : md`I could not check whether this channel is shared with another organization`;
+
+/** The context line under a report answered privately, and its button to post it in the channel. */
+export function postInChannelBlocks(options: { eventId: string; label: string; why: SharingDoubt }): Block[] {
+  const value = JSON.stringify({ e: options.eventId, l: options.label.slice(0, 150) });
+  return [
+    context(md`:eyes: ${sharedWords(options.why)}, so only you see this report.`),
+    {
+      type: 'actions',
+      elements: [
+        {
+          type: 'button',
+          action_id: REPORT_POST_IN_CHANNEL_ACTION,
+          text: { type: 'plain_text', text: 'Post in channel' },
+          value,
+          confirm: {
+            title: { type: 'plain_text', text: 'Post figures in channel?' },
+            text: {
+              type: 'mrkdwn',
+              text: md`${sharedWords(options.why)}. Everyone in it, people outside your organization too, will see this event's ticket sales and revenue.`,
+            },
+            confirm: { type: 'plain_text', text: 'Post in channel' },
+            deny: { type: 'plain_text', text: 'Keep it private' },
+          },
+        },
+      ],
+    },
+  ];
+}
+
+/**
+ * A channel watch refused in a channel shared with another organization (its card shows sales and
+ * revenue): set it for the person instead, or in the channel anyway after a confirmation.
+ * `command` is the `/events` text that sets it (`watch <id>: <conditions>`).
+ */
+export function sharedChannelWatchMessage(options: {
+  eventName: string;
+  command: string;
+  why: SharingDoubt;
+}): SlackMessage {
+  const text = warning(
+    md`${sharedWords(options.why)}: a watch card for *${clip(options.eventName, 200)}* here would show its ticket sales and revenue to everyone in it, people outside your organization too. The watch was not set.`,
+  );
+  const blocks: Block[] = [mrkdwnSection(text)];
+  if (options.command.length <= MAX_VALUE) {
+    blocks.push({
+      type: 'actions',
+      elements: [
+        {
+          type: 'button',
+          action_id: WATCH_SHARED_CHANNEL_FOR_ME_ACTION,
+          style: 'primary',
+          text: { type: 'plain_text', text: 'Watch it for me' },
+          value: options.command,
+        },
+        {
+          type: 'button',
+          action_id: WATCH_SHARED_CHANNEL_ANYWAY_ACTION,
+          text: { type: 'plain_text', text: 'Watch in this channel anyway' },
+          value: options.command,
+          confirm: {
+            title: { type: 'plain_text', text: 'Show figures here?' },
+            text: {
+              type: 'mrkdwn',
+              text: md`${sharedWords(options.why)}. The watch card and its alerts will show ticket sales and revenue to everyone in it, people outside your organization too.`,
+            },
+            confirm: { type: 'plain_text', text: 'Watch here' },
+            deny: { type: 'plain_text', text: 'Cancel' },
+          },
+        },
+      ],
+    });
+  }
+  blocks.push(context(md`A watch just for you comes to your DM with me: ${code('/events watch … --me')}.`));
+  return { text, blocks };
+}

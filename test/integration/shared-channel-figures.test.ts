@@ -1,0 +1,197 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SimEvent } from '../../src/simulator/seed.js';
+import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
+import type { SlackCall } from '../helpers/fake-slack.js';
+import { blockActionBody, commandBody, postSigned, viewSubmissionBody } from '../helpers/slack-requests.js';
+
+let rig: BotRig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+type Json = Record<string, unknown>;
+
+/** A Slack Connect channel: shared with a partner company. */
+const SHARED = 'C0PARTNER';
+const ENV = { TICKETING_REPORT_LIMIT: '3/1s', WATCH_MIN_INTERVAL: '1s' };
+
+async function sharedRig() {
+  const r = await startBot({ sim: { reportLimit: { limit: 3, windowMs: 1_000 } }, env: ENV });
+  rig = r;
+  r.slack.conversations.set(SHARED, { is_shared: true, is_ext_shared: true });
+  return r;
+}
+
+/** Sends `/events <text>` in `channel`, signed; returns its response_url. */
+async function command(r: BotRig, text: string, channel: string, user = 'U0EDITOR') {
+  const responseUrl = r.slack.responseUrl();
+  const result = await postSigned(
+    r.url,
+    SIGNING_SECRET,
+    commandBody({ text, response_url: responseUrl, user_id: user, channel_id: channel }),
+  );
+  expect(result.status).toBe(200);
+  return responseUrl;
+}
+
+async function click(r: BotRig, button: Json, channel: string, user = 'U0EDITOR') {
+  const responseUrl = r.slack.responseUrl();
+  const result = await postSigned(
+    r.url,
+    SIGNING_SECRET,
+    blockActionBody({
+      actionId: String(button.action_id),
+      value: String(button.value),
+      userId: user,
+      channelId: channel,
+      responseUrl,
+    }),
+  );
+  expect(result.status).toBe(200);
+  return responseUrl;
+}
+
+const answersTo = (r: BotRig, responseUrl: string): SlackCall[] =>
+  r.slack.responses.filter((call) => call.method === new URL(responseUrl).pathname);
+
+/** The buttons of a message, by action id. */
+function buttons(message: Json): Map<string, Json> {
+  const found = new Map<string, Json>();
+  for (const block of (message.blocks ?? []) as Json[])
+    for (const element of (block.elements ?? []) as Json[])
+      if (element.type === 'button') found.set(String(element.action_id), element);
+  return found;
+}
+
+const postsIn = (r: BotRig, channel: string) =>
+  r.slack.calls.filter((call) => call.method === 'chat.postMessage' && call.args.channel === channel);
+
+/** An upcoming published event the watches can follow. */
+function upcoming(r: BotRig): SimEvent {
+  const event = r.sim.catalog.events.find(
+    (each) => each.status === 'published' && each.startsAtMs > Date.now() + 86_400_000,
+  );
+  if (!event) throw new Error('the seed has upcoming published events');
+  return event;
+}
+
+describe('a report asked for in a channel shared with another organization', () => {
+  it('is answered privately with a Post in channel button that says so, and the button posts it there', async () => {
+    const r = await sharedRig();
+    const event = upcoming(r);
+    const responseUrl = await command(r, `report ${event.id}`, SHARED);
+    const final = await r.slack.waitFor(() =>
+      answersTo(r, responseUrl).find((call) => JSON.stringify(call.args).includes('Tickets sold')),
+    );
+    expect(postsIn(r, SHARED)).toHaveLength(0);
+    const post = buttons(final.args).get('report_post_in_channel');
+    if (!post) throw new Error(`no Post in channel button in ${JSON.stringify(final.args)}`);
+    expect(JSON.stringify(post.text)).toContain('Post in channel');
+    expect(JSON.stringify(post.confirm)).toMatch(/shared with another organization/);
+    expect(JSON.stringify(final.args)).toMatch(/shared with another organization/);
+
+    await click(r, post, SHARED);
+    const posted = await r.slack.waitFor(() => postsIn(r, SHARED)[0]);
+    expect(posted.args.channel).toBe(SHARED);
+    const edited = await r.slack.waitFor(() =>
+      r.slack.calls.find(
+        (call) =>
+          call.method === 'chat.update' &&
+          call.args.channel === SHARED &&
+          JSON.stringify(call.args.blocks).includes('Tickets sold'),
+      ),
+    );
+    expect(JSON.stringify(edited.args.blocks)).toContain(event.id);
+  });
+
+  it('is posted in a channel of the organization alone as before', async () => {
+    const r = await sharedRig();
+    const event = upcoming(r);
+    await command(r, `report ${event.id}`, 'C0INTERNAL');
+    await r.slack.waitFor(() => postsIn(r, 'C0INTERNAL')[0]);
+    const final = await r.slack.waitFor(() =>
+      r.slack.calls.find(
+        (call) => call.method === 'chat.update' && JSON.stringify(call.args.blocks).includes('Tickets sold'),
+      ),
+    );
+    expect(buttons(final.args).has('report_post_in_channel')).toBe(false);
+  });
+});
+
+describe('a watch set in a channel shared with another organization', () => {
+  it('is not set there silently: the answer offers a personal watch or the channel anyway, naming the sharing', async () => {
+    const r = await sharedRig();
+    const event = upcoming(r);
+    const reportsBefore = r.sim.stats().admittedReports;
+    const responseUrl = await command(r, `watch ${event.id}: sold out`, SHARED);
+    const answer = await r.slack.waitFor(() =>
+      answersTo(r, responseUrl).find((call) => buttons(call.args).has('watch_shared_channel_anyway')),
+    );
+    expect(JSON.stringify(answer.args)).toMatch(/shared with another organization/);
+    const anyway = buttons(answer.args).get('watch_shared_channel_anyway') as Json;
+    expect(JSON.stringify(anyway.confirm)).toMatch(/shared with another organization/);
+    expect(buttons(answer.args).has('watch_shared_channel_for_me')).toBe(true);
+    expect(postsIn(r, SHARED)).toHaveLength(0);
+    expect(await r.bot.watches.list({ channel: SHARED })).toHaveLength(0);
+    // Refused before a report is spent on it.
+    expect(r.sim.stats().admittedReports).toBe(reportsBefore);
+
+    await click(r, anyway, SHARED);
+    const card = await r.slack.waitFor(() => postsIn(r, SHARED).find((call) => call.args.metadata));
+    expect(JSON.stringify(card.args.blocks)).toContain('sold out');
+    expect(await r.bot.watches.list({ channel: SHARED })).toHaveLength(1);
+  });
+
+  it('can be set for the person instead, in their DM', async () => {
+    const r = await sharedRig();
+    const event = upcoming(r);
+    const responseUrl = await command(r, `watch ${event.id}: sold out`, SHARED);
+    const answer = await r.slack.waitFor(() =>
+      answersTo(r, responseUrl).find((call) => buttons(call.args).has('watch_shared_channel_for_me')),
+    );
+    await click(r, buttons(answer.args).get('watch_shared_channel_for_me') as Json, SHARED);
+    const mine = await waitForList(r, 'U0EDITOR');
+    expect(mine).toHaveLength(1);
+    expect(postsIn(r, SHARED)).toHaveLength(0);
+  });
+
+  it('from the watch form is not set there silently either', async () => {
+    const r = await sharedRig();
+    const event = upcoming(r);
+    const submitted = await postSigned(
+      r.url,
+      SIGNING_SECRET,
+      viewSubmissionBody({
+        callbackId: 'watch_modal',
+        privateMetadata: JSON.stringify({ channelId: SHARED }),
+        userId: 'U0ALICE',
+        values: {
+          event: { event_picker: { type: 'external_select', selected_option: { value: event.id } } },
+          watch_conditions: { watch_conditions: { type: 'plain_text_input', value: 'sold out' } },
+        },
+      }),
+    );
+    expect(submitted.status).toBe(200);
+    const said = await r.slack.waitFor(() =>
+      r.slack.calls.find(
+        (call) =>
+          call.method === 'chat.postEphemeral' &&
+          JSON.stringify(call.args).includes('shared with another organization'),
+      ),
+    );
+    expect(said.args.user).toBe('U0ALICE');
+    expect(buttons(said.args).has('watch_shared_channel_anyway')).toBe(true);
+    expect(postsIn(r, SHARED)).toHaveLength(0);
+    expect(await r.bot.watches.list({ channel: SHARED })).toHaveLength(0);
+  });
+});
+
+async function waitForList(r: BotRig, channel: string) {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const list = await r.bot.watches.list({ channel });
+    if (list.length > 0 || Date.now() > deadline) return list;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
