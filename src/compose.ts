@@ -75,6 +75,8 @@ export interface ComposeOptions {
   digestChannelSpacingMs?: number;
   /** How long a promo confirmation stays valid. @default 10 minutes */
   promoConfirmationTtlMs?: number;
+  /** How often the promo editors are read again, to keep the promo step restricted to them. @default 5 minutes */
+  promoStepRefreshMs?: number;
   /** First wait before a failed digest is retried. @default 30 s */
   digestRetryBaseMs?: number;
   /** How failed Event Ticketing Service calls are tried again. @default 5 attempts, 200 ms doubling to 5 s */
@@ -277,6 +279,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
         maxRateLimitWaitMs: options.maxRateLimitWaitMs,
         progressIntervalMs: options.progressIntervalMs,
         promoConfirmationTtlMs: options.promoConfirmationTtlMs,
+        promoStepRefreshMs: options.promoStepRefreshMs,
       }),
     );
     sharedReports?.queue.start();

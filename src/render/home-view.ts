@@ -18,6 +18,51 @@ export interface HomeViewInput {
   watches?: readonly Watch[] | undefined;
   /** The person's own daily digest (in their DM); the section is left out when it could not be read. */
   personalDigest?: PersonalDigestHomeInput | undefined;
+  /** Promo editors only: why "Set promo quantity" could not be restricted to them in Workflow Builder. */
+  promoStepRestriction?: PromoStepRestriction | undefined;
+}
+
+/** Why Slack did not take "Set promo quantity"'s restriction to the promo editors. */
+export interface PromoStepRestriction {
+  /** Slack's error code (`not_allowed`, `invalid_auth`, ...), or the transport's when Slack was not reached. */
+  error: string;
+  /** False when no answer came from Slack (a network failure, a timeout, an HTTP error). */
+  reached: boolean;
+  /** How often eventops tries again. */
+  retryEveryMs: number;
+}
+
+const TOKEN_FIX = md`check SLACK_BOT_TOKEN (reinstall the app if it was revoked)`;
+/** What an admin can do about a refusal, by Slack's error code. */
+const MANIFEST_FIX = md`update the app from manifest.yml, which declares the step (\`set_promo_quantity\`)`;
+const PEOPLE_FIX = md`check that PROMO_EDITORS (and its user groups) name only people of this organization`;
+const STEP_RESTRICTION_FIXES = new Map<string, Mrkdwn>([
+  ['invalid_auth', TOKEN_FIX],
+  ['not_authed', TOKEN_FIX],
+  ['token_revoked', TOKEN_FIX],
+  ['token_expired', TOKEN_FIX],
+  ['account_inactive', TOKEN_FIX],
+  ['function_not_found', MANIFEST_FIX],
+  ['app_not_found', MANIFEST_FIX],
+  ['user_not_found', PEOPLE_FIX],
+  ['invalid_user_id', PEOPLE_FIX],
+]);
+const DEFAULT_STEP_RESTRICTION_FIX = md`check that the app is installed at the organization level with org-ready apps on (\`org_deploy_enabled\` in manifest.yml), or, as an org admin, limit the step with \`admin.functions.permissions.set\``;
+
+const every = (ms: number) =>
+  ms >= 60_000 ? md`every ${Math.round(ms / 60_000)} min` : md`every ${Math.max(1, Math.round(ms / 1000))} s`;
+
+/** One line for promo editors: the step is not restricted in Slack, why, and what an admin can do. */
+function promoStepRestrictionLine(problem: PromoStepRestriction): Mrkdwn {
+  const why = problem.reached
+    ? md`Slack answered ${code(problem.error, 60)}`
+    : md`Slack could not be reached: ${code(problem.error, 60)}`;
+  const fix = problem.reached
+    ? (STEP_RESTRICTION_FIXES.get(problem.error) ?? DEFAULT_STEP_RESTRICTION_FIX)
+    : md`check that eventops reaches Slack's Web API (network, proxy, SLACK_API_URL)`;
+  return warning(
+    md`The *Set promo quantity* workflow step could not be restricted to promo editors (${why}), so others may be able to add it to workflows; it still refuses anyone who is not a promo editor when it runs. An admin can ${fix}; eventops tries again ${every(problem.retryEveryMs)}.`,
+  );
 }
 
 /** Where a watch lives, as the person reads it: a channel, or their DM. */
@@ -82,6 +127,7 @@ export function homeView(input: HomeViewInput): types.HomeView {
           ),
     ),
   );
+  if (input.promoStepRestriction) blocks.push(mrkdwnSection(promoStepRestrictionLine(input.promoStepRestriction)));
   blocks.push(header(md`Your watches`), mrkdwnSection(watchLines(input.watches ?? [])));
   if (input.personalDigest) blocks.push(...personalDigestHomeBlocks(input.personalDigest));
   blocks.push(divider(), context(md`:bar_chart: Ticketing API budget: ${budgetLine(input.budget, input.now)}`));

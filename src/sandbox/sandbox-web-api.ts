@@ -149,6 +149,14 @@ export function sandboxWebApi(deps: SandboxWebApiDeps): (method: string, args: J
         }
         return { ok: true, files: files.map((file) => ({ id: file.id, title: file.title })) };
       }
+      case 'functions.distributions.permissions.set':
+        // The sandbox has no Workflow Builder: who may add the step is noted, and taken.
+        logger.debug('Workflow step distribution set', {
+          step: args.function_callback_id,
+          permissionType: args.permission_type,
+          userIds: args.user_ids,
+        });
+        return { ok: true, permission_type: args.permission_type };
       default:
         logger.warn('The bot called a Web API method the sandbox does not serve', { method });
         return { ok: false, error: 'unknown_method' };

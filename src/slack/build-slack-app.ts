@@ -5,13 +5,22 @@ import type { OpenedStore } from '../store/open-store.js';
 import { conversationAudience } from './conversation-audience.js';
 import { createSlackApp, type SlackAppOptions } from './create-slack-app.js';
 import type { SlackDeps } from './deps.js';
+import { PromoStepPermissions } from './functions/promo-step-permissions.js';
 import { PromoEditors } from './promo-editors.js';
 import { workflowRuns } from './workflow-runs.js';
 
 /** The parts of the bot the listeners use, built by the other areas. */
 export type SlackParts = Omit<
   SlackDeps,
-  'editors' | 'pending' | 'runs' | 'interactive' | 'pageSize' | 'progressIntervalMs' | 'unfurlFigures' | 'audience'
+  | 'editors'
+  | 'promoStepPermissions'
+  | 'pending'
+  | 'runs'
+  | 'interactive'
+  | 'pageSize'
+  | 'progressIntervalMs'
+  | 'unfurlFigures'
+  | 'audience'
 >;
 
 export interface BuildSlackAppOptions {
@@ -29,6 +38,8 @@ export interface BuildSlackAppOptions {
   progressIntervalMs?: number | undefined;
   /** How long a promo confirmation stays valid. @default 10 minutes */
   promoConfirmationTtlMs?: number | undefined;
+  /** How often the promo editors are read again, to keep the promo step restricted to them. @default 5 minutes */
+  promoStepRefreshMs?: number | undefined;
 }
 
 /**
@@ -40,7 +51,15 @@ export function buildSlackApp(options: BuildSlackAppOptions): Promise<App> {
   const { clock, logger } = parts;
   const interactiveTimeoutMs = options.interactiveTimeoutMs ?? 25_000;
   const maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 10_000;
-  return createSlackApp(
+  const editors = new PromoEditors(slack.promoEditors, { logger, clock });
+  // Only editors may add "Set promo quantity" to a workflow: set at start, again when they change.
+  const promoStepPermissions = new PromoStepPermissions({
+    editors,
+    logger,
+    refreshMs: options.promoStepRefreshMs,
+    signal: parts.work.stopping,
+  });
+  const app = createSlackApp(
     {
       botToken: slack.botToken,
       signingSecret: slack.signingSecret,
@@ -52,7 +71,8 @@ export function buildSlackApp(options: BuildSlackAppOptions): Promise<App> {
     },
     {
       ...parts,
-      editors: new PromoEditors(slack.promoEditors, { logger, clock }),
+      editors,
+      promoStepPermissions,
       pending: new PendingPromoChanges({
         store: store.keyValue,
         claims: store.claims,
@@ -71,4 +91,8 @@ export function buildSlackApp(options: BuildSlackAppOptions): Promise<App> {
       }),
     },
   );
+  return app.then((built) => {
+    promoStepPermissions.start(built.client);
+    return built;
+  });
 }

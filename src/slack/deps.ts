@@ -7,6 +7,7 @@ import type { Logger } from '../logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { PendingPromoChanges } from '../promo/pending-promo-changes.js';
 import type { SlackMessage } from '../render/block-kit.js';
+import type { PromoStepRestriction } from '../render/home-view.js';
 import type { ActivityStore } from '../store/activity-store.js';
 import type { KeyValueStore } from '../store/key-value-store.js';
 import type { CallOptions, TicketingClient } from '../ticketing/client.js';
@@ -37,6 +38,8 @@ export interface SlackDeps {
   digests: DigestService;
   activity: ActivityStore;
   editors: PromoEditors;
+  /** Keeps "Set promo quantity" offered in Workflow Builder to the editors; App Home says when Slack refused. */
+  promoStepPermissions?: { problemFor(userId: string): PromoStepRestriction | undefined } | undefined;
   /** Workflow runs delivered so far: a run Slack delivers twice is run once. */
   runs: WorkflowRuns;
   /** Promo changes waiting for their requester's confirmation. */

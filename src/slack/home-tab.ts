@@ -72,6 +72,7 @@ export async function publishHome(
       now: deps.clock.now(),
       watches: await watches,
       personalDigest: await personalDigest,
+      promoStepRestriction: deps.promoStepPermissions?.problemFor(userId),
     });
     try {
       await client.views.publish({ user_id: userId, view });

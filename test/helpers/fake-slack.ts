@@ -141,6 +141,8 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       case 'functions.completeSuccess':
       case 'functions.completeError':
         return { ok: true };
+      case 'functions.distributions.permissions.set':
+        return { ok: true, permission_type: args.permission_type };
       default:
         return { ok: false, error: 'unknown_method' };
     }
