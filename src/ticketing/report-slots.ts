@@ -40,10 +40,14 @@ local function keepStateFor(ms)
 end
 `;
 
-/** ARGV 1-4: configured limit, windowMs, leaseMs, slot id. `tryTake()` returns {1, 0} (taken) or {0, waitMs}. */
+/**
+ * ARGV 1-4: configured limit, windowMs, leaseMs, slot id. `tryTake(heldUntil)` returns {1, 0}
+ * (taken) or {0, waitMs}; a free slot is not taken before `heldUntil` (kept for the watches), and
+ * then the wait is short: a watch may take it, or the hold end, any moment.
+ */
 const TRY_TAKE = `${NOW}
 local configured, windowMs, leaseMs, slot = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
-local function tryTake()
+local function tryTake(heldUntil)
 redis.call('ZREMRANGEBYSCORE', slotsKey, '-inf', now)
 redis.call('ZREMRANGEBYSCORE', heldKey, '-inf', now)
 local s = redis.call('HMGET', stateKey, 'blockedUntil', 'resetAt', 'left', 'limit')
@@ -63,6 +67,7 @@ if used >= limit then
 end
 -- Until its reset, the newest answer's count is the truth (another key may spend the same allowance).
 if observed and left <= 0 then return {0, resetAt - now} end
+if now < heldUntil then return {0, math.min(heldUntil - now, 200)} end
 redis.call('ZADD', slotsKey, now + leaseMs, slot)
 redis.call('ZADD', heldKey, now + leaseMs, slot)
 redis.call('PEXPIRE', slotsKey, leaseMs + windowMs)
@@ -77,9 +82,7 @@ end
  * (`claimUntil`, see `watch-share.ts`). Returns {1, 0} (taken) or {0, waitMs}.
  */
 const TAKE = `${TRY_TAKE}
-local claimUntil = tonumber(redis.call('HGET', watchKey, 'claimUntil')) or 0
-if now < claimUntil then return {0, claimUntil - now} end
-return tryTake()
+return tryTake(tonumber(redis.call('HGET', watchKey, 'claimUntil')) or 0)
 `;
 
 /**
@@ -93,7 +96,7 @@ local peopleWait, shareMs, holdMs = ARGV[5] == '1', tonumber(ARGV[6]), tonumber(
 local lastAt = tonumber(redis.call('HGET', watchKey, 'lastAt'))
 local owed = (not lastAt) or now - lastAt >= shareMs
 if peopleWait and not owed then return {0, 0} end
-local taken = tryTake()
+local taken = tryTake(0)
 if taken[1] == 1 then
   redis.call('HSET', watchKey, 'lastAt', now)
   redis.call('HDEL', watchKey, 'claimUntil')

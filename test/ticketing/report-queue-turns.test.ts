@@ -15,6 +15,8 @@ describe('ReportQueue turns', () => {
       limit: 3,
       windowMs: 1_000,
       cacheTtlMs: 0,
+      // Ten of one person's wait at once here (a deployment refuses the sixth).
+      waiting: { perPerson: 10 },
       fetchReport: async (eventId) => {
         fetched.push(eventId);
         return { eventId };

@@ -47,6 +47,8 @@ function replicas(
       connection: connection(),
       name,
       limit: { limit: 1, windowMs: 150 },
+      // Ten of one person's wait at once here (a deployment refuses the sixth).
+      waiting: { perPerson: 20 },
       fetchReport: (eventId) => {
         result.fetched.push(eventId);
         return fetch ? fetch(eventId) : report(eventId);
@@ -275,7 +277,9 @@ describe('SharedReportQueue.spare (background work takes only the slots people l
   });
 
   it('gives nothing while any request waits (prioritized, plain waiting or delayed), and takes no slot', async () => {
-    const r = replicas(1, { started: false });
+    // The watches had their share of slots just now: none is owed them for a long while.
+    const r = replicas(1, { started: false, watchShare: { everyWindows: 10_000 } });
+    await redisCommand(redis.url, 'HSET', key(r, 'rolling:watch'), 'lastAt', String(Date.now()));
     const queue = replica(r, 0);
     const bull = new Queue(r.name, { connection: connection() });
     redis.closers.push(() => bull.close());
