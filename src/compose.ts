@@ -27,8 +27,9 @@ import { watchMessages, watchSlack } from './slack/watch-slack.js';
 import { ActivityStore } from './store/activity-store.js';
 import { type OpenedStore, openStore } from './store/open-store.js';
 import { buildTicketing } from './ticketing/build-ticketing.js';
-import { NotFoundError } from './ticketing/errors.js';
 import type { RetryOptions, TicketingClient } from './ticketing/client.js';
+import { reportQueueLimits } from './ticketing/create-client.js';
+import { NotFoundError } from './ticketing/errors.js';
 import type { Clock } from './time/clock.js';
 import { systemClock } from './time/clock.js';
 import { type BuiltWatches, buildWatches } from './watches/build-watches.js';
@@ -191,6 +192,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
               limit: config.ticketing.reportLimit,
               cacheTtlMs: config.ticketing.reportCacheTtlMs,
               lockMs: config.reportJobLockMs,
+              ...reportQueueLimits(config.ticketing),
               fetchReport: (eventId, signal) => client.fetchReport(eventId, { priority: 'interactive', signal }),
               deliver: slackReportDelivery(
                 { activity, clock, logger, metrics, reportLimit: config.ticketing.reportLimit, store: store.keyValue },

@@ -43,6 +43,12 @@ const durationAtLeast = (minMs: number, minText: string, example: string) =>
     message: `expected at least ${minText}, such as "${example}"`,
   });
 
+/** A count of at least 1 (whole), its default when unset. */
+const countAtLeastOne = (fallback: number) => {
+  const expected = { message: `expected a whole number of at least 1, such as ${fallback}` };
+  return z.preprocess(empty, z.coerce.number(expected).int(expected).min(1, expected).default(fallback));
+};
+
 const httpUrl = z
   .string()
   .trim()
@@ -101,6 +107,10 @@ const schema = z
         .max(0.9, { message: 'expected a share from 0 to 0.9, such as 0.15' })
         .default(0.15),
     ),
+    // No one person, or workflow, can starve everyone: a report over these waits is refused at once.
+    REPORTS_WAITING_PER_PERSON: countAtLeastOne(5),
+    REPORT_STEPS_WAITING: countAtLeastOne(10),
+    WATCH_SLOT_EVERY_WINDOWS: countAtLeastOne(5),
     DIGEST_GRACE: z.preprocess(empty, duration('2h').default(2 * 3_600_000)),
     // At least a second: a job lock shorter than that expires before BullMQ renews it (a report
     // fetched several times) or is refused by its scripts.
@@ -262,6 +272,12 @@ export interface Config {
     reportLimit: RateLimitSpec;
     reportCacheTtlMs: number;
     backgroundReserve: number;
+    /** Reports one person may have waiting; the next is refused at once, naming those that wait. */
+    reportsWaitingPerPerson: number;
+    /** Reports every "Get event report" step together may have waiting; the next step fails at once. */
+    reportStepsWaiting: number;
+    /** Watches get at least one report slot in every this many report windows, even while people's reports wait. */
+    watchSlotEveryWindows: number;
   };
   slack: {
     botToken: string | undefined;
@@ -338,6 +354,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       reportLimit: e.TICKETING_REPORT_LIMIT,
       reportCacheTtlMs: e.TICKETING_REPORT_CACHE_TTL,
       backgroundReserve: e.TICKETING_BACKGROUND_RESERVE,
+      reportsWaitingPerPerson: e.REPORTS_WAITING_PER_PERSON,
+      reportStepsWaiting: e.REPORT_STEPS_WAITING,
+      watchSlotEveryWindows: e.WATCH_SLOT_EVERY_WINDOWS,
     },
     slack: {
       botToken: e.SLACK_BOT_TOKEN,

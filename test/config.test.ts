@@ -184,6 +184,30 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads the per-person report limits and the watches\u2019 share, with defaults a real team never meets', () => {
+    const defaults = loadConfig({}).ticketing;
+    expect(defaults).toMatchObject({ reportsWaitingPerPerson: 5, reportStepsWaiting: 10, watchSlotEveryWindows: 5 });
+    const given = loadConfig({
+      REPORTS_WAITING_PER_PERSON: '3',
+      REPORT_STEPS_WAITING: ' 20 ',
+      WATCH_SLOT_EVERY_WINDOWS: '',
+    }).ticketing;
+    expect(given).toMatchObject({ reportsWaitingPerPerson: 3, reportStepsWaiting: 20, watchSlotEveryWindows: 5 });
+    let error: unknown;
+    try {
+      loadConfig({ REPORTS_WAITING_PER_PERSON: '0', REPORT_STEPS_WAITING: '2.5', WATCH_SLOT_EVERY_WINDOWS: 'often' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = Object.fromEntries((error as ConfigError).problems.map((p) => [p.variable, p.message]));
+    expect(problems).toEqual({
+      REPORTS_WAITING_PER_PERSON: 'expected a whole number of at least 1, such as 5',
+      REPORT_STEPS_WAITING: 'expected a whole number of at least 1, such as 10',
+      WATCH_SLOT_EVERY_WINDOWS: 'expected a whole number of at least 1, such as 5',
+    });
+  });
+
   it('parses rate limits in ms, s, m and h', () => {
     expect(parseRateLimit('30/500ms')).toEqual({ limit: 30, windowMs: 500 });
     expect(parseRateLimit('1000/1h')).toEqual({ limit: 1000, windowMs: 3_600_000 });
