@@ -507,7 +507,7 @@ function listEntry(entry: WatchListEntry, input: WatchListInput): Mrkdwn {
  * watched event of the organization, so the more events are watched, the longer between checks.
  */
 function paceWords(input: WatchListInput): Mrkdwn {
-  const every = md`Each watched event is checked about every ${everyWords(input.intervalMs)}`;
+  const every = md`Each watched event is checked every ${everyWords(input.intervalMs)}`;
   const pace = input.pace;
   if (!pace) return md`${every}.`;
   const slots = md`${pace.limit} report(s) every ${everyWords(pace.windowMs)}`;

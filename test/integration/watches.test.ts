@@ -530,3 +530,46 @@ describe('/events watch: departed people, all-day events, how often', () => {
     expect(list).toContain('sharing 3 report(s)');
   });
 });
+
+describe('/events watch form: an event that has ended', () => {
+  it('is refused as the command refuses it, with no report call and nothing set', async () => {
+    rig = await startBot(FAST);
+    const ended = rig.sim.catalog.events.find(
+      (e) => e.status === 'published' && e.startsAtMs < Date.now() - 3 * 86_400_000,
+    );
+    if (!ended) throw new Error('no ended event in the seed');
+    await rig.bot.catalog.snapshot();
+    const before = rig.sim.stats().admittedReports;
+    const answer = await postSigned(
+      rig.url,
+      SIGNING_SECRET,
+      viewSubmissionBody({
+        callbackId: 'watch_modal',
+        privateMetadata: JSON.stringify({ channelId: 'C0002' }),
+        values: {
+          event: { event_picker: { type: 'external_select', selected_option: { value: ended.id } } },
+          watch_conditions: { watch_conditions: { type: 'plain_text_input', value: 'sold out' } },
+        },
+      }),
+    );
+    expect(answer.text).toContain('response_action');
+    expect(answer.text).toContain('has ended');
+    expect(rig.sim.stats().admittedReports).toBe(before);
+    expect(await rig.bot.watches.list({ channel: 'C0002' })).toHaveLength(0);
+  });
+
+  it('a card Slack did not take just now: the answer says the watch is set and its card follows, not to try again', async () => {
+    rig = await startBot(FAST);
+    const { event } = watchable(rig);
+    rig.slack.failNext('chat.postMessage', 'internal_error');
+    const answer = await command(rig, `watch ${event.id}: sold out`);
+    expect(answer).toContain('the card follows with the next check');
+    expect(answer).not.toContain('try again');
+    expect(await rig.bot.watches.list({ channel: 'C0001' })).toHaveLength(1);
+    clock.advance(120_000);
+    await check(rig);
+    await rig.slack.waitFor(() =>
+      posts(rig as BotRig).find((c) => c.args.thread_ts === undefined && c.args.channel === 'C0001'),
+    );
+  });
+});

@@ -9,6 +9,7 @@ import { clip, code, md } from '../../render/mrkdwn.js';
 import { fetchingReportMessage } from '../../render/report-blocks.js';
 import { watchConfirmationMessage, watchListMessage, watchRefusedMessage } from '../../render/watch-blocks.js';
 import type { TicketingEvent } from '../../ticketing/schemas.js';
+import { watchedEventInfo } from '../../watches/event-dates.js';
 import { defaultConditions, parseConditions } from '../../watches/watch-condition.js';
 import type { EventsCommand } from '../command-parser.js';
 import { sharedChannelWatchRefusal } from '../conversation-audience.js';
@@ -115,7 +116,7 @@ export async function handleWatchCommand(
         const result = await watches.watch({
           channel: conversationOf(command, context),
           personal: command.personal,
-          event: { id: event.id, name: eventLabel(event), startsAtMs: event.startsAtMs, endsAtMs: event.endsAtMs },
+          event: watchedEventInfo(event, eventLabel(event)),
           userId: context.userId,
           conditions: parsed.conditions,
         });
@@ -143,7 +144,7 @@ export async function handleWatchCommand(
         const conversation = conversationOf(command, context);
         const entries = await watches.list({ channel: conversation });
         const now = deps.clock.now();
-        const intervalMs = await watches.intervalMs();
+        const { intervalMs, watchedEvents, rule } = await watches.pace();
         const message = watchListMessage({
           entries: entries.map(({ watch, check }) => ({
             watch,
@@ -151,6 +152,7 @@ export async function handleWatchCommand(
             nextCheckAt: check ? check.checkedAt + intervalMs : undefined,
           })),
           intervalMs,
+          pace: { watchedEvents, ...rule },
           now,
           where: command.personal ? 'person' : 'channel',
         });

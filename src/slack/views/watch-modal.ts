@@ -1,4 +1,5 @@
 import type { App } from '@slack/bolt';
+import { isUpcoming } from '../../catalog/is-upcoming.js';
 import { warningMessage } from '../../render/block-kit.js';
 import { eventLabel } from '../../render/event-blocks.js';
 import { EVENT_PICKER_ACTION, FIELDS, PERSONAL_VALUE, WATCH_MODAL, watchModalView } from '../../render/modal-views.js';
@@ -7,6 +8,7 @@ import { fetchingReportMessage, fetchingReportWords } from '../../render/report-
 import { watchConfirmationMessage, watchRefusedMessage } from '../../render/watch-blocks.js';
 import { parseId } from '../../ticketing/ids.js';
 import type { EventReport } from '../../ticketing/schemas.js';
+import { watchedEventInfo } from '../../watches/event-dates.js';
 import {
   conditionsOffered,
   defaultConditions,
@@ -105,6 +107,12 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
       await ack({ response_action: 'errors', errors: { [FIELDS.event.block]: problem } });
       return;
     }
+    if (known && !isUpcoming(known, deps.clock.now())) {
+      // As the command: an event that has ended has nothing left to watch.
+      const ended = `${eventLabel(known).slice(0, 100)} has ended: there is nothing left to watch.`;
+      await ack({ response_action: 'errors', errors: { [FIELDS.event.block]: ended } });
+      return;
+    }
     const id = known?.id ?? parseId('event', eventId);
     const text = [...checked(state, 'offered'), typed].filter(Boolean).join(', ');
     // The report the form offered from is usually at hand (fetched or cached at the pick): its
@@ -158,7 +166,7 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
       const result = await watches.watch({
         channel: personal ? userId : (origin.channelId as string),
         personal,
-        event: { id: event.id, name: eventLabel(event), startsAtMs: event.startsAtMs, endsAtMs: event.endsAtMs },
+        event: watchedEventInfo(event, eventLabel(event)),
         userId,
         conditions: parsed.conditions,
       });
