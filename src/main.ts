@@ -93,7 +93,20 @@ async function main(): Promise<void> {
   }
   // Loaded once the configuration holds: a start it refuses says why without loading the bot first.
   const { composeBot } = await import('./compose.js');
-  const bot = await composeBot(config, { logger, healthPort: config.healthPort });
+  let bot: Bot;
+  try {
+    bot = await composeBot(config, { logger, healthPort: config.healthPort });
+  } catch (error) {
+    const { isStoreError } = await import('./store/key-value-store.js');
+    if (!isStoreError(error)) throw error;
+    // The store it names cannot be used (Redis refused or is not there): the operator's sentence on
+    // a line of its own, rather than at the head of a stack trace as long as the checkout's path
+    // makes it. Written at exit, after the log's exit listener (added with the logger) has flushed
+    // the lines it still held.
+    logger.error('Could not open the store', { error });
+    process.once('exit', () => process.stderr.write(`${error.message}\n`));
+    process.exit(1);
+  }
   stop = () => bot.close();
   if (config.slack.appToken) {
     await bot.app.start();

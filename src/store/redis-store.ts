@@ -4,6 +4,7 @@ import { type Logger, silentLogger } from '../logger.js';
 import type { Claim, ClaimState, ClaimStore } from './claims.js';
 import { type KeyLock, keyValueStore, LockBusy, type LockOptions, StoreError } from './key-value-store.js';
 import type { OpenedStore, SharedRedis } from './opened-store.js';
+import { redisRefusal, redisStartError } from './redis-refusal.js';
 import { describeRedis, parseRedisUrl } from './redis-url.js';
 
 /** The Redis commands this module needs (node-redis, as @keyv/redis holds it). */
@@ -170,31 +171,8 @@ function scriptRunner(redis: RedisCommands): SharedRedis['runScript'] {
   };
 }
 
-/** TLS verification failures (Node's codes): the server's certificate is not one this process trusts. */
-const UNTRUSTED_CERTIFICATE = new Set([
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'UNABLE_TO_GET_ISSUER_CERT',
-  'CERT_HAS_EXPIRED',
-  'CERT_NOT_YET_VALID',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-]);
-
-/**
- * A login Redis refuses: a wrong password or user (Redis 6 and later), a password sent to a server
- * that has none, a wrong password (Redis 5).
- */
-const REFUSED_LOGIN =
-  /^(WRONGPASS|NOAUTH)\b|^ERR (AUTH .* called without any password configured|Client sent AUTH, but no password is set|invalid password)/;
-
 /** A connection error no reconnect mends: a refused password, an untrusted certificate. */
-function isLasting(cause: unknown): boolean {
-  if (!(cause instanceof Error)) return false;
-  const code = (cause as { code?: unknown }).code;
-  return (typeof code === 'string' && UNTRUSTED_CERTIFICATE.has(code)) || REFUSED_LOGIN.test(cause.message);
-}
+const isLasting = (cause: unknown): boolean => redisRefusal(cause) !== undefined;
 
 /**
  * How long a command waits to be sent while the client reconnects (node-redis's `timeout` counts
@@ -265,6 +243,38 @@ function reopening(client: RedisCommands, open: () => Promise<unknown>): RedisCo
   };
 }
 
+interface StartClient {
+  connect(): Promise<unknown>;
+  get(key: string): Promise<string | null>;
+  isReady: boolean;
+}
+
+/** How long a start whose read was lost with its connection waits for the reconnect's verdict. */
+const START_VERDICT_MS = 3_000;
+
+/**
+ * The start's one read, failing with what Redis refused however the refusal is timed: while
+ * connecting (the connect fails with it, after three tries at most for an outage), in answer to the
+ * read (`NOAUTH`), or on the reconnect after the read was lost with its connection (a password
+ * rotated just then). In that last order the read's own error (a closed socket) says nothing, so
+ * the start waits for the reconnect: refused, it fails with the refusal; back, it reads again.
+ */
+async function probeAtStart(client: StartClient, key: string, refusal: () => unknown): Promise<void> {
+  await client.connect();
+  try {
+    await client.get(key);
+  } catch (error) {
+    if (redisRefusal(error)) throw error;
+    const deadline = Date.now() + START_VERDICT_MS;
+    while (refusal() === undefined && !client.isReady && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    if (refusal() !== undefined) throw refusal();
+    if (!client.isReady) throw error;
+    await client.get(key);
+  }
+}
+
 /**
  * `redis[s]://[user:password@]host:port[/db]`: keyv on @keyv/redis for values, Redis itself for
  * claims and locks, every key under `namespace:` so deployments sharing a Redis share nothing.
@@ -281,6 +291,8 @@ export async function openRedis(
   // outage is waited out: reconnects go on (a failover, a restart), and a command waits for one
   // at most a second (a restart's blip) before it fails, so a person is told and nothing hangs.
   let outages: ReturnType<typeof connectionWatch> | undefined;
+  // The last refusal no reconnect mends, whenever it came: the start's verdict if its read was lost.
+  let refused: unknown;
   const adapter = new KeyvRedis(
     {
       ...(connection.username ? { username: connection.username } : {}),
@@ -295,6 +307,7 @@ export async function openRedis(
         reconnectStrategy: (retries: number, cause: unknown) => {
           // A refused password or an untrusted certificate: no retry mends it, so no wait for one.
           if (isLasting(cause)) {
+            refused = cause;
             outages?.refused(cause);
             return cause as Error;
           }
@@ -306,7 +319,7 @@ export async function openRedis(
     },
     { throwOnConnectError: true, throwOnErrors: true },
   );
-  const client = adapter.client as unknown as RedisCommands & ConnectionEvents & { isReady: boolean };
+  const client = adapter.client as unknown as RedisCommands & ConnectionEvents & StartClient;
   outages = connectionWatch(client, where, logger);
   const redis = reopening(client, () => adapter.getClient());
   const wrap = <T>(what: string, work: () => Promise<T>) =>
@@ -330,12 +343,12 @@ export async function openRedis(
     logger,
     lock: redisLock(redis, runScript, `${prefix}lock:`, options.lockMs ?? LOCK_MS, logger),
   });
-  // Fail at start, with the address, rather than on the first command.
+  // Fail at start, with the address and what Redis refused, rather than on the first command.
   try {
-    await keyValue.get('health:probe');
+    await probeAtStart(client, `${prefix}health:probe`, () => refused);
   } catch (error) {
-    await keyValue.close().catch(() => undefined);
-    throw new StoreError(`STORE_URL: could not reach Redis at ${where}`, { cause: error });
+    await adapter.disconnect(true).catch(() => undefined);
+    throw redisStartError(where, error);
   }
   return {
     keyValue,

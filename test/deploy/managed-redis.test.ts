@@ -1,14 +1,15 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { type AddressInfo, connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
 import { type FakeSlack, startFakeSlack } from '../helpers/fake-slack.js';
-import { type RedisServer, startRedis } from '../helpers/redis-server.js';
+import { fakeSlackToken } from '../helpers/fake-tokens.js';
+import { type RedisRelayOptions, startRedisRelay } from '../helpers/redis-relay.js';
+import { type RedisServer, startRedis, throwawayCertificate } from '../helpers/redis-server.js';
 import { type Replica, startReplica } from '../helpers/replicas.js';
+import { startScript } from '../helpers/script-process.js';
 import { commandBody, postSigned } from '../helpers/slack-requests.js';
 
 /*
@@ -23,25 +24,8 @@ const PIECES = ['s3cr', 'Pa%ss', 'Pa%25ss', 't:Pa', encodeURIComponent(PASSWORD)
 const SECRET = 'managed-redis-signing-secret';
 
 const dir = mkdtempSync(join(tmpdir(), 'eventops-tls-'));
-const cert = { certFile: join(dir, 'cert.pem'), keyFile: join(dir, 'key.pem') };
 // A throwaway certificate for 127.0.0.1, made here: nothing of it outlives the test.
-execFileSync(
-  'openssl',
-  [
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:prime256v1',
-    '-nodes',
-    '-days',
-    '1',
-    '-subj',
-    '/CN=127.0.0.1',
-  ].concat(['-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', cert.keyFile, '-out', cert.certFile]),
-  { stdio: 'ignore' },
-);
+const cert = throwawayCertificate(dir);
 
 const started: { close(): Promise<unknown> }[] = [];
 afterAll(async () => {
@@ -87,27 +71,34 @@ async function reportThrough(bot: Replica, slack: FakeSlack, eventId: string) {
   );
 }
 
-/**
- * A loopback pass-through to `port` that counts the connections made through it: how often the
- * bot tried, whatever the server makes of them (Redis does not count a failed TLS handshake).
- */
-async function countingProxy(port: number): Promise<{ port: number; connections: () => number }> {
-  let connections = 0;
-  const proxy = createServer((client) => {
-    connections += 1;
-    const upstream = connect(port, '127.0.0.1');
-    client.pipe(upstream).pipe(client);
-    const end = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('error', end).on('close', end);
-    upstream.on('error', end).on('close', end);
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  started.push({ close: () => new Promise((resolve) => proxy.close(resolve)) });
-  return { port: (proxy.address() as AddressInfo).port, connections: () => connections };
+/** A relay in front of Redis on `port` that counts the bot's tries and decides when a refusal reaches it. */
+async function relayTo(port: number, options: RedisRelayOptions = {}) {
+  const relay = await startRedisRelay(port, options);
+  started.push(relay);
+  return relay;
 }
+
+/**
+ * `src/main.ts` started as a replica is, expected to refuse: its exit code and its whole standard
+ * error (not a tail), with its plain lines (the operator's, not the log's JSON) apart.
+ */
+async function refusedStart(name: string, env: Record<string, string>) {
+  const main = await startScript('src/main.ts', {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    SLACK_BOT_TOKEN: fakeSlackToken('b', name),
+    SLACK_SIGNING_SECRET: SECRET,
+    ...env,
+  });
+  started.push({ close: async () => main.child.kill('SIGKILL') });
+  const code = await main.exited;
+  const { stderr } = main.output();
+  return { code, stderr, plainLines: stderr.split('\n').filter((line) => line && !line.startsWith('{')) };
+}
+
+/** Longer than a command's wait for the connection (1 s): held this long, a refusal comes after the first read would have given up. */
+const LATE_MS = 1_500;
 
 describe('Redis over TLS', () => {
   it('keeps keys, scripts and the report queue on rediss:// with a CA from NODE_EXTRA_CA_CERTS', async () => {
@@ -119,17 +110,26 @@ describe('Redis over TLS', () => {
     expect(ready.status).toBe(200);
   });
 
-  it('refuses to start when the server’s certificate is not trusted, saying where it tried', async () => {
-    const { redis, env } = await rig({ tls: cert });
-    const proxy = await countingProxy(redis.port);
-    const error = await replica('untrusted', env(`rediss://127.0.0.1:${proxy.port}`)).catch(
-      (caught: unknown) => caught,
-    );
-    expect(String(error)).toMatch(/exited \(\d+\)/);
-    expect(String(error)).toContain(`rediss://127.0.0.1:${proxy.port}/0`);
-    // No retry can make the certificate trusted: the start fails on the first refusal, not after three more.
-    expect(proxy.connections()).toBe(1);
-  });
+  it.each([
+    ['at once', 0],
+    ['after the first read’s 1 s wait', LATE_MS],
+  ])(
+    'refuses to start when the server’s certificate is not trusted, naming it, when the handshake ends %s',
+    async (_when, answerDelayMs) => {
+      const { redis, env } = await rig({ tls: cert });
+      const relay = await relayTo(redis.port, { answerDelayMs });
+      const start = await refusedStart('untrusted', env(`rediss://127.0.0.1:${relay.port}`));
+      expect(start.code).toBe(1);
+      expect(start.plainLines).toEqual([
+        `STORE_URL: Redis at rediss://127.0.0.1:${relay.port}/0 presented a TLS certificate this process does not trust (DEPTH_ZERO_SELF_SIGNED_CERT); add the CA that signed it to NODE_EXTRA_CA_CERTS`,
+      ]);
+      // Nothing of a read that did not happen, and no stack trace for the operator to dig through.
+      for (const noise of ['health:probe', 'not connected', '    at '])
+        expect(start.stderr, noise).not.toContain(noise);
+      // No retry can make the certificate trusted: the start fails on the first refusal, not after three more.
+      expect(relay.connections()).toBe(1);
+    },
+  );
 });
 
 describe('a Redis password holding @, : and %', () => {
@@ -147,16 +147,50 @@ describe('a Redis password holding @, : and %', () => {
     for (const piece of PIECES) expect(seen, piece).not.toContain(piece);
   });
 
-  it('a wrong password fails the start with a clear message that holds no part of the password', async () => {
-    const { redis, env } = await rig({ password: PASSWORD });
-    const proxy = await countingProxy(redis.port);
-    const wrong = `redis://:${PASSWORD.replace('s3cr', 'w0ng')}@127.0.0.1:${proxy.port}`;
-    const error = String(await replica('wrong', env(wrong)).catch((caught: unknown) => caught));
-    expect(error).toMatch(/could not reach Redis at redis:\/\/127\.0\.0\.1:\d+\/0/);
-    for (const piece of ['w0ng', 'Pa%ss', 't:Pa', 'ss@']) expect(error, piece).not.toContain(piece);
-    // A refused password stays refused: tried once, not three more times over 1.4 s.
-    expect(proxy.connections()).toBe(1);
-  });
+  it.each([
+    ['while it connects', false],
+    ['after the first read, the password rotated as that read arrived', true],
+  ])(
+    'a wrong password fails the start, refused %s, with a clear message that holds no part of the password',
+    async (_when, rotate) => {
+      const { redis, env } = await rig({ password: PASSWORD });
+      let readSeen = false;
+      const relay = await relayTo(redis.port, {
+        // The login succeeds; as the first read reaches Redis the operator rotates the password and
+        // drops every connection: the read is lost and the reconnect refused.
+        onClientData: async (chunk, connection) => {
+          if (!rotate || connection !== 1 || readSeen || !chunk.includes('health:probe')) return;
+          readSeen = true;
+          const admin = new Redis({ host: '127.0.0.1', port: redis.port, password: PASSWORD });
+          try {
+            await admin.call('CONFIG', 'SET', 'requirepass', 'rotated-w0ng-password');
+            await admin.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
+          } finally {
+            admin.disconnect();
+          }
+        },
+      });
+      const url = rotate
+        ? `redis://:${encodeURIComponent(PASSWORD)}@127.0.0.1:${relay.port}`
+        : `redis://:${PASSWORD.replace('s3cr', 'w0ng')}@127.0.0.1:${relay.port}`;
+      const start = await refusedStart('wrong', env(url));
+      expect(start.code).toBe(1);
+      expect(start.plainLines).toEqual([
+        `STORE_URL: Redis at redis://127.0.0.1:${relay.port}/0 refused the user and password in STORE_URL (WRONGPASS)`,
+      ]);
+      for (const noise of ['health:probe', 'not connected', '    at '])
+        expect(start.stderr, noise).not.toContain(noise);
+      for (const piece of [...PIECES, 'w0ng', 'ss@']) expect(start.stderr, piece).not.toContain(piece);
+      if (rotate) {
+        // The order was forced: the read went out on the first connection, the refusal came on the next.
+        expect(readSeen).toBe(true);
+        expect(relay.connections()).toBe(2);
+      } else {
+        // A refused password stays refused: tried once, not three more times over 1.4 s.
+        expect(relay.connections()).toBe(1);
+      }
+    },
+  );
 
   it('a password changed under a running replica turns /readyz to 503, without the password in a log line', async () => {
     const { redis, env } = await rig({ password: PASSWORD });

@@ -1,6 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 
 /** Debian's redis-server (`.ci/run` installs it when missing). */
@@ -90,4 +91,20 @@ export function useRedis(options: RedisServerOptions | (() => RedisServerOptions
     },
     closers,
   };
+}
+
+/**
+ * A throwaway self-signed certificate for 127.0.0.1 in `dir` (`cert.pem`, `key.pem`): trusted by a
+ * process only through NODE_EXTRA_CA_CERTS, as a managed Redis's own CA is.
+ */
+export function throwawayCertificate(dir: string): { certFile: string; keyFile: string } {
+  const cert = { certFile: join(dir, 'cert.pem'), keyFile: join(dir, 'key.pem') };
+  execFileSync(
+    'openssl',
+    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1']
+      .concat(['-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'])
+      .concat(['-keyout', cert.keyFile, '-out', cert.certFile]),
+    { stdio: 'ignore' },
+  );
+  return cert;
 }
