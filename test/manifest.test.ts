@@ -126,6 +126,13 @@ describe('manifest.yml', () => {
     );
   });
 
+  it('asks for the scopes that tell who is in a conversation (figures stay inside the organization)', () => {
+    const manifest = parse(TEMPLATE) as z.infer<typeof manifestSchema>;
+    expect(manifest.oauth_config.scopes.bot).toEqual(
+      expect.arrayContaining(['channels:read', 'groups:read', 'im:read', 'mpim:read', 'users:read']),
+    );
+  });
+
   it('gains the unfurl domain, the links scopes and link_shared with EVENT_PAGE_URL, once, and still validates', () => {
     const once = appManifest(TEMPLATE, { unfurlHost: 'tickets.example.com' });
     const twice = appManifest(once, { unfurlHost: 'tickets.example.com' });
