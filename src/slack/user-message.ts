@@ -20,7 +20,8 @@ function waitingList(error: TooManyReportsWaitingError): Mrkdwn {
 /** A report refused because too many wait already: whose, which, and what to do. */
 function tooManyWaiting(error: TooManyReportsWaitingError): Mrkdwn {
   if (error.requesterKind === 'step') {
-    return md`${error.limit} report steps are already waiting for a report (the most all workflows together may have), so this one was not queued. Run it again once some have finished.`;
+    const steps = error.limit === 1 ? md`1 report step is` : md`${error.limit} report steps are`;
+    return md`${steps} already waiting for a report (the most all workflows together may have), so this one was not queued. Run it again once some have finished.`;
   }
   return md`You already have ${error.limit} reports waiting: ${waitingList(error)}; wait for one to arrive.`;
 }

@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SimEvent } from '../../src/simulator/seed.js';
+import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
+import { command } from '../helpers/bot-actions.js';
+import { functionExecutedBody, postSignedJson } from '../helpers/slack-requests.js';
+
+/*
+ * Issue 26 item 6: no one person, or workflow, can starve everyone. The real bot (Bolt over signed
+ * requests, the simulator over loopback, a fake Slack), with one report call a minute so that
+ * reports stay waiting.
+ */
+
+const WORKFLOW_TOKEN = ['xwfp', '-', 'fake-', 'workflow-token'].join('');
+
+let rig: BotRig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+const reportPaths = (r: BotRig) => r.sim.stats().log.filter((entry) => entry.path.endsWith('/report'));
+const published = (r: BotRig): SimEvent[] => r.sim.catalog.events.filter((event) => event.status === 'published');
+/** Everything the bot said in Slack, as one string. */
+const said = (r: BotRig) => JSON.stringify([r.slack.calls, r.slack.responses]);
+
+describe('reports waiting per person and per workflow step', () => {
+  it('refuses a person\u2019s report beyond REPORTS_WAITING_PER_PERSON, naming those that wait, with no call', async () => {
+    rig = await startBot({ env: { TICKETING_REPORT_LIMIT: '1/60s', REPORTS_WAITING_PER_PERSON: '2' } });
+    const r = rig;
+    const [first, second, third, fourth] = published(r) as [SimEvent, SimEvent, SimEvent, SimEvent];
+    second.name = 'Jazz & Blues <Live>';
+    third.name = 'Poetry Slam';
+    fourth.name = 'Opera Gala';
+    // The one slot of the minute goes to the first; the next two wait.
+    await command(r, `report ${first.id}`, 'U0ALICE');
+    await expect.poll(() => reportPaths(r).length).toBe(1);
+    await command(r, `report ${second.id}`, 'U0ALICE');
+    await command(r, `report ${third.id}`, 'U0ALICE');
+    await expect.poll(() => r.bot.ticketing.reportsWaiting).toBe(2);
+    await command(r, `report ${fourth.id}`, 'U0ALICE');
+    await r.slack.waitFor(() => (said(r).includes('You already have 2 reports waiting') ? true : undefined));
+    expect(said(r)).toContain(
+      'You already have 2 reports waiting: Jazz &amp; Blues &lt;Live&gt;, Poetry Slam; wait for one to arrive.',
+    );
+    expect(r.bot.ticketing.reportsWaiting).toBe(2);
+    expect(reportPaths(r).some((entry) => entry.path.includes(fourth.id))).toBe(false);
+    // Someone else is not held back by Alice's reports.
+    await command(r, `report ${fourth.id}`, 'U0BOB');
+    await expect.poll(() => r.bot.ticketing.reportsWaiting).toBe(3);
+  });
+
+  it('fails a report step beyond REPORT_STEPS_WAITING at once, in words, with no call', async () => {
+    rig = await startBot({ env: { TICKETING_REPORT_LIMIT: '1/60s', REPORT_STEPS_WAITING: '1' } });
+    const r = rig;
+    const [first, second, third] = published(r) as [SimEvent, SimEvent, SimEvent];
+    await command(r, `report ${first.id}`, 'U0ALICE');
+    await expect.poll(() => reportPaths(r).length).toBe(1);
+    const run = async (eventId: string) => {
+      const executionId = `Fx${randomUUID().slice(0, 10)}`;
+      const body = functionExecutedBody('get_event_report', { event: eventId }, executionId, WORKFLOW_TOKEN);
+      expect((await postSignedJson(r.url, SIGNING_SECRET, body)).status).toBe(200);
+      return executionId;
+    };
+    await run(second.id);
+    await expect.poll(() => r.bot.ticketing.reportsWaiting).toBe(1);
+    const refusedRun = await run(third.id);
+    const done = await r.slack.waitFor(() =>
+      r.slack.calls.find(
+        (call) => call.method.startsWith('functions.complete') && call.args.function_execution_id === refusedRun,
+      ),
+    );
+    expect(done.method).toBe('functions.completeError');
+    expect(String(done.args.error)).toContain(
+      '1 report step is already waiting for a report (the most all workflows together may have)',
+    );
+    expect(reportPaths(r)).toHaveLength(1);
+    // A person still gets in line.
+    await command(r, `report ${third.id}`, 'U0BOB');
+    await expect.poll(() => r.bot.ticketing.reportsWaiting).toBe(2);
+  });
+});
