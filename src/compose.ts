@@ -241,6 +241,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
         },
         reportLimit: config.ticketing.reportLimit,
         minIntervalMs: config.watchMinIntervalMs,
+        maxWatchesPerPerson: config.watchesPerPerson,
         acrossReplicas: shared !== undefined,
         leaseMs: config.reportJobLockMs,
         eventDates: (eventId) => eventDatesIn(catalog.current(), eventId),

@@ -111,6 +111,7 @@ const schema = z
     REPORTS_WAITING_PER_PERSON: countAtLeastOne(5),
     REPORT_STEPS_WAITING: countAtLeastOne(10),
     WATCH_SLOT_EVERY_WINDOWS: countAtLeastOne(5),
+    WATCHES_PER_PERSON: countAtLeastOne(20),
     DIGEST_GRACE: z.preprocess(empty, duration('2h').default(2 * 3_600_000)),
     // At least a second: a job lock shorter than that expires before BullMQ renews it (a report
     // fetched several times) or is refused by its scripts.
@@ -301,6 +302,8 @@ export interface Config {
    * A report a person fetches counts as a check too, whenever it comes.
    */
   watchMinIntervalMs: number;
+  /** Most active watches one person sets up, in all conversations (each watched event stretches everyone's checks). @default 20 */
+  watchesPerPerson: number;
   /** The public event page template (`{id}`): its links unfold into event cards. */
   eventPageUrl: string | undefined;
   /** The HTTP receiver's port (it serves /healthz, /readyz and /metrics too); in the local sandbox, the page's. */
@@ -369,6 +372,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     digestGraceMs: e.DIGEST_GRACE,
     reportJobLockMs: e.REPORT_JOB_LOCK,
     watchMinIntervalMs: e.WATCH_MIN_INTERVAL,
+    watchesPerPerson: e.WATCHES_PER_PERSON,
     eventPageUrl: e.EVENT_PAGE_URL,
     port: e.PORT,
     host: e.HOST,

@@ -208,6 +208,12 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads how many active watches one person may set up, 20 by default', () => {
+    expect(loadConfig({}).watchesPerPerson).toBe(20);
+    expect(loadConfig({ WATCHES_PER_PERSON: '3' }).watchesPerPerson).toBe(3);
+    expect(() => loadConfig({ WATCHES_PER_PERSON: '-1' })).toThrow(ConfigError);
+  });
+
   it('parses rate limits in ms, s, m and h', () => {
     expect(parseRateLimit('30/500ms')).toEqual({ limit: 30, windowMs: 500 });
     expect(parseRateLimit('1000/1h')).toEqual({ limit: 1000, windowMs: 3_600_000 });

@@ -24,6 +24,8 @@ export interface BuildWatchesOptions<M> {
   /** The report endpoint's limit: the slots checks go round. */
   reportLimit: RateLimitSpec;
   minIntervalMs: number;
+  /** Most active watches one person sets up. @default 20 */
+  maxWatchesPerPerson?: number;
   /** How long a watch claim is held before others may take it (a check's is renewed while it runs). */
   leaseMs?: number;
   /** The event's dates as the catalog in memory has them (a rescheduled event moves its watch). */
@@ -69,6 +71,7 @@ export function buildWatches<M>(options: BuildWatchesOptions<M>): BuiltWatches<M
     clock: options.clock,
     logger,
     ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
+    ...(options.maxWatchesPerPerson !== undefined ? { maxWatchesPerPerson: options.maxWatchesPerPerson } : {}),
     ...(options.eventDates ? { eventDates: options.eventDates } : {}),
     ...(options.onCheck ? { onCheck: options.onCheck } : {}),
     ...(options.onAlert ? { onAlert: options.onAlert } : {}),

@@ -573,3 +573,19 @@ describe('/events watch form: an event that has ended', () => {
     );
   });
 });
+
+describe('/events watch: one person’s share', () => {
+  it('refuses a person’s watch past WATCHES_PER_PERSON, saying why, and sets nothing', async () => {
+    rig = await startBot({ ...FAST, env: { ...FAST.env, WATCHES_PER_PERSON: '1' } });
+    const events = rig.sim.catalog.events.filter(
+      (e) => e.status === 'published' && e.startsAtMs > Date.now() + 86_400_000,
+    );
+    const [first, second] = events as [SimEvent, SimEvent];
+    expect(await command(rig, `watch ${first.id}: sold out`, 'U0ALICE')).toContain('Watching');
+    const refused = await command(rig, `watch ${second.id}: sold out`, 'U0ALICE', 'C0002');
+    expect(refused).toContain('as many as one person may');
+    expect(await rig.bot.watches.list({ channel: 'C0002' })).toHaveLength(0);
+    // Someone else still may.
+    expect(await command(rig, `watch ${second.id}: sold out`, 'U0BOB', 'C0002')).toContain('Watching');
+  });
+});
