@@ -27,7 +27,7 @@ export interface BuildSharedReportQueueOptions<D> {
   logger: Logger;
 }
 
-/** A cached report, with when it was read from the service (`clock`). */
+/** A cached report, with when the call that read it was sent (`clock`). */
 interface CachedReport {
   report: EventReport;
   readAt: number;
@@ -46,7 +46,7 @@ export function storeReportCache(store: KeyValueStore, ttlMs: number, clock: Clo
       if (!cached || (options.readAfterMs !== undefined && !(cached.readAt > options.readAfterMs))) return undefined;
       return cached.report;
     },
-    set: (eventId, report) => store.set(key(eventId), { report, readAt: clock.now() }, ttlMs),
+    set: (eventId, report, readAt = clock.now()) => store.set(key(eventId), { report, readAt }, ttlMs),
   };
 }
 

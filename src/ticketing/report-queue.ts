@@ -380,8 +380,10 @@ export class ReportQueue implements ReportScheduler {
       ? 'interactive'
       : 'background';
     try {
+      // Read "at" when asked: a check made of its answer (a person's report counts as one) is no older.
+      const readAt = this.#clock.now();
       const report = await this.#fetchReport(entry.eventId, priority, entry.controller.signal);
-      this.#cache?.set(entry.eventId, { report, readAt: this.#clock.now() });
+      this.#cache?.set(entry.eventId, { report, readAt });
       this.#entries.delete(entry.eventId);
       for (const waiter of entry.waiters) {
         waiter.onProgress?.({ state: 'done', position: 0, estimatedWaitMs: 0 });

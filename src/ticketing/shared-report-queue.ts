@@ -57,7 +57,8 @@ export type SharedReportProgress = ReportProgress | { state: 'lost' } | { state:
 export interface ReportCache {
   /** Only one read from the service after `readAfterMs`, when given. */
   get(eventId: string, options?: CacheReadOptions): Promise<EventReport | undefined>;
-  set(eventId: string, report: EventReport): Promise<void>;
+  /** `readAt`: when the call that read it was sent (a check made of its answer is no older). */
+  set(eventId: string, report: EventReport, readAt: number): Promise<void>;
 }
 
 export interface SharedReportQueueOptions<D> {
@@ -658,8 +659,9 @@ export class SharedReportQueue<D> {
     renewal.unref();
     let rateLimitedForMs = 0;
     try {
+      const readAt = this.#clock.now();
       const report = await this.#currentSlot.run(grant.slot, () => fetch(AbortSignal.timeout(this.#deadlineMs)));
-      await this.#cache?.set(eventId, report).catch(() => undefined);
+      await this.#cache?.set(eventId, report, readAt).catch(() => undefined);
       return report;
     } catch (error) {
       if (error instanceof RateLimitedError && error.scope === 'report') rateLimitedForMs = error.retryAfterMs;
@@ -769,10 +771,11 @@ export class SharedReportQueue<D> {
     let outcome: ReportOutcome;
     try {
       const late = AbortSignal.timeout(Math.max(1, deadline - this.#clock.now()));
+      const readAt = this.#clock.now();
       const report = await this.#currentSlot.run(slot, () =>
         options.fetchReport(request.eventId, signal ? AbortSignal.any([signal, late]) : late),
       );
-      await this.#cache?.set(request.eventId, report).catch(() => undefined);
+      await this.#cache?.set(request.eventId, report, readAt).catch(() => undefined);
       outcome = { kind: 'report', report };
     } catch (error) {
       if (error instanceof RateLimitedError && error.scope === 'report') rateLimitedForMs = error.retryAfterMs;
