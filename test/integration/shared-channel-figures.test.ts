@@ -103,6 +103,13 @@ describe('a report asked for in a channel shared with another organization', () 
       ),
     );
     expect(JSON.stringify(edited.args.blocks)).toContain(event.id);
+
+    // A second click (a double click, or later) posts nothing more, and says so.
+    const again = await click(r, post, SHARED);
+    await r.slack.waitFor(() =>
+      answersTo(r, again).find((call) => JSON.stringify(call.args).includes('already posted in the channel')),
+    );
+    expect(postsIn(r, SHARED).filter((call) => call.args.thread_ts === undefined)).toHaveLength(1);
   });
 
   it('is posted in a channel of the organization alone as before', async () => {

@@ -1,4 +1,6 @@
 import type { App } from '@slack/bolt';
+import { plainMessage } from '../../render/block-kit.js';
+import { md } from '../../render/mrkdwn.js';
 import {
   REPORT_POST_IN_CHANNEL_ACTION,
   WATCH_SHARED_CHANNEL_ANYWAY_ACTION,
@@ -10,6 +12,7 @@ import { askForReport } from '../ask-for-report.js';
 import { parseEventsCommand } from '../command-parser.js';
 import { handleWatchCommand } from '../commands/watch-command.js';
 import type { SlackDeps } from '../deps.js';
+import { respondPrivately } from '../respond-safely.js';
 
 const buttonValue = (action: unknown) =>
   typeof action === 'object' && action !== null && 'value' in action && typeof action.value === 'string'
@@ -38,6 +41,14 @@ export function registerSharedChannelActions(app: App, deps: SlackDeps): void {
     try {
       eventId = parseId('event', asked.e);
     } catch {
+      return;
+    }
+    // One post however often the button is clicked (a double click, two replicas).
+    const message =
+      'container' in body && body.container ? (body.container as { message_ts?: unknown }).message_ts : undefined;
+    const once = `post-in-channel:${channelId}:${typeof message === 'string' ? message : body.user.id}:${eventId}`;
+    if (!(await deps.runs.firstTime(once))) {
+      await respondPrivately(respond, plainMessage(md`The report is already posted in the channel.`), deps.logger);
       return;
     }
     await askForReport(deps, {
