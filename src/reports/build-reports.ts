@@ -2,6 +2,7 @@ import type { Logger } from '../logger.js';
 import type { KeyValueStore } from '../store/key-value-store.js';
 import type { RedisConnection } from '../store/opened-store.js';
 import type { RateLimitSpec } from '../ticketing/rate-limit.js';
+import type { CachedReport } from '../ticketing/report-queue.js';
 import type { WaitingLimits } from '../ticketing/report-waiting.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import type { ReportCache, ReportJob, ReportOutcome, SharedReportQueue } from '../ticketing/shared-report-queue.js';
@@ -27,12 +28,6 @@ export interface BuildSharedReportQueueOptions<D> {
   logger: Logger;
 }
 
-/** A cached report, with when the call that read it was sent (`clock`). */
-interface CachedReport {
-  report: EventReport;
-  readAt: number;
-}
-
 /**
  * A store-backed cache of finished reports, each with when it was read; none at a TTL of 0 (keyv
  * would read 0 as "forever").
@@ -44,7 +39,7 @@ export function storeReportCache(store: KeyValueStore, ttlMs: number, clock: Clo
     get: async (eventId, options = {}) => {
       const cached = await store.get<CachedReport>(key(eventId));
       if (!cached || (options.readAfterMs !== undefined && !(cached.readAt > options.readAfterMs))) return undefined;
-      return cached.report;
+      return cached;
     },
     set: (eventId, report, readAt = clock.now()) => store.set(key(eventId), { report, readAt }, ttlMs),
   };

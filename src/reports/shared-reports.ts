@@ -30,7 +30,7 @@ export function sharedReports<W>(deps: SharedReportsDeps<W>): ReportFlow<W> {
       const cached = ask.fresh ? undefined : await queue.cached(ask.eventId);
       if (cached) {
         const view = await surface.open(FETCHING);
-        await finishReport(deps, view, who, { kind: 'report', report: cached });
+        await finishReport(deps, view, who, { kind: 'report', report: cached.report });
         return;
       }
       // Its place among the reports its requester may have waiting, before anything is shown: one

@@ -3,6 +3,7 @@ import type { Metrics } from '../observability/metrics.js';
 import { awaitReport, replyView } from '../reports/awaited-report.js';
 import { deliverReport, finishReport } from '../reports/finish-report.js';
 import { inProcessReports } from '../reports/in-process-reports.js';
+import { type ReportRead, type ReportSource, reportAtHand as readAtHand } from '../reports/report-at-hand.js';
 import type { ReportFlow, ReportFlowDeps } from '../reports/report-flow.js';
 import type { ReportAsk, ReportSurface } from '../reports/report-surface.js';
 import { sharedReports } from '../reports/shared-reports.js';
@@ -76,7 +77,7 @@ export function reportFor(
     reportFlow(deps),
     {
       store: shared?.store,
-      cached: shared ? (id) => shared.queue.cached(id) : undefined,
+      cached: shared ? async (id) => (await shared.queue.cached(id))?.report : undefined,
       clock: deps.clock,
       stopping: deps.work.stopping,
     },
@@ -86,15 +87,33 @@ export function reportFor(
 }
 
 /**
- * The event's latest report at hand, at no report call: a watch's last check, the replicas' shared
- * cache, or one this process fetched lately; undefined when none is.
+ * The event's report at hand, at no report call: the freshest of a watch's last check, the
+ * replicas' shared cache and one this process fetched lately, read at most one report window ago
+ * unless the caller accepts older (`maxAgeMs`, and then shows when it was read); undefined when
+ * none is.
  */
-export async function reportAtHand(deps: SlackDeps, eventId: string): Promise<EventReport | undefined> {
-  return (
-    (await deps.watches?.latestReport(eventId)) ??
-    (await deps.sharedReports?.queue.cached(eventId)) ??
-    deps.ticketing.cachedReport(eventId)
-  );
+export function reportAtHand(
+  deps: SlackDeps,
+  eventId: string,
+  options: { maxAgeMs?: number } = {},
+): Promise<ReportRead | undefined> {
+  const sources: ReportSource[] = [
+    async (id) => {
+      const check = await deps.watches?.lastCheck(id);
+      return check && { report: check.report, readAt: check.checkedAt };
+    },
+    (id, readAfterMs) => deps.sharedReports?.queue.cached(id, { readAfterMs }),
+    (id, readAfterMs) => deps.ticketing.cachedReport(id, { readAfterMs }),
+  ];
+  return readAtHand(sources, eventId, {
+    now: deps.clock.now(),
+    maxAgeMs: options.maxAgeMs ?? deps.reportLimit.windowMs,
+  });
+}
+
+/** The report at hand's figures alone (see `reportAtHand`). */
+export async function reportFiguresAtHand(deps: SlackDeps, eventId: string): Promise<EventReport | undefined> {
+  return (await reportAtHand(deps, eventId))?.report;
 }
 
 /** What finishing a report on any replica needs: the report flow's, the limit's words, and the store. */

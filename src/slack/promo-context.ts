@@ -6,7 +6,7 @@ import { noEventMessage } from '../render/event-blocks.js';
 import { code, md } from '../render/mrkdwn.js';
 import { confirmationRefusedMessage, promoCodeNotNamed, promoConfirmMessage } from '../render/promo-blocks.js';
 import { fetchingReportMessage } from '../render/report-blocks.js';
-import { reportAtHand, reportFor } from './ask-for-report.js';
+import { reportFiguresAtHand, reportFor } from './ask-for-report.js';
 import type { SlackDeps } from './deps.js';
 import { respondPrivately } from './respond-safely.js';
 import { restartingMessage, userMessageFor } from './user-message.js';
@@ -56,7 +56,7 @@ export function proposalMessage(deps: SlackDeps, result: ProposeResult, eventId:
  */
 export function promoCodeSources(deps: SlackDeps, userId: string): PromoCodeSources {
   return {
-    reportAtHand: (eventId) => reportAtHand(deps, eventId),
+    reportAtHand: (eventId) => reportFiguresAtHand(deps, eventId),
     fetchReport: (eventId, options) => reportFor(deps, eventId, userId, options),
   };
 }

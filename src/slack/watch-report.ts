@@ -1,7 +1,7 @@
 import type { Mrkdwn } from '../render/mrkdwn.js';
 import { md } from '../render/mrkdwn.js';
 import type { EventReport } from '../ticketing/schemas.js';
-import { reportAtHand, reportFor } from './ask-for-report.js';
+import { reportFiguresAtHand, reportFor } from './ask-for-report.js';
 import type { SlackDeps } from './deps.js';
 import { restartingMessage, userMessageFor } from './user-message.js';
 
@@ -15,7 +15,7 @@ export async function reportToWatch(
   userId: string,
   fetching: () => Promise<unknown>,
 ): Promise<EventReport> {
-  const atHand = await reportAtHand(deps, eventId);
+  const atHand = await reportFiguresAtHand(deps, eventId);
   if (atHand) return atHand;
   await fetching();
   return reportFor(deps, eventId, userId);

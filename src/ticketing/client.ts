@@ -19,6 +19,7 @@ import { items, type Page, paginate } from './paginate.js';
 import { promoQuantityProblem } from './promo-quantity.js';
 import { type RateLimitObservation, readRateLimitHeaders } from './rate-limit-headers.js';
 import {
+  type CachedReport,
   type CacheReadOptions,
   ReportQueue,
   type ReportQueueOptions,
@@ -241,7 +242,7 @@ export class TicketingClient {
   }
 
   /** A report this process fetched lately, still fresh in its queue's cache, at no cost. */
-  cachedReport(eventId: string, options: CacheReadOptions = {}): EventReport | undefined {
+  cachedReport(eventId: string, options: CacheReadOptions = {}): CachedReport | undefined {
     return this.#reports.cached?.(parseId('event', eventId), options);
   }
 

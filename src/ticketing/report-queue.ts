@@ -75,7 +75,7 @@ export interface ReportScheduler {
    */
   spare?(eventId: string, options?: CacheReadOptions): Promise<EventReport> | undefined;
   /** A report fetched lately, still fresh in the cache, at no cost; else undefined. */
-  cached?(eventId: string, options?: CacheReadOptions): EventReport | undefined;
+  cached?(eventId: string, options?: CacheReadOptions): CachedReport | undefined;
 }
 
 /** Builds the report queue once the client can fetch reports for it. */
@@ -96,8 +96,8 @@ export interface ReportQueueOptions {
   clock?: Clock;
 }
 
-/** A cached report, with when it was read from the service. */
-interface CachedReport {
+/** A cached report, with when the call that read it from the service was sent. */
+export interface CachedReport {
   report: EventReport;
   readAt: number;
 }
@@ -252,15 +252,15 @@ export class ReportQueue implements ReportScheduler {
     };
   }
 
-  cached(eventId: string, options: CacheReadOptions = {}): EventReport | undefined {
+  cached(eventId: string, options: CacheReadOptions = {}): CachedReport | undefined {
     const cached = this.#cache?.get(eventId);
     if (!cached || (options.readAfterMs !== undefined && cached.readAt <= options.readAfterMs)) return undefined;
-    return cached.report;
+    return cached;
   }
 
   spare(eventId: string, options: CacheReadOptions = {}): Promise<EventReport> | undefined {
     const cached = this.cached(eventId, options);
-    if (cached) return Promise.resolve(cached);
+    if (cached) return Promise.resolve(cached.report);
     // A person's request for it, waiting or being fetched, serves both when it lands.
     if (this.#entries.has(eventId)) return undefined;
     const now = this.#clock.now();

@@ -9,7 +9,7 @@ import { type CancelledError, RateLimitedError } from './errors.js';
 import { assertRateLimit, type RateLimitSpec } from './rate-limit.js';
 import type { RateLimitObservation } from './rate-limit-headers.js';
 import { REPORT_DEADLINE_MS, reportDeadlineError } from './report-deadline.js';
-import type { CacheReadOptions, ReportProgress } from './report-queue.js';
+import type { CachedReport, CacheReadOptions, ReportProgress } from './report-queue.js';
 import { lookAtQueue, type ReportQueueKeys, type ReportQueueView } from './report-queue-view.js';
 import { ReportSlots } from './report-slots.js';
 import type { RequesterKind, WaitingLimits } from './report-waiting.js';
@@ -56,7 +56,7 @@ export type SharedReportProgress = ReportProgress | { state: 'lost' } | { state:
 /** Finished reports every replica can serve for a while, so the same report is not fetched twice. */
 export interface ReportCache {
   /** Only one read from the service after `readAfterMs`, when given. */
-  get(eventId: string, options?: CacheReadOptions): Promise<EventReport | undefined>;
+  get(eventId: string, options?: CacheReadOptions): Promise<CachedReport | undefined>;
   /** `readAt`: when the call that read it was sent (a check made of its answer is no older). */
   set(eventId: string, report: EventReport, readAt: number): Promise<void>;
 }
@@ -423,7 +423,7 @@ export class SharedReportQueue<D> {
   }
 
   /** A report fetched lately, if any replica has one (read after `readAfterMs`, when given). */
-  async cached(eventId: string, options: CacheReadOptions = {}): Promise<EventReport | undefined> {
+  async cached(eventId: string, options: CacheReadOptions = {}): Promise<CachedReport | undefined> {
     return this.#cache?.get(eventId, options).catch(() => undefined);
   }
 
@@ -643,7 +643,7 @@ export class SharedReportQueue<D> {
     options: CacheReadOptions = {},
   ): Promise<EventReport | undefined> {
     const cached = await this.cached(eventId, options);
-    if (cached) return cached;
+    if (cached) return cached.report;
     await this.#ready;
     const { wait, prioritized, delayed, active, started } = this.#turnKeys;
     const waiting = await this.#run(ANYONE_WAITING, [wait, prioritized, delayed, active, started], []);
@@ -724,7 +724,7 @@ export class SharedReportQueue<D> {
     const cached = request.fresh ? undefined : await this.cached(request.eventId);
     if (cached) {
       await this.#started(id, request.round);
-      outcome = { kind: 'report', report: cached };
+      outcome = { kind: 'report', report: cached.report };
     } else if (this.#clock.now() >= deadline) {
       // Its asker's replica, which would have taken it out of the queue, is gone.
       await this.#started(id, request.round);

@@ -341,11 +341,6 @@ export class WatchService<M> {
     return this.#o.store.lastCheck(eventId);
   }
 
-  /** The latest report of an event at hand (a watch's last check), if any. */
-  async latestReport(eventId: string): Promise<EventReport | undefined> {
-    return (await this.#o.store.lastCheck(eventId))?.report;
-  }
-
   /** A report a person fetched: if the event is watched, it counts as a check (one fetch, both uses). */
   async observe(eventId: string, report: EventReport): Promise<void> {
     const watched = (await this.#o.store.schedule()).find((e) => e.eventId === eventId);

@@ -3,6 +3,7 @@ import { PROMO_CONFIRM_ACTION } from '../../src/render/promo-blocks.js';
 import type { SimPromo } from '../../src/simulator/seed.js';
 import { type BotRig, startBot } from '../helpers/bot.js';
 import { blocksText, buttonValue, click, command, nthResponse } from '../helpers/bot-actions.js';
+import { aheadClock } from '../helpers/clocks.js';
 
 let rig: BotRig | undefined;
 afterEach(async () => {
@@ -70,5 +71,24 @@ describe('/events promo by the code people know', () => {
     const { responseUrl } = await command(rig, `promo ${promo.eventId} ${promo.code} 12`, 'U0NOBODY');
     expect(blocksText(await nthResponse(rig, responseUrl))).toContain('promo editor');
     expect(reportCalls(rig)).toBe(0);
+  });
+});
+
+describe('/events promo: the report at hand is fresh', () => {
+  it('does not take a watch check older than a report window as at hand: the report is read again', async () => {
+    const clock = aheadClock();
+    rig = await startBot({ compose: { clock }, sim: { clock } });
+    const promo = promoOf(rig);
+    await command(rig, `watch ${promo.eventId}: sold out`);
+    const r = rig;
+    await expect.poll(async () => (await r.bot.watches.lastCheck(promo.eventId))?.checks).toBe(1);
+    // The check is now two report windows old.
+    clock.advance(120_000);
+    const before = reportCalls(rig);
+    const { responseUrl } = await command(rig, `promo ${promo.eventId} ${promo.code} 12`);
+    const proposal = await nthResponse(rig, responseUrl, 2);
+    expect(blocksText(proposal)).toContain(promo.id);
+    // The code's id and quantity come from a report read now, not the two-window-old check.
+    expect(reportCalls(rig)).toBe(before + 1);
   });
 });

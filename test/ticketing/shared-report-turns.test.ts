@@ -251,7 +251,10 @@ describe('SharedReportQueue.spare (background work takes only the slots people l
     const reports = new Map<string, EventReport>();
     return {
       reports,
-      get: async (eventId) => reports.get(eventId),
+      get: async (eventId) => {
+        const found = reports.get(eventId);
+        return found && { report: found, readAt: 0 };
+      },
       set: async (eventId, value) => {
         reports.set(eventId, value);
       },

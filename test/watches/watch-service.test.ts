@@ -998,13 +998,13 @@ describe('WatchService: checks and report slots', () => {
     const h = await harness();
     const service = h.replica();
     await service.observe(EVENT.id, h.reports.set(EVENT.id, {}));
-    expect(await service.latestReport(EVENT.id)).toBeUndefined();
+    expect(await service.lastCheck(EVENT.id)).toBeUndefined();
     expect(h.checks).toEqual([]);
     await service.watch(request([soldAtLeast(400)]));
     await service.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 350 }));
     // Another replica read a report at the same instant: the one recorded first stands.
     await h.replica().observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 999 }));
-    expect((await service.latestReport(EVENT.id))?.ticketsSold).toBe(350);
+    expect((await service.lastCheck(EVENT.id))?.report.ticketsSold).toBe(350);
     expect(h.slack.alerts()).toHaveLength(0);
   });
 

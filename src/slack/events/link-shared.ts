@@ -3,7 +3,7 @@ import type { EventLinks } from '../../catalog/event-links.js';
 import { withinDeadline } from '../../observability/within-deadline.js';
 import type { Block } from '../../render/block-kit.js';
 import { eventUnfurlBlocks } from '../../render/unfurl-blocks.js';
-import type { EventReport } from '../../ticketing/schemas.js';
+import { reportAtHand } from '../ask-for-report.js';
 import { isConversationId, unfurlMayShowFigures } from '../conversation-audience.js';
 import type { SlackDeps } from '../deps.js';
 import { countSlackError } from '../slack-errors.js';
@@ -23,17 +23,11 @@ interface LinkSharedEvent {
   links?: { url?: string; domain?: string }[];
 }
 
-/** A report already at hand for an event, with when it was read: an unfurl never spends a report call. */
-async function reportAtHand(
-  deps: SlackDeps,
-  eventId: string,
-): Promise<{ report: EventReport; readAt: number } | undefined> {
-  const check = await deps.watches?.lastCheck(eventId).catch(() => undefined);
-  if (check) return { report: check.report, readAt: check.checkedAt };
-  const cached = await deps.sharedReports?.queue.cached(eventId).catch(() => undefined);
-  const generated = typeof cached?.generatedAt === 'string' ? Date.parse(cached.generatedAt) : Number.NaN;
-  return cached && Number.isFinite(generated) ? { report: cached, readAt: generated } : undefined;
-}
+/**
+ * How old a report an unfurl shows may be: it says when the figures were read, so a watch's check
+ * of a few hours ago is still worth showing. An unfurl never spends a report call.
+ */
+const UNFURL_REPORT_MAX_AGE_MS = 24 * 3_600_000;
 
 /**
  * Event page links unfold into event cards (`link_shared` → one `chat.unfurl` for all the links of
@@ -72,7 +66,9 @@ export function registerLinkUnfurls(app: App, deps: SlackDeps, links: EventLinks
     for (const link of wanted) {
       const found = snapshot.byId.get(link.eventId);
       if (!found) continue;
-      const report = showFigures ? await reportAtHand(deps, found.id) : undefined;
+      const report = showFigures
+        ? await reportAtHand(deps, found.id, { maxAgeMs: UNFURL_REPORT_MAX_AGE_MS })
+        : undefined;
       unfurls[link.url] = { blocks: eventUnfurlBlocks({ event: found, asOf: snapshot.asOf, report }) };
     }
     if (Object.keys(unfurls).length === 0) return;

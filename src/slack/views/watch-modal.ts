@@ -16,7 +16,7 @@ import {
   parseConditions,
 } from '../../watches/watch-condition.js';
 import { ackFirst } from '../ack-first.js';
-import { reportAtHand, reportFor } from '../ask-for-report.js';
+import { reportFiguresAtHand, reportFor } from '../ask-for-report.js';
 import { sharedChannelWatchRefusal } from '../conversation-audience.js';
 import type { SlackDeps } from '../deps.js';
 import { decodeOrigin } from '../modal-openers.js';
@@ -76,7 +76,7 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
           return undefined;
         });
     let hash: string | undefined = view.hash;
-    let report = await reportAtHand(deps, event.id).catch(() => undefined);
+    let report = await reportFiguresAtHand(deps, event.id).catch(() => undefined);
     if (!report) {
       // None at hand: fetched in the person's turn, the form saying so meanwhile.
       const waiting = await redraw(undefined, fetchingReportWords(md`to offer what it holds`, deps.reportLimit), hash);
@@ -123,7 +123,7 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
       await ack({ response_action: 'errors', errors: { [FIELDS.conditions.block]: wording.problem.slice(0, 150) } });
       return;
     }
-    const atHand = await reportAtHand(deps, id).catch(() => undefined);
+    const atHand = await reportFiguresAtHand(deps, id).catch(() => undefined);
     if (atHand) {
       const problem = conditionsProblem(conditionsFrom(text, atHand));
       if (problem) {
