@@ -1,4 +1,4 @@
-import { type ReportRow, rowLists, topFigures } from '../reports/report-figures.js';
+import { fieldKey, type ReportRow, rowLists, topFigures } from '../reports/report-figures.js';
 import type { ReportStatus } from '../reports/report-status.js';
 import type { RateLimitSpec } from '../ticketing/rate-limit.js';
 import type { EventReport } from '../ticketing/schemas.js';
@@ -14,7 +14,7 @@ import {
   warningMessage,
 } from './block-kit.js';
 import { describeLimit } from './limit-wording.js';
-import { clip, code, type Mrkdwn, md, shorten } from './mrkdwn.js';
+import { clip, code, dateToken, type Mrkdwn, md, shorten } from './mrkdwn.js';
 
 const LABEL_KEYS = ['name', 'label', 'code', 'title', 'date', 'day', 'category', 'id'];
 const MAX_ROWS = 10;
@@ -41,17 +41,41 @@ export function formatNumber(key: string, value: number, currency: string | unde
 
 type Row = ReportRow;
 
-/** A list of records as a short monospace table with a bar for its first numeric column. */
+/** A column name that says sold (not unsold or sold out), or redeemed: what a table of sales counts. */
+const countsSales = (column: string) => {
+  const k = fieldKey(column);
+  return (k.includes('sold') && !k.includes('unsold') && !k.includes('soldout')) || k === 'redeemed';
+};
+
+/**
+ * What a table's bars measure: what it is about, never merely its first numeric column (a price).
+ * Tickets sold (or a code's redemptions), else the figure the table is named after
+ * (`revenueByMonth` → `revenue`); none of those: no bars.
+ */
+export function barColumn(tableKey: string, numericKeys: readonly string[]): string | undefined {
+  const sold = numericKeys.find(countsSales);
+  if (sold) return sold;
+  const table = fieldKey(tableKey);
+  const named = numericKeys.filter((k) => fieldKey(k).length > 0 && table.startsWith(fieldKey(k)));
+  return named.sort((a, b) => fieldKey(b).length - fieldKey(a).length)[0];
+}
+
+/** A list of records as a short monospace table, with bars for what the table measures (`barColumn`). */
 function table(key: string, rows: Row[], currency: string | undefined): Block[] {
   const sample = rows[0] as Row;
   const labelKey = LABEL_KEYS.find((k) => typeof sample[k] === 'string');
-  const numericKeys = Object.keys(sample)
-    .filter((k) => typeof sample[k] === 'number')
-    .slice(0, 3);
+  const allNumeric = Object.keys(sample).filter((k) => typeof sample[k] === 'number');
+  const barKey = barColumn(key, allNumeric);
+  // The measured column is always among the three shown.
+  const numericKeys = barKey
+    ? [...allNumeric.filter((k) => k !== barKey).slice(0, 2), barKey].sort(
+        (a, b) => allNumeric.indexOf(a) - allNumeric.indexOf(b),
+      )
+    : allNumeric.slice(0, 3);
   if (!labelKey || numericKeys.length === 0) return [];
   const shown = rows.slice(0, MAX_ROWS);
-  const barKey = numericKeys[0] as string;
-  const max = Math.max(...shown.map((row) => (typeof row[barKey] === 'number' ? (row[barKey] as number) : 0)), 1);
+  const measured = (row: Row) => (barKey && typeof row[barKey] === 'number' ? Math.max(0, row[barKey] as number) : 0);
+  const max = Math.max(...shown.map(measured), 1);
   const labels = shown.map((row) => String(row[labelKey] ?? '').slice(0, 24));
   const labelWidth = Math.max(...labels.map((l) => l.length), humanise(labelKey).length);
   const cells = shown.map((row) =>
@@ -63,16 +87,24 @@ function table(key: string, rows: Row[], currency: string | undefined): Block[] 
     ...numericKeys.map((k, i) => humanise(k).padStart(widths[i] ?? 0)),
   ].join('  ');
   const lines = shown.map((row, r) => {
-    const value = typeof row[barKey] === 'number' ? Math.max(0, row[barKey] as number) : 0;
-    const bar = '█'.repeat(Math.round((value / max) * BAR_WIDTH));
+    const bar = barKey ? '█'.repeat(Math.round((measured(row) / max) * BAR_WIDTH)) : '';
     const numbers = (cells[r] ?? []).map((cell, i) => cell.padStart(widths[i] ?? 0));
-    return [(labels[r] ?? '').padEnd(labelWidth), ...numbers, bar].join('  ');
+    return [(labels[r] ?? '').padEnd(labelWidth), ...numbers, bar].join('  ').trimEnd();
   });
   const more = rows.length - shown.length;
   const body = clip([head, ...lines].join('\n').replaceAll('`', "'"), LIMITS.sectionText - 200);
-  const blocks: Block[] = [mrkdwnSection(md`*${clip(humanise(key), 100)}*\n\`\`\`${body}\`\`\``)];
+  const measures = barKey ? md` (bars: ${clip(humanise(barKey).toLowerCase(), 60)})` : md``;
+  const blocks: Block[] = [mrkdwnSection(md`*${clip(humanise(key), 100)}*${measures}\n\`\`\`${body}\`\`\``)];
   if (more > 0) blocks.push(context(md`...and ${more} more`));
   return blocks;
+}
+
+/** When the report was generated, in each reader's zone; text that is no time stays as given. */
+function generatedWords(generatedAt: string): Mrkdwn {
+  const at = Date.parse(generatedAt);
+  if (!Number.isFinite(at)) return clip(generatedAt, 40);
+  const fallback = `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return dateToken(at, '{date_short_pretty} at {time}', fallback);
 }
 
 export interface ReportMessageOptions {
@@ -109,7 +141,8 @@ export function reportMessage(report: EventReport, options: ReportMessageOptions
   if (lists.length > MAX_LISTS) blocks.push(context(md`...and ${lists.length - MAX_LISTS} more lists in the file`));
   if (numbers.length === 0 && lists.length === 0)
     blocks.push(mrkdwnSection(md`The report has no figures to show here.`));
-  const generated = typeof report.generatedAt === 'string' ? md` · generated ${clip(report.generatedAt, 40)}` : md``;
+  const generated =
+    typeof report.generatedAt === 'string' ? md` · generated ${generatedWords(report.generatedAt)}` : md``;
   blocks.push(context(md`${code(options.eventId)}${generated}`));
   if (options.attachmentNote) blocks.push(context(options.attachmentNote));
   const headline = clip(

@@ -7,6 +7,7 @@ import {
   reportMessage,
   reportProgressMessage,
 } from '../../src/render/report-blocks.js';
+import { sampleReport } from '../helpers/sample-report.js';
 
 const report = {
   eventId: 'evt_1',
@@ -96,5 +97,37 @@ describe('App Home', () => {
     expect(JSON.stringify(view.blocks)).toContain(
       '171 of 180 requests left in this window (resets in 30 s); 2 waiting.',
     );
+  });
+});
+
+describe('what a report table measures', () => {
+  const lineOf = (text: string, label: string) => text.split('\\n').find((line) => line.startsWith(label)) ?? '';
+  const bars = (line: string) => (line.match(/█/g) ?? []).length;
+
+  it('measures "By category" bars by tickets sold, never by the first numeric column (price)', () => {
+    const text = JSON.stringify(reportMessage(sampleReport(), { eventId: 'evt_1' }).blocks);
+    // General: 450 sold at 40; VIP: 70 sold at 114.29. Bars by price would make VIP the longer one.
+    expect(bars(lineOf(text, 'General'))).toBeGreaterThan(bars(lineOf(text, 'VIP')));
+    expect(lineOf(text, 'General')).toContain('450');
+  });
+
+  it('measures a table by the figure named like the table when none says sold', () => {
+    const report = sampleReport({
+      byCategory: undefined,
+      salesByDay: undefined,
+      promos: undefined,
+      revenueByMonth: [
+        { day: 'Jan', refunds: 90, revenue: 10 },
+        { day: 'Feb', refunds: 1, revenue: 100 },
+      ],
+    });
+    const text = JSON.stringify(reportMessage(report, { eventId: 'evt_1' }).blocks);
+    expect(bars(lineOf(text, 'Feb'))).toBeGreaterThan(bars(lineOf(text, 'Jan')));
+  });
+
+  it("gives the report's generation time in the reader's zone, never as raw UTC ISO text", () => {
+    const text = JSON.stringify(reportMessage(sampleReport(), { eventId: 'evt_1' }).blocks);
+    expect(text).toContain(`<!date^${Date.parse('2026-12-01T08:55:00.000Z') / 1000}^`);
+    expect(text).not.toContain('2026-12-01T08:55');
   });
 });
