@@ -6,6 +6,8 @@ import type { Config } from './config.js';
 import { buildDigests } from './digest/build-digests.js';
 import type { DigestService } from './digest/digest-service.js';
 import { Closers } from './lifecycle/closers.js';
+import { type BuiltHistory, buildSalesHistory } from './history/build-history.js';
+import type { SalesHistory } from './history/sales-history.js';
 import { Late } from './lifecycle/late.js';
 import { WorkTracker } from './lifecycle/work-tracker.js';
 import type { Logger } from './logger.js';
@@ -51,6 +53,8 @@ export interface Bot {
   /** Watched events; `watchScheduler.start()` checks them in the background. */
   watches: WatchService<SlackMessage>;
   watchScheduler: WatchScheduler;
+  /** Every report read, as points of its event's sales history. */
+  history: SalesHistory;
   metrics: Metrics;
   readiness: Readiness;
   /**
@@ -149,6 +153,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       ticketing: new Late<TicketingClient>('The ticketing client'),
       sharedReports: new Late<SharedReports>('The shared report queue'),
       watches: new Late<BuiltWatches<SlackMessage>>('The watches'),
+      history: new Late<BuiltHistory>('The sales history'),
       app: new Late<App>('The Slack app'),
     };
     const slackClient = () => late.app.get().client;
@@ -175,6 +180,8 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
             reportHeaders: (observation) => late.sharedReports.peek()?.queue.observe(observation),
             // A report a person fetched counts as a check of the event, if it is watched.
             reportFetched: (eventId, report) => late.watches.peek()?.personFetched(eventId, report),
+            // Every report read, by anyone, adds a point to its event's sales history.
+            reportRead: (eventId, report) => late.history.peek()?.reportRead(eventId, report),
           }),
           clock,
           logger,
@@ -213,6 +220,16 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       clock,
       logger,
     });
+
+    const history = late.history.set(
+      buildSalesHistory({
+        store: store.keyValue,
+        eventDates: (eventId) => catalog.current()?.byId.get(eventId),
+        track: (job) => work.track(job),
+        clock,
+        logger,
+      }),
+    );
 
     const digests = buildDigests<SlackMessage>({
       store: store.keyValue,
@@ -305,6 +322,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       catalog,
       watches: watches.service,
       watchScheduler: watches.scheduler,
+      history: history.history,
       metrics,
       readiness,
       close: (closeOptions = {}) => {

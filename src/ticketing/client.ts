@@ -64,6 +64,8 @@ export interface ApiObserver {
   reportHeaders?(observation: RateLimitObservation): void;
   /** A report fetched for a person (watches count it as a check of the event). */
   reportFetched?(eventId: string, report: EventReport): void;
+  /** Every report read from the service, for anyone (a person, a watch, a workflow step): its sales history. */
+  reportRead?(eventId: string, report: EventReport): void;
 }
 
 /** `GET /v1/events/evt_…/report` → `GET /v1/events/{id}/report`: a label with few values. */
@@ -315,12 +317,11 @@ export class TicketingClient {
     );
     const parsed = reportSchema.safeParse(response.body);
     if (!parsed.success) throw new SchemaError(`The report of ${eventId} is not a JSON object`);
-    if (priority === 'interactive') {
-      try {
-        this.#observer?.reportFetched?.(eventId, parsed.data);
-      } catch (error) {
-        this.#logger.warn('A report observer failed', { eventId, error });
-      }
+    try {
+      this.#observer?.reportRead?.(eventId, parsed.data);
+      if (priority === 'interactive') this.#observer?.reportFetched?.(eventId, parsed.data);
+    } catch (error) {
+      this.#logger.warn('A report observer failed', { eventId, error });
     }
     return parsed.data;
   }

@@ -1,0 +1,246 @@
+import type { SalesPoint } from '../history/sales-point.js';
+
+/**
+ * Pace and sell-out forecasts: pure, history and events in, numbers out; no I/O and no clock of
+ * its own (`now` is given).
+ *
+ * Two methods. With at least `minSimilar` finished events of the organization like this one (by
+ * capacity and selling-period length), their booking curves (the share of final sales sold by each
+ * share of the selling period gone) give the shape: the median curve, scaled to what this event has
+ * sold so far, projects its sales at the start; the quartile curves give the range. Otherwise the
+ * recent pace, with a wide range skewed upwards (half of an event's tickets typically sell in its
+ * final week, so a straight line through early sales falls short), said to be a rough guess.
+ */
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** Shares of the selling period gone at which curves are sampled. */
+const GRID = Array.from({ length: 21 }, (_, i) => i / 20);
+
+export interface ForecastOptions {
+  /** Fewest points a history needs. @default 3 */
+  minPoints?: number;
+  /** Least time a history must span. @default 6 hours */
+  minSpanMs?: number;
+  /** Fewest similar finished events for the booking-curve method. @default 3 */
+  minSimilar?: number;
+}
+
+/** How fast tickets sell now. Undefined where the history does not reach back far enough. */
+export interface Pace {
+  /** Sold per hour over the last day. */
+  perHourLastDay: number | undefined;
+  /** Sold per day over the last week. */
+  perDayLastWeek: number | undefined;
+  /** Sold per day over the week before the last day (for "pace halves"). */
+  perDayWeekBefore: number | undefined;
+}
+
+export interface Range {
+  low: number;
+  likely: number;
+  high: number;
+}
+
+/** When it sells out: the likely time, the earliest, and the latest (undefined: maybe never before the start). */
+export interface SellOut {
+  earliest: number;
+  likely: number;
+  latest: number | undefined;
+}
+
+export type Forecast =
+  | { kind: 'none'; reason: string; pace: Pace }
+  | {
+      kind: 'forecast';
+      method: 'booking-curve' | 'recent-pace';
+      /** Finished events the curve was learned from (0 for the recent pace). */
+      learnedFrom: number;
+      sold: number;
+      capacity: number | undefined;
+      /** Projected sold at the event's start. */
+      atStart: Range;
+      /** When the likely projection reaches capacity before the start. */
+      sellOut: SellOut | undefined;
+      pace: Pace;
+    };
+
+/** A finished event of the organization: its history and what it was. */
+export interface FinishedEvent {
+  startsAtMs: number;
+  capacity: number | undefined;
+  points: readonly SalesPoint[];
+}
+
+/** Sold at `t`, read off the history by straight lines between points; undefined before its first. */
+export function soldAt(points: readonly SalesPoint[], t: number): number | undefined {
+  const first = points[0];
+  if (!first || t < first.at) return undefined;
+  for (let i = 1; i < points.length; i += 1) {
+    const b = points[i] as SalesPoint;
+    if (b.at < t) continue;
+    const a = points[i - 1] as SalesPoint;
+    return b.at === a.at ? b.sold : a.sold + ((b.sold - a.sold) * (t - a.at)) / (b.at - a.at);
+  }
+  return (points[points.length - 1] as SalesPoint).sold;
+}
+
+/** Sold per ms between `from` and `to`, when the history covers `from`. */
+function rate(points: readonly SalesPoint[], from: number, to: number): number | undefined {
+  const a = soldAt(points, from);
+  const b = soldAt(points, to);
+  if (a === undefined || b === undefined || to <= from) return undefined;
+  return Math.max(0, b - a) / (to - from);
+}
+
+/** The pace: per hour over the last day, per day over the last week and the week before the last day. */
+export function paceOf(points: readonly SalesPoint[], now: number): Pace {
+  const perMsDay = rate(points, now - DAY, now);
+  const perMsWeek = rate(points, now - 7 * DAY, now);
+  const perMsWeekBefore = rate(points, now - 8 * DAY, now - DAY);
+  return {
+    perHourLastDay: perMsDay === undefined ? undefined : perMsDay * HOUR,
+    perDayLastWeek: perMsWeek === undefined ? undefined : perMsWeek * DAY,
+    perDayWeekBefore: perMsWeekBefore === undefined ? undefined : perMsWeekBefore * DAY,
+  };
+}
+
+/** A finished event's booking curve: the share of its final sales sold by each share of its selling period gone. */
+export function bookingCurve(event: FinishedEvent): number[] | undefined {
+  const first = event.points[0];
+  if (!first || event.points.length < 3) return undefined;
+  const period = event.startsAtMs - first.at;
+  if (period < DAY) return undefined;
+  const final = soldAt(event.points, event.startsAtMs);
+  if (final === undefined || final <= 0) return undefined;
+  return GRID.map((g) => Math.min(1, (soldAt(event.points, first.at + g * period) ?? 0) / final));
+}
+
+/** The value of a sampled curve at a share of the period (straight lines between samples). */
+function curveAt(curve: readonly number[], share: number): number {
+  const x = Math.min(1, Math.max(0, share)) * (GRID.length - 1);
+  const i = Math.min(GRID.length - 2, Math.floor(x));
+  const a = curve[i] as number;
+  const b = curve[i + 1] as number;
+  return a + (b - a) * (x - i);
+}
+
+const quantile = (sorted: readonly number[], q: number) => {
+  const x = (sorted.length - 1) * q;
+  const i = Math.floor(x);
+  const a = sorted[i] as number;
+  const b = sorted[Math.min(sorted.length - 1, i + 1)] as number;
+  return a + (b - a) * (x - i);
+};
+
+/** The quartile and median curves of several, sample by sample. */
+function quartileCurves(curves: readonly number[][]): { low: number[]; median: number[]; high: number[] } {
+  const at = (q: number) =>
+    GRID.map((_, i) =>
+      quantile(
+        curves.map((c) => c[i] as number).sort((a, b) => a - b),
+        q,
+      ),
+    );
+  return { low: at(0.25), median: at(0.5), high: at(0.75) };
+}
+
+const similar = (a: number | undefined, b: number | undefined) =>
+  a === undefined || b === undefined || (a > 0 && b > 0 && Math.max(a, b) / Math.min(a, b) <= 2);
+
+/** The first time from `from` on at which `final × curve` reaches `capacity`, if before the start. */
+function reachesAt(
+  curve: readonly number[],
+  final: number,
+  capacity: number,
+  start: number,
+  period: number,
+  from: number,
+) {
+  const steps = 200;
+  const firstShare = (from - (start - period)) / period;
+  for (let s = 0; s <= steps; s += 1) {
+    const share = firstShare + ((1 - firstShare) * s) / steps;
+    if (final * curveAt(curve, share) >= capacity) return start - period + share * period;
+  }
+  return undefined;
+}
+
+/** The pace, the projected sold at the start and the sell-out time, by the best method the history allows. */
+export function forecast(
+  input: {
+    now: number;
+    startsAtMs: number;
+    capacity: number | undefined;
+    points: readonly SalesPoint[];
+    finished: readonly FinishedEvent[];
+  },
+  options: ForecastOptions = {},
+): Forecast {
+  const { now, startsAtMs, points } = input;
+  const pace = paceOf(points, now);
+  const first = points[0];
+  const last = points[points.length - 1];
+  const minPoints = options.minPoints ?? 3;
+  const minSpanMs = options.minSpanMs ?? 6 * HOUR;
+  if (!first || !last || points.length < minPoints || last.at - first.at < minSpanMs)
+    return { kind: 'none', reason: `fewer than ${minPoints} reports over ${minSpanMs / HOUR} hours`, pace };
+  if (startsAtMs <= now) return { kind: 'none', reason: 'the event has started', pace };
+  const sold = soldAt(points, now) ?? last.sold;
+  const capacity = input.capacity ?? last.capacity;
+  const cap = (n: number) => (capacity === undefined ? n : Math.min(capacity, n));
+  const period = startsAtMs - first.at;
+
+  const curves = input.finished
+    .filter((e) => similar(e.capacity, capacity) && similar(e.startsAtMs - (e.points[0]?.at ?? e.startsAtMs), period))
+    .map(bookingCurve)
+    .filter((c): c is number[] => c !== undefined);
+  const share = (now - first.at) / period;
+  if (curves.length >= (options.minSimilar ?? 3)) {
+    const q = quartileCurves(curves);
+    const sharedBy = (curve: number[]) => Math.max(0.02, curveAt(curve, share));
+    // A higher curve means more should have sold by now: the same sales then project lower.
+    const finals = { low: sold / sharedBy(q.high), likely: sold / sharedBy(q.median), high: sold / sharedBy(q.low) };
+    const atStart = {
+      low: cap(Math.max(sold, finals.low)),
+      likely: cap(Math.max(sold, finals.likely)),
+      high: cap(Math.max(sold, finals.high)),
+    };
+    let sellOut: SellOut | undefined;
+    if (capacity !== undefined && sold < capacity) {
+      const likely = reachesAt(q.median, finals.likely, capacity, startsAtMs, period, now);
+      if (likely !== undefined)
+        sellOut = {
+          earliest: reachesAt(q.low, finals.high, capacity, startsAtMs, period, now) ?? likely,
+          likely,
+          latest: reachesAt(q.high, finals.low, capacity, startsAtMs, period, now),
+        };
+    }
+    return {
+      kind: 'forecast',
+      method: 'booking-curve',
+      learnedFrom: curves.length,
+      sold,
+      capacity,
+      atStart,
+      sellOut,
+      pace,
+    };
+  }
+
+  const perDay = pace.perDayLastWeek ?? (pace.perHourLastDay === undefined ? undefined : pace.perHourLastDay * 24);
+  const rateNow = perDay ?? (Math.max(0, last.sold - first.sold) / (last.at - first.at)) * DAY;
+  const daysLeft = (startsAtMs - now) / DAY;
+  const at = (factor: number) => cap(sold + rateNow * factor * daysLeft);
+  const atStart = { low: at(0.5), likely: at(1), high: at(2) };
+  let sellOut: SellOut | undefined;
+  if (capacity !== undefined && sold < capacity && rateNow > 0) {
+    const when = (factor: number) => {
+      const t = now + ((capacity - sold) / (rateNow * factor)) * DAY;
+      return t < startsAtMs ? t : undefined;
+    };
+    const likely = when(1);
+    if (likely !== undefined) sellOut = { earliest: when(2) ?? likely, likely, latest: when(0.5) };
+  }
+  return { kind: 'forecast', method: 'recent-pace', learnedFrom: 0, sold, capacity, atStart, sellOut, pace };
+}
