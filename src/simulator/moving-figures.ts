@@ -5,6 +5,12 @@ import { assignSalesProfiles, BUCKET_MS, bucketWeight, eventKey, type SalesProfi
 import { SalesStream } from './sales-stream.js';
 import type { SimCatalog, SimEvent, SimPromo } from './seed.js';
 
+/**
+ * How many events, of those listed first (by start, as `/events list` and the pickers show them),
+ * sell briskly while moving: a person trying the sandbox sees them move within minutes.
+ */
+export const BRISK_EVENTS = 5;
+
 /** `moving`: sales, check-ins and redemptions follow the clock; `still`: figures change only when set. */
 export type Motion = 'still' | 'moving';
 
@@ -109,6 +115,8 @@ export class MovingFigures {
   readonly #profiles: Map<string, SalesProfile>;
   readonly #events: Map<string, SimEvent>;
   readonly #promos = new Map<string, SimPromo[]>();
+  /** The events listed first that sell briskly (see `BRISK_EVENTS`). */
+  readonly #brisk = new Set<string>();
   #motion: Motion;
 
   constructor(
@@ -119,12 +127,40 @@ export class MovingFigures {
     this.#events = new Map(catalog.events.map((event) => [event.id, event]));
     for (const promo of catalog.promos) this.#promos.set(promo.eventId, [...this.promosOf(promo.eventId), promo]);
     this.#profiles = assignSalesProfiles(catalog, options.seed, options.originMs);
+    this.#quickenListedFirst();
     for (const profile of this.#profiles.values()) {
       for (const id of profile.rushPromoIds) {
         const promo = catalog.promos.find((p) => p.id === id) as SimPromo;
         const left = 10 + Math.floor(6 * hashUnit(options.seed, profile.key, 21));
         promo.redeemed = Math.max(promo.quantity - left, 0);
       }
+    }
+  }
+
+  /**
+   * The first events a person sees (on sale, by start) sell 35-50% of their capacity an hour (90
+   * tickets at the least), with no stalls: a few tickets a minute, so that a watch set on one sees its figures move and (they
+   * start 84-87% sold while moving) cross 90% within a quarter of an hour. Hot events already do.
+   */
+  #quickenListedFirst(): void {
+    const { seed, originMs } = this.options;
+    const listed = this.catalog.events
+      .filter((event) => event.status === 'published' && (this.#profiles.get(event.id)?.endMs ?? 0) > originMs)
+      .sort((a, b) => a.startsAtMs - b.startsAtMs || a.id.localeCompare(b.id))
+      .slice(0, BRISK_EVENTS);
+    for (const event of listed) {
+      const profile = this.#profiles.get(event.id) as SalesProfile;
+      if (profile.kind === 'hot') continue;
+      // At least 90 tickets an hour, so a small event moves too.
+      const hourlyShare = Math.max(0.35 + 0.15 * hashUnit(seed, profile.key, 40), 90 / Math.max(event.capacity, 1));
+      Object.assign(profile, { kind: 'steady', hourlyShare, stallChance: 0, burstChance: 0 });
+      this.promosOf(event.id).forEach((promo, index) => {
+        profile.promoHourly.set(
+          promo.id,
+          event.capacity * hourlyShare * (0.03 + 0.12 * hashUnit(seed, profile.key, 41, index)),
+        );
+      });
+      this.#brisk.add(event.id);
     }
   }
 
@@ -215,6 +251,9 @@ export class MovingFigures {
     const sold = capacities.map((capacity, i) => {
       if (event.status === 'draft') return 0;
       const drawn = Math.floor(capacity * (0.3 + random() * 0.7));
+      // Listed first and moving: just short of 90%, so the default watch crosses it soon.
+      if (this.#brisk.has(event.id) && this.#motion === 'moving')
+        return Math.floor(capacity * (0.84 + 0.03 * hashUnit(seed, profile.key, 42, i)));
       // A hot event starts 86-90% sold, so it sells out within minutes of moving.
       return profile.kind === 'hot'
         ? Math.max(drawn, Math.floor(capacity * (0.86 + 0.04 * hashUnit(seed, profile.key, 22, i))))

@@ -49,4 +49,29 @@ describe('the sandbox page mrkdwn', () => {
   it('takes the placeholder characters it uses inside out of the text, so a message cannot forge one', () => {
     expect(render('\uE0000\uE000 <@UEDITOR01>')).toBe('0 <span class="mention">@Ada</span>');
   });
+
+  it("styles with Slack's rules: markers at word boundaries around text that does not start or end with a space", () => {
+    expect(render('*bold* _italic_ ~strike~')).toBe('<b>bold</b> <i>italic</i> <s>strike</s>');
+    // Inside a word, or with a space just inside a marker: no style, the markers as typed.
+    expect(render('snake_case_name a*b*c 2*3*4')).toBe('snake_case_name a*b*c 2*3*4');
+    expect(render('* not bold * and _ not italic _')).toBe('* not bold * and _ not italic _');
+    expect(render('~100 to ~200 seats')).toBe('~100 to ~200 seats');
+    // Punctuation may stand beside a marker.
+    expect(render('(*bold*), "_quoted_"!')).toBe('(<b>bold</b>), &quot;<i>quoted</i>&quot;!');
+  });
+
+  it('nests styles on one line, never across lines', () => {
+    expect(render('*bold _and italic_*')).toBe('<b>bold <i>and italic</i></b>');
+    expect(render('_*both*_ ~*struck bold*~')).toBe('<i><b>both</b></i> <s><b>struck bold</b></s>');
+    expect(render('*one\nline*')).toBe('*one<br>line*');
+    expect(render('*a* b *c\nd*')).toBe('<b>a</b> b *c<br>d*');
+  });
+
+  it('leaves code spans and <...> tokens untouched by styles', () => {
+    expect(render('`*not bold*` *bold*')).toBe('<code>*not bold*</code> <b>bold</b>');
+    expect(render('<https://example.com/a_b_c|x_y_z> *<@UEDITOR01>*')).toBe(
+      '<a href="https://example.com/a_b_c" target="_blank" rel="noreferrer">x_y_z</a> <b><span class="mention">@Ada</span></b>',
+    );
+    expect(render('sold &gt;= 90% *now*')).toBe('sold &gt;= 90% <b>now</b>');
+  });
 });

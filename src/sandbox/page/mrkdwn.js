@@ -70,24 +70,63 @@ function renderToken(inner, reader) {
   return escapeHtml(decodeEntities(`<${inner}>`));
 }
 
+/** The style each marker gives. */
+const STYLES = { '*': 'b', _: 'i', '~': 's' };
+const WORD = /[\p{L}\p{N}]/u;
+const SPACE = /\s/;
+
 /**
- * Inline styles and emoji of one line that is already HTML-escaped. Code spans are held apart (Slack
- * formats nothing in them), and so are emoji, whose markup the styles must not touch.
+ * A marker opens a style at the start of the line or after a character that is not a letter or a
+ * digit (a space, punctuation), with no space (nor the same marker) just after it; it closes before
+ * the end of the line or such a character, with no space (nor the same marker) just before it. So `snake_case` and `2*3*4` stay as typed,
+ * and so do `* spaced *` and `~100 to ~200`. Styles nest (`*bold _and italic_*`); the line is all
+ * they span.
  */
-function inline(html, hold) {
-  return html
-    .replace(/`([^`]+)`/g, (_, code) => hold(CODE, `<code>${code}</code>`))
-    .replace(/:([a-z0-9_+-]+):/g, (whole, name) => {
-      const emoji = emojiFor(name);
-      return emoji ? hold(TOKEN, `<span class="emoji" title="${escapeHtml(whole)}">${emoji}</span>`) : whole;
-    })
-    .replace(/(^|[\s(])\*([^*\n]+)\*(?=[\s).,:;!?]|$)/g, '$1<b>$2</b>')
-    .replace(/(^|[\s(])_([^_\n]+)_(?=[\s).,:;!?]|$)/g, '$1<i>$2</i>')
-    .replace(/(^|[\s(])~([^~\n]+)~(?=[\s).,:;!?]|$)/g, '$1<s>$2</s>');
+function styled(text) {
+  let html = '';
+  let plain = '';
+  for (let i = 0; i < text.length; i += 1) {
+    const marker = text[i];
+    const tag = Object.hasOwn(STYLES, marker) ? STYLES[marker] : undefined;
+    const next = text[i + 1] ?? ' ';
+    const opens = tag && (i === 0 || !WORD.test(text[i - 1])) && !SPACE.test(next) && next !== marker;
+    let close = -1;
+    if (opens) {
+      for (let j = i + 2; j < text.length; j += 1) {
+        const [before, after] = [text[j - 1], text[j + 1] ?? ' '];
+        if (text[j] === marker && !SPACE.test(before) && before !== marker && !WORD.test(after) && after !== marker) {
+          close = j;
+          break;
+        }
+      }
+    }
+    if (close === -1) {
+      plain += marker;
+      continue;
+    }
+    html += `${escapeHtml(plain)}<${tag}>${styled(text.slice(i + 1, close))}</${tag}>`;
+    plain = '';
+    i = close;
+  }
+  return html + escapeHtml(plain);
 }
 
 /**
- * Slack mrkdwn as HTML: tokens first, then entities, code blocks, quotes, inline styles and emoji.
+ * Inline styles and emoji of one line of text (entities decoded). Code spans are held apart
+ * (Slack formats nothing in them), and so are emoji, whose markup the styles must not touch.
+ */
+function inline(line, hold) {
+  const apart = line
+    .replace(/`([^`]+)`/g, (_, code) => hold(CODE, `<code>${escapeHtml(code)}</code>`))
+    .replace(/:([a-z0-9_+-]+):/g, (whole, name) => {
+      const emoji = emojiFor(name);
+      return emoji ? hold(TOKEN, `<span class="emoji" title="${escapeHtml(whole)}">${emoji}</span>`) : whole;
+    });
+  return styled(apart);
+}
+
+/**
+ * Slack mrkdwn as HTML: tokens first, then entities, code blocks, quotes, code spans, emoji and styles.
  * @param {string} text
  * @param {Reader} reader
  */
@@ -103,12 +142,12 @@ export function mrkdwn(text, reader) {
   const parts = clean.replace(/<([^<>]+)>/g, (_, inner) => hold(TOKEN, renderToken(inner, reader))).split('```');
   const html = parts
     .map((part, index) => {
-      const escaped = escapeHtml(decodeEntities(part));
-      if (index % 2 === 1) return `<pre>${escaped}</pre>`;
-      return escaped
+      const text = decodeEntities(part);
+      if (index % 2 === 1) return `<pre>${escapeHtml(text)}</pre>`;
+      return text
         .split('\n')
         .map((line) =>
-          line.startsWith('&gt; ') ? `<blockquote>${inline(line.slice(5), hold)}</blockquote>` : inline(line, hold),
+          line.startsWith('> ') ? `<blockquote>${inline(line.slice(2), hold)}</blockquote>` : inline(line, hold),
         )
         .join('<br>');
     })
