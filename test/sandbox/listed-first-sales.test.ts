@@ -39,7 +39,9 @@ describe('the simulator behind the sandbox', () => {
     for (const { sold, capacity } of before) expect(sold).toBeLessThan(capacity * 0.9);
     now += 3 * MINUTE;
     const soon = await Promise.all(listedFirst.map((event) => soldOf(sim, event.id)));
-    soon.forEach(({ sold }, i) => expect(sold).toBeGreaterThan(before[i]?.sold ?? 0));
+    soon.forEach(({ sold }, i) => {
+      expect(sold).toBeGreaterThan(before[i]?.sold ?? 0);
+    });
     now += 12 * MINUTE;
     const later = await Promise.all(listedFirst.map((event) => soldOf(sim, event.id)));
     for (const { sold, capacity } of later) expect(sold).toBeGreaterThanOrEqual(capacity * 0.9);
