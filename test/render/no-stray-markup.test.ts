@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { DayEntry } from '../../src/catalog/calendar-days.js';
 import type { DigestOutcome } from '../../src/digest/digest-runner.js';
 import type { Subscription } from '../../src/digest/subscription.js';
+import type { Forecast } from '../../src/forecast/forecast.js';
 import {
   capBlocks,
   context,
@@ -73,6 +74,13 @@ import {
   reportMessage,
   reportProgressMessage,
 } from '../../src/render/report-blocks.js';
+import {
+  forecastWords,
+  paceWords,
+  promoChartBlocks,
+  promoTableBlocks,
+  salesChartBlocks,
+} from '../../src/render/sales-blocks.js';
 import { postInChannelBlocks, sharedChannelWatchMessage } from '../../src/render/shared-channel-blocks.js';
 import { eventUnfurlBlocks } from '../../src/render/unfurl-blocks.js';
 import {
@@ -245,6 +253,18 @@ const watchCheck = (watch: Watch): EventCheck => ({
  * Every function each module in src/render exports, with what it renders for the sample values.
  * A module or export missing here fails the first test, so a new builder cannot go unchecked.
  */
+/** A forecast that sells out, for the sales blocks' samples. */
+const SAMPLE_FORECAST = {
+  kind: 'forecast',
+  method: 'booking-curve',
+  learnedFrom: 4,
+  sold: 120,
+  capacity: 200,
+  atStart: { low: 180, likely: 200, high: 200 },
+  sellOut: { earliest: NOW + 2 * 86_400_000, likely: NOW + 4 * 86_400_000, latest: NOW + 6 * 86_400_000 },
+  pace: { perHourLastDay: 1.5, perDayLastWeek: 20, perDayWeekBefore: 18 },
+} as const satisfies Forecast;
+
 const RENDERS: Record<string, Record<string, () => unknown[]>> = {
   'block-kit.ts': {
     mrkdwnSection: () => [...hostileText().map(mrkdwnSection), mrkdwnSection(md`<not a link>`)],
@@ -449,6 +469,31 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
           sharedChannelWatchMessage({ eventName, command: `watch evt_x: ${eventName}`, why }),
         ),
       ),
+  },
+  'sales-blocks.ts': {
+    salesChartBlocks: () =>
+      HOSTILE.flatMap((eventName) =>
+        [2, 5, 40].map((n) =>
+          salesChartBlocks({
+            eventName,
+            points: Array.from({ length: n }, (_, i) => ({ at: NOW - (n - i) * 3_600_000, sold: i * 3 })),
+            capacity: 200,
+            startsAtMs: NOW + 86_400_000 * 9,
+            forecast: SAMPLE_FORECAST,
+            zone: 'Europe/Berlin',
+          }),
+        ),
+      ),
+    promoChartBlocks: () =>
+      HOSTILE.flatMap((code) => promoChartBlocks({ promos: [{ code, redeemed: 3, quantity: 10 }] })),
+    promoTableBlocks: () =>
+      HOSTILE.flatMap((code) => promoTableBlocks({ promos: [{ code, redeemed: 3, quantity: 10 }] })),
+    paceWords: () => [paceWords(SAMPLE_FORECAST) ?? md`none`],
+    forecastWords: () => [
+      forecastWords(SAMPLE_FORECAST, NOW + 9 * 86_400_000),
+      forecastWords({ ...SAMPLE_FORECAST, sellOut: undefined }, NOW + 9 * 86_400_000),
+      forecastWords({ kind: 'none', reason: '<!channel> too few', pace: SAMPLE_FORECAST.pace }, NOW),
+    ],
   },
   'promo-blocks.ts': {
     promoConfirmMessage: () =>

@@ -1,0 +1,211 @@
+import type { Forecast } from '../forecast/forecast.js';
+import type { SalesPoint } from '../history/sales-point.js';
+import { quantityRows } from '../reports/report-figures.js';
+import type { EventReport } from '../ticketing/schemas.js';
+import { type Block, context } from './block-kit.js';
+import { dateToken, escapeText, joinMrkdwn, type Mrkdwn, md } from './mrkdwn.js';
+
+/**
+ * Sales pace, forecasts and their charts (issue 28): Slack's `data_visualization` block (a line
+ * chart of sold over time with capacity and the forecast; a bar chart of each promo code's
+ * redeemed against its quantity) and `table` block, within their limits (a title of at most 50
+ * characters, at most 6 series whose labels are the axis categories, a table of at most 100 rows
+ * of 20 cells). Every message that carries them keeps a plain `text` saying the same.
+ */
+
+/** Slack's chart block (not in @slack/types yet): https://docs.slack.dev/reference/block-kit/blocks/data-visualization-block */
+export interface DataVisualizationBlock {
+  type: 'data_visualization';
+  title: string;
+  chart: {
+    type: 'line' | 'bar';
+    series: { name: string; data: { label: string; value: number }[] }[];
+    axis_config: { categories: string[]; x_label?: string; y_label?: string };
+  };
+}
+
+export const CHART_LIMITS = { title: 50, series: 6, categories: 24, tableRows: 100, tableCells: 20 } as const;
+/** Fewest points a line is drawn through. */
+export const MIN_CHART_POINTS = 3;
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** Outside text shown as plain text (chart labels, table cells): nothing Slack could read as markup. */
+const plain = (text: string, max: number) => text.replace(/[<>]/g, (c) => (c === '<' ? '‹' : '›')).slice(0, max) || '-';
+
+const whole = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const oneDecimal = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+const count = (n: number) => escapeText(whole.format(n));
+
+/** Evenly spread picks of at most `max` items, keeping the first and the last. */
+function spread<T>(items: readonly T[], max: number): T[] {
+  if (items.length <= max) return [...items];
+  return Array.from({ length: max }, (_, i) => items[Math.round((i * (items.length - 1)) / (max - 1))] as T);
+}
+
+/** Axis labels in the event's zone, unique: the day, with the hour where a day has several points. */
+function labels(times: readonly number[], zone: string): string[] {
+  const day = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: zone });
+  const hour = new Intl.DateTimeFormat('en-US', {
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZone: zone,
+  });
+  const days = times.map((t) => day.format(t));
+  const named = times.map((t, i) =>
+    days.indexOf(days[i] as string) !== days.lastIndexOf(days[i] as string) ? hour.format(t) : (days[i] as string),
+  );
+  return named.map((label, i) => (named.indexOf(label) === i ? label : `${label} (${i + 1})`));
+}
+
+/**
+ * Sold over time, with capacity and, past the last read, the forecast at the start: one line
+ * "Sold, then forecast" (its last step is the projection, as the text beside it says) and one of
+ * capacity. With fewer than three reads it says so instead of drawing a line through two dots.
+ */
+export function salesChartBlocks(input: {
+  eventName: string;
+  points: readonly SalesPoint[];
+  capacity: number | undefined;
+  startsAtMs: number;
+  forecast: Forecast | undefined;
+  zone: string;
+}): Block[] {
+  const { points } = input;
+  if (points.length < MIN_CHART_POINTS)
+    return [
+      context(
+        md`:chart_with_upwards_trend: ${points.length} report(s) read so far: a sales chart needs at least ${MIN_CHART_POINTS}.`,
+      ),
+    ];
+  const withForecast = input.forecast?.kind === 'forecast' ? input.forecast : undefined;
+  const shown = spread(points, CHART_LIMITS.categories - (withForecast ? 1 : 0));
+  const times = [...shown.map((p) => p.at), ...(withForecast ? [input.startsAtMs] : [])];
+  const categories = labels(times, input.zone);
+  if (withForecast) categories[categories.length - 1] = `Start (${categories.at(-1)})`;
+  const values = [...shown.map((p) => p.sold), ...(withForecast ? [Math.round(withForecast.atStart.likely)] : [])];
+  const series = [
+    {
+      name: withForecast ? 'Sold, then forecast' : 'Sold',
+      data: categories.map((label, i) => ({ label, value: values[i] ?? 0 })),
+    },
+  ];
+  const capacity = input.capacity ?? withForecast?.capacity;
+  if (capacity !== undefined)
+    series.push({ name: 'Capacity', data: categories.map((label) => ({ label, value: capacity })) });
+  const chart: DataVisualizationBlock = {
+    type: 'data_visualization',
+    title: plain(`Tickets sold: ${input.eventName}`, CHART_LIMITS.title),
+    chart: { type: 'line', series, axis_config: { categories, x_label: 'Read at', y_label: 'Tickets sold' } },
+  };
+  return [chart as unknown as Block];
+}
+
+/** Each promo code's redeemed against its quantity, as a bar chart; none when the report names no codes. */
+export function promoChartBlocks(report: EventReport): Block[] {
+  const rows = quantityRows(report).slice(0, CHART_LIMITS.categories);
+  if (rows.length === 0) return [];
+  const categories = rows.map((row, i) => {
+    const label = plain(row.label, 30);
+    return rows.findIndex((other) => plain(other.label, 30) === label) === i ? label : `${label} (${i + 1})`;
+  });
+  const chart: DataVisualizationBlock = {
+    type: 'data_visualization',
+    title: 'Promo codes: redeemed of quantity',
+    chart: {
+      type: 'bar',
+      series: [
+        { name: 'Redeemed', data: rows.map((row, i) => ({ label: categories[i] as string, value: row.redeemed })) },
+        { name: 'Quantity', data: rows.map((row, i) => ({ label: categories[i] as string, value: row.quantity })) },
+      ],
+      axis_config: { categories, x_label: 'Promo code', y_label: 'Redemptions' },
+    },
+  };
+  return [chart as unknown as Block];
+}
+
+/** The promo codes as a table: code, redeemed, quantity, left (at most 99 codes under the header). */
+export function promoTableBlocks(report: EventReport): Block[] {
+  const rows = quantityRows(report);
+  if (rows.length === 0) return [];
+  const cell = (text: string) => ({ type: 'raw_text' as const, text: plain(text, 200) });
+  const number = (n: number) => ({ type: 'raw_number' as const, value: n, text: whole.format(n) });
+  const table = {
+    type: 'table' as const,
+    column_settings: [
+      { align: 'left' as const },
+      { align: 'right' as const },
+      { align: 'right' as const },
+      { align: 'right' as const },
+    ],
+    rows: [
+      [cell('Promo code'), cell('Redeemed'), cell('Quantity'), cell('Left')],
+      ...rows
+        .slice(0, CHART_LIMITS.tableRows - 1)
+        .map((row) => [cell(row.label), number(row.redeemed), number(row.quantity), number(row.left)]),
+    ],
+  };
+  const blocks: Block[] = [table];
+  if (rows.length > CHART_LIMITS.tableRows - 1)
+    blocks.push(
+      context(md`...and ${rows.length - (CHART_LIMITS.tableRows - 1)} more promo code(s) in the full report.`),
+    );
+  return blocks;
+}
+
+const perDayWords = (perDay: number) => md`${escapeText(oneDecimal.format(perDay))}/day`;
+
+/** The pace in words: per day over the last week, else per hour over the last day; undefined when unknown. */
+export function paceWords(forecast: Forecast): Mrkdwn | undefined {
+  const { pace } = forecast;
+  if (pace.perDayLastWeek !== undefined) return md`${perDayWords(pace.perDayLastWeek)} over the last week`;
+  if (pace.perHourLastDay !== undefined)
+    return md`${escapeText(oneDecimal.format(pace.perHourLastDay))}/hour over the last day`;
+  return undefined;
+}
+
+const dayWhen = (ms: number) => dateToken(ms, '{date_short_pretty}', new Date(ms).toISOString().slice(0, 10));
+
+/** "2-5 days before the event", from the earliest and latest projected sell-out. */
+function daysBefore(startsAtMs: number, earliest: number, latest: number | undefined): Mrkdwn {
+  const most = Math.floor((startsAtMs - earliest) / DAY);
+  if (latest === undefined) return md`up to ${most} day(s) before the event, or not before it at all`;
+  const least = Math.floor((startsAtMs - latest) / DAY);
+  if (most < 1) return md`in its final day`;
+  return least === most ? md`${most} day(s) before the event` : md`${Math.max(0, least)}-${most} days before the event`;
+}
+
+/** How the forecast was made, in words: always the method, what it learned from, and that a pace is rough. */
+function methodWords(forecast: Extract<Forecast, { kind: 'forecast' }>): Mrkdwn {
+  return forecast.method === 'booking-curve'
+    ? md`from the sales curves of ${forecast.learnedFrom} similar past events`
+    : md`a rough guess from the recent pace (fewer than 3 similar past events to learn a sales curve from)`;
+}
+
+/**
+ * The forecast in one line, never one bare date: "Projected to sell out around Fri 4 Dec, 2-5 days
+ * before the event; 140/day over the last week (from the sales curves of 5 similar past events)".
+ */
+export function forecastWords(forecast: Forecast, startsAtMs: number): Mrkdwn {
+  const pace = paceWords(forecast);
+  if (forecast.kind === 'none')
+    return pace
+      ? md`${pace}. No forecast yet: ${escapeText(forecast.reason)}.`
+      : md`No pace or forecast yet: ${escapeText(forecast.reason)}.`;
+  const parts: Mrkdwn[] = [];
+  if (forecast.sellOut) {
+    parts.push(
+      md`Projected to sell out around ${dayWhen(forecast.sellOut.likely)}, ${daysBefore(startsAtMs, forecast.sellOut.earliest, forecast.sellOut.latest)}`,
+    );
+  } else {
+    const { low, likely, high } = forecast.atStart;
+    const of = forecast.capacity === undefined ? md`` : md` of ${count(forecast.capacity)}`;
+    parts.push(md`Projected ${count(likely)}${of} sold by the start (${count(low)}-${count(high)})`);
+  }
+  if (pace) parts.push(pace);
+  return md`${joinMrkdwn(parts, md`; `)} (${methodWords(forecast)}).`;
+}

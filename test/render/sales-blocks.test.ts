@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import type { Forecast } from '../../src/forecast/forecast.js';
+import {
+  CHART_LIMITS,
+  type DataVisualizationBlock,
+  forecastWords,
+  promoChartBlocks,
+  promoTableBlocks,
+  salesChartBlocks,
+} from '../../src/render/sales-blocks.js';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const NOW = Date.parse('2026-12-01T09:00:00Z');
+const START = NOW + 10 * DAY;
+
+const sellingOut: Extract<Forecast, { kind: 'forecast' }> = {
+  kind: 'forecast',
+  method: 'booking-curve',
+  learnedFrom: 5,
+  sold: 300,
+  capacity: 500,
+  atStart: { low: 450, likely: 500, high: 500 },
+  sellOut: { earliest: START - 5 * DAY - HOUR, likely: START - 3 * DAY, latest: START - 2 * DAY - HOUR },
+  pace: { perHourLastDay: 6, perDayLastWeek: 140, perDayWeekBefore: 120 },
+};
+
+/** Every chart in the blocks, checked against Slack's limits for the block. */
+function charts(blocks: unknown[]): DataVisualizationBlock[] {
+  const found = blocks.filter(
+    (b): b is DataVisualizationBlock => (b as { type?: string }).type === 'data_visualization',
+  );
+  for (const chart of found) {
+    expect(chart.title.length).toBeLessThanOrEqual(CHART_LIMITS.title);
+    expect(chart.chart.series.length).toBeGreaterThanOrEqual(1);
+    expect(chart.chart.series.length).toBeLessThanOrEqual(CHART_LIMITS.series);
+    expect(new Set(chart.chart.series.map((s) => s.name)).size).toBe(chart.chart.series.length);
+    expect(new Set(chart.chart.axis_config.categories).size).toBe(chart.chart.axis_config.categories.length);
+    for (const series of chart.chart.series)
+      expect(series.data.map((d) => d.label)).toEqual(chart.chart.axis_config.categories);
+  }
+  return found;
+}
+
+describe('the sales chart', () => {
+  const points = Array.from({ length: 60 }, (_, i) => ({ at: NOW - (60 - i) * 6 * HOUR, sold: i * 5 }));
+
+  it('draws sold over time with capacity and the forecast at the start, within the block’s limits', () => {
+    const blocks = salesChartBlocks({
+      eventName: 'A very long event name that goes on well past fifty characters',
+      points,
+      capacity: 500,
+      startsAtMs: START,
+      forecast: sellingOut,
+      zone: 'America/New_York',
+    });
+    const [chart] = charts(blocks);
+    if (!chart) throw new Error('no chart');
+    expect(chart.chart.type).toBe('line');
+    expect(chart.chart.axis_config.categories.length).toBeLessThanOrEqual(CHART_LIMITS.categories);
+    expect(chart.chart.series.map((s) => s.name)).toEqual(['Sold, then forecast', 'Capacity']);
+    expect(chart.chart.axis_config.categories.at(-1)).toMatch(/^Start \(/);
+    expect(chart.chart.series[0]?.data.at(-1)?.value).toBe(500);
+    expect(chart.chart.series[0]?.data[0]?.value).toBe(0);
+  });
+
+  it('says there are too few reads instead of drawing a line through two dots', () => {
+    const blocks = salesChartBlocks({
+      eventName: 'Jazz',
+      points: points.slice(0, 2),
+      capacity: 500,
+      startsAtMs: START,
+      forecast: undefined,
+      zone: 'UTC',
+    });
+    expect(charts(blocks)).toHaveLength(0);
+    expect(JSON.stringify(blocks)).toContain('2 report(s) read so far: a sales chart needs at least 3');
+  });
+});
+
+describe('promo codes as a bar chart and a table', () => {
+  const report = {
+    promos: Array.from({ length: 130 }, (_, i) => ({
+      code: i === 1 ? 'CODE0' : `CODE${i}`,
+      redeemed: i,
+      quantity: 200,
+    })),
+  };
+
+  it('charts redeemed against quantity, each label once', () => {
+    const [chart] = charts(promoChartBlocks(report));
+    expect(chart?.chart.series.map((s) => s.name)).toEqual(['Redeemed', 'Quantity']);
+  });
+
+  it('tables at most 100 rows of 4 cells, saying how many more there are', () => {
+    const blocks = promoTableBlocks(report);
+    const table = blocks[0] as { type: string; rows: unknown[][] };
+    expect(table.type).toBe('table');
+    expect(table.rows).toHaveLength(100);
+    expect(table.rows.every((row) => row.length === 4)).toBe(true);
+    expect(JSON.stringify(blocks[1])).toContain('31 more promo code(s)');
+  });
+
+  it('has nothing to show for a report that names no promo codes', () => {
+    expect(promoChartBlocks({ ticketsSold: 3 })).toEqual([]);
+    expect(promoTableBlocks({ ticketsSold: 3 })).toEqual([]);
+  });
+});
+
+describe('the forecast in words', () => {
+  it('gives the sell-out day, how long before the event as a range, the pace and the method', () => {
+    const words = forecastWords(sellingOut, START);
+    expect(words).toContain('Projected to sell out around <!date^');
+    expect(words).toContain('2-5 days before the event');
+    expect(words).toContain('140/day over the last week');
+    expect(words).toContain('from the sales curves of 5 similar past events');
+  });
+
+  it('gives the projected sold at the start with its range when it does not sell out, and says a pace guess is rough', () => {
+    const words = forecastWords(
+      {
+        ...sellingOut,
+        method: 'recent-pace',
+        learnedFrom: 0,
+        sellOut: undefined,
+        atStart: { low: 320, likely: 380, high: 460 },
+      },
+      START,
+    );
+    expect(words).toContain('Projected 380 of 500 sold by the start (320-460)');
+    expect(words).toContain('a rough guess from the recent pace');
+  });
+});
