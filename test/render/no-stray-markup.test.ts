@@ -81,6 +81,7 @@ import {
   promoTableBlocks,
   salesChartBlocks,
 } from '../../src/render/sales-blocks.js';
+import { salesDigestMessage } from '../../src/render/sales-digest-blocks.js';
 import { postInChannelBlocks, sharedChannelWatchMessage } from '../../src/render/shared-channel-blocks.js';
 import { eventUnfurlBlocks } from '../../src/render/unfurl-blocks.js';
 import {
@@ -468,6 +469,28 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
         (['external', 'unknown'] as const).map((why) =>
           sharedChannelWatchMessage({ eventName, command: `watch evt_x: ${eventName}`, why }),
         ),
+      ),
+  },
+  'sales-digest-blocks.ts': {
+    salesDigestMessage: () =>
+      HOSTILE.map((eventName) =>
+        salesDigestMessage({
+          entries: [
+            {
+              eventId: 'evt_<x>',
+              eventName,
+              startsAtMs: NOW + 9 * 86_400_000,
+              sold: 120,
+              soldSince: 12,
+              forecast: SAMPLE_FORECAST,
+              moved: { days: 2 },
+              points: [],
+            },
+          ],
+          cadence: 'daily',
+          since: NOW - 86_400_000,
+          now: NOW,
+        }),
       ),
   },
   'sales-blocks.ts': {
