@@ -178,7 +178,7 @@ function valueWords(condition: WatchCondition, value: number, currency: string |
     case 'left':
       return condition.unit === 'percent' ? md`${num(value)}% left` : md`${num(value)} left`;
     case 'sold-since':
-      return md`${num(value)} sold between the last two checks`;
+      return md`${ticketsSold(value)} between the last two checks`;
     case 'stall':
       return md`last sale ${decimal(value)} h ago`;
     case 'sold-out':
@@ -186,11 +186,22 @@ function valueWords(condition: WatchCondition, value: number, currency: string |
   }
 }
 
+/** `no tickets sold`, `1 ticket sold`, `57 tickets sold`. */
+function ticketsSold(count: number): Mrkdwn {
+  if (count === 0) return md`no tickets sold`;
+  return count === 1 ? md`1 ticket sold` : md`${num(count)} tickets sold`;
+}
+
+/** Met when the watch was set: disarmed with no crossing counted (a fired condition has one). */
+const crossedBeforeWatch = (state: Pick<ConditionState, 'armed' | 'crossings'>) =>
+  !state.armed && state.crossings === 0;
+
 /** Where a condition stands: watching, crossed, or why it cannot be checked. */
 function conditionStatus(state: ConditionState, currency: string | undefined): Mrkdwn {
   if (state.unknown !== undefined) return warning(md`cannot be checked: ${clip(state.unknown, 200)}`);
   const now =
     state.lastValue === undefined ? md`` : md` · now ${valueWords(state.condition, state.lastValue, currency)}`;
+  if (crossedBeforeWatch(state)) return md`already crossed when the watch was set${now}`;
   if (!state.armed) {
     const times = state.crossings > 1 ? md` (${state.crossings} times)` : md``;
     return md`:white_check_mark: crossed${times}${now}`;
@@ -348,7 +359,7 @@ function crossingWords(condition: WatchCondition, value: number, report: EventRe
       return md`${name}: ${promo} has ${num(value)} left${of} (watching for ${num(condition.max)} or fewer)`;
     }
     case 'sold-since':
-      return md`${name}: ${num(value)} sold since the last check (watching for ${num(condition.count)} or more)`;
+      return md`${name}: ${ticketsSold(value)} since the last check (watching for ${num(condition.count)} or more)`;
     case 'stall': {
       const hours = (h: number) => md`${decimal(h)} ${h === 1 ? md`hour` : md`hours`}`;
       return md`${name}: no sale for ${hours(value)} (watching for ${hours(condition.hours)})`;
@@ -567,6 +578,8 @@ export interface WatchConfirmationInput {
   added: readonly string[];
   /** Keys of the conditions asked for that the watch already had. */
   already: readonly string[];
+  /** Keys of the conditions already met by the report they were read from: no alert for those. */
+  alreadyCrossed?: readonly string[] | undefined;
   intervalMs: number;
 }
 
@@ -591,6 +604,10 @@ export function watchConfirmationMessage(input: WatchConfirmationInput): SlackMe
   if (input.already.length > 0) lines.push(md`• Already watched: ${keys(input.already)}`);
   if (input.added.length === 0 && input.already.length === 0 && watch.conditions.length === 0)
     lines.push(md`• No conditions: the card keeps the figures up to date.`);
+  if (input.alreadyCrossed && input.alreadyCrossed.length > 0)
+    lines.push(
+      md`• Already crossed when the watch was set: ${keys(input.alreadyCrossed)} (no alert for that; one comes if it clears and crosses again)`,
+    );
   const all = watch.conditions.map((state) => state.key);
   if (all.length > 0) lines.push(md`• All conditions now: ${keys(all)}`);
   const text = joinMrkdwn(lines);

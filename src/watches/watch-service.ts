@@ -127,6 +127,24 @@ export interface WatchRequest {
   event: WatchedEventInfo;
   userId: string;
   conditions: WatchCondition[];
+  /**
+   * The report the conditions were read from. A threshold it already meets was crossed before the
+   * watch existed: that condition starts disarmed with no crossing counted (no alert; the card and
+   * the confirmation say "already crossed"), and re-arms when the figure clears, as after an alert.
+   */
+  readFrom?: EventReport | undefined;
+}
+
+/** Disarmed with no crossing counted: met when the watch was set, so never alerted. */
+export const crossedBeforeWatch = (state: Pick<ConditionState, 'armed' | 'crossings'>) =>
+  !state.armed && state.crossings === 0;
+
+/** A new condition's state: disarmed when `report` already meets its threshold (movements never are). */
+function startingState(condition: WatchCondition, userId: string, report: EventReport | undefined, now: number) {
+  const state = newConditionState(condition, userId);
+  if (!report || condition.kind === 'sold-since' || condition.kind === 'stall') return state;
+  const judgement = judge(condition, { report, previousSold: undefined, lastSaleAt: undefined, now });
+  return 'unknown' in judgement || !judgement.met ? state : { ...state, armed: false, lastValue: judgement.value };
 }
 
 /** Most conditions one watch holds, however many people add to it. */
@@ -242,7 +260,7 @@ export class WatchService<M> {
         current && !current.paused ? current : { ...this.#draft(request, now), conditions: current?.conditions ?? [] };
       const conditions = [...base.conditions];
       for (const condition of request.conditions) {
-        const state = newConditionState(condition, request.userId);
+        const state = startingState(condition, request.userId, request.readFrom, now);
         if (conditions.some((c) => c.key === state.key)) already.push(state.key);
         else {
           conditions.push(state);

@@ -589,3 +589,25 @@ describe('/events watch: one person’s share', () => {
     expect(await command(rig, `watch ${second.id}: sold out`, 'U0BOB', 'C0002')).toContain('Watching');
   });
 });
+
+describe('/events watch on a threshold already crossed', () => {
+  it('says so in the confirmation and on the card, posts no alert for it, and alerts once it clears and crosses again', async () => {
+    rig = await startBot(FAST);
+    const { event } = watchable(rig);
+    const capacity = event.capacity;
+    rig.sim.setFigures(event.id, { ticketsSold: Math.floor(capacity * 0.95) });
+    const answer = await command(rig, `watch ${event.id}: sold >= 90%`);
+    expect(answer).toContain('Already crossed when the watch was set: `sold &gt;= 90%`');
+    await rig.slack.waitFor(() => posts(rig as BotRig).find((c) => c.args.thread_ts === undefined));
+    await check(rig);
+    // No channel alert for a crossing that happened before the watch existed.
+    expect(replies(rig)).toHaveLength(0);
+    expect(JSON.stringify(updates(rig).at(-1)?.args.blocks)).toContain('already crossed when the watch was set');
+
+    rig.sim.setFigures(event.id, { ticketsSold: Math.floor(capacity * 0.8) });
+    await check(rig);
+    rig.sim.setFigures(event.id, { ticketsSold: Math.floor(capacity * 0.95) });
+    await check(rig);
+    expect(replies(rig)).toHaveLength(1);
+  });
+});

@@ -220,7 +220,7 @@ describe('watch alerts', () => {
       [
         { kind: 'sold-since', count: 50 },
         57,
-        ':chart_with_upwards_trend: *Jazz Night*: 57 sold since the last check (watching for 50 or more)',
+        ':chart_with_upwards_trend: *Jazz Night*: 57 tickets sold since the last check (watching for 50 or more)',
       ],
       [{ kind: 'stall', hours: 6 }, 6.5, ':zzz: *Jazz Night*: no sale for 6.5 hours (watching for 6 hours)'],
       [{ kind: 'sold-out' }, 0, ':tada: *Jazz Night* is sold out'],
@@ -487,5 +487,40 @@ describe('Block Kit limits', () => {
     const list = messages[messages.length - 1] as SlackMessage;
     expect(list.blocks).toHaveLength(LIMITS.messageBlocks);
     expect(all(list)).toContain('...and 13 more watch(es)');
+  });
+});
+
+describe('words that read right', () => {
+  it('words a sales jump for none, one and many tickets', () => {
+    const jump = (value: number) =>
+      watchAlertMessage({
+        watch: watch(),
+        condition: state({ kind: 'sold-since', count: 1 }),
+        value,
+        check: check(),
+      }).text;
+    expect(jump(1)).toBe('Jazz Night: 1 ticket sold since the last check (watching for 1 or more)');
+    expect(jump(57)).toBe('Jazz Night: 57 tickets sold since the last check (watching for 1 or more)');
+    const now = (value: number) =>
+      all(card({ watch: watch({ conditions: [state({ kind: 'sold-since', count: 5 }, { lastValue: value })] }) }));
+    expect(now(0)).toContain('now no tickets sold between the last two checks');
+    expect(now(1)).toContain('now 1 ticket sold between the last two checks');
+  });
+
+  it('says a condition already crossed when the watch was set, on the card and in the confirmation', () => {
+    const crossed = state({ kind: 'sold-share', percent: 50 }, { armed: false, crossings: 0, lastValue: 52 });
+    expect(all(card({ watch: watch({ conditions: [crossed] }) }))).toContain(
+      '`sold &gt;= 50%`: already crossed when the watch was set · now 52% sold',
+    );
+    const confirmation = watchConfirmationMessage({
+      watch: watch({ conditions: [crossed] }),
+      added: ['sold >= 50%'],
+      already: [],
+      alreadyCrossed: ['sold >= 50%'],
+      intervalMs: 5 * MINUTE,
+    });
+    expect(all(confirmation)).toContain(
+      '• Already crossed when the watch was set: `sold &gt;= 50%` (no alert for that; one comes if it clears and crosses again)',
+    );
   });
 });

@@ -11,6 +11,7 @@ import { watchConfirmationMessage, watchListMessage, watchRefusedMessage } from 
 import type { TicketingEvent } from '../../ticketing/schemas.js';
 import { watchedEventInfo } from '../../watches/event-dates.js';
 import { defaultConditions, parseConditions } from '../../watches/watch-condition.js';
+import { crossedBeforeWatch } from '../../watches/watch-service.js';
 import type { EventsCommand } from '../command-parser.js';
 import { sharedChannelWatchRefusal } from '../conversation-audience.js';
 import type { SlackDeps } from '../deps.js';
@@ -119,6 +120,7 @@ export async function handleWatchCommand(
           event: watchedEventInfo(event, eventLabel(event)),
           userId: context.userId,
           conditions: parsed.conditions,
+          readFrom: report,
         });
         if (!result.refused) await countAsFirstCheck(deps, event.id, report);
         deps.watchScheduler?.poke();
@@ -126,7 +128,12 @@ export async function handleWatchCommand(
           ? watchRefusedMessage({ ...result.refused, eventName: eventLabel(event) })
           : result.watch.paused
             ? warningMessage(md`I could not post the watch card there, so the watch is paused. I sent you the reason.`)
-            : watchConfirmationMessage(result);
+            : watchConfirmationMessage({
+                ...result,
+                alreadyCrossed: result.watch.conditions
+                  .filter((state) => result.added.includes(state.key) && crossedBeforeWatch(state))
+                  .map((state) => state.key),
+              });
         await respondPrivately(respond, message, deps.logger);
         return;
       }
