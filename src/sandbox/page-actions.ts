@@ -1,5 +1,5 @@
 import type { BotForwarder } from './forward-to-bot.js';
-import type { ResponseTarget, SandboxState } from './sandbox-state.js';
+import { BOT_ID, type ResponseTarget, type SandboxState, SLACKBOT_ID } from './sandbox-state.js';
 
 type Json = Record<string, unknown>;
 
@@ -37,7 +37,20 @@ export function pageActions(deps: PageActionsDeps): (path: string, input: Json) 
       case '/ui/command': {
         const channel = state.channelFor(String(input.channel));
         if (!channel) throw new Error('unknown channel');
-        const text = String(input.text ?? '').replace(/^\/events\s*/, '');
+        const typed = String(input.text ?? '').trim();
+        const command = typed.split(/\s/, 1)[0] ?? '';
+        if (command !== '/events') {
+          // As Slack: a command no app in the workspace has is not sent anywhere; Slackbot says so.
+          state.post({
+            channel: channel.id,
+            author: SLACKBOT_ID,
+            text: `\`${command.slice(0, 40)}\` is not a valid command. In Slack, all messages that start with the "/" character are interpreted as commands. (This app's command is \`/events\`.) To send a message that starts with "/", put a space before it.`,
+            blocks: [],
+            ephemeralFor: user.id,
+          });
+          return { status: 200 };
+        }
+        const text = typed.replace(/^\/events\s*/, '');
         // The person's own line, as Slack shows the command typed.
         state.post({
           channel: channel.id,
@@ -65,6 +78,9 @@ export function pageActions(deps: PageActionsDeps): (path: string, input: Json) 
       case '/ui/action': {
         const action = input.action as Json;
         const view = typeof input.viewId === 'string' ? state.views.get(input.viewId) : undefined;
+        // Slack sends the whole view with the form's state as it stands, and its hash (a views.update
+        // with it fails once the view has changed since).
+        const values = input.values && typeof input.values === 'object' ? (input.values as Json) : {};
         const channel = typeof input.channel === 'string' ? input.channel : undefined;
         const messageTs = typeof input.messageTs === 'string' ? input.messageTs : undefined;
         const payload: Json = {
@@ -74,11 +90,17 @@ export function pageActions(deps: PageActionsDeps): (path: string, input: Json) 
           actions: [{ ...action, action_ts: String(Date.now() / 1000) }],
           ...(view
             ? {
+                container: { type: 'view', view_id: view.id },
                 view: {
+                  ...view.view,
                   id: view.id,
-                  type: view.view.type,
-                  callback_id: view.view.callback_id,
-                  private_metadata: view.view.private_metadata,
+                  team_id: 'TSANDBOX',
+                  app_id: 'ASANDBOX',
+                  bot_id: 'BEVENTOPS',
+                  hash: view.hash,
+                  root_view_id: view.id,
+                  previous_view_id: null,
+                  state: { values },
                 },
               }
             : {}),
@@ -97,6 +119,32 @@ export function pageActions(deps: PageActionsDeps): (path: string, input: Json) 
             : {}),
         };
         return { status: (await deps.bot().interaction(payload)).status };
+      }
+      case '/ui/message-shortcut': {
+        // A message's More actions menu: Slack sends the message whole, and a response_url.
+        const channel = state.channelFor(String(input.channel));
+        const message = channel ? state.find(channel.id, String(input.messageTs)) : undefined;
+        if (!channel || !message || message.ephemeralFor) throw new Error('unknown message');
+        const result = await deps.bot().interaction({
+          ...common,
+          type: 'message_action',
+          callback_id: String(input.callbackId),
+          trigger_id: triggerFor(user.id, channel.id),
+          action_ts: String(Date.now() / 1000),
+          message_ts: message.ts,
+          response_url: responseUrl({ user: user.id, channel: channel.id }),
+          channel: { id: channel.id, name: channel.name },
+          message: {
+            type: 'message',
+            ts: message.ts,
+            text: message.text,
+            ...(message.blocks.length > 0 ? { blocks: message.blocks } : {}),
+            ...(message.author === BOT_ID ? { bot_id: 'BEVENTOPS' } : { user: message.author }),
+            ...(message.threadTs ? { thread_ts: message.threadTs } : {}),
+            ...(message.files ? { files: message.files.map(({ id, name, title }) => ({ id, name, title })) } : {}),
+          },
+        });
+        return { status: result.status };
       }
       case '/ui/options': {
         const result = await deps.bot().interaction({

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { CHANGE_PROMO_SHORTCUT } from '../render/modal-views.js';
+import { SHOW_EVENT_SHORTCUT } from '../slack/shortcuts/show-event-shortcut.js';
 
 const PAGE = new URL('./page/', import.meta.url);
 const JS = 'text/javascript; charset=utf-8';
@@ -18,6 +19,15 @@ const FILES: Record<string, { file: string; type: string }> = {
 const TOKEN_SLOT = '{{sandbox-token}}';
 /** Where index.html holds the shortcut's callback id, so the page keeps no copy of the bot's. */
 const SHORTCUT_SLOT = '{{promo-shortcut}}';
+/** Where index.html holds the app's message shortcuts (a message's More actions menu). */
+const MESSAGE_SHORTCUTS_SLOT = '{{message-shortcuts}}';
+
+/** Text as the value of a double-quoted HTML attribute. */
+const attribute = (text: string): string =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+/** The app's message shortcuts, named as manifest.yml names them. */
+export const MESSAGE_SHORTCUTS = [{ callbackId: SHOW_EVENT_SHORTCUT, name: 'Show event' }];
 
 /**
  * One file of the page, or `undefined` for any other path. The HTML carries this start's token
@@ -29,5 +39,11 @@ export async function readPageFile(path: string, token: string): Promise<{ type:
   if (!entry) return undefined;
   const body = await readFile(new URL(entry.file, PAGE), 'utf8');
   if (entry.file !== 'index.html') return { type: entry.type, body };
-  return { type: entry.type, body: body.replace(TOKEN_SLOT, token).replace(SHORTCUT_SLOT, CHANGE_PROMO_SHORTCUT) };
+  return {
+    type: entry.type,
+    body: body
+      .replace(TOKEN_SLOT, token)
+      .replace(SHORTCUT_SLOT, CHANGE_PROMO_SHORTCUT)
+      .replace(MESSAGE_SHORTCUTS_SLOT, attribute(JSON.stringify(MESSAGE_SHORTCUTS))),
+  };
 }

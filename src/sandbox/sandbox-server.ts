@@ -24,6 +24,21 @@ export interface Sandbox {
 
 type Json = Record<string, unknown>;
 
+/**
+ * A file's content as uploaded to its upload URL: the body itself, or the file in a multipart form
+ * (the Slack SDK's `filesUploadV2` sends one), so the file opens as what was uploaded.
+ */
+async function uploadedContent(body: string, contentType: string | undefined): Promise<string> {
+  if (!contentType?.startsWith('multipart/form-data')) return body;
+  try {
+    const form = await new Response(body, { headers: { 'content-type': contentType } }).formData();
+    for (const value of form.values()) return typeof value === 'string' ? value : await value.text();
+  } catch {
+    // Not a form after all: keep the body as it came.
+  }
+  return body;
+}
+
 /** Largest body the sandbox reads: a message or a view of fifty blocks fits many times over. */
 const SANDBOX_BODY_LIMIT = 1024 * 1024;
 
@@ -152,8 +167,9 @@ export async function startSandbox(options: {
     }
     if (path.startsWith('/upload/')) {
       const file = state.files.get(path.slice('/upload/'.length));
-      if (file) Object.assign(file, { content: body, pending: false });
-      res.writeHead(200, { 'content-type': 'text/plain' }).end(`OK - ${body.length}`);
+      const content = await uploadedContent(body, req.headers['content-type']);
+      if (file) Object.assign(file, { content, pending: false });
+      res.writeHead(200, { 'content-type': 'text/plain' }).end(`OK - ${content.length}`);
       return;
     }
     if (path.startsWith('/ui/')) {

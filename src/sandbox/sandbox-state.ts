@@ -48,6 +48,8 @@ export interface SandboxView {
   user: string;
   kind: 'modal' | 'home';
   view: Record<string, unknown>;
+  /** Changes with every open and update: `views.update` with an older one is refused, as Slack does. */
+  hash: string;
   /** Field errors from the last submission, by block id. */
   errors?: Record<string, string>;
 }
@@ -74,6 +76,8 @@ export interface SandboxLimits {
 }
 
 export const BOT_ID = 'UEVENTOPS';
+/** Who tells a person Slack's own answers (a command that does not exist). */
+export const SLACKBOT_ID = 'USLACKBOT';
 export const EDITORS_GROUP = 'SPROMOEDITORS';
 
 export const SANDBOX_USERS: SandboxUser[] = [
@@ -136,6 +140,12 @@ export class SandboxState {
   nextTs(): string {
     this.#ts += 1;
     return `${this.#ts}.000100`;
+  }
+
+  /** A view's new hash, in Slack's `<seconds>.<id>` shape. */
+  nextHash(): string {
+    this.#ids += 1;
+    return `${Math.floor(Date.now() / 1000)}.${this.#ids.toString(36)}${randomUUID().slice(0, 8)}`;
   }
 
   nextId(prefix: string): string {

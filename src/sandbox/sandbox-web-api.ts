@@ -74,23 +74,30 @@ export function sandboxWebApi(deps: SandboxWebApiDeps): (method: string, args: J
         const trigger = state.trigger(String(args.trigger_id));
         if (!trigger) return { ok: false, error: 'invalid_trigger_id' };
         const id = state.nextId('V');
-        state.views.set(id, { id, user: trigger.user, kind: 'modal', view: args.view as Json });
+        const hash = state.nextHash();
+        state.views.set(id, { id, user: trigger.user, kind: 'modal', view: args.view as Json, hash });
         state.touch();
-        return { ok: true, view: { id } };
+        return { ok: true, view: { ...(args.view as Json), id, hash } };
       }
       case 'views.update': {
         const view = state.views.get(String(args.view_id));
         if (!view) return { ok: false, error: 'not_found' };
+        // A hash the view no longer has: the view changed since the caller read it.
+        if (typeof args.hash === 'string' && args.hash !== view.hash) return { ok: false, error: 'hash_conflict' };
         view.view = args.view as Json;
+        view.hash = state.nextHash();
+        // Errors were the old view's.
+        delete view.errors;
         state.touch();
-        return { ok: true, view: { id: view.id } };
+        return { ok: true, view: { ...view.view, id: view.id, hash: view.hash } };
       }
       case 'views.publish': {
         const user = String(args.user_id);
         const id = `VHOME${user}`;
-        state.views.set(id, { id, user, kind: 'home', view: args.view as Json });
+        const hash = state.nextHash();
+        state.views.set(id, { id, user, kind: 'home', view: args.view as Json, hash });
         state.touch();
-        return { ok: true, view: { id } };
+        return { ok: true, view: { ...(args.view as Json), id, hash } };
       }
       case 'users.info': {
         const user = state.user(String(args.user));

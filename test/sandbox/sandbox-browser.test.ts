@@ -34,7 +34,16 @@ describe('the sandbox in a real browser', () => {
     const reports = rig.page.locator('[data-testid=message]', { hasText: 'Tickets sold' });
     await expect.poll(() => reports.count(), { timeout: 20_000 }).toBe(2);
     await reports.first().locator('.thread-link').click();
-    await expect.poll(() => rig.page.locator('#thread [data-testid=file]').innerText()).toContain('.json');
+    const file = rig.page.locator('#thread [data-testid=file]');
+    await expect.poll(() => file.innerText()).toContain('.json');
+    // The file opens, as in Slack: its content, the report as JSON.
+    await file.getByRole('button').first().click();
+    const viewer = rig.page.locator('[data-testid=file-viewer]');
+    await expect.poll(() => viewer.count()).toBe(1);
+    const shown = JSON.parse(await viewer.locator('pre').innerText()) as Record<string, unknown>;
+    expect(JSON.stringify(shown)).toContain(String(first?.id));
+    await viewer.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => viewer.count()).toBe(0);
     await rig.page.click('#close-thread');
   });
 
@@ -73,6 +82,15 @@ describe('the sandbox in a real browser', () => {
     await rig.page.click('[data-testid=digest-now]');
     const digest = rig.page.locator('[data-testid=message]', { hasText: 'Events the next 3 days' });
     await expect.poll(() => digest.count(), { timeout: 20_000 }).toBe(1);
+  });
+
+  it('answers a command name the app does not have as Slack does, without sending it to the bot', async () => {
+    await rig.page.click('[data-channel=CGENERAL01]');
+    await type('/event list');
+    const answer = rig.page.locator('[data-testid=ephemeral]', { hasText: 'is not a valid command' });
+    await expect.poll(() => answer.count(), { timeout: 10_000 }).toBe(1);
+    expect(await answer.innerText()).toContain('/event');
+    expect(await answer.innerText()).toContain('Slackbot');
   });
 
   it('shows the App Home with events, recent promo changes and the budget', async () => {

@@ -23,8 +23,8 @@ export interface SandboxInBrowser {
 /**
  * Starts the sandbox and the browser `launch` gives (`launchChromium`, named in each suite so that
  * the config finds it a browser suite) side by side before the file's tests and closes both after
- * them; each test starts with no modal open (a test that failed with one open does not fail every
- * test after it).
+ * them; each test starts with no modal, file or menu open (a test that failed with one open does not
+ * fail every test after it).
  */
 export function useSandboxInBrowser(launch: () => Promise<Browser>): SandboxInBrowser {
   let stack: SandboxStack | undefined;
@@ -64,6 +64,8 @@ export function useSandboxInBrowser(launch: () => Promise<Browser>): SandboxInBr
   }, 60_000);
 
   beforeEach(async () => {
+    // Nor a file open over the page.
+    await page?.keyboard.press('Escape');
     const close = page?.locator('[data-testid=modal] [data-close]');
     if (close && (await close.count()) > 0)
       await close

@@ -103,6 +103,8 @@ describe('the sandbox page draws what Slack would', () => {
       (each) => each.status === 'published' && each.startsAtMs > now + 86_400_000 && each.capacity >= 100,
     );
     if (!event) throw new Error('no watchable event in the seed');
+    // Its figures stand still but for the change below (the first events listed sell by the minute).
+    simulator().setMotion(event.id, 'still');
     await rig.page.click('[data-channel=CGENERAL01]');
     await type(`/events watch ${event.id}: sold >= 90%`);
     const card = rig.page.locator('[data-testid=message]', { hasText: 'Watching:' }).last();
@@ -160,6 +162,104 @@ describe('the sandbox page draws what Slack would', () => {
     expect(await message.locator('code').innerText()).toBe(':warning:');
     // An emoji font is installed (Debian fonts-noto-color-emoji): no empty boxes in the page or its screenshots.
     expect(await colouredPixels(await message.locator('.emoji').screenshot())).toBeGreaterThan(20);
+  });
+});
+
+/** Runs in the page: whether each person's name fits the user switcher, measured in its own font. */
+const SWITCHER_FITS = `(() => {
+  const select = document.querySelector('[data-testid=user-switcher]');
+  const style = getComputedStyle(select);
+  const context = document.createElement('canvas').getContext('2d');
+  context.font = style.font;
+  // What the select has for text: its width less its padding and the arrow (about 20 px).
+  const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+  return [...select.options].map((option) => context.measureText(option.text).width <= room);
+})()`;
+
+describe('the sandbox shows what Slack shows', () => {
+  it('draws the time picker in the App Home and sends the time picked', async () => {
+    await rig.page.click('[data-testid=app-home]');
+    const home = rig.page.locator('[data-testid=home]');
+    await home.getByRole('button', { name: 'Turn on' }).click();
+    const picker = home.locator('[data-kind=timepicker]');
+    await expect.poll(() => picker.count(), { timeout: 10_000 }).toBe(1);
+    expect(await picker.inputValue()).toBe('09:00');
+    await picker.fill('07:30');
+    await expect.poll(() => home.innerText(), { timeout: 10_000 }).toContain('at 07:30');
+    expect(await picker.inputValue()).toBe('07:30');
+    await rig.page.click('[data-channel=CGENERAL01]');
+  });
+
+  it('draws the watch form as the bot sends it and redraws it with the conditions of the event picked', async () => {
+    await rig.page.click('[data-channel=CGENERAL01]');
+    await rig.stack.bot.catalog.snapshot();
+    const event = nameableEvent();
+    await type('/events watch');
+    const modal = rig.page.locator('[data-testid=modal]');
+    await expect.poll(() => modal.count(), { timeout: 10_000 }).toBe(1);
+    // Plain text as Slack shows it: its entities decoded once.
+    expect(await modal.innerText()).toContain('sold >= 95%');
+    expect(await modal.innerText()).not.toContain('&gt;');
+    // "Only for me" is a checkbox, not a text box.
+    const personal = modal.locator('[data-block=watch_personal] input[type=checkbox]');
+    expect(await personal.count()).toBe(1);
+    expect(await modal.locator('[data-block=watch_personal]').innerText()).toContain('Only for me');
+    const picker = modal.locator('[data-kind=external_select]');
+    await picker.fill((event.name as string).split(' ')[0]?.toLowerCase() as string);
+    const option = modal.locator(`[data-testid=options] li[data-value="${event.id}"]`);
+    await expect.poll(() => option.count(), { timeout: 10_000 }).toBe(1);
+    await option.dispatchEvent('mousedown');
+    // The pick goes to the bot (dispatch_action); its views.update shows what the report holds.
+    const offered = modal.locator('[data-block=watch_offered] input[type=checkbox]');
+    await expect.poll(() => offered.count(), { timeout: 15_000 }).toBeGreaterThan(1);
+    expect(await modal.locator('[data-block=watch_offered] input:checked').count()).toBeGreaterThan(0);
+    expect(await modal.locator('[data-block=watch_offered]').innerText()).toContain('sold >= 90%');
+    expect(await picker.inputValue()).toContain(event.name);
+    await personal.check();
+    await modal.getByRole('button', { name: 'Watch' }).click();
+    await expect.poll(() => modal.count(), { timeout: 10_000 }).toBe(0);
+    // Only for me: the watch card is in the person's DM.
+    await rig.page.click('[data-channel=DEDITOR01]');
+    const card = rig.page.locator('[data-testid=message]', { hasText: 'Watching:' }).filter({ hasText: event.name });
+    await expect.poll(() => card.count(), { timeout: 10_000 }).toBe(1);
+    await rig.page.click('[data-channel=CGENERAL01]');
+  });
+
+  it("runs the app's message shortcut from a message's More actions menu", async () => {
+    await rig.page.click('[data-channel=CGENERAL01]');
+    await rig.stack.bot.catalog.snapshot();
+    const event = nameableEvent();
+    await postFromBot({ text: `more-actions-test: who goes to ${event.id}?` });
+    const message = messageWith('more-actions-test');
+    await expect.poll(() => message.count(), { timeout: 10_000 }).toBe(1);
+    await message.hover();
+    await message.locator('[data-testid=more-actions]').click();
+    await rig.page.locator('[data-testid=message-shortcuts]').getByRole('button', { name: 'Show event' }).click();
+    const cards = rig.page.locator('[data-testid=ephemeral]').filter({ hasText: event.name });
+    await expect.poll(() => cards.count(), { timeout: 10_000 }).toBeGreaterThan(0);
+  });
+
+  it('applies mrkdwn styles with Slack rules: word boundaries, nesting on one line, code and tokens untouched', async () => {
+    await rig.page.click('[data-channel=CGENERAL01]');
+    await postFromBot({
+      text: 'Styles: *bold _both_* ~strike~ snake_case_name a*b*c * spaced * `*code*` <https://example.com/a_b|x_y> *not\nacross*',
+    });
+    const message = messageWith('Styles:');
+    await expect.poll(() => message.count(), { timeout: 10_000 }).toBe(1);
+    // (The author's name above the text is bold too.)
+    const text = message.locator('.body > div:not(.meta)');
+    expect(await text.locator('b').allInnerTexts()).toEqual(['bold both']);
+    expect(await text.locator('b i').allInnerTexts()).toEqual(['both']);
+    expect(await text.locator('s').allInnerTexts()).toEqual(['strike']);
+    expect(await message.locator('code').innerText()).toBe('*code*');
+    expect(await message.locator('a').innerText()).toBe('x_y');
+    expect(await message.innerText()).toContain('snake_case_name a*b*c * spaced *');
+    expect(await message.innerText()).toContain('*not\nacross*');
+  });
+
+  it('shows each person whole in the user switcher, and their timezone', async () => {
+    expect(await rig.page.evaluate(SWITCHER_FITS)).toEqual([true, true]);
+    expect(await rig.page.locator('[data-testid=user-zone]').innerText()).toContain('America/New_York');
   });
 });
 

@@ -18,6 +18,8 @@ const $ = (selector) => document.querySelector(selector);
 const TOKEN = document.querySelector('meta[name="sandbox-token"]').content;
 /** The bot's "change promo quantity" shortcut, written into the page by the sandbox from the bot's own constant. */
 const PROMO_SHORTCUT = document.querySelector('meta[name="promo-shortcut"]').content;
+/** The app's message shortcuts (a message's More actions menu): `[{ callbackId, name }]`, from the sandbox. */
+const MESSAGE_SHORTCUTS = JSON.parse(document.querySelector('meta[name="message-shortcuts"]').content);
 
 async function call(path, body) {
   const response = await fetch(path, {
@@ -39,6 +41,8 @@ const reader = () => ({
 
 const textOf = (object) =>
   object ? (object.type === 'mrkdwn' ? mrkdwn(object.text, reader()) : escapeHtml(decodeEntities(object.text))) : '';
+/** Plain text (labels, hints, placeholders, titles) as Slack shows it: its three entities decoded once. */
+const plainOf = (object, otherwise = '') => escapeHtml(decodeEntities(object?.text ?? otherwise));
 
 // ---- Block Kit ----------------------------------------------------------------------------
 
@@ -56,9 +60,24 @@ function elementHtml(element, where) {
       return `<span class="typeahead"><input ${data} data-kind="external_select" placeholder="${escapeHtml(element.placeholder?.text ?? 'Type to search')}"></span>`;
     case 'image':
       return `<img src="${escapeHtml(element.image_url)}" alt="${escapeHtml(element.alt_text ?? '')}">`;
+    case 'timepicker':
+      return `<input type="time" class="timepicker" ${data} data-kind="timepicker" value="${escapeHtml(element.initial_time ?? '')}" aria-label="${plainOf(element.placeholder, 'Select time')}">`;
+    case 'checkboxes':
+      return `<span class="checkboxes" ${data} data-kind="checkboxes">${checkboxesHtml(element)}</span>`;
     default:
       return '';
   }
+}
+
+/** A checkbox group's boxes, those of `initial_options` ticked; an option's text may be mrkdwn. */
+function checkboxesHtml(element) {
+  const ticked = new Set((element.initial_options ?? []).map((option) => option.value));
+  return (element.options ?? [])
+    .map(
+      (option) =>
+        `<label class="checkbox"><input type="checkbox" value="${escapeHtml(option.value)}" data-text='${escapeHtml(JSON.stringify(option.text))}' ${ticked.has(option.value) ? 'checked' : ''}><span>${textOf(option.text)}${option.description ? `<span class="hint">${textOf(option.description)}</span>` : ''}</span></label>`,
+    )
+    .join('');
 }
 
 function blockHtml(block, where) {
@@ -83,23 +102,39 @@ function blockHtml(block, where) {
       return `<div class="block"><img src="${escapeHtml(block.image_url)}" alt="${escapeHtml(block.alt_text ?? '')}" style="max-width:360px"></div>`;
     case 'input': {
       const error = where.errors?.[block.block_id];
-      const hint = block.hint ? `<div class="hint">${escapeHtml(block.hint.text)}</div>` : '';
-      return `<div class="input" data-block="${escapeHtml(block.block_id)}"><label>${escapeHtml(block.label.text)}</label>${inputHtml(block.element, at)}${hint}${error ? `<div class="error" data-testid="field-error">${escapeHtml(error)}</div>` : ''}</div>`;
+      const hint = block.hint ? `<div class="hint">${plainOf(block.hint)}</div>` : '';
+      const optional = block.optional ? ' <span class="optional">(optional)</span>' : '';
+      const element = inputHtml(block.element, { ...at, dispatch: block.dispatch_action === true });
+      return `<div class="input" data-block="${escapeHtml(block.block_id)}"><label>${plainOf(block.label)}${optional}</label>${element}${hint}${error ? `<div class="error" data-testid="field-error">${escapeHtml(error)}</div>` : ''}</div>`;
     }
     default:
       return `<div class="block context">(${escapeHtml(block.type)} block)</div>`;
   }
 }
 
+/**
+ * An input block's element. With `dispatch_action` on its block (`where.dispatch`), a pick, a tick
+ * or a time goes to the bot as a block action at once, as well as with the form.
+ */
 function inputHtml(element, where) {
-  const data = `data-action="${escapeHtml(element.action_id)}" data-type="${escapeHtml(element.type)}"`;
+  const data = `data-action="${escapeHtml(element.action_id)}" data-type="${escapeHtml(element.type)}" data-where='${escapeHtml(JSON.stringify(where))}'`;
+  const placeholder = (otherwise) => `placeholder="${plainOf(element.placeholder, otherwise)}"`;
   switch (element.type) {
     case 'plain_text_input':
-      return `<input ${data} maxlength="${element.max_length ?? 3000}">`;
+      return `<input ${data} maxlength="${element.max_length ?? 3000}" value="${escapeHtml(element.initial_value ?? '')}" ${placeholder('')}>`;
     case 'number_input':
-      return `<input ${data} inputmode="numeric" ${element.min_value ? `min="${escapeHtml(element.min_value)}"` : ''} ${element.max_value ? `max="${escapeHtml(element.max_value)}"` : ''}>`;
-    case 'external_select':
-      return `<span class="typeahead"><input ${data} data-where='${escapeHtml(JSON.stringify(where))}' data-kind="external_select" placeholder="${escapeHtml(element.placeholder?.text ?? 'Type to search')}"></span>`;
+      return `<input ${data} inputmode="numeric" ${element.min_value ? `min="${escapeHtml(element.min_value)}"` : ''} ${element.max_value ? `max="${escapeHtml(element.max_value)}"` : ''} value="${escapeHtml(element.initial_value ?? '')}" ${placeholder('')}>`;
+    case 'external_select': {
+      const initial = element.initial_option;
+      const chosen = initial
+        ? `value="${plainOf(initial.text)}" data-selected="${escapeHtml(initial.value)}" data-selected-text='${escapeHtml(JSON.stringify(initial.text))}'`
+        : '';
+      return `<span class="typeahead"><input ${data} data-kind="external_select" ${chosen} ${placeholder('Type to search')}></span>`;
+    }
+    case 'checkboxes':
+      return `<div class="checkboxes" ${data}>${checkboxesHtml(element)}</div>`;
+    case 'timepicker':
+      return `<input type="time" ${data} value="${escapeHtml(element.initial_time ?? '')}">`;
     default:
       return `<input ${data}>`;
   }
@@ -111,6 +146,7 @@ const blocksHtml = (blocks, where) => blocks.map((block) => blockHtml(block, whe
 
 function authorName(id) {
   if (id === 'UEVENTOPS') return 'eventops';
+  if (id === 'USLACKBOT') return 'Slackbot';
   return ui.state.users.find((user) => user.id === id)?.name ?? id;
 }
 
@@ -136,7 +172,7 @@ function messageHtml(message) {
   const files = (message.files ?? [])
     .map(
       (file) =>
-        `<div class="file" data-testid="file">📎 ${escapeHtml(file.title)} <span class="meta">(${escapeHtml(file.name)}, ${file.content.length} bytes)</span></div>`,
+        `<div class="file" data-testid="file"><button type="button" class="file-open" data-file="${escapeHtml(file.id)}" title="Open">📎 ${escapeHtml(file.title)}</button> <span class="meta">(${escapeHtml(file.name)}, ${file.content.length} bytes)</span></div>`,
     )
     .join('');
   const replies = ui.state.messages.filter((m) => m.threadTs === message.ts).length;
@@ -151,7 +187,12 @@ function messageHtml(message) {
         `<div class="unfurl" data-testid="unfurl">${contentHtml({ text: '', blocks: unfurl.blocks ?? [] }, where)}</div>`,
     )
     .join('');
-  return `<div class="message ${message.ephemeralFor ? 'ephemeral' : ''}" data-testid="${message.ephemeralFor ? 'ephemeral' : 'message'}" data-ts="${message.ts}">
+  // Slack offers an app's message shortcuts on every message but the ephemeral ones.
+  const more =
+    !message.ephemeralFor && MESSAGE_SHORTCUTS.length > 0
+      ? `<button type="button" class="more-actions" data-testid="more-actions" data-more="${escapeHtml(message.ts)}" data-more-channel="${escapeHtml(message.channel)}" title="More actions" aria-label="More actions">⋮</button>`
+      : '';
+  return `<div class="message ${message.ephemeralFor ? 'ephemeral' : ''}" data-testid="${message.ephemeralFor ? 'ephemeral' : 'message'}" data-ts="${message.ts}">${more}
     <div class="avatar ${bot ? '' : 'person'}">${bot ? 'e' : escapeHtml(authorName(message.author).charAt(0))}</div>
     <div class="body"><div class="meta"><b>${escapeHtml(authorName(message.author))}</b>${bot ? 'APP' : ''} ${message.edited ? '<span class="edited">(edited)</span>' : ''}</div>
     ${ephemeral}${body}${unfurls}${files}${thread}</div></div>`;
@@ -161,11 +202,11 @@ function render() {
   const state = ui.state;
   const users = $('#user');
   if (users.options.length === 0) {
-    users.innerHTML = state.users
-      .map((u) => `<option value="${u.id}">${escapeHtml(u.name)} · ${escapeHtml(u.tz)}</option>`)
-      .join('');
+    users.innerHTML = state.users.map((u) => `<option value="${u.id}">${escapeHtml(u.name)}</option>`).join('');
   }
   users.value = ui.user;
+  // The zone under the name: beside it in the select, the longer names did not fit.
+  $('#user-zone').textContent = state.users.find((u) => u.id === ui.user)?.tz ?? '';
   $('#channels').innerHTML = state.channels
     .map(
       (c) =>
@@ -214,18 +255,26 @@ function renderModal() {
     overlay.dataset.view = '';
     return;
   }
-  // Keep what the person typed while the state refreshes under an open modal.
-  if (overlay.dataset.view === modal.id && overlay.dataset.errors === JSON.stringify(modal.errors ?? {})) return;
-  const typed = readValues(overlay);
+  // Keep what the person typed while the state refreshes under an open modal; redraw it when the
+  // bot updated the view (a new hash) or answered with errors.
+  if (
+    overlay.dataset.view === modal.id &&
+    overlay.dataset.hash === modal.hash &&
+    overlay.dataset.errors === JSON.stringify(modal.errors ?? {})
+  )
+    return;
+  // Slack keeps what was entered in an input whose block and action ids the updated view keeps.
+  const typed = overlay.dataset.view === modal.id ? readValues(overlay) : {};
   overlay.dataset.view = modal.id;
+  overlay.dataset.hash = modal.hash;
   overlay.dataset.errors = JSON.stringify(modal.errors ?? {});
   overlay.hidden = false;
   const view = modal.view;
   overlay.innerHTML = `<div class="modal" data-testid="modal" data-view="${modal.id}">
-    <h2>${escapeHtml(view.title?.text ?? '')}</h2>
+    <h2>${plainOf(view.title)}</h2>
     <div class="content">${blocksHtml(view.blocks ?? [], { viewId: modal.id, errors: modal.errors })}</div>
-    <footer><button data-close="${modal.id}">${escapeHtml(view.close?.text ?? 'Cancel')}</button>
-    ${view.submit ? `<button class="primary" data-submit="${modal.id}">${escapeHtml(view.submit.text)}</button>` : ''}</footer></div>`;
+    <footer><button data-close="${modal.id}">${plainOf(view.close, 'Cancel')}</button>
+    ${view.submit ? `<button class="primary" data-submit="${modal.id}">${plainOf(view.submit)}</button>` : ''}</footer></div>`;
   restoreValues(overlay, typed);
 }
 
@@ -235,19 +284,41 @@ function readValues(root) {
   for (const block of root.querySelectorAll('.input')) {
     const input = block.querySelector('[data-action]');
     if (!input) continue;
-    const value =
-      input.dataset.type === 'external_select'
-        ? {
-            type: 'external_select',
-            selected_option: input.dataset.selected
-              ? { value: input.dataset.selected, text: { type: 'plain_text', text: input.value } }
-              : null,
-          }
-        : { type: input.dataset.type, value: input.value };
-    values[block.dataset.block] = { [input.dataset.action]: value };
+    values[block.dataset.block] = { [input.dataset.action]: stateValue(input) };
   }
   return values;
 }
+
+/** One input's value as Slack gives it in `state.values`. */
+function stateValue(input) {
+  switch (input.dataset.type) {
+    case 'external_select':
+      return {
+        type: 'external_select',
+        selected_option: input.dataset.selected
+          ? {
+              value: input.dataset.selected,
+              text: input.dataset.selectedText
+                ? JSON.parse(input.dataset.selectedText)
+                : { type: 'plain_text', text: input.value },
+            }
+          : null,
+      };
+    case 'checkboxes':
+      return { type: 'checkboxes', selected_options: tickedOptions(input) };
+    case 'timepicker':
+      return { type: 'timepicker', selected_time: input.value || null };
+    default:
+      return { type: input.dataset.type, value: input.value };
+  }
+}
+
+/** The ticked boxes of a checkbox group, as option objects. */
+const tickedOptions = (group) =>
+  [...group.querySelectorAll('input[type=checkbox]:checked')].map((box) => ({
+    text: JSON.parse(box.dataset.text),
+    value: box.value,
+  }));
 
 function restoreValues(root, values) {
   for (const [blockId, byAction] of Object.entries(values)) {
@@ -257,6 +328,12 @@ function restoreValues(root, values) {
       if (value.type === 'external_select' && value.selected_option) {
         input.value = decodeEntities(value.selected_option.text.text);
         input.dataset.selected = value.selected_option.value;
+        input.dataset.selectedText = JSON.stringify(value.selected_option.text);
+      } else if (value.type === 'checkboxes') {
+        const ticked = new Set(value.selected_options.map((option) => option.value));
+        for (const box of input.querySelectorAll('input[type=checkbox]')) box.checked = ticked.has(box.value);
+      } else if (value.type === 'timepicker') {
+        input.value = value.selected_time ?? '';
       } else if (value.value !== undefined) {
         input.value = value.value;
       }
@@ -282,11 +359,25 @@ async function refresh() {
 
 // ---- what a person does ---------------------------------------------------------------------
 
-/** A button, a select or an overflow option: a block action. */
+/**
+ * A button, a select, an overflow option, a checkbox or a time: a block action. In a modal it
+ * carries the form's state, as Slack's does (`view.state.values`).
+ */
 async function act(where, element, extra) {
   const action = { action_id: element.action_id, block_id: where.blockId, type: element.type, ...extra };
-  await call('/ui/action', { channel: where.channel, messageTs: where.messageTs, viewId: where.viewId, action });
+  const modal = where.viewId ? document.querySelector(`[data-testid=modal][data-view="${where.viewId}"]`) : null;
+  const values = modal ? readValues(modal) : undefined;
+  await call('/ui/action', {
+    channel: where.channel,
+    messageTs: where.messageTs,
+    viewId: where.viewId,
+    action,
+    values,
+  });
 }
+
+/** An input's element, from the attributes it was drawn with. */
+const inputElement = (input) => ({ action_id: input.dataset.action, type: input.dataset.type });
 
 /** Slack's confirm dialog, when the element asks for one. */
 function confirmThen(element, go) {
@@ -296,8 +387,8 @@ function confirmThen(element, go) {
   overlay.id = 'confirm';
   overlay.style.cssText =
     'position:fixed;inset:0;background:rgba(0,0,0,.45);display:flex;align-items:center;justify-content:center;z-index:5';
-  overlay.innerHTML = `<div class="modal" data-testid="confirm"><h2>${escapeHtml(c.title.text)}</h2><div class="content">${textOf(c.text)}</div>
-    <footer><button data-answer="no">${escapeHtml(c.deny?.text ?? 'Cancel')}</button><button class="primary" data-answer="yes">${escapeHtml(c.confirm?.text ?? 'Yes')}</button></footer></div>`;
+  overlay.innerHTML = `<div class="modal" data-testid="confirm"><h2>${plainOf(c.title)}</h2><div class="content">${textOf(c.text)}</div>
+    <footer><button data-answer="no">${plainOf(c.deny, 'Cancel')}</button><button class="primary" data-answer="yes">${plainOf(c.confirm, 'Yes')}</button></footer></div>`;
   document.body.append(overlay);
   overlay.addEventListener('click', (event) => {
     const answer = event.target.dataset?.answer;
@@ -334,17 +425,23 @@ async function typeahead(input) {
   list.addEventListener('mousedown', async (event) => {
     const value = event.target.dataset?.value;
     if (!value) return;
+    const chosen = (answer.options ?? []).find((o) => o.value === value);
+    const text = chosen?.text ?? { type: 'plain_text', text: event.target.textContent };
     input.value = event.target.textContent;
     input.dataset.selected = value;
+    input.dataset.selectedText = JSON.stringify(text);
     list.remove();
-    // In a message (not a modal input) choosing an option is an action.
-    if (input.dataset.element)
-      await act(where, element, { selected_option: { value, text: { type: 'plain_text', text: input.value } } });
+    // In a message, or in an input block with dispatch_action, choosing an option is an action.
+    if (input.dataset.element || where.dispatch)
+      await act(where, input.dataset.element ? element : inputElement(input), { selected_option: { value, text } });
   });
 }
 
 document.addEventListener('click', async (event) => {
   const target = event.target;
+  // A menu closes on any click elsewhere.
+  const menu = document.querySelector('#more-actions-menu');
+  if (menu && !menu.contains(target) && !target.dataset.more) menu.remove();
   if (target.dataset.channel) {
     event.preventDefault();
     ui.pane = 'channel';
@@ -361,6 +458,19 @@ document.addEventListener('click', async (event) => {
   } else if (target.id === 'shortcut') {
     event.preventDefault();
     await call('/ui/shortcut', { callbackId: PROMO_SHORTCUT });
+  } else if (target.dataset.file) {
+    openFile(target.dataset.file);
+  } else if (target.dataset.closeFile !== undefined) {
+    document.querySelector('#file-viewer')?.remove();
+  } else if (target.dataset.more) {
+    openMoreActions(target);
+  } else if (target.dataset.shortcut) {
+    document.querySelector('#more-actions-menu')?.remove();
+    await call('/ui/message-shortcut', {
+      callbackId: target.dataset.shortcut,
+      channel: target.dataset.shortcutChannel,
+      messageTs: target.dataset.shortcutTs,
+    });
   } else if (target.dataset.thread) {
     ui.thread = target.dataset.thread;
     renderThread();
@@ -398,7 +508,73 @@ document.addEventListener('change', async (event) => {
     const where = JSON.parse(target.dataset.where);
     const element = JSON.parse(target.dataset.element);
     await act(where, element, { selected_option: { value: target.value } });
+  } else if (target.dataset.kind === 'timepicker' && target.value) {
+    // Slack sends the time once one is picked.
+    const where = JSON.parse(target.dataset.where);
+    const element = JSON.parse(target.dataset.element);
+    confirmThen(element, () => act(where, element, { selected_time: target.value }));
+  } else if (target.type === 'checkbox') {
+    // Each tick or untick is an action in a message or the App Home, and in a modal's input block
+    // only with dispatch_action.
+    const group = target.closest('[data-kind=checkboxes], .checkboxes[data-action]');
+    if (!group) return;
+    const where = JSON.parse(group.dataset.where);
+    if (group.dataset.element) {
+      const element = JSON.parse(group.dataset.element);
+      await act(where, element, { selected_options: tickedOptions(group) });
+    } else if (where.dispatch) {
+      await act(where, inputElement(group), { selected_options: tickedOptions(group) });
+    }
+  } else if (target.dataset.type === 'timepicker' && target.dataset.action) {
+    const where = JSON.parse(target.dataset.where);
+    if (where.dispatch && target.value) await act(where, inputElement(target), { selected_time: target.value });
   }
+});
+
+/** Where the page finds a file a message carries, by id. */
+function fileById(id) {
+  for (const message of ui.state?.messages ?? []) {
+    const file = (message.files ?? []).find((each) => each.id === id);
+    if (file) return file;
+  }
+  return undefined;
+}
+
+/** A file opens as in Slack: its content in a viewer over the page, with a download. */
+function openFile(id) {
+  const file = fileById(id);
+  if (!file) return;
+  document.querySelector('#file-viewer')?.remove();
+  const viewer = document.createElement('div');
+  viewer.id = 'file-viewer';
+  viewer.dataset.testid = 'file-viewer';
+  const href = URL.createObjectURL(new Blob([file.content], { type: 'application/octet-stream' }));
+  viewer.innerHTML = `<div class="modal file-modal"><h2>${escapeHtml(file.title)}</h2>
+    <div class="content"><div class="meta">${escapeHtml(file.name)} · ${file.content.length} bytes</div><pre>${escapeHtml(file.content)}</pre></div>
+    <footer><a class="download" href="${href}" download="${escapeHtml(file.name)}">Download</a><button type="button" data-close-file>Close</button></footer></div>`;
+  document.body.append(viewer);
+}
+
+/** A message's More actions menu: the app's message shortcuts, as Slack lists them. */
+function openMoreActions(button) {
+  document.querySelector('#more-actions-menu')?.remove();
+  const menu = document.createElement('div');
+  menu.id = 'more-actions-menu';
+  menu.dataset.testid = 'message-shortcuts';
+  menu.innerHTML = `<div class="menu-title">eventops</div>${MESSAGE_SHORTCUTS.map(
+    (shortcut) =>
+      `<button type="button" data-shortcut="${escapeHtml(shortcut.callbackId)}" data-shortcut-channel="${escapeHtml(button.dataset.moreChannel)}" data-shortcut-ts="${escapeHtml(button.dataset.more)}">${escapeHtml(shortcut.name)}</button>`,
+  ).join('')}`;
+  const box = button.getBoundingClientRect();
+  menu.style.top = `${Math.round(box.bottom + 4)}px`;
+  menu.style.left = `${Math.round(Math.max(8, box.right - 220))}px`;
+  document.body.append(menu);
+}
+
+document.addEventListener('keydown', (event) => {
+  if (event.key !== 'Escape') return;
+  document.querySelector('#file-viewer')?.remove();
+  document.querySelector('#more-actions-menu')?.remove();
 });
 
 let typing;
