@@ -6,7 +6,7 @@ import type { Watch } from '../watches/watch.js';
 import { type Block, capBlocks, context, divider, header, LIMITS, mrkdwnSection, warning } from './block-kit.js';
 import { type PersonalDigestHomeInput, personalDigestHomeBlocks } from './digest-blocks.js';
 import { eventSection } from './event-blocks.js';
-import { channelLink, clip, code, joinMrkdwn, type Mrkdwn, md } from './mrkdwn.js';
+import { channelLink, clip, code, dateToken, joinMrkdwn, type Mrkdwn, md } from './mrkdwn.js';
 
 export interface HomeViewInput {
   /** The next events, or the user-facing sentence saying why they could not be read. */
@@ -89,7 +89,12 @@ function budgetLine(budget: BudgetSnapshot, now: number): Mrkdwn {
   return md`${seen.remaining} of ${seen.limit} requests left in this window (resets in ${resetIn} s); ${budget.queued.interactive + budget.queued.background} waiting.${paused}`;
 }
 
-const minute = (iso: string) => clip(`${iso.slice(0, 16).replace('T', ' ')} UTC`, 30);
+/** A stored ISO instant in the reader's zone (`<!date>`), its UTC minute as the fallback. */
+const minute = (iso: string) => {
+  const fallback = `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+  const at = Date.parse(iso);
+  return Number.isFinite(at) ? dateToken(at, '{date_short_pretty} at {time}', fallback) : clip(fallback, 30);
+};
 
 const OUTCOME: Record<string, Mrkdwn> = {
   updated: md`done`,

@@ -231,17 +231,14 @@ export class WatchService<M> {
     const already: string[] = [];
     let refused: WatchRefusal | undefined;
     const existing = await this.#o.store.get(request.channel, request.event.id);
-    if (!existing || existing.paused) {
-      const all = await this.#o.store.all();
-      const here = all.filter((w) => w.channel === request.channel && w.eventId !== request.event.id).length;
-      const perPerson = this.#o.maxWatchesPerPerson ?? MAX_WATCHES_PER_PERSON;
-      const theirs = all.filter((w) => w.setBy === request.userId && !w.paused).length;
-      const refusal: WatchRefusal | undefined =
-        here >= MAX_WATCHES_PER_CONVERSATION
-          ? { kind: 'too-many-watches', max: MAX_WATCHES_PER_CONVERSATION }
-          : theirs >= perPerson
-            ? { kind: 'too-many-for-person', max: perPerson }
-            : undefined;
+    // A new watch (or a paused one set again) holds its place first, atomically across replicas,
+    // so requests arriving together cannot pass the limits between a count and a write.
+    const reserving = !existing || existing.paused !== undefined;
+    if (reserving) {
+      const refusal = await this.#o.store.reserve(
+        { channel: request.channel, eventId: request.event.id, by: request.userId },
+        this.#limits(),
+      );
       if (refusal)
         return {
           watch: this.#draft(request, now),
@@ -273,6 +270,7 @@ export class WatchService<M> {
       }
       return { ...base, conditions };
     })) as Watch | undefined;
+    if ((refused || !watch) && reserving) await this.#o.store.release(request.channel, request.event.id);
     const intervalMs = await this.intervalMs();
     if (refused || !watch) {
       const current = (await this.#o.store.get(request.channel, request.event.id)) ?? this.#draft(request, now);
@@ -292,6 +290,34 @@ export class WatchService<M> {
     }
     const stored = (await this.#o.store.get(watch.channel, watch.eventId)) ?? watch;
     return { watch: stored, added, already, intervalMs, ...(cardPending && !stored.cardTs ? { cardPending } : {}) };
+  }
+
+  /** How many watches a conversation and a person may have. */
+  #limits() {
+    return {
+      perConversation: MAX_WATCHES_PER_CONVERSATION,
+      perPerson: this.#o.maxWatchesPerPerson ?? MAX_WATCHES_PER_PERSON,
+    };
+  }
+
+  /**
+   * Whether `watch` would refuse a new watch for this conversation and person now (read, not
+   * held): callers ask before spending a report call on its conditions. `watch` decides.
+   */
+  async wouldRefuse(
+    request: Pick<WatchRequest, 'channel' | 'userId'> & { eventId: string },
+  ): Promise<WatchRefusal | undefined> {
+    const existing = await this.#o.store.get(request.channel, request.eventId);
+    if (existing && !existing.paused) return undefined;
+    const limits = this.#limits();
+    const watchers = (await this.#o.store.schedule()).flatMap((event) =>
+      event.watches.filter((w) => !(event.eventId === request.eventId && w.channel === request.channel)),
+    );
+    if (watchers.filter((w) => w.channel === request.channel).length >= limits.perConversation)
+      return { kind: 'too-many-watches', max: limits.perConversation };
+    if (watchers.filter((w) => w.by === request.userId && !w.paused).length >= limits.perPerson)
+      return { kind: 'too-many-for-person', max: limits.perPerson };
+    return undefined;
   }
 
   /** A watch as a request would make it, not stored. */

@@ -7,14 +7,29 @@ const INDEX = 'watch:index';
 /** What a scheduler turn reads: one small record for every watched event, apart from the report bodies. */
 const SCHEDULE = 'watch:schedule';
 const checkKey = (eventId: string) => `watch-check:${eventId}`;
+/** Where a version before the schedule kept a failed check's time. */
+const oldFailureKey = (eventId: string) => `watch-check-failed:${eventId}`;
+
+/** One conversation watching an event: who set it up, and whether it is paused. */
+export interface Watcher {
+  channel: string;
+  paused: boolean;
+  /** Who set it up (counted against their active watches). */
+  by?: string | undefined;
+}
+
+/** Why a new watch may not be set: its conversation, or its person, has as many as allowed. */
+export type WatchLimitRefusal =
+  | { kind: 'too-many-watches'; max: number }
+  | { kind: 'too-many-for-person'; max: number };
 
 /** One watched event as a scheduler turn sees it: its dates, who watches it, when it was last read. */
 export interface WatchedEvent {
   eventId: string;
   startsAtMs: number | undefined;
   endsAtMs: number | undefined;
-  /** The conversations watching it; a paused watch is checked no more. */
-  watches: { channel: string; paused: boolean }[];
+  /** The conversations watching it, and who set each up; a paused watch is checked no more. */
+  watches: Watcher[];
   /** When its report was last read (a watch's check or a person's report). */
   checkedAt: number | undefined;
   /** When a check last failed since its last good one. */
@@ -26,7 +41,7 @@ export interface WatchedEvent {
 const scheduledSchema = z.object({
   startsAtMs: z.number().optional(),
   endsAtMs: z.number().optional(),
-  watches: z.array(z.object({ channel: z.string(), paused: z.boolean() })),
+  watches: z.array(z.object({ channel: z.string(), paused: z.boolean(), by: z.string().optional() })),
   checkedAt: z.number().optional(),
   failedAt: z.number().optional(),
   notFound: z.number().int().nonnegative().optional(),
@@ -47,6 +62,8 @@ const scheduleSchema = z.record(z.string(), z.unknown());
 export class WatchStore {
   readonly #store: KeyValueStore;
   readonly #logger: Logger;
+  /** The schedule was found, or derived from the watches (written by a version that kept none). */
+  #scheduleReady: Promise<void> | undefined;
 
   constructor(store: KeyValueStore, logger: Logger) {
     this.#store = store;
@@ -82,11 +99,8 @@ export class WatchStore {
 
   /** Every watched event, as a scheduler turn needs it: one read of a small record. */
   async schedule(): Promise<WatchedEvent[]> {
-    let stored = await this.#store.get<unknown>(SCHEDULE);
-    // Written by a version that kept none: derived once from the watches.
-    if (stored === undefined && ((await this.#store.get<string[]>(INDEX)) ?? []).length > 0)
-      stored = await this.reconcile();
-    const parsed = scheduleSchema.safeParse(stored ?? {});
+    await this.#ready();
+    const parsed = scheduleSchema.safeParse((await this.#store.get<unknown>(SCHEDULE)) ?? {});
     if (!parsed.success) return [];
     const events: WatchedEvent[] = [];
     for (const [eventId, value] of Object.entries(parsed.data)) {
@@ -108,28 +122,89 @@ export class WatchStore {
     change: (current: Watch | undefined) => Watch | undefined,
   ): Promise<Watch | undefined> {
     const key = watchKey(channel, eventId);
+    let before: Watch | undefined;
     let changed: Watch | undefined;
     await this.#store.update<unknown>(key, (stored) => {
-      changed = change(this.#parse(stored));
+      before = this.#parse(stored);
+      changed = change(before);
       return changed;
     });
-    if (changed) {
-      const watch = changed;
-      await this.#store.update<string[]>(INDEX, (keys = []) => (keys.includes(key) ? undefined : [...keys, key]));
-      const paused = watch.paused !== undefined;
-      await this.#schedule(eventId, (entry) => {
-        const same =
-          entry !== undefined &&
-          entry.startsAtMs === watch.startsAtMs &&
-          entry.endsAtMs === watch.endsAtMs &&
-          entry.watches.some((w) => w.channel === channel && w.paused === paused);
-        if (same) return undefined; // A condition's state changed: nothing a turn reads.
-        const watches = entry?.watches.filter((w) => w.channel !== channel) ?? [];
-        watches.push({ channel, paused });
-        return { ...entry, startsAtMs: watch.startsAtMs, endsAtMs: watch.endsAtMs, watches };
-      });
+    const watch = changed;
+    if (!watch) return undefined;
+    const was = before as Watch | undefined;
+    const paused = watch.paused !== undefined;
+    // Only what a turn reads: a condition's state or a card's ts changes neither (and writing the
+    // schedule then could bring back an entry an unwatch just removed).
+    const scheduled =
+      was === undefined ||
+      was.createdAt !== watch.createdAt ||
+      (was.paused !== undefined) !== paused ||
+      was.startsAtMs !== watch.startsAtMs ||
+      was.endsAtMs !== watch.endsAtMs;
+    if (!scheduled) return watch;
+    await this.#ready();
+    await this.#store.update<string[]>(INDEX, (keys = []) => (keys.includes(key) ? undefined : [...keys, key]));
+    await this.#schedule(eventId, (entry) => {
+      const watches = entry?.watches.filter((w) => w.channel !== channel) ?? [];
+      watches.push({ channel, paused, by: watch.setBy });
+      return { ...entry, startsAtMs: watch.startsAtMs, endsAtMs: watch.endsAtMs, watches };
+    });
+    // An unwatch that removed it meanwhile stands: its index and schedule entries go again.
+    if ((await this.get(channel, eventId))?.createdAt !== watch.createdAt) await this.#forgetEntry(channel, eventId);
+    return watch;
+  }
+
+  /**
+   * Holds a place for a new watch in the schedule, atomically across replicas, unless its
+   * conversation or its person already has as many as allowed (counted from the schedule; a
+   * paused watch does not count against its person). `release` gives the place back when the
+   * watch is then not written.
+   */
+  async reserve(
+    watch: { channel: string; eventId: string; by: string },
+    limits: { perConversation: number; perPerson: number },
+  ): Promise<WatchLimitRefusal | undefined> {
+    await this.#ready();
+    let refusal: WatchLimitRefusal | undefined;
+    await this.#store.update<unknown>(SCHEDULE, (stored) => {
+      refusal = undefined;
+      const schedule = this.#entries(stored);
+      const others = Object.entries(schedule).flatMap(([eventId, entry]) =>
+        eventId === watch.eventId ? entry.watches.filter((w) => w.channel !== watch.channel) : entry.watches,
+      );
+      if (others.filter((w) => w.channel === watch.channel).length >= limits.perConversation)
+        refusal = { kind: 'too-many-watches', max: limits.perConversation };
+      else if (others.filter((w) => w.by === watch.by && !w.paused).length >= limits.perPerson)
+        refusal = { kind: 'too-many-for-person', max: limits.perPerson };
+      if (refusal) return undefined;
+      const entry = schedule[watch.eventId];
+      const watchers = entry?.watches.filter((w) => w.channel !== watch.channel) ?? [];
+      schedule[watch.eventId] = {
+        ...entry,
+        watches: [...watchers, { channel: watch.channel, paused: false, by: watch.by }],
+      };
+      return schedule;
+    });
+    return refusal;
+  }
+
+  /** Gives back a place `reserve` held when no watch was written there after all (a paused watch stays paused). */
+  async release(channel: string, eventId: string): Promise<void> {
+    const watch = await this.get(channel, eventId);
+    if (!watch) {
+      await this.#forgetEntry(channel, eventId);
+      return;
     }
-    return changed;
+    await this.#schedule(eventId, (entry) =>
+      entry
+        ? {
+            ...entry,
+            watches: entry.watches.map((w) =>
+              w.channel === channel ? { ...w, paused: watch.paused !== undefined } : w,
+            ),
+          }
+        : undefined,
+    );
   }
 
   /**
@@ -139,18 +214,26 @@ export class WatchStore {
    */
   async remove(channel: string, eventId: string): Promise<boolean> {
     const key = watchKey(channel, eventId);
+    await this.#ready();
     const removed = await this.#store.exclusive(key, () => this.#store.delete(key));
+    await this.#forgetEntry(channel, eventId);
+    return removed;
+  }
+
+  /** Takes a conversation's watch of an event out of the index and the schedule; the check goes with the last. */
+  async #forgetEntry(channel: string, eventId: string): Promise<void> {
+    const key = watchKey(channel, eventId);
     await this.#store.update<string[]>(INDEX, (keys = []) =>
       keys.includes(key) ? keys.filter((k) => k !== key) : undefined,
     );
     let last = false;
     await this.#schedule(eventId, (entry) => {
-      const watches = entry?.watches.filter((w) => w.channel !== channel) ?? [];
+      if (!entry) return undefined;
+      const watches = entry.watches.filter((w) => w.channel !== channel);
       last = watches.length === 0;
-      return last ? null : { ...(entry as Scheduled), watches };
+      return last ? null : { ...entry, watches };
     });
     if (last) await this.#store.delete(checkKey(eventId));
-    return removed;
   }
 
   async lastCheck(eventId: string): Promise<EventCheck | undefined> {
@@ -163,6 +246,7 @@ export class WatchStore {
    * is recorded now (undefined: the event is watched no more, nothing is kept).
    */
   async recordCheck(check: EventCheck): Promise<EventCheck | undefined> {
+    await this.#ready();
     let watched = false;
     await this.#schedule(check.eventId, (entry) => {
       watched = entry !== undefined;
@@ -194,34 +278,73 @@ export class WatchStore {
   }
 
   /**
-   * Derives the schedule again from the watches and the checks (an hourly mend: a replica that
-   * died between writing a watch and its schedule entry leaves them apart until then).
+   * Mends the schedule from the watches (hourly, and once from a store written before it existed):
+   * a watch it lacks is added, an entry whose watch is gone is taken out. Each difference is read
+   * again just before it is mended, and each mend changes one entry under the schedule's lock, so a
+   * watch set or ended meanwhile is not undone. Check times already kept stay.
    */
-  async reconcile(): Promise<Schedule> {
+  async reconcile(): Promise<{ added: number; removed: number }> {
     const watches = await this.all();
-    const byEvent = new Map<string, Watch[]>();
-    for (const watch of watches) byEvent.set(watch.eventId, [...(byEvent.get(watch.eventId) ?? []), watch]);
-    const checkedAt = new Map<string, number | undefined>();
-    for (const eventId of byEvent.keys()) checkedAt.set(eventId, (await this.lastCheck(eventId))?.checkedAt);
-    let rebuilt: Schedule = {};
-    await this.#store.update<unknown>(SCHEDULE, (stored) => {
-      const before = scheduleSchema.safeParse(stored ?? {});
-      const previous: Record<string, unknown> = before.success ? before.data : {};
-      rebuilt = {};
-      for (const [eventId, list] of byEvent) {
-        const old = scheduledSchema.safeParse(previous[eventId]);
-        const newest = list.reduce((a, b) => ((b.datesAsOf ?? 0) > (a.datesAsOf ?? 0) ? b : a));
-        rebuilt[eventId] = {
-          ...(old.success ? old.data : {}),
-          startsAtMs: newest.startsAtMs,
-          endsAtMs: newest.endsAtMs,
-          watches: list.map((w) => ({ channel: w.channel, paused: w.paused !== undefined })),
-          checkedAt: checkedAt.get(eventId),
+    const stored = this.#entries(await this.#store.get<unknown>(SCHEDULE));
+    const scheduled = new Set(
+      Object.entries(stored).flatMap(([eventId, entry]) => entry.watches.map((w) => `${w.channel} ${eventId}`)),
+    );
+    const live = new Set(watches.map((w) => `${w.channel} ${w.eventId}`));
+    let added = 0;
+    let removed = 0;
+    for (const watch of watches) {
+      if (scheduled.has(`${watch.channel} ${watch.eventId}`)) continue;
+      const fresh = await this.get(watch.channel, watch.eventId);
+      if (!fresh) continue;
+      const failedAt = await this.#store.get<unknown>(oldFailureKey(fresh.eventId));
+      const checkedAt = (await this.lastCheck(fresh.eventId))?.checkedAt;
+      await this.#schedule(fresh.eventId, (entry) => {
+        const watchers = entry?.watches.filter((w) => w.channel !== fresh.channel) ?? [];
+        return {
+          ...entry,
+          startsAtMs: entry?.startsAtMs ?? fresh.startsAtMs,
+          endsAtMs: entry?.endsAtMs ?? fresh.endsAtMs,
+          checkedAt: entry?.checkedAt ?? checkedAt,
+          failedAt: entry?.failedAt ?? (typeof failedAt === 'number' ? failedAt : undefined),
+          watches: [...watchers, { channel: fresh.channel, paused: fresh.paused !== undefined, by: fresh.setBy }],
         };
+      });
+      await this.#store.delete(oldFailureKey(fresh.eventId));
+      added += 1;
+    }
+    for (const [eventId, entry] of Object.entries(stored))
+      for (const watcher of entry.watches) {
+        if (live.has(`${watcher.channel} ${eventId}`) || (await this.get(watcher.channel, eventId))) continue;
+        await this.#forgetEntry(watcher.channel, eventId);
+        removed += 1;
       }
-      return rebuilt;
+    if (added + removed > 0) this.#logger.info('Mended the watch schedule from the watches', { added, removed });
+    return { added, removed };
+  }
+
+  /** Derives the schedule from the watches once, when the store holds watches but no schedule (an upgrade). */
+  #ready(): Promise<void> {
+    this.#scheduleReady ??= (async () => {
+      if ((await this.#store.get<unknown>(SCHEDULE)) !== undefined) return;
+      if (((await this.#store.get<string[]>(INDEX)) ?? []).length === 0) return;
+      await this.reconcile();
+    })().catch((error: unknown) => {
+      this.#scheduleReady = undefined;
+      throw error;
     });
-    return rebuilt;
+    return this.#scheduleReady;
+  }
+
+  /** The schedule's entries that parse. */
+  #entries(stored: unknown): Schedule {
+    const parsed = scheduleSchema.safeParse(stored ?? {});
+    const entries: Schedule = {};
+    if (!parsed.success) return entries;
+    for (const [eventId, value] of Object.entries(parsed.data)) {
+      const entry = scheduledSchema.safeParse(value);
+      if (entry.success) entries[eventId] = entry.data;
+    }
+    return entries;
   }
 
   /** Changes one event's schedule entry (null removes it, undefined leaves it) under the schedule's lock. */

@@ -582,8 +582,11 @@ describe('/events watch: one person’s share', () => {
     );
     const [first, second] = events as [SimEvent, SimEvent];
     expect(await command(rig, `watch ${first.id}: sold out`, 'U0ALICE')).toContain('Watching');
+    const reportsBefore = rig.sim.stats().admittedReports;
     const refused = await command(rig, `watch ${second.id}: sold out`, 'U0ALICE', 'C0002');
     expect(refused).toContain('as many as one person may');
+    // Refused before the event's report is read for its conditions.
+    expect(rig.sim.stats().admittedReports).toBe(reportsBefore);
     expect(await rig.bot.watches.list({ channel: 'C0002' })).toHaveLength(0);
     // Someone else still may.
     expect(await command(rig, `watch ${second.id}: sold out`, 'U0BOB', 'C0002')).toContain('Watching');

@@ -93,6 +93,20 @@ export async function handleWatchCommand(
             return;
           }
         }
+        // A watch the limits would refuse costs no report call.
+        const limited = await watches.wouldRefuse({
+          channel: conversationOf(command, context),
+          userId: context.userId,
+          eventId: event.id,
+        });
+        if (limited) {
+          await respondPrivately(
+            respond,
+            watchRefusedMessage({ ...limited, eventName: eventLabel(event) }),
+            deps.logger,
+          );
+          return;
+        }
         // Conditions are checked against the event's latest report: at hand, or fetched for it in
         // the person's turn (it then counts as the watch's first check).
         const report = await reportToWatch(deps, event.id, context.userId, () =>

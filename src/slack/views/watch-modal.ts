@@ -152,6 +152,13 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
           return;
         }
       }
+      // A watch the limits would refuse costs no report call.
+      const conversation = personal ? userId : (origin.channelId as string);
+      const limited = await watches.wouldRefuse({ channel: conversation, userId, eventId: event.id });
+      if (limited) {
+        await respond(watchRefusedMessage({ ...limited, eventName: eventLabel(event) }));
+        return;
+      }
       const report =
         atHand ??
         (await reportToWatch(deps, id, userId, () =>
