@@ -1,10 +1,23 @@
 import type { Logger } from '../logger.js';
 import type { Clock } from '../time/clock.js';
+import { addDays, parsePlainDate } from '../time/zoned.js';
 import type { DigestOutcome, DigestRunning } from './digest-runner.js';
 import type { DigestScheduler } from './digest-scheduler.js';
-import { type Fire, nextFire } from './fire-times.js';
+import { type Fire, fireOn, nextFire } from './fire-times.js';
 import { type DigestOnOptions, newSubscription, type Subscription, TIME_OF_DAY } from './subscription.js';
 import type { SubscriptionStore } from './subscription-store.js';
+
+/**
+ * The next digest that will be posted: a day whose digest already went out (`digest now` counts
+ * as that day's) is not run again, so the next is the day after.
+ */
+function nextRun(subscription: Subscription, now: number): Fire {
+  const next = nextFire(subscription, now);
+  const done =
+    subscription.lastRun && subscription.lastRun.outcome !== 'failed' ? subscription.lastRun.date : undefined;
+  const date = parsePlainDate(next.date);
+  return done === next.date && date ? fireOn(subscription, addDays(date, 1)) : next;
+}
 
 /** The digest feature as the Slack layer sees it. */
 export class DigestService {
@@ -81,7 +94,7 @@ export class DigestService {
 
   async status(channelId: string): Promise<{ subscription: Subscription; next: Fire } | undefined> {
     const subscription = await this.#store.get(channelId);
-    return subscription ? { subscription, next: nextFire(subscription, this.#clock.now()) } : undefined;
+    return subscription ? { subscription, next: nextRun(subscription, this.#clock.now()) } : undefined;
   }
 
   /** Moves a digest to another time of day (`HH:MM`), keeping everything else; undefined when there is none. */
@@ -91,7 +104,7 @@ export class DigestService {
     const changed = await this.#store.update(channelId, (current) => ({ ...current, time }));
     if (!changed) return undefined;
     if (changed.status === 'active') this.#scheduler.schedule(changed);
-    return { subscription: changed, next: nextFire(changed, this.#clock.now()) };
+    return { subscription: changed, next: nextRun(changed, this.#clock.now()) };
   }
 
   /** The digests waiting to be tried again after a temporary failure. */

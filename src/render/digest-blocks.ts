@@ -81,6 +81,16 @@ const instant = (ms: number, timezone: string) =>
     hourCycle: 'h23',
   }).format(ms);
 
+/** `2026-12-01 08:55 UTC`: what old clients show instead of a `<!date>` token. */
+const utcMinute = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+/** A stored ISO instant in each reader's zone (`<!date>`), its UTC minute as the fallback. */
+function readerInstant(iso: string): Mrkdwn {
+  const at = Date.parse(iso);
+  const fallback = `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+  return Number.isFinite(at) ? dateToken(at, '{date_short_pretty} at {time}', fallback) : clip(fallback, 30);
+}
+
 /** `/events digest status` (`--me`: the person's own, in their DM). */
 export function digestStatusMessage(input: DigestStatusInput): SlackMessage {
   const refused = input.personal ? md`I could not DM you` : md`the channel refused posts`;
@@ -91,10 +101,10 @@ export function digestStatusMessage(input: DigestStatusInput): SlackMessage {
   const window = input.days === 1 ? md`today's events` : md`the events of today and the next ${input.days - 1} day(s)`;
   const next =
     input.status === 'active'
-      ? md`${clip(instant(input.nextAt, input.timezone), 40)} (${dateToken(input.nextAt, '{date_short_pretty} at {time} your time', new Date(input.nextAt).toISOString())})`
+      ? md`${clip(instant(input.nextAt, input.timezone), 40)} (${dateToken(input.nextAt, '{date_short_pretty} at {time} your time', utcMinute(input.nextAt))})`
       : md`none until it is turned on again`;
   const last = input.lastRun
-    ? md`${clip(input.lastRun.date, 10)}: ${clip(input.lastRun.outcome, 20)} at ${clip(input.lastRun.at.slice(0, 16).replace('T', ' '), 20)} UTC`
+    ? md`${clip(input.lastRun.date, 10)}: ${clip(input.lastRun.outcome, 20)} at ${readerInstant(input.lastRun.at)}`
     : md`not yet`;
   const lines = [
     input.personal
@@ -277,7 +287,7 @@ export function personalDigestHomeBlocks(input: PersonalDigestHomeInput): Block[
     const what = md`${windowWords(digest.days)}${digest.match ? md` named like "${clip(digest.match, 100)}"` : md``}, ${days} at ${clip(digest.time, 5)} (${clip(digest.timezone, 60)})`;
     const text =
       digest.status === 'active'
-        ? md`*On*: ${what}, in your DM. Next: ${dateToken(digest.nextAt, '{date_short_pretty} at {time}', new Date(digest.nextAt).toISOString())}.`
+        ? md`*On*: ${what}, in your DM. Next: ${dateToken(digest.nextAt, '{date_short_pretty} at {time}', utcMinute(digest.nextAt))}.`
         : md`:double_vertical_bar: *Paused*: I could not DM you (${clip(digest.failure ?? 'unknown', 60)}). It was ${what}.`;
     blocks.push(
       {

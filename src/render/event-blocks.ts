@@ -57,6 +57,17 @@ export function asOfLine(asOf: number): Mrkdwn {
   return md`Event list as of ${dateToken(asOf, '{time}', `${new Date(asOf).toISOString().slice(11, 16)} UTC`)}`;
 }
 
+/**
+ * Words after `list` that are no range (`nextweek`) were searched for in event names: said so,
+ * with the ranges that exist.
+ */
+export function searchedForNote(words: string, rangeWords: readonly string[]): Mrkdwn {
+  const named = rangeWords.map((range) => code(range));
+  const last = named.pop() ?? md``;
+  const ranges = named.length > 0 ? md`${joinMrkdwn(named, md`, `)} or ${last}` : last;
+  return md`"${clip(words, 60)}" is not a range, so I searched for it in event names (the ranges are ${ranges}).`;
+}
+
 /** `/events show`: one event's card. */
 export function eventCardMessage(event: TicketingEvent, asOf?: number): SlackMessage {
   const blocks = [header(eventTitle(event, 150)), ...eventSection(event)];
@@ -117,10 +128,23 @@ export function eventChoicesMessage(options: {
   query: string;
   action: 'show' | 'report';
   asOf: number;
+  /** How many match in all and how many of those are upcoming, when more match than are shown. */
+  counts?: { total: number; upcoming: number } | undefined;
 }): SlackMessage {
   const label = options.action === 'show' ? 'Show' : 'Report';
-  const title = md`${options.events.length} events match "${clip(options.query, 60)}"`;
+  const total = options.counts?.total ?? options.events.length;
+  const title = md`${total} event${total === 1 ? md`` : md`s`} match${total === 1 ? md`es` : md``} "${clip(options.query, 60)}"`;
   const blocks: Block[] = [mrkdwnSection(md`${title}: which one?`)];
+  if (options.counts) {
+    const { upcoming } = options.counts;
+    const over = total - upcoming;
+    const shown = Math.min(options.events.length, 10);
+    blocks.push(
+      context(
+        md`${upcoming} upcoming${over > 0 ? md`, ${over} over` : md``}; upcoming first${shown < total ? md`, the first ${shown} shown: add words to narrow it` : md``}.`,
+      ),
+    );
+  }
   for (const event of options.events.slice(0, 10)) {
     blocks.push({
       type: 'section',
@@ -167,6 +191,7 @@ export function eventListMessage(options: EventListOptions): SlackMessage {
   const blocks: Block[] = [header(options.title)];
   if (options.events.length === 0) {
     blocks.push(mrkdwnSection(options.emptyText ?? md`No upcoming events.`));
+    if (options.footer) blocks.push(context(options.footer));
     return { text: md`${options.title}: none`, blocks };
   }
   // Two blocks an event, plus header, footer and actions: never past the 50-block limit.

@@ -52,7 +52,7 @@ const countsSales = (column: string) => {
  * Tickets sold (or a code's redemptions), else the figure the table is named after
  * (`revenueByMonth` → `revenue`); none of those: no bars.
  */
-export function barColumn(tableKey: string, numericKeys: readonly string[]): string | undefined {
+function barColumn(tableKey: string, numericKeys: readonly string[]): string | undefined {
   const sold = numericKeys.find(countsSales);
   if (sold) return sold;
   const table = fieldKey(tableKey);

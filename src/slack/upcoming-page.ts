@@ -1,7 +1,7 @@
 import type { RespondFn, webApi } from '@slack/bolt';
-import { type DayRange, type ListFilter, parseDayRange, upcomingEvents } from '../catalog/find-events.js';
+import { DAY_RANGES, type DayRange, type ListFilter, parseDayRange, upcomingEvents } from '../catalog/find-events.js';
 import { warningMessage } from '../render/block-kit.js';
-import { asOfLine, eventListMessage } from '../render/event-blocks.js';
+import { asOfLine, eventListMessage, searchedForNote } from '../render/event-blocks.js';
 import { clip, md } from '../render/mrkdwn.js';
 import type { SlackDeps } from './deps.js';
 import { personZone } from './person-zone.js';
@@ -66,7 +66,10 @@ export async function showUpcomingPage(
       events: pageEvents,
       nextValue: next ? encodePosition(next) : undefined,
       page: position.page,
-      footer: asOfLine(snapshot.asOf),
+      footer:
+        position.words && !position.range && position.page === 1
+          ? md`${searchedForNote(position.words, DAY_RANGES)} ${asOfLine(snapshot.asOf)}`
+          : asOfLine(snapshot.asOf),
     });
     await respondPrivately(slack.respond, message, deps.logger, extra);
   } catch (error) {

@@ -39,6 +39,7 @@ import {
   namedEventsMessage,
   noEventMessage,
   readerTime,
+  searchedForNote,
 } from '../../src/render/event-blocks.js';
 import { helpMessage, usageMessage } from '../../src/render/help-blocks.js';
 import { homeView } from '../../src/render/home-view.js';
@@ -351,9 +352,10 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
     eventChoicesMessage: () =>
       HOSTILE.flatMap((query) =>
         (['show', 'report'] as const).map((action) =>
-          eventChoicesMessage({ events: EVENTS, query, action, asOf: NOW }),
+          eventChoicesMessage({ events: EVENTS, query, action, asOf: NOW, counts: { total: 40, upcoming: 30 } }),
         ),
       ),
+    searchedForNote: () => HOSTILE.map((words) => searchedForNote(words, ['today', 'tomorrow', 'week'])),
     noEventMessage: () => HOSTILE.map((target) => noEventMessage({ target, asOf: NOW, refreshPeriodMs: 300_000 })),
     eventListMessage: () => [
       ...HOSTILE.map((words) =>

@@ -76,6 +76,30 @@ describe('report rendering', () => {
 });
 
 describe('App Home', () => {
+  it("gives the times of recent reports in the reader's zone, never as raw UTC text", () => {
+    const at = '2026-11-23T10:05:00.000Z';
+    const view = homeView({
+      events: [],
+      activity: { reports: [{ at, userId: 'U0EDITOR', eventId: 'evt_1', eventName: 'Gala' }], promoChanges: [] },
+      budget: {
+        limit: 180,
+        remaining: 170,
+        resetAt: 1_000_000,
+        pausedUntil: undefined,
+        inFlight: 0,
+        queued: { interactive: 0, background: 0 },
+        reserve: 27,
+        lastObservation: undefined,
+        rateLimitedResponses: 0,
+      },
+      now: 1_000_000,
+    });
+    const text = JSON.stringify(view.blocks);
+    expect(text).toContain(
+      `• Gala · <!date^${Date.parse(at) / 1000}^{date_short_pretty} at {time}|2026-11-23 10:05 UTC>`,
+    );
+  });
+
   it('stays within 100 blocks and shows the budget from the last headers', () => {
     const view = homeView({
       events: [],
