@@ -5,15 +5,16 @@ import { eventLinks } from './catalog/event-links.js';
 import type { Config } from './config.js';
 import { buildDigests } from './digest/build-digests.js';
 import type { DigestService } from './digest/digest-service.js';
-import { Closers } from './lifecycle/closers.js';
 import { type BuiltHistory, buildSalesHistory } from './history/build-history.js';
 import type { SalesHistory } from './history/sales-history.js';
+import { Closers } from './lifecycle/closers.js';
 import { Late } from './lifecycle/late.js';
 import { WorkTracker } from './lifecycle/work-tracker.js';
 import type { Logger } from './logger.js';
 import { buildObservability, type ObservabilityDeadlines } from './observability/build-observability.js';
 import { type Readiness, startHealthServer } from './observability/health.js';
 import type { Metrics } from './observability/metrics.js';
+import { KnownPromoCodes, rememberingReports } from './promo/known-promo-codes.js';
 import type { SlackMessage } from './render/block-kit.js';
 import { digestMessage, digestPausedMessage } from './render/digest-blocks.js';
 import { buildSharedReportQueue } from './reports/build-reports.js';
@@ -32,6 +33,7 @@ import { buildTicketing } from './ticketing/build-ticketing.js';
 import type { RetryOptions, TicketingClient } from './ticketing/client.js';
 import { reportQueueLimits } from './ticketing/create-client.js';
 import { NotFoundError } from './ticketing/errors.js';
+import type { EventReport } from './ticketing/schemas.js';
 import type { Clock } from './time/clock.js';
 import { systemClock } from './time/clock.js';
 import { type BuiltWatches, buildWatches } from './watches/build-watches.js';
@@ -147,6 +149,11 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
     const service = closers.keep(await ticketingService(config, logger));
     const work = new WorkTracker();
     const activity = new ActivityStore(store.keyValue);
+    // Every report read names promo codes with their ids: remembered, so a code needs no report later.
+    const promoCodes = new KnownPromoCodes({ store: store.keyValue, clock, logger });
+    const rememberCodes = (eventId: string, report: EventReport) => {
+      void work.track(promoCodes.remember(eventId, report));
+    };
 
     // Parts that others refer to before they exist: read at a scrape, in a callback, once built.
     const late = {
@@ -179,7 +186,10 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
           observer: observability.apiObserver({
             reportHeaders: (observation) => late.sharedReports.peek()?.queue.observe(observation),
             // A report a person fetched counts as a check of the event, if it is watched.
-            reportFetched: (eventId, report) => late.watches.peek()?.personFetched(eventId, report),
+            reportFetched: (eventId, report) => {
+              rememberCodes(eventId, report);
+              late.watches.peek()?.personFetched(eventId, report);
+            },
             // Every report read, by anyone, adds a point to its event's sales history.
             reportRead: (eventId, report) => late.history.peek()?.reportRead(eventId, report),
           }),
@@ -253,7 +263,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
         chat: watchSlack(slackClient, metrics),
         messages: watchMessages,
         reports: {
-          ...spareReports(client, sharedReports?.queue),
+          ...rememberingReports(spareReports(client, sharedReports?.queue), rememberCodes),
           isNotFound: (error) => error instanceof NotFoundError,
         },
         reportLimit: config.ticketing.reportLimit,
@@ -285,6 +295,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
           catalog,
           digests,
           activity,
+          promoCodes,
           reportLimit: config.ticketing.reportLimit,
           sharedReports,
           watches: watches.service,

@@ -13,6 +13,10 @@ export interface PendingPromoChange {
   eventName: string | undefined;
   promoId: string;
   quantity: number;
+  /** The code people know (`EARLYBIRD`), when a report named it. */
+  code?: string | undefined;
+  /** The quantity before, as a report read when the change was asked for named it. */
+  previousQuantity?: number | undefined;
   createdAt: number;
   expiresAt: number;
 }

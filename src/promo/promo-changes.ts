@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { EventCatalog } from '../catalog/event-catalog.js';
 import type { Logger } from '../logger.js';
-import { quantityRows } from '../reports/report-figures.js';
 import type { ActivityStore, PromoChangeOutcome, PromoChangeRecord } from '../store/activity-store.js';
 import type { CallOptions, PromoUpdate, TicketingClient } from '../ticketing/client.js';
 import { isTicketingError, ValidationError } from '../ticketing/errors.js';
-import { normaliseApiId } from '../ticketing/ids.js';
 import { promoQuantityProblem } from '../ticketing/promo-quantity.js';
-import type { EventReport, TicketingEvent } from '../ticketing/schemas.js';
+import type { TicketingEvent } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
 import type { PendingPromoChange, PendingPromoChanges } from './pending-promo-changes.js';
 import { type PromoCodeSources, type PromoRef, resolvePromo } from './promo-codes.js';
@@ -33,6 +31,10 @@ export interface ProposeRequest {
   eventId: string;
   promoId: string;
   quantity: number;
+  /** The code people know, when a report named it. */
+  code?: string | undefined;
+  /** The quantity as a report read now names it. */
+  previousQuantity?: number | undefined;
 }
 
 export type ProposeResult =
@@ -60,6 +62,8 @@ export async function proposePromoChange(deps: PromoDeps, request: ProposeReques
       eventName: event.name,
       promoId: request.promoId,
       quantity: request.quantity,
+      code: request.code,
+      previousQuantity: request.previousQuantity,
     });
     return { kind: 'confirm', event, change };
   } catch (error) {
@@ -153,7 +157,7 @@ export interface WorkflowPromoTarget {
 export type WorkflowPromoResult =
   | { kind: 'refused'; refusal: Extract<Refusal, 'not-editor' | 'used'> }
   /** A code that the event's report (at hand, or fetched for this) names with no id: nothing sent. */
-  | { kind: 'no-promo'; code: string }
+  | { kind: 'no-promo'; code: string; known: string[] }
   | { kind: 'failed'; error: unknown }
   | ({ kind: 'updated'; update: PromoUpdate } & WorkflowPromoTarget)
   | ({ kind: 'unknown'; error: unknown } & WorkflowPromoTarget);
@@ -172,7 +176,12 @@ export async function applyWorkflowPromoChange(
   request: WorkflowPromoRequest,
 ): Promise<WorkflowPromoResult> {
   const log = deps.logger.child({ workflowStep: request.executionId.slice(0, 40), user: request.userId });
-  const record = (promoId: string, outcome: PromoChangeOutcome, reason?: string): Omit<PromoChangeRecord, 'at'> => ({
+  const record = (
+    promoId: string,
+    outcome: PromoChangeOutcome,
+    reason?: string,
+    code?: string,
+  ): Omit<PromoAuditRecord, 'at'> => ({
     userId: request.userId,
     channelId: '',
     eventId: request.eventId,
@@ -180,6 +189,7 @@ export async function applyWorkflowPromoChange(
     quantity: request.quantity,
     outcome,
     ...(reason ? { error: reason } : {}),
+    ...(code ? { code } : 'code' in request.promo ? { code: request.promo.code } : {}),
     via: 'workflow',
     executionId: request.executionId,
   });
@@ -194,7 +204,7 @@ export async function applyWorkflowPromoChange(
   let target: WorkflowPromoTarget;
   try {
     const found = await promoTarget(sources, request.eventId, request.promo);
-    if ('notNamed' in found) return { kind: 'no-promo', code: found.notNamed };
+    if ('notNamed' in found) return { kind: 'no-promo', code: found.notNamed, known: found.known };
     target = found;
   } catch (error) {
     log.info('Looking up a promo code for a workflow failed', { error });
@@ -210,7 +220,7 @@ export async function applyWorkflowPromoChange(
     log,
     { eventId: request.eventId, promoId: target.promoId, quantity: request.quantity },
     { change: 'workflow promo change', changed: 'Promo quantity changed by a workflow' },
-    (outcome, reason) => record(target.promoId, outcome, reason),
+    (outcome, reason) => record(target.promoId, outcome, reason, target.code),
   );
   return written.kind === 'failed' ? written : { ...written, ...target };
 }
@@ -224,7 +234,7 @@ async function writeAudited(
   log: Logger,
   write: { eventId: string; promoId: string; quantity: number },
   words: { change: string; changed: string },
-  recordOf: (outcome: PromoChangeOutcome, reason?: string) => Omit<PromoChangeRecord, 'at'>,
+  recordOf: (outcome: PromoChangeOutcome, reason?: string) => Omit<PromoAuditRecord, 'at'>,
 ): Promise<
   { kind: 'updated'; update: PromoUpdate } | { kind: 'unknown'; error: unknown } | { kind: 'failed'; error: unknown }
 > {
@@ -246,34 +256,25 @@ async function writeAudited(
   }
 }
 
-/** The promo code's id (a code looked up in the event's report), with its quantity as that report named it. */
+/** The promo code's id (a code looked up in a report, now or earlier), with its quantity as a report read now names it. */
 async function promoTarget(
   sources: PromoCodeSources,
   eventId: string,
   ref: PromoRef,
-): Promise<WorkflowPromoTarget | { notNamed: string }> {
-  let seen: EventReport | undefined;
-  const fetch = (id: string, options?: { fresh?: boolean }) => sources.fetchReport(id, options);
-  const watched: PromoCodeSources = {
-    reportAtHand: async (id) => {
-      const report = await sources.reportAtHand(id);
-      seen = report ?? seen;
-      return report;
-    },
-    fetchReport: async (id, options) => {
-      seen = await fetch(id, options);
-      return seen;
-    },
-  };
+): Promise<WorkflowPromoTarget | { notNamed: string; known: string[] }> {
   // Nobody to tell while a report is fetched: the run simply waits its turn.
-  const resolved = await resolvePromo(watched, eventId, ref, async () => {});
-  if (resolved.kind !== 'found') return { notNamed: resolved.code };
-  // An id needs no report; the one at hand (if any) still tells the quantity before.
-  if ('id' in ref) seen = await watched.reportAtHand(eventId).catch(() => undefined);
-  const row = seen
-    ? quantityRows(seen).find((each) => each.id !== undefined && normaliseApiId('promo', each.id) === resolved.id)
-    : undefined;
-  return { promoId: resolved.id, code: resolved.code ?? row?.label, previousQuantity: row?.quantity };
+  const resolved = await resolvePromo(sources, eventId, ref, async () => {});
+  if (resolved.kind !== 'found') return { notNamed: resolved.code, known: resolved.known };
+  return { promoId: resolved.id, code: resolved.code, previousQuantity: resolved.previousQuantity };
+}
+
+/**
+ * An audit record that also names what people know: the event's name and the promo code, when
+ * known (records stored before either was kept lack them).
+ */
+export interface PromoAuditRecord extends PromoChangeRecord {
+  eventName?: string;
+  code?: string;
 }
 
 /** The audit record of a confirmation (or of a click that named none). */
@@ -282,11 +283,13 @@ function confirmationRecord(
   change: PendingPromoChange | undefined,
   outcome: PromoChangeOutcome,
   reason?: string,
-): Omit<PromoChangeRecord, 'at'> {
+): Omit<PromoAuditRecord, 'at'> {
   return {
     userId,
     channelId: change?.channelId ?? '',
     eventId: change?.eventId ?? '',
+    ...(change?.eventName ? { eventName: change.eventName } : {}),
+    ...(change?.code ? { code: change.code } : {}),
     promoId: change?.promoId ?? '',
     quantity: change?.quantity ?? 0,
     outcome,
@@ -296,9 +299,10 @@ function confirmationRecord(
 }
 
 /** The audit record; a store failure here is logged as an error, never turned into the change's outcome. */
-async function audit(deps: PromoDeps, log: Logger, record: Omit<PromoChangeRecord, 'at'>): Promise<void> {
+async function audit(deps: PromoDeps, log: Logger, record: Omit<PromoAuditRecord, 'at'>): Promise<void> {
   try {
-    await deps.activity.recordPromoChange({ at: new Date(deps.clock.now()).toISOString(), ...record });
+    const stored: PromoAuditRecord = { at: new Date(deps.clock.now()).toISOString(), ...record };
+    await deps.activity.recordPromoChange(stored);
   } catch (error) {
     log.error('Could not record a promo change in the audit trail', { error, outcome: record.outcome });
   }

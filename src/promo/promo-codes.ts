@@ -1,6 +1,6 @@
-import { findQuantityRow } from '../reports/report-figures.js';
+import { findQuantityRow, quantityRows } from '../reports/report-figures.js';
 import { isTicketingError } from '../ticketing/errors.js';
-import { parseId } from '../ticketing/ids.js';
+import { normaliseApiId, parseId } from '../ticketing/ids.js';
 import type { EventReport } from '../ticketing/schemas.js';
 
 /** A promo code as a person names it: its id (`promo_…`, with or without the prefix), or its code (`EARLYBIRD`). */
@@ -8,6 +8,9 @@ export type PromoRef = { id: string } | { code: string };
 
 /** What a code may be: letters, digits, `_` and `-`, as promo codes are written. */
 const CODE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+/** Whether a report's label is a code a person could type (not a name with spaces, not an id). */
+export const isPromoCode = (label: string): boolean => CODE.test(label) && 'code' in parsePromoRef(label);
 
 /** Reads what a person typed for a promo code: an id if it is one, else a code, else the problem. */
 export function parsePromoRef(text: string): PromoRef | { problem: string } {
@@ -24,6 +27,14 @@ export function parsePromoRef(text: string): PromoRef | { problem: string } {
 
 /** Where an event's report may already be, and how one is fetched for this (within the report limit). */
 export interface PromoCodeSources {
+  /** Code → id pairs remembered from earlier reports: no call. */
+  known?:
+    | {
+        idOf(eventId: string, code: string): Promise<{ code: string; id: string } | undefined>;
+        codeOf(eventId: string, promoId: string): Promise<string | undefined>;
+        codes(eventId: string): Promise<readonly { code: string }[]>;
+      }
+    | undefined;
   /** A report at hand (a watch's last check, a recent report): no call. */
   reportAtHand(eventId: string): Promise<EventReport | undefined>;
   /**
@@ -34,14 +45,22 @@ export interface PromoCodeSources {
 }
 
 export type ResolvedPromo =
-  | { kind: 'found'; id: string; code: string | undefined }
-  /** The event's report names no such code (or names it without an id). */
-  | { kind: 'not-named'; code: string };
+  | {
+      kind: 'found';
+      id: string;
+      /** The code people know, when a report (now or earlier) named it. */
+      code: string | undefined;
+      /** Its quantity as a report read now (at hand, or fetched for this) names it. */
+      previousQuantity: number | undefined;
+    }
+  /** No report names such a code with an id: `known` lists the codes that are known for the event. */
+  | { kind: 'not-named'; code: string; known: string[] };
 
 /**
  * The id behind a promo code: the API lists no promo codes (spec 4.2 note 4), but an event's
- * report names them with their ids. A report at hand is read first; only without one is a report
- * fetched, and `onFetch` is told first so the person knows they wait for it.
+ * report names them with their ids. The report at hand is read first, then the pairs remembered
+ * from earlier reports (a code's id does not change); only without either is a report fetched,
+ * and `onFetch` is told first so the person knows they wait for it.
  */
 export async function resolvePromo(
   sources: PromoCodeSources,
@@ -49,16 +68,46 @@ export async function resolvePromo(
   ref: PromoRef,
   onFetch: () => Promise<void>,
 ): Promise<ResolvedPromo> {
-  if ('id' in ref) return { kind: 'found', id: ref.id, code: undefined };
+  const atHand = await sources.reportAtHand(eventId).catch(() => undefined);
+  const remembered = async <T>(read: () => Promise<T> | undefined) => {
+    try {
+      return await read();
+    } catch {
+      return undefined;
+    }
+  };
+  if ('id' in ref) {
+    const row = atHand ? rowWithId(atHand, ref.id) : undefined;
+    const code = row?.label ?? (await remembered(() => sources.known?.codeOf(eventId, ref.id)));
+    return { kind: 'found', id: ref.id, code, previousQuantity: row?.quantity };
+  }
   const named = (report: EventReport | undefined) => {
     const row = report ? findQuantityRow(report, ref.code) : undefined;
-    return row?.id ? { kind: 'found' as const, id: parseId('promo', row.id), code: row.label } : undefined;
+    return row?.id
+      ? { kind: 'found' as const, id: normaliseApiId('promo', row.id), code: row.label, previousQuantity: row.quantity }
+      : undefined;
   };
-  const atHand = await sources.reportAtHand(eventId).catch(() => undefined);
   const found = named(atHand);
   if (found) return found;
+  const known = await remembered(() => sources.known?.idOf(eventId, ref.code));
+  if (known) {
+    const row = atHand ? rowWithId(atHand, known.id) : undefined;
+    return { kind: 'found', id: known.id, code: known.code, previousQuantity: row?.quantity };
+  }
   await onFetch();
   // The report at hand did not name it: a cached copy of that report would not either.
   const fetched = await sources.fetchReport(eventId, { fresh: atHand !== undefined });
-  return named(fetched) ?? { kind: 'not-named', code: ref.code };
+  const inFetched = named(fetched);
+  if (inFetched) return inFetched;
+  const codes = new Map<string, string>();
+  const rememberedCodes = (await remembered(() => sources.known?.codes(eventId))) ?? [];
+  for (const code of [...quantityRows(fetched).map((row) => row.label), ...rememberedCodes.map((each) => each.code)])
+    if (isPromoCode(code) && !codes.has(code.toLowerCase())) codes.set(code.toLowerCase(), code);
+  return { kind: 'not-named', code: ref.code, known: [...codes.values()] };
+}
+
+/** The report's row for a promo id (ids compared as the API's opaque ids, prefix or not). */
+function rowWithId(report: EventReport, promoId: string) {
+  const id = normaliseApiId('promo', promoId);
+  return quantityRows(report).find((row) => row.id !== undefined && normaliseApiId('promo', row.id) === id);
 }

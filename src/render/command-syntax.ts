@@ -15,7 +15,7 @@ export const COMMAND_SYNTAX = {
   show: md`/events show <id or name>`,
   find: md`/events find <words>`,
   report: md`/events report [id or name]`,
-  promo: md`/events promo [<eventId> <code or promoId> <quantity>]`,
+  promo: md`/events promo [<id or name> <code or promoId> <quantity>]`,
   digestOn: DIGEST_ON,
   digestActions: md`/events digest ${DIGEST_ACTIONS} [--me]`,
   watch: md`/events watch [<id or name>[: conditions]] [--me]`,

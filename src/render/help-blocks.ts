@@ -5,7 +5,6 @@ import { describeLimit } from './limit-wording.js';
 import { escapeText, joinMrkdwn, type Mrkdwn, md } from './mrkdwn.js';
 
 const EXAMPLE_EVENT = md`evt_3f2c1a9e-8b7d-4c6e-9f01-23456789abcd`;
-const EXAMPLE_PROMO = md`promo_9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d`;
 
 export interface HelpInput {
   /** The report endpoint's limit as configured, so the text never disagrees with it. */
@@ -25,7 +24,7 @@ const EXPLAINED: Record<Command, (input: HelpInput) => Mrkdwn> = {
   report: (input) =>
     md`the event report (the report API allows ${describeLimit(input.reportLimit)}; you see your place in the queue); with nothing after it, a form to pick the event`,
   promo: (input) =>
-    md`set how many times a promo code can be redeemed (a whole number from 0 to ${escapeText(input.maxQuantity.toLocaleString('en-US'))}), e.g. \`/events promo ${EXAMPLE_EVENT} ${EXAMPLE_PROMO} 250\`; with nothing after it, a form (promo editors only; asks first)`,
+    md`set how many times a promo code can be redeemed (a whole number from 0 to ${escapeText(input.maxQuantity.toLocaleString('en-US'))}), e.g. \`/events promo summer tech meetup EARLYBIRD 250\` (the event by name or id, the code people know or its id); with nothing after it, a form (promo editors only; asks first)`,
   digestOn: () =>
     md`a daily digest in this channel of the events of today (and the next N-1 days) in its timezone, e.g. \`/events digest on 08:30 Europe/Berlin --days 3\` (default 09:00 in your Slack timezone, one day, every day); with \`--me\`, your own digest in your DM with me instead (also on my Home tab)`,
   digestActions: () => md`stop it, see its settings and next run, or post today's digest now; \`--me\` for your own`,

@@ -1,5 +1,5 @@
 import type { types } from '@slack/bolt';
-import type { RecentActivity } from '../store/activity-store.js';
+import type { PromoChangeRecord, RecentActivity } from '../store/activity-store.js';
 import type { BudgetSnapshot } from '../ticketing/budget.js';
 import type { TicketingEvent } from '../ticketing/schemas.js';
 import type { Watch } from '../watches/watch.js';
@@ -102,6 +102,20 @@ const OUTCOME: Record<string, Mrkdwn> = {
   refused: md`refused`,
 };
 
+/**
+ * A promo change as people know it: "EARLYBIRD on Summer Tech Meetup", from what its record kept
+ * (records from before the code and the event's name were kept show the promo id).
+ */
+function promoChangeName(record: PromoChangeRecord): Mrkdwn {
+  const promo =
+    'code' in record && typeof record.code === 'string' && record.code ? code(record.code, 64) : code(record.promoId);
+  const event =
+    'eventName' in record && typeof record.eventName === 'string' && record.eventName
+      ? clip(record.eventName, 120)
+      : code(record.eventId);
+  return md`${promo} on ${event}`;
+}
+
 /** The App Home tab: next events, the user's recent activity and the organization's budget. */
 export function homeView(input: HomeViewInput): types.HomeView {
   const blocks: Block[] = [header(md`Upcoming events`)];
@@ -127,7 +141,7 @@ export function homeView(input: HomeViewInput): types.HomeView {
         : joinMrkdwn(
             changes.map((c) => {
               const outcome = OUTCOME[c.outcome] ?? md`failed: ${clip(c.error ?? '', 200)}`;
-              return md`• ${code(c.promoId)} → ${c.quantity} · ${outcome} · ${minute(c.at)}`;
+              return md`• ${promoChangeName(c)} → ${c.quantity} · ${outcome} · ${minute(c.at)}`;
             }),
           ),
     ),

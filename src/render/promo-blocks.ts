@@ -1,16 +1,18 @@
+import type { types } from '@slack/bolt';
 import type { TicketingEvent } from '../ticketing/schemas.js';
 import {
   type Block,
   context,
+  LIMITS,
   mrkdwnSection,
   plainMessage,
   type SlackMessage,
   warning,
   warningMessage,
 } from './block-kit.js';
-import { eventTitle } from './event-blocks.js';
+import { eventPlainTitle, eventTitle } from './event-blocks.js';
 import { describeEventTime } from './event-time.js';
-import { clip, code, escapeText, type Mrkdwn, md, mentionUser } from './mrkdwn.js';
+import { channelLink, clip, code, escapeText, joinMrkdwn, type Mrkdwn, md, mentionUser, shorten } from './mrkdwn.js';
 
 export const PROMO_CONFIRM_ACTION = 'promo_confirm';
 export const PROMO_CANCEL_ACTION = 'promo_cancel';
@@ -19,6 +21,10 @@ export interface PromoConfirmOptions {
   event: TicketingEvent;
   promoId: string;
   quantity: number;
+  /** The code people know (`EARLYBIRD`), when a report named it. */
+  code?: string | undefined;
+  /** The quantity now, when a report read for this named it. */
+  previousQuantity?: number | undefined;
   /** The stored pending change's id: the only thing the buttons carry. */
   changeId: string;
   /** How long the confirmation stays valid, in minutes, for the person to know. */
@@ -26,17 +32,40 @@ export interface PromoConfirmOptions {
 }
 
 const count = (quantity: number) => md`*${escapeText(quantity.toLocaleString('en-US'))}*`;
+const plainCount = (quantity: number) => escapeText(quantity.toLocaleString('en-US'));
+
+/** The code as people know it; its id only when no report named a code. */
+const promoName = (promo: { code?: string | undefined; promoId: string }) =>
+  promo.code ? code(promo.code, 64) : code(promo.promoId);
+
+/** "EARLYBIRD on Summer Tech Meetup: 80 → 100" (or "set to 100" when the quantity now is unknown). */
+function changeLine(
+  promo: { code?: string | undefined; promoId: string; previousQuantity?: number | undefined; quantity: number },
+  event: Mrkdwn,
+): Mrkdwn {
+  const name = promoName(promo);
+  const change =
+    promo.previousQuantity === undefined
+      ? md`set to ${plainCount(promo.quantity)}`
+      : md`${plainCount(promo.previousQuantity)} → ${plainCount(promo.quantity)}`;
+  return md`${name} on ${event}: ${change}`;
+}
 
 /** Asks before changing anything, naming exactly what will change. */
 export function promoConfirmMessage(options: PromoConfirmOptions): SlackMessage {
-  const { event, promoId, quantity } = options;
-  const what = md`set promo code ${code(promoId)} on *${eventTitle(event)}* to ${count(quantity)} redemption(s)`;
+  const { event, quantity } = options;
+  const headline = changeLine(options, eventTitle(event));
+  const now = options.previousQuantity === undefined ? md`` : md` (it allows ${count(options.previousQuantity)} now)`;
+  const what = md`set promo code ${promoName(options)} on *${eventTitle(event)}* to ${count(quantity)} redemption(s)`;
   const blocks: Block[] = [
     mrkdwnSection(
-      warning(md`You are about to ${what}.\nOnly the quantity changes; everything else about the code stays as it is.`),
+      warning(
+        md`*${headline}*\nYou are about to ${what}${now}.\nOnly the quantity changes; everything else about the code stays as it is.`,
+      ),
     ),
     context(
       md`:calendar: ${clip(describeEventTime(event), 300)}`,
+      ...(options.code ? [md`Promo id ${code(options.promoId)}`] : []),
       md`This confirmation is yours alone and expires in ${options.validForMinutes} minutes.`,
     ),
     {
@@ -64,7 +93,37 @@ export function promoConfirmMessage(options: PromoConfirmOptions): SlackMessage 
       ],
     },
   ];
-  return { text: md`Confirm: set promo ${code(promoId)} to ${quantity}`, blocks };
+  return { text: shorten(md`Confirm: ${headline}`, LIMITS.fallbackText), blocks };
+}
+
+/** Opens the promo confirmation for one of several events a name matched. */
+export const PROMO_PICK_EVENT_ACTION = 'promo_pick_event';
+
+/**
+ * Several events match a promo command's words: the same short list `show` gives, each event's
+ * button carrying the rest of the command (`carry(eventId)`: the code and quantity with the
+ * event), so a click goes on to the confirmation.
+ */
+export function promoEventChoices(choices: SlackMessage, carry: (eventId: string) => string): SlackMessage {
+  const button = (eventId: string) => ({
+    type: 'button' as const,
+    action_id: PROMO_PICK_EVENT_ACTION,
+    text: { type: 'plain_text' as const, text: 'Choose' },
+    value: carry(eventId),
+  });
+  const blocks = choices.blocks.map((block): Block => {
+    if (block.type === 'section' && block.accessory?.type === 'button' && block.accessory.value)
+      return { ...block, accessory: button(block.accessory.value) };
+    if (block.type === 'actions')
+      return {
+        ...block,
+        elements: block.elements.map((element) =>
+          element.type === 'button' && element.value ? button(element.value) : element,
+        ),
+      };
+    return block;
+  });
+  return { text: choices.text, blocks };
 }
 
 /** A change as the outcome messages name it; every field is raw text, escaped here. */
@@ -76,32 +135,41 @@ export interface PromoOutcome {
   promoId: string;
   quantity: number;
   code?: string | undefined;
+  /** The quantity before, when a report read for the change named it. */
+  previousQuantity?: number | undefined;
 }
 
 const eventOf = (outcome: PromoOutcome) => eventTitle({ id: outcome.eventId, name: outcome.eventName });
+const was = (outcome: PromoOutcome) =>
+  outcome.previousQuantity === undefined ? md`` : md` (was ${plainCount(outcome.previousQuantity)})`;
+const outcomeText = (outcome: PromoOutcome) =>
+  shorten(
+    md`Promo ${changeLine(outcome, eventPlainTitle({ id: outcome.eventId, name: outcome.eventName }))}`,
+    LIMITS.fallbackText,
+  );
 
 /** The channel announcement after a change went through. */
 export function promoAnnouncement(outcome: PromoOutcome): SlackMessage {
-  const promoCode = outcome.code ? md` (${clip(outcome.code, 50)})` : md``;
-  const line = md`:ticket: ${mentionUser(outcome.userId)} set promo code ${code(outcome.promoId)}${promoCode} on *${eventOf(outcome)}* to ${count(outcome.quantity)} redemption(s).`;
-  return { text: md`Promo ${code(outcome.promoId)} set to ${outcome.quantity}`, blocks: [mrkdwnSection(line)] };
+  const line = md`:ticket: ${mentionUser(outcome.userId)} set promo code ${promoName(outcome)} on *${eventOf(outcome)}* to ${count(outcome.quantity)} redemption(s)${was(outcome)}.`;
+  const id = outcome.code ? [context(md`Promo id ${code(outcome.promoId)}`)] : [];
+  return { text: outcomeText(outcome), blocks: [mrkdwnSection(line), ...id] };
 }
 
 /** What the person who confirmed sees in place of the confirmation. */
 export function promoDoneMessage(outcome: PromoOutcome, announced: boolean): SlackMessage {
-  const line = md`:white_check_mark: Promo code ${code(outcome.promoId)} on *${eventOf(outcome)}* now allows ${count(outcome.quantity)} redemption(s).`;
+  const line = md`:white_check_mark: Promo code ${promoName(outcome)} on *${eventOf(outcome)}* now allows ${count(outcome.quantity)} redemption(s)${was(outcome)}.`;
   const blocks = [mrkdwnSection(line)];
   if (!announced)
     blocks.push(
       context(md`I couldn't announce it in this channel: invite me with \`/invite @eventops\` to post there.`),
     );
-  return { text: md`Promo ${code(outcome.promoId)} set to ${outcome.quantity}`, blocks };
+  return { text: outcomeText(outcome), blocks };
 }
 
 /** The service never answered a write that may have arrived: say so, and how to check. */
 export function promoUncertainMessage(outcome: PromoOutcome, reason: Mrkdwn): SlackMessage {
   return plainMessage(
-    md`:grey_question: I could not confirm the change of promo code ${code(outcome.promoId)} on *${eventOf(outcome)}* to ${count(outcome.quantity)}: it may or may not have been applied. ${reason}\nCheck the promo code in the ticketing dashboard; setting the same quantity again is safe (it is not added twice).`,
+    md`:grey_question: I could not confirm the change of promo code ${promoName(outcome)} on *${eventOf(outcome)}* to ${count(outcome.quantity)}: it may or may not have been applied. ${reason}\nCheck the promo code in the ticketing dashboard; setting the same quantity again is safe (it is not added twice).`,
   );
 }
 
@@ -127,6 +195,63 @@ export function confirmationRefusedMessage(refusal: ConfirmationRefusal): SlackM
   return plainMessage(REFUSALS[refusal]);
 }
 
-/** A code the event's report (at hand, or fetched for this) does not name with an id. */
-export const promoCodeNotNamed = (promoCode: string): Mrkdwn =>
-  md`The event's latest report names no promo code ${code(promoCode, 64)} with an id. Check the code, or use its id (\`promo_…\`).`;
+/** A code no report (at hand, fetched for this, or read earlier) names with an id; `known`: the codes that are known for the event. */
+export function promoCodeNotNamed(promoCode: string, known: readonly string[] = []): Mrkdwn {
+  const shown = known.slice(0, 15).map((each) => code(each, 64));
+  const more = known.length > shown.length ? md` and ${known.length - shown.length} more` : md``;
+  const codes =
+    shown.length === 0
+      ? md`No promo code is known for this event.`
+      : md`Codes known for this event: ${joinMrkdwn(shown, md`, `)}${more}.`;
+  return md`The event's latest report names no promo code ${code(promoCode, 64)} with an id. ${codes} Check the code, or use its id (\`promo_…\`).`;
+}
+
+/** The promo form's title, on every view of it. */
+const FORM_TITLE = { type: 'plain_text' as const, text: 'Change promo quantity' };
+const CLOSE = { type: 'plain_text' as const, text: 'Close' };
+
+/** Opened instead of the promo form for someone who may not change promo codes: told before filling it. */
+export function promoNotEditorView(): types.ModalView {
+  return {
+    type: 'modal',
+    title: FORM_TITLE,
+    close: CLOSE,
+    blocks: [mrkdwnSection(REFUSALS['not-editor'])],
+  };
+}
+
+/** Where a promo form's answer goes: an ephemeral message in the channel it was opened from, or the person's DM. */
+export interface PromoAnswerPlace {
+  /** The channel, or undefined for the DM with eventops. */
+  channelId: string | undefined;
+  /** The channel was tried first and refused: the answer went to the DM instead. */
+  channelRefused?: string | undefined;
+}
+
+const placeOf = (place: PromoAnswerPlace) =>
+  place.channelId ? md`${channelLink(place.channelId)} (only you can see it there)` : md`your DM with me`;
+
+/**
+ * The promo form after **Review**: where the confirmation goes (`preparing`), that a report is
+ * read for the code first (`fetching`), where the answer went (`sent`: the confirmation or, when
+ * there is none, why), or that it could be posted nowhere (`failed`).
+ */
+export function promoAnswerView(
+  place: PromoAnswerPlace,
+  state: 'preparing' | 'fetching' | 'confirmation' | 'answer' | 'failed',
+): types.ModalView {
+  const where = placeOf(place);
+  const refused = place.channelRefused
+    ? md`\nI couldn't post in ${channelLink(place.channelRefused)}: invite me there with \`/invite @eventops\`.`
+    : md``;
+  const lines: Record<typeof state, Mrkdwn> = {
+    preparing: md`:hourglass_flowing_sand: Preparing your confirmation: it will be in ${where}.`,
+    fetching: md`:hourglass_flowing_sand: Reading the event's report to find the promo code; the confirmation will be in ${where}.`,
+    confirmation: md`:white_check_mark: The confirmation is in ${where}. Nothing changes until you confirm it there.${refused}`,
+    answer: md`:information_source: My answer is in ${where}: nothing was changed.${refused}`,
+    failed: warning(
+      md`I couldn't post the confirmation in ${where} or in your DM, so nothing was changed. Try \`/events promo\` in a channel I'm in.`,
+    ),
+  };
+  return { type: 'modal', title: FORM_TITLE, close: CLOSE, blocks: [mrkdwnSection(lines[state])] };
+}

@@ -21,8 +21,8 @@ export type EventsCommand =
   | { kind: 'show'; target: EventTarget }
   | { kind: 'report'; target: EventTarget }
   | { kind: 'find'; words: string }
-  /** The promo code by its id or by its code (`EARLYBIRD`), found in the event's report. */
-  | { kind: 'promo'; eventId: string; promo: PromoRef; quantity: number }
+  /** The event by id or name; the promo code by its id or by its code (`EARLYBIRD`), found in a report. */
+  | { kind: 'promo'; target: EventTarget; promo: PromoRef; quantity: number }
   /** `promo` or `report` with nothing after it: a modal asks. */
   | { kind: 'promo-modal' }
   | { kind: 'report-modal' }
@@ -57,15 +57,6 @@ function shown(text: string): Mrkdwn {
 export function parseEventsCommand(text: string): EventsCommand {
   const words = text.trim().split(/\s+/).filter(Boolean);
   const [sub = 'list', ...args] = words;
-  const id = (kind: 'event' | 'promo', value: string | undefined, usage: Mrkdwn) => {
-    if (value === undefined)
-      return invalid(kind === 'event' ? md`Missing the event id.` : md`Missing the promo code id.`, usage);
-    try {
-      return parseId(kind, value);
-    } catch (error) {
-      return invalid(isTicketingError(error) ? md`${clip(error.message, 200)}.` : md`That id is not valid.`, usage);
-    }
-  };
   switch (sub.toLowerCase()) {
     case 'list':
     case 'upcoming': {
@@ -85,17 +76,24 @@ export function parseEventsCommand(text: string): EventsCommand {
       return searchText(args.join(' '), USAGE.find) ?? { kind: 'find', words: args.join(' ') };
     case 'promo': {
       if (args.length === 0) return { kind: 'promo-modal' };
-      if (args.length !== 3)
-        return invalid(md`\`promo\` takes an event id, a promo code (or its id) and a quantity.`, USAGE.promo);
-      const eventId = id('event', args[0], USAGE.promo);
-      if (typeof eventId !== 'string') return eventId;
-      const promo = parsePromoRef(args[1] as string);
-      if ('problem' in promo)
-        return invalid(md`${clip(promo.problem, 200)} (got ${shown(args[1] as string)}).`, USAGE.promo);
-      const raw = args[2] as string;
+      // The event's name may be several words: the last two are the code and the quantity.
+      if (args.length < 3)
+        return invalid(
+          md`\`promo\` takes an event (its id or name), a promo code (or its id) and a quantity.`,
+          USAGE.promo,
+        );
+      const promoText = args[args.length - 2] as string;
+      const promo = parsePromoRef(promoText);
+      if ('problem' in promo) return invalid(md`${clip(promo.problem, 200)} (got ${shown(promoText)}).`, USAGE.promo);
+      const raw = args[args.length - 1] as string;
       const quantity = parsePromoQuantity(raw);
       if ('problem' in quantity) return invalid(md`${clip(quantity.problem, 300)} (got ${shown(raw)})`, USAGE.promo);
-      return { kind: 'promo', eventId, promo, quantity: quantity.quantity };
+      return withTarget(args.slice(0, -2), USAGE.promo, (target) => ({
+        kind: 'promo',
+        target,
+        promo,
+        quantity: quantity.quantity,
+      }));
     }
     case 'digest':
       return parseDigest(args);

@@ -5,6 +5,7 @@ import type { DigestService } from '../digest/digest-service.js';
 import type { WorkTracker } from '../lifecycle/work-tracker.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../observability/metrics.js';
+import type { KnownPromoCodes } from '../promo/known-promo-codes.js';
 import type { PendingPromoChanges } from '../promo/pending-promo-changes.js';
 import type { SlackMessage } from '../render/block-kit.js';
 import type { PromoStepRestriction } from '../render/home-view.js';
@@ -44,6 +45,8 @@ export interface SlackDeps {
   runs: WorkflowRuns;
   /** Promo changes waiting for their requester's confirmation. */
   pending: PendingPromoChanges;
+  /** Each event's promo code → id pairs, from every report read. */
+  promoCodes: KnownPromoCodes;
   /** The report endpoint's limit as configured, for the words people read. */
   reportLimit: RateLimitSpec;
   logger: Logger;

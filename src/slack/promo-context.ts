@@ -33,6 +33,8 @@ export function proposalMessage(deps: SlackDeps, result: ProposeResult, eventId:
         event: result.event,
         promoId: result.change.promoId,
         quantity: result.change.quantity,
+        code: result.change.code,
+        previousQuantity: result.change.previousQuantity,
         changeId: result.change.id,
         validForMinutes: Math.round(deps.pending.ttlMs / 60_000),
       });
@@ -51,43 +53,73 @@ export function proposalMessage(deps: SlackDeps, result: ProposeResult, eventId:
 
 /**
  * Where the codes of an event's promos are read: the latest report at hand (a watch's last check,
- * a cache), or one fetched for this in the person's turn within the report
- * limit (with replicas, in the shared queue, whichever replica fetches it).
+ * a cache), the pairs remembered from earlier reports, or a report fetched for this in the
+ * person's turn within the report limit (with replicas, in the shared queue, whichever replica
+ * fetches it).
  */
 export function promoCodeSources(deps: SlackDeps, userId: string): PromoCodeSources {
   return {
+    known: deps.promoCodes,
     reportAtHand: (eventId) => reportFiguresAtHand(deps, eventId),
     fetchReport: (eventId, options) => reportFor(deps, eventId, userId, options),
   };
+}
+
+/** How a person is answered along a promo request: a notice while they wait, then what follows. */
+export interface PromoReply {
+  /** While a report is fetched for the code. */
+  progress(message: SlackMessage): Promise<void>;
+  /** The answer: the confirmation (`confirmation`), or why there is none. */
+  answer(message: SlackMessage, options?: { confirmation?: boolean }): Promise<void>;
+}
+
+/**
+ * Answers through `respond` (a command's or a button's response_url): what follows a notice
+ * replaces it, so no "fetching" message is left behind; `replaceFirst`: the first answer replaces
+ * the message whose button was clicked.
+ */
+export function respondReply(deps: SlackDeps, respond: RespondFn, replaceFirst = false): PromoReply {
+  let replace = replaceFirst;
+  const send = async (message: SlackMessage) => {
+    await respondPrivately(respond, message, deps.logger, replace ? { replace_original: true } : {});
+    replace = true;
+  };
+  return { progress: send, answer: send };
+}
+
+/** The promo code a change is about: its id, the code people know and its quantity now, when a report named them. */
+export interface PromoTarget {
+  id: string;
+  code: string | undefined;
+  previousQuantity: number | undefined;
 }
 
 /**
  * The promo code's id, for a person who named it by id or by code; undefined once they have been
  * told why there is none (they wait for a report fetched for it, and are told so first).
  */
-export async function promoIdFor(
+export async function promoTargetFor(
   deps: SlackDeps,
-  respond: RespondFn,
+  reply: PromoReply,
   eventId: string,
   ref: PromoRef,
   userId: string,
-): Promise<string | undefined> {
+): Promise<PromoTarget | undefined> {
   try {
-    const resolved = await resolvePromo(promoCodeSources(deps, userId), eventId, ref, async () => {
-      await respondPrivately(
-        respond,
+    const resolved = await resolvePromo(promoCodeSources(deps, userId), eventId, ref, () =>
+      reply.progress(
         fetchingReportMessage(md`to find promo code ${code('code' in ref ? ref.code : '?', 64)}`, deps.reportLimit),
-        deps.logger,
-      );
-    });
-    if (resolved.kind === 'found') return resolved.id;
-    await respondPrivately(respond, warningMessage(promoCodeNotNamed(resolved.code)), deps.logger);
+      ),
+    );
+    if (resolved.kind === 'found')
+      return { id: resolved.id, code: resolved.code, previousQuantity: resolved.previousQuantity };
+    await reply.answer(warningMessage(promoCodeNotNamed(resolved.code, resolved.known)));
   } catch (error) {
     deps.logger.info('Looking up a promo code failed', { error });
     const why = deps.work.stopping.aborted
       ? restartingMessage(md`the promo code was not looked up`)
       : userMessageFor(error);
-    await respondPrivately(respond, warningMessage(why), deps.logger);
+    await reply.answer(warningMessage(why));
   }
   return undefined;
 }

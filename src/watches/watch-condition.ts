@@ -68,6 +68,14 @@ const SHARE_MARGIN = 2;
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
 
+/** The codes a report does name, for a person who named one it does not. */
+function codesNamed(report: EventReport): string {
+  const labels = quantityRows(report).map((row) => row.label);
+  if (labels.length === 0) return ' (it names no promo codes)';
+  const more = labels.length > 10 ? `, and ${labels.length - 10} more` : '';
+  return ` (it names ${labels.slice(0, 10).join(', ')}${more})`;
+}
+
 /** Judges a condition on a reading; a figure the report lacks makes it unknown, with the reason. */
 export function judge(condition: WatchCondition, reading: Reading): Judgement {
   const { report } = reading;
@@ -96,7 +104,7 @@ export function judge(condition: WatchCondition, reading: Reading): Judgement {
     }
     case 'left': {
       const row = findQuantityRow(report, condition.code);
-      if (!row) return { unknown: `the report names no promo code ${condition.code}` };
+      if (!row) return { unknown: `the report names no promo code ${condition.code}${codesNamed(report)}` };
       if (condition.unit === 'count') {
         const margin = Math.max(1, Math.ceil(condition.max * 0.1));
         return { value: row.left, met: row.left <= condition.max, cleared: row.left > condition.max + margin };

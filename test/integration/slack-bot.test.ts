@@ -81,7 +81,10 @@ describe('slash commands through the real Bolt app', () => {
       'promo evt_3f2c1a9e-8b7d-4c6e-9f01-23456789abcd promo_3f2c1a9e-8b7d-4c6e-9f01-23456789abcd 99999999999',
       'too large',
     ],
-    ['promo evt_3f2c1a9e-8b7d-4c6e-9f01-23456789abcd 5', 'takes an event id, a promo code (or its id) and a quantity'],
+    [
+      'promo evt_3f2c1a9e-8b7d-4c6e-9f01-23456789abcd 5',
+      'takes an event (its id or name), a promo code (or its id) and a quantity',
+    ],
   ])('answers bad input "%s" privately with the right form and calls no API', async (text, problem) => {
     rig = await startBot();
     const { responseUrl } = await command(rig, text);

@@ -61,10 +61,13 @@ import {
   confirmationRefusedMessage,
   type PromoOutcome,
   promoAnnouncement,
+  promoAnswerView,
   promoCodeNotNamed,
   promoConfirmMessage,
   promoDoneMessage,
+  promoEventChoices,
   promoFailedMessage,
+  promoNotEditorView,
   promoUncertainMessage,
 } from '../../src/render/promo-blocks.js';
 import {
@@ -173,6 +176,15 @@ const DIGEST_OUTCOMES: DigestOutcome[] = [
 
 const PROMO_OUTCOMES: PromoOutcome[] = [
   { userId: 'U0123456', eventId: EVENTS[0]?.id ?? '', eventName: 'Jazz Night', promoId: 'promo_1', quantity: 250 },
+  ...HOSTILE.map((text) => ({
+    userId: 'U0123456',
+    eventId: text,
+    eventName: text,
+    promoId: 'promo_1',
+    quantity: 5,
+    code: text,
+    previousQuantity: 3,
+  })),
   ...HOSTILE.map((text) => ({ userId: text, eventId: text, eventName: text, promoId: text, quantity: 5, code: text })),
   { userId: 'U0123456', eventId: '<!channel>', eventName: undefined, promoId: '<@U1>', quantity: 0 },
 ];
@@ -397,6 +409,9 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
               quantity: 5,
               outcome: 'failed' as const,
               error: text,
+              // Kept by newer records: the event's name and the code people know.
+              eventName: text,
+              code: text,
             })),
           },
           budget,
@@ -530,6 +545,32 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
           changeId: '<x>',
           validForMinutes: 10,
         }),
+      ).concat(
+        HOSTILE.map((text) =>
+          promoConfirmMessage({
+            event: EVENTS[0] as TicketingEvent,
+            promoId: text,
+            code: text,
+            quantity: 100,
+            previousQuantity: 80,
+            changeId: '<x>',
+            validForMinutes: 10,
+          }),
+        ),
+      ),
+    promoEventChoices: () =>
+      HOSTILE.map((text) =>
+        promoEventChoices(
+          eventChoicesMessage({ events: EVENTS.slice(0, 3), query: text, action: 'show', asOf: NOW }),
+          () => text,
+        ),
+      ),
+    promoNotEditorView: () => [promoNotEditorView()],
+    promoAnswerView: () =>
+      ['<!channel>', 'C0001', undefined].flatMap((channelId) =>
+        (['preparing', 'fetching', 'confirmation', 'answer', 'failed'] as const).map((state) =>
+          promoAnswerView({ channelId, channelRefused: '<!here>' }, state),
+        ),
       ),
     promoAnnouncement: () => PROMO_OUTCOMES.map(promoAnnouncement),
     promoDoneMessage: () =>
@@ -537,7 +578,8 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
     promoUncertainMessage: () =>
       PROMO_OUTCOMES.map((outcome) => promoUncertainMessage(outcome, escapeText('<!channel> timed out'))),
     promoFailedMessage: () => hostileText().map(promoFailedMessage),
-    promoCodeNotNamed: () => hostileText().map((text) => plainMessage(promoCodeNotNamed(text))),
+    promoCodeNotNamed: () =>
+      hostileText().map((text) => plainMessage(promoCodeNotNamed(text, [...HOSTILE, 'EARLYBIRD']))),
     confirmationRefusedMessage: () =>
       (['unknown', 'used', 'expired', 'not-yours', 'not-editor'] satisfies ConfirmationRefusal[]).map(
         confirmationRefusedMessage,
@@ -701,6 +743,6 @@ describe('/events help', () => {
   it('shows the argument placeholders as text, not as Slack links', () => {
     const help = JSON.stringify(helpMessage({ reportLimit: LIMIT, maxQuantity: 1_000_000 }));
     expect(help).toContain('`/events show &lt;id or name&gt;`');
-    expect(help).toContain('`/events promo [&lt;eventId&gt; &lt;code or promoId&gt; &lt;quantity&gt;]`');
+    expect(help).toContain('`/events promo [&lt;id or name&gt; &lt;code or promoId&gt; &lt;quantity&gt;]`');
   });
 });

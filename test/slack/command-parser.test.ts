@@ -23,9 +23,16 @@ describe('parseEventsCommand', () => {
   it('reads a promo change with the one quantity rule', () => {
     expect(parseEventsCommand(`promo ${EVENT} ${PROMO} 250`)).toEqual({
       kind: 'promo',
-      eventId: EVENT,
+      target: { id: EVENT },
       promo: { id: PROMO },
       quantity: 250,
+    });
+    // The event by name, of any number of words: the last two are the code and the quantity.
+    expect(parseEventsCommand('promo summer tech meetup EARLYBIRD 100')).toEqual({
+      kind: 'promo',
+      target: { words: 'summer tech meetup' },
+      promo: { code: 'EARLYBIRD' },
+      quantity: 100,
     });
     expect(parseEventsCommand(`promo ${EVENT} ${PROMO} 0`)).toMatchObject({ quantity: 0 });
     expect(parseEventsCommand(`promo ${EVENT} ${PROMO} 1000000`)).toMatchObject({ quantity: 1_000_000 });

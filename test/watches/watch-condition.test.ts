@@ -481,7 +481,8 @@ describe('parseConditions against the latest report', () => {
       problem: '"attendance >= 10" cannot be checked: the report has no attendance.',
     });
     expect(parseConditions('sold out, SUMMER left <= 5', report())).toEqual({
-      problem: '"SUMMER left <= 5" cannot be checked: the report names no promo code SUMMER.',
+      problem:
+        '"SUMMER left <= 5" cannot be checked: the report names no promo code SUMMER (it names EARLYBIRD, VIPFRIENDS).',
     });
     const noCapacity = report({ capacity: undefined });
     expect(parseConditions('sold >= 90%', noCapacity)).toEqual({
@@ -533,7 +534,8 @@ describe('parseConditions: hostile text', () => {
       conditions: [{ kind: 'left', code: '<!channel>', max: 5, unit: 'count' }],
     });
     expect(parseConditions('<!channel> left <= 5', report())).toEqual({
-      problem: '"<!channel> left <= 5" cannot be checked: the report names no promo code <!channel>.',
+      problem:
+        '"<!channel> left <= 5" cannot be checked: the report names no promo code <!channel> (it names EARLYBIRD, VIPFRIENDS).',
     });
     expect(parseConditions('<!channel> >= 5')).toEqual({ problem: '"<!channel> >= 5" is not a condition I know.' });
   });

@@ -6,7 +6,8 @@ import { MAX_PROMO_QUANTITY } from '../../ticketing/promo-quantity.js';
 import { ackFirst } from '../ack-first.js';
 import { parseEventsCommand } from '../command-parser.js';
 import type { SlackDeps } from '../deps.js';
-import { openPromoModal, openReportModal, openWatchModal } from '../modal-openers.js';
+import { openReportModal, openWatchModal } from '../modal-openers.js';
+import { openPromoFormFor } from '../promo-form.js';
 import { respondPrivately } from '../respond-safely.js';
 import { showEvent } from '../show-event.js';
 import { showUpcomingPage } from '../upcoming-page.js';
@@ -68,7 +69,11 @@ export function registerEventsCommand(app: App, deps: SlackDeps): void {
         });
         return;
       case 'promo-modal':
-        await openPromoModal(deps, client, { triggerId: command.trigger_id, channelId: command.channel_id });
+        await openPromoFormFor(deps, client, {
+          triggerId: command.trigger_id,
+          channelId: command.channel_id,
+          userId: command.user_id,
+        });
         return;
       case 'report-modal':
         await openReportModal(deps, client, { triggerId: command.trigger_id, channelId: command.channel_id });
@@ -80,7 +85,7 @@ export function registerEventsCommand(app: App, deps: SlackDeps): void {
           {
             userId: command.user_id,
             channelId: command.channel_id,
-            eventId: parsed.eventId,
+            target: parsed.target,
             promo: parsed.promo,
             quantity: parsed.quantity,
           },

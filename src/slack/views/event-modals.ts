@@ -1,7 +1,6 @@
 import type { App } from '@slack/bolt';
 import { searchEvents } from '../../catalog/event-search.js';
 import { isUpcoming } from '../../catalog/is-upcoming.js';
-import { proposePromoChange } from '../../promo/promo-changes.js';
 import { parsePromoRef } from '../../promo/promo-codes.js';
 import { eventLabel, noEventMessage } from '../../render/event-blocks.js';
 import {
@@ -19,9 +18,10 @@ import type { TicketingEvent } from '../../ticketing/schemas.js';
 import { ackFirst } from '../ack-first.js';
 import { askForReport } from '../ask-for-report.js';
 import type { SlackDeps } from '../deps.js';
-import { decodeOrigin, openPromoModal } from '../modal-openers.js';
+import { decodeOrigin } from '../modal-openers.js';
 import { privateAnswer } from '../private-answer.js';
-import { promoDeps, promoIdFor, proposalMessage } from '../promo-context.js';
+import { openPromoFormFor, promoFormAckView, promoFormReply } from '../promo-form.js';
+import { requestPromoChange } from '../request-promo-change.js';
 
 export type ViewState = Record<
   string,
@@ -85,7 +85,11 @@ export function registerEventModals(app: App, deps: SlackDeps): void {
 
   app.shortcut(CHANGE_PROMO_SHORTCUT, async ({ ack, shortcut, client }) => {
     await ackFirst(ack);
-    await openPromoModal(deps, client, { triggerId: shortcut.trigger_id, channelId: undefined });
+    await openPromoFormFor(deps, client, {
+      triggerId: shortcut.trigger_id,
+      channelId: undefined,
+      userId: shortcut.user.id,
+    });
   });
 
   app.view(PROMO_MODAL, async ({ ack, view, body, client }) => {
@@ -103,29 +107,21 @@ export function registerEventModals(app: App, deps: SlackDeps): void {
       await ack({ response_action: 'errors', errors });
       return;
     }
-    await ackFirst(ack);
     const origin = decodeOrigin(view.private_metadata);
-    const answer = privateAnswer(client, origin, body.user.id);
-    const context = promoDeps(deps, client);
-    if ('problem' in promo) return;
-    // A code is looked up in the event's report, an editor's only (it may cost a report call).
-    if ('code' in promo && !(await context.isEditor(body.user.id))) {
-      const refused = proposalMessage(deps, { kind: 'not-editor' }, eventId);
-      await answer({ text: refused.text, blocks: refused.blocks }).catch(() => undefined);
-      return;
-    }
-    const promoId = await promoIdFor(deps, answer, eventId, promo, body.user.id);
-    if (!promoId) return;
-    const result = await proposePromoChange(context, {
-      userId: body.user.id,
-      channelId: origin.channelId ?? '',
-      eventId,
-      promoId,
-      quantity: 'quantity' in quantity ? quantity.quantity : 0,
-    });
-    const message = proposalMessage(deps, result, eventId);
-    await answer({ text: message.text, blocks: message.blocks }).catch((error: unknown) =>
-      deps.logger.warn('Could not send the promo confirmation', { error }),
+    // The form stays open, saying where the confirmation goes, then where it went.
+    await ackFirst(() => ack({ response_action: 'update', view: promoFormAckView(origin) }));
+    if ('problem' in promo || 'problem' in quantity) return;
+    await requestPromoChange(
+      deps,
+      client,
+      promoFormReply(deps, client, { origin, userId: body.user.id, viewId: body.view?.id }),
+      {
+        userId: body.user.id,
+        channelId: origin.channelId ?? '',
+        target: { id: eventId },
+        promo,
+        quantity: quantity.quantity,
+      },
     );
   });
 
