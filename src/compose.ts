@@ -22,6 +22,7 @@ import { spareReports } from './reports/spare-reports.js';
 import type { Simulator } from './simulator/server.js';
 import { slackReportDelivery } from './slack/ask-for-report.js';
 import { buildSlackApp } from './slack/build-slack-app.js';
+import { conversationAudience, isConversationId } from './slack/conversation-audience.js';
 import type { SlackRetry } from './slack/create-slack-app.js';
 import type { SharedReports } from './slack/deps.js';
 import { digestSlack } from './slack/digest-slack.js';
@@ -256,6 +257,8 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       logger,
     });
 
+    // Who can read a conversation (Slack Connect): unfurls, reports and watches keep figures in the organization.
+    const audience = conversationAudience({ logger, clock });
     const watches = late.watches.set(
       buildWatches<SlackMessage>({
         store: store.keyValue,
@@ -269,6 +272,8 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
         reportLimit: config.ticketing.reportLimit,
         minIntervalMs: config.watchMinIntervalMs,
         maxWatchesPerPerson: config.watchesPerPerson,
+        sharedWithAnotherOrganization: async (channel) =>
+          isConversationId(channel) && (await audience.of(channel)).kind === 'external',
         acrossReplicas: shared !== undefined,
         leaseMs: config.reportJobLockMs,
         eventDates: (eventId) => eventDatesIn(catalog.current(), eventId),
@@ -301,6 +306,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
           watches: watches.service,
           watchScheduler: watches.scheduler,
           eventLinks: config.eventPageUrl ? eventLinks(config.eventPageUrl) : undefined,
+          audience,
           metrics,
           work,
           logger,

@@ -2,7 +2,6 @@ import type { App } from '@slack/bolt';
 import type { Config } from '../config.js';
 import { PendingPromoChanges } from '../promo/pending-promo-changes.js';
 import type { OpenedStore } from '../store/open-store.js';
-import { conversationAudience } from './conversation-audience.js';
 import { createSlackApp, type SlackAppOptions } from './create-slack-app.js';
 import type { SlackDeps } from './deps.js';
 import { PromoStepPermissions } from './functions/promo-step-permissions.js';
@@ -20,7 +19,6 @@ export type SlackParts = Omit<
   | 'pageSize'
   | 'progressIntervalMs'
   | 'unfurlFigures'
-  | 'audience'
 >;
 
 export interface BuildSlackAppOptions {
@@ -83,7 +81,7 @@ export function buildSlackApp(options: BuildSlackAppOptions): Promise<App> {
       progressIntervalMs: options.progressIntervalMs ?? 2_000,
       pageSize: 10,
       unfurlFigures: slack.unfurlFigures,
-      audience: conversationAudience({ logger, clock }),
+
       interactive: () => ({
         signal: AbortSignal.timeout(interactiveTimeoutMs),
         priority: 'interactive',

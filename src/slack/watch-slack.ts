@@ -8,7 +8,7 @@ import {
   watchPausedMessage,
   watchSummaryMessage,
 } from '../render/watch-blocks.js';
-import type { WatchChat, WatchMessages } from '../watches/watch-service.js';
+import { SHARED_CHANNEL_PAUSE, type WatchChat, type WatchMessages } from '../watches/watch-service.js';
 import { counted, dmConversations, findPosted, postCounted, repliedInThread } from './posted-messages.js';
 import { channelProblem, personRefusal } from './slack-errors.js';
 
@@ -58,5 +58,10 @@ export const watchMessages: WatchMessages<SlackMessage> = {
   alert: (input) => watchAlertMessage(input),
   summary: (input) => watchSummaryMessage(input),
   paused: (watch, reason) =>
-    watchPausedMessage(watch, channelProblem(reason) ?? md`Slack refused posts there (${code(reason, 60)}).`),
+    watchPausedMessage(
+      watch,
+      reason === SHARED_CHANNEL_PAUSE
+        ? md`the channel is shared with another organization, and its card shows sales and revenue; run the watch command there again to confirm, or add \`--me\` to watch it for yourself`
+        : (channelProblem(reason) ?? md`Slack refused posts there (${code(reason, 60)}).`),
+    ),
 };

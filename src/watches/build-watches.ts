@@ -26,6 +26,8 @@ export interface BuildWatchesOptions<M> {
   minIntervalMs: number;
   /** Most active watches one person sets up. @default 20 */
   maxWatchesPerPerson?: number;
+  /** Whether a channel is shared with another organization: an unconfirmed channel watch there pauses. */
+  sharedWithAnotherOrganization?: WatchServiceOptions<M>['sharedWithAnotherOrganization'];
   /** How long a watch claim is held before others may take it (a check's is renewed while it runs). */
   leaseMs?: number;
   /** The event's dates as the catalog in memory has them (a rescheduled event moves its watch). */
@@ -72,6 +74,9 @@ export function buildWatches<M>(options: BuildWatchesOptions<M>): BuiltWatches<M
     logger,
     ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
     ...(options.maxWatchesPerPerson !== undefined ? { maxWatchesPerPerson: options.maxWatchesPerPerson } : {}),
+    ...(options.sharedWithAnotherOrganization
+      ? { sharedWithAnotherOrganization: options.sharedWithAnotherOrganization }
+      : {}),
     ...(options.eventDates ? { eventDates: options.eventDates } : {}),
     ...(options.onCheck ? { onCheck: options.onCheck } : {}),
     ...(options.onAlert ? { onAlert: options.onAlert } : {}),

@@ -106,7 +106,15 @@ export interface WatchServiceOptions<M> {
   eventDates?: (eventId: string) => EventDates | undefined;
   /** Most active watches one person sets up, in all conversations. @default 20 */
   maxWatchesPerPerson?: number;
+  /**
+   * Whether a channel is shared with another organization (Slack Connect), as far as Slack says:
+   * a channel watch there that nobody confirmed is paused before its figures are posted.
+   */
+  sharedWithAnotherOrganization?: (channel: string) => Promise<boolean>;
 }
+
+/** Why a watch was paused when its channel turned out to be shared with another organization. */
+export const SHARED_CHANNEL_PAUSE = 'shared_with_another_organization';
 
 /**
  * An event as the catalog in memory has it now: its dates (and the plain date it ends on, for an
@@ -127,6 +135,8 @@ export interface WatchRequest {
   event: WatchedEventInfo;
   userId: string;
   conditions: WatchCondition[];
+  /** Set in a channel shared with another organization, confirmed by the person there. */
+  sharedConfirmed?: boolean | undefined;
   /**
    * The report the conditions were read from. A threshold it already meets was crossed before the
    * watch existed: that condition starts disarmed with no crossing counted (no alert; the card and
@@ -334,6 +344,7 @@ export class WatchService<M> {
       setBy: request.userId,
       createdAt: now,
       conditions: [],
+      ...(request.sharedConfirmed ? { sharedConfirmed: true as const } : {}),
     };
   }
 
@@ -540,6 +551,12 @@ export class WatchService<M> {
 
   /** Judges each condition of one watch on a check, alerts each crossing once, edits the card. */
   async #carry(watch: Watch, check: EventCheck): Promise<void> {
+    // Figures go to a channel shared with another organization only where someone confirmed it
+    // (a watch set before, or a channel shared since, pauses and its owner is told).
+    if (!watch.personal && !watch.sharedConfirmed && (await this.#sharedElsewhere(watch.channel))) {
+      await this.#pause(watch, SHARED_CHANNEL_PAUSE);
+      return;
+    }
     // Movement compares only checks made while this watch existed: a check from before it (a
     // watch of the event elsewhere, or one ended since) is no baseline for it.
     const sinceWatched = check.previousCheckedAt !== undefined && check.previousCheckedAt >= watch.createdAt;
@@ -735,10 +752,29 @@ export class WatchService<M> {
     });
   }
 
+  /** Whether Slack says the channel is shared with another organization (a failed lookup: not known, not paused). */
+  async #sharedElsewhere(channel: string): Promise<boolean> {
+    try {
+      return (await this.#o.sharedWithAnotherOrganization?.(channel)) ?? false;
+    } catch (error) {
+      this.#o.logger.info('Could not tell whether a watched channel is shared with another organization', {
+        channel,
+        error,
+      });
+      return false;
+    }
+  }
+
   /** A channel that refuses posts pauses its watch, and the person who set it up is told once. */
   async #refused(watch: Watch, error: unknown): Promise<boolean> {
     const reason = this.#o.chat.channelRefusal(error);
     if (!reason) return false;
+    await this.#pause(watch, reason);
+    return true;
+  }
+
+  /** Pauses a watch (no more checks or posts there) and tells the person who set it up, once. */
+  async #pause(watch: Watch, reason: string): Promise<void> {
     const paused = await this.#o.store.update(watch.channel, watch.eventId, (current) =>
       current && current.createdAt === watch.createdAt && !current.paused
         ? { ...current, paused: { reason, at: this.#o.clock.now() } }
@@ -752,7 +788,6 @@ export class WatchService<M> {
           this.#o.logger.warn('Could not tell of a paused watch', { error: notifyError }),
         );
     }
-    return true;
   }
 
   /**

@@ -59,6 +59,11 @@ export interface Watch {
   conditions: ConditionState[];
   /** The card's message, once posted. */
   cardTs?: string | undefined;
+  /**
+   * Set in a channel shared with another organization after the person confirmed it there: its
+   * figures may go to that channel. Without it, a channel found shared pauses the watch.
+   */
+  sharedConfirmed?: true | undefined;
   /** The channel refused a post: no more checks here until the watch is set again. */
   paused?: { reason: string; at: number } | undefined;
 }
@@ -76,6 +81,7 @@ export const watchSchema = z.object({
   createdAt: z.number(),
   conditions: z.array(conditionStateSchema),
   cardTs: z.string().optional(),
+  sharedConfirmed: z.literal(true).optional(),
   paused: z.object({ reason: z.string(), at: z.number() }).optional(),
 });
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SimEvent } from '../../src/simulator/seed.js';
 import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
+import { aheadClock } from '../helpers/clocks.js';
 import type { SlackCall } from '../helpers/fake-slack.js';
 import { blockActionBody, commandBody, postSigned, viewSubmissionBody } from '../helpers/slack-requests.js';
 
@@ -202,3 +203,65 @@ async function waitForList(r: BotRig, channel: string) {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+describe('a channel watch whose channel is shared with another organization', () => {
+  /** Runs scheduler turns until one checks an event or `kind` comes, moving the clock as needed. */
+  async function turnsUntilChecked(r: BotRig, clock: ReturnType<typeof aheadClock>) {
+    for (let i = 0; i < 40; i += 1) {
+      const turn = await r.bot.watches.turn();
+      if (turn.kind === 'checked') return turn;
+      clock.advance(turn.kind === 'idle' && turn.nextAt !== undefined ? Math.max(0, turn.nextAt - clock.now()) : 1_000);
+    }
+    throw new Error('no check came');
+  }
+
+  it('pauses at its next check when the channel was shared after it was set, and tells its owner, posting no figures there', async () => {
+    const clock = aheadClock();
+    const r = await startBot({
+      compose: { clock },
+      sim: { clock, reportLimit: { limit: 3, windowMs: 1_000 } },
+      env: ENV,
+    });
+    rig = r;
+    const event = upcoming(r);
+    await command(r, `watch ${event.id}: sold out`, 'C0LATER');
+    await r.slack.waitFor(() => postsIn(r, 'C0LATER').find((call) => call.args.metadata));
+    // The channel is shared with a partner since; what was learnt of it has expired.
+    r.slack.conversations.set('C0LATER', { is_shared: true, is_ext_shared: true });
+    clock.advance(10 * 60_000);
+    const editsBefore = r.slack.calls.filter((c) => c.method === 'chat.update' && c.args.channel === 'C0LATER').length;
+    await turnsUntilChecked(r, clock);
+    const [entry] = await r.bot.watches.list({ channel: 'C0LATER' });
+    expect(entry?.watch.paused?.reason).toBe('shared_with_another_organization');
+    expect(r.slack.calls.filter((c) => c.method === 'chat.update' && c.args.channel === 'C0LATER')).toHaveLength(
+      editsBefore,
+    );
+    const told = await r.slack.waitFor(() =>
+      r.slack.calls.find((c) => c.method === 'chat.postMessage' && c.args.channel === 'U0EDITOR'),
+    );
+    expect(JSON.stringify(told.args)).toMatch(/shared with another organization/);
+  });
+
+  it('goes on where the person confirmed it there', async () => {
+    const clock = aheadClock();
+    const r = await startBot({
+      compose: { clock },
+      sim: { clock, reportLimit: { limit: 3, windowMs: 1_000 } },
+      env: ENV,
+    });
+    rig = r;
+    r.slack.conversations.set(SHARED, { is_shared: true, is_ext_shared: true });
+    const event = upcoming(r);
+    const responseUrl = await command(r, `watch ${event.id}: sold out`, SHARED);
+    const answer = await r.slack.waitFor(() =>
+      answersTo(r, responseUrl).find((call) => buttons(call.args).has('watch_shared_channel_anyway')),
+    );
+    await click(r, buttons(answer.args).get('watch_shared_channel_anyway') as Json, SHARED);
+    await r.slack.waitFor(() => postsIn(r, SHARED).find((call) => call.args.metadata));
+    clock.advance(10 * 60_000);
+    await turnsUntilChecked(r, clock);
+    const [entry] = await r.bot.watches.list({ channel: SHARED });
+    expect(entry?.watch.paused).toBeUndefined();
+    expect(entry?.watch.sharedConfirmed).toBe(true);
+  });
+});

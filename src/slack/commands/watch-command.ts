@@ -135,6 +135,7 @@ export async function handleWatchCommand(
           userId: context.userId,
           conditions: parsed.conditions,
           readFrom: report,
+          sharedConfirmed: !command.personal && context.sharedChannelConfirmed === true,
         });
         if (!result.refused) await countAsFirstCheck(deps, event.id, report);
         deps.watchScheduler?.poke();
