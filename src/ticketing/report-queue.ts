@@ -366,6 +366,7 @@ export class ReportQueue implements ReportScheduler {
       this.#admissions.push(slot);
       if (this.#admissions.length > this.#limit) this.#admissions.shift();
       entry.state = 'fetching';
+      this.#share.personTook();
       moved = true;
       void this.#run(entry, slot);
     }

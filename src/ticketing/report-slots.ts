@@ -82,7 +82,9 @@ end
  * (`claimUntil`, see `watch-share.ts`). Returns {1, 0} (taken) or {0, waitMs}.
  */
 const TAKE = `${TRY_TAKE}
-return tryTake(tonumber(redis.call('HGET', watchKey, 'claimUntil')) or 0)
+local taken = tryTake(tonumber(redis.call('HGET', watchKey, 'claimUntil')) or 0)
+if taken[1] == 1 and redis.call('EXISTS', watchKey) == 1 then redis.call('HSET', watchKey, 'personSince', 1) end
+return taken
 `;
 
 /**
@@ -93,17 +95,20 @@ return tryTake(tonumber(redis.call('HGET', watchKey, 'claimUntil')) or 0)
  */
 const TAKE_SPARE = `${TRY_TAKE}
 local peopleWait, shareMs, holdMs = ARGV[5] == '1', tonumber(ARGV[6]), tonumber(ARGV[7])
-local lastAt = tonumber(redis.call('HGET', watchKey, 'lastAt'))
-local owed = (not lastAt) or now - lastAt >= shareMs
+local w = redis.call('HMGET', watchKey, 'lastAt', 'personSince')
+local lastAt = tonumber(w[1])
+-- Owed when none was taken in shareMs and a person took a slot since: never two watch calls in a row.
+local owed = (not lastAt) or (w[2] == '1' and now - lastAt >= shareMs)
 if peopleWait and not owed then return {0, 0} end
 local taken = tryTake(0)
 if taken[1] == 1 then
   redis.call('HSET', watchKey, 'lastAt', now)
-  redis.call('HDEL', watchKey, 'claimUntil')
-  redis.call('PEXPIRE', watchKey, shareMs + holdMs)
+  redis.call('HDEL', watchKey, 'claimUntil', 'personSince')
+  -- Kept a day (not shareMs): while people wait, the next watch slot needs a person's first.
+  redis.call('PEXPIRE', watchKey, math.max(86400000, shareMs + holdMs))
 elseif peopleWait then
   redis.call('HSET', watchKey, 'claimUntil', now + taken[2] + holdMs)
-  redis.call('PEXPIRE', watchKey, shareMs + taken[2] + holdMs)
+  redis.call('PEXPIRE', watchKey, math.max(86400000, shareMs + taken[2] + holdMs))
 end
 return taken
 `;

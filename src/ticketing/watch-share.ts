@@ -29,7 +29,8 @@ export function watchShare(options: WatchShareOptions, windowMs: number): { shar
 
 /*
  * The rule (the shared queue keeps it in Lua, `report-slots.ts`): watches are owed a slot when none
- * took one in the last `shareMs`. Owed one while people wait, a watch check takes a slot free now,
+ * took one in the last `shareMs` and a person took one since the watches' last (so while people
+ * wait, never two watch calls in a row, however slow the queue is to hand people their slots). Owed one while people wait, a watch check takes a slot free now,
  * or else claims the next one to free: people take no slot until a watch has taken it or `holdMs`
  * after it freed. So each person's report waits at most one slot more, once in `shareMs`.
  */
@@ -37,15 +38,22 @@ export class WatchShare {
   readonly #shareMs: number;
   readonly #holdMs: number;
   #lastAt: number | undefined;
+  /** A person took a slot since the watches' last one. */
+  #personSince = true;
   #claimUntil = 0;
 
   constructor(options: WatchShareOptions, windowMs: number) {
     ({ shareMs: this.#shareMs, holdMs: this.#holdMs } = watchShare(options, windowMs));
   }
 
-  /** Whether the watches are owed a slot now (none taken in the last `shareMs`). */
+  /** Whether the watches are owed a slot now (none taken in the last `shareMs`, and a person's since). */
   owed(now: number): boolean {
-    return this.#lastAt === undefined || now - this.#lastAt >= this.#shareMs;
+    return this.#lastAt === undefined || (this.#personSince && now - this.#lastAt >= this.#shareMs);
+  }
+
+  /** A person took a slot. */
+  personTook(): void {
+    this.#personSince = true;
   }
 
   /** Until when people take no slot (a slot is held for the watches); 0 when none is. */
@@ -61,6 +69,7 @@ export class WatchShare {
   /** A watch took a slot. */
   took(now: number): void {
     this.#lastAt = now;
+    this.#personSince = false;
     this.#claimUntil = 0;
   }
 }

@@ -100,3 +100,24 @@ describe('ReportSlots (a rolling report limit in Redis)', () => {
     slotOf(await limit.take());
   });
 });
+
+describe('the watches’ share while people wait', () => {
+  it('owes the watches no second slot until a person has taken one since, however long the wait', async () => {
+    const share = new ReportSlots({
+      run,
+      key: `test:slots:${++counter}`,
+      limit: 5,
+      windowMs: 100,
+      leaseMs: 1_500,
+      watchShare: { everyWindows: 1, holdMs: 0 },
+    });
+    expect(await share.takeSpare(true)).toBeDefined();
+    // Three share periods pass with people waiting and none of them handed a slot (a slow queue).
+    await sleep(350);
+    expect(await share.takeSpare(true)).toBeUndefined();
+    slotOf(await share.take());
+    expect(await share.takeSpare(true)).toBeDefined();
+    // With nobody waiting, a spare slot is a spare slot.
+    expect(await share.takeSpare(false)).toBeDefined();
+  });
+});
