@@ -1,7 +1,7 @@
 import type { Mrkdwn } from '../render/mrkdwn.js';
 import { md } from '../render/mrkdwn.js';
-import type { EventReport } from '../ticketing/schemas.js';
-import { reportFiguresAtHand, reportFor } from './ask-for-report.js';
+import type { ReportRead } from '../reports/report-at-hand.js';
+import { reportAtHand, reportFor } from './ask-for-report.js';
 import type { SlackDeps } from './deps.js';
 import { restartingMessage, userMessageFor } from './user-message.js';
 
@@ -14,21 +14,23 @@ export async function reportToWatch(
   eventId: string,
   userId: string,
   fetching: () => Promise<unknown>,
-): Promise<EventReport> {
-  const atHand = await reportFiguresAtHand(deps, eventId);
+): Promise<ReportRead> {
+  const atHand = await reportAtHand(deps, eventId);
   if (atHand) return atHand;
   await fetching();
-  return reportFor(deps, eventId, userId);
+  const readAt = deps.clock.now();
+  return { report: await reportFor(deps, eventId, userId), readAt };
 }
 
 /**
  * A new watch's event not checked yet: the report its conditions were read from is its first
  * check. Best effort: the watch is set either way, and the scheduler checks it if this fails.
  */
-export async function countAsFirstCheck(deps: SlackDeps, eventId: string, report: EventReport): Promise<void> {
+export async function countAsFirstCheck(deps: SlackDeps, eventId: string, read: ReportRead): Promise<void> {
   try {
     if (!deps.watches || (await deps.watches.lastCheck(eventId))) return;
-    await deps.watches.observe(eventId, report);
+    // Recorded as read when it was, not now: a cached report is no fresher for being used again.
+    await deps.watches.observe(eventId, read.report, read.readAt);
   } catch (error) {
     deps.logger.warn('A new watch could not record its first check; the scheduler will check it', { eventId, error });
   }

@@ -397,10 +397,10 @@ export class WatchService<M> {
   }
 
   /** A report a person fetched: if the event is watched, it counts as a check (one fetch, both uses). */
-  async observe(eventId: string, report: EventReport): Promise<void> {
+  async observe(eventId: string, report: EventReport, readAt?: number): Promise<void> {
     const watched = (await this.#o.store.schedule()).find((e) => e.eventId === eventId);
     if (!watched?.watches.some((w) => !w.paused)) return;
-    await this.#apply(eventId, report, 'person');
+    await this.#apply(eventId, report, 'person', readAt);
   }
 
   /**
@@ -519,8 +519,8 @@ export class WatchService<M> {
   }
 
   /** Records a check of the event and carries it to each of its watches. */
-  async #apply(eventId: string, report: EventReport, source: 'watch' | 'person'): Promise<void> {
-    const now = this.#o.clock.now();
+  async #apply(eventId: string, report: EventReport, source: 'watch' | 'person', readAt?: number): Promise<void> {
+    const now = Math.min(readAt ?? Number.POSITIVE_INFINITY, this.#o.clock.now());
     const previous = await this.#o.store.lastCheck(eventId);
     const sold = soldFigure(report)?.value;
     const previousSold = previous ? soldFigure(previous.report)?.value : undefined;

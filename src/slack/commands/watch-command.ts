@@ -109,13 +109,14 @@ export async function handleWatchCommand(
         }
         // Conditions are checked against the event's latest report: at hand, or fetched for it in
         // the person's turn (it then counts as the watch's first check).
-        const report = await reportToWatch(deps, event.id, context.userId, () =>
+        const read = await reportToWatch(deps, event.id, context.userId, () =>
           respondPrivately(
             respond,
             fetchingReportMessage(md`to see what it lets you watch`, deps.reportLimit),
             deps.logger,
           ),
         );
+        const { report } = read;
         const parsed = command.conditions
           ? parseConditions(command.conditions, report)
           : { conditions: defaultConditions(report) };
@@ -137,7 +138,7 @@ export async function handleWatchCommand(
           readFrom: report,
           sharedConfirmed: !command.personal && context.sharedChannelConfirmed === true,
         });
-        if (!result.refused) await countAsFirstCheck(deps, event.id, report);
+        if (!result.refused) await countAsFirstCheck(deps, event.id, read);
         deps.watchScheduler?.poke();
         const message = result.refused
           ? watchRefusedMessage({ ...result.refused, eventName: eventLabel(event) })

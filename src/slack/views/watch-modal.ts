@@ -16,7 +16,7 @@ import {
   parseConditions,
 } from '../../watches/watch-condition.js';
 import { ackFirst } from '../ack-first.js';
-import { reportFiguresAtHand, reportFor } from '../ask-for-report.js';
+import { reportAtHand, reportFiguresAtHand, reportFor } from '../ask-for-report.js';
 import { sharedChannelWatchRefusal } from '../conversation-audience.js';
 import type { SlackDeps } from '../deps.js';
 import { decodeOrigin } from '../modal-openers.js';
@@ -123,9 +123,9 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
       await ack({ response_action: 'errors', errors: { [FIELDS.conditions.block]: wording.problem.slice(0, 150) } });
       return;
     }
-    const atHand = await reportFiguresAtHand(deps, id).catch(() => undefined);
+    const atHand = await reportAtHand(deps, id).catch(() => undefined);
     if (atHand) {
-      const problem = conditionsProblem(conditionsFrom(text, atHand));
+      const problem = conditionsProblem(conditionsFrom(text, atHand.report));
       if (problem) {
         await ack({ response_action: 'errors', errors: { [FIELDS.conditions.block]: problem.slice(0, 150) } });
         return;
@@ -159,11 +159,12 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
         await respond(watchRefusedMessage({ ...limited, eventName: eventLabel(event) }));
         return;
       }
-      const report =
+      const read =
         atHand ??
         (await reportToWatch(deps, id, userId, () =>
           respond(fetchingReportMessage(md`to see what it lets you watch`, deps.reportLimit)),
         ));
+      const { report } = read;
       const parsed = conditionsFrom(text, report);
       const problem = conditionsProblem(parsed);
       if (problem || 'problem' in parsed) {
@@ -176,8 +177,10 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
         event: watchedEventInfo(event, eventLabel(event)),
         userId,
         conditions: parsed.conditions,
+        // As the command: a threshold this report already meets was crossed before the watch.
+        readFrom: report,
       });
-      if (!result.refused) await countAsFirstCheck(deps, event.id, report);
+      if (!result.refused) await countAsFirstCheck(deps, event.id, read);
       deps.watchScheduler?.poke();
       await respond(
         result.refused
