@@ -83,155 +83,157 @@ export type UnfurlFigures = (typeof UNFURL_FIGURES_MODES)[number];
 /** The variables that mean "a real Slack workspace" when any one of them is set. */
 const SLACK_VARIABLES = ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_APP_TOKEN', 'SLACK_API_URL'] as const;
 
-const schema = z
-  .object({
-    TICKETING_API_URL: z.preprocess(
-      empty,
-      z
-        .string()
-        .trim()
-        .refine((text) => text === 'simulator' || (/^https?:\/\//.test(text) && URL.canParse(text)), {
-          message: 'expected an http(s) URL, or "simulator" for the built-in demo service',
-        })
-        .optional(),
-    ),
-    TICKETING_API_KEY: z.preprocess(empty, secret(undefined, 'an API key').optional()),
-    TICKETING_ORG_LIMIT: z.preprocess(empty, rateLimit('180/60s').default({ limit: 180, windowMs: 60_000 })),
-    TICKETING_REPORT_LIMIT: z.preprocess(empty, rateLimit('3/60s').default({ limit: 3, windowMs: 60_000 })),
-    TICKETING_REPORT_CACHE_TTL: z.preprocess(empty, duration('60s').default(60_000)),
-    TICKETING_BACKGROUND_RESERVE: z.preprocess(
-      empty,
-      z.coerce
-        .number({ message: 'expected a share from 0 to 0.9, such as 0.15' })
-        .min(0, { message: 'expected a share from 0 to 0.9, such as 0.15' })
-        .max(0.9, { message: 'expected a share from 0 to 0.9, such as 0.15' })
-        .default(0.15),
-    ),
-    // No one person, or workflow, can starve everyone: a report over these waits is refused at once.
-    REPORTS_WAITING_PER_PERSON: countAtLeastOne(5),
-    REPORT_STEPS_WAITING: countAtLeastOne(10),
-    WATCH_SLOT_EVERY_WINDOWS: countAtLeastOne(5),
-    WATCHES_PER_PERSON: countAtLeastOne(20),
-    DIGEST_GRACE: z.preprocess(empty, duration('2h').default(2 * 3_600_000)),
-    // At least a second: a job lock shorter than that expires before BullMQ renews it (a report
-    // fetched several times) or is refused by its scripts.
-    REPORT_JOB_LOCK: z.preprocess(empty, durationAtLeast(1_000, '1s', '30s').default(30_000)),
-    // At least a second: the watches never check one event again sooner than this (a report a
-    // person fetches still counts as a check whenever it comes).
-    WATCH_MIN_INTERVAL: z.preprocess(empty, durationAtLeast(1_000, '1s', '10m').default(600_000)),
-    // The organization's public event page: links to it unfold into event cards in Slack.
-    EVENT_PAGE_URL: z.preprocess(
-      empty,
-      z
-        .string()
-        .refine(
-          (text) => {
-            try {
-              eventLinks(text);
-              return true;
-            } catch {
-              return false;
-            }
-          },
-          { message: 'expected an http(s) URL with one {id} or {bareId}, such as https://tickets.example.com/e/{id}' },
-        )
-        .optional(),
-    ),
-    // Which conversations an event card unfolded from a link shows report figures in.
-    UNFURL_FIGURES: z.preprocess(
-      (value) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value),
-      z
-        .string()
-        .refine((text) => (UNFURL_FIGURES_MODES as readonly string[]).includes(text), {
-          error: (issue) => `expected one of ${UNFURL_FIGURES_MODES.join(', ')}, got "${String(issue.input)}"`,
-        })
-        .transform((text) => text as UnfurlFigures)
-        .default('internal'),
-    ),
-    SLACK_BOT_TOKEN: z.preprocess(empty, secret('xoxb-', 'a bot token').optional()),
-    SLACK_SIGNING_SECRET: z.preprocess(empty, secret(undefined, 'the signing secret').optional()),
-    SLACK_APP_TOKEN: z.preprocess(empty, secret('xapp-', 'an app-level token').optional()),
-    SLACK_API_URL: z.preprocess(empty, httpUrl.optional()),
-    PROMO_EDITORS: z.preprocess(
-      empty,
-      z
-        .string()
-        .default('')
-        .transform((text, ctx) => {
-          const ids = text
-            .split(/[\s,]+/)
-            .map((id) => id.trim())
-            .filter(Boolean);
-          // Entries are named by position, never echoed: a token pasted here must not reach the output.
-          const bad = ids.flatMap((id, index) => (/^[UWS][A-Z0-9]{2,}$/.test(id) ? [] : [index + 1]));
-          if (bad.length > 0) {
-            ctx.addIssue({
-              code: 'custom',
-              message: `entr${bad.length === 1 ? 'y' : 'ies'} ${bad.join(', ')} ${bad.length === 1 ? 'is not a' : 'are not'} Slack user id${bad.length === 1 ? '' : 's'} (U...) or user-group id${bad.length === 1 ? '' : 's'} (S...) (values not shown)`,
-            });
-            return z.NEVER;
-          }
-          return ids;
-        }),
-    ),
-    PORT: port(3000),
-    HOST: z.preprocess(empty, z.string().trim().max(255).optional()),
-    HEALTH_PORT: port(3001),
-    STORE_URL: z.preprocess(
-      empty,
-      z
-        .string()
-        .trim()
-        .refine((text) => /^(sqlite|rediss?):\/\/.+/i.test(text), {
-          message: 'expected sqlite://<path>, redis://<host>:<port> or rediss://<host>:<port> (TLS)',
-        })
-        .superRefine((text, ctx) => {
-          if (!/^rediss?:/i.test(text)) return;
+const schema = z.object({
+  TICKETING_API_URL: z.preprocess(
+    empty,
+    z
+      .string()
+      .trim()
+      .refine((text) => text === 'simulator' || (/^https?:\/\//.test(text) && URL.canParse(text)), {
+        message: 'expected an http(s) URL, or "simulator" for the built-in demo service',
+      })
+      .optional(),
+  ),
+  TICKETING_API_KEY: z.preprocess(empty, secret(undefined, 'an API key').optional()),
+  TICKETING_ORG_LIMIT: z.preprocess(empty, rateLimit('180/60s').default({ limit: 180, windowMs: 60_000 })),
+  TICKETING_REPORT_LIMIT: z.preprocess(empty, rateLimit('3/60s').default({ limit: 3, windowMs: 60_000 })),
+  TICKETING_REPORT_CACHE_TTL: z.preprocess(empty, duration('60s').default(60_000)),
+  TICKETING_BACKGROUND_RESERVE: z.preprocess(
+    empty,
+    z.coerce
+      .number({ message: 'expected a share from 0 to 0.9, such as 0.15' })
+      .min(0, { message: 'expected a share from 0 to 0.9, such as 0.15' })
+      .max(0.9, { message: 'expected a share from 0 to 0.9, such as 0.15' })
+      .default(0.15),
+  ),
+  // No one person, or workflow, can starve everyone: a report over these waits is refused at once.
+  REPORTS_WAITING_PER_PERSON: countAtLeastOne(5),
+  REPORT_STEPS_WAITING: countAtLeastOne(10),
+  WATCH_SLOT_EVERY_WINDOWS: countAtLeastOne(5),
+  WATCHES_PER_PERSON: countAtLeastOne(20),
+  DIGEST_GRACE: z.preprocess(empty, duration('2h').default(2 * 3_600_000)),
+  // At least a second: a job lock shorter than that expires before BullMQ renews it (a report
+  // fetched several times) or is refused by its scripts.
+  REPORT_JOB_LOCK: z.preprocess(empty, durationAtLeast(1_000, '1s', '30s').default(30_000)),
+  // At least a second: the watches never check one event again sooner than this (a report a
+  // person fetches still counts as a check whenever it comes).
+  WATCH_MIN_INTERVAL: z.preprocess(empty, durationAtLeast(1_000, '1s', '10m').default(600_000)),
+  // The organization's public event page: links to it unfold into event cards in Slack.
+  EVENT_PAGE_URL: z.preprocess(
+    empty,
+    z
+      .string()
+      .refine(
+        (text) => {
           try {
-            parseRedisUrl(text);
-          } catch (error) {
-            // The parser's messages name the part that is wrong, never the credentials.
-            if (!(error instanceof RedisUrlError)) throw error;
-            ctx.addIssue({ code: 'custom', message: error.message.replace(/^STORE_URL: /, '') });
+            eventLinks(text);
+            return true;
+          } catch {
+            return false;
           }
-        })
-        .default('sqlite://./data/eventops.sqlite'),
-    ),
-    STORE_NAMESPACE: z.preprocess(
-      empty,
-      z
-        .string()
-        .trim()
-        .regex(/^[a-z0-9][a-z0-9_.-]{0,47}$/i, {
-          message: 'expected 1 to 48 letters, digits, "_", "." or "-", starting with a letter or digit',
-        })
-        .default('eventops'),
-    ),
-    LOG_LEVEL: z.preprocess(
-      (value) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value),
-      z.enum(LOG_LEVELS, { message: `expected one of ${LOG_LEVELS.join(', ')}` }).default('info'),
-    ),
-  })
-  .superRefine((env, ctx) => {
-    if (env.TICKETING_API_URL && env.TICKETING_API_URL !== 'simulator' && !env.TICKETING_API_KEY) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['TICKETING_API_KEY'],
-        message: 'required when TICKETING_API_URL is set',
-      });
-    }
-    // Real people must never see demo data or fake promo changes by accident.
-    if (env.SLACK_BOT_TOKEN && !env.TICKETING_API_URL) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['TICKETING_API_URL'],
-        message:
-          'required when SLACK_BOT_TOKEN is set: the Event Ticketing Service URL, or "simulator" to serve demo data to this workspace on purpose',
-      });
-    }
-  });
+        },
+        { message: 'expected an http(s) URL with one {id} or {bareId}, such as https://tickets.example.com/e/{id}' },
+      )
+      .optional(),
+  ),
+  // Which conversations an event card unfolded from a link shows report figures in.
+  UNFURL_FIGURES: z.preprocess(
+    (value) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value),
+    z
+      .string()
+      .refine((text) => (UNFURL_FIGURES_MODES as readonly string[]).includes(text), {
+        error: (issue) => `expected one of ${UNFURL_FIGURES_MODES.join(', ')}, got "${String(issue.input)}"`,
+      })
+      .transform((text) => text as UnfurlFigures)
+      .default('internal'),
+  ),
+  SLACK_BOT_TOKEN: z.preprocess(empty, secret('xoxb-', 'a bot token').optional()),
+  SLACK_SIGNING_SECRET: z.preprocess(empty, secret(undefined, 'the signing secret').optional()),
+  SLACK_APP_TOKEN: z.preprocess(empty, secret('xapp-', 'an app-level token').optional()),
+  SLACK_API_URL: z.preprocess(empty, httpUrl.optional()),
+  PROMO_EDITORS: z.preprocess(
+    empty,
+    z
+      .string()
+      .default('')
+      .transform((text, ctx) => {
+        const ids = text
+          .split(/[\s,]+/)
+          .map((id) => id.trim())
+          .filter(Boolean);
+        // Entries are named by position, never echoed: a token pasted here must not reach the output.
+        const bad = ids.flatMap((id, index) => (/^[UWS][A-Z0-9]{2,}$/.test(id) ? [] : [index + 1]));
+        if (bad.length > 0) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `entr${bad.length === 1 ? 'y' : 'ies'} ${bad.join(', ')} ${bad.length === 1 ? 'is not a' : 'are not'} Slack user id${bad.length === 1 ? '' : 's'} (U...) or user-group id${bad.length === 1 ? '' : 's'} (S...) (values not shown)`,
+          });
+          return z.NEVER;
+        }
+        return ids;
+      }),
+  ),
+  PORT: port(3000),
+  HOST: z.preprocess(empty, z.string().trim().max(255).optional()),
+  HEALTH_PORT: port(3001),
+  STORE_URL: z.preprocess(
+    empty,
+    z
+      .string()
+      .trim()
+      .refine((text) => /^(sqlite|rediss?):\/\/.+/i.test(text), {
+        message: 'expected sqlite://<path>, redis://<host>:<port> or rediss://<host>:<port> (TLS)',
+      })
+      .superRefine((text, ctx) => {
+        // Only a URL of the right shape is read further: one line per mistake.
+        if (!/^rediss?:\/\/.+/i.test(text)) return;
+        try {
+          parseRedisUrl(text);
+        } catch (error) {
+          // The parser's messages name the part that is wrong, never the credentials.
+          if (!(error instanceof RedisUrlError)) throw error;
+          ctx.addIssue({ code: 'custom', message: error.message.replace(/^STORE_URL: /, '') });
+        }
+      })
+      .default('sqlite://./data/eventops.sqlite'),
+  ),
+  STORE_NAMESPACE: z.preprocess(
+    empty,
+    z
+      .string()
+      .trim()
+      .regex(/^[a-z0-9][a-z0-9_.-]{0,47}$/i, {
+        message: 'expected 1 to 48 letters, digits, "_", "." or "-", starting with a letter or digit',
+      })
+      .default('eventops'),
+  ),
+  LOG_LEVEL: z.preprocess(
+    (value) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value),
+    z.enum(LOG_LEVELS, { message: `expected one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  ),
+});
 
 type Env = z.output<typeof schema>;
+
+/**
+ * Rules between variables. Checked apart from the schema, whose object-level rules zod runs only
+ * once every variable is valid on its own: a bad PORT would hide a missing key until the next start.
+ */
+function ruleProblems(env: Record<string, string | undefined>): { variable: string; message: string }[] {
+  const filled = (name: string) => (env[name] ?? '').trim() !== '';
+  const apiUrl = schema.shape.TICKETING_API_URL.safeParse(env.TICKETING_API_URL);
+  const problems: { variable: string; message: string }[] = [];
+  if (apiUrl.success && apiUrl.data && apiUrl.data !== 'simulator' && !filled('TICKETING_API_KEY'))
+    problems.push({ variable: 'TICKETING_API_KEY', message: 'required when TICKETING_API_URL is set' });
+  // Real people must never see demo data or fake promo changes by accident.
+  if (filled('SLACK_BOT_TOKEN') && !filled('TICKETING_API_URL'))
+    problems.push({
+      variable: 'TICKETING_API_URL',
+      message:
+        'required when SLACK_BOT_TOKEN is set: the Event Ticketing Service URL, or "simulator" to serve demo data to this workspace on purpose',
+    });
+  return problems;
+}
 
 /**
  * Any Slack variable present means a real workspace, even an empty one (a deploy whose secret
@@ -250,7 +252,7 @@ function slackProblems(env: Record<string, string | undefined>): { variable: str
     .filter((need) => !filled(need))
     .map((need) => ({
       variable: need,
-      message: `required for ${receiver}${env[need] === undefined ? '' : ' (it is set but empty)'}: ${why}`,
+      message: `required for ${receiver}${env[need] === undefined ? '' : ' (it is set but empty)'}${need === 'SLACK_SIGNING_SECRET' ? ' (or set SLACK_APP_TOKEN to use Socket Mode instead)' : ''}: ${why}`,
     }));
 }
 
@@ -344,6 +346,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       variable: String(issue.path[0] ?? '(environment)'),
       message: issue.message,
     })),
+    ...ruleProblems(env),
     ...slackProblems(env),
   ];
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);

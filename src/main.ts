@@ -1,5 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs, parseEnv } from 'node:util';
 import type { Bot } from './compose.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
+import { listenCheck } from './http/listen-check.js';
+import { exitWithParent } from './lifecycle/exit-with-parent.js';
+import { isStartRefusal, listenRefusal, type StartRefusal } from './lifecycle/start-refusal.js';
 import { createLogger, type Logger } from './logger.js';
 import type { SandboxStack } from './sandbox/sandbox-stack.js';
 import { redisSecrets } from './store/redis-url.js';
@@ -42,15 +47,103 @@ async function startBackgroundWork(bot: Bot): Promise<void> {
   await bot.work.track(bot.digests.start());
 }
 
+/** What `npm start` asks of the process besides its environment (package.json's start script passes them). */
+interface StartOptions {
+  /** Read this file's variables under the environment's, when it exists (`.env`). */
+  envFile: string | undefined;
+  /** Stop when the parent (npm) goes, even killed without a chance to pass a signal on. */
+  exitWithParent: boolean;
+}
+
+/** A configuration or environment mistake before the logger exists: the operator's lines alone, exit 2. */
+function refuseEarly(lines: string): never {
+  process.stderr.write(`${lines}\n`);
+  process.exit(2);
+}
+
+function startOptions(argv: string[]): StartOptions {
+  try {
+    const { values } = parseArgs({
+      args: argv,
+      options: { 'env-file-if-exists': { type: 'string' }, 'exit-with-parent': { type: 'boolean' } },
+      strict: true,
+    });
+    return { envFile: values['env-file-if-exists'], exitWithParent: values['exit-with-parent'] === true };
+  } catch (error) {
+    return refuseEarly(
+      `${(error as Error).message}; dist/main.js takes --env-file-if-exists=<file> and --exit-with-parent`,
+    );
+  }
+}
+
+/** What was read from the env file, for the first log line (names only: values may be secrets). */
+interface EnvFileRead {
+  file: string;
+  variables: number;
+  /** Set in the environment too: the environment's value is used. */
+  keptFromEnvironment: string[];
+}
+
+/**
+ * The environment with `file`'s variables under it, if the file exists: a variable the environment
+ * sets (even empty) keeps its value. Only for the configuration: Node reads some variables
+ * (NODE_EXTRA_CA_CERTS, NODE_OPTIONS) before any code runs, so those belong in the environment.
+ */
+function withEnvFile(
+  env: Record<string, string | undefined>,
+  file: string,
+): { env: Record<string, string | undefined>; read?: EnvFileRead } {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ENOENT') return { env };
+    return refuseEarly(
+      `${file}: could not be read (${(error as { code?: string }).code ?? 'error'}); fix or remove it`,
+    );
+  }
+  const fromFile = parseEnv(text) as Record<string, string>;
+  const names = Object.keys(fromFile);
+  return {
+    env: { ...fromFile, ...env },
+    read: { file, variables: names.length, keptFromEnvironment: names.filter((name) => env[name] !== undefined) },
+  };
+}
+
+/**
+ * A start refused for what the operator mends (a port in use, Slack or the store refusing): logged,
+ * then the sentence on a line of its own and exit 2, like an invalid configuration. Written at exit,
+ * after the log's exit listener (added with the logger) has flushed the lines it still held.
+ */
+function refuseStart(logger: Logger, refusal: { message: string }, cause: unknown): never {
+  logger.error('Start refused', { error: cause });
+  process.once('exit', () => process.stderr.write(`${refusal.message}\n`));
+  process.exit(2);
+}
+
+/** The operator's sentence for a failed start, if it is the operator's to mend; undefined for a bug. */
+async function startRefusal(
+  error: unknown,
+  listen: () => StartRefusal | undefined,
+): Promise<{ message: string } | undefined> {
+  if (isStartRefusal(error)) return error;
+  // The store it names cannot be used (Redis refused or is not there, a SQLite path it cannot open).
+  const { isStoreError } = await import('./store/key-value-store.js');
+  if (isStoreError(error)) return error;
+  return listen();
+}
+
 /** Composition root: reads the bot's configuration from `process.env` and wires process-wide things (the CLIs read their own). */
 async function main(): Promise<void> {
+  const options = startOptions(process.argv.slice(2));
+  const { env, read } = options.envFile ? withEnvFile(process.env, options.envFile) : { env: process.env };
   let config: Config;
   try {
-    config = loadConfig(process.env);
+    config = loadConfig(env);
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\nSee .env.example and the README's configuration table.\n`);
-      process.exit(2);
+      const source = read ? `; ${read.file} was read, and the environment's values win over it` : '';
+      refuseEarly(`${error.message}\nSee .env.example and the README's configuration table${source}.`);
     }
     throw error;
   }
@@ -65,6 +158,10 @@ async function main(): Promise<void> {
     ],
   });
   process.on('unhandledRejection', (reason) => logger.error('Unhandled rejection', { error: reason }));
+  if (read)
+    logger.info(`Read ${read.file}: ${read.variables} variable(s), under the environment's`, {
+      keptFromEnvironment: read.keptFromEnvironment,
+    });
 
   // Handlers first: a signal during startup (or the digest catch-up) still shuts down cleanly.
   let stop: () => Promise<void> = async () => {};
@@ -82,11 +179,33 @@ async function main(): Promise<void> {
     logger.info('Stopped');
     process.exit(0);
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  // Under `npm start` a Ctrl-C arrives twice, from the terminal and passed on by npm: a second
+  // signal within a second is that same one; a later one ends the process without waiting.
+  let firstSignalAt = 0;
+  const onSignal = (signal: string) => {
+    if (!stopping) {
+      firstSignalAt = Date.now();
+      void shutdown(signal);
+    } else if (Date.now() - firstSignalAt > 1_000) {
+      logger.warn('Signalled again while shutting down; exiting without waiting', { signal });
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  if (options.exitWithParent) exitWithParent(() => void shutdown('parent exited'));
 
   if (config.mode === 'sandbox') {
-    const stack = await startLocalSandbox(config, logger, process.env);
+    let stack: SandboxStack;
+    try {
+      // The sandbox's page does not report a listen error: a port in use is found out first.
+      await listenCheck(config.port, '127.0.0.1');
+      stack = await startLocalSandbox(config, logger, env);
+    } catch (error) {
+      const refusal = await startRefusal(error, () => listenRefusal(error, 'PORT', config.port, '127.0.0.1'));
+      if (!refusal) throw error;
+      refuseStart(logger, refusal, error);
+    }
     stop = () => stack.close();
     if (!stopping) await startBackgroundWork(stack.bot);
     return;
@@ -97,28 +216,44 @@ async function main(): Promise<void> {
   try {
     bot = await composeBot(config, { logger, healthPort: config.healthPort });
   } catch (error) {
-    const { isStoreError } = await import('./store/key-value-store.js');
-    if (!isStoreError(error)) throw error;
-    // The store it names cannot be used (Redis refused or is not there): the operator's sentence on
-    // a line of its own, rather than at the head of a stack trace as long as the checkout's path
-    // makes it. Written at exit, after the log's exit listener (added with the logger) has flushed
-    // the lines it still held.
-    logger.error('Could not open the store', { error });
-    process.once('exit', () => process.stderr.write(`${error.message}\n`));
-    process.exit(1);
+    // Socket Mode's health server is the one port composing the bot listens on.
+    const refusal = await startRefusal(error, () =>
+      listenRefusal(error, 'HEALTH_PORT', config.healthPort, config.host),
+    );
+    if (!refusal) throw error;
+    refuseStart(logger, refusal, error);
   }
   stop = () => bot.close();
-  if (config.slack.appToken) {
-    await bot.app.start();
-    logger.info('eventops is running in Socket Mode');
-  } else {
-    const server = (await bot.app.start(config.host ? { port: config.port, host: config.host } : config.port)) as
-      | { address?: () => unknown }
-      | undefined;
-    const bound = server?.address?.() as { port?: number } | null | undefined;
-    logger.info('eventops is listening for Slack on POST /slack/events', { port: bound?.port ?? config.port });
+  try {
+    if (config.slack.appToken) {
+      await bot.app.start();
+      logger.info('eventops is running in Socket Mode');
+    } else {
+      const server = (await bot.app.start(config.host ? { port: config.port, host: config.host } : config.port)) as
+        | { address?: () => unknown }
+        | undefined;
+      const bound = server?.address?.() as { port?: number } | null | undefined;
+      logger.info('eventops is listening for Slack on POST /slack/events', { port: bound?.port ?? config.port });
+    }
+  } catch (error) {
+    const refusal = config.slack.appToken
+      ? appTokenRefusal(error)
+      : listenRefusal(error, 'PORT', config.port, config.host);
+    if (!refusal) throw error;
+    // Nothing has run yet: the store and the simulator close without waiting for work.
+    await Promise.race([bot.close({ drainMs: 0 }), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+    refuseStart(logger, refusal, error);
   }
   if (!stopping) await startBackgroundWork(bot);
+}
+
+/** Socket Mode's connection refused at start: Slack's word for the app-level token. */
+function appTokenRefusal(error: unknown): { message: string } | undefined {
+  const code = (error as { data?: { error?: unknown } } | undefined)?.data?.error;
+  if (typeof code !== 'string') return undefined;
+  return {
+    message: `SLACK_APP_TOKEN: Slack refused the app-level token (${code}); create one with the connections:write scope under the app's Basic Information, and turn on Socket Mode`,
+  };
 }
 
 await main();

@@ -77,6 +77,31 @@ describe('loadConfig', () => {
     ).toBe('xapp-1');
   });
 
+  // The rules between variables ran only once every variable was valid alone: a bad PORT hid them.
+  it('names a rule between variables beside a variable that is bad on its own', () => {
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems.map((p) => p.variable).sort();
+      }
+    };
+    expect(problems({ TICKETING_API_URL: 'http://127.0.0.1:1', PORT: 'abc' })).toEqual(['PORT', 'TICKETING_API_KEY']);
+    expect(
+      problems({ SLACK_BOT_TOKEN: fakeSlackToken('b', '1'), SLACK_SIGNING_SECRET: 'shh', LOG_LEVEL: 'loud' }),
+    ).toEqual(['LOG_LEVEL', 'TICKETING_API_URL']);
+    // A URL that is bad itself asks for no key; a broken Redis URL is one line, not two.
+    expect(problems({ TICKETING_API_URL: 'ftp://nope' })).toEqual(['TICKETING_API_URL']);
+    expect(problems({ STORE_URL: 'redis://' })).toEqual(['STORE_URL']);
+  });
+
+  it('offers SLACK_APP_TOKEN where the HTTP receiver’s signing secret is missing', () => {
+    expect(() => loadConfig({ SLACK_BOT_TOKEN: fakeSlackToken('b', '1'), TICKETING_API_URL: 'simulator' })).toThrow(
+      /SLACK_SIGNING_SECRET: required for the HTTP receiver \(or set SLACK_APP_TOKEN to use Socket Mode instead\)/,
+    );
+  });
+
   it('refuses to serve demo data to a real workspace: Slack credentials need TICKETING_API_URL', () => {
     const slack = { SLACK_BOT_TOKEN: fakeSlackToken('b', 'real-looking'), SLACK_SIGNING_SECRET: 'secret-value-1234' };
     expect(() => loadConfig(slack)).toThrow(/TICKETING_API_URL: required when SLACK_BOT_TOKEN is set/);

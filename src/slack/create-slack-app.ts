@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { App, webApi } from '@slack/bolt';
+import { errorChain, StartRefusal, systemCode } from '../lifecycle/start-refusal.js';
 import { type Logger, withRequestId } from '../logger.js';
 import { registerDigestHomeActions } from './actions/digest-home-actions.js';
 import { registerEventCardActions } from './actions/event-card-actions.js';
@@ -50,20 +51,50 @@ async function botIdentity(
   options: SlackAppOptions,
   clientOptions: webApi.WebClientOptions,
 ): Promise<{ botId: string; botUserId: string }> {
-  const client = new webApi.WebClient(options.botToken, clientOptions);
+  // Bolt's logger, so the client's warnings are log lines, not plain text beside the operator's.
+  const client = new webApi.WebClient(options.botToken, { ...clientOptions, logger: boltLogger(options.logger) });
   let answer: webApi.AuthTestResponse;
   try {
     answer = await client.auth.test();
   } catch (error) {
-    const code = slackErrorCode(error);
-    throw new Error(
-      code
-        ? `SLACK_BOT_TOKEN: Slack refused the token (${code})`
-        : `Slack did not answer auth.test at ${options.apiUrl ?? 'https://slack.com/api/'}`,
-    );
+    throw authTestRefusal(error, options.apiUrl);
   }
-  if (!answer.bot_id || !answer.user_id) throw new Error('SLACK_BOT_TOKEN: Slack named no bot for the token');
+  if (!answer.bot_id || !answer.user_id)
+    throw new StartRefusal(
+      "SLACK_BOT_TOKEN: Slack named no bot for this token; use the Bot User OAuth Token (xoxb-...) from the app's OAuth & Permissions page",
+    );
   return { botId: answer.bot_id, botUserId: answer.user_id };
+}
+
+/** What each refusal of the token means, and what mends it. */
+const TOKEN_REFUSALS: Record<string, string> = {
+  invalid_auth:
+    "Slack refused the token (invalid_auth); copy the Bot User OAuth Token (xoxb-...) from the app's OAuth & Permissions page",
+  not_authed: 'Slack received no token (not_authed); set the Bot User OAuth Token (xoxb-...)',
+  account_inactive:
+    'the token belongs to an app that was deactivated or uninstalled (account_inactive); reinstall the app and use its new bot token',
+  token_revoked: 'the token was revoked (token_revoked); reinstall the app and use its new bot token',
+  token_expired: 'the token has expired (token_expired); reinstall the app or turn off token rotation',
+};
+
+/** `auth.test` failed: Slack refused the token, answered with something else, or could not be reached; one line each. */
+function authTestRefusal(error: unknown, apiUrl: string | undefined): StartRefusal {
+  const code = slackErrorCode(error);
+  if (code)
+    return new StartRefusal(`SLACK_BOT_TOKEN: ${TOKEN_REFUSALS[code] ?? `Slack refused auth.test (${code})`}`, {
+      cause: error,
+    });
+  const where = apiUrl ?? 'https://slack.com/api/';
+  const variable = apiUrl ? 'SLACK_API_URL: ' : '';
+  const status = (error as { statusCode?: unknown }).statusCode;
+  if (typeof status === 'number')
+    return new StartRefusal(`${variable}Slack at ${where} answered auth.test with HTTP ${status}`, { cause: error });
+  // A system code (ECONNREFUSED, ENOTFOUND), else what fetch said last (`bad port`).
+  const why = systemCode(error) ?? [...errorChain(error)].at(-1)?.message;
+  return new StartRefusal(
+    `${variable}could not reach Slack at ${where}${why ? ` (${why})` : ''}${apiUrl ? '' : "; check this machine's network and proxy"}`,
+    { cause: error },
+  );
 }
 
 /**

@@ -119,7 +119,7 @@ describe('Redis over TLS', () => {
       const { redis, env } = await rig({ tls: cert });
       const relay = await relayTo(redis.port, { answerDelayMs });
       const start = await refusedStart('untrusted', env(`rediss://127.0.0.1:${relay.port}`));
-      expect(start.code).toBe(1);
+      expect(start.code).toBe(2);
       expect(start.plainLines).toEqual([
         `STORE_URL: Redis at rediss://127.0.0.1:${relay.port}/0 presented a TLS certificate this process does not trust (DEPTH_ZERO_SELF_SIGNED_CERT); add the CA that signed it to NODE_EXTRA_CA_CERTS`,
       ]);
@@ -174,7 +174,7 @@ describe('a Redis password holding @, : and %', () => {
         ? `redis://:${encodeURIComponent(PASSWORD)}@127.0.0.1:${relay.port}`
         : `redis://:${PASSWORD.replace('s3cr', 'w0ng')}@127.0.0.1:${relay.port}`;
       const start = await refusedStart('wrong', env(url));
-      expect(start.code).toBe(1);
+      expect(start.code).toBe(2);
       expect(start.plainLines).toEqual([
         `STORE_URL: Redis at redis://127.0.0.1:${relay.port}/0 refused the user and password in STORE_URL (WRONGPASS)`,
       ]);
