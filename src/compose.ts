@@ -5,6 +5,7 @@ import { eventLinks } from './catalog/event-links.js';
 import type { Config } from './config.js';
 import { buildDigests } from './digest/build-digests.js';
 import type { DigestService } from './digest/digest-service.js';
+import { type SalesInsights, salesInsights } from './forecast/sales-insights.js';
 import { type BuiltHistory, buildSalesHistory } from './history/build-history.js';
 import type { SalesHistory } from './history/sales-history.js';
 import { Closers } from './lifecycle/closers.js';
@@ -162,9 +163,12 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       sharedReports: new Late<SharedReports>('The shared report queue'),
       watches: new Late<BuiltWatches<SlackMessage>>('The watches'),
       history: new Late<BuiltHistory>('The sales history'),
+      insights: new Late<SalesInsights>('The sales insights'),
       app: new Late<App>('The Slack app'),
     };
     const slackClient = () => late.app.get().client;
+    // Read when a report is shown: built with the sales history, after the catalog.
+    const insights: SalesInsights = { of: (eventId, report) => late.insights.get().of(eventId, report) };
 
     const observability = buildObservability({
       store: store.keyValue,
@@ -213,7 +217,15 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
               ...reportQueueLimits(config.ticketing),
               fetchReport: (eventId, signal) => client.fetchReport(eventId, { priority: 'interactive', signal }),
               deliver: slackReportDelivery(
-                { activity, clock, logger, metrics, reportLimit: config.ticketing.reportLimit, store: store.keyValue },
+                {
+                  activity,
+                  clock,
+                  logger,
+                  metrics,
+                  reportLimit: config.ticketing.reportLimit,
+                  store: store.keyValue,
+                  insights,
+                },
                 slackClient,
               ),
               clock,
@@ -239,6 +251,14 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
         track: (job) => work.track(job),
         clock,
         logger,
+      }),
+    );
+
+    late.insights.set(
+      salesInsights({
+        history: history.history,
+        eventInfo: (eventId) => catalog.current()?.byId.get(eventId),
+        clock,
       }),
     );
 
@@ -307,6 +327,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
           watchScheduler: watches.scheduler,
           eventLinks: config.eventPageUrl ? eventLinks(config.eventPageUrl) : undefined,
           audience,
+          insights,
           metrics,
           work,
           logger,

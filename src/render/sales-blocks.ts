@@ -209,3 +209,42 @@ export function forecastWords(forecast: Forecast, startsAtMs: number): Mrkdwn {
   if (pace) parts.push(pace);
   return md`${joinMrkdwn(parts, md`; `)} (${methodWords(forecast)}).`;
 }
+
+/**
+ * What a report message adds about sales: the pace and forecast in words, the sales chart (or why
+ * there is none yet), and each promo code's redeemed against its quantity as a chart and a table.
+ * Returns the blocks and the same in a line for the message's plain text.
+ */
+export function reportSalesBlocks(input: {
+  eventName: string;
+  report: EventReport;
+  insight:
+    | {
+        points: readonly SalesPoint[];
+        capacity: number | undefined;
+        startsAtMs: number;
+        timezone: string;
+        forecast: Forecast;
+      }
+    | undefined;
+}): { blocks: Block[]; text: Mrkdwn | undefined } {
+  const { insight } = input;
+  const blocks: Block[] = [];
+  let text: Mrkdwn | undefined;
+  if (insight) {
+    text = forecastWords(insight.forecast, insight.startsAtMs);
+    blocks.push(context(md`:crystal_ball: ${text}`));
+    blocks.push(
+      ...salesChartBlocks({
+        eventName: input.eventName,
+        points: insight.points,
+        capacity: insight.capacity,
+        startsAtMs: insight.startsAtMs,
+        forecast: insight.forecast,
+        zone: insight.timezone,
+      }),
+    );
+  }
+  blocks.push(...promoChartBlocks(input.report), ...promoTableBlocks(input.report));
+  return { blocks, text };
+}

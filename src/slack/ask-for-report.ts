@@ -48,6 +48,7 @@ export async function askForReport(
     logger: deps.logger,
     metrics: deps.metrics,
     exclusive: deps.sharedReports?.store.exclusive.bind(deps.sharedReports.store),
+    insights: deps.insights,
   };
   const ask = { eventId: request.eventId, label: request.label, userId: request.userId };
   return reportFlow(deps).follow(ask, reportSurface(transport, { ...request, keepPrivate }));
@@ -121,6 +122,8 @@ export interface DeliveryDeps extends Pick<ReportFlowDeps, 'activity' | 'clock' 
   reportLimit: ReportTransport['reportLimit'];
   /** Its lock orders a message's edits; a waiting caller's report is left in it. */
   store: KeyValueStore;
+  /** Sales history and forecasts shown under a report. */
+  insights?: ReportTransport['insights'];
 }
 
 /** The shared queue's `deliver`: each report finished in Slack (`client` exists once the app does), its wait measured. */
@@ -151,6 +154,11 @@ export function deliverReportInSlack(
     return finishReport(deps, runReportView(client, delivery, where, deps.logger), delivery, outcome);
   if (where.kind === 'reply') return finishReport(deps, replyView(deps.store, where, deps.logger), delivery, outcome);
   const exclusive = deps.store.exclusive.bind(deps.store);
-  const messages = reportMessages(client, { reportLimit: deps.reportLimit, logger: deps.logger, exclusive });
+  const messages = reportMessages(client, {
+    reportLimit: deps.reportLimit,
+    logger: deps.logger,
+    exclusive,
+    insights: deps.insights,
+  });
   return deliverReport(deps, messages, { ...delivery, where }, outcome);
 }

@@ -2,6 +2,7 @@ import type { EventCatalog } from '../catalog/event-catalog.js';
 import type { EventLinks } from '../catalog/event-links.js';
 import type { UnfurlFigures } from '../config.js';
 import type { DigestService } from '../digest/digest-service.js';
+import type { SalesInsights } from '../forecast/sales-insights.js';
 import type { WorkTracker } from '../lifecycle/work-tracker.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -34,6 +35,8 @@ export interface SharedReports {
 /** What every listener is given; nothing is reached for. */
 export interface SlackDeps {
   ticketing: TicketingClient;
+  /** Sales history and forecasts: shown with reports and on watch cards. */
+  insights?: SalesInsights | undefined;
   /** The organization's events, shared by every reader. */
   catalog: EventCatalog;
   digests: DigestService;

@@ -1,9 +1,11 @@
 import type { RespondFn, webApi } from '@slack/bolt';
+import type { SalesInsights } from '../forecast/sales-insights.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../observability/metrics.js';
-import type { SlackMessage } from '../render/block-kit.js';
-import { type Mrkdwn, md } from '../render/mrkdwn.js';
+import { LIMITS, type SlackMessage } from '../render/block-kit.js';
+import { type Mrkdwn, md, shorten } from '../render/mrkdwn.js';
 import { reportProgressMessage } from '../render/report-blocks.js';
+import { reportSalesBlocks } from '../render/sales-blocks.js';
 import { postInChannelBlocks, type SharingDoubt } from '../render/shared-channel-blocks.js';
 import { isFinal, type ReportStatus } from '../reports/report-status.js';
 import type {
@@ -15,6 +17,7 @@ import type {
 } from '../reports/report-surface.js';
 import type { KeyValueStore } from '../store/key-value-store.js';
 import type { RateLimitSpec } from '../ticketing/rate-limit.js';
+import type { EventReport } from '../ticketing/schemas.js';
 import type { MessageTarget } from './report-target.js';
 import { respondPrivately } from './respond-safely.js';
 import { countSlackError, slackErrorCode } from './slack-errors.js';
@@ -178,7 +181,12 @@ const lockWith =
  * A report's message as the use case sees it: each status rendered by the one renderer (errors in
  * the words of `userMessageFor`), the full JSON attached in the thread before the report shows.
  */
-function reportView(message: ReportMessage, ask: ReportAsk, reportLimit: RateLimitSpec): ReportView<MessageTarget> {
+function reportView(
+  message: ReportMessage,
+  ask: ReportAsk,
+  reportLimit: RateLimitSpec,
+  insights: SalesInsights | undefined,
+): ReportView<MessageTarget> {
   const { eventId } = ask;
   return {
     where: message.where,
@@ -201,14 +209,25 @@ function reportView(message: ReportMessage, ask: ReportAsk, reportLimit: RateLim
         status.state === 'report' && where.kind === 'private' && where.sharedChannel
           ? postInChannelBlocks({ eventId, label: ask.label, why: where.sharedChannel })
           : [];
-      return message.show({ ...rendered, blocks: [...rendered.blocks, ...offer] }, isFinal(status));
+      const sales = status.state === 'report' ? await salesOf(insights, eventId, ask.label, status.report) : undefined;
+      const blocks = [...rendered.blocks, ...(sales?.blocks ?? []), ...offer].slice(0, LIMITS.messageBlocks);
+      const text = sales?.text ? shorten(md`${rendered.text}. ${sales.text}`, LIMITS.fallbackText) : rendered.text;
+      return message.show({ text, blocks }, isFinal(status));
     },
   };
+}
+
+/** A report's sales blocks; none when the history cannot be read (the report still shows). */
+async function salesOf(insights: SalesInsights | undefined, eventId: string, label: string, report: EventReport) {
+  const insight = await insights?.of(eventId, report).catch(() => undefined);
+  return reportSalesBlocks({ eventName: label, report, insight });
 }
 
 /** What the Slack side of reports is given. */
 export interface ReportTransport {
   reportLimit: RateLimitSpec;
+  /** The event's sales history and forecast, shown under a report (none: the report alone). */
+  insights?: SalesInsights | undefined;
   logger: Logger;
   metrics?: Metrics | undefined;
   /** With replicas: the store's lock that orders edits of one message. */
@@ -241,7 +260,7 @@ export function reportSurface(transport: ReportTransport, request: SlackReportRe
         opening,
         log,
       );
-      return reportView(message, request, transport.reportLimit);
+      return reportView(message, request, transport.reportLimit, transport.insights);
     },
     exclusive: lockWith(transport.exclusive),
   };
@@ -255,7 +274,12 @@ export function reportMessages(
   return {
     resume(delivery: ReportDelivery<MessageTarget>) {
       const log = transport.logger.child({ command: 'report', eventId: delivery.eventId });
-      return reportView(ReportMessage.resume(client, delivery.where, log), delivery, transport.reportLimit);
+      return reportView(
+        ReportMessage.resume(client, delivery.where, log),
+        delivery,
+        transport.reportLimit,
+        transport.insights,
+      );
     },
     exclusive: lockWith(transport.exclusive),
   };

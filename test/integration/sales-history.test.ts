@@ -36,3 +36,37 @@ describe('the sales history', () => {
     expect(reportCalls(r)).toBe(history.points.length);
   });
 });
+
+describe('a report with its sales history', () => {
+  it('shows the pace and forecast in words and in its text, a sales chart, and the promo codes as a chart and a table', async () => {
+    rig = await startBot();
+    const r = rig;
+    const event = r.sim.catalog.events.find(
+      (e) =>
+        e.status === 'published' &&
+        e.startsAtMs > Date.now() + 3 * 86_400_000 &&
+        r.sim.catalog.promos.some((p) => p.eventId === e.id),
+    );
+    if (!event) throw new Error('no upcoming event with promo codes');
+    // Three reads over two days already in its history.
+    const now = Date.now();
+    for (const [hoursAgo, sold] of [
+      [48, 10],
+      [24, 30],
+      [2, 52],
+    ] as const)
+      await r.bot.history.record(event.id, { at: now - hoursAgo * 3_600_000, sold, capacity: event.capacity });
+    await command(r, `report ${event.id}`);
+    const shown = await r.slack.waitFor(() =>
+      r.slack.calls.find(
+        (c) => c.method === 'chat.update' && JSON.stringify(c.args.blocks).includes('data_visualization'),
+      ),
+    );
+    const blocks = JSON.stringify(shown.args.blocks);
+    expect(blocks).toContain(':crystal_ball:');
+    expect(blocks).toContain('"type":"table"');
+    expect(blocks).toContain('Promo codes: redeemed of quantity');
+    expect(String(shown.args.text)).toMatch(/Projected|No forecast yet/);
+    expect(String(shown.args.text)).toContain('rough guess');
+  });
+});

@@ -83,6 +83,7 @@ import {
   paceWords,
   promoChartBlocks,
   promoTableBlocks,
+  reportSalesBlocks,
   salesChartBlocks,
 } from '../../src/render/sales-blocks.js';
 import { salesDigestMessage } from '../../src/render/sales-digest-blocks.js';
@@ -529,6 +530,20 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
     promoTableBlocks: () =>
       HOSTILE.flatMap((code) => promoTableBlocks({ promos: [{ code, redeemed: 3, quantity: 10 }] })),
     paceWords: () => [paceWords(SAMPLE_FORECAST) ?? md`none`],
+    reportSalesBlocks: () =>
+      HOSTILE.map((eventName) =>
+        reportSalesBlocks({
+          eventName,
+          report: { promos: [{ code: eventName, redeemed: 1, quantity: 5 }] },
+          insight: {
+            points: [1, 2, 3].map((i) => ({ at: NOW - i * 3_600_000, sold: i })),
+            capacity: 50,
+            startsAtMs: NOW + 86_400_000,
+            timezone: 'Asia/Kathmandu',
+            forecast: SAMPLE_FORECAST,
+          },
+        }),
+      ),
     forecastWords: () => [
       forecastWords(SAMPLE_FORECAST, NOW + 9 * 86_400_000),
       forecastWords({ ...SAMPLE_FORECAST, sellOut: undefined }, NOW + 9 * 86_400_000),

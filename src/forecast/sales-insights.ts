@@ -1,0 +1,81 @@
+import type { SalesHistory } from '../history/sales-history.js';
+import { type SalesPoint, salesPointOf } from '../history/sales-point.js';
+import type { EventReport } from '../ticketing/schemas.js';
+import type { Clock } from '../time/clock.js';
+import { type FinishedEvent, type Forecast, forecast } from './forecast.js';
+
+/** What is known of an event's sales now: its history, the forecast made from it, and what it needs. */
+export interface SalesInsight {
+  eventId: string;
+  startsAtMs: number;
+  capacity: number | undefined;
+  /** The event's zone (chart labels), when the catalog knows it. */
+  timezone: string;
+  points: SalesPoint[];
+  forecast: Forecast;
+}
+
+export interface SalesInsights {
+  /**
+   * The event's history and forecast now, from the stored history only (no report call); with
+   * `report`, a report just read counts as the latest point even before its write lands.
+   * Undefined when the event's start is not known.
+   */
+  of(eventId: string, report?: EventReport): Promise<SalesInsight | undefined>;
+}
+
+const FINISHED_FOR_MS = 10 * 60_000;
+
+/**
+ * Forecasts for callers that show them (the report message, the watch card, its conditions, the
+ * sales digest): the event's stored history, the organization's finished events (their histories
+ * read again at most every 10 minutes), and its start and zone from the catalog in memory.
+ */
+export function salesInsights(options: {
+  history: SalesHistory;
+  eventInfo: (eventId: string) => { startsAtMs: number; timezone: string } | undefined;
+  clock: Clock;
+}): SalesInsights {
+  let finished: { at: number; events: Promise<FinishedEvent[]> } | undefined;
+  const finishedEvents = (now: number) => {
+    if (!finished || now - finished.at > FINISHED_FOR_MS) {
+      const events = options.history
+        .finished(now)
+        .then((histories) =>
+          histories
+            .filter((h) => h.startsAtMs !== undefined)
+            .map((h) => ({
+              startsAtMs: h.startsAtMs as number,
+              capacity: h.points.at(-1)?.capacity,
+              points: h.points,
+            })),
+        );
+      finished = { at: now, events };
+      events.catch(() => {
+        finished = undefined;
+      });
+    }
+    return finished.events;
+  };
+  return {
+    async of(eventId, report) {
+      const now = options.clock.now();
+      const stored = await options.history.read(eventId);
+      const info = options.eventInfo(eventId);
+      const startsAtMs = info?.startsAtMs ?? stored.startsAtMs;
+      if (startsAtMs === undefined) return undefined;
+      const points = [...stored.points];
+      const latest = report ? salesPointOf(report, now) : undefined;
+      if (latest && !points.some((p) => p.at >= latest.at - 1_000)) points.push(latest);
+      const capacity = points.at(-1)?.capacity;
+      return {
+        eventId,
+        startsAtMs,
+        capacity,
+        timezone: info?.timezone ?? 'UTC',
+        points,
+        forecast: forecast({ now, startsAtMs, capacity, points, finished: await finishedEvents(now) }),
+      };
+    },
+  };
+}
