@@ -294,6 +294,10 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
         maxWatchesPerPerson: config.watchesPerPerson,
         sharedWithAnotherOrganization: async (channel) =>
           isConversationId(channel) && (await audience.of(channel)).kind === 'external',
+        forecast: async (eventId, report) => {
+          const insight = await insights.of(eventId, report);
+          return insight && { forecast: insight.forecast, startsAtMs: insight.startsAtMs };
+        },
         acrossReplicas: shared !== undefined,
         leaseMs: config.reportJobLockMs,
         eventDates: (eventId) => eventDatesIn(catalog.current(), eventId),

@@ -32,7 +32,7 @@ export const USAGE = {
   find: COMMAND_SYNTAX.find,
   promo: COMMAND_SYNTAX.promo,
   digest: md`${DIGEST_ON} | ${DIGEST_ACTIONS} [--me]`,
-  watch: md`${COMMAND_SYNTAX.watch} (conditions such as: ${WATCH_CONDITIONS_EXAMPLE}, checkIns >= 100)`,
+  watch: md`${COMMAND_SYNTAX.watch} (conditions such as: ${WATCH_CONDITIONS_EXAMPLE}, checkIns >= 100; once the event's sales history can answer them: sells out before start, pace < 20/day, pace halves)`,
   unwatch: COMMAND_SYNTAX.unwatch,
   watches: COMMAND_SYNTAX.watches,
   help: COMMAND_SYNTAX.help,

@@ -2,8 +2,8 @@ import type { Forecast } from '../forecast/forecast.js';
 import type { SalesPoint } from '../history/sales-point.js';
 import { quantityRows } from '../reports/report-figures.js';
 import type { EventReport } from '../ticketing/schemas.js';
-import { type Block, context } from './block-kit.js';
-import { dateToken, escapeText, joinMrkdwn, type Mrkdwn, md } from './mrkdwn.js';
+import { type Block, context, LIMITS, mrkdwnSection, type SlackMessage } from './block-kit.js';
+import { clip, dateToken, escapeText, joinMrkdwn, type Mrkdwn, md, shorten } from './mrkdwn.js';
 
 /**
  * Sales pace, forecasts and their charts (issue 28): Slack's `data_visualization` block (a line
@@ -247,4 +247,14 @@ export function reportSalesBlocks(input: {
   }
   blocks.push(...promoChartBlocks(input.report), ...promoTableBlocks(input.report));
   return { blocks, text };
+}
+
+/** The watch card's Chart reply: the sales chart and forecast, the promo codes, and a text saying the same. */
+export function watchChartMessage(input: Parameters<typeof reportSalesBlocks>[0]): SlackMessage {
+  const sales = reportSalesBlocks(input);
+  const name = clip(input.eventName, 150);
+  const blocks: Block[] = [mrkdwnSection(md`:chart_with_upwards_trend: *Sales of ${name}*`), ...sales.blocks];
+  if (blocks.length === 1) blocks.push(context(md`No sales history or promo codes to chart yet.`));
+  const text = sales.text ? md`Sales of ${name}: ${sales.text}` : md`Sales of ${name}`;
+  return { text: shorten(text, LIMITS.fallbackText), blocks: blocks.slice(0, LIMITS.messageBlocks) };
 }

@@ -1,3 +1,4 @@
+import type { Forecast } from '../forecast/forecast.js';
 import { findQuantityRow, quantityRows, soldOfCapacity, topFigures } from '../reports/report-figures.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import { parsePlainDate } from '../time/zoned.js';
@@ -28,6 +29,7 @@ import {
   shorten,
 } from './mrkdwn.js';
 import { formatNumber, humanise } from './report-blocks.js';
+import { forecastWords } from './sales-blocks.js';
 
 /**
  * Watches (issue 18): one live card per event and conversation, edited at each check; alerts and
@@ -183,8 +185,20 @@ function valueWords(condition: WatchCondition, value: number, currency: string |
       return md`last sale ${decimal(value)} h ago`;
     case 'sold-out':
       return md`${num(value)} left`;
+    case 'sells-out':
+      return value > 0
+        ? md`projected to sell out around ${dayWhen(value)}`
+        : md`not projected to sell out before the start`;
+    case 'pace-below':
+      return md`${decimal(value)} sold/day`;
+    case 'pace-halves':
+      return md`the last day's pace is ${num(Math.round(value * 100))}% of the week before's`;
   }
 }
+
+/** A day in the reader's zone. */
+const dayWhen = (epochMs: number) =>
+  dateToken(epochMs, '{date_short_pretty}', new Date(epochMs).toISOString().slice(0, 10));
 
 /** `no tickets sold`, `1 ticket sold`, `57 tickets sold`. */
 function ticketsSold(count: number): Mrkdwn {
@@ -242,7 +256,12 @@ export interface WatchCardInput {
   endedBy?: string | undefined;
   /** How often the event is checked, said on an active card. */
   intervalMs?: number | undefined;
+  /** The event's pace and forecast from its sales history, said on an active card. */
+  ahead?: { forecast: Forecast; startsAtMs: number } | undefined;
 }
+
+/** The card's Chart button: the sales chart, promo codes and figures in the card's thread. */
+export const WATCH_CHART_ACTION = 'watch_chart';
 
 const CARD_TITLES: Record<CardState, Mrkdwn> = {
   active: md`Watching`,
@@ -305,6 +324,9 @@ export function watchCardMessage(input: WatchCardInput): SlackMessage {
     blocks.push(mrkdwnSection(md`The event was not checked while it was watched.`));
   }
   blocks.push(mrkdwnSection(md`*Conditions*\n${conditionLines(watch, check, MAX_CONDITION_LINES)}`));
+  const ahead =
+    state === 'active' && input.ahead ? forecastWords(input.ahead.forecast, input.ahead.startsAtMs) : undefined;
+  if (ahead) blocks.push(context(md`:crystal_ball: ${ahead}`));
 
   const timing: Mrkdwn[] = [];
   if (check) timing.push(md`as of ${when(check.checkedAt)}`);
@@ -322,10 +344,24 @@ export function watchCardMessage(input: WatchCardInput): SlackMessage {
   blocks.push(
     context(...[timing, about].filter((parts) => parts.length > 0).map((parts) => joinMrkdwn(parts, md` · `))),
   );
+  // The button names the event by its id (an id as the service gives them; nothing else is sent back).
+  if (state === 'active' && check && /^[A-Za-z0-9_-]{1,200}$/.test(watch.eventId))
+    blocks.push({
+      type: 'actions',
+      elements: [
+        {
+          type: 'button',
+          action_id: WATCH_CHART_ACTION,
+          text: { type: 'plain_text', text: 'Chart' },
+          value: watch.eventId,
+        },
+      ],
+    });
 
   const headline = sold?.share ?? (check ? undefined : state === 'active' ? md`first check soon` : undefined);
+  const said = ahead ? md`. ${ahead}` : md``;
   return {
-    text: shorten(headline ? md`${gist}: ${headline}` : gist, LIMITS.fallbackText),
+    text: shorten(headline ? md`${gist}: ${headline}${said}` : md`${gist}${said}`, LIMITS.fallbackText),
     blocks: blocks.slice(0, LIMITS.messageBlocks),
   };
 }
@@ -366,6 +402,12 @@ function crossingWords(condition: WatchCondition, value: number, report: EventRe
     }
     case 'sold-out':
       return md`${name} is sold out`;
+    case 'sells-out':
+      return md`${name} is projected to sell out before it starts, around ${dayWhen(value)}`;
+    case 'pace-below':
+      return md`${name}: sales slowed to ${decimal(value)} a day (watching for fewer than ${num(condition.perDay)})`;
+    case 'pace-halves':
+      return md`${name}: the last day's sales pace is ${num(Math.round(value * 100))}% of the week before's (watching for half or less)`;
     case 'figure': {
       const field = clip(humanise(condition.field), 100);
       const verb = condition.op === '>=' ? md`reached` : md`fell to`;
@@ -381,6 +423,9 @@ const ALERT_EMOJI: Record<WatchCondition['kind'], Mrkdwn> = {
   stall: md`:zzz:`,
   'sold-out': md`:tada:`,
   figure: md`:bar_chart:`,
+  'sells-out': md`:crystal_ball:`,
+  'pace-below': md`:turtle:`,
+  'pace-halves': md`:chart_with_downwards_trend:`,
 };
 
 /** One reply in the card's thread for one crossing; its `text` alone carries the news to a notification. */

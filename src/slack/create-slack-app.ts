@@ -9,6 +9,7 @@ import { registerEventPickActions } from './actions/event-pick.js';
 import { registerNextPageAction } from './actions/next-page.js';
 import { registerPromoActions } from './actions/promo-actions.js';
 import { registerSharedChannelActions } from './actions/shared-channel-actions.js';
+import { registerWatchChart } from './actions/watch-chart.js';
 import { boltLogger } from './bolt-logger.js';
 import { registerEventsCommand } from './commands/events-command.js';
 import type { SlackDeps } from './deps.js';
@@ -148,6 +149,7 @@ export async function createSlackApp(options: SlackAppOptions, deps: SlackDeps):
   registerWorkflowSteps(app, deps);
   registerDigestHomeActions(app, deps);
   registerSharedChannelActions(app, deps);
+  registerWatchChart(app, deps);
   if (deps.eventLinks) registerLinkUnfurls(app, deps, deps.eventLinks);
   app.error(async (error) => {
     options.logger.error('Unhandled error in a Slack listener', { error });

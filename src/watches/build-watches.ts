@@ -28,6 +28,8 @@ export interface BuildWatchesOptions<M> {
   maxWatchesPerPerson?: number;
   /** Whether a channel is shared with another organization: an unconfirmed channel watch there pauses. */
   sharedWithAnotherOrganization?: WatchServiceOptions<M>['sharedWithAnotherOrganization'];
+  /** The event's forecast from its sales history, for the forecast conditions and the card. */
+  forecast?: WatchServiceOptions<M>['forecast'];
   /** How long a watch claim is held before others may take it (a check's is renewed while it runs). */
   leaseMs?: number;
   /** The event's dates as the catalog in memory has them (a rescheduled event moves its watch). */
@@ -77,6 +79,7 @@ export function buildWatches<M>(options: BuildWatchesOptions<M>): BuiltWatches<M
     ...(options.sharedWithAnotherOrganization
       ? { sharedWithAnotherOrganization: options.sharedWithAnotherOrganization }
       : {}),
+    ...(options.forecast ? { forecast: options.forecast } : {}),
     ...(options.eventDates ? { eventDates: options.eventDates } : {}),
     ...(options.onCheck ? { onCheck: options.onCheck } : {}),
     ...(options.onAlert ? { onAlert: options.onAlert } : {}),

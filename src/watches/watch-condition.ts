@@ -1,3 +1,4 @@
+import type { Forecast } from '../forecast/forecast.js';
 import {
   fieldKey,
   figureOf,
@@ -24,7 +25,13 @@ export type WatchCondition =
   | { kind: 'sold-since'; count: number }
   /** Sales stall: no sale for this many hours. */
   | { kind: 'stall'; hours: number }
-  | { kind: 'sold-out' };
+  | { kind: 'sold-out' }
+  /** The forecast says it sells out before the event starts. */
+  | { kind: 'sells-out' }
+  /** Sales slow below a pace: sold per day over the last week (else the last day). */
+  | { kind: 'pace-below'; perDay: number }
+  /** The last day's pace is half the week before's or less. */
+  | { kind: 'pace-halves' };
 
 /** The figures of one check a condition is judged on. */
 export interface Reading {
@@ -34,6 +41,8 @@ export interface Reading {
   /** When a sale was last seen (the check that first saw the figure rise). */
   lastSaleAt: number | undefined;
   now: number;
+  /** The event's forecast from its sales history, for the conditions that read it. */
+  forecast?: Forecast | undefined;
 }
 
 /**
@@ -59,8 +68,24 @@ export function describeCondition(condition: WatchCondition): string {
       return `no sale for ${condition.hours}h`;
     case 'sold-out':
       return 'sold out';
+    case 'sells-out':
+      return 'sells out before start';
+    case 'pace-below':
+      return `pace < ${condition.perDay}/day`;
+    case 'pace-halves':
+      return 'pace halves';
   }
 }
+
+/** The conditions that read the forecast, not the report: offered only where the history can answer. */
+export const FORECAST_KINDS: ReadonlySet<WatchCondition['kind']> = new Set(['sells-out', 'pace-below', 'pace-halves']);
+
+const NO_FORECAST = 'the sales history is too short for a forecast yet';
+
+/** Sold per day now: over the last week, else the last day. */
+const perDayNow = (forecast: Forecast) =>
+  forecast.pace.perDayLastWeek ??
+  (forecast.pace.perHourLastDay === undefined ? undefined : forecast.pace.perHourLastDay * 24);
 
 const countMargin = (threshold: number) => Math.max(1, Math.ceil(Math.abs(threshold) * 0.02));
 /** Percentage points a share must move back before its condition re-arms. */
@@ -133,12 +158,37 @@ export function judge(condition: WatchCondition, reading: Reading): Judgement {
       const left = Math.max(0, pair.capacity - pair.sold);
       return { value: left, met: left === 0, cleared: left >= Math.max(1, Math.ceil(pair.capacity * 0.01)) };
     }
+    case 'sells-out': {
+      const { forecast } = reading;
+      if (forecast?.kind !== 'forecast')
+        return { unknown: forecast?.kind === 'none' ? `${NO_FORECAST} (${forecast.reason})` : NO_FORECAST };
+      if (forecast.capacity === undefined) return { unknown: 'the report has no capacity to sell out' };
+      // Its value is the likely sell-out time; it re-arms once the forecast no longer sells out
+      // before the start (a forecast moved clearly later).
+      const sellOut = forecast.sellOut;
+      return sellOut ? { value: sellOut.likely, met: true, cleared: false } : { value: 0, met: false, cleared: true };
+    }
+    case 'pace-below': {
+      const perDay = reading.forecast ? perDayNow(reading.forecast) : undefined;
+      if (perDay === undefined) return { unknown: NO_FORECAST };
+      const value = round1(perDay);
+      return { value, met: value < condition.perDay, cleared: value >= condition.perDay * 1.1 };
+    }
+    case 'pace-halves': {
+      const pace = reading.forecast?.pace;
+      if (!pace || pace.perHourLastDay === undefined || pace.perDayWeekBefore === undefined)
+        return { unknown: 'the sales history does not reach back eight days yet' };
+      if (pace.perDayWeekBefore <= 0) return { value: 1, met: false, cleared: true };
+      // The last day's pace as a share of the week before's.
+      const share = round1((pace.perHourLastDay * 24) / pace.perDayWeekBefore);
+      return { value: share, met: share <= 0.5, cleared: share >= 0.6 };
+    }
   }
 }
 
 /** Whether a report holds what a condition reads: undefined when it does, else why not. */
-export function cannotCheck(condition: WatchCondition, report: EventReport): string | undefined {
-  const judgement = judge(condition, { report, previousSold: undefined, lastSaleAt: undefined, now: 0 });
+export function cannotCheck(condition: WatchCondition, report: EventReport, forecast?: Forecast): string | undefined {
+  const judgement = judge(condition, { report, previousSold: undefined, lastSaleAt: undefined, now: 0, forecast });
   return 'unknown' in judgement ? judgement.unknown : undefined;
 }
 
@@ -154,14 +204,24 @@ export function defaultConditions(report: EventReport | undefined): WatchConditi
   return conditions;
 }
 
-/** Conditions a report allows, as examples for a person choosing (the modal's options, the parser's hints). */
-export function conditionsOffered(report: EventReport): WatchCondition[] {
+/**
+ * Conditions a report (and, for the forecast's, the event's sales history) allows, as examples for
+ * a person choosing (the modal's options, the parser's hints).
+ */
+export function conditionsOffered(report: EventReport, forecast?: Forecast): WatchCondition[] {
   const offered: WatchCondition[] = [];
   const pair = soldOfCapacity(report);
   if (pair) {
     offered.push({ kind: 'sold-share', percent: 90 }, { kind: 'sold-out' });
     offered.push({ kind: 'sold-since', count: Math.max(10, Math.round(pair.capacity * 0.05)) });
     offered.push({ kind: 'stall', hours: 24 });
+  }
+  if (forecast?.kind === 'forecast') {
+    if (forecast.capacity !== undefined) offered.push({ kind: 'sells-out' });
+    const perDay = perDayNow(forecast);
+    if (perDay !== undefined) offered.push({ kind: 'pace-below', perDay: Math.max(1, Math.round(perDay / 2)) });
+    if (forecast.pace.perDayWeekBefore !== undefined && forecast.pace.perHourLastDay !== undefined)
+      offered.push({ kind: 'pace-halves' });
   }
   for (const row of quantityRows(report)
     .filter((r) => r.quantity > 0)
@@ -175,7 +235,7 @@ export function conditionsOffered(report: EventReport): WatchCondition[] {
   // Only what reads back as itself: the form sends the conditions' text, parsed again on submit
   // (a code with a space or a comma, a name with a hyphen, a ten-digit threshold would not).
   return offered.filter((condition) => {
-    const again = parseConditions(describeCondition(condition), report);
+    const again = parseConditions(describeCondition(condition), report, forecast);
     return 'conditions' in again && again.conditions.length === 1;
   });
 }
@@ -185,6 +245,15 @@ export type ParsedConditions = { conditions: WatchCondition[] } | { problem: str
 const NUMBER = String.raw`(\d{1,9}(?:\.\d{1,2})?)`;
 const CLAUSES: [RegExp, (match: RegExpMatchArray) => WatchCondition | string][] = [
   [/^sold[\s-]?out$/i, () => ({ kind: 'sold-out' })],
+  [/^(?:sells?|will\s+sell)[\s-]?out\s+before(?:\s+the)?\s+(?:start|event)$/i, () => ({ kind: 'sells-out' })],
+  [/^pace\s+halves$/i, () => ({ kind: 'pace-halves' })],
+  [
+    new RegExp(String.raw`^pace\s*<\s*${NUMBER}\s*(?:/\s*day|a\s+day|per\s+day)$`, 'i'),
+    (m) => {
+      const perDay = Number(m[1]);
+      return perDay > 0 ? { kind: 'pace-below', perDay } : 'a pace is more than 0 a day';
+    },
+  ],
   [
     new RegExp(String.raw`^(?:sold\s*>=\s*${NUMBER}\s*%|>=\s*${NUMBER}\s*%\s*sold|${NUMBER}\s*%\s*sold)$`, 'i'),
     (m) => {
@@ -231,7 +300,7 @@ export const MAX_CONDITIONS = 10;
  * Reads conditions separated by commas ("sold >= 90%, EARLYBIRD left <= 10, +50 sold, no sale for
  * 6h, sold out, checkIns >= 100"). With `report`, only conditions it can check are accepted.
  */
-export function parseConditions(text: string, report?: EventReport): ParsedConditions {
+export function parseConditions(text: string, report?: EventReport, forecast?: Forecast): ParsedConditions {
   const clauses = text
     .split(/[,;]/)
     .map((clause) => clause.trim().replace(/\s+/g, ' '))
@@ -251,7 +320,7 @@ export function parseConditions(text: string, report?: EventReport): ParsedCondi
     if (parsed === undefined) return { problem: `"${shown}" is not a condition I know.` };
     if (typeof parsed === 'string') return { problem: `"${shown}": ${parsed}.` };
     if (report) {
-      const reason = cannotCheck(parsed, report);
+      const reason = cannotCheck(parsed, report, forecast);
       if (reason) return { problem: `"${shown}" cannot be checked: ${reason}.` };
       // The figure's name as the report spells it.
       if (parsed.kind === 'figure')

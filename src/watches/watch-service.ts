@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isUpcoming } from '../catalog/is-upcoming.js';
+import type { Forecast } from '../forecast/forecast.js';
 import type { Logger } from '../logger.js';
 import { soldFigure } from '../reports/report-figures.js';
 import type { ClaimStore } from '../store/claims.js';
@@ -65,6 +66,8 @@ export interface WatchMessages<M> {
     intervalMs: number;
     state: CardState;
     endedBy?: string;
+    /** The event's forecast at the last check this replica made, if any. */
+    ahead?: WatchForecast | undefined;
   }): M;
   alert(input: { watch: Watch; condition: ConditionState; value: number; check: EventCheck }): M;
   summary(input: { watch: Watch; check: EventCheck | undefined; why: EndReason }): M;
@@ -111,6 +114,17 @@ export interface WatchServiceOptions<M> {
    * a channel watch there that nobody confirmed is paused before its figures are posted.
    */
   sharedWithAnotherOrganization?: (channel: string) => Promise<boolean>;
+  /**
+   * The event's forecast from its stored sales history (no report call), with the report just
+   * read: the forecast conditions and the card read it. Undefined: none known.
+   */
+  forecast?: (eventId: string, report: EventReport) => Promise<WatchForecast | undefined>;
+}
+
+/** What a check knows of the event's sales ahead: its forecast, and when it starts. */
+export interface WatchForecast {
+  forecast: Forecast;
+  startsAtMs: number;
 }
 
 /** Why a watch was paused when its channel turned out to be shared with another organization. */
@@ -207,7 +221,13 @@ export type WatchTurn =
   | { kind: 'idle'; nextAt: number | undefined };
 
 /** Conditions that a crossing also tells the channel (a threshold), not only the thread. */
-const BROADCAST: ReadonlySet<WatchCondition['kind']> = new Set(['figure', 'sold-share', 'left', 'sold-out']);
+const BROADCAST: ReadonlySet<WatchCondition['kind']> = new Set([
+  'figure',
+  'sold-share',
+  'left',
+  'sold-out',
+  'sells-out',
+]);
 
 type ClaimResult = 'mine' | 'recovered' | 'done' | 'busy';
 
@@ -227,6 +247,8 @@ export class WatchService<M> {
   readonly #o: WatchServiceOptions<M>;
   readonly #leaseMs: number;
   readonly #owner = randomUUID();
+  /** Each event's forecast at its last check here (what its card shows). */
+  readonly #ahead = new Map<string, WatchForecast>();
   #lastPrune = Number.NEGATIVE_INFINITY;
 
   constructor(options: WatchServiceOptions<M>) {
@@ -540,9 +562,12 @@ export class WatchService<M> {
     if (recorded !== check) return;
     this.#o.onCheck?.(source, previous ? now - previous.checkedAt : undefined);
     const watches = (await this.#o.store.ofEvent(eventId)).filter((w) => !w.paused);
+    // One forecast a check, from the stored history: every watch of the event judges it.
+    const ahead = watches.length > 0 ? await this.#forecastOf(eventId, report) : undefined;
+    if (ahead) this.#ahead.set(eventId, ahead);
     for (const watch of watches) {
       try {
-        await this.#carry(watch, check);
+        await this.#carry(watch, check, ahead);
       } catch (error) {
         this.#o.logger.warn('A watch could not be brought up to date', { channel: watch.channel, eventId, error });
       }
@@ -550,7 +575,16 @@ export class WatchService<M> {
   }
 
   /** Judges each condition of one watch on a check, alerts each crossing once, edits the card. */
-  async #carry(watch: Watch, check: EventCheck): Promise<void> {
+  async #forecastOf(eventId: string, report: EventReport): Promise<WatchForecast | undefined> {
+    try {
+      return await this.#o.forecast?.(eventId, report);
+    } catch (error) {
+      this.#o.logger.info('No forecast for a watch check', { eventId, error });
+      return undefined;
+    }
+  }
+
+  async #carry(watch: Watch, check: EventCheck, ahead?: WatchForecast): Promise<void> {
     // Figures go to a channel shared with another organization only where someone confirmed it
     // (a watch set before, or a channel shared since, pauses and its owner is told).
     if (!watch.personal && !watch.sharedConfirmed && (await this.#sharedElsewhere(watch.channel))) {
@@ -565,6 +599,7 @@ export class WatchService<M> {
       previousSold: sinceWatched ? check.previousSold : undefined,
       lastSaleAt: check.lastSaleAt === undefined ? undefined : Math.max(check.lastSaleAt, watch.createdAt),
       now: check.checkedAt,
+      forecast: ahead?.forecast,
     };
     for (const state of watch.conditions) {
       const judgement = judge(state.condition, reading);
@@ -707,6 +742,7 @@ export class WatchService<M> {
       intervalMs,
       state,
       ...(endedBy ? { endedBy } : {}),
+      ahead: live ? this.#ahead.get(watch.eventId) : undefined,
     });
   }
 

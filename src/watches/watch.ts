@@ -9,6 +9,9 @@ const conditionSchema: z.ZodType<WatchCondition> = z.union([
   z.object({ kind: z.literal('sold-since'), count: z.number() }),
   z.object({ kind: z.literal('stall'), hours: z.number() }),
   z.object({ kind: z.literal('sold-out') }),
+  z.object({ kind: z.literal('sells-out') }),
+  z.object({ kind: z.literal('pace-below'), perDay: z.number() }),
+  z.object({ kind: z.literal('pace-halves') }),
 ]);
 
 /** One condition of a watch and where it stands. */

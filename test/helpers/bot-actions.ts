@@ -16,12 +16,18 @@ export async function command(r: BotRig, text: string, user = 'U0EDITOR') {
 }
 
 /** Clicks a button carrying `value`, as `user`, signed. */
-export async function click(r: BotRig, actionId: string, value: string, user = 'U0EDITOR') {
+export async function click(
+  r: BotRig,
+  actionId: string,
+  value: string,
+  user = 'U0EDITOR',
+  on: { channelId?: string; messageTs?: string } = {},
+) {
   const responseUrl = r.slack.responseUrl();
   const result = await postSigned(
     r.url,
     SIGNING_SECRET,
-    blockActionBody({ actionId, value, userId: user, responseUrl }),
+    blockActionBody({ actionId, value, userId: user, responseUrl, ...on }),
   );
   expect(result.status).toBe(200);
   return { ...result, responseUrl };

@@ -51,6 +51,8 @@ export function blockActionBody(options: {
   userId?: string;
   channelId?: string;
   responseUrl: string;
+  /** The message the button is on. @default '1.2' */
+  messageTs?: string;
 }): string {
   const payload = {
     type: 'block_actions',
@@ -58,7 +60,12 @@ export function blockActionBody(options: {
     user: { id: options.userId ?? 'U0EDITOR', username: 'someone', team_id: 'T0001' },
     api_app_id: 'A0001',
     token: 'legacy-verification-token',
-    container: { type: 'message', message_ts: '1.2', channel_id: options.channelId ?? 'C0001', is_ephemeral: true },
+    container: {
+      type: 'message',
+      message_ts: options.messageTs ?? '1.2',
+      channel_id: options.channelId ?? 'C0001',
+      is_ephemeral: options.messageTs === undefined,
+    },
     trigger_id: '123.456.abc',
     channel: { id: options.channelId ?? 'C0001', name: 'ops' },
     response_url: options.responseUrl,

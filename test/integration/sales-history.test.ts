@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type BotRig, startBot } from '../helpers/bot.js';
-import { command } from '../helpers/bot-actions.js';
+import { click, command } from '../helpers/bot-actions.js';
 import { aheadClock } from '../helpers/clocks.js';
 
 let rig: BotRig | undefined;
@@ -68,5 +68,80 @@ describe('a report with its sales history', () => {
     expect(blocks).toContain('Promo codes: redeemed of quantity');
     expect(String(shown.args.text)).toMatch(/Projected|No forecast yet/);
     expect(String(shown.args.text)).toContain('rough guess');
+  });
+});
+
+describe('watches that know the forecast', () => {
+  it('refuses a forecast condition without history, accepts it with, alerts when the forecast says it sells out, and charts in the card’s thread', async () => {
+    const clock = aheadClock();
+    rig = await startBot({
+      compose: { clock },
+      sim: { clock, reportLimit: { limit: 3, windowMs: 1_000 } },
+      env: { TICKETING_REPORT_LIMIT: '3/1s', WATCH_MIN_INTERVAL: '1s', TICKETING_REPORT_CACHE_TTL: '0' },
+    });
+    const r = rig;
+    const event = r.sim.catalog.events.find(
+      (e) => e.status === 'published' && e.startsAtMs > Date.now() + 10 * 86_400_000,
+    );
+    if (!event) throw new Error('no event ten days ahead');
+    const said = async (text: string) => {
+      const { responseUrl } = await command(r, text);
+      const path = new URL(responseUrl).pathname;
+      const answer = await r.slack.waitFor(() =>
+        r.slack.responses.find((c) => c.method === path && !String(c.args.text).startsWith(':hourglass')),
+      );
+      return JSON.stringify(answer.args);
+    };
+    expect(await said(`watch ${event.id}: sells out before start`)).toContain('the sales history is too short');
+
+    // Two days of brisk sales: at this pace it fills well before its start.
+    const now = clock.now();
+    const capacity = event.capacity;
+    for (const [hoursAgo, share] of [
+      [48, 0.2],
+      [24, 0.4],
+      [1, 0.6],
+    ] as const)
+      await r.bot.history.record(event.id, {
+        at: now - hoursAgo * 3_600_000,
+        sold: Math.round(capacity * share),
+        capacity,
+      });
+    r.sim.setFigures(event.id, { ticketsSold: Math.round(capacity * 0.6) });
+    expect(await said(`watch ${event.id}: sells out before start`)).toContain('sells out before start');
+    const card = await r.slack.waitFor(() =>
+      r.slack.calls.find((c) => c.method === 'chat.postMessage' && c.args.metadata && c.args.thread_ts === undefined),
+    );
+    // Its next check alerts in the thread, and in the channel: the projected day is news.
+    clock.advance(2_000);
+    for (let i = 0; i < 20 && (await r.bot.watches.turn()).kind !== 'checked'; i += 1) clock.advance(1_000);
+    const alert = await r.slack.waitFor(() =>
+      r.slack.calls.find(
+        (c) =>
+          c.method === 'chat.postMessage' && c.args.thread_ts !== undefined && String(c.args.text).includes('sell out'),
+      ),
+    );
+    expect(String(alert.args.reply_broadcast)).toBe('true');
+    const edited = await r.slack.waitFor(() =>
+      r.slack.calls.findLast(
+        (c) => c.method === 'chat.update' && JSON.stringify(c.args.blocks).includes(':crystal_ball:'),
+      ),
+    );
+    expect(JSON.stringify(edited.args.blocks)).toContain('watch_chart');
+
+    // The card's Chart button: the chart in the card's thread, from what is stored.
+    const reportsBefore = r.sim.stats().admittedReports;
+    const cardTs = String(alert.args.thread_ts);
+    await click(r, 'watch_chart', event.id, 'U0EDITOR', { channelId: String(card.args.channel), messageTs: cardTs });
+    const chart = await r.slack.waitFor(() =>
+      r.slack.calls.find(
+        (c) =>
+          c.method === 'chat.postMessage' &&
+          c.args.thread_ts === cardTs &&
+          JSON.stringify(c.args.blocks).includes('data_visualization'),
+      ),
+    );
+    expect(String(chart.args.text)).toContain('Sales of');
+    expect(r.sim.stats().admittedReports).toBe(reportsBefore);
   });
 });

@@ -85,6 +85,7 @@ import {
   promoTableBlocks,
   reportSalesBlocks,
   salesChartBlocks,
+  watchChartMessage,
 } from '../../src/render/sales-blocks.js';
 import { salesDigestMessage } from '../../src/render/sales-digest-blocks.js';
 import { postInChannelBlocks, sharedChannelWatchMessage } from '../../src/render/shared-channel-blocks.js';
@@ -530,6 +531,14 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
     promoTableBlocks: () =>
       HOSTILE.flatMap((code) => promoTableBlocks({ promos: [{ code, redeemed: 3, quantity: 10 }] })),
     paceWords: () => [paceWords(SAMPLE_FORECAST) ?? md`none`],
+    watchChartMessage: () =>
+      HOSTILE.map((eventName) =>
+        watchChartMessage({
+          eventName,
+          report: { promos: [{ code: eventName, redeemed: 1, quantity: 5 }] },
+          insight: undefined,
+        }),
+      ),
     reportSalesBlocks: () =>
       HOSTILE.map((eventName) =>
         reportSalesBlocks({

@@ -315,8 +315,12 @@ describe('describeCondition', () => {
 describe('parseConditions: what it accepts', () => {
   it('accepts every example the /events watch usage line gives', () => {
     const unescaped = USAGE.watch.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
-    const examples = /conditions such as: (.*)\)$/.exec(unescaped)?.[1];
+    const parts = /conditions such as: (.*); once the event's sales history can answer them: (.*)\)$/.exec(unescaped);
+    const examples = parts?.[1];
     expect(examples).toBe('sold >= 90%, EARLYBIRD left <= 10, +50 sold, no sale for 6h, sold out, checkIns >= 100');
+    expect(parseConditions(parts?.[2] as string)).toEqual({
+      conditions: [{ kind: 'sells-out' }, { kind: 'pace-below', perDay: 20 }, { kind: 'pace-halves' }],
+    });
     const expected: WatchCondition[] = [
       { kind: 'sold-share', percent: 90 },
       { kind: 'left', code: 'EARLYBIRD', max: 10, unit: 'count' },

@@ -117,8 +117,10 @@ export async function handleWatchCommand(
           ),
         );
         const { report } = read;
+        // The forecast conditions read the event's stored sales history (no report call).
+        const ahead = await deps.insights?.of(event.id, report).catch(() => undefined);
         const parsed = command.conditions
-          ? parseConditions(command.conditions, report)
+          ? parseConditions(command.conditions, report, ahead?.forecast)
           : { conditions: defaultConditions(report) };
         if ('problem' in parsed) {
           await respondPrivately(respond, usageMessage(md`${clip(parsed.problem, 300)}`, USAGE.watch), deps.logger);

@@ -1,5 +1,6 @@
 import type { App } from '@slack/bolt';
 import { isUpcoming } from '../../catalog/is-upcoming.js';
+import type { Forecast } from '../../forecast/forecast.js';
 import { warningMessage } from '../../render/block-kit.js';
 import { eventLabel } from '../../render/event-blocks.js';
 import { EVENT_PICKER_ACTION, FIELDS, PERSONAL_VALUE, WATCH_MODAL, watchModalView } from '../../render/modal-views.js';
@@ -29,8 +30,8 @@ import { eventInMemory, type ViewState } from './event-modals.js';
 type Checked = { selected_options?: { value?: string }[] | null };
 
 /** The conditions typed and ticked, read against the report (none typed: its defaults). */
-const conditionsFrom = (text: string, report: EventReport) =>
-  text ? parseConditions(text, report) : { conditions: defaultConditions(report) };
+const conditionsFrom = (text: string, report: EventReport, forecast?: Forecast) =>
+  text ? parseConditions(text, report, forecast) : { conditions: defaultConditions(report) };
 
 /** Why those conditions cannot be watched, if they cannot. */
 function conditionsProblem(parsed: ReturnType<typeof conditionsFrom>): string | undefined {
@@ -56,7 +57,7 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
     if (!event || event === 'unlisted') return;
     const personal = checked(state, 'personal').includes(PERSONAL_VALUE);
     /** Redraws the form (undefined when Slack refused: the person changed it meanwhile, their version stands). */
-    const redraw = (report: EventReport | undefined, note: Mrkdwn, hash: string | undefined) =>
+    const redraw = (report: EventReport | undefined, note: Mrkdwn, hash: string | undefined, forecast?: Forecast) =>
       client.views
         .update({
           view_id: view.id,
@@ -64,7 +65,7 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
           view: watchModalView({
             privateMetadata: view.private_metadata,
             event,
-            offered: report ? conditionsOffered(report).map(describeCondition) : [],
+            offered: report ? conditionsOffered(report, forecast).map(describeCondition) : [],
             ticked: report ? defaultConditions(report).map(describeCondition) : [],
             note,
             personal,
@@ -93,7 +94,14 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
         return;
       }
     }
-    await redraw(report, md`Offered from the event's latest report: only what it holds. More in the box below.`, hash);
+    // The forecast conditions are offered only where the event's sales history can answer them.
+    const ahead = await deps.insights?.of(event.id, report).catch(() => undefined);
+    await redraw(
+      report,
+      md`Offered from the event's latest report and sales history: only what they hold. More in the box below.`,
+      hash,
+      ahead?.forecast,
+    );
   });
 
   app.view(WATCH_MODAL, async ({ ack, view, body, client }) => {
@@ -125,7 +133,8 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
     }
     const atHand = await reportAtHand(deps, id).catch(() => undefined);
     if (atHand) {
-      const problem = conditionsProblem(conditionsFrom(text, atHand.report));
+      const aheadAtHand = await deps.insights?.of(id, atHand.report).catch(() => undefined);
+      const problem = conditionsProblem(conditionsFrom(text, atHand.report, aheadAtHand?.forecast));
       if (problem) {
         await ack({ response_action: 'errors', errors: { [FIELDS.conditions.block]: problem.slice(0, 150) } });
         return;
@@ -165,7 +174,8 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
           respond(fetchingReportMessage(md`to see what it lets you watch`, deps.reportLimit)),
         ));
       const { report } = read;
-      const parsed = conditionsFrom(text, report);
+      const ahead = await deps.insights?.of(event.id, report).catch(() => undefined);
+      const parsed = conditionsFrom(text, report, ahead?.forecast);
       const problem = conditionsProblem(parsed);
       if (problem || 'problem' in parsed) {
         await respond(warningMessage(md`${clip(problem ?? '', 300)} The watch was not set: open the form again.`));

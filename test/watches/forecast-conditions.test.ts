@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import type { Forecast } from '../../src/forecast/forecast.js';
+import {
+  cannotCheck,
+  conditionsOffered,
+  describeCondition,
+  judge,
+  parseConditions,
+} from '../../src/watches/watch-condition.js';
+
+const NOW = Date.parse('2026-12-01T09:00:00Z');
+const DAY = 86_400_000;
+const report = { ticketsSold: 300, capacity: 500 };
+
+const forecastOf = (overrides: Partial<Extract<Forecast, { kind: 'forecast' }>> = {}): Forecast => ({
+  kind: 'forecast',
+  method: 'booking-curve',
+  learnedFrom: 4,
+  sold: 300,
+  capacity: 500,
+  atStart: { low: 450, likely: 500, high: 500 },
+  sellOut: { earliest: NOW + 2 * DAY, likely: NOW + 3 * DAY, latest: NOW + 4 * DAY },
+  pace: { perHourLastDay: 1, perDayLastWeek: 30, perDayWeekBefore: 40 },
+  ...overrides,
+});
+const reading = (forecast: Forecast | undefined) => ({
+  report,
+  previousSold: undefined,
+  lastSaleAt: undefined,
+  now: NOW,
+  forecast,
+});
+
+describe('forecast conditions', () => {
+  it('reads "sells out before start", "pace < N/day" and "pace halves" back as themselves', () => {
+    const parsed = parseConditions('sells out before start, pace < 20/day, pace halves', report, forecastOf());
+    expect('conditions' in parsed && parsed.conditions.map(describeCondition)).toEqual([
+      'sells out before start',
+      'pace < 20/day',
+      'pace halves',
+    ]);
+  });
+
+  it('cannot be checked, saying why, while the history is too short for a forecast', () => {
+    const parsed = parseConditions('sells out before start', report, undefined);
+    expect(parsed).toEqual({
+      problem: '"sells out before start" cannot be checked: the sales history is too short for a forecast yet.',
+    });
+    const none: Forecast = { kind: 'none', reason: 'fewer than 3 reports over 6 hours', pace: forecastOf().pace };
+    expect(cannotCheck({ kind: 'sells-out' }, report, none)).toContain('fewer than 3 reports over 6 hours');
+  });
+
+  it('fires "sells out before start" with the projected day, and re-arms once the forecast no longer sells out', () => {
+    expect(judge({ kind: 'sells-out' }, reading(forecastOf()))).toEqual({
+      value: NOW + 3 * DAY,
+      met: true,
+      cleared: false,
+    });
+    expect(judge({ kind: 'sells-out' }, reading(forecastOf({ sellOut: undefined })))).toEqual({
+      value: 0,
+      met: false,
+      cleared: true,
+    });
+  });
+
+  it('fires "pace < N/day" below the pace and re-arms 10% above it', () => {
+    expect(judge({ kind: 'pace-below', perDay: 40 }, reading(forecastOf()))).toMatchObject({ value: 30, met: true });
+    const back = forecastOf({ pace: { perHourLastDay: 2, perDayLastWeek: 45, perDayWeekBefore: 40 } });
+    expect(judge({ kind: 'pace-below', perDay: 40 }, reading(back))).toMatchObject({ met: false, cleared: true });
+  });
+
+  it('fires "pace halves" when the last day sold at half the week before’s pace or less', () => {
+    // 1 an hour = 24 a day against 40 a day: 60%.
+    expect(judge({ kind: 'pace-halves' }, reading(forecastOf()))).toMatchObject({ value: 0.6, met: false });
+    const slow = forecastOf({ pace: { perHourLastDay: 0.5, perDayLastWeek: 30, perDayWeekBefore: 40 } });
+    expect(judge({ kind: 'pace-halves' }, reading(slow))).toMatchObject({ value: 0.3, met: true });
+  });
+
+  it('are offered only where the history can answer them', () => {
+    const kinds = (forecast?: Forecast) => conditionsOffered(report, forecast).map((c) => c.kind);
+    expect(kinds()).not.toContain('sells-out');
+    expect(kinds(forecastOf())).toEqual(expect.arrayContaining(['sells-out', 'pace-below', 'pace-halves']));
+  });
+});
