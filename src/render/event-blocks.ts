@@ -39,13 +39,15 @@ export function readerTime(event: TicketingEvent): Mrkdwn | undefined {
   return dateToken(event.startsAtMs, '{date_short_pretty} at {time}', fallback);
 }
 
-/** One event as a section: title, status, local time in its own zone, the reader's time. */
-export function eventSection(event: TicketingEvent): Block[] {
+/**
+ * One event as a section: title, status, local time in its own zone, the reader's time.
+ * `titled: false` under a header that names the event already: the status alone heads it.
+ */
+export function eventSection(event: TicketingEvent, options: { titled?: boolean } = {}): Block[] {
   const badge = statusBadge(event);
-  const lines = [
-    badge ? md`*${eventTitle(event)}*  ${badge}` : md`*${eventTitle(event)}*`,
-    md`:calendar: ${clip(describeEventTime(event), 300)}`,
-  ];
+  const title =
+    options.titled === false ? badge : badge ? md`*${eventTitle(event)}*  ${badge}` : md`*${eventTitle(event)}*`;
+  const lines = [...(title ? [title] : []), md`:calendar: ${clip(describeEventTime(event), 300)}`];
   const yours = readerTime(event);
   if (yours) lines.push(md`:clock3: Your time: ${yours}`);
   if (event.venue) lines.push(md`:round_pushpin: ${clip(event.venue, 200)}`);
@@ -68,9 +70,17 @@ export function searchedForNote(words: string, rangeWords: readonly string[]): M
   return md`"${clip(words, 60)}" is not a range, so I searched for it in event names (the ranges are ${ranges}).`;
 }
 
-/** `/events show`: one event's card. */
-export function eventCardMessage(event: TicketingEvent, asOf?: number): SlackMessage {
-  const blocks = [header(eventTitle(event, 150)), ...eventSection(event)];
+/** `/events show`: one event's card, its name in the header alone, with its buttons (`promo`: for a promo editor). */
+export function eventCardMessage(
+  event: TicketingEvent,
+  asOf?: number,
+  options: { promo?: boolean } = {},
+): SlackMessage {
+  const blocks = [
+    header(eventTitle(event, 150)),
+    ...eventSection(event, { titled: false }),
+    cardActions(event.id, options.promo === true),
+  ];
   if (asOf !== undefined) blocks.push(context(asOfLine(asOf)));
   return {
     text: shorten(md`${eventPlainTitle(event)}: ${clip(describeEventTime(event), 300)}`, LIMITS.fallbackText),
@@ -82,8 +92,31 @@ export const PICK_SHOW_ACTION = 'event_pick_show';
 export const PICK_REPORT_ACTION = 'event_pick_report';
 /** Opens the promo form with this event picked (promo editors only). */
 export const PROMO_FOR_EVENT_ACTION = 'event_promo';
+/** Opens the watch form with this event picked. */
+export const WATCH_FOR_EVENT_ACTION = 'event_watch';
+/** Runs the command a choice's button carries (`/events watch <id>: ...`), parsed again as if typed. */
+export const FINISH_COMMAND_ACTION = 'events_finish_command';
 
-/** Events a message names, a card each, with Report and (for promo editors) Promo buttons; or why none. */
+const button = (actionId: string, text: string, value: string) => ({
+  type: 'button' as const,
+  action_id: actionId,
+  text: { type: 'plain_text' as const, text },
+  value,
+});
+
+/** An event card's buttons: Report and Watch, and Promo for a promo editor. */
+function cardActions(eventId: string, promo: boolean): Block {
+  return {
+    type: 'actions',
+    elements: [
+      button(PICK_REPORT_ACTION, 'Report', eventId),
+      button(WATCH_FOR_EVENT_ACTION, 'Watch', eventId),
+      ...(promo ? [button(PROMO_FOR_EVENT_ACTION, 'Promo', eventId)] : []),
+    ],
+  };
+}
+
+/** Events a message names, a card each, with Report, Watch and (for promo editors) Promo buttons; or why none. */
 export function namedEventsMessage(input: {
   events: readonly TicketingEvent[];
   asOf: number;
@@ -94,47 +127,48 @@ export function namedEventsMessage(input: {
     return { text, blocks: [mrkdwnSection(text), context(asOfLine(input.asOf))] };
   }
   const blocks: Block[] = [];
-  for (const event of input.events) {
-    blocks.push(...eventSection(event), {
-      type: 'actions',
-      elements: [
-        {
-          type: 'button' as const,
-          action_id: PICK_REPORT_ACTION,
-          text: { type: 'plain_text' as const, text: 'Report' },
-          value: event.id,
-        },
-        ...(input.promo
-          ? [
-              {
-                type: 'button' as const,
-                action_id: PROMO_FOR_EVENT_ACTION,
-                text: { type: 'plain_text' as const, text: 'Promo' },
-                value: event.id,
-              },
-            ]
-          : []),
-      ],
-    });
-  }
+  for (const event of input.events) blocks.push(...eventSection(event), cardActions(event.id, input.promo));
   blocks.push(context(asOfLine(input.asOf)));
   const names = input.events.map((event) => eventPlainTitle(event));
   return { text: shorten(md`Events in this message: ${joinMrkdwn(names, md`, `)}`, LIMITS.fallbackText), blocks };
 }
 
-/** Several events match the words: a short list, each with a button that acts on it. */
+/**
+ * A command a choice between events finishes: each event's button (labelled `verb`) carries
+ * `command(eventId)`, the command as typed with that event, the rest of it unchanged.
+ */
+export interface FinishChoice {
+  verb: string;
+  command: (eventId: string) => string;
+}
+
+/**
+ * Several events match the words: a short list, each with a button that shows its card, or that
+ * finishes the command the words came from with that event. `heading`: the question in other
+ * words than "N events match ...: which one?".
+ */
 export function eventChoicesMessage(options: {
   events: readonly TicketingEvent[];
   query: string;
-  action: 'show' | 'report';
+  action: 'show' | FinishChoice;
   asOf: number;
   /** How many match in all and how many of those are upcoming, when more match than are shown. */
   counts?: { total: number; upcoming: number } | undefined;
+  heading?: Mrkdwn | undefined;
 }): SlackMessage {
-  const label = options.action === 'show' ? 'Show' : 'Report';
+  const shownEvents = options.events.slice(0, 10);
+  const finish = options.action === 'show' ? undefined : options.action;
+  // A command too long to carry on a button (Slack takes 2,000 characters) falls back to Show.
+  const carried = finish && shownEvents.every((event) => finish.command(event.id).length <= LIMITS.buttonValue);
+  const choiceButton = (event: TicketingEvent) =>
+    finish && carried
+      ? button(FINISH_COMMAND_ACTION, clip(finish.verb, 30), finish.command(event.id))
+      : button(PICK_SHOW_ACTION, 'Show', event.id);
   const total = options.counts?.total ?? options.events.length;
   const title = md`${total} event${total === 1 ? md`` : md`s`} match${total === 1 ? md`es` : md``} "${clip(options.query, 60)}"`;
-  const blocks: Block[] = [mrkdwnSection(md`${title}: which one?`)];
+  const blocks: Block[] = [mrkdwnSection(options.heading ?? md`${title}: which one?`)];
+  if (finish && !carried)
+    blocks.push(context(md`Your command is too long to carry on a button: type it again with the event's id.`));
   if (options.counts) {
     const { upcoming } = options.counts;
     const over = total - upcoming;
@@ -145,20 +179,15 @@ export function eventChoicesMessage(options: {
       ),
     );
   }
-  for (const event of options.events.slice(0, 10)) {
+  for (const event of shownEvents) {
     blocks.push({
       type: 'section',
       text: { type: 'mrkdwn', text: md`*${eventTitle(event)}*\n:calendar: ${clip(describeEventTime(event), 300)}` },
-      accessory: {
-        type: 'button',
-        action_id: options.action === 'show' ? PICK_SHOW_ACTION : PICK_REPORT_ACTION,
-        text: { type: 'plain_text', text: label },
-        value: event.id,
-      },
+      accessory: choiceButton(event),
     });
   }
   blocks.push(context(asOfLine(options.asOf)));
-  return { text: title, blocks };
+  return { text: options.heading ? shorten(options.heading, LIMITS.fallbackText) : title, blocks };
 }
 
 /** Nothing matched an id or words; says how fresh the list it looked in is. */
@@ -173,7 +202,10 @@ export function noEventMessage(options: { target: string; asOf: number; refreshP
 
 export interface EventListOptions {
   title: Mrkdwn;
+  /** Each with its card's buttons. */
   events: TicketingEvent[];
+  /** The reader is a promo editor: each event also gets a Promo button. */
+  promo?: boolean | undefined;
   /** The "Next" button's value, when there is a next page. */
   nextValue?: string | undefined;
   /** Shown when there are no events. */
@@ -194,10 +226,10 @@ export function eventListMessage(options: EventListOptions): SlackMessage {
     if (options.footer) blocks.push(context(options.footer));
     return { text: md`${options.title}: none`, blocks };
   }
-  // Two blocks an event, plus header, footer and actions: never past the 50-block limit.
-  const room = Math.floor((LIMITS.messageBlocks - 4) / 2);
+  // Three blocks an event (with its buttons), plus header, footer and actions: never past the 50-block limit.
+  const room = Math.floor((LIMITS.messageBlocks - 4) / 3);
   const shown = options.events.slice(0, room);
-  for (const event of shown) blocks.push(...eventSection(event));
+  for (const event of shown) blocks.push(...eventSection(event), cardActions(event.id, options.promo === true));
   const hidden = options.events.length - shown.length;
   if (hidden > 0) blocks.push(context(md`...and ${hidden} more`));
   if (options.footer) blocks.push(context(options.footer));

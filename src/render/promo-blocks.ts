@@ -96,36 +96,6 @@ export function promoConfirmMessage(options: PromoConfirmOptions): SlackMessage 
   return { text: shorten(md`Confirm: ${headline}`, LIMITS.fallbackText), blocks };
 }
 
-/** Opens the promo confirmation for one of several events a name matched. */
-export const PROMO_PICK_EVENT_ACTION = 'promo_pick_event';
-
-/**
- * Several events match a promo command's words: the same short list `show` gives, each event's
- * button carrying the rest of the command (`carry(eventId)`: the code and quantity with the
- * event), so a click goes on to the confirmation.
- */
-export function promoEventChoices(choices: SlackMessage, carry: (eventId: string) => string): SlackMessage {
-  const button = (eventId: string) => ({
-    type: 'button' as const,
-    action_id: PROMO_PICK_EVENT_ACTION,
-    text: { type: 'plain_text' as const, text: 'Choose' },
-    value: carry(eventId),
-  });
-  const blocks = choices.blocks.map((block): Block => {
-    if (block.type === 'section' && block.accessory?.type === 'button' && block.accessory.value)
-      return { ...block, accessory: button(block.accessory.value) };
-    if (block.type === 'actions')
-      return {
-        ...block,
-        elements: block.elements.map((element) =>
-          element.type === 'button' && element.value ? button(element.value) : element,
-        ),
-      };
-    return block;
-  });
-  return { text: choices.text, blocks };
-}
-
 /** A change as the outcome messages name it; every field is raw text, escaped here. */
 export interface PromoOutcome {
   userId: string;

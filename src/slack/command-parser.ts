@@ -38,6 +38,28 @@ export type EventsCommand =
   | { kind: 'watches'; personal: boolean }
   | { kind: 'invalid'; problem: Mrkdwn; usage: Mrkdwn };
 
+/** The commands a choice between events finishes: each event's button runs it with that event. */
+export type FinishableCommand = Extract<EventsCommand, { kind: 'watch' | 'unwatch' | 'report' | 'promo' }>;
+
+/**
+ * `command` as it would be typed for one event, named by its id: what a choice's button carries,
+ * parsed again as if typed when it is clicked (`parseEventsCommand` gives the command back).
+ */
+export function commandFor(command: FinishableCommand, eventId: string): string {
+  const me = 'personal' in command && command.personal ? ' --me' : '';
+  switch (command.kind) {
+    case 'watch':
+      // The colon ends the event, whatever the conditions hold.
+      return `watch ${eventId}${command.conditions ? `: ${command.conditions}` : ''}${me}`;
+    case 'unwatch':
+      return `unwatch ${eventId}${me}`;
+    case 'report':
+      return `report ${eventId}`;
+    case 'promo':
+      return `promo ${eventId} ${'id' in command.promo ? command.promo.id : command.promo.code} ${command.quantity}`;
+  }
+}
+
 function invalid(problem: Mrkdwn, usage: Mrkdwn): EventsCommand {
   return { kind: 'invalid', problem, usage };
 }

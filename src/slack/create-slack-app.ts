@@ -6,6 +6,7 @@ import { type Logger, withRequestId } from '../logger.js';
 import { registerDigestHomeActions } from './actions/digest-home-actions.js';
 import { registerEventCardActions } from './actions/event-card-actions.js';
 import { registerEventPickActions } from './actions/event-pick.js';
+import { registerFinishCommand } from './actions/finish-command.js';
 import { registerNextPageAction } from './actions/next-page.js';
 import { registerPromoActions } from './actions/promo-actions.js';
 import { registerSharedChannelActions } from './actions/shared-channel-actions.js';
@@ -140,6 +141,7 @@ export async function createSlackApp(options: SlackAppOptions, deps: SlackDeps):
   registerEventsCommand(app, deps);
   registerNextPageAction(app, deps);
   registerEventPickActions(app, deps);
+  registerFinishCommand(app, deps);
   registerWatchModal(app, deps);
   registerEventModals(app, deps);
   registerPromoActions(app, deps);

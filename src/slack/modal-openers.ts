@@ -1,5 +1,5 @@
 import type { types, webApi } from '@slack/bolt';
-import { promoModalView, reportModalView, watchModalView } from '../render/modal-views.js';
+import { promoModalView, reportModalView, type WatchModalInput, watchModalView } from '../render/modal-views.js';
 import { MAX_PROMO_QUANTITY } from '../ticketing/promo-quantity.js';
 import type { TicketingEvent } from '../ticketing/schemas.js';
 import type { SlackDeps } from './deps.js';
@@ -45,15 +45,15 @@ export const openPromoModal = (
 export const openReportModal = (deps: SlackDeps, client: webApi.WebClient, request: ModalRequest) =>
   openModal(deps, client, request.triggerId, reportModalView(encodeOrigin(request)));
 
-/** The watch form (from `/events watch` with nothing after it); `--me` ticks "only for me". */
+/**
+ * The watch form (from `/events watch` with nothing after it, or an event card's Watch button with
+ * its event and what its report offers); `--me` ticks "only for me".
+ */
 export const openWatchModal = (
   deps: SlackDeps,
   client: webApi.WebClient,
-  request: ModalRequest & { personal: boolean },
-) =>
-  openModal(
-    deps,
-    client,
-    request.triggerId,
-    watchModalView({ privateMetadata: encodeOrigin(request), personal: request.personal }),
-  );
+  request: ModalRequest & Omit<WatchModalInput, 'privateMetadata'>,
+) => {
+  const { triggerId, channelId, ...form } = request;
+  return openModal(deps, client, triggerId, watchModalView({ ...form, privateMetadata: encodeOrigin({ channelId }) }));
+};

@@ -4,10 +4,10 @@ import { proposePromoChange } from '../promo/promo-changes.js';
 import type { PromoRef } from '../promo/promo-codes.js';
 import { warningMessage } from '../render/block-kit.js';
 import { eventChoicesMessage, noEventMessage } from '../render/event-blocks.js';
-import { confirmationRefusedMessage, promoEventChoices } from '../render/promo-blocks.js';
+import { confirmationRefusedMessage } from '../render/promo-blocks.js';
+import { commandFor } from './command-parser.js';
 import type { SlackDeps } from './deps.js';
 import { type PromoReply, promoDeps, promoTargetFor, proposalMessage } from './promo-context.js';
-import { encodePromoPick } from './promo-pick.js';
 import { userMessageFor } from './user-message.js';
 
 export interface PromoRequest {
@@ -22,7 +22,7 @@ export interface PromoRequest {
 /**
  * A promo change asked for by `/events promo`, a choice's button or the promo form: the event as
  * `show` finds it (one match goes on; several are a choice whose buttons carry the code and
- * quantity; none says so), then the code's id, then `proposePromoChange`.
+ * quantity, finished by `finish-command.ts`; none says so), then the code's id, then `proposePromoChange`.
  */
 export async function requestPromoChange(
   deps: SlackDeps,
@@ -50,10 +50,9 @@ export async function requestPromoChange(
     return;
   }
   if (resolved.kind === 'choices') {
-    const choices = eventChoicesMessage({ events: resolved.events, query, action: 'show', asOf: resolved.asOf });
-    const promoText = 'id' in request.promo ? request.promo.id : request.promo.code;
-    const carry = (eventId: string) => encodePromoPick({ eventId, promo: promoText, quantity: request.quantity });
-    await reply.answer(promoEventChoices(choices, carry));
+    const asked = { kind: 'promo', target: request.target, promo: request.promo, quantity: request.quantity } as const;
+    const action = { verb: 'Choose', command: (eventId: string) => commandFor(asked, eventId) };
+    await reply.answer(eventChoicesMessage({ events: resolved.events, query, action, asOf: resolved.asOf }));
     return;
   }
   const { event } = resolved;

@@ -1,4 +1,4 @@
-import type { RespondArguments, RespondFn } from '@slack/bolt';
+import type { RespondArguments, RespondFn, webApi } from '@slack/bolt';
 import { type EventTarget, resolveEvent, targetText } from '../catalog/find-events.js';
 import { warningMessage } from '../render/block-kit.js';
 import { eventCardMessage, eventChoicesMessage, noEventMessage } from '../render/event-blocks.js';
@@ -6,18 +6,29 @@ import type { SlackDeps } from './deps.js';
 import { respondPrivately } from './respond-safely.js';
 import { userMessageFor } from './user-message.js';
 
+/** Who reads a card: a promo editor's has a Promo button. */
+export interface CardReader {
+  userId: string;
+  client: webApi.WebClient;
+}
+
 /** `/events show <id or words>`: the card of the one event meant, or a choice, or "none", privately. */
 export async function showEvent(
   deps: SlackDeps,
   respond: RespondFn,
   target: EventTarget,
   extra: Partial<RespondArguments> = {},
+  reader?: CardReader,
 ): Promise<void> {
   try {
     const resolved = await resolveEvent(deps.catalog, target, deps.interactive());
+    const promo =
+      resolved.kind === 'found' && reader
+        ? await deps.editors.allows(reader.userId, reader.client).catch(() => false)
+        : false;
     const message =
       resolved.kind === 'found'
-        ? eventCardMessage(resolved.event, resolved.asOf)
+        ? eventCardMessage(resolved.event, resolved.asOf, { promo })
         : resolved.kind === 'choices'
           ? eventChoicesMessage({
               events: resolved.events,

@@ -61,9 +61,11 @@ export async function showUpcomingPage(
     const next = nextOffset < events.length ? { ...position, offset: nextOffset, page: position.page + 1 } : undefined;
     const what = position.range ? md`Upcoming events ${clip(RANGE_TITLES[position.range], 20)}` : md`Upcoming events`;
     const title = position.words ? md`${what} matching "${clip(position.words, 60)}"` : what;
+    const promo = pageEvents.length > 0 && (await deps.editors.allows(slack.userId, slack.client).catch(() => false));
     const message = eventListMessage({
       title: position.page === 1 ? title : md`${title} (page ${position.page})`,
       events: pageEvents,
+      promo,
       nextValue: next ? encodePosition(next) : undefined,
       page: position.page,
       footer:

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { FINISH_COMMAND_ACTION } from '../../src/render/event-blocks.js';
 import { CHANGE_PROMO_SHORTCUT, FIELDS, PROMO_MODAL } from '../../src/render/modal-views.js';
-import { PROMO_CONFIRM_ACTION, PROMO_PICK_EVENT_ACTION } from '../../src/render/promo-blocks.js';
+import { PROMO_CONFIRM_ACTION } from '../../src/render/promo-blocks.js';
 import type { SimEvent, SimPromo } from '../../src/simulator/seed.js';
 import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
 import {
@@ -96,10 +97,10 @@ describe('/events promo by event name', () => {
     expect(blocksText(choices)).toContain('Quokka Parade South');
     const buttons = ((choices.blocks ?? []) as Json[])
       .map((block) => block.accessory as Json | undefined)
-      .filter((button) => button?.action_id === PROMO_PICK_EVENT_ACTION);
+      .filter((button) => button?.action_id === FINISH_COMMAND_ACTION);
     expect(buttons).toHaveLength(2);
     const north = buttons.find((button) => String(button?.value).includes(promo.eventId));
-    const picked = await click(rig, PROMO_PICK_EVENT_ACTION, String(north?.value));
+    const picked = await click(rig, FINISH_COMMAND_ACTION, String(north?.value));
     const answers = () => responsesTo(rig as BotRig, picked.responseUrl).map((call) => call.args);
     const proposal = await rig.slack.waitFor(() => answers().find((a) => blocksText(a).includes(PROMO_CONFIRM_ACTION)));
     expect(proposal.replace_original).toBe(true);

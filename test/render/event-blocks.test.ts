@@ -94,7 +94,7 @@ describe('event blocks', () => {
     );
     const message = eventListMessage({ title: md`Upcoming events`, events: many, nextValue: 'v' });
     expect(message.blocks.length).toBeLessThanOrEqual(50);
-    expect(JSON.stringify(message.blocks)).toContain('...and 17 more');
+    expect(JSON.stringify(message.blocks)).toContain('...and 25 more');
     expect(message.text.length).toBeGreaterThan(0);
     for (const block of message.blocks) {
       if (block.type === 'section' && block.text) expect(block.text.text.length).toBeLessThanOrEqual(3000);

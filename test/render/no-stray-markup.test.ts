@@ -65,7 +65,6 @@ import {
   promoCodeNotNamed,
   promoConfirmMessage,
   promoDoneMessage,
-  promoEventChoices,
   promoFailedMessage,
   promoNotEditorView,
   promoUncertainMessage,
@@ -360,14 +359,21 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
     eventTitle: () => EVENTS.map((each) => eventTitle(each)),
     eventPlainTitle: () => EVENTS.map(eventPlainTitle),
     readerTime: () => EVENTS.map(readerTime),
-    eventSection: () => EVENTS.map(eventSection),
+    eventSection: () => EVENTS.flatMap((each) => [eventSection(each), eventSection(each, { titled: false })]),
     asOfLine: () => [asOfLine(NOW), asOfLine(0)],
-    eventCardMessage: () => EVENTS.flatMap((each) => [eventCardMessage(each, NOW), eventCardMessage(each)]),
+    eventCardMessage: () =>
+      EVENTS.flatMap((each) => [eventCardMessage(each, NOW, { promo: true }), eventCardMessage(each)]),
     eventChoicesMessage: () =>
       HOSTILE.flatMap((query) =>
-        (['show', 'report'] as const).map((action) =>
+        [
+          'show' as const,
+          { verb: 'Watch', command: (id: string) => `watch ${id}: ${query} --me` },
+          // Too long to carry on a button: Show buttons instead, and why.
+          { verb: query, command: (id: string) => `watch ${id}: ${query.repeat(2000)}` },
+        ].flatMap((action) => [
           eventChoicesMessage({ events: EVENTS, query, action, asOf: NOW, counts: { total: 40, upcoming: 30 } }),
-        ),
+          eventChoicesMessage({ events: EVENTS, query, action, asOf: NOW, heading: md`2 of "${clip(query, 60)}"` }),
+        ]),
       ),
     searchedForNote: () => HOSTILE.map((words) => searchedForNote(words, ['today', 'tomorrow', 'week'])),
     noEventMessage: () => HOSTILE.map((target) => noEventMessage({ target, asOf: NOW, refreshPeriodMs: 300_000 })),
@@ -378,6 +384,7 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
           events: EVENTS,
           nextValue: JSON.stringify({ offset: 5, page: 2, words }),
           page: 2,
+          promo: true,
           footer: asOfLine(NOW),
         }),
       ),
@@ -580,13 +587,6 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
             changeId: '<x>',
             validForMinutes: 10,
           }),
-        ),
-      ),
-    promoEventChoices: () =>
-      HOSTILE.map((text) =>
-        promoEventChoices(
-          eventChoicesMessage({ events: EVENTS.slice(0, 3), query: text, action: 'show', asOf: NOW }),
-          () => text,
         ),
       ),
     promoNotEditorView: () => [promoNotEditorView()],

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_SEARCH_TEXT } from '../../src/catalog/event-search.js';
 import { subscriptionSchema } from '../../src/digest/subscription.js';
 import { USAGE } from '../../src/render/command-syntax.js';
-import { parseEventsCommand } from '../../src/slack/command-parser.js';
+import { commandFor, type FinishableCommand, parseEventsCommand } from '../../src/slack/command-parser.js';
 
 const EVENT = 'evt_3f2c1a9e-8b7d-4c6e-9f01-23456789abcd';
 const PROMO = 'promo_9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d';
@@ -180,5 +180,30 @@ describe('parseEventsCommand: words of a name are capped', () => {
     expect(parsed.kind === 'invalid' && parsed.problem).toContain(
       `--match: Search words are limited to ${MAX_SEARCH_TEXT} characters`,
     );
+  });
+});
+
+describe('commandFor: what a choice between events carries on its buttons', () => {
+  it('gives the command back for one event by its id, the rest of it as typed, when parsed again', () => {
+    const typed = [
+      'watch summer tech: sold >= 90%, EARLYBIRD left <= 5 --me',
+      'watch summer tech when no sale for 6h',
+      'watch summer tech',
+      'unwatch summer tech --me',
+      'unwatch summer tech',
+      'report summer tech',
+      'promo summer tech meetup EARLYBIRD 100',
+      `promo summer tech ${PROMO} 0`,
+    ];
+    for (const text of typed) {
+      const parsed = parseEventsCommand(text) as FinishableCommand;
+      const again = parseEventsCommand(commandFor(parsed, EVENT));
+      expect(again, text).toEqual({ ...parsed, target: { id: EVENT } });
+    }
+  });
+
+  it('keeps a colon inside the conditions out of the event', () => {
+    const parsed = parseEventsCommand('watch gala: no sale for 6h, sold >= 1') as FinishableCommand;
+    expect(commandFor(parsed, EVENT)).toBe(`watch ${EVENT}: no sale for 6h, sold >= 1`);
   });
 });

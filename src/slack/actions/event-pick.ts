@@ -12,9 +12,10 @@ const pickedId = (action: unknown) =>
 
 /** The buttons of a choice between several matching events: show the card, or request the report. */
 export function registerEventPickActions(app: App, deps: SlackDeps): void {
-  app.action(PICK_SHOW_ACTION, async ({ ack, respond, action }) => {
+  app.action(PICK_SHOW_ACTION, async ({ ack, respond, action, body, client }) => {
     await ackFirst(ack);
-    await showEvent(deps, respond, { id: pickedId(action) }, { replace_original: true });
+    const reader = { userId: body.user.id, client };
+    await showEvent(deps, respond, { id: pickedId(action) }, { replace_original: true }, reader);
   });
 
   app.action(PICK_REPORT_ACTION, async ({ ack, respond, action, body, client }) => {

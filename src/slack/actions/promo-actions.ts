@@ -1,26 +1,21 @@
 import type { App, webApi } from '@slack/bolt';
 import type { Logger } from '../../logger.js';
 import { cancelPromoChange, confirmPromoChange } from '../../promo/promo-changes.js';
-import { parsePromoRef } from '../../promo/promo-codes.js';
 import { plainMessage, type SlackMessage, warningMessage } from '../../render/block-kit.js';
 import { md } from '../../render/mrkdwn.js';
 import {
   confirmationRefusedMessage,
   PROMO_CANCEL_ACTION,
   PROMO_CONFIRM_ACTION,
-  PROMO_PICK_EVENT_ACTION,
   type PromoOutcome,
   promoAnnouncement,
   promoDoneMessage,
   promoFailedMessage,
   promoUncertainMessage,
 } from '../../render/promo-blocks.js';
-import { parsePromoQuantity } from '../../ticketing/promo-quantity.js';
 import { ackFirst } from '../ack-first.js';
 import type { SlackDeps } from '../deps.js';
-import { promoDeps, respondReply } from '../promo-context.js';
-import { decodePromoPick } from '../promo-pick.js';
-import { requestPromoChange } from '../request-promo-change.js';
+import { promoDeps } from '../promo-context.js';
 import { respondPrivately } from '../respond-safely.js';
 import { countSlackError, slackErrorCode } from '../slack-errors.js';
 import { userMessageFor } from '../user-message.js';
@@ -50,31 +45,8 @@ async function announce(
   }
 }
 
-/**
- * Confirm and Cancel on a proposed promo change: hand over to the use cases, show their answer.
- * A choice between events a promo command's words matched goes on with the one picked.
- */
+/** Confirm and Cancel on a proposed promo change: hand over to the use cases, show their answer. */
 export function registerPromoActions(app: App, deps: SlackDeps): void {
-  app.action(PROMO_PICK_EVENT_ACTION, async ({ ack, respond, body, action, client }) => {
-    await ackFirst(ack);
-    // What the button carries is checked again as if typed: the code, the quantity, the editor.
-    const pick = decodePromoPick(carried(action));
-    const promo = pick ? parsePromoRef(pick.promo) : undefined;
-    const quantity = pick ? parsePromoQuantity(String(pick.quantity)) : undefined;
-    if (!pick || !promo || 'problem' in promo || !quantity || 'problem' in quantity) {
-      await respondPrivately(respond, confirmationRefusedMessage('unknown'), deps.logger);
-      return;
-    }
-    // The answer takes the place of the choice.
-    await requestPromoChange(deps, client, respondReply(deps, respond, true), {
-      userId: body.user.id,
-      channelId: body.channel?.id ?? '',
-      target: { id: pick.eventId },
-      promo,
-      quantity: quantity.quantity,
-    });
-  });
-
   app.action(PROMO_CANCEL_ACTION, async ({ ack, respond, body, action, client }) => {
     await ackFirst(ack);
     const result = await cancelPromoChange(promoDeps(deps, client), {

@@ -53,7 +53,7 @@ export function registerEventsCommand(app: App, deps: SlackDeps): void {
         );
         return;
       case 'show':
-        await showEvent(deps, respond, parsed.target);
+        await showEvent(deps, respond, parsed.target, {}, { userId: command.user_id, client });
         return;
       case 'find':
         await findEvents(deps, respond, parsed.words);

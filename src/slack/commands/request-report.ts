@@ -3,6 +3,7 @@ import { type EventTarget, resolveEvent, targetText } from '../../catalog/find-e
 import { warningMessage } from '../../render/block-kit.js';
 import { eventChoicesMessage, eventLabel, noEventMessage } from '../../render/event-blocks.js';
 import { askForReport } from '../ask-for-report.js';
+import { commandFor } from '../command-parser.js';
 import type { SlackDeps } from '../deps.js';
 import { respondPrivately } from '../respond-safely.js';
 import { userMessageFor } from '../user-message.js';
@@ -30,7 +31,12 @@ export async function handleReportCommand(deps: SlackDeps, request: ReportComman
   if (resolved.kind === 'found') {
     await askForReport(deps, { ...request, eventId: resolved.event.id, label: eventLabel(resolved.event) });
   } else if (resolved.kind === 'choices') {
-    const message = eventChoicesMessage({ events: resolved.events, query, action: 'report', asOf: resolved.asOf });
+    // Each button finishes this command with its event, in the channel of the click, for whoever clicks it.
+    const action = {
+      verb: 'Report',
+      command: (eventId: string) => commandFor({ kind: 'report', target: request.target }, eventId),
+    };
+    const message = eventChoicesMessage({ events: resolved.events, query, action, asOf: resolved.asOf });
     await respondPrivately(request.respond, message, deps.logger);
   } else {
     await respondPrivately(

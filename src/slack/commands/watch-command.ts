@@ -1,5 +1,6 @@
 import type { RespondFn } from '@slack/bolt';
-import { type EventTarget, resolveEvent, targetText } from '../../catalog/find-events.js';
+import { searchEvents } from '../../catalog/event-search.js';
+import { resolveEvent, targetText } from '../../catalog/find-events.js';
 import { isUpcoming } from '../../catalog/is-upcoming.js';
 import { plainMessage, warningMessage } from '../../render/block-kit.js';
 import { USAGE } from '../../render/command-syntax.js';
@@ -12,7 +13,7 @@ import type { TicketingEvent } from '../../ticketing/schemas.js';
 import { watchedEventInfo } from '../../watches/event-dates.js';
 import { defaultConditions, parseConditions } from '../../watches/watch-condition.js';
 import { crossedBeforeWatch } from '../../watches/watch-service.js';
-import type { EventsCommand } from '../command-parser.js';
+import { commandFor, type EventsCommand, type FinishableCommand } from '../command-parser.js';
 import { sharedChannelWatchRefusal } from '../conversation-audience.js';
 import type { SlackDeps } from '../deps.js';
 import { respondPrivately } from '../respond-safely.js';
@@ -32,23 +33,74 @@ export interface WatchCommandContext {
 const conversationOf = (command: { personal: boolean }, context: WatchCommandContext) =>
   command.personal ? context.userId : context.channelId;
 
-/** The one event a target names, or undefined once the person has been told why not. */
-async function oneEvent(deps: SlackDeps, target: EventTarget, respond: RespondFn): Promise<TicketingEvent | undefined> {
-  const resolved = await resolveEvent(deps.catalog, target, deps.interactive());
+/** Each event's button finishes `command` with it: the rest of the command (conditions, `--me`) carried. */
+const finishing = (command: FinishableCommand, verb: string) => ({
+  verb,
+  command: (eventId: string) => commandFor(command, eventId),
+});
+
+/**
+ * The one event a target names, or undefined once the person has been told why not (several: a
+ * choice whose buttons finish the command with the event picked).
+ */
+async function oneEvent(
+  deps: SlackDeps,
+  command: Extract<WatchCommand, { kind: 'watch' }>,
+  respond: RespondFn,
+): Promise<TicketingEvent | undefined> {
+  const resolved = await resolveEvent(deps.catalog, command.target, deps.interactive());
   if (resolved.kind === 'found') return resolved.event;
-  const query = targetText(target);
+  const query = targetText(command.target);
+  const action = finishing(command, 'Watch');
   const message =
     resolved.kind === 'choices'
-      ? eventChoicesMessage({ events: resolved.events, query, action: 'show', asOf: resolved.asOf })
+      ? eventChoicesMessage({ events: resolved.events, query, action, asOf: resolved.asOf })
       : noEventMessage({ target: query, asOf: resolved.asOf, refreshPeriodMs: deps.catalog.periodMs });
   await respondPrivately(respond, message, deps.logger);
-  if (resolved.kind === 'choices') {
-    await respondPrivately(
-      respond,
-      usageMessage(md`Several events match: watch one by its id.`, USAGE.watch),
-      deps.logger,
-    );
+  return undefined;
+}
+
+/**
+ * The event an unwatch names: of several that match, the one watched there (in the channel, or
+ * with `--me` for the person); undefined once the person has been told none is, or asked which
+ * of the watched ones.
+ */
+async function eventToUnwatch(
+  deps: SlackDeps,
+  watches: NonNullable<SlackDeps['watches']>,
+  command: Extract<WatchCommand, { kind: 'unwatch' }>,
+  context: WatchCommandContext,
+): Promise<TicketingEvent | undefined> {
+  const resolved = await resolveEvent(deps.catalog, command.target, deps.interactive());
+  if (resolved.kind === 'found') return resolved.event;
+  const query = targetText(command.target);
+  if (resolved.kind === 'none') {
+    const none = noEventMessage({ target: query, asOf: resolved.asOf, refreshPeriodMs: deps.catalog.periodMs });
+    await respondPrivately(context.respond, none, deps.logger);
+    return undefined;
   }
+  const snapshot = await deps.catalog.snapshot(deps.interactive());
+  const matching = searchEvents(snapshot.events, query).map((match) => match.event);
+  const watchedIds = new Set(
+    (await watches.list({ channel: conversationOf(command, context) })).map(({ watch }) => watch.eventId),
+  );
+  const watched = matching.filter((event) => watchedIds.has(event.id));
+  if (watched.length === 1) return watched[0];
+  const where = command.personal ? md`for you` : md`here`;
+  const words = md`"${clip(query, 60)}"`;
+  const message =
+    watched.length === 0
+      ? warningMessage(
+          md`None of the ${matching.length} events matching ${words} is watched ${where}. See ${code(command.personal ? '/events watches --me' : '/events watches')}.`,
+        )
+      : eventChoicesMessage({
+          events: watched,
+          query,
+          action: finishing(command, 'Unwatch'),
+          asOf: snapshot.asOf,
+          heading: md`${watched.length} of the ${matching.length} events matching ${words} are watched ${where}: which one should I stop watching?`,
+        });
+  await respondPrivately(context.respond, message, deps.logger);
   return undefined;
 }
 
@@ -67,7 +119,7 @@ export async function handleWatchCommand(
   try {
     switch (command.kind) {
       case 'watch': {
-        const event = await oneEvent(deps, command.target, respond);
+        const event = await oneEvent(deps, command, respond);
         if (!event) return;
         if (!isUpcoming(event, deps.clock.now())) {
           await respondPrivately(
@@ -156,7 +208,7 @@ export async function handleWatchCommand(
         return;
       }
       case 'unwatch': {
-        const event = await oneEvent(deps, command.target, respond);
+        const event = await eventToUnwatch(deps, watches, command, context);
         if (!event) return;
         const ended = await watches.unwatch(conversationOf(command, context), event.id, context.userId);
         const text = ended
