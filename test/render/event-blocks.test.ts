@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { eventCardMessage, eventListMessage } from '../../src/render/event-blocks.js';
+import {
+  eventCardMessage,
+  eventChoicesMessage,
+  eventListMessage,
+  FINISH_COMMAND_ACTION,
+  PICK_SHOW_ACTION,
+} from '../../src/render/event-blocks.js';
 import { describeEventTime } from '../../src/render/event-time.js';
 import { md } from '../../src/render/mrkdwn.js';
 import { eventSchema } from '../../src/ticketing/schemas.js';
@@ -99,5 +105,30 @@ describe('event blocks', () => {
     for (const block of message.blocks) {
       if (block.type === 'section' && block.text) expect(block.text.text.length).toBeLessThanOrEqual(3000);
     }
+  });
+});
+
+describe('a choice between events', () => {
+  const when = { startDate: '2026-12-01T10:00:00Z', endDate: '2026-12-01T11:00:00Z', timezone: 'UTC' };
+  const events = [event({ ...when, name: 'Jazz Night' }, 1), event({ ...when, name: 'Jazz Brunch' }, 2)];
+  const accessories = (message: { blocks: unknown[] }) =>
+    message.blocks.flatMap((block) => {
+      const accessory = (block as { accessory?: { action_id: string; value: string } }).accessory;
+      return accessory ? [accessory] : [];
+    });
+
+  it('gives each event a button that finishes the command with it', () => {
+    const action = { verb: 'Watch', command: (id: string) => `watch ${id}: sold >= 90% --me` };
+    const message = eventChoicesMessage({ events, query: 'jazz', action, asOf: 0 });
+    expect(accessories(message)).toMatchObject(
+      events.map((each) => ({ action_id: FINISH_COMMAND_ACTION, value: `watch ${each.id}: sold >= 90% --me` })),
+    );
+  });
+
+  it('falls back to Show buttons, saying why, when the command is too long to carry on a button', () => {
+    const action = { verb: 'Watch', command: (id: string) => `watch ${id}: ${'sold >= 1, '.repeat(200)}` };
+    const message = eventChoicesMessage({ events, query: 'jazz', action, asOf: 0 });
+    expect(accessories(message)).toMatchObject(events.map((each) => ({ action_id: PICK_SHOW_ACTION, value: each.id })));
+    expect(JSON.stringify(message.blocks)).toContain('too long to carry on a button');
   });
 });
