@@ -1,3 +1,5 @@
+import { silentLogger } from '../logger.js';
+import { ClaimedWork } from '../store/claimed-work.js';
 import type { ClaimStore } from '../store/claims.js';
 import type { KeyValueStore } from '../store/key-value-store.js';
 import type { TicketingEvent } from '../ticketing/schemas.js';
@@ -50,11 +52,16 @@ export function storeCatalogShare(store: KeyValueStore, claims: ClaimStore): Cat
       await store.set(STAMP, stamp, KEEP_MS);
     },
     claimNext: async (after, owner, now, staleMs) => {
-      const key = `catalog-crawl:${after}`;
-      if (await claims.claim(key, owner, now)) return true;
-      const current = await claims.get(key);
-      if (!current || now - current.at < staleMs) return false;
-      return claims.takeOver(key, current, owner, now);
+      // Claimed as all claimed work is (`store/claimed-work.ts`), with a lease of `staleMs`.
+      const work = new ClaimedWork({
+        claims,
+        owner,
+        leaseMs: staleMs,
+        clock: { now: () => now },
+        logger: silentLogger,
+      });
+      const claimed = await work.claim(`catalog-crawl:${after}`);
+      return claimed.kind === 'mine' || claimed.kind === 'recovered';
     },
   };
 }

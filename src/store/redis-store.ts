@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import KeyvRedis from '@keyv/redis';
 import { type Logger, silentLogger } from '../logger.js';
+import { CLAIM_RETENTION_MS } from './claimed-work.js';
 import type { Claim, ClaimState, ClaimStore } from './claims.js';
 import { type KeyLock, keyValueStore, LockBusy, type LockOptions, StoreError } from './key-value-store.js';
 import type { OpenedStore, SharedRedis } from './opened-store.js';
@@ -15,8 +16,8 @@ interface RedisCommands {
   evalSha(sha: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
 }
 
-/** Claims keep for two weeks: Redis forgets them by itself (the runner's pruning in SQLite). */
-const CLAIM_TTL_MS = 14 * 86_400_000;
+/** Claims keep for one retention: Redis forgets them by itself (`ClaimedWork.prune` in SQLite). */
+const CLAIM_TTL_MS = CLAIM_RETENTION_MS;
 
 const asText = (claim: Claim) => JSON.stringify({ owner: claim.owner, state: claim.state, at: claim.at });
 

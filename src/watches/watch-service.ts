@@ -3,6 +3,7 @@ import { isUpcoming } from '../catalog/is-upcoming.js';
 import type { Forecast } from '../forecast/forecast.js';
 import type { Logger } from '../logger.js';
 import { soldFigure } from '../reports/report-figures.js';
+import { ClaimedWork, type ClaimOutcome } from '../store/claimed-work.js';
 import type { ClaimStore } from '../store/claims.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
@@ -138,10 +139,10 @@ export type EventDates =
   | { listed: true; startsAtMs: number; endsAtMs: number; endsOn: string | undefined; asOf: number }
   | { listed: false; asOf: number };
 
-const PRUNE_EVERY_MS = 3_600_000;
+/** How often the schedule is mended from the watches. */
+const MEND_EVERY_MS = 3_600_000;
 /** Report calls in a row answering "not found" that end an event's watches. */
 const NOT_FOUND_ENDS = 2;
-const CLAIM_RETENTION_MS = 14 * 86_400_000;
 
 export interface WatchRequest {
   channel: string;
@@ -229,8 +230,6 @@ const BROADCAST: ReadonlySet<WatchCondition['kind']> = new Set([
   'sells-out',
 ]);
 
-type ClaimResult = 'mine' | 'recovered' | 'done' | 'busy';
-
 /** The later of two times, either of which may be unknown. */
 const latest = (a: number | undefined, b: number | undefined) =>
   a === undefined ? b : b === undefined ? a : Math.max(a, b);
@@ -245,15 +244,24 @@ const latest = (a: number | undefined, b: number | undefined) =>
  */
 export class WatchService<M> {
   readonly #o: WatchServiceOptions<M>;
-  readonly #leaseMs: number;
-  readonly #owner = randomUUID();
+  readonly #work: ClaimedWork;
+  #lastMend = Number.NEGATIVE_INFINITY;
   /** Each event's forecast at its last check here (what its card shows). */
   readonly #ahead = new Map<string, WatchForecast>();
-  #lastPrune = Number.NEGATIVE_INFINITY;
 
   constructor(options: WatchServiceOptions<M>) {
     this.#o = options;
-    this.#leaseMs = options.leaseMs ?? 120_000;
+    const leaseMs = options.leaseMs ?? 120_000;
+    this.#work = new ClaimedWork({
+      claims: options.claims,
+      owner: randomUUID(),
+      leaseMs,
+      // A failed check, card or alert is tried again by any replica after a report window at most.
+      failedRetryMs: Math.min(leaseMs, options.rule.windowMs),
+      clock: options.clock,
+      logger: options.logger,
+      ...(options.claimRetentionMs !== undefined ? { retentionMs: options.claimRetentionMs } : {}),
+    });
   }
 
   /** Adds conditions to the event's watch in this conversation (making it, and its card, if new). */
@@ -503,7 +511,7 @@ export class WatchService<M> {
     const key = `watch-due:${next.dueKey}`;
     const claimed = await this.#claim(key);
     if (claimed === 'busy' || claimed === 'done') return { kind: 'claimed-elsewhere', eventId: next.eventId };
-    return this.#holding(key, () => this.#check(next, key));
+    return this.#work.holding(key, () => this.#check(next, key));
   }
 
   async #check(next: NextCheck, key: string): Promise<WatchTurn> {
@@ -516,7 +524,7 @@ export class WatchService<M> {
         this.#o.clock.now(),
         this.#o.reports.isNotFound?.(error) ?? false,
       );
-      await this.#o.claims.settle(key, this.#owner, 'failed', this.#o.clock.now());
+      await this.#work.settle(key, 'failed');
       this.#o.logger.warn('A watch check could not fetch its report', { eventId: next.eventId, error });
       // A report that answers "not found" twice: the service no longer has the event.
       if (notFound >= NOT_FOUND_ENDS) {
@@ -526,14 +534,14 @@ export class WatchService<M> {
       return { kind: 'failed', eventId: next.eventId, error };
     }
     if (!report) {
-      await this.#o.claims.release(key, this.#owner);
+      await this.#work.release(key);
       return { kind: 'no-spare-slot', eventId: next.eventId };
     }
     try {
       await this.#apply(next.eventId, report, 'watch');
-      await this.#o.claims.settle(key, this.#owner, 'done', this.#o.clock.now());
+      await this.#work.settle(key, 'done');
     } catch (error) {
-      await this.#o.claims.settle(key, this.#owner, 'failed', this.#o.clock.now()).catch(() => undefined);
+      await this.#work.settle(key, 'failed').catch(() => undefined);
       this.#o.logger.warn('A watch check could not be carried out', { eventId: next.eventId, error });
       return { kind: 'failed', eventId: next.eventId, error };
     }
@@ -663,15 +671,15 @@ export class WatchService<M> {
     const claimed = await this.#claim(key);
     if (claimed === 'done') return 'posted';
     if (claimed === 'busy') return 'busy';
-    return this.#holding(key, async () => {
+    return this.#work.holding(key, async () => {
       const cardTs = watch.cardTs ?? (await this.#showCard(watch, 'active'));
       if (!cardTs) {
-        await this.#o.claims.release(key, this.#owner);
+        await this.#work.release(key);
         return 'busy';
       }
       const metadata = this.#metadata(watch, 'alert', { condition: state.key, crossing });
       if (claimed === 'recovered' && (await this.#o.chat.findReply(watch.channel, cardTs, metadata))) {
-        await this.#o.claims.settle(key, this.#owner, 'done', this.#o.clock.now());
+        await this.#work.settle(key, 'done');
         return 'posted';
       }
       try {
@@ -685,11 +693,11 @@ export class WatchService<M> {
           },
         );
       } catch (error) {
-        await this.#o.claims.settle(key, this.#owner, 'failed', this.#o.clock.now()).catch(() => undefined);
+        await this.#work.settle(key, 'failed').catch(() => undefined);
         if (await this.#refused(watch, error)) return 'refused';
         throw error;
       }
-      await this.#o.claims.settle(key, this.#owner, 'done', this.#o.clock.now());
+      await this.#work.settle(key, 'done');
       this.#o.onAlert?.(state.condition.kind);
       return 'posted';
     });
@@ -704,7 +712,7 @@ export class WatchService<M> {
     const key = `watch-card:${watch.channel}:${watch.eventId}:${watch.createdAt}`;
     const claimed = await this.#claim(key);
     if (claimed === 'busy') return undefined;
-    return this.#holding(key, async () => {
+    return this.#work.holding(key, async () => {
       const metadata = this.#metadata(watch, 'card');
       let ts: string | undefined;
       if (claimed === 'done' || claimed === 'recovered')
@@ -713,12 +721,12 @@ export class WatchService<M> {
         try {
           ts = await this.#o.chat.postCard(watch.channel, await this.#card(watch, state), metadata);
         } catch (error) {
-          await this.#o.claims.settle(key, this.#owner, 'failed', this.#o.clock.now()).catch(() => undefined);
+          await this.#work.settle(key, 'failed').catch(() => undefined);
           if (await this.#refused(watch, error)) return undefined;
           throw error;
         }
       }
-      if (claimed !== 'done') await this.#o.claims.settle(key, this.#owner, 'done', this.#o.clock.now());
+      if (claimed !== 'done') await this.#work.settle(key, 'done');
       if (!ts) return undefined;
       const cardTs = ts;
       // A card found (posted by a replica that died) shows what it was posted with: bring it up to date.
@@ -761,7 +769,7 @@ export class WatchService<M> {
     const key = `watch-summary:${watch.channel}:${watch.eventId}:${watch.createdAt}`;
     const claimed = await this.#claim(key);
     if (claimed === 'busy') return;
-    return this.#holding(key, async () => {
+    return this.#work.holding(key, async () => {
       try {
         if (claimed !== 'done' && watch.cardTs) {
           const metadata = this.#metadata(watch, 'summary');
@@ -776,9 +784,9 @@ export class WatchService<M> {
           }
           await this.#updateCard(watch, why === 'unlisted' ? 'unlisted' : 'ended');
         }
-        await this.#o.claims.settle(key, this.#owner, 'done', this.#o.clock.now());
+        await this.#work.settle(key, 'done');
       } catch (error) {
-        await this.#o.claims.settle(key, this.#owner, 'failed', this.#o.clock.now()).catch(() => undefined);
+        await this.#work.settle(key, 'failed').catch(() => undefined);
         if (!(await this.#refused(watch, error))) {
           this.#o.logger.warn('Could not post the summary of a watch', { channel: watch.channel, error });
           return;
@@ -831,67 +839,16 @@ export class WatchService<M> {
    * `claimRetentionMs` go (as the digests' do; a store with watches and no digests grows otherwise).
    */
   async #prune(now: number): Promise<void> {
-    if (now - this.#lastPrune < PRUNE_EVERY_MS) return;
-    this.#lastPrune = now;
-    const pruned = await this.#o.claims
-      .prune(now - (this.#o.claimRetentionMs ?? CLAIM_RETENTION_MS))
-      .catch((error: unknown) => {
-        this.#o.logger.warn('Could not prune old claims', { error });
-        return 0;
-      });
-    if (pruned > 0) this.#o.logger.info('Pruned old claims', { pruned });
+    await this.#work.prune();
+    if (now - this.#lastMend < MEND_EVERY_MS) return;
+    this.#lastMend = now;
     await this.#o.store.reconcile().catch((error: unknown) => {
       this.#o.logger.warn('Could not derive the watch schedule again', { error });
     });
   }
 
-  /**
-   * Runs `work` while holding the claim on `key` (taken by `#claim`): renewed every half lease, for
-   * ten leases at most, so a dead (or stuck) replica's claim lapses, never one whose Slack post or
-   * report call is merely slow.
-   */
-  async #holding<T>(key: string, work: () => Promise<T>): Promise<T> {
-    let held = await this.#o.claims.get(key);
-    // Ten leases at most: work stuck for good lets its claim lapse, as a dead replica's would.
-    let renewals = 0;
-    const renewal = setInterval(() => {
-      renewals += 1;
-      if (renewals > 20) {
-        clearInterval(renewal);
-        this.#o.logger.error('A watch claim was held ten leases; no longer renewed', { key });
-        return;
-      }
-      const at = this.#o.clock.now();
-      if (!held || held.owner !== this.#owner || held.state !== 'claimed') return;
-      const expected = held;
-      void this.#o.claims
-        .takeOver(key, expected, this.#owner, at)
-        .then((renewed) => {
-          if (renewed && held === expected) held = { owner: this.#owner, state: 'claimed', at };
-        })
-        .catch(() => undefined);
-    }, this.#leaseMs / 2);
-    renewal.unref();
-    try {
-      return await work();
-    } finally {
-      clearInterval(renewal);
-    }
-  }
-
-  /**
-   * Claims a piece of work once across replicas: 'mine' when first, 'recovered' when taking over
-   * an attempt that failed or whose owner crashed (older than the lease), 'done' when it is done,
-   * 'busy' when another replica is on it.
-   */
-  async #claim(key: string): Promise<ClaimResult> {
-    const now = this.#o.clock.now();
-    if (await this.#o.claims.claim(key, this.#owner, now)) return 'mine';
-    const claim = await this.#o.claims.get(key);
-    if (!claim) return 'busy';
-    if (claim.state === 'done') return 'done';
-    if (claim.state === 'claimed' && now - claim.at < this.#leaseMs) return 'busy';
-    if (claim.state === 'failed' && now - claim.at < Math.min(this.#leaseMs, this.#o.rule.windowMs)) return 'busy';
-    return (await this.#o.claims.takeOver(key, claim, this.#owner, now)) ? 'recovered' : 'busy';
+  /** Claims a piece of work once across replicas (see `ClaimedWork`): 'mine', 'recovered', 'done' or 'busy'. */
+  async #claim(key: string): Promise<ClaimOutcome['kind']> {
+    return (await this.#work.claim(key)).kind;
   }
 }
