@@ -29,7 +29,6 @@
  */
 
 import { silentLogger } from '../src/logger.js';
-import { spareReports } from '../src/reports/spare-reports.js';
 import { seededRandom } from '../src/simulator/random.js';
 import { type Simulator, startSimulator } from '../src/simulator/server.js';
 import { openStore } from '../src/store/open-store.js';
@@ -130,7 +129,7 @@ async function withRig<T>(options: { watch: boolean }, body: (rig: Rig) => Promi
     chat,
     messages,
     // As composeBot builds it on one process: checks take spare slots of the client's own queue.
-    reports: spareReports(client, undefined),
+    reports: { spare: (eventId, options) => client.spareReport(eventId, options) ?? Promise.resolve(undefined) },
     rule: { ...REPORTS, minIntervalMs: MIN_INTERVAL_MS },
     clock: { now: () => Date.now() },
     logger: silentLogger,

@@ -15,19 +15,18 @@ import type { Logger } from './logger.js';
 import { buildObservability, type ObservabilityDeadlines } from './observability/build-observability.js';
 import { type Readiness, startHealthServer } from './observability/health.js';
 import type { Metrics } from './observability/metrics.js';
-import { KnownPromoCodes, rememberingReports } from './promo/known-promo-codes.js';
+import { KnownPromoCodes } from './promo/known-promo-codes.js';
 import type { SlackMessage } from './render/block-kit.js';
 import { digestMessage, digestPausedMessage } from './render/digest-blocks.js';
 import { buildSharedReportQueue } from './reports/build-reports.js';
-import { spareReports } from './reports/spare-reports.js';
+import { buildReports } from './reports/reports.js';
 import type { Simulator } from './simulator/server.js';
 import { slackReportDelivery } from './slack/ask-for-report.js';
 import { buildSlackApp } from './slack/build-slack-app.js';
 import { conversationAudience, isConversationId } from './slack/conversation-audience.js';
 import type { SlackRetry } from './slack/create-slack-app.js';
-import type { SharedReports } from './slack/deps.js';
 import { digestSlack } from './slack/digest-slack.js';
-import type { ReportDelivery } from './slack/report-target.js';
+import type { ReportDelivery, ReportTarget } from './slack/report-target.js';
 import { watchMessages, watchSlack } from './slack/watch-slack.js';
 import { ActivityStore } from './store/activity-store.js';
 import { type OpenedStore, openStore } from './store/open-store.js';
@@ -36,6 +35,7 @@ import type { RetryOptions, TicketingClient } from './ticketing/client.js';
 import { reportQueueLimits } from './ticketing/create-client.js';
 import { NotFoundError } from './ticketing/errors.js';
 import type { EventReport } from './ticketing/schemas.js';
+import type { SharedReportQueue } from './ticketing/shared-report-queue.js';
 import type { Clock } from './time/clock.js';
 import { systemClock } from './time/clock.js';
 import { type BuiltWatches, buildWatches } from './watches/build-watches.js';
@@ -160,7 +160,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
     // Parts that others refer to before they exist: read at a scrape, in a callback, once built.
     const late = {
       ticketing: new Late<TicketingClient>('The ticketing client'),
-      sharedReports: new Late<SharedReports>('The shared report queue'),
+      sharedQueue: new Late<SharedReportQueue<ReportDelivery>>('The shared report queue'),
       watches: new Late<BuiltWatches<SlackMessage>>('The watches'),
       history: new Late<BuiltHistory>('The sales history'),
       insights: new Late<SalesInsights>('The sales insights'),
@@ -176,7 +176,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       deadlines: options.observability,
       sources: {
         budget: () => late.ticketing.get().budget(),
-        reportsWaiting: () => late.sharedReports.peek()?.queue.waiting() ?? late.ticketing.get().reportsWaiting,
+        reportsWaiting: () => late.sharedQueue.peek()?.waiting() ?? late.ticketing.get().reportsWaiting,
       },
     });
     const { metrics, readiness, routes } = observability;
@@ -189,14 +189,14 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
           limits: config.ticketing,
           shared,
           observer: observability.apiObserver({
-            reportHeaders: (observation) => late.sharedReports.peek()?.queue.observe(observation),
+            reportHeaders: (observation) => late.sharedQueue.peek()?.observe(observation),
             // A report a person fetched counts as a check of the event, if it is watched.
-            reportFetched: (eventId, report) => {
+            reportFetched: (eventId, report) => late.watches.peek()?.personFetched(eventId, report),
+            // Every report read, by anyone: a point of its event's sales history, its promo codes' ids.
+            reportRead: (eventId, report) => {
               rememberCodes(eventId, report);
-              late.watches.peek()?.personFetched(eventId, report);
+              late.history.peek()?.reportRead(eventId, report);
             },
-            // Every report read, by anyone, adds a point to its event's sales history.
-            reportRead: (eventId, report) => late.history.peek()?.reportRead(eventId, report),
           }),
           clock,
           logger,
@@ -205,9 +205,9 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       ),
     );
 
-    const sharedReports = shared
-      ? late.sharedReports.set({
-          queue: closers.keep(
+    const sharedQueue = shared
+      ? late.sharedQueue.set(
+          closers.keep(
             await buildSharedReportQueue<ReportDelivery>({
               shared,
               store: store.keyValue,
@@ -232,9 +232,21 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
               logger,
             }),
           ),
-          store: store.keyValue,
-        })
+        )
       : undefined;
+    // Reports, one service whichever queue keeps the limit: listeners and watches never ask which.
+    const reports = buildReports<ReportTarget>({
+      ticketing: client,
+      shared: sharedQueue ? { queue: sharedQueue, store: store.keyValue } : undefined,
+      windowMs: config.ticketing.reportLimit.windowMs,
+      lastCheck: async (eventId) => late.watches.peek()?.service.lastCheck(eventId),
+      activity,
+      clock,
+      logger,
+      metrics,
+      stopping: work.stopping,
+      progressIntervalMs: options.progressIntervalMs ?? 2_000,
+    });
 
     const catalog = buildCatalog({
       client,
@@ -286,7 +298,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
         chat: watchSlack(slackClient, metrics),
         messages: watchMessages,
         reports: {
-          ...rememberingReports(spareReports(client, sharedReports?.queue), rememberCodes),
+          spare: (eventId, spareOptions) => reports.spare(eventId, spareOptions),
           isNotFound: (error) => error instanceof NotFoundError,
         },
         reportLimit: config.ticketing.reportLimit,
@@ -326,7 +338,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
           activity,
           promoCodes,
           reportLimit: config.ticketing.reportLimit,
-          sharedReports,
+          reports,
           watches: watches.service,
           watchScheduler: watches.scheduler,
           eventLinks: config.eventPageUrl ? eventLinks(config.eventPageUrl) : undefined,
@@ -344,7 +356,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
         promoStepRefreshMs: options.promoStepRefreshMs,
       }),
     );
-    sharedReports?.queue.start();
+    sharedQueue?.start();
 
     // Socket Mode has no HTTP receiver: health and metrics get a small port of their own.
     if (config.slack.appToken && options.healthPort !== undefined) {

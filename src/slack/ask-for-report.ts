@@ -1,12 +1,10 @@
 import type { webApi } from '@slack/bolt';
 import type { Metrics } from '../observability/metrics.js';
-import { awaitReport, replyView } from '../reports/awaited-report.js';
+import { replyView } from '../reports/awaited-report.js';
 import { deliverReport, finishReport } from '../reports/finish-report.js';
-import { inProcessReports } from '../reports/in-process-reports.js';
-import { type ReportRead, type ReportSource, reportAtHand as readAtHand } from '../reports/report-at-hand.js';
-import type { ReportFlow, ReportFlowDeps } from '../reports/report-flow.js';
+import type { ReportRead } from '../reports/report-at-hand.js';
+import type { ReportFlowDeps } from '../reports/report-flow.js';
 import type { ReportAsk, ReportSurface } from '../reports/report-surface.js';
-import { sharedReports } from '../reports/shared-reports.js';
 import type { KeyValueStore } from '../store/key-value-store.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import type { ReportJob, ReportOutcome } from '../ticketing/shared-report-queue.js';
@@ -15,20 +13,6 @@ import type { SlackDeps } from './deps.js';
 import { type ReportTransport, reportMessages, reportSurface, type SlackReportRequest } from './report-message.js';
 import type { ReportDelivery, ReportTarget } from './report-target.js';
 import { runReportView } from './run-report.js';
-
-/** The report flow of this deployment: the replicas' shared queue when there is one, else the client's own. */
-function reportFlow(deps: SlackDeps): ReportFlow<ReportTarget> {
-  const base: ReportFlowDeps = {
-    activity: deps.activity,
-    clock: deps.clock,
-    logger: deps.logger,
-    stopping: deps.work.stopping,
-    progressIntervalMs: deps.progressIntervalMs,
-  };
-  return deps.sharedReports
-    ? sharedReports({ ...base, queue: deps.sharedReports.queue })
-    : inProcessReports({ ...base, ticketing: deps.ticketing, metrics: deps.metrics });
-}
 
 /**
  * A person asked for an event's report (`/events report`, a **Report** button, the report form):
@@ -47,11 +31,11 @@ export async function askForReport(
     reportLimit: deps.reportLimit,
     logger: deps.logger,
     metrics: deps.metrics,
-    exclusive: deps.sharedReports?.store.exclusive.bind(deps.sharedReports.store),
+    exclusive: deps.reports.exclusive,
     insights: deps.insights,
   };
   const ask = { eventId: request.eventId, label: request.label, userId: request.userId };
-  return reportFlow(deps).follow(ask, reportSurface(transport, { ...request, keepPrivate }));
+  return deps.reports.follow(ask, reportSurface(transport, { ...request, keepPrivate }));
 }
 
 /**
@@ -59,7 +43,7 @@ export async function askForReport(
  * person's, and the run is completed by whichever replica fetches it (`surface` is the run's).
  */
 export function askForStepReport(deps: SlackDeps, ask: ReportAsk, surface: ReportSurface<ReportTarget>): Promise<void> {
-  return reportFlow(deps).follow(ask, surface);
+  return deps.reports.follow(ask, surface);
 }
 
 /**
@@ -73,43 +57,19 @@ export function reportFor(
   requester: string,
   options: { fresh?: boolean | undefined } = {},
 ): Promise<EventReport> {
-  const shared = deps.sharedReports;
-  return awaitReport(
-    reportFlow(deps),
-    {
-      store: shared?.store,
-      cached: shared ? async (id) => (await shared.queue.cached(id))?.report : undefined,
-      clock: deps.clock,
-      stopping: deps.work.stopping,
-    },
-    // `fresh`: past the cache, as the report at hand did not answer the caller.
-    { eventId, label: eventId, userId: requester, ...(options.fresh ? { fresh: true } : {}) },
-  );
+  return deps.reports.fetchFor(eventId, requester, options);
 }
 
 /**
- * The event's report at hand, at no report call: the freshest of a watch's last check, the
- * replicas' shared cache and one this process fetched lately, read at most one report window ago
- * unless the caller accepts older (`maxAgeMs`, and then shows when it was read); undefined when
- * none is.
+ * The event's report at hand, at no report call (see `Reports.atHand`): the freshest of a watch's
+ * last check and the caches, read at most one report window ago unless the caller accepts older.
  */
 export function reportAtHand(
   deps: SlackDeps,
   eventId: string,
   options: { maxAgeMs?: number } = {},
 ): Promise<ReportRead | undefined> {
-  const sources: ReportSource[] = [
-    async (id) => {
-      const check = await deps.watches?.lastCheck(id);
-      return check && { report: check.report, readAt: check.checkedAt };
-    },
-    (id, readAfterMs) => deps.sharedReports?.queue.cached(id, { readAfterMs }),
-    (id, readAfterMs) => deps.ticketing.cachedReport(id, { readAfterMs }),
-  ];
-  return readAtHand(sources, eventId, {
-    now: deps.clock.now(),
-    maxAgeMs: options.maxAgeMs ?? deps.reportLimit.windowMs,
-  });
+  return deps.reports.atHand(eventId, options);
 }
 
 /** The report at hand's figures alone (see `reportAtHand`). */

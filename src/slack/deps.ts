@@ -10,27 +10,17 @@ import type { KnownPromoCodes } from '../promo/known-promo-codes.js';
 import type { PendingPromoChanges } from '../promo/pending-promo-changes.js';
 import type { SlackMessage } from '../render/block-kit.js';
 import type { PromoStepRestriction } from '../render/home-view.js';
+import type { Reports } from '../reports/reports.js';
 import type { ActivityStore } from '../store/activity-store.js';
-import type { KeyValueStore } from '../store/key-value-store.js';
 import type { CallOptions, TicketingClient } from '../ticketing/client.js';
 import type { RateLimitSpec } from '../ticketing/rate-limit.js';
-import type { SharedReportQueue } from '../ticketing/shared-report-queue.js';
 import type { Clock } from '../time/clock.js';
 import type { WatchScheduler } from '../watches/watch-scheduler.js';
 import type { WatchService } from '../watches/watch-service.js';
 import type { ConversationAudience } from './conversation-audience.js';
 import type { PromoEditors } from './promo-editors.js';
-import type { ReportDelivery } from './report-target.js';
+import type { ReportTarget } from './report-target.js';
 import type { WorkflowRuns } from './workflow-runs.js';
-
-/**
- * The report queue every replica shares, and the store: its lock orders the edits of one message,
- * and a report a caller waits for is left in it by the replica that fetched it.
- */
-export interface SharedReports {
-  queue: SharedReportQueue<ReportDelivery>;
-  store: KeyValueStore;
-}
 
 /** What every listener is given; nothing is reached for. */
 export interface SlackDeps {
@@ -59,7 +49,8 @@ export interface SlackDeps {
   /** Running work shutdown waits for, and the signal that shutdown has begun. */
   work: WorkTracker;
   /** With replicas: the shared report queue (Redis); without, the client's own queue is used. */
-  sharedReports?: SharedReports | undefined;
+  /** Reports: follow a request, fetch one for a caller, the report at hand (one process or replicas). */
+  reports: Reports<ReportTarget>;
   /** Least time between two edits of a report's progress message. */
   progressIntervalMs: number;
   /** Events a page of `/events list`. */

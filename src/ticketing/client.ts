@@ -25,7 +25,6 @@ import {
   type ReportQueueOptions,
   type ReportRequestOptions,
   type ReportScheduler,
-  type ReportSchedulerFactory,
   type ReportTicket,
 } from './report-queue.js';
 import { rateLimitWaitMs } from './retry-after.js';
@@ -89,8 +88,6 @@ export interface TicketingClientOptions {
   reportCacheTtlMs?: number;
   /** The default queue's limits of reports waiting, and the watches' share of its slots. */
   reportQueue?: Pick<ReportQueueOptions, 'waiting' | 'watchShare'>;
-  /** Builds the report queue. @default an in-process `ReportQueue` within `reportLimit` */
-  reports?: ReportSchedulerFactory;
   retry?: RetryOptions;
   logger?: Logger;
   observer?: ApiObserver | undefined;
@@ -185,16 +182,15 @@ export class TicketingClient {
     };
     const fetchReport = (eventId: string, priority: Priority, signal: AbortSignal) =>
       this.#fetchReport(eventId, priority, signal);
-    this.#reports = options.reports
-      ? options.reports(fetchReport)
-      : new ReportQueue({
-          limit: options.reportLimit.limit,
-          windowMs: options.reportLimit.windowMs,
-          cacheTtlMs: options.reportCacheTtlMs ?? 60_000,
-          ...options.reportQueue,
-          clock: this.#clock,
-          fetchReport,
-        });
+    // With replicas the shared queue keeps the report limit outside the client (`reports/reports.ts`).
+    this.#reports = new ReportQueue({
+      limit: options.reportLimit.limit,
+      windowMs: options.reportLimit.windowMs,
+      cacheTtlMs: options.reportCacheTtlMs ?? 60_000,
+      ...options.reportQueue,
+      clock: this.#clock,
+      fetchReport,
+    });
   }
 
   /** One page of `GET /v1/events`. */

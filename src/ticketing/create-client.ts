@@ -4,7 +4,6 @@ import type { Clock } from '../time/clock.js';
 import { type RequestBudget, WindowBudget } from './budget.js';
 import { type ApiObserver, type RetryOptions, TicketingClient } from './client.js';
 import type { RateLimitSpec } from './rate-limit.js';
-import type { ReportSchedulerFactory } from './report-queue.js';
 import { createTransport, type TransportTimeouts } from './transport.js';
 
 /** The limits part of the configuration, passed whole so no caller can drop one of them. */
@@ -41,8 +40,6 @@ export interface CreateTicketingClientOptions {
   limits: TicketingLimits;
   /** Pass a shared (e.g. Redis-backed) budget; by default one per process. */
   budget?: RequestBudget;
-  /** Pass a shared report queue; by default one per process within `limits.reportLimit`. */
-  reports?: ReportSchedulerFactory;
   dispatcher?: Dispatcher;
   timeouts?: TransportTimeouts;
   retry?: RetryOptions;
@@ -77,7 +74,6 @@ export function createTicketingClient(options: CreateTicketingClientOptions): Ti
     reportLimit: options.limits.reportLimit,
     reportCacheTtlMs: options.limits.reportCacheTtlMs,
     reportQueue: reportQueueLimits(options.limits),
-    ...(options.reports ? { reports: options.reports } : {}),
     ...(options.retry ? { retry: options.retry } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.observer ? { observer: options.observer } : {}),

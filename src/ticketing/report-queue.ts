@@ -78,9 +78,6 @@ export interface ReportScheduler {
   cached?(eventId: string, options?: CacheReadOptions): CachedReport | undefined;
 }
 
-/** Builds the report queue once the client can fetch reports for it. */
-export type ReportSchedulerFactory = (fetchReport: FetchReport) => ReportScheduler;
-
 export interface ReportQueueOptions {
   /** Report calls admitted per window (the spec's 3). */
   limit: number;
