@@ -114,17 +114,3 @@ export class KnownPromoCodes {
     );
   }
 }
-
-/** Reports for background work (watch checks), each one read also told to `remember`. */
-export function rememberingReports<
-  T extends { spare(eventId: string, ...rest: never[]): Promise<EventReport | undefined> },
->(reports: T, remember: (eventId: string, report: EventReport) => void): T {
-  return {
-    ...reports,
-    spare: async (eventId: string, ...rest: never[]) => {
-      const report = await reports.spare(eventId, ...rest);
-      if (report) remember(eventId, report);
-      return report;
-    },
-  };
-}
