@@ -65,14 +65,12 @@ function startOptions(argv: string[]): StartOptions {
   try {
     const { values } = parseArgs({
       args: argv,
-      options: { 'env-file-if-exists': { type: 'string' }, 'exit-with-parent': { type: 'boolean' } },
+      options: { 'read-env-file': { type: 'string' }, 'exit-with-parent': { type: 'boolean' } },
       strict: true,
     });
-    return { envFile: values['env-file-if-exists'], exitWithParent: values['exit-with-parent'] === true };
+    return { envFile: values['read-env-file'], exitWithParent: values['exit-with-parent'] === true };
   } catch (error) {
-    return refuseEarly(
-      `${(error as Error).message}; dist/main.js takes --env-file-if-exists=<file> and --exit-with-parent`,
-    );
+    return refuseEarly(`${(error as Error).message}; dist/main.js takes --read-env-file=<file> and --exit-with-parent`);
   }
 }
 
