@@ -4,6 +4,7 @@ import type { EventCatalog } from './catalog/event-catalog.js';
 import { eventLinks } from './catalog/event-links.js';
 import type { Config } from './config.js';
 import { buildDigests } from './digest/build-digests.js';
+import { salesDigestComposer } from './digest/digest-composers.js';
 import type { DigestService } from './digest/digest-service.js';
 import { type SalesInsights, salesInsights } from './forecast/sales-insights.js';
 import { type BuiltHistory, buildSalesHistory } from './history/build-history.js';
@@ -18,6 +19,7 @@ import type { Metrics } from './observability/metrics.js';
 import { KnownPromoCodes } from './promo/known-promo-codes.js';
 import type { SlackMessage } from './render/block-kit.js';
 import { digestMessage, digestPausedMessage } from './render/digest-blocks.js';
+import { salesDigestMessage } from './render/sales-digest-blocks.js';
 import { buildSharedReportQueue } from './reports/build-reports.js';
 import { buildReports } from './reports/reports.js';
 import type { Simulator } from './simulator/server.js';
@@ -279,6 +281,18 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       claims: store.claims,
       catalog,
       messages: { digest: digestMessage, paused: digestPausedMessage },
+      // The sales digest: the conversation's watched events (a person's own for --me), from their stored history.
+      sales: salesDigestComposer({
+        watched: async (conversation) =>
+          (await late.watches.get().service.list({ channel: conversation })).map(({ watch }) => ({
+            eventId: watch.eventId,
+            eventName: watch.eventName,
+            startsAtMs: watch.startsAtMs,
+          })),
+        history: history.history,
+        message: salesDigestMessage,
+        clock,
+      }),
       chat: digestSlack(slackClient, metrics),
       onOutcome: (outcome) => metrics.digests.inc({ outcome: outcome.kind }),
       channelSpacingMs: options.digestChannelSpacingMs ?? 1_100,

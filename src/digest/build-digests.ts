@@ -3,6 +3,7 @@ import type { Logger } from '../logger.js';
 import type { ClaimStore } from '../store/claims.js';
 import type { KeyValueStore } from '../store/key-value-store.js';
 import type { Clock } from '../time/clock.js';
+import type { DigestComposer } from './digest-composers.js';
 import { type DigestMessages, DigestRunner, type DigestRunnerOptions } from './digest-runner.js';
 import { DigestScheduler } from './digest-scheduler.js';
 import { DigestService } from './digest-service.js';
@@ -14,6 +15,8 @@ export interface BuildDigestsOptions<M> {
   claims: ClaimStore;
   catalog: Pick<EventCatalog, 'all'>;
   messages: DigestMessages<M>;
+  /** Composes the sales digests (`--sales`): the watched events' sales, from their stored history. */
+  sales?: DigestComposer<M> | undefined;
   /** Where digests go: posting, finding a post that may have gone out, telling a person. */
   chat: Pick<DigestRunnerOptions<M>, 'post' | 'findPosted' | 'notify' | 'channelRefusal'>;
   onOutcome: DigestRunnerOptions<M>['onOutcome'];
@@ -27,13 +30,17 @@ export interface BuildDigestsOptions<M> {
   logger: Logger;
 }
 
-/** The daily digests: subscriptions in the store, one runner posting each exactly once, the scheduler firing them. */
+/**
+ * The digests, of events and of sales: subscriptions in the store, one runner posting each exactly
+ * once (composing each kind's message with its own strategy), the scheduler firing them.
+ */
 export function buildDigests<M>(options: BuildDigestsOptions<M>): DigestService {
   const { clock, logger } = options;
   const subscriptions = new SubscriptionStore(options.store, logger);
   const runner = new DigestRunner<M>({
     subscriptions,
     messages: options.messages,
+    ...(options.sales ? { sales: options.sales } : {}),
     claims: options.claims,
     catalog: options.catalog,
     ...options.chat,

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { calendarDays, type DayEntry, eventsByDay } from '../catalog/calendar-days.js';
+import type { DayEntry } from '../catalog/calendar-days.js';
 import type { EventCatalog } from '../catalog/event-catalog.js';
-import { searchEvents } from '../catalog/event-search.js';
 import type { Logger } from '../logger.js';
 import type { Claim, ClaimStore } from '../store/claims.js';
 import type { Clock } from '../time/clock.js';
-import { formatPlainDate, parsePlainDate, plainDateAt } from '../time/zoned.js';
+import { formatPlainDate, plainDateAt } from '../time/zoned.js';
+import { type DigestComposer, eventDigestComposer } from './digest-composers.js';
 import { type Fire, latestFire } from './fire-times.js';
-import { isoWeekday, type Subscription } from './subscription.js';
+import { isoWeekday, type Subscription, subscriptionKey } from './subscription.js';
 import type { SubscriptionStore } from './subscription-store.js';
 
 /** Whether the subscription posts on that local date's weekday. */
@@ -29,7 +29,10 @@ export type DigestOutcome =
   | { kind: 'not-this-weekday'; date: string }
   | { kind: 'no-subscription' };
 
-/** What each digest message carries, so a recovery can tell whether it is already in the channel. */
+/**
+ * What each digest message carries, so a recovery can tell whether it is already in the channel:
+ * `subscription` is its key (the channel's sales digest's is `sales~<channel>`, apart from its event digest's).
+ */
 export interface DigestMetadata {
   event_type: 'eventops_digest';
   event_payload: { subscription: string; date: string };
@@ -38,15 +41,16 @@ export interface DigestMetadata {
 /** How the runner's messages are built: passed in, so the domain never imports presentation. */
 export interface DigestMessages<M> {
   digest(input: { entries: DayEntry[]; days: number; date: string }): M;
-  /** Tells the person who set a digest up that its channel refuses posts. */
-  paused(channelId: string, reason: string): M;
+  /** Tells the person who set a digest up that its channel refuses posts (`subscription`: which digest). */
+  paused(channelId: string, reason: string, subscription?: Subscription): M;
 }
 
 /** What the scheduler and the Slack side need of a runner. */
 export interface DigestRunning {
-  fire(channelId: string, options?: { manual?: boolean; scheduledAt?: number }): Promise<DigestOutcome>;
+  /** Runs the digest of a subscription key (`subscriptionKey`). */
+  fire(key: string, options?: { manual?: boolean; scheduledAt?: number }): Promise<DigestOutcome>;
   catchUp(): Promise<DigestOutcome[]>;
-  /** The digests waiting to be tried again, as `digest:<channel>:<date>`. */
+  /** The digests waiting to be tried again, as `digest:<key>:<date>`. */
   retriesPending(): string[];
   stop(): void;
 }
@@ -54,8 +58,11 @@ export interface DigestRunning {
 export interface DigestRunnerOptions<M> {
   subscriptions: SubscriptionStore;
   claims: ClaimStore;
+  /** Where the event digest's events come from. */
   catalog: Pick<EventCatalog, 'all'>;
   messages: DigestMessages<M>;
+  /** Composes a sales digest (`kind: 'sales'`); without it, a sales subscription's runs fail and are logged. */
+  sales?: DigestComposer<M> | undefined;
   /** Posts to a channel, or (given a user id) to the person's DM with the bot. */
   post: (channel: string, message: M, metadata: DigestMetadata) => Promise<void>;
   /**
@@ -86,7 +93,8 @@ export interface DigestRunnerOptions<M> {
   onOutcome?: (outcome: DigestOutcome) => void;
 }
 
-const claimKey = (channelId: string, date: string) => `digest:${channelId}:${date}`;
+/** A subscription key's claim for one local date. */
+const claimKey = (key: string, date: string) => `digest:${key}:${date}`;
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 200);
 
 /**
@@ -105,6 +113,7 @@ export class DigestRunner<M> implements DigestRunning {
   readonly #leaseMs: number;
   readonly #retentionMs: number;
   readonly #retries = new Map<string, { timer: NodeJS.Timeout; attempt: number }>();
+  readonly #events: DigestComposer<M>;
   #lastPrune = Number.NEGATIVE_INFINITY;
 
   constructor(options: DigestRunnerOptions<M>) {
@@ -114,11 +123,24 @@ export class DigestRunner<M> implements DigestRunning {
     this.#retryMaxMs = options.retryMaxMs ?? 15 * 60_000;
     this.#leaseMs = options.claimLeaseMs ?? 10 * 60_000;
     this.#retentionMs = options.claimRetentionMs ?? 14 * 86_400_000;
+    this.#events = eventDigestComposer({
+      catalog: options.catalog,
+      digest: (input) => options.messages.digest(input),
+      clock: options.clock,
+    });
   }
 
-  /** Runs the digest due now for a channel (a scheduled fire, or `/events digest now`). */
-  async fire(channelId: string, options: { manual?: boolean; scheduledAt?: number } = {}): Promise<DigestOutcome> {
-    const subscription = await this.#options.subscriptions.get(channelId);
+  /** The strategy that composes a subscription's message: one a kind of digest. */
+  #composer(subscription: Subscription): DigestComposer<M> {
+    if (subscription.kind !== 'sales') return this.#events;
+    const { sales } = this.#options;
+    if (!sales) throw new Error('no sales digest composer was given to the digest runner');
+    return sales;
+  }
+
+  /** Runs the digest due now for a subscription key (a scheduled fire, or `/events digest now`). */
+  async fire(key: string, options: { manual?: boolean; scheduledAt?: number } = {}): Promise<DigestOutcome> {
+    const subscription = await this.#options.subscriptions.get(key);
     if (!subscription) return { kind: 'no-subscription' };
     // A timer may fire a hair early; the scheduled instant says which day it is for.
     const now = Math.max(this.#options.clock.now(), options.scheduledAt ?? 0);
@@ -139,18 +161,18 @@ export class DigestRunner<M> implements DigestRunning {
       if (subscription.status !== 'active') continue;
       const fire = latestFire(subscription, now);
       if (!postsOn(subscription, fire.date)) continue;
-      const claim = await this.#options.claims.get(claimKey(subscription.channelId, fire.date));
+      const claim = await this.#options.claims.get(claimKey(subscriptionKey(subscription), fire.date));
       if (claim?.state === 'done') continue;
       if (now - fire.at > this.#graceMs) {
         if (claim) {
           this.#options.logger.error('A digest was never confirmed sent and its grace period is over', {
-            channel: subscription.channelId,
+            digest: subscriptionKey(subscription),
             date: fire.date,
             state: claim.state,
           });
         } else {
           this.#options.logger.info('Skipped a digest missed outside the grace period', {
-            channel: subscription.channelId,
+            digest: subscriptionKey(subscription),
             date: fire.date,
             lateByMs: now - fire.at,
           });
@@ -179,13 +201,15 @@ export class DigestRunner<M> implements DigestRunning {
   }
 
   async #attempt(subscription: Subscription, fire: Fire): Promise<DigestOutcome> {
+    // Posted to its channel; stored, claimed and found again by its key (a channel's sales digest has its own).
     const { channelId } = subscription;
+    const subscriptionId = subscriptionKey(subscription);
     const personal = subscription.personal === true;
-    const log = this.#options.logger.child({ digest: channelId, date: fire.date });
+    const log = this.#options.logger.child({ digest: subscriptionId, date: fire.date });
     if (subscription.status !== 'active') {
       return { kind: 'channel-failing', date: fire.date, reason: subscription.failure ?? 'the channel refused posts' };
     }
-    const key = claimKey(channelId, fire.date);
+    const key = claimKey(subscriptionId, fire.date);
     const owner = randomUUID();
     const now = this.#options.clock.now();
     await this.#prune(now);
@@ -203,9 +227,11 @@ export class DigestRunner<M> implements DigestRunning {
     }
     const settle = async (state: 'done' | 'failed', outcome: 'sent' | 'skipped-empty' | 'failed') => {
       await this.#options.claims.settle(key, owner, state, this.#options.clock.now());
-      await this.#options.subscriptions.update(channelId, (current) => ({
+      const at = new Date(this.#options.clock.now()).toISOString();
+      await this.#options.subscriptions.update(subscriptionId, (current) => ({
         ...current,
-        lastRun: { date: fire.date, at: new Date(this.#options.clock.now()).toISOString(), outcome },
+        lastRun: { date: fire.date, at, outcome },
+        ...(outcome === 'sent' ? { lastSentAt: at } : {}),
       }));
     };
     const temporaryFailure = async (what: string, error: unknown): Promise<DigestOutcome> => {
@@ -217,19 +243,12 @@ export class DigestRunner<M> implements DigestRunning {
 
     const metadata: DigestMetadata = {
       event_type: 'eventops_digest',
-      event_payload: { subscription: channelId, date: fire.date },
+      event_payload: { subscription: subscriptionId, date: fire.date },
     };
     let message: M;
     let events: number;
     try {
-      const date = parsePlainDate(fire.date);
-      if (!date) throw new Error(`not a date: ${fire.date}`);
-      const days = calendarDays(date, subscription.days, subscription.timezone);
-      const all = await this.#options.catalog.all();
-      const chosen = subscription.match ? searchEvents(all, subscription.match).map((match) => match.event) : all;
-      const entries = eventsByDay(chosen, days, subscription.timezone, this.#options.clock.now());
-      events = entries.length;
-      message = this.#options.messages.digest({ entries, days: subscription.days, date: fire.date });
+      ({ message, events } = await this.#composer(subscription).compose(subscription, fire));
     } catch (error) {
       return temporaryFailure('Could not read events for a digest', error);
     }
@@ -237,7 +256,7 @@ export class DigestRunner<M> implements DigestRunning {
     const pause = async (refusal: string): Promise<DigestOutcome> => {
       await settle('failed', 'failed');
       this.#forgetRetry(key);
-      await this.#options.subscriptions.update(channelId, (current) => ({
+      await this.#options.subscriptions.update(subscriptionId, (current) => ({
         ...current,
         status: 'failing',
         failure: refusal,
@@ -247,7 +266,7 @@ export class DigestRunner<M> implements DigestRunning {
       } else {
         log.warn('The channel refuses digests; marked failing', { slackError: refusal });
         await this.#options
-          .notify(subscription.createdBy, this.#options.messages.paused(channelId, refusal))
+          .notify(subscription.createdBy, this.#options.messages.paused(channelId, refusal, subscription))
           .catch((notifyError: unknown) => log.warn('Could not tell the digest owner', { error: notifyError }));
       }
       return { kind: 'channel-failing', date: fire.date, reason: refusal };
@@ -288,7 +307,7 @@ export class DigestRunner<M> implements DigestRunning {
 
   /** Schedules the next attempt with exponential backoff; undefined once the grace period is over. */
   #scheduleRetry(subscription: Subscription, fire: Fire): number | undefined {
-    const key = claimKey(subscription.channelId, fire.date);
+    const key = claimKey(subscriptionKey(subscription), fire.date);
     const previous = this.#retries.get(key);
     if (previous) clearTimeout(previous.timer);
     const attempt = (previous?.attempt ?? 0) + 1;
@@ -297,14 +316,14 @@ export class DigestRunner<M> implements DigestRunning {
     if (at > fire.at + this.#graceMs) {
       this.#retries.delete(key);
       this.#options.logger.error('Gave up on a digest: its grace period is over', {
-        channel: subscription.channelId,
+        digest: subscriptionKey(subscription),
         date: fire.date,
       });
       return undefined;
     }
     const timer = setTimeout(() => {
       void this.#options.subscriptions
-        .get(subscription.channelId)
+        .get(subscriptionKey(subscription))
         .then((current) => (current ? this.#run(current, fire) : undefined))
         .catch((error: unknown) => this.#options.logger.error('A digest retry failed', { error }));
     }, delay);

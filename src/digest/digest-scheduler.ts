@@ -4,7 +4,7 @@ import type { Clock } from '../time/clock.js';
 import { wallTimeAt } from '../time/zoned.js';
 import type { DigestRunning } from './digest-runner.js';
 import { nextFire } from './fire-times.js';
-import { type Subscription, timeOfDay } from './subscription.js';
+import { type Subscription, subscriptionKey, timeOfDay } from './subscription.js';
 
 /** The cron expression of a daily digest: second 0 of its minute, every day. */
 export function cronExpression(subscription: Pick<Subscription, 'time'>): string {
@@ -28,7 +28,7 @@ interface Scheduled {
 }
 
 /**
- * One node-cron task a subscription, each in its own zone, so 09:00 stays 09:00 local across DST.
+ * One node-cron task a subscription (by its key: a channel's sales digest beside its event digest), each in its own zone, so 09:00 stays 09:00 local across DST.
  * On a spring-forward day a time inside the gap (02:30 in New York) does not exist and cron does
  * not fire; a one-off timer then runs that day's digest once, at the jump. Tasks only trigger the
  * runner, which decides (with its claims) whether anything is posted.
@@ -55,48 +55,51 @@ export class DigestScheduler {
 
   /** Schedules (or reschedules) a subscription. */
   schedule(subscription: Subscription): ScheduledTask {
-    this.unschedule(subscription.channelId);
+    const key = subscriptionKey(subscription);
+    this.unschedule(key);
     const task = cron.schedule(
       cronExpression(subscription),
       async (context) => {
         await this.#fire(subscription, context.date.getTime());
       },
-      { timezone: subscription.timezone, name: `digest:${subscription.channelId}`, noOverlap: true },
+      { timezone: subscription.timezone, name: `digest:${key}`, noOverlap: true },
     );
-    this.#scheduled.set(subscription.channelId, { task, gapTimer: undefined, gapAt: undefined });
+    this.#scheduled.set(key, { task, gapTimer: undefined, gapAt: undefined });
     this.#armGapTimer(subscription);
     return task;
   }
 
-  unschedule(channelId: string): void {
-    const scheduled = this.#scheduled.get(channelId);
+  /** Stops a subscription's task, by its key (`subscriptionKey`). */
+  unschedule(key: string): void {
+    const scheduled = this.#scheduled.get(key);
     if (!scheduled) return;
     void scheduled.task.destroy();
     clearTimeout(scheduled.gapTimer);
-    this.#scheduled.delete(channelId);
+    this.#scheduled.delete(key);
   }
 
-  /** The next instants a channel's digest will fire, as node-cron computes them. */
-  nextRuns(channelId: string, count: number): Date[] {
-    return this.#scheduled.get(channelId)?.task.getNextRuns(count) ?? [];
+  /** The next instants a subscription's task will fire, as node-cron computes them (its weekdays are the runner's to skip). */
+  nextRuns(key: string, count: number): Date[] {
+    return this.#scheduled.get(key)?.task.getNextRuns(count) ?? [];
   }
 
   /** When the one-off timer for a skipped time will run, if one is armed. */
-  gapRunAt(channelId: string): number | undefined {
-    return this.#scheduled.get(channelId)?.gapAt;
+  gapRunAt(key: string): number | undefined {
+    return this.#scheduled.get(key)?.gapAt;
   }
 
   stop(): void {
-    for (const channelId of [...this.#scheduled.keys()]) this.unschedule(channelId);
+    for (const key of [...this.#scheduled.keys()]) this.unschedule(key);
   }
 
   async #fire(subscription: Subscription, scheduledAt: number): Promise<void> {
+    const key = subscriptionKey(subscription);
     try {
-      const outcome = await this.#track(this.#runner.fire(subscription.channelId, { scheduledAt }));
-      this.#logger.debug('Digest fire', { channel: subscription.channelId, outcome: outcome.kind });
+      const outcome = await this.#track(this.#runner.fire(key, { scheduledAt }));
+      this.#logger.debug('Digest fire', { digest: key, outcome: outcome.kind });
     } catch (error) {
       // The store could not be read: the next start's catch-up (within the grace period) tries again.
-      this.#logger.error('A scheduled digest could not run', { channel: subscription.channelId, error });
+      this.#logger.error('A scheduled digest could not run', { digest: key, error });
     } finally {
       this.#armGapTimer(subscription);
     }
@@ -104,7 +107,7 @@ export class DigestScheduler {
 
   /** Arms the one-off timer when the next digest's time is skipped by a clock change. */
   #armGapTimer(subscription: Subscription): void {
-    const scheduled = this.#scheduled.get(subscription.channelId);
+    const scheduled = this.#scheduled.get(subscriptionKey(subscription));
     if (!scheduled) return;
     clearTimeout(scheduled.gapTimer);
     scheduled.gapTimer = undefined;

@@ -4,19 +4,26 @@ import { addDays, parsePlainDate } from '../time/zoned.js';
 import type { DigestOutcome, DigestRunning } from './digest-runner.js';
 import type { DigestScheduler } from './digest-scheduler.js';
 import { type Fire, fireOn, nextFire } from './fire-times.js';
-import { type DigestOnOptions, newSubscription, type Subscription, TIME_OF_DAY } from './subscription.js';
+import { type DigestOnOptions, isoWeekday, newSubscription, type Subscription, TIME_OF_DAY } from './subscription.js';
 import type { SubscriptionStore } from './subscription-store.js';
 
 /**
  * The next digest that will be posted: a day whose digest already went out (`digest now` counts
- * as that day's) is not run again, so the next is the day after.
+ * as that day's) is not run again, and a weekday it does not post on (`--weekdays`, a weekly
+ * sales digest's one day) is passed over, so the next is the first day after that it posts.
  */
 function nextRun(subscription: Subscription, now: number): Fire {
-  const next = nextFire(subscription, now);
   const done =
     subscription.lastRun && subscription.lastRun.outcome !== 'failed' ? subscription.lastRun.date : undefined;
-  const date = parsePlainDate(next.date);
-  return done === next.date && date ? fireOn(subscription, addDays(date, 1)) : next;
+  const skipped = (date: string) =>
+    date === done || (subscription.weekdays !== undefined && !subscription.weekdays.includes(isoWeekday(date)));
+  let next = nextFire(subscription, now);
+  for (let tries = 0; tries < 8 && skipped(next.date); tries += 1) {
+    const date = parsePlainDate(next.date);
+    if (!date) break;
+    next = fireOn(subscription, addDays(date, 1));
+  }
+  return next;
 }
 
 /** The digest feature as the Slack layer sees it. */
@@ -81,27 +88,32 @@ export class DigestService {
     return { kind: 'on', subscription, next: await this.subscribe(subscription), zoneSource };
   }
 
+  /** Saves and schedules a subscription (under its key: a sales digest beside its conversation's event digest). */
   async subscribe(subscription: Subscription): Promise<Fire> {
     await this.#store.put(subscription);
     this.#scheduler.schedule(subscription);
-    return nextFire(subscription, this.#clock.now());
+    return nextRun(subscription, this.#clock.now());
   }
 
-  async unsubscribe(channelId: string): Promise<boolean> {
-    this.#scheduler.unschedule(channelId);
-    return this.#store.remove(channelId);
+  /**
+   * The methods below take a subscription key: the conversation (a channel, or a person's id) for
+   * its event digest, `salesKey(conversation)` for its sales digest.
+   */
+  async unsubscribe(key: string): Promise<boolean> {
+    this.#scheduler.unschedule(key);
+    return this.#store.remove(key);
   }
 
-  async status(channelId: string): Promise<{ subscription: Subscription; next: Fire } | undefined> {
-    const subscription = await this.#store.get(channelId);
+  async status(key: string): Promise<{ subscription: Subscription; next: Fire } | undefined> {
+    const subscription = await this.#store.get(key);
     return subscription ? { subscription, next: nextRun(subscription, this.#clock.now()) } : undefined;
   }
 
   /** Moves a digest to another time of day (`HH:MM`), keeping everything else; undefined when there is none. */
-  async changeTime(channelId: string, time: string): Promise<{ subscription: Subscription; next: Fire } | undefined> {
+  async changeTime(key: string, time: string): Promise<{ subscription: Subscription; next: Fire } | undefined> {
     // A record that no longer parses would read as "no digest": check before it is written.
     if (!TIME_OF_DAY.test(time)) throw new RangeError(`Not a time of day (HH:MM): ${time.slice(0, 20)}`);
-    const changed = await this.#store.update(channelId, (current) => ({ ...current, time }));
+    const changed = await this.#store.update(key, (current) => ({ ...current, time }));
     if (!changed) return undefined;
     if (changed.status === 'active') this.#scheduler.schedule(changed);
     return { subscription: changed, next: nextRun(changed, this.#clock.now()) };
@@ -112,8 +124,8 @@ export class DigestService {
     return this.#runner.retriesPending();
   }
 
-  runNow(channelId: string): Promise<DigestOutcome> {
-    return this.#runner.fire(channelId, { manual: true });
+  runNow(key: string): Promise<DigestOutcome> {
+    return this.#runner.fire(key, { manual: true });
   }
 
   /** Stops scheduling and pending retries (a digest being posted finishes). */

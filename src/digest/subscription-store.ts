@@ -1,12 +1,14 @@
 import type { Logger } from '../logger.js';
 import type { KeyValueStore } from '../store/key-value-store.js';
-import { type Subscription, subscriptionSchema } from './subscription.js';
+import { type Subscription, subscriptionKey, subscriptionSchema } from './subscription.js';
 
 const INDEX = 'digest:channels';
 
 /**
- * Subscriptions: one key a channel plus an index of channels (keyv cannot list keys). The index
- * is changed only through the store's read-modify-write, so a failed read never empties it.
+ * Subscriptions: one record a subscription key plus an index of keys (keyv cannot list keys). A
+ * key is the conversation for its event digest, `sales~<conversation>` for its sales digest (see
+ * `subscriptionKey`). The index is changed only through the store's read-modify-write, so a
+ * failed read never empties it.
  */
 export class SubscriptionStore {
   readonly #store: KeyValueStore;
@@ -18,30 +20,29 @@ export class SubscriptionStore {
     this.#logger = logger;
   }
 
-  async get(channelId: string): Promise<Subscription | undefined> {
-    const parsed = subscriptionSchema.safeParse(await this.#store.get(`digest:${channelId}`));
+  async get(key: string): Promise<Subscription | undefined> {
+    const parsed = subscriptionSchema.safeParse(await this.#store.get(`digest:${key}`));
     if (!parsed.success) return undefined;
     return parsed.data as Subscription;
   }
 
   /** Every stored subscription; a record that no longer parses is logged and left out. */
   async all(): Promise<Subscription[]> {
-    const channels = (await this.#store.get<string[]>(INDEX)) ?? [];
+    const keys = (await this.#store.get<string[]>(INDEX)) ?? [];
     const found: Subscription[] = [];
-    for (const channelId of channels) {
-      const subscription = await this.get(channelId);
+    for (const key of keys) {
+      const subscription = await this.get(key);
       if (subscription) found.push(subscription);
-      else this.#logger.warn('Skipped a stored digest subscription that does not parse', { channelId });
+      else this.#logger.warn('Skipped a stored digest subscription that does not parse', { key });
     }
     return found;
   }
 
   put(subscription: Subscription): Promise<void> {
+    const key = subscriptionKey(subscription);
     return this.#locked(async () => {
-      await this.#store.set(`digest:${subscription.channelId}`, subscription);
-      await this.#store.update<string[]>(INDEX, (channels = []) =>
-        channels.includes(subscription.channelId) ? undefined : [...channels, subscription.channelId],
-      );
+      await this.#store.set(`digest:${key}`, subscription);
+      await this.#store.update<string[]>(INDEX, (keys = []) => (keys.includes(key) ? undefined : [...keys, key]));
     });
   }
 
@@ -49,13 +50,10 @@ export class SubscriptionStore {
    * Applies `change` to the stored subscription, if there still is one: a read-modify-write under
    * the key's lock, so a replica recording a run never undoes another's change of the same channel.
    */
-  async update(
-    channelId: string,
-    change: (subscription: Subscription) => Subscription,
-  ): Promise<Subscription | undefined> {
+  async update(key: string, change: (subscription: Subscription) => Subscription): Promise<Subscription | undefined> {
     let changed: Subscription | undefined;
     await this.#locked(() =>
-      this.#store.update<unknown>(`digest:${channelId}`, (stored) => {
+      this.#store.update<unknown>(`digest:${key}`, (stored) => {
         const parsed = subscriptionSchema.safeParse(stored);
         if (!parsed.success) return undefined;
         changed = change(parsed.data as Subscription);
@@ -65,12 +63,12 @@ export class SubscriptionStore {
     return changed;
   }
 
-  remove(channelId: string): Promise<boolean> {
+  remove(key: string): Promise<boolean> {
     return this.#locked(async () => {
-      await this.#store.update<string[]>(INDEX, (channels = []) =>
-        channels.includes(channelId) ? channels.filter((id) => id !== channelId) : undefined,
+      await this.#store.update<string[]>(INDEX, (keys = []) =>
+        keys.includes(key) ? keys.filter((id) => id !== key) : undefined,
       );
-      return this.#store.delete(`digest:${channelId}`);
+      return this.#store.delete(`digest:${key}`);
     });
   }
 

@@ -8,6 +8,13 @@ export interface Subscription {
   channelId: string;
   /** A person's own digest (`--me`), sent to their DM; absent on channel digests. */
   personal?: true | undefined;
+  /**
+   * `sales`: the sales digest of the conversation's watched events (`--sales`), kept beside its
+   * event digest under its own key (`subscriptionKey`); absent on the event digest.
+   */
+  kind?: 'sales' | undefined;
+  /** A sales digest's cadence: `weekly` posts on its one weekday (`weekdays`). */
+  cadence?: 'daily' | 'weekly' | undefined;
   /** Local time of day, `HH:MM` (24 h). */
   time: string;
   timezone: string;
@@ -28,6 +35,16 @@ export interface Subscription {
   /** ISO weekdays it is posted on (1 Monday .. 7 Sunday); every day when absent. */
   weekdays?: number[] | undefined;
   lastRun?: { date: string; at: string; outcome: 'sent' | 'skipped-empty' | 'failed' } | undefined;
+  /** When the last digest was posted (a sales digest's next one counts sales since then). */
+  lastSentAt?: string | undefined;
+}
+
+/** The key a sales digest is stored, claimed and scheduled under: apart from the event digest of its conversation. */
+export const salesKey = (conversation: string) => `sales~${conversation}`;
+
+/** A subscription's key: its conversation for the event digest, `sales~<conversation>` for the sales digest. */
+export function subscriptionKey(subscription: Pick<Subscription, 'channelId' | 'kind'>): string {
+  return subscription.kind === 'sales' ? salesKey(subscription.channelId) : subscription.channelId;
 }
 
 export const MAX_DIGEST_DAYS = 14;
@@ -37,6 +54,8 @@ export const TIME_OF_DAY = /^([01]?\d|2[0-3]):([0-5]\d)$/;
 export const subscriptionSchema = z.object({
   channelId: z.string().min(1),
   personal: z.literal(true).optional(),
+  kind: z.literal('sales').optional(),
+  cadence: z.enum(['daily', 'weekly']).optional(),
   time: z.string().regex(TIME_OF_DAY),
   timezone: z.string().refine(isValidTimeZone),
   days: z.number().int().min(1).max(MAX_DIGEST_DAYS),
@@ -50,6 +69,7 @@ export const subscriptionSchema = z.object({
   lastRun: z
     .object({ date: z.string(), at: z.string(), outcome: z.enum(['sent', 'skipped-empty', 'failed']) })
     .optional(),
+  lastSentAt: z.string().optional(),
 });
 
 /** `HH:MM` as hour and minute. */
@@ -68,6 +88,8 @@ export interface DigestOnOptions {
   skipEmpty: boolean;
   match?: string | undefined;
   weekdays?: number[] | undefined;
+  /** A sales digest (`--sales`) and its cadence; absent for the event digest. */
+  sales?: { cadence: 'daily' | 'weekly' } | undefined;
 }
 
 export const DEFAULT_DIGEST_TIME = '09:00';
@@ -81,7 +103,14 @@ export function optionsOf(subscription: Subscription): DigestOnOptions {
     skipEmpty: subscription.skipEmpty,
     ...(subscription.match ? { match: subscription.match } : {}),
     ...(subscription.weekdays ? { weekdays: subscription.weekdays } : {}),
+    ...(subscription.kind === 'sales' ? { sales: { cadence: subscription.cadence ?? 'daily' } } : {}),
   };
+}
+
+/** The weekdays a subscription posts on: a weekly sales digest's one day (Monday unless named), else as asked. */
+function weekdaysOf(options: DigestOnOptions): number[] | undefined {
+  if (options.sales?.cadence === 'weekly') return [options.weekdays?.[0] ?? 1];
+  return options.weekdays;
 }
 
 /**
@@ -98,12 +127,13 @@ export function newSubscription(
     subscription: {
       channelId: context.personal ? context.userId : context.channelId,
       ...(context.personal ? { personal: true as const } : {}),
+      ...(options.sales ? { kind: 'sales' as const, cadence: options.sales.cadence } : {}),
       time: options.time ?? DEFAULT_DIGEST_TIME,
       timezone: options.timezone ?? context.personZone ?? 'UTC',
       days: options.days,
       skipEmpty: options.skipEmpty,
       ...(options.match ? { match: options.match } : {}),
-      ...(options.weekdays ? { weekdays: options.weekdays } : {}),
+      ...(weekdaysOf(options) ? { weekdays: weekdaysOf(options) } : {}),
       createdBy: context.userId,
       createdAt: new Date(context.now).toISOString(),
       status: 'active',

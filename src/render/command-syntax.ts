@@ -2,6 +2,7 @@ import { type Mrkdwn, md } from './mrkdwn.js';
 
 const DIGEST_ON = md`/events digest on [HH:MM] [zone] [--days N] [--skip-empty] [--match words] [--weekdays mon-fri] [--me]`;
 const DIGEST_ACTIONS = md`off | status | now`;
+const DIGEST_SALES = md`/events digest on --sales [daily | weekly] [HH:MM] [zone] [--weekdays day] [--me]`;
 
 /** What a watch can be told to look for: the help's example and the usage quoted under a problem. */
 export const WATCH_CONDITIONS_EXAMPLE = md`sold >= 90%, EARLYBIRD left <= 10, +50 sold, no sale for 6h, sold out`;
@@ -17,7 +18,8 @@ export const COMMAND_SYNTAX = {
   report: md`/events report [id or name]`,
   promo: md`/events promo [<id or name> <code or promoId> <quantity>]`,
   digestOn: DIGEST_ON,
-  digestActions: md`/events digest ${DIGEST_ACTIONS} [--me]`,
+  digestActions: md`/events digest ${DIGEST_ACTIONS} [--me] [--sales]`,
+  digestSales: DIGEST_SALES,
   watch: md`/events watch [<id or name>[: conditions]] [--me]`,
   unwatch: md`/events unwatch <id or name> [--me]`,
   watches: md`/events watches [--me]`,
@@ -31,7 +33,7 @@ export const USAGE = {
   report: COMMAND_SYNTAX.report,
   find: COMMAND_SYNTAX.find,
   promo: COMMAND_SYNTAX.promo,
-  digest: md`${DIGEST_ON} | ${DIGEST_ACTIONS} [--me]`,
+  digest: md`${DIGEST_ON} | ${DIGEST_ACTIONS} [--me] [--sales]; ${DIGEST_SALES}`,
   watch: md`${COMMAND_SYNTAX.watch} (conditions such as: ${WATCH_CONDITIONS_EXAMPLE}, checkIns >= 100; once the event's sales history can answer them: sells out before start, pace < 20/day, pace halves)`,
   unwatch: COMMAND_SYNTAX.unwatch,
   watches: COMMAND_SYNTAX.watches,

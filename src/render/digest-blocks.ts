@@ -91,8 +91,55 @@ function readerInstant(iso: string): Mrkdwn {
   return Number.isFinite(at) ? dateToken(at, '{date_short_pretty} at {time}', fallback) : clip(fallback, 30);
 }
 
-/** `/events digest status` (`--me`: the person's own, in their DM). */
+/** `Weekly sales digest`, `Daily sales digest`: a sales digest's name (capitalised at the start of a sentence). */
+function salesTitle(subscription: Pick<Subscription, 'cadence'>, start = true): string {
+  const cadence = subscription.cadence === 'weekly' ? 'weekly' : 'daily';
+  return `${start ? cadence.charAt(0).toUpperCase() + cadence.slice(1) : cadence} sales digest`;
+}
+
+/** When a sales digest comes: `Mon at 08:00 UTC`, `Mon-Fri at 08:00 UTC`, or `08:00 UTC` every day. */
+function salesWhen(subscription: Pick<Subscription, 'weekdays' | 'time' | 'timezone'>): Mrkdwn {
+  const days = subscription.weekdays ? md`${clip(describeWeekdays(subscription.weekdays), 40)} at ` : md``;
+  return md`${days}${clip(subscription.time, 5)} ${clip(subscription.timezone, 60)}`;
+}
+
+/** `/events digest status --sales`: a sales digest's settings, next and last run. */
+function salesDigestStatusMessage(input: DigestStatusInput): SlackMessage {
+  const title = clip(salesTitle(input), 30);
+  const refused = input.personal ? md`I could not DM you` : md`the channel refused posts`;
+  const paused =
+    input.status === 'failing'
+      ? md`  ${warning(md`*Paused*: ${refused} (${clip(input.failure ?? 'unknown', 60)})`)}`
+      : md``;
+  const next =
+    input.status === 'active'
+      ? md`${clip(instant(input.nextAt, input.timezone), 40)} (${dateToken(input.nextAt, '{date_short_pretty} at {time} your time', utcMinute(input.nextAt))})`
+      : md`none until it is turned on again`;
+  const last = input.lastRun
+    ? md`${clip(input.lastRun.date, 10)}: ${clip(input.lastRun.outcome, 20)} at ${readerInstant(input.lastRun.at)}`
+    : md`not yet`;
+  const lines = [
+    input.personal
+      ? md`*Your ${clip(salesTitle(input, false), 30)}, in your DM with me*${paused}`
+      : md`*${title} in ${channelLink(input.channelId)}*${paused}`,
+    md`• Time: ${clip(input.time, 5)} ${clip(input.timezone, 60)}`,
+    md`• Days: ${input.weekdays ? clip(describeWeekdays(input.weekdays), 40) : md`every day`}`,
+    md`• Covers: ${input.personal ? md`your own watches` : md`the events watched here`}: sales since the previous digest, pace and forecast, from the figures already read`,
+    md`• Next run: ${next}`,
+    md`• Last run: ${last}`,
+    input.personal
+      ? md`• Set up on ${clip(input.createdAt.slice(0, 10), 10)}`
+      : md`• Set up by ${mentionUser(input.createdBy)} on ${clip(input.createdAt.slice(0, 10), 10)}`,
+  ];
+  return {
+    text: md`${title} at ${salesWhen(input)}`,
+    blocks: [mrkdwnSection(joinMrkdwn(lines))],
+  };
+}
+
+/** `/events digest status` (`--me`: the person's own, in their DM; a sales digest's own settings). */
 export function digestStatusMessage(input: DigestStatusInput): SlackMessage {
+  if (input.kind === 'sales') return salesDigestStatusMessage(input);
   const refused = input.personal ? md`I could not DM you` : md`the channel refused posts`;
   const paused =
     input.status === 'failing'
@@ -128,12 +175,20 @@ export function digestStatusMessage(input: DigestStatusInput): SlackMessage {
 
 /** The channel message that proves the bot may post there, before anything is saved. */
 export function digestAnnouncement(subscription: Subscription): SlackMessage {
+  if (subscription.kind === 'sales') {
+    const text = md`${mentionUser(subscription.createdBy)} set up a ${clip(salesTitle(subscription, false), 30)} here: the sales, pace and forecast of the events watched here, ${salesWhen(subscription)}.`;
+    return { text, blocks: [mrkdwnSection(text)] };
+  }
   const text = md`${mentionUser(subscription.createdBy)} set up a daily digest here: ${windowWords(subscription.days)}, every day at ${clip(subscription.time, 5)} (${clip(subscription.timezone, 60)}).`;
   return { text, blocks: [mrkdwnSection(text)] };
 }
 
 /** The DM that turns a personal digest on: it proves the bot can reach the person, and shows where digests arrive. */
 export function personalDigestAnnouncement(subscription: Subscription): SlackMessage {
+  if (subscription.kind === 'sales')
+    return plainMessage(
+      md`:wave: Your ${clip(salesTitle(subscription, false), 30)} is on: the sales, pace and forecast of the events you watch with \`--me\`, ${salesWhen(subscription)}, here in our DM. Turn it off with \`/events digest off --sales --me\`.`,
+    );
   const days = subscription.weekdays ? clip(describeWeekdays(subscription.weekdays), 40) : md`every day`;
   return plainMessage(
     md`:wave: Your daily digest is on: ${windowWords(subscription.days)}, ${days} at ${clip(subscription.time, 5)} (${clip(subscription.timezone, 60)}), here in our DM. Turn it off with \`/events digest off --me\` or in my Home tab.`,
@@ -155,13 +210,27 @@ export function digestOnMessage(
   zoneSource: 'named' | 'person' | 'default',
 ): SlackMessage {
   const where = subscription.personal ? md`, in your DM with me` : md``;
+  if (subscription.kind === 'sales') {
+    const title = clip(salesTitle(subscription, !subscription.personal), 30);
+    const on = subscription.personal ? md`Your ${title} is on` : md`${title} on`;
+    const covers = subscription.personal ? md`the events you watch with \`--me\`` : md`the events watched here`;
+    return plainMessage(
+      md`:white_check_mark: ${on}: ${salesWhen(subscription)}${ZONE_NOTES[zoneSource]}, ${covers}${where}. First one: ${clip(firstDate, 10)}.`,
+    );
+  }
   const what = subscription.personal ? md`Your daily digest is on` : md`Daily digest on`;
   return plainMessage(
     md`:white_check_mark: ${what}: ${clip(subscription.time, 5)} ${clip(subscription.timezone, 60)}${ZONE_NOTES[zoneSource]}, ${windowWords(subscription.days)}${where}. First one: ${clip(firstDate, 10)}.`,
   );
 }
 
-export function noDigestMessage(personal = false): SlackMessage {
+export function noDigestMessage(personal = false, sales = false): SlackMessage {
+  if (sales)
+    return plainMessage(
+      personal
+        ? md`You have no sales digest of your own. Turn one on with \`/events digest on --sales --me [daily | weekly] [HH:MM] [zone]\`: the events you watch, in your DM with me.`
+        : md`This channel has no sales digest. Turn one on with \`/events digest on --sales [daily | weekly] [HH:MM] [zone]\`: the sales of the events watched here.`,
+    );
   return plainMessage(
     personal
       ? md`You have no daily digest of your own. Turn one on with \`/events digest on --me [HH:MM] [zone] [--days N]\`: it comes to your DM with me.`
@@ -169,8 +238,9 @@ export function noDigestMessage(personal = false): SlackMessage {
   );
 }
 
-export function digestOffMessage(removed: boolean, personal = false): SlackMessage {
-  if (!removed) return noDigestMessage(personal);
+export function digestOffMessage(removed: boolean, personal = false, sales = false): SlackMessage {
+  if (!removed) return noDigestMessage(personal, sales);
+  if (sales) return plainMessage(personal ? md`Your sales digest is off.` : md`Sales digest off for this channel.`);
   return plainMessage(personal ? md`Your daily digest is off.` : md`Daily digest off for this channel.`);
 }
 
@@ -180,29 +250,35 @@ export function digestNowMessage(
   now: number,
   channelProblem: Mrkdwn | undefined,
   personal = false,
+  sales = false,
 ): SlackMessage {
-  if (personal) return personalDigestNowMessage(outcome, now);
+  if (personal) return personalDigestNowMessage(outcome, now, sales);
+  const digest = sales ? md`sales digest` : md`digest`;
   switch (outcome.kind) {
     case 'sent':
-      return plainMessage(md`Posted today's digest.`);
+      return plainMessage(md`Posted today's ${digest}.`);
     case 'skipped-empty':
-      return plainMessage(md`Nothing is scheduled, and this digest skips empty days: nothing posted.`);
+      return plainMessage(
+        sales
+          ? md`No event is watched here, and this digest skips empty ones: nothing posted.`
+          : md`Nothing is scheduled, and this digest skips empty days: nothing posted.`,
+      );
     case 'already-sent':
-      return plainMessage(md`Today's digest was already posted here.`);
+      return plainMessage(md`Today's ${digest} was already posted here.`);
     case 'in-progress':
-      return plainMessage(md`Today's digest is being posted right now.`);
+      return plainMessage(md`Today's ${digest} is being posted right now.`);
     case 'channel-failing':
-      return warningMessage(md`This channel refused the digest, so it is paused. ${channelProblem ?? md``}`);
+      return warningMessage(md`This channel refused the ${digest}, so it is paused. ${channelProblem ?? md``}`);
     case 'failed':
       return warningMessage(
         outcome.retryAt === undefined
-          ? md`The digest could not be posted, and its grace period is over. It has been logged.`
-          : md`The digest could not be posted just now; I'll try again in about ${minutesUntil(outcome.retryAt, now)} minute(s).`,
+          ? md`The ${digest} could not be posted, and its grace period is over. It has been logged.`
+          : md`The ${digest} could not be posted just now; I'll try again in about ${minutesUntil(outcome.retryAt, now)} minute(s).`,
       );
     case 'not-this-weekday':
-      return plainMessage(md`This digest does not post on this weekday.`);
+      return plainMessage(md`This ${digest} does not post on this weekday.`);
     case 'no-subscription':
-      return noDigestMessage();
+      return noDigestMessage(false, sales);
   }
 }
 
@@ -210,35 +286,44 @@ export function digestNowMessage(
 const minutesUntil = (at: number, now: number) => Math.max(1, Math.ceil((at - now) / 60_000));
 
 /** `/events digest now --me`. */
-function personalDigestNowMessage(outcome: DigestOutcome, now: number): SlackMessage {
+function personalDigestNowMessage(outcome: DigestOutcome, now: number, sales: boolean): SlackMessage {
+  const digest = sales ? md`sales digest` : md`digest`;
   switch (outcome.kind) {
     case 'sent':
-      return plainMessage(md`Sent today's digest to your DM.`);
+      return plainMessage(md`Sent today's ${digest} to your DM.`);
     case 'skipped-empty':
-      return plainMessage(md`Nothing is scheduled, and your digest skips empty days: nothing sent.`);
+      return plainMessage(
+        sales
+          ? md`You watch no event, and your sales digest skips empty ones: nothing sent.`
+          : md`Nothing is scheduled, and your digest skips empty days: nothing sent.`,
+      );
     case 'already-sent':
-      return plainMessage(md`Today's digest was already sent to your DM.`);
+      return plainMessage(md`Today's ${digest} was already sent to your DM.`);
     case 'in-progress':
-      return plainMessage(md`Today's digest is being sent to you right now.`);
+      return plainMessage(md`Today's ${digest} is being sent to you right now.`);
     case 'channel-failing':
       return warningMessage(
-        md`I could not DM you (${clip(outcome.reason, 40)}), so your digest is paused. Turn it on again with \`/events digest on --me\`.`,
+        md`I could not DM you (${clip(outcome.reason, 40)}), so your ${digest} is paused. Turn it on again with \`/events digest on --me${sales ? md` --sales` : md``}\`.`,
       );
     case 'failed':
       return warningMessage(
         outcome.retryAt === undefined
-          ? md`Your digest could not be sent, and its grace period is over. It has been logged.`
-          : md`Your digest could not be sent just now; I'll try again in about ${minutesUntil(outcome.retryAt, now)} minute(s).`,
+          ? md`Your ${digest} could not be sent, and its grace period is over. It has been logged.`
+          : md`Your ${digest} could not be sent just now; I'll try again in about ${minutesUntil(outcome.retryAt, now)} minute(s).`,
       );
     case 'not-this-weekday':
-      return plainMessage(md`Your digest does not come on this weekday.`);
+      return plainMessage(md`Your ${digest} does not come on this weekday.`);
     case 'no-subscription':
-      return noDigestMessage(true);
+      return noDigestMessage(true, sales);
   }
 }
 
 /** The DM to the person who set a digest up when its channel refuses posts. */
-export function digestPausedMessage(channelId: string, reason: string): SlackMessage {
+export function digestPausedMessage(channelId: string, reason: string, subscription?: Subscription): SlackMessage {
+  if (subscription?.kind === 'sales')
+    return plainMessage(
+      md`The sales digest you set up in ${channelLink(channelId)} could not be posted (${clip(reason, 40)}), so it is paused. Invite me back with \`/invite @eventops\` and run \`/events digest on --sales\` there to resume.`,
+    );
   return plainMessage(
     md`The daily digest you set up in ${channelLink(channelId)} could not be posted (${clip(reason, 40)}), so it is paused. Invite me back with \`/invite @eventops\` and run \`/events digest on\` there to resume.`,
   );

@@ -27,7 +27,10 @@ const EXPLAINED: Record<Command, (input: HelpInput) => Mrkdwn> = {
     md`set how many times a promo code can be redeemed (a whole number from 0 to ${escapeText(input.maxQuantity.toLocaleString('en-US'))}), e.g. \`/events promo summer tech meetup EARLYBIRD 250\` (the event by name or id, the code people know or its id); with nothing after it, a form (promo editors only; asks first)`,
   digestOn: () =>
     md`a daily digest in this channel of the events of today (and the next N-1 days) in its timezone, e.g. \`/events digest on 08:30 Europe/Berlin --days 3\` (default 09:00 in your Slack timezone, one day, every day); with \`--me\`, your own digest in your DM with me instead (also on my Home tab)`,
-  digestActions: () => md`stop it, see its settings and next run, or post today's digest now; \`--me\` for your own`,
+  digestActions: () =>
+    md`stop it, see its settings and next run, or post today's digest now; \`--me\` for your own, \`--sales\` for the sales digest`,
+  digestSales: () =>
+    md`a sales digest of the events watched here (\`--me\`: your own watches, in your DM): each one's sales since the last digest, its pace and forecast, the forecasts that moved most and a chart, from the figures already read (no report is fetched); daily, or weekly on Mondays (\`--weekdays fri\` for another day), e.g. \`/events digest on --sales weekly 08:00 Europe/Berlin\``,
   watch: () =>
     md`watch an event here (or in your DM with \`--me\`): one card kept up to date, an alert in its thread when a condition is crossed, e.g. \`/events watch jazz night: ${WATCH_CONDITIONS_EXAMPLE}\`; checks use only report slots nobody is waiting for`,
   unwatch: () => md`stop watching an event here (or yours, with \`--me\`)`,

@@ -26,11 +26,14 @@ export type EventsCommand =
   /** `promo` or `report` with nothing after it: a modal asks. */
   | { kind: 'promo-modal' }
   | { kind: 'report-modal' }
-  /** `digest ...`; `personal` (`--me`): the person's own digest, in their DM. */
-  | { kind: 'digest-on'; options: DigestOnOptions; personal?: true }
-  | { kind: 'digest-off'; personal?: true }
-  | { kind: 'digest-status'; personal?: true }
-  | { kind: 'digest-now'; personal?: true }
+  /**
+   * `digest ...`; `personal` (`--me`): the person's own digest, in their DM; `sales` (`--sales`):
+   * the sales digest of the watched events, beside the event digest.
+   */
+  | { kind: 'digest-on'; options: DigestOnOptions; personal?: true; sales?: true }
+  | { kind: 'digest-off'; personal?: true; sales?: true }
+  | { kind: 'digest-status'; personal?: true; sales?: true }
+  | { kind: 'digest-now'; personal?: true; sales?: true }
   /** `watch <event> [: conditions]`; `personal` (`--me`): in the person's DM. */
   | { kind: 'watch'; target: EventTarget; conditions: string; personal: boolean }
   | { kind: 'watch-modal'; personal: boolean }
@@ -182,12 +185,14 @@ function parseWatch(text: string): EventsCommand {
 
 /**
  * `digest on [HH:MM] [zone] [--days N] [--skip-empty] [--match words] [--weekdays days] | off | status | now`
- * (status by default), each with `--me` anywhere for the person's own digest.
+ * (status by default), each with `--me` anywhere for the person's own digest, and `--sales`
+ * anywhere for the sales digest (`on --sales [daily|weekly] [HH:MM] [zone] [--weekdays day]`).
  */
 function parseDigest(args: readonly string[]): EventsCommand {
-  const { rest: words, personal } = takeFlag(args, '--me');
+  const { rest: unflagged, personal } = takeFlag(args, '--me');
+  const { rest: words, personal: sales } = takeFlag(unflagged, '--sales');
   const [action = 'status', ...rest] = words;
-  const mine = personal ? { personal: true as const } : {};
+  const mine = { ...(personal ? { personal: true as const } : {}), ...(sales ? { sales: true as const } : {}) };
   const only = (kind: 'digest-off' | 'digest-status' | 'digest-now'): EventsCommand =>
     rest.length === 0
       ? { kind, ...mine }
@@ -197,7 +202,7 @@ function parseDigest(args: readonly string[]): EventsCommand {
         );
   switch (action.toLowerCase()) {
     case 'on': {
-      const options = parseDigestOn(rest);
+      const options = sales ? parseSalesDigestOn(rest) : parseDigestOn(rest);
       return 'problem' in options ? invalid(options.problem, USAGE.digest) : { kind: 'digest-on', options, ...mine };
     }
     case 'off':
@@ -209,6 +214,27 @@ function parseDigest(args: readonly string[]): EventsCommand {
     default:
       return invalid(md`Unknown digest action ${shown(action)}.`, USAGE.digest);
   }
+}
+
+const CADENCES = ['daily', 'weekly'] as const;
+const cadenceOf = (arg: string) => CADENCES.find((cadence) => cadence === arg.toLowerCase());
+
+/** `on --sales [daily|weekly] [HH:MM] [zone] [--weekdays days] [--skip-empty]`: weekly posts on one day. */
+function parseSalesDigestOn(args: readonly string[]): DigestOnOptions | { problem: Mrkdwn } {
+  const cadences = args.map(cadenceOf).filter((cadence) => cadence !== undefined);
+  if (new Set(cadences).size > 1) return { problem: md`A sales digest is daily or weekly, not both.` };
+  for (const flag of ['--days', '--match']) {
+    if (args.some((arg) => arg === flag || arg.startsWith(`${flag}=`)))
+      return {
+        problem: md`${clip(flag, 10)} is for the event digest; the sales digest covers the events watched here.`,
+      };
+  }
+  const options = parseDigestOn(args.filter((arg) => cadenceOf(arg) === undefined));
+  if ('problem' in options) return options;
+  const cadence = cadences[0] ?? 'daily';
+  if (cadence === 'weekly' && options.weekdays && options.weekdays.length !== 1)
+    return { problem: md`A weekly sales digest posts on one day: name one with --weekdays (mon, tue, ...).` };
+  return { ...options, sales: { cadence } };
 }
 
 function parseDigestOn(args: readonly string[]): DigestOnOptions | { problem: Mrkdwn } {
@@ -251,6 +277,8 @@ function parseDigestOn(args: readonly string[]): DigestOnOptions | { problem: Mr
       return { problem: md`${shown(arg)} is not a time of day (use HH:MM, 00:00 to 23:59).` };
     } else if (isValidTimeZone(arg)) {
       result.timezone = arg;
+    } else if (cadenceOf(arg)) {
+      return { problem: md`${shown(arg)} is for the sales digest: add --sales.` };
     } else {
       return { problem: md`${shown(arg)} is not a timezone I know (use an IANA name such as Europe/Berlin).` };
     }

@@ -143,7 +143,7 @@ const subscription = (fields: Partial<Subscription>): Subscription => ({
   status: 'active',
   ...fields,
 });
-const SUBSCRIPTIONS: Subscription[] = [
+const EVENT_SUBSCRIPTIONS: Subscription[] = [
   subscription({
     weekdays: [1, 2, 3, 4, 5],
     lastRun: { date: '2026-11-30', at: '2026-11-30T03:00:00Z', outcome: 'sent' },
@@ -161,6 +161,17 @@ const SUBSCRIPTIONS: Subscription[] = [
       lastRun: { date: text, at: text, outcome: 'failed' },
     }),
   ),
+];
+/** Each as the event digest, and as a weekly and a daily sales digest. */
+const SUBSCRIPTIONS: Subscription[] = [
+  ...EVENT_SUBSCRIPTIONS,
+  ...EVENT_SUBSCRIPTIONS.map((each) => ({
+    ...each,
+    kind: 'sales' as const,
+    cadence: 'weekly' as const,
+    weekdays: [1],
+  })),
+  ...EVENT_SUBSCRIPTIONS.map((each) => ({ ...each, kind: 'sales' as const, cadence: 'daily' as const })),
 ];
 
 const DIGEST_OUTCOMES: DigestOutcome[] = [
@@ -333,22 +344,31 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
       SUBSCRIPTIONS.flatMap((each) =>
         (['named', 'person', 'default'] as const).map((source) => digestOnMessage(each, '<2026-12-02>', source)),
       ),
-    noDigestMessage: () => [noDigestMessage(), noDigestMessage(true)],
-    digestOffMessage: () => [
-      digestOffMessage(true),
-      digestOffMessage(false),
-      digestOffMessage(true, true),
-      digestOffMessage(false, true),
+    noDigestMessage: () => [
+      noDigestMessage(),
+      noDigestMessage(true),
+      noDigestMessage(false, true),
+      noDigestMessage(true, true),
     ],
-    digestNowMessage: () =>
-      DIGEST_OUTCOMES.flatMap((outcome) => [
-        digestNowMessage(outcome, NOW, undefined),
-        digestNowMessage(outcome, NOW, escapeText('<!channel> refused')),
-        digestNowMessage(outcome, NOW, undefined, true),
+    digestOffMessage: () =>
+      [false, true].flatMap((sales) => [
+        digestOffMessage(true, false, sales),
+        digestOffMessage(false, false, sales),
+        digestOffMessage(true, true, sales),
+        digestOffMessage(false, true, sales),
       ]),
+    digestNowMessage: () =>
+      [false, true].flatMap((sales) =>
+        DIGEST_OUTCOMES.flatMap((outcome) => [
+          digestNowMessage(outcome, NOW, undefined, false, sales),
+          digestNowMessage(outcome, NOW, escapeText('<!channel> refused'), false, sales),
+          digestNowMessage(outcome, NOW, undefined, true, sales),
+        ]),
+      ),
     digestPausedMessage: () => [
       digestPausedMessage('C0123456', 'not_in_channel'),
       ...HOSTILE.map((text) => digestPausedMessage(text, text)),
+      ...SUBSCRIPTIONS.map((each) => digestPausedMessage(each.channelId, each.failure ?? 'not_in_channel', each)),
     ],
   },
   'event-blocks.ts': {

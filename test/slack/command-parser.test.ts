@@ -139,6 +139,65 @@ describe('parseEventsCommand: digest', () => {
   });
 });
 
+describe('parseEventsCommand: the sales digest', () => {
+  it('reads --sales with a cadence, a time and a zone; daily by default, weekly on Monday', () => {
+    expect(parseEventsCommand('digest on --sales weekly 08:00 UTC')).toEqual({
+      kind: 'digest-on',
+      sales: true,
+      options: { time: '08:00', timezone: 'UTC', days: 1, skipEmpty: false, sales: { cadence: 'weekly' } },
+    });
+    expect(parseEventsCommand('digest on --sales')).toEqual({
+      kind: 'digest-on',
+      sales: true,
+      options: { time: undefined, timezone: undefined, days: 1, skipEmpty: false, sales: { cadence: 'daily' } },
+    });
+    expect(parseEventsCommand('digest on Europe/Berlin DAILY --sales --me 7:05')).toEqual({
+      kind: 'digest-on',
+      sales: true,
+      personal: true,
+      options: { time: '07:05', timezone: 'Europe/Berlin', days: 1, skipEmpty: false, sales: { cadence: 'daily' } },
+    });
+  });
+
+  it('takes one weekday for a weekly one, any for a daily one', () => {
+    expect(parseEventsCommand('digest on --sales weekly --weekdays fri')).toMatchObject({
+      options: { sales: { cadence: 'weekly' }, weekdays: [5] },
+    });
+    expect(parseEventsCommand('digest on --sales --weekdays mon-fri')).toMatchObject({
+      options: { sales: { cadence: 'daily' }, weekdays: [1, 2, 3, 4, 5] },
+    });
+  });
+
+  it('reads off, status and now with --sales (and --me)', () => {
+    expect(parseEventsCommand('digest off --sales')).toEqual({ kind: 'digest-off', sales: true });
+    expect(parseEventsCommand('digest status --sales --me')).toEqual({
+      kind: 'digest-status',
+      sales: true,
+      personal: true,
+    });
+    expect(parseEventsCommand('digest --sales')).toEqual({ kind: 'digest-status', sales: true });
+    expect(parseEventsCommand('digest now --sales')).toEqual({ kind: 'digest-now', sales: true });
+  });
+
+  it.each([
+    ['digest on --sales --days 3', '--days is for the event digest'],
+    ['digest on --sales --match jazz', '--match is for the event digest'],
+    ['digest on --sales weekly --weekdays mon-fri', 'posts on one day'],
+    ['digest on --sales daily weekly', 'daily or weekly, not both'],
+    ['digest on weekly', 'add --sales'],
+    ['digest now --sales weekly', 'takes no more words'],
+  ])('explains what is wrong with %j', (text, problem) => {
+    const parsed = parseEventsCommand(text);
+    expect(parsed.kind).toBe('invalid');
+    expect(parsed.kind === 'invalid' && parsed.problem).toContain(problem);
+  });
+
+  it('leaves the event digest as it was', () => {
+    expect(parseEventsCommand('digest on 08:00')).not.toHaveProperty('sales');
+    expect(parseEventsCommand('digest off')).toEqual({ kind: 'digest-off' });
+  });
+});
+
 describe('parseEventsCommand: words of a name are capped', () => {
   // A name search of exactly the cap, and one character over it (words separated by spaces).
   const atCap = `jazz ${'x'.repeat(MAX_SEARCH_TEXT - 5)}`;

@@ -1,5 +1,6 @@
 import type { RespondFn, webApi } from '@slack/bolt';
 import type { DigestService } from '../../digest/digest-service.js';
+import { salesKey } from '../../digest/subscription.js';
 import { type SlackMessage, warningMessage } from '../../render/block-kit.js';
 import {
   digestNowMessage,
@@ -7,6 +8,7 @@ import {
   digestStatusMessage,
   noDigestMessage,
 } from '../../render/digest-blocks.js';
+import { joinMrkdwn, md } from '../../render/mrkdwn.js';
 import type { EventsCommand } from '../command-parser.js';
 import type { SlackDeps } from '../deps.js';
 import { turnDigestOn } from '../digest-slack.js';
@@ -23,28 +25,44 @@ export interface DigestRequest {
   userId: string;
 }
 
+/** Several answers as one message: their blocks one after another, their texts in a line. */
+function together(messages: readonly SlackMessage[]): SlackMessage {
+  return {
+    text: joinMrkdwn(
+      messages.map((message) => message.text),
+      md` · `,
+    ),
+    blocks: messages.flatMap((message) => message.blocks ?? []),
+  };
+}
+
 async function answer(deps: SlackDeps, digests: DigestService, command: DigestCommand, request: DigestRequest) {
   const personal = command.personal === true;
-  // A person's own digest is keyed by the person, wherever they ask for it.
-  const key = personal ? request.userId : request.channelId;
+  const sales = command.sales === true;
+  // A person's own digest is keyed by the person, wherever they ask for it; a sales digest beside the event digest.
+  const conversation = personal ? request.userId : request.channelId;
+  const key = sales ? salesKey(conversation) : conversation;
   switch (command.kind) {
     case 'digest-on':
       return turnDigestOn(deps, { ...request, personal }, command.options);
     case 'digest-off':
-      return digestOffMessage(await digests.unsubscribe(key), personal);
+      return digestOffMessage(await digests.unsubscribe(key), personal, sales);
     case 'digest-status': {
-      const found = await digests.status(key);
-      return found ? digestStatusMessage({ ...found.subscription, nextAt: found.next.at }) : noDigestMessage(personal);
+      // Without --sales, the conversation's event digest and its sales digest side by side.
+      const keys = sales ? [key] : [conversation, salesKey(conversation)];
+      const found = (await Promise.all(keys.map((k) => digests.status(k)))).filter((f) => f !== undefined);
+      if (found.length === 0) return noDigestMessage(personal, sales);
+      return together(found.map((f) => digestStatusMessage({ ...f.subscription, nextAt: f.next.at })));
     }
     case 'digest-now': {
       const outcome = await digests.runNow(key);
       const problem = outcome.kind === 'channel-failing' ? channelProblem(outcome.reason) : undefined;
-      return digestNowMessage(outcome, deps.clock.now(), problem, personal);
+      return digestNowMessage(outcome, deps.clock.now(), problem, personal, sales);
     }
   }
 }
 
-/** `/events digest on|off|status|now [--me]`: hands over to the digest feature, shows its answer privately. */
+/** `/events digest on|off|status|now [--me] [--sales]`: hands over to the digest feature, shows its answer privately. */
 export async function handleDigestCommand(deps: SlackDeps, command: DigestCommand, request: DigestRequest) {
   const log = deps.logger.child({ command: command.kind, channel: request.channelId, user: request.userId });
   let message: SlackMessage;
