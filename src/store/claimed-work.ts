@@ -1,4 +1,5 @@
 import type { Logger } from '../logger.js';
+import { type Clock, every } from '../time/clock.js';
 import type { Claim, ClaimStore } from './claims.js';
 
 /** How a claim on a piece of work came out. */
@@ -25,7 +26,7 @@ export interface ClaimedWorkOptions {
   leaseMs: number;
   /** How long a failed attempt is left to its owner before another may try. @default leaseMs */
   failedRetryMs?: number;
-  clock: { now(): number };
+  clock: Clock;
   logger: Logger;
   /** Settled claims older than this are pruned. @default 14 days */
   retentionMs?: number;
@@ -81,10 +82,10 @@ export class ClaimedWork {
   async holding<T>(key: string, work: () => Promise<T>): Promise<T> {
     let held = await this.#o.claims.get(key);
     let renewals = 0;
-    const renewal = setInterval(() => {
+    const renewal = every(this.#o.clock, this.#o.leaseMs / 2, () => {
       renewals += 1;
       if (renewals > MAX_LEASES * 2) {
-        clearInterval(renewal);
+        renewal.stop();
         this.#o.logger.error('A claim was held ten leases; no longer renewed', { key });
         return;
       }
@@ -97,12 +98,11 @@ export class ClaimedWork {
           if (renewed && held === expected) held = { owner: this.#o.owner, state: 'claimed', at };
         })
         .catch(() => undefined);
-    }, this.#o.leaseMs / 2);
-    renewal.unref();
+    });
     try {
       return await work();
     } finally {
-      clearInterval(renewal);
+      renewal.stop();
     }
   }
 

@@ -4,7 +4,7 @@ import { type Job, Queue, Worker } from 'bullmq';
 import { type Logger, silentLogger } from '../logger.js';
 import type { RedisConnection } from '../store/opened-store.js';
 import type { Clock } from '../time/clock.js';
-import { sleep, systemClock } from '../time/clock.js';
+import { every, sleep, systemClock } from '../time/clock.js';
 import { type CancelledError, RateLimitedError } from './errors.js';
 import { assertRateLimit, type RateLimitSpec } from './rate-limit.js';
 import type { RateLimitObservation } from './rate-limit-headers.js';
@@ -650,28 +650,41 @@ export class SharedReportQueue<D> {
     // With people waiting, only the watches' share (`ReportSlots.takeSpare`).
     const slot = await this.#slots.takeSpare(Number(waiting) === 1);
     if (slot === undefined) return undefined;
-    const grant = { slot };
-    const renewal = setInterval(() => {
-      this.#slots
-        .renew(grant.slot)
-        .catch((error: unknown) => this.#logger.warn('Could not renew a report slot', { error }));
-    }, this.#lockMs / 2);
-    renewal.unref();
+    const { outcome } = await this.#inSlot(slot, eventId, () => fetch(AbortSignal.timeout(this.#deadlineMs)));
+    if (outcome.kind === 'failed') throw outcome.error;
+    return outcome.report;
+  }
+
+  /**
+   * One report call in its slot, the one sequence for a person's and a watch's: the slot renewed
+   * while the call runs, the report cached as read when the call went out, the slot freed (a
+   * window after the call finished, longer after a report 429, which holds every replica back).
+   */
+  async #inSlot(
+    slot: string,
+    eventId: string,
+    call: () => Promise<EventReport>,
+  ): Promise<{ outcome: ReportOutcome; rateLimitedForMs: number }> {
+    const renewal = every(this.#clock, this.#lockMs / 2, () => {
+      this.#slots.renew(slot).catch((error: unknown) => this.#logger.warn('Could not renew a report slot', { error }));
+    });
     let rateLimitedForMs = 0;
+    let outcome: ReportOutcome;
     try {
       const readAt = this.#clock.now();
-      const report = await this.#currentSlot.run(grant.slot, () => fetch(AbortSignal.timeout(this.#deadlineMs)));
+      const report = await this.#currentSlot.run(slot, call);
       await this.#cache?.set(eventId, report, readAt).catch(() => undefined);
-      return report;
+      outcome = { kind: 'report', report };
     } catch (error) {
       if (error instanceof RateLimitedError && error.scope === 'report') rateLimitedForMs = error.retryAfterMs;
-      throw error;
+      outcome = { kind: 'failed', error };
     } finally {
-      clearInterval(renewal);
-      await this.#slots
-        .finish(grant.slot, rateLimitedForMs)
-        .catch((error: unknown) => this.#logger.warn('Could not free a report slot', { error }));
+      renewal.stop();
     }
+    await this.#slots
+      .finish(slot, rateLimitedForMs)
+      .catch((error: unknown) => this.#logger.warn('Could not free a report slot', { error }));
+    return { outcome, rateLimitedForMs };
   }
 
   /** Report requests waiting in Redis, across replicas. */
@@ -763,29 +776,10 @@ export class SharedReportQueue<D> {
     signal: AbortSignal | undefined,
     deadline: number,
   ): Promise<ReportOutcome> {
-    const renewal = setInterval(() => {
-      this.#slots.renew(slot).catch((error: unknown) => this.#logger.warn('Could not renew a report slot', { error }));
-    }, this.#lockMs / 2);
-    renewal.unref();
-    let rateLimitedForMs = 0;
-    let outcome: ReportOutcome;
-    try {
-      const late = AbortSignal.timeout(Math.max(1, deadline - this.#clock.now()));
-      const readAt = this.#clock.now();
-      const report = await this.#currentSlot.run(slot, () =>
-        options.fetchReport(request.eventId, signal ? AbortSignal.any([signal, late]) : late),
-      );
-      await this.#cache?.set(request.eventId, report, readAt).catch(() => undefined);
-      outcome = { kind: 'report', report };
-    } catch (error) {
-      if (error instanceof RateLimitedError && error.scope === 'report') rateLimitedForMs = error.retryAfterMs;
-      outcome = { kind: 'failed', error };
-    } finally {
-      clearInterval(renewal);
-    }
-    await this.#slots
-      .finish(slot, rateLimitedForMs)
-      .catch((error: unknown) => this.#logger.warn('Could not free a report slot', { error }));
+    const late = AbortSignal.timeout(Math.max(1, deadline - this.#clock.now()));
+    const { outcome, rateLimitedForMs } = await this.#inSlot(slot, request.eventId, () =>
+      options.fetchReport(request.eventId, signal ? AbortSignal.any([signal, late]) : late),
+    );
     // Another key used the report allowance: every replica waits as told, and this job goes back.
     if (rateLimitedForMs > 0) return this.#sendBack(jobId, rateLimitedForMs);
     return outcome;

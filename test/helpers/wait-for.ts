@@ -20,3 +20,9 @@ export async function waitFor<T>(
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
+
+/**
+ * The one wall-clock wait of the tests, for those whose subject keeps time on a server (Redis's
+ * `TIME`, a window of slots): everything else waits for a condition or moves a clock.
+ */
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

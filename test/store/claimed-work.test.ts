@@ -89,10 +89,19 @@ describe.each(stores)('ClaimedWork on %s (one contract for watches, digests and 
     }
   });
 
-  it('renews the claim while the work runs, so a slow owner is never taken for a dead one', async () => {
+  it('renews the claim on the clock’s own timer while the work runs, so a slow owner is never taken for a dead one', async () => {
     const opened = await open();
     try {
-      const clock = { t: 1_000_000, now: () => clock.t };
+      // A clock the test moves: its timer ticks when the test says, not when the wall clock does.
+      const ticks: (() => void)[] = [];
+      const clock = {
+        t: 1_000_000,
+        now: () => clock.t,
+        every: (_ms: number, tick: () => void) => {
+          ticks.push(tick);
+          return { stop: () => ticks.splice(ticks.indexOf(tick), 1) };
+        },
+      };
       const slow = new ClaimedWork({ claims: opened.claims, owner: 'slow', leaseMs: 200, clock, logger: silentLogger });
       const other = new ClaimedWork({
         claims: opened.claims,
@@ -104,12 +113,15 @@ describe.each(stores)('ClaimedWork on %s (one contract for watches, digests and 
       await slow.claim('work:5');
       let finish: () => void = () => undefined;
       const working = slow.holding('work:5', () => new Promise<void>((resolve) => (finish = resolve)));
-      // Time passes past the lease; a renewal (every half lease) stamps the claim with the new time.
+      // Time passes past the lease; the renewal (every half lease) stamps the claim with the new time.
+      await waitFor(() => ticks.length === 1 || undefined, { what: 'the renewal timer' });
       clock.t += 10_000;
+      for (const tick of ticks) tick();
       await waitFor(async () => (await opened.claims.get('work:5'))?.at === clock.t, { what: 'a renewal' });
       expect((await other.claim('work:5')).kind).toBe('busy');
       finish();
       await working;
+      expect(ticks).toHaveLength(0);
     } finally {
       await opened.close();
     }

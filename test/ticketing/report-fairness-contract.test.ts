@@ -10,6 +10,7 @@ import { SharedReportQueue } from '../../src/ticketing/shared-report-queue.js';
 import type { WatchShareOptions } from '../../src/ticketing/watch-share.js';
 import { systemClock } from '../../src/time/clock.js';
 import { useRedis } from '../helpers/redis-server.js';
+import { sleep } from '../helpers/wait-for.js';
 
 /*
  * Issue 26 item 6 and item 3, one set of rules in two implementations: the in-process report queue
@@ -141,8 +142,6 @@ function replicas(service: Service, options: Options): Harness {
       }),
   };
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function refusal(promise: Promise<unknown>): Promise<TooManyReportsWaitingError> {
   const error = await promise.then(

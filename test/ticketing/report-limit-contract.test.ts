@@ -5,6 +5,7 @@ import { ReportQueue } from '../../src/ticketing/report-queue.js';
 import type { EventReport } from '../../src/ticketing/schemas.js';
 import { SharedReportQueue } from '../../src/ticketing/shared-report-queue.js';
 import { useRedis } from '../helpers/redis-server.js';
+import { sleep } from '../helpers/wait-for.js';
 
 /*
  * One rule in two implementations: the in-process report queue (TypeScript) and the replicas'
@@ -53,7 +54,6 @@ function replicas(fetch: Fetch): Ask {
 }
 
 // Wall-clock call durations: the shared queue's rolling window runs on the Redis server's clock.
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each([
   ['the in-process ReportQueue', inProcess],

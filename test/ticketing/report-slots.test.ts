@@ -3,6 +3,7 @@ import { openStore } from '../../src/store/open-store.js';
 import { ReportSlots } from '../../src/ticketing/report-slots.js';
 import type { ScriptRunner } from '../../src/ticketing/shared-budget.js';
 import { useRedis } from '../helpers/redis-server.js';
+import { sleep } from '../helpers/wait-for.js';
 
 const redis = useRedis();
 let run: ScriptRunner;
@@ -22,7 +23,6 @@ const slots = (options: { limit?: number; windowMs?: number; leaseMs?: number } 
 // Wall-clock waits: the slots' windows, leases and pauses run on the Redis server's clock (`TIME`).
 /** Redis's clock against this process's, read to the millisecond each. */
 const SLACK_MS = 2;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const slotOf = (grant: Awaited<ReturnType<ReportSlots['take']>>) => {
   if (!('slot' in grant)) throw new Error(`no slot: wait ${grant.waitMs} ms`);
   return grant.slot;

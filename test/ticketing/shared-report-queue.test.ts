@@ -9,7 +9,7 @@ import {
 } from '../../src/ticketing/shared-report-queue.js';
 import { aheadClock } from '../helpers/clocks.js';
 import { useRedis } from '../helpers/redis-server.js';
-import { waitFor } from '../helpers/wait-for.js';
+import { sleep, waitFor } from '../helpers/wait-for.js';
 import { commandsProcessed, redisCommand } from '../replicas/redis-command.js';
 
 const redis = useRedis();
@@ -61,7 +61,6 @@ function replicas(
 const until = (check: () => boolean, timeoutMs = 10_000) => waitFor(check, { timeoutMs });
 
 const report = (eventId: string): Promise<EventReport> => Promise.resolve({ eventName: eventId } as EventReport);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const queueOf = (r: Replicas, index = 0) => r.queues[index] as SharedReportQueue<string>;
 
 describe('SharedReportQueue (BullMQ on a real redis-server)', () => {

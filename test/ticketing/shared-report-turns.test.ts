@@ -8,7 +8,7 @@ import {
   type SharedReportQueueOptions,
 } from '../../src/ticketing/shared-report-queue.js';
 import { useRedis } from '../helpers/redis-server.js';
-import { waitFor } from '../helpers/wait-for.js';
+import { sleep, waitFor } from '../helpers/wait-for.js';
 import { redisCommand } from '../replicas/redis-command.js';
 
 /**
@@ -67,7 +67,6 @@ function replicas(
 
 const report = (eventId: string): Promise<EventReport> => Promise.resolve({ eventName: eventId } as EventReport);
 const replica = (r: Replicas, index: number) => r.queues[index] as SharedReportQueue<string>;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const until = (check: () => boolean, what: string, timeoutMs = 15_000) => waitFor(check, { timeoutMs, what });
 const key = (r: Replicas, suffix: string) => `bull:${r.name}:${suffix}`;
 
