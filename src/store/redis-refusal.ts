@@ -113,7 +113,31 @@ export function redisStartError(where: string, error: unknown): RedisStartError 
         options,
       );
     default: {
-      const code = [...chain(error)].map((cause) => (cause as { code?: unknown }).code).find(isSystemCode);
+      const causes = [...chain(error)];
+      const codes = causes.map((cause) => (cause as { code?: unknown }).code);
+      // Reached, but not as this URL says: TLS to a server without it, or plain text to one with it.
+      const tls = codes.find((code): code is string => typeof code === 'string' && /^(ERR_SSL_|EPROTO$)/.test(code));
+      if (tls)
+        return new RedisStartError(
+          `STORE_URL: the TLS handshake with Redis at ${where} failed (${tls}); a server without TLS takes redis://, not rediss://`,
+          'unreachable',
+          options,
+        );
+      if (causes.some((cause) => cause.name === 'SocketClosedUnexpectedlyError') && !where.startsWith('rediss:'))
+        return new RedisStartError(
+          `STORE_URL: Redis at ${where} closed the connection at once; a server that requires TLS takes rediss://`,
+          'unreachable',
+          options,
+        );
+      // Redis answered, with an error (a database number it does not have): its first words, no more.
+      const reply = causes.find((cause) => cause.name === 'ErrorReply' || /^ERR /.test(cause.message));
+      if (reply)
+        return new RedisStartError(
+          `STORE_URL: Redis at ${where} answered with an error (${reply.message.split('\n')[0]?.slice(0, 80)})`,
+          'unreachable',
+          options,
+        );
+      const code = codes.find(isSystemCode);
       return new RedisStartError(
         `STORE_URL: could not reach Redis at ${where}${code ? ` (${code})` : ''}`,
         'unreachable',

@@ -313,7 +313,7 @@ export async function openRedis(
             return cause as Error;
           }
           // Before Redis has answered: three tries (1.4 s); after, for as long as it is away.
-          if (retries >= 3 && !outages?.waitsOutages()) return new Error('Redis did not answer');
+          if (retries >= 3 && !outages?.waitsOutages()) return new Error('Redis did not answer', { cause });
           return reconnectDelayMs(retries);
         },
       },

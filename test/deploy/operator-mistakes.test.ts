@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeSlack, startFakeSlack } from '../helpers/fake-slack.js';
 import { fakeSlackToken } from '../helpers/fake-tokens.js';
+import { useRedis } from '../helpers/redis-server.js';
 import { startScript } from '../helpers/script-process.js';
 
 /*
@@ -15,6 +16,7 @@ import { startScript } from '../helpers/script-process.js';
  */
 
 const dir = mkdtempSync(join(tmpdir(), 'eventops-mistakes-'));
+const redis = useRedis();
 let slack: FakeSlack;
 let held: Server;
 let heldPort: number;
@@ -131,6 +133,16 @@ describe('environment mistakes', () => {
   it('says Redis could not be reached, exit 2 (a configuration or environment problem, not a crash)', async () => {
     const start = await refusedStart(workspace({ STORE_URL: 'redis://127.0.0.1:9/0' }));
     expectOneClearLine(start, /^STORE_URL: could not reach Redis at redis:\/\/127\.0\.0\.1:9\/0 \(ECONNREFUSED\)/);
+  });
+
+  // It said "could not reach Redis" of a Redis that had answered.
+  it('says what a reachable Redis answered, not that it could not be reached', async () => {
+    const url = `${redis.url.replace(/\/\d*$/, '')}/99`;
+    const start = await refusedStart(workspace({ STORE_URL: url }));
+    expectOneClearLine(
+      start,
+      /^STORE_URL: Redis at redis:\/\/.*\/99 answered with an error \(ERR DB index is out of range\)$/,
+    );
   });
 
   it('names PORT when the HTTP receiver’s port is in use', async () => {
