@@ -1,5 +1,6 @@
 /**
- * Retakes the README's screenshots of the local sandbox (docs/screenshots/): `npm run screenshots`.
+ * Retakes the local sandbox's screenshots (docs/screenshots/), shown in README.md and docs/sandbox.md:
+ * `npm run screenshots`.
  * The whole bot runs in the sandbox on the built-in simulator and Debian's Chromium draws it; the
  * emoji need an emoji font (Debian fonts-noto-color-emoji). The browser tests take none: the
  * committed pictures change only when someone means them to.
