@@ -7,8 +7,9 @@ import { ClaimedWork, type ClaimOutcome } from '../store/claimed-work.js';
 import type { ClaimStore } from '../store/claims.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
-import { type ConditionState, type EventCheck, newConditionState, type Watch, watchKey } from './watch.js';
+import { type ConditionState, type EventCheck, newConditionState, type Watch } from './watch.js';
 import { judge, MAX_CONDITIONS, type WatchCondition } from './watch-condition.js';
+import { WatchPosts } from './watch-posts.js';
 import {
   checkInterval,
   type NextCheck,
@@ -221,15 +222,6 @@ export type WatchTurn =
   | { kind: 'failed'; eventId: string; error: unknown }
   | { kind: 'idle'; nextAt: number | undefined };
 
-/** Conditions that a crossing also tells the channel (a threshold), not only the thread. */
-const BROADCAST: ReadonlySet<WatchCondition['kind']> = new Set([
-  'figure',
-  'sold-share',
-  'left',
-  'sold-out',
-  'sells-out',
-]);
-
 /** The later of two times, either of which may be unknown. */
 const latest = (a: number | undefined, b: number | undefined) =>
   a === undefined ? b : b === undefined ? a : Math.max(a, b);
@@ -245,6 +237,7 @@ const latest = (a: number | undefined, b: number | undefined) =>
 export class WatchService<M> {
   readonly #o: WatchServiceOptions<M>;
   readonly #work: ClaimedWork;
+  readonly #posts: WatchPosts<M>;
   #lastMend = Number.NEGATIVE_INFINITY;
   /** Each event's forecast at its last check here (what its card shows). */
   readonly #ahead = new Map<string, WatchForecast>();
@@ -261,6 +254,18 @@ export class WatchService<M> {
       clock: options.clock,
       logger: options.logger,
       ...(options.claimRetentionMs !== undefined ? { retentionMs: options.claimRetentionMs } : {}),
+    });
+    this.#posts = new WatchPosts<M>({
+      store: options.store,
+      work: this.#work,
+      chat: options.chat,
+      messages: options.messages,
+      clock: options.clock,
+      logger: options.logger,
+      intervalMs: () => this.intervalMs(),
+      ahead: (eventId) => this.#ahead.get(eventId),
+      onAlert: options.onAlert,
+      sharedWithAnotherOrganization: options.sharedWithAnotherOrganization,
     });
   }
 
@@ -318,7 +323,7 @@ export class WatchService<M> {
     }
     let cardPending = false;
     try {
-      await this.#showCard(watch, 'active');
+      await this.#posts.showCard(watch, 'active');
     } catch (error) {
       // The watch is saved: a card Slack failed to take for a while is posted at the next check.
       cardPending = true;
@@ -383,7 +388,7 @@ export class WatchService<M> {
     const watch = await this.#o.store.get(channel, eventId);
     if (!watch) return undefined;
     // The card's last edit shows the last figures: made before the check may go with the watch.
-    const card = watch.cardTs ? await this.#card(watch, 'unwatched', by).catch(() => undefined) : undefined;
+    const card = watch.cardTs ? await this.#posts.card(watch, 'unwatched', by).catch(() => undefined) : undefined;
     await this.#o.store.remove(channel, eventId);
     if (watch.cardTs && card)
       await this.#o.chat.updateCard(watch.channel, watch.cardTs, card).catch((error: unknown) => {
@@ -468,7 +473,7 @@ export class WatchService<M> {
   async #endEvent(event: WatchedEvent, why: EndReason): Promise<void> {
     for (const watch of await this.#o.store.ofEvent(event.eventId)) {
       if (watch.paused) await this.#o.store.remove(watch.channel, watch.eventId);
-      else await this.#end(watch, why);
+      else await this.#posts.end(watch, why);
     }
   }
 
@@ -595,8 +600,8 @@ export class WatchService<M> {
   async #carry(watch: Watch, check: EventCheck, ahead?: WatchForecast): Promise<void> {
     // Figures go to a channel shared with another organization only where someone confirmed it
     // (a watch set before, or a channel shared since, pauses and its owner is told).
-    if (!watch.personal && !watch.sharedConfirmed && (await this.#sharedElsewhere(watch.channel))) {
-      await this.#pause(watch, SHARED_CHANNEL_PAUSE);
+    if (!watch.personal && !watch.sharedConfirmed && (await this.#posts.sharedElsewhere(watch.channel))) {
+      await this.#posts.pause(watch, SHARED_CHANNEL_PAUSE);
       return;
     }
     // Movement compares only checks made while this watch existed: a check from before it (a
@@ -617,7 +622,7 @@ export class WatchService<M> {
       }
       if (state.armed && judgement.met) {
         const fired = { ...state, lastValue: judgement.value, unknown: undefined };
-        const posted = await this.#alert(watch, fired, judgement.value, check);
+        const posted = await this.#posts.alert(watch, fired, judgement.value, check);
         if (posted === 'refused') return;
         if (posted === 'busy') continue;
         await this.#setCondition(watch, state.key, (c) => ({
@@ -638,7 +643,7 @@ export class WatchService<M> {
       }
     }
     const current = await this.#o.store.get(watch.channel, watch.eventId);
-    if (current && current.createdAt === watch.createdAt) await this.#showCard(current, 'active');
+    if (current && current.createdAt === watch.createdAt) await this.#posts.showCard(current, 'active');
   }
 
   async #setCondition(watch: Watch, key: string, change: (state: ConditionState) => ConditionState): Promise<void> {
@@ -646,192 +651,6 @@ export class WatchService<M> {
       if (!current || current.createdAt !== watch.createdAt) return undefined;
       return { ...current, conditions: current.conditions.map((c) => (c.key === key ? change(c) : c)) };
     });
-  }
-
-  #metadata(
-    watch: Watch,
-    kind: WatchMetadata['event_payload']['kind'],
-    extra: { condition?: string; crossing?: number } = {},
-  ) {
-    return {
-      event_type: 'eventops_watch',
-      event_payload: { watch: watchKey(watch.channel, watch.eventId), created: watch.createdAt, kind, ...extra },
-    } satisfies WatchMetadata;
-  }
-
-  /** Posts one crossing's alert in the card's thread, once across replicas and crashes. */
-  async #alert(
-    watch: Watch,
-    state: ConditionState,
-    value: number,
-    check: EventCheck,
-  ): Promise<'posted' | 'busy' | 'refused'> {
-    const crossing = state.crossings + 1;
-    const key = `watch-alert:${watch.channel}:${watch.eventId}:${watch.createdAt}:${state.key}:${crossing}`;
-    const claimed = await this.#claim(key);
-    if (claimed === 'done') return 'posted';
-    if (claimed === 'busy') return 'busy';
-    return this.#work.holding(key, async () => {
-      const cardTs = watch.cardTs ?? (await this.#showCard(watch, 'active'));
-      if (!cardTs) {
-        await this.#work.release(key);
-        return 'busy';
-      }
-      const metadata = this.#metadata(watch, 'alert', { condition: state.key, crossing });
-      if (claimed === 'recovered' && (await this.#o.chat.findReply(watch.channel, cardTs, metadata))) {
-        await this.#work.settle(key, 'done');
-        return 'posted';
-      }
-      try {
-        await this.#o.chat.reply(
-          watch.channel,
-          cardTs,
-          this.#o.messages.alert({ watch, condition: state, value, check }),
-          {
-            broadcast: BROADCAST.has(state.condition.kind),
-            metadata,
-          },
-        );
-      } catch (error) {
-        await this.#work.settle(key, 'failed').catch(() => undefined);
-        if (await this.#refused(watch, error)) return 'refused';
-        throw error;
-      }
-      await this.#work.settle(key, 'done');
-      this.#o.onAlert?.(state.condition.kind);
-      return 'posted';
-    });
-  }
-
-  /** Posts the watch's card once (claimed), or edits it; returns its ts. */
-  async #showCard(watch: Watch, state: CardState): Promise<string | undefined> {
-    if (watch.cardTs) {
-      await this.#updateCard(watch, state);
-      return watch.cardTs;
-    }
-    const key = `watch-card:${watch.channel}:${watch.eventId}:${watch.createdAt}`;
-    const claimed = await this.#claim(key);
-    if (claimed === 'busy') return undefined;
-    return this.#work.holding(key, async () => {
-      const metadata = this.#metadata(watch, 'card');
-      let ts: string | undefined;
-      if (claimed === 'done' || claimed === 'recovered')
-        ts = await this.#o.chat.findCard(watch.channel, metadata, watch.createdAt);
-      if (!ts && claimed !== 'done') {
-        try {
-          ts = await this.#o.chat.postCard(watch.channel, await this.#card(watch, state), metadata);
-        } catch (error) {
-          await this.#work.settle(key, 'failed').catch(() => undefined);
-          if (await this.#refused(watch, error)) return undefined;
-          throw error;
-        }
-      }
-      if (claimed !== 'done') await this.#work.settle(key, 'done');
-      if (!ts) return undefined;
-      const cardTs = ts;
-      // A card found (posted by a replica that died) shows what it was posted with: bring it up to date.
-      if (claimed === 'done' || claimed === 'recovered') await this.#updateCard({ ...watch, cardTs }, state);
-      await this.#o.store.update(watch.channel, watch.eventId, (current) =>
-        current && current.createdAt === watch.createdAt && !current.cardTs ? { ...current, cardTs } : undefined,
-      );
-      return cardTs;
-    });
-  }
-
-  async #card(watch: Watch, state: CardState, endedBy?: string): Promise<M> {
-    const check = await this.#o.store.lastCheck(watch.eventId);
-    const intervalMs = await this.intervalMs();
-    const live = state === 'active';
-    return this.#o.messages.card({
-      watch,
-      check,
-      nextCheckAt: live && check ? check.checkedAt + intervalMs : undefined,
-      now: this.#o.clock.now(),
-      intervalMs,
-      state,
-      ...(endedBy ? { endedBy } : {}),
-      ahead: live ? this.#ahead.get(watch.eventId) : undefined,
-    });
-  }
-
-  async #updateCard(watch: Watch, state: CardState, endedBy?: string): Promise<void> {
-    if (!watch.cardTs) return;
-    try {
-      await this.#o.chat.updateCard(watch.channel, watch.cardTs, await this.#card(watch, state, endedBy));
-    } catch (error) {
-      if (await this.#refused(watch, error)) return;
-      throw error;
-    }
-  }
-
-  /** The event is over: its summary goes in the thread, the card says so, the watch ends. */
-  async #end(watch: Watch, why: EndReason = 'over'): Promise<void> {
-    const key = `watch-summary:${watch.channel}:${watch.eventId}:${watch.createdAt}`;
-    const claimed = await this.#claim(key);
-    if (claimed === 'busy') return;
-    return this.#work.holding(key, async () => {
-      try {
-        if (claimed !== 'done' && watch.cardTs) {
-          const metadata = this.#metadata(watch, 'summary');
-          const posted =
-            claimed === 'recovered' && (await this.#o.chat.findReply(watch.channel, watch.cardTs, metadata));
-          if (!posted) {
-            const check = await this.#o.store.lastCheck(watch.eventId);
-            await this.#o.chat.reply(watch.channel, watch.cardTs, this.#o.messages.summary({ watch, check, why }), {
-              broadcast: false,
-              metadata,
-            });
-          }
-          await this.#updateCard(watch, why === 'unlisted' ? 'unlisted' : 'ended');
-        }
-        await this.#work.settle(key, 'done');
-      } catch (error) {
-        await this.#work.settle(key, 'failed').catch(() => undefined);
-        if (!(await this.#refused(watch, error))) {
-          this.#o.logger.warn('Could not post the summary of a watch', { channel: watch.channel, error });
-          return;
-        }
-      }
-      await this.#o.store.remove(watch.channel, watch.eventId);
-    });
-  }
-
-  /** Whether Slack says the channel is shared with another organization (a failed lookup: not known, not paused). */
-  async #sharedElsewhere(channel: string): Promise<boolean> {
-    try {
-      return (await this.#o.sharedWithAnotherOrganization?.(channel)) ?? false;
-    } catch (error) {
-      this.#o.logger.info('Could not tell whether a watched channel is shared with another organization', {
-        channel,
-        error,
-      });
-      return false;
-    }
-  }
-
-  /** A channel that refuses posts pauses its watch, and the person who set it up is told once. */
-  async #refused(watch: Watch, error: unknown): Promise<boolean> {
-    const reason = this.#o.chat.channelRefusal(error);
-    if (!reason) return false;
-    await this.#pause(watch, reason);
-    return true;
-  }
-
-  /** Pauses a watch (no more checks or posts there) and tells the person who set it up, once. */
-  async #pause(watch: Watch, reason: string): Promise<void> {
-    const paused = await this.#o.store.update(watch.channel, watch.eventId, (current) =>
-      current && current.createdAt === watch.createdAt && !current.paused
-        ? { ...current, paused: { reason, at: this.#o.clock.now() } }
-        : undefined,
-    );
-    if (paused) {
-      this.#o.logger.warn('A channel refuses watch posts: its watch is paused', { channel: watch.channel, reason });
-      await this.#o.chat
-        .notify(watch.setBy, this.#o.messages.paused(watch, reason))
-        .catch((notifyError: unknown) =>
-          this.#o.logger.warn('Could not tell of a paused watch', { error: notifyError }),
-        );
-    }
   }
 
   /**

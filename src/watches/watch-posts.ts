@@ -1,0 +1,234 @@
+import type { Logger } from '../logger.js';
+import type { ClaimedWork } from '../store/claimed-work.js';
+import type { Clock } from '../time/clock.js';
+import { type ConditionState, type EventCheck, type Watch, watchKey } from './watch.js';
+import type { WatchCondition } from './watch-condition.js';
+import type { CardState, EndReason, WatchChat, WatchForecast, WatchMessages, WatchMetadata } from './watch-service.js';
+import type { WatchStore } from './watch-store.js';
+
+/** Conditions that a crossing also tells the channel (a threshold), not only the thread. */
+const BROADCAST: ReadonlySet<WatchCondition['kind']> = new Set([
+  'figure',
+  'sold-share',
+  'left',
+  'sold-out',
+  'sells-out',
+]);
+
+export interface WatchPostsOptions<M> {
+  store: WatchStore;
+  work: ClaimedWork;
+  chat: WatchChat<M>;
+  messages: WatchMessages<M>;
+  clock: Clock;
+  logger: Logger;
+  /** How often each watched event is checked now (the card says it). */
+  intervalMs: () => Promise<number>;
+  /** The event's forecast at its last check here (the card says it). */
+  ahead: (eventId: string) => WatchForecast | undefined;
+  /** Hears each alert posted. */
+  onAlert?: ((kind: WatchCondition['kind']) => void) | undefined;
+  /** Whether a channel is shared with another organization, as far as Slack says. */
+  sharedWithAnotherOrganization?: ((channel: string) => Promise<boolean>) | undefined;
+}
+
+/**
+ * What a watch says in its conversation: its card (posted once, then edited), an alert per
+ * crossing in the card's thread, the summary when it ends, and the pause when the conversation
+ * refuses posts. Each post is claimed first (`ClaimedWork`); a claim taken over from a replica
+ * that died reads the card's metadata or thread before posting, so nothing goes out twice.
+ */
+export class WatchPosts<M> {
+  readonly #o: WatchPostsOptions<M>;
+
+  constructor(options: WatchPostsOptions<M>) {
+    this.#o = options;
+  }
+
+  #metadata(
+    watch: Watch,
+    kind: WatchMetadata['event_payload']['kind'],
+    extra: { condition?: string; crossing?: number } = {},
+  ) {
+    return {
+      event_type: 'eventops_watch',
+      event_payload: { watch: watchKey(watch.channel, watch.eventId), created: watch.createdAt, kind, ...extra },
+    } satisfies WatchMetadata;
+  }
+
+  /** Posts one crossing's alert in the card's thread, once across replicas and crashes. */
+  async alert(
+    watch: Watch,
+    state: ConditionState,
+    value: number,
+    check: EventCheck,
+  ): Promise<'posted' | 'busy' | 'refused'> {
+    const crossing = state.crossings + 1;
+    const key = `watch-alert:${watch.channel}:${watch.eventId}:${watch.createdAt}:${state.key}:${crossing}`;
+    const claimed = (await this.#o.work.claim(key)).kind;
+    if (claimed === 'done') return 'posted';
+    if (claimed === 'busy') return 'busy';
+    return this.#o.work.holding(key, async () => {
+      const cardTs = watch.cardTs ?? (await this.showCard(watch, 'active'));
+      if (!cardTs) {
+        await this.#o.work.release(key);
+        return 'busy';
+      }
+      const metadata = this.#metadata(watch, 'alert', { condition: state.key, crossing });
+      if (claimed === 'recovered' && (await this.#o.chat.findReply(watch.channel, cardTs, metadata))) {
+        await this.#o.work.settle(key, 'done');
+        return 'posted';
+      }
+      try {
+        await this.#o.chat.reply(
+          watch.channel,
+          cardTs,
+          this.#o.messages.alert({ watch, condition: state, value, check }),
+          {
+            broadcast: BROADCAST.has(state.condition.kind),
+            metadata,
+          },
+        );
+      } catch (error) {
+        await this.#o.work.settle(key, 'failed').catch(() => undefined);
+        if (await this.refused(watch, error)) return 'refused';
+        throw error;
+      }
+      await this.#o.work.settle(key, 'done');
+      this.#o.onAlert?.(state.condition.kind);
+      return 'posted';
+    });
+  }
+
+  /** Posts the watch's card once (claimed), or edits it; returns its ts. */
+  async showCard(watch: Watch, state: CardState): Promise<string | undefined> {
+    if (watch.cardTs) {
+      await this.updateCard(watch, state);
+      return watch.cardTs;
+    }
+    const key = `watch-card:${watch.channel}:${watch.eventId}:${watch.createdAt}`;
+    const claimed = (await this.#o.work.claim(key)).kind;
+    if (claimed === 'busy') return undefined;
+    return this.#o.work.holding(key, async () => {
+      const metadata = this.#metadata(watch, 'card');
+      let ts: string | undefined;
+      if (claimed === 'done' || claimed === 'recovered')
+        ts = await this.#o.chat.findCard(watch.channel, metadata, watch.createdAt);
+      if (!ts && claimed !== 'done') {
+        try {
+          ts = await this.#o.chat.postCard(watch.channel, await this.card(watch, state), metadata);
+        } catch (error) {
+          await this.#o.work.settle(key, 'failed').catch(() => undefined);
+          if (await this.refused(watch, error)) return undefined;
+          throw error;
+        }
+      }
+      if (claimed !== 'done') await this.#o.work.settle(key, 'done');
+      if (!ts) return undefined;
+      const cardTs = ts;
+      // A card found (posted by a replica that died) shows what it was posted with: bring it up to date.
+      if (claimed === 'done' || claimed === 'recovered') await this.updateCard({ ...watch, cardTs }, state);
+      await this.#o.store.update(watch.channel, watch.eventId, (current) =>
+        current && current.createdAt === watch.createdAt && !current.cardTs ? { ...current, cardTs } : undefined,
+      );
+      return cardTs;
+    });
+  }
+
+  /** The card's message as it stands now. */
+  async card(watch: Watch, state: CardState, endedBy?: string): Promise<M> {
+    const check = await this.#o.store.lastCheck(watch.eventId);
+    const intervalMs = await this.#o.intervalMs();
+    const live = state === 'active';
+    return this.#o.messages.card({
+      watch,
+      check,
+      nextCheckAt: live && check ? check.checkedAt + intervalMs : undefined,
+      now: this.#o.clock.now(),
+      intervalMs,
+      state,
+      ...(endedBy ? { endedBy } : {}),
+      ahead: live ? this.#o.ahead(watch.eventId) : undefined,
+    });
+  }
+
+  async updateCard(watch: Watch, state: CardState, endedBy?: string): Promise<void> {
+    if (!watch.cardTs) return;
+    try {
+      await this.#o.chat.updateCard(watch.channel, watch.cardTs, await this.card(watch, state, endedBy));
+    } catch (error) {
+      if (await this.refused(watch, error)) return;
+      throw error;
+    }
+  }
+
+  /** The event is over: its summary goes in the thread, the card says so, the watch ends. */
+  async end(watch: Watch, why: EndReason = 'over'): Promise<void> {
+    const key = `watch-summary:${watch.channel}:${watch.eventId}:${watch.createdAt}`;
+    const claimed = (await this.#o.work.claim(key)).kind;
+    if (claimed === 'busy') return;
+    return this.#o.work.holding(key, async () => {
+      try {
+        if (claimed !== 'done' && watch.cardTs) {
+          const metadata = this.#metadata(watch, 'summary');
+          const posted =
+            claimed === 'recovered' && (await this.#o.chat.findReply(watch.channel, watch.cardTs, metadata));
+          if (!posted) {
+            const check = await this.#o.store.lastCheck(watch.eventId);
+            await this.#o.chat.reply(watch.channel, watch.cardTs, this.#o.messages.summary({ watch, check, why }), {
+              broadcast: false,
+              metadata,
+            });
+          }
+          await this.updateCard(watch, why === 'unlisted' ? 'unlisted' : 'ended');
+        }
+        await this.#o.work.settle(key, 'done');
+      } catch (error) {
+        await this.#o.work.settle(key, 'failed').catch(() => undefined);
+        if (!(await this.refused(watch, error))) {
+          this.#o.logger.warn('Could not post the summary of a watch', { channel: watch.channel, error });
+          return;
+        }
+      }
+      await this.#o.store.remove(watch.channel, watch.eventId);
+    });
+  }
+
+  /** Whether Slack says the channel is shared with another organization (a failed lookup: not known, not paused). */
+  async sharedElsewhere(channel: string): Promise<boolean> {
+    try {
+      return (await this.#o.sharedWithAnotherOrganization?.(channel)) ?? false;
+    } catch (error) {
+      this.#o.logger.info('Could not tell whether a watched channel is shared with another organization', {
+        channel,
+        error,
+      });
+      return false;
+    }
+  }
+
+  /** A channel that refuses posts pauses its watch, and the person who set it up is told once. */
+  async refused(watch: Watch, error: unknown): Promise<boolean> {
+    const reason = this.#o.chat.channelRefusal(error);
+    if (!reason) return false;
+    await this.pause(watch, reason);
+    return true;
+  }
+
+  /** Pauses a watch (no more checks or posts there) and tells the person who set it up, once. */
+  async pause(watch: Watch, reason: string): Promise<void> {
+    const paused = await this.#o.store.update(watch.channel, watch.eventId, (current) =>
+      current && current.createdAt === watch.createdAt && !current.paused
+        ? { ...current, paused: { reason, at: this.#o.clock.now() } }
+        : undefined,
+    );
+    if (paused) {
+      this.#o.logger.warn('A channel refuses watch posts: its watch is paused', { channel: watch.channel, reason });
+      await this.#o.chat
+        .notify(watch.setBy, this.#o.messages.paused(watch, reason))
+        .catch((notifyError: unknown) =>
+          this.#o.logger.warn('Could not tell of a paused watch', { error: notifyError }),
+        );
+    }
+  }
+}
