@@ -170,7 +170,10 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
     };
     const slackClient = () => late.app.get().client;
     // Read when a report is shown: built with the sales history, after the catalog.
-    const insights: SalesInsights = { of: (eventId, report) => late.insights.get().of(eventId, report) };
+    const insights: SalesInsights = {
+      of: (eventId, report) => late.insights.get().of(eventId, report),
+      finished: (now) => late.insights.get().finished(now),
+    };
 
     const observability = buildObservability({
       store: store.keyValue,
@@ -290,6 +293,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
             startsAtMs: watch.startsAtMs,
           })),
         history: history.history,
+        finished: (now) => insights.finished(now),
         message: salesDigestMessage,
         clock,
       }),

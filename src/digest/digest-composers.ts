@@ -53,9 +53,6 @@ export interface SalesDigestMessageInput {
   now: number;
 }
 
-/** How long the finished events a forecast learns from are read again at most. */
-const FINISHED_FOR_MS = 10 * 60_000;
-
 /**
  * The sales digest: each event watched in the subscription's conversation (a person's own watches
  * for a personal one), its sales since the previous sales digest (or a day or a week back on the
@@ -64,23 +61,12 @@ const FINISHED_FOR_MS = 10 * 60_000;
 export function salesDigestComposer<M>(options: {
   /** The events watched in a conversation (a channel, or a person's id for their own watches). */
   watched: (conversation: string) => Promise<WatchedEvent[]>;
-  history: Pick<SalesHistory, 'read' | 'finished'>;
+  history: Pick<SalesHistory, 'read'>;
+  /** The finished events a forecast learns from (the sales insights' own, read again at most every 10 minutes). */
+  finished: (now: number) => Promise<FinishedEvent[]>;
   message: (input: SalesDigestMessageInput) => M;
   clock: Clock;
 }): DigestComposer<M> {
-  let finished: { at: number; events: FinishedEvent[] } | undefined;
-  const finishedEvents = async (now: number) => {
-    if (!finished || now - finished.at > FINISHED_FOR_MS) {
-      const histories = await options.history.finished(now);
-      const events = histories.flatMap((h) =>
-        h.startsAtMs === undefined
-          ? []
-          : [{ startsAtMs: h.startsAtMs, capacity: h.points.at(-1)?.capacity, points: h.points }],
-      );
-      finished = { at: now, events };
-    }
-    return finished.events;
-  };
   return {
     async compose(subscription, _fire) {
       const now = options.clock.now();
@@ -103,7 +89,7 @@ export function salesDigestComposer<M>(options: {
           points: history.points,
         });
       }
-      const entries = salesDigestEntries({ now, since, events, finished: await finishedEvents(now) });
+      const entries = salesDigestEntries({ now, since, events, finished: await options.finished(now) });
       return { message: options.message({ entries, cadence, since, now }), events: entries.length };
     },
   };

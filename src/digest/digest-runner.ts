@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DayEntry } from '../catalog/calendar-days.js';
 import type { EventCatalog } from '../catalog/event-catalog.js';
 import type { Logger } from '../logger.js';
+import { ClaimedWork } from '../store/claimed-work.js';
 import type { Claim, ClaimStore } from '../store/claims.js';
 import type { Clock } from '../time/clock.js';
 import { formatPlainDate, plainDateAt } from '../time/zoned.js';
@@ -111,10 +112,10 @@ export class DigestRunner<M> implements DigestRunning {
   readonly #retryBaseMs: number;
   readonly #retryMaxMs: number;
   readonly #leaseMs: number;
-  readonly #retentionMs: number;
+  /** Prunes settled claims, one retention for every kind of claimed work. */
+  readonly #work: ClaimedWork;
   readonly #retries = new Map<string, { timer: NodeJS.Timeout; attempt: number }>();
   readonly #events: DigestComposer<M>;
-  #lastPrune = Number.NEGATIVE_INFINITY;
 
   constructor(options: DigestRunnerOptions<M>) {
     this.#options = options;
@@ -122,7 +123,14 @@ export class DigestRunner<M> implements DigestRunning {
     this.#retryBaseMs = options.retryBaseMs ?? 30_000;
     this.#retryMaxMs = options.retryMaxMs ?? 15 * 60_000;
     this.#leaseMs = options.claimLeaseMs ?? 10 * 60_000;
-    this.#retentionMs = options.claimRetentionMs ?? 14 * 86_400_000;
+    this.#work = new ClaimedWork({
+      claims: options.claims,
+      owner: randomUUID(),
+      leaseMs: this.#leaseMs,
+      clock: options.clock,
+      logger: options.logger,
+      ...(options.claimRetentionMs !== undefined ? { retentionMs: options.claimRetentionMs } : {}),
+    });
     this.#events = eventDigestComposer({
       catalog: options.catalog,
       digest: (input) => options.messages.digest(input),
@@ -155,7 +163,7 @@ export class DigestRunner<M> implements DigestRunning {
   /** On start: sends (or recovers) digests due within the grace period; logs and skips older ones. */
   async catchUp(): Promise<DigestOutcome[]> {
     const now = this.#options.clock.now();
-    await this.#prune(now);
+    await this.#work.prune();
     const outcomes: DigestOutcome[] = [];
     for (const subscription of await this.#options.subscriptions.all()) {
       if (subscription.status !== 'active') continue;
@@ -210,23 +218,17 @@ export class DigestRunner<M> implements DigestRunning {
       return { kind: 'channel-failing', date: fire.date, reason: subscription.failure ?? 'the channel refused posts' };
     }
     const key = claimKey(subscriptionId, fire.date);
-    const owner = randomUUID();
-    const now = this.#options.clock.now();
-    await this.#prune(now);
-    let recovering: Claim | undefined;
-    if (!(await this.#options.claims.claim(key, owner, now))) {
-      const claim = await this.#options.claims.get(key);
-      if (claim?.state === 'done') return { kind: 'already-sent', date: fire.date };
-      if (!claim || (claim.state === 'claimed' && now - claim.at < this.#leaseMs)) {
-        return { kind: 'in-progress', date: fire.date };
-      }
-      if (!(await this.#options.claims.takeOver(key, claim, owner, now)))
-        return { kind: 'in-progress', date: fire.date };
-      recovering = claim;
-      log.info('Recovering a digest whose last attempt failed or never finished', { state: claim.state });
-    }
+    await this.#work.prune();
+    // Each attempt claims as an owner of its own: a retry here takes over its own failed attempt.
+    const attempt = this.#attemptWork();
+    const claimed = await attempt.claim(key);
+    if (claimed.kind === 'done') return { kind: 'already-sent', date: fire.date };
+    if (claimed.kind === 'busy') return { kind: 'in-progress', date: fire.date };
+    const recovering: Claim | undefined = claimed.kind === 'recovered' ? claimed.previous : undefined;
+    if (recovering)
+      log.info('Recovering a digest whose last attempt failed or never finished', { state: recovering.state });
     const settle = async (state: 'done' | 'failed', outcome: 'sent' | 'skipped-empty' | 'failed') => {
-      await this.#options.claims.settle(key, owner, state, this.#options.clock.now());
+      await attempt.settle(key, state);
       const at = new Date(this.#options.clock.now()).toISOString();
       await this.#options.subscriptions.update(subscriptionId, (current) => ({
         ...current,
@@ -338,10 +340,15 @@ export class DigestRunner<M> implements DigestRunning {
     this.#retries.delete(key);
   }
 
-  async #prune(now: number): Promise<void> {
-    if (now - this.#lastPrune < 3_600_000) return;
-    this.#lastPrune = now;
-    const pruned = await this.#options.claims.prune(now - this.#retentionMs);
-    if (pruned > 0) this.#options.logger.info('Pruned old claims', { pruned });
+  /** One attempt's claims: a failed attempt may be taken over at once, a running one after the lease. */
+  #attemptWork(): ClaimedWork {
+    return new ClaimedWork({
+      claims: this.#options.claims,
+      owner: randomUUID(),
+      leaseMs: this.#leaseMs,
+      failedRetryMs: 0,
+      clock: this.#options.clock,
+      logger: this.#options.logger,
+    });
   }
 }

@@ -22,6 +22,8 @@ export interface SalesInsights {
    * Undefined when the event's start is not known.
    */
   of(eventId: string, report?: EventReport): Promise<SalesInsight | undefined>;
+  /** The organization's finished events a forecast learns from (read again at most every 10 minutes). */
+  finished(now: number): Promise<FinishedEvent[]>;
 }
 
 const FINISHED_FOR_MS = 10 * 60_000;
@@ -39,17 +41,15 @@ export function salesInsights(options: {
   let finished: { at: number; events: Promise<FinishedEvent[]> } | undefined;
   const finishedEvents = (now: number) => {
     if (!finished || now - finished.at > FINISHED_FOR_MS) {
-      const events = options.history
-        .finished(now)
-        .then((histories) =>
-          histories
-            .filter((h) => h.startsAtMs !== undefined)
-            .map((h) => ({
-              startsAtMs: h.startsAtMs as number,
-              capacity: h.points.at(-1)?.capacity,
-              points: h.points,
-            })),
-        );
+      const events = options.history.finished(now).then((histories) =>
+        histories
+          .filter((h) => h.startsAtMs !== undefined)
+          .map((h) => ({
+            startsAtMs: h.startsAtMs as number,
+            capacity: h.points.at(-1)?.capacity,
+            points: h.points,
+          })),
+      );
       finished = { at: now, events };
       events.catch(() => {
         finished = undefined;
@@ -58,6 +58,7 @@ export function salesInsights(options: {
     return finished.events;
   };
   return {
+    finished: (now) => finishedEvents(now),
     async of(eventId, report) {
       const now = options.clock.now();
       const stored = await options.history.read(eventId);

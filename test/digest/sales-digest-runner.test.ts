@@ -50,6 +50,7 @@ async function harness() {
     sales: salesDigestComposer<Message>({
       watched: async (conversation) => watchedIn[conversation] ?? [],
       history,
+      finished: async () => [],
       message: (input) => ({ kind: 'sales', input }),
       clock,
     }),
