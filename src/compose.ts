@@ -98,12 +98,14 @@ export interface ComposeOptions {
   healthPort?: number;
   /** How long /readyz's store probe and /metrics' reads may take. @default 1 s, 1 s, 1.8 s in all */
   observability?: ObservabilityDeadlines;
+  /** TICKETING_API_URL was not set, so the simulator is the default (the sandbox): the log says so. */
+  simulatorByDefault?: boolean;
   /** Opens the store; the bot closes it last. @default `openStore(config.storeUrl)` */
   openStore?: () => Promise<OpenedStore>;
 }
 
 /** The demo service, when TICKETING_API_URL is `simulator`: loaded only then, so a deployment never holds it. */
-async function ticketingService(config: Config, logger: Logger) {
+async function ticketingService(config: Config, logger: Logger, byDefault = false) {
   if (config.ticketing.apiUrl !== 'simulator') {
     const { apiUrl, apiKey } = config.ticketing;
     if (!apiUrl || !apiKey) throw new Error('composeBot needs TICKETING_API_URL and TICKETING_API_KEY');
@@ -116,7 +118,12 @@ async function ticketingService(config: Config, logger: Logger) {
     // Sales accumulate, promo codes run down, some events sell out: a watch fires within minutes.
     motion: 'moving',
   });
-  logger.warn('TICKETING_API_URL=simulator: serving demo data from the built-in simulator', { url: simulator.url });
+  logger.warn(
+    byDefault
+      ? 'TICKETING_API_URL is not set: the built-in simulator serves demo data (set it to a real service to use one)'
+      : 'TICKETING_API_URL=simulator: serving demo data from the built-in simulator',
+    { url: simulator.url },
+  );
   return {
     apiUrl: simulator.url,
     apiKey: simulator.apiKeys[0] as string,
@@ -150,7 +157,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
     const store = closers.keep(await openBotStore(config, options));
     logger.info('Store opened', { store: store.description });
     const { shared } = store;
-    const service = closers.keep(await ticketingService(config, logger));
+    const service = closers.keep(await ticketingService(config, logger, options.simulatorByDefault));
     const work = new WorkTracker();
     const activity = new ActivityStore(store.keyValue);
     // Every report read names promo codes with their ids: remembered, so a code needs no report later.

@@ -54,7 +54,12 @@ export async function startSandboxStack(options: {
       // Event page links pasted in the sandbox unfold, as they would with EVENT_PAGE_URL set.
       EVENT_PAGE_URL: options.env.EVENT_PAGE_URL?.trim() || SANDBOX_EVENT_PAGE_URL,
     });
-    const bot = await composeBot(config, { logger: options.logger, ...options.compose });
+    const bot = await composeBot(config, {
+      logger: options.logger,
+      // Nothing named a service: the simulator is the default, and the log says so in those words.
+      simulatorByDefault: !options.env.TICKETING_API_URL?.trim(),
+      ...options.compose,
+    });
     const server = (await bot.app.start({ port: 0, host: '127.0.0.1' })) as Server;
     sandbox.connect(`http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`, signingSecret, {
       unfurlHost: config.eventPageUrl ? eventLinks(config.eventPageUrl).host : undefined,

@@ -123,6 +123,8 @@ describe('start-up rules', () => {
       const firstLine = JSON.parse(main.output().stderr.split('\n')[0] ?? '{}') as { msg?: string };
       expect(firstLine.msg).toMatch(/local Slack sandbox on a store of its own, in memory/);
       expect(main.output().stderr).not.toContain(redis.url);
+      // Nothing named a service: the simulator is the default, and the log says it in those words.
+      await main.waitFor(/TICKETING_API_URL is not set: the built-in simulator serves demo data/);
       // The sandbox's catch-up and catalog ran; the deployment's Redis saw none of it.
       await main.waitFor(/"Store opened"/);
       await expectUnchanged();
