@@ -11,7 +11,7 @@ import { postCounted } from '../posted-messages.js';
 import { respondPrivately } from '../respond-safely.js';
 import { countSlackError } from '../slack-errors.js';
 
-const valueOf = (action: unknown) =>
+const buttonValue = (action: unknown) =>
   typeof action === 'object' && action !== null && 'value' in action && typeof action.value === 'string'
     ? action.value
     : '';
@@ -29,7 +29,7 @@ export function registerWatchChart(app: App, deps: SlackDeps): void {
       'container' in body && body.container ? (body.container as { message_ts?: unknown }).message_ts : undefined;
     let eventId: string;
     try {
-      eventId = parseId('event', valueOf(action));
+      eventId = parseId('event', buttonValue(action));
     } catch {
       return;
     }
