@@ -44,7 +44,7 @@ describe('the bot asks Slack who it is once, before it starts', () => {
       () => undefined,
       (failure: unknown) => failure as Error,
     );
-    expect(error?.message).toBe('SLACK_BOT_TOKEN: Slack refused the token (invalid_auth)');
+    expect(error?.message).toMatch(/^SLACK_BOT_TOKEN: Slack refused the token \(invalid_auth\)/);
     expect(`${error?.message} ${logs.join('\n')}`).not.toContain(BOT_TOKEN.slice(-12));
   });
 
@@ -53,7 +53,7 @@ describe('the bot asks Slack who it is once, before it starts', () => {
     const url = slack.apiUrl;
     await slack.close();
     const { attempt } = await compose(url);
-    await expect(attempt).rejects.toThrow(`Slack did not answer auth.test at ${url}`);
+    await expect(attempt).rejects.toThrow(`SLACK_API_URL: could not reach Slack at ${url}`);
   });
 
   it('starts once Slack names the bot, and asks it once only', async () => {

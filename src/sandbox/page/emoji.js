@@ -25,6 +25,9 @@ const EMOJI = new Map([
   ['wave', '👋'],
   ['white_check_mark', '✅'],
   ['zzz', '💤'],
+  ['crystal_ball', '🔮'],
+  ['turtle', '🐢'],
+  ['chart_with_downwards_trend', '📉'],
 ]);
 
 /** The emoji a shortcode names, or `undefined` for one the page does not know (shown as typed). */
