@@ -103,9 +103,8 @@ function salesWhen(subscription: Pick<Subscription, 'weekdays' | 'time' | 'timez
   return md`${days}${clip(subscription.time, 5)} ${clip(subscription.timezone, 60)}`;
 }
 
-/** `/events digest status --sales`: a sales digest's settings, next and last run. */
-function salesDigestStatusMessage(input: DigestStatusInput): SlackMessage {
-  const title = clip(salesTitle(input), 30);
+/** What both digests' status says alike: paused or not, the next run in its zone and yours, the last run. */
+function statusParts(input: DigestStatusInput) {
   const refused = input.personal ? md`I could not DM you` : md`the channel refused posts`;
   const paused =
     input.status === 'failing'
@@ -118,6 +117,13 @@ function salesDigestStatusMessage(input: DigestStatusInput): SlackMessage {
   const last = input.lastRun
     ? md`${clip(input.lastRun.date, 10)}: ${clip(input.lastRun.outcome, 20)} at ${readerInstant(input.lastRun.at)}`
     : md`not yet`;
+  return { paused, next, last };
+}
+
+/** `/events digest status --sales`: a sales digest's settings, next and last run. */
+function salesDigestStatusMessage(input: DigestStatusInput): SlackMessage {
+  const title = clip(salesTitle(input), 30);
+  const { paused, next, last } = statusParts(input);
   const lines = [
     input.personal
       ? md`*Your ${clip(salesTitle(input, false), 30)}, in your DM with me*${paused}`
@@ -140,19 +146,8 @@ function salesDigestStatusMessage(input: DigestStatusInput): SlackMessage {
 /** `/events digest status` (`--me`: the person's own, in their DM; a sales digest's own settings). */
 export function digestStatusMessage(input: DigestStatusInput): SlackMessage {
   if (input.kind === 'sales') return salesDigestStatusMessage(input);
-  const refused = input.personal ? md`I could not DM you` : md`the channel refused posts`;
-  const paused =
-    input.status === 'failing'
-      ? md`  ${warning(md`*Paused*: ${refused} (${clip(input.failure ?? 'unknown', 60)})`)}`
-      : md``;
+  const { paused, next, last } = statusParts(input);
   const window = input.days === 1 ? md`today's events` : md`the events of today and the next ${input.days - 1} day(s)`;
-  const next =
-    input.status === 'active'
-      ? md`${clip(instant(input.nextAt, input.timezone), 40)} (${dateToken(input.nextAt, '{date_short_pretty} at {time} your time', utcMinute(input.nextAt))})`
-      : md`none until it is turned on again`;
-  const last = input.lastRun
-    ? md`${clip(input.lastRun.date, 10)}: ${clip(input.lastRun.outcome, 20)} at ${readerInstant(input.lastRun.at)}`
-    : md`not yet`;
   const lines = [
     input.personal
       ? md`*Your daily digest, in your DM with me*${paused}`
