@@ -1,9 +1,10 @@
 import type { Forecast } from '../forecast/forecast.js';
 import type { SalesPoint } from '../history/sales-point.js';
-import { quantityRows } from '../reports/report-figures.js';
+import { quantityRows, topFigures } from '../reports/report-figures.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import { type Block, context, LIMITS, mrkdwnSection, type SlackMessage } from './block-kit.js';
 import { clip, dateToken, escapeText, joinMrkdwn, type Mrkdwn, md, shorten } from './mrkdwn.js';
+import { formatNumber, humanise } from './report-blocks.js';
 
 /**
  * Sales pace, forecasts and their charts (issue 28): Slack's `data_visualization` block (a line
@@ -157,6 +158,26 @@ export function promoTableBlocks(report: EventReport): Block[] {
   return blocks;
 }
 
+/** The report's top-level figures as a table: figure and value (at most 99 under the header). */
+export function figuresTableBlocks(report: EventReport): Block[] {
+  const figures = topFigures(report);
+  if (figures.length === 0) return [];
+  const cell = (text: string) => ({ type: 'raw_text' as const, text: plain(text, 200) });
+  const currency = typeof report.currency === 'string' ? report.currency.slice(0, 10) : undefined;
+  return [
+    {
+      type: 'table' as const,
+      column_settings: [{ align: 'left' as const }, { align: 'right' as const }],
+      rows: [
+        [cell('Figure'), cell('Value')],
+        ...figures
+          .slice(0, CHART_LIMITS.tableRows - 1)
+          .map(([key, value]) => [cell(humanise(key)), cell(formatNumber(key, value, currency))]),
+      ],
+    },
+  ];
+}
+
 const perDayWords = (perDay: number) => md`${escapeText(oneDecimal.format(perDay))}/day`;
 
 /** The pace in words: per day over the last week, else per hour over the last day; undefined when unknown. */
@@ -245,7 +266,11 @@ export function reportSalesBlocks(input: {
       }),
     );
   }
-  blocks.push(...promoChartBlocks(input.report), ...promoTableBlocks(input.report));
+  blocks.push(
+    ...promoChartBlocks(input.report),
+    ...promoTableBlocks(input.report),
+    ...figuresTableBlocks(input.report),
+  );
   return { blocks, text };
 }
 

@@ -78,6 +78,7 @@ import {
   reportProgressMessage,
 } from '../../src/render/report-blocks.js';
 import {
+  figuresTableBlocks,
   forecastWords,
   paceWords,
   promoChartBlocks,
@@ -555,6 +556,7 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
       ),
     promoChartBlocks: () =>
       HOSTILE.flatMap((code) => promoChartBlocks({ promos: [{ code, redeemed: 3, quantity: 10 }] })),
+    figuresTableBlocks: () => HOSTILE.flatMap((text) => figuresTableBlocks({ [text]: 3, currency: text })),
     promoTableBlocks: () =>
       HOSTILE.flatMap((code) => promoTableBlocks({ promos: [{ code, redeemed: 3, quantity: 10 }] })),
     paceWords: () => [paceWords(SAMPLE_FORECAST) ?? md`none`],

@@ -3,6 +3,7 @@ import type { Forecast } from '../../src/forecast/forecast.js';
 import {
   CHART_LIMITS,
   type DataVisualizationBlock,
+  figuresTableBlocks,
   forecastWords,
   promoChartBlocks,
   promoTableBlocks,
@@ -99,6 +100,17 @@ describe('promo codes as a bar chart and a table', () => {
     expect(table.rows).toHaveLength(100);
     expect(table.rows.every((row) => row.length === 4)).toBe(true);
     expect(JSON.stringify(blocks[1])).toContain('31 more promo code(s)');
+  });
+
+  it('tables the report’s figures too, each with its value as the report shows it', () => {
+    const [table] = figuresTableBlocks({ ticketsSold: 1200, grossRevenue: 4800.5, currency: 'EUR' }) as unknown as [
+      { rows: { text: string }[][] },
+    ];
+    expect(table.rows.map((row) => row.map((cell) => cell.text))).toEqual([
+      ['Figure', 'Value'],
+      ['Tickets sold', '1,200'],
+      ['Gross revenue', expect.stringContaining('4,800.5')],
+    ]);
   });
 
   it('has nothing to show for a report that names no promo codes', () => {
