@@ -7,7 +7,7 @@
 import { EventCatalog } from '../src/catalog/event-catalog.js';
 import { searchEvents } from '../src/catalog/event-search.js';
 import { DigestRunner } from '../src/digest/digest-runner.js';
-import { pacedPoster } from '../src/digest/slack-poster.js';
+import { pacedPoster } from '../src/digest/paced-poster.js';
 import { SubscriptionStore } from '../src/digest/subscription-store.js';
 import { silentLogger } from '../src/logger.js';
 import type { SlackMessage } from '../src/render/block-kit.js';

@@ -7,7 +7,7 @@ import type { DigestComposer } from './digest-composers.js';
 import { type DigestMessages, DigestRunner, type DigestRunnerOptions } from './digest-runner.js';
 import { DigestScheduler } from './digest-scheduler.js';
 import { DigestService } from './digest-service.js';
-import { pacedPoster } from './slack-poster.js';
+import { pacedPoster } from './paced-poster.js';
 import { SubscriptionStore } from './subscription-store.js';
 
 export interface BuildDigestsOptions<M> {

@@ -6,7 +6,7 @@ import { EventCatalog } from '../../src/catalog/event-catalog.js';
 import { type DigestMetadata, DigestRunner } from '../../src/digest/digest-runner.js';
 import { DigestScheduler } from '../../src/digest/digest-scheduler.js';
 import { fireOn } from '../../src/digest/fire-times.js';
-import { pacedPoster } from '../../src/digest/slack-poster.js';
+import { pacedPoster } from '../../src/digest/paced-poster.js';
 import type { Subscription } from '../../src/digest/subscription.js';
 import { SubscriptionStore } from '../../src/digest/subscription-store.js';
 import { createLogger, silentLogger } from '../../src/logger.js';
