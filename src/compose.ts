@@ -10,7 +10,7 @@ import { type SalesInsights, salesInsights } from './forecast/sales-insights.js'
 import { type BuiltHistory, buildSalesHistory } from './history/build-history.js';
 import type { SalesHistory } from './history/sales-history.js';
 import { Closers } from './lifecycle/closers.js';
-import { Late } from './lifecycle/late.js';
+import { LatePart } from './lifecycle/late-part.js';
 import { WorkTracker } from './lifecycle/work-tracker.js';
 import type { Logger } from './logger.js';
 import { buildObservability, type ObservabilityDeadlines } from './observability/build-observability.js';
@@ -168,12 +168,12 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
 
     // Parts that others refer to before they exist: read at a scrape, in a callback, once built.
     const late = {
-      ticketing: new Late<TicketingClient>('The ticketing client'),
-      sharedQueue: new Late<SharedReportQueue<ReportDelivery>>('The shared report queue'),
-      watches: new Late<BuiltWatches<SlackMessage>>('The watches'),
-      history: new Late<BuiltHistory>('The sales history'),
-      insights: new Late<SalesInsights>('The sales insights'),
-      app: new Late<App>('The Slack app'),
+      ticketing: new LatePart<TicketingClient>('The ticketing client'),
+      sharedQueue: new LatePart<SharedReportQueue<ReportDelivery>>('The shared report queue'),
+      watches: new LatePart<BuiltWatches<SlackMessage>>('The watches'),
+      history: new LatePart<BuiltHistory>('The sales history'),
+      insights: new LatePart<SalesInsights>('The sales insights'),
+      app: new LatePart<App>('The Slack app'),
     };
     const slackClient = () => late.app.get().client;
     // Read when a report is shown: built with the sales history, after the catalog.

@@ -2,7 +2,7 @@
  * A part of the bot that other parts refer to before it is built (a metric read at scrape time, a
  * callback that runs once the bot is up): set once, read only after.
  */
-export class Late<T> {
+export class LatePart<T> {
   readonly #what: string;
   #value: T | undefined;
 
