@@ -12,7 +12,8 @@
 
 import { silentLogger } from '../src/logger.js';
 import type { KeyValueStore } from '../src/store/key-value-store.js';
-import { type OpenedStore, openStore } from '../src/store/open-store.js';
+import { openStore } from '../src/store/open-store.js';
+import type { StoreHandle } from '../src/store/store-handle.js';
 import type { EventReport } from '../src/ticketing/schemas.js';
 import { type WatchChat, type WatchMessages, WatchService } from '../src/watches/watch-service.js';
 import { WatchStore } from '../src/watches/watch-store.js';
@@ -93,7 +94,7 @@ const messages: WatchMessages<string> = {
   paused: () => 'paused',
 };
 
-async function measure(name: string, opened: OpenedStore): Promise<void> {
+async function measure(name: string, opened: StoreHandle): Promise<void> {
   const { store, tally } = counting(opened.keyValue);
   const clock = { t: T0, now: () => clock.t };
   let sold = 100;

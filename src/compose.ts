@@ -31,7 +31,8 @@ import { digestSlack } from './slack/digest-slack.js';
 import type { ReportDelivery, ReportTarget } from './slack/report-target.js';
 import { watchMessages, watchSlack } from './slack/watch-slack.js';
 import { ActivityStore } from './store/activity-store.js';
-import { type OpenedStore, openStore } from './store/open-store.js';
+import { openStore } from './store/open-store.js';
+import type { StoreHandle } from './store/store-handle.js';
 import { buildTicketing } from './ticketing/build-ticketing.js';
 import type { RetryOptions, TicketingClient } from './ticketing/client.js';
 import { reportQueueLimits } from './ticketing/create-client.js';
@@ -101,7 +102,7 @@ export interface ComposeOptions {
   /** TICKETING_API_URL was not set, so the simulator is the default (the sandbox): the log says so. */
   simulatorByDefault?: boolean;
   /** Opens the store; the bot closes it last. @default `openStore(config.storeUrl)` */
-  openStore?: () => Promise<OpenedStore>;
+  openStore?: () => Promise<StoreHandle>;
 }
 
 /** The demo service, when TICKETING_API_URL is `simulator`: loaded only then, so a deployment never holds it. */
@@ -133,7 +134,7 @@ async function ticketingService(config: Config, logger: Logger, byDefault = fals
 }
 
 /** The store `STORE_URL` names (or the one the caller opens). */
-function openBotStore(config: Config, options: ComposeOptions): Promise<OpenedStore> {
+function openBotStore(config: Config, options: ComposeOptions): Promise<StoreHandle> {
   if (options.openStore) return options.openStore();
   return openStore(config.storeUrl, {
     ...(options.cwd ? { cwd: options.cwd } : {}),

@@ -1,6 +1,6 @@
 import type { Logger } from '../logger.js';
 import type { KeyValueStore } from '../store/key-value-store.js';
-import type { RedisConnection } from '../store/opened-store.js';
+import type { RedisConnection } from '../store/store-handle.js';
 import type { RateLimitSpec } from '../ticketing/rate-limit.js';
 import type { CachedReport } from '../ticketing/report-queue.js';
 import type { WaitingLimits } from '../ticketing/report-waiting.js';

@@ -1,7 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { Config } from '../config.js';
 import { PendingPromoChanges } from '../promo/pending-promo-changes.js';
-import type { OpenedStore } from '../store/open-store.js';
+import type { StoreHandle } from '../store/store-handle.js';
 import { createSlackApp, type SlackAppOptions } from './create-slack-app.js';
 import type { SlackDeps } from './deps.js';
 import { PromoStepPermissions } from './functions/promo-step-permissions.js';
@@ -23,7 +23,7 @@ export type SlackParts = Omit<
 
 export interface BuildSlackAppOptions {
   slack: Config['slack'] & { botToken: string };
-  store: Pick<OpenedStore, 'keyValue' | 'claims'>;
+  store: Pick<StoreHandle, 'keyValue' | 'claims'>;
   parts: SlackParts;
   routes: SlackAppOptions['routes'];
   /** How failed Web API calls are tried again. @default 2 retries, 500 ms doubling to 5 s */

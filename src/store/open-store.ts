@@ -5,9 +5,7 @@ import type { KeyvStoreAdapter } from 'keyv';
 import { type Logger, silentLogger } from '../logger.js';
 import { SqliteClaims } from './claims.js';
 import { type KeyLock, keyValueStore, StoreError } from './key-value-store.js';
-import type { OpenedStore } from './opened-store.js';
-
-export type { OpenedStore } from './opened-store.js';
+import type { StoreHandle } from './store-handle.js';
 
 export interface OpenStoreOptions {
   /** Folder that relative paths resolve against. @default process.cwd() */
@@ -21,7 +19,7 @@ export interface OpenStoreOptions {
   lockMs?: number;
 }
 
-type Opener = (url: string, location: string, options: OpenStoreOptions) => Promise<OpenedStore>;
+type Opener = (url: string, location: string, options: OpenStoreOptions) => Promise<StoreHandle>;
 
 // Redis, its clients and BullMQ load only when a replica asks for them: one process on SQLite
 // starts lighter and never has them in memory.
@@ -40,7 +38,7 @@ const BACKENDS: Record<string, Opener> = { sqlite: openSqlite, redis: openRedisS
 export const DEFAULT_NAMESPACE = 'eventops';
 
 /** Opens the store `url` names, by its scheme; an unknown scheme is refused, naming the known ones. */
-export async function openStore(url: string, options: OpenStoreOptions = {}): Promise<OpenedStore> {
+export async function openStore(url: string, options: OpenStoreOptions = {}): Promise<StoreHandle> {
   const match = /^([a-z][a-z0-9+.-]*):\/\/(.+)$/i.exec(url);
   const open = match?.[1] ? BACKENDS[match[1].toLowerCase()] : undefined;
   if (!match?.[2] || !open) {
@@ -53,7 +51,7 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
 }
 
 /** `sqlite://<path>` (its folder created) or `sqlite://:memory:`. */
-async function openSqlite(_url: string, location: string, options: OpenStoreOptions): Promise<OpenedStore> {
+async function openSqlite(_url: string, location: string, options: OpenStoreOptions): Promise<StoreHandle> {
   const inMemory = location === ':memory:';
   const path = inMemory ? ':memory:' : resolve(options.cwd ?? process.cwd(), location);
   if (!inMemory) await mkdir(dirname(path), { recursive: true });

@@ -4,9 +4,9 @@ import { type Logger, silentLogger } from '../logger.js';
 import { CLAIM_RETENTION_MS } from './claimed-work.js';
 import type { Claim, ClaimState, ClaimStore } from './claims.js';
 import { type KeyLock, keyValueStore, LockBusy, type LockOptions, StoreError } from './key-value-store.js';
-import type { OpenedStore, SharedRedis } from './opened-store.js';
 import { redisRefusal, redisStartError } from './redis-refusal.js';
 import { describeRedis, parseRedisUrl } from './redis-url.js';
+import type { SharedRedis, StoreHandle } from './store-handle.js';
 
 /** The Redis commands this module needs (node-redis, as @keyv/redis holds it). */
 interface RedisCommands {
@@ -283,7 +283,7 @@ async function probeAtStart(client: StartClient, key: string, refusal: () => unk
 export async function openRedis(
   url: string,
   options: { logger?: Logger; namespace: string; lockMs?: number },
-): Promise<OpenedStore> {
+): Promise<StoreHandle> {
   const logger = options.logger ?? silentLogger;
   // Parsed once, here: the client gets fields, never the URL, so no library re-parses (or logs) it.
   const connection = parseRedisUrl(url);

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import type { RedisConnection } from './opened-store.js';
+import type { RedisConnection } from './store-handle.js';
 
 /** A `STORE_URL` that names Redis but cannot be used; the message never holds the credentials. */
 export class RedisUrlError extends Error {

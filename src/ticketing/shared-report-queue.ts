@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { type Job, Queue, Worker } from 'bullmq';
 import { type Logger, silentLogger } from '../logger.js';
-import type { RedisConnection } from '../store/opened-store.js';
+import type { RedisConnection } from '../store/store-handle.js';
 import type { Clock } from '../time/clock.js';
 import { every, sleep, systemClock } from '../time/clock.js';
 import { type CancelledError, RateLimitedError } from './errors.js';

@@ -15,7 +15,8 @@ import { digestMessage, digestPausedMessage } from '../../src/render/digest-bloc
 import { md } from '../../src/render/mrkdwn.js';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
 import { channelRefusal, personRefusal } from '../../src/slack/slack-errors.js';
-import { type OpenedStore, openStore } from '../../src/store/open-store.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { StoreHandle } from '../../src/store/store-handle.js';
 import { createTicketingClient } from '../../src/ticketing/create-client.js';
 import { limits } from '../helpers/ticketing.js';
 
@@ -50,7 +51,7 @@ interface Harness {
     retryBaseMs?: number;
     /** An SQLite store in memory, for a run that never restarts (no file to sync on every write). */
     inMemory?: boolean;
-  }): Promise<{ runner: DigestRunner<SlackMessage>; subscriptions: SubscriptionStore; store: OpenedStore }>;
+  }): Promise<{ runner: DigestRunner<SlackMessage>; subscriptions: SubscriptionStore; store: StoreHandle }>;
 }
 
 async function harness(startAt: number, eventCount = 160): Promise<Harness> {

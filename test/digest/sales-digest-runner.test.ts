@@ -5,7 +5,8 @@ import { newSubscription, salesKey } from '../../src/digest/subscription.js';
 import { SubscriptionStore } from '../../src/digest/subscription-store.js';
 import { SalesHistory } from '../../src/history/sales-history.js';
 import { silentLogger } from '../../src/logger.js';
-import { type OpenedStore, openStore } from '../../src/store/open-store.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { StoreHandle } from '../../src/store/store-handle.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -20,7 +21,7 @@ const MONDAY = Date.UTC(2026, 10, 30, 8, 0);
 type Message = { kind: 'events'; date: string } | { kind: 'sales'; input: SalesDigestMessageInput };
 
 async function harness() {
-  const store: OpenedStore = await openStore('sqlite://:memory:');
+  const store: StoreHandle = await openStore('sqlite://:memory:');
   cleanup.push(() => store.close());
   const clock = {
     time: MONDAY,

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SalesHistory, thinned } from '../../src/history/sales-history.js';
 import { salesPointOf } from '../../src/history/sales-point.js';
 import { silentLogger } from '../../src/logger.js';
-import { type OpenedStore, openStore } from '../../src/store/open-store.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { StoreHandle } from '../../src/store/store-handle.js';
 import { type RedisServer, startRedis } from '../helpers/redis-server.js';
 
 const DAY = 86_400_000;
@@ -46,7 +47,7 @@ describe('thinned', () => {
   });
 });
 
-const stores: [string, () => Promise<OpenedStore>][] = [['SQLite', () => openStore('sqlite://:memory:')]];
+const stores: [string, () => Promise<StoreHandle>][] = [['SQLite', () => openStore('sqlite://:memory:')]];
 let redis: RedisServer | undefined;
 beforeAll(async () => {
   redis = await startRedis();

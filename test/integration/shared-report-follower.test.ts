@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
-import type { OpenedStore } from '../../src/store/opened-store.js';
+import type { StoreHandle } from '../../src/store/store-handle.js';
 import { SIGNING_SECRET, startBot } from '../helpers/bot.js';
 import { useRedis } from '../helpers/redis-server.js';
 import { commandBody, postSigned } from '../helpers/slack-requests.js';
@@ -16,7 +16,7 @@ interface Outage {
 }
 
 /** The real store, with its per-key lock failing while `down.now` is true (Redis out for a while). */
-async function storeWithOutage(url: string, down: Outage): Promise<OpenedStore> {
+async function storeWithOutage(url: string, down: Outage): Promise<StoreHandle> {
   const store = await openStore(url);
   const keyValue = new Proxy(store.keyValue, {
     get(target, property) {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/logger.js';
 import { KnownPromoCodes } from '../../src/promo/known-promo-codes.js';
 import { openStore } from '../../src/store/open-store.js';
-import type { OpenedStore } from '../../src/store/opened-store.js';
+import type { StoreHandle } from '../../src/store/store-handle.js';
 import type { EventReport } from '../../src/ticketing/schemas.js';
 import { aheadClock } from '../helpers/clocks.js';
 
@@ -13,7 +13,7 @@ const promos = (codes: readonly string[], from = 0): EventReport =>
     promos: codes.map((code, i) => ({ id: `promo_${uuid(from + i)}`, code, quantity: 10, redeemed: 1 })),
   }) as EventReport;
 
-let store: OpenedStore | undefined;
+let store: StoreHandle | undefined;
 afterEach(async () => {
   await store?.close();
   store = undefined;

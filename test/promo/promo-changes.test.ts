@@ -12,7 +12,7 @@ import {
 import type { SimPromo } from '../../src/simulator/seed.js';
 import { ActivityStore } from '../../src/store/activity-store.js';
 import { openStore } from '../../src/store/open-store.js';
-import type { OpenedStore } from '../../src/store/opened-store.js';
+import type { StoreHandle } from '../../src/store/store-handle.js';
 import { type Rig, startRig } from '../helpers/ticketing.js';
 
 /**
@@ -29,7 +29,7 @@ const TTL_MS = 10 * 60_000;
 
 interface PromoRig {
   rig: Rig;
-  store: OpenedStore;
+  store: StoreHandle;
   clock: TestClock;
   editors: Set<string>;
   deps: PromoDeps;

@@ -6,7 +6,7 @@ import type { ReportStatus } from '../../src/reports/report-status.js';
 import type { ReportDelivery } from '../../src/reports/report-surface.js';
 import { userMessageFor } from '../../src/slack/user-message.js';
 import { openStore } from '../../src/store/open-store.js';
-import type { OpenedStore } from '../../src/store/opened-store.js';
+import type { StoreHandle } from '../../src/store/store-handle.js';
 import {
   CancelledError,
   InvalidRequestError,
@@ -22,7 +22,7 @@ import { systemClock } from '../../src/time/clock.js';
  * queues (their own suites cover them); the store is the real one (SQLite in memory).
  */
 
-let store: OpenedStore | undefined;
+let store: StoreHandle | undefined;
 afterEach(async () => {
   await store?.close();
   store = undefined;
@@ -46,7 +46,7 @@ function answeredHere(last: ReportStatus): ReportFlow<ReplyTarget> {
  * Replicas: the flow queues the request and returns once it is being fetched; another replica
  * finishes it later through `replyView`, as the shared queue's `deliver` does.
  */
-function answeredElsewhere(opened: OpenedStore, last: ReportStatus, keys: string[] = []): ReportFlow<ReplyTarget> {
+function answeredElsewhere(opened: StoreHandle, last: ReportStatus, keys: string[] = []): ReportFlow<ReplyTarget> {
   return {
     async follow(asked, surface) {
       const view = await surface.open({ state: 'queued', position: 1, estimatedWaitMs: 0 });
@@ -64,7 +64,7 @@ const opened = () => {
   return store;
 };
 
-const deps = (opened: OpenedStore | undefined) => ({ store: opened?.keyValue, clock: systemClock, stopping: never });
+const deps = (opened: StoreHandle | undefined) => ({ store: opened?.keyValue, clock: systemClock, stopping: never });
 
 describe('a report a caller waits for', () => {
   it('in one process, is the report the flow shows, with no store', async () => {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/logger.js';
 import { ClaimedWork } from '../../src/store/claimed-work.js';
-import { type OpenedStore, openStore } from '../../src/store/open-store.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { StoreHandle } from '../../src/store/store-handle.js';
 import { type RedisServer, startRedis } from '../helpers/redis-server.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -15,13 +16,13 @@ afterAll(async () => {
 });
 
 let namespaces = 0;
-const stores: [string, () => Promise<OpenedStore>][] = [
+const stores: [string, () => Promise<StoreHandle>][] = [
   ['SQLite', () => openStore('sqlite://:memory:')],
   ['Redis', () => openStore((redis as RedisServer).url, { logger: silentLogger, namespace: `claimed${++namespaces}` })],
 ];
 
 /** Two owners (two replicas) of the same claims, on one clock the test moves. */
-async function pair(open: () => Promise<OpenedStore>) {
+async function pair(open: () => Promise<StoreHandle>) {
   const opened = await open();
   const clock = { t: 1_000_000, now: () => clock.t };
   const make = (owner: string) =>

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { ActivityStore } from '../../src/store/activity-store.js';
 import { LockBusy } from '../../src/store/key-value-store.js';
-import { type OpenedStore, openStore } from '../../src/store/open-store.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { StoreHandle } from '../../src/store/store-handle.js';
 import { type RedisServer, startRedis } from '../helpers/redis-server.js';
 
 let redis: RedisServer;
@@ -43,9 +44,9 @@ function overlapCounter(defaultMs = 20) {
 }
 
 /** Two handles on one Redis database whose locks live `lockMs` unless renewed; closed after the test. */
-async function lockHandles(lockMs: number): Promise<[OpenedStore, OpenedStore]> {
+async function lockHandles(lockMs: number): Promise<[StoreHandle, StoreHandle]> {
   const location = `${redis.url}/${++counter % 16}`;
-  const handles: [OpenedStore, OpenedStore] = [
+  const handles: [StoreHandle, StoreHandle] = [
     await openStore(location, { lockMs }),
     await openStore(location, { lockMs }),
   ];
@@ -56,7 +57,7 @@ async function lockHandles(lockMs: number): Promise<[OpenedStore, OpenedStore]> 
 }
 
 describe.each(backends)('the store contract on %s', (_name, url) => {
-  async function twoHandles(): Promise<[OpenedStore, OpenedStore]> {
+  async function twoHandles(): Promise<[StoreHandle, StoreHandle]> {
     const location = url();
     return [await openStore(location), await openStore(location)];
   }

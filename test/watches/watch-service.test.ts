@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/logger.js';
 import type { Claim, ClaimStore } from '../../src/store/claims.js';
-import { type OpenedStore, openStore } from '../../src/store/open-store.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { StoreHandle } from '../../src/store/store-handle.js';
 import type { EventReport } from '../../src/ticketing/schemas.js';
 import type { ConditionState, EventCheck, Watch } from '../../src/watches/watch.js';
 import type { WatchCondition } from '../../src/watches/watch-condition.js';
@@ -251,7 +252,7 @@ const manualClock = (t = T0): Clock => {
 };
 
 interface Harness {
-  opened: OpenedStore;
+  opened: StoreHandle;
   store: WatchStore;
   slack: FakeSlack;
   reports: FakeReports;

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/logger.js';
 import type { KeyValueStore } from '../../src/store/key-value-store.js';
-import { type OpenedStore, openStore } from '../../src/store/open-store.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { StoreHandle } from '../../src/store/store-handle.js';
 import { type Watch, watchKey } from '../../src/watches/watch.js';
 import { WatchStore } from '../../src/watches/watch-store.js';
 
@@ -13,7 +14,7 @@ afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
 });
 
-async function opened(): Promise<OpenedStore> {
+async function opened(): Promise<StoreHandle> {
   const store = await openStore('sqlite://:memory:');
   cleanup.push(() => store.close());
   return store;
