@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { CHANGE_PROMO_SHORTCUT } from '../render/modal-views.js';
-import { SHOW_EVENT_SHORTCUT } from '../slack/shortcuts/show-event-shortcut.js';
+import { SHOW_EVENT_SHORTCUT } from '../slack/listeners/shortcuts/show-event-shortcut.js';
 
 const PAGE = new URL('./page/', import.meta.url);
 const JS = 'text/javascript; charset=utf-8';

@@ -4,7 +4,7 @@ import { PendingPromoChanges } from '../promo/pending-promo-changes.js';
 import type { StoreHandle } from '../store/store-handle.js';
 import { createSlackApp, type SlackAppOptions } from './create-slack-app.js';
 import type { SlackDeps } from './deps.js';
-import { PromoStepPermissions } from './functions/promo-step-permissions.js';
+import { PromoStepPermissions } from './listeners/workflow-steps/promo-step-permissions.js';
 import { PromoEditors } from './promo-editors.js';
 import { workflowRuns } from './workflow-runs.js';
 

@@ -3,7 +3,7 @@ import { webApi } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { homeView } from '../../src/render/home-view.js';
-import { PromoStepPermissions } from '../../src/slack/functions/promo-step-permissions.js';
+import { PromoStepPermissions } from '../../src/slack/listeners/workflow-steps/promo-step-permissions.js';
 import { PromoEditors } from '../../src/slack/promo-editors.js';
 import type { BudgetSnapshot } from '../../src/ticketing/budget.js';
 import { type FakeSlack, startFakeSlack } from '../helpers/fake-slack.js';

@@ -1,0 +1,52 @@
+import type { App } from '@slack/bolt';
+import { PROMO_FOR_EVENT_ACTION, WATCH_FOR_EVENT_ACTION } from '../../../render/event-blocks.js';
+import { md } from '../../../render/mrkdwn.js';
+import { conditionsOffered, defaultConditions, describeCondition } from '../../../watches/watch-condition.js';
+import { ackFirst } from '../../ack-first.js';
+import { reportFiguresAtHand } from '../../ask-for-report.js';
+import type { SlackDeps } from '../../deps.js';
+import { openPromoModal, openWatchModal } from '../../modal-openers.js';
+import { showEvent } from '../../show-event.js';
+
+/**
+ * An event card's Promo button: the promo form with its event picked (the form checks the editor).
+ * Its Watch button: the watch form with its event picked, offering what the event's report at hand
+ * holds (no report is read for it here: the form reads one when submitted, or when the event is
+ * picked again). Its Report button is a choice's (`event-pick.ts`).
+ */
+export function registerEventCardActions(app: App, deps: SlackDeps): void {
+  app.action(WATCH_FOR_EVENT_ACTION, async ({ ack, action, body, client, respond }) => {
+    await ackFirst(ack);
+    const triggerId = 'trigger_id' in body ? body.trigger_id : undefined;
+    if (!triggerId) return;
+    const eventId = 'value' in action && typeof action.value === 'string' ? action.value.slice(0, 100) : '';
+    const event =
+      deps.catalog.current()?.byId.get(eventId) ??
+      (await deps.catalog.lookup(eventId, deps.interactive()).catch(() => undefined))?.event;
+    if (!event) {
+      await showEvent(deps, respond, { id: eventId });
+      return;
+    }
+    const report = await reportFiguresAtHand(deps, event.id).catch(() => undefined);
+    await openWatchModal(deps, client, {
+      triggerId,
+      channelId: body.channel?.id,
+      personal: false,
+      event,
+      offered: report ? conditionsOffered(report).map(describeCondition) : [],
+      ticked: report ? defaultConditions(report).map(describeCondition) : [],
+      note: report
+        ? md`Offered from the event's latest report: only what it holds. More in the box below.`
+        : md`Type conditions below, or leave it empty for the usual ones: the event's report is read when you submit.`,
+    });
+  });
+
+  app.action(PROMO_FOR_EVENT_ACTION, async ({ ack, action, body, client }) => {
+    await ackFirst(ack);
+    const eventId = 'value' in action && typeof action.value === 'string' ? action.value : '';
+    const event = deps.catalog.current()?.byId.get(eventId);
+    const triggerId = 'trigger_id' in body ? body.trigger_id : undefined;
+    if (!triggerId) return;
+    await openPromoModal(deps, client, { triggerId, channelId: body.channel?.id, event });
+  });
+}

@@ -1,0 +1,81 @@
+import type { App, RespondArguments, RespondFn } from '@slack/bolt';
+import { warningMessage } from '../../../render/block-kit.js';
+import { FINISH_COMMAND_ACTION } from '../../../render/event-blocks.js';
+import { md } from '../../../render/mrkdwn.js';
+import { ackFirst } from '../../ack-first.js';
+import { parseEventsCommand } from '../../command-parser.js';
+import type { SlackDeps } from '../../deps.js';
+import { respondPrivately } from '../../respond-safely.js';
+import { handlePromoCommand } from '../commands/promo-command.js';
+import { handleReportCommand } from '../commands/request-report.js';
+import { handleWatchCommand } from '../commands/watch-command.js';
+
+const carried = (action: unknown) =>
+  typeof action === 'object' && action !== null && 'value' in action && typeof action.value === 'string'
+    ? action.value
+    : '';
+
+/** Answers in place of the choice whose button was clicked, and each answer after in place of the one before. */
+const replacing =
+  (respond: RespondFn): RespondFn =>
+  (message) =>
+    respond(
+      typeof message === 'string'
+        ? { text: message, replace_original: true }
+        : ({ replace_original: true, ...message } as RespondArguments),
+    );
+
+/**
+ * A button of a choice between events: "run this events command with this event". The value is
+ * the command as typed with the event's id (`watch evt_…: sold >= 90% --me`), parsed and checked
+ * again as if typed; who runs it and where come from the click, never from the value.
+ */
+export function registerFinishCommand(app: App, deps: SlackDeps): void {
+  app.action(FINISH_COMMAND_ACTION, async ({ ack, action, body, respond, client }) => {
+    await ackFirst(ack);
+    const userId = body.user.id;
+    const channelId = body.channel?.id;
+    const command = parseEventsCommand(carried(action));
+    switch (command.kind) {
+      case 'watch':
+      case 'unwatch':
+        // With no channel to set it in, a watch can only be the person's own.
+        await handleWatchCommand(deps, channelId ? command : { ...command, personal: true }, {
+          respond: replacing(respond),
+          channelId: channelId ?? userId,
+          userId,
+        });
+        return;
+      case 'report':
+        await handleReportCommand(deps, {
+          respond,
+          client,
+          channelId: channelId ?? userId,
+          userId,
+          responseUrl: 'response_url' in body ? body.response_url : undefined,
+          target: command.target,
+        });
+        return;
+      case 'promo':
+        await handlePromoCommand(
+          deps,
+          { respond, client },
+          {
+            userId,
+            channelId: channelId ?? '',
+            target: command.target,
+            promo: command.promo,
+            quantity: command.quantity,
+          },
+          { replaceFirst: true },
+        );
+        return;
+      default:
+        await respondPrivately(
+          respond,
+          warningMessage(md`That button does not work any more: type the command again.`),
+          deps.logger,
+        );
+    }
+  });
+}

@@ -1,0 +1,29 @@
+import type { App } from '@slack/bolt';
+import { plainMessage } from '../../../render/block-kit.js';
+import { NEXT_PAGE_ACTION } from '../../../render/event-blocks.js';
+import { md } from '../../../render/mrkdwn.js';
+import { ackFirst } from '../../ack-first.js';
+import type { SlackDeps } from '../../deps.js';
+import { respondPrivately } from '../../respond-safely.js';
+import { decodePosition, showUpcomingPage } from '../../upcoming-page.js';
+
+/** The "Next" button of `/events list`: the next page of the same sorted, filtered list. */
+export function registerNextPageAction(app: App, deps: SlackDeps): void {
+  app.action(NEXT_PAGE_ACTION, async ({ ack, respond, action, body, client }) => {
+    await ackFirst(ack);
+    const raw = 'value' in action && typeof action.value === 'string' ? action.value : undefined;
+    const position = raw === undefined ? undefined : decodePosition(raw);
+    if (!position) {
+      await respondPrivately(
+        respond,
+        plainMessage(md`This list has expired. Run \`/events list\` again.`),
+        deps.logger,
+        {
+          replace_original: true,
+        },
+      );
+      return;
+    }
+    await showUpcomingPage(deps, { respond, client, userId: body.user.id }, position, true);
+  });
+}

@@ -1,0 +1,112 @@
+import type { App, webApi } from '@slack/bolt';
+import type { Logger } from '../../../logger.js';
+import { cancelPromoChange, confirmPromoChange } from '../../../promo/promo-changes.js';
+import { plainMessage, type SlackMessage, warningMessage } from '../../../render/block-kit.js';
+import { md } from '../../../render/mrkdwn.js';
+import {
+  confirmationRefusedMessage,
+  PROMO_CANCEL_ACTION,
+  PROMO_CONFIRM_ACTION,
+  type PromoOutcome,
+  promoAnnouncement,
+  promoDoneMessage,
+  promoFailedMessage,
+  promoUncertainMessage,
+} from '../../../render/promo-blocks.js';
+import { ackFirst } from '../../ack-first.js';
+import type { SlackDeps } from '../../deps.js';
+import { promoDeps } from '../../promo-context.js';
+import { respondPrivately } from '../../respond-safely.js';
+import { countSlackError, slackErrorCode } from '../../slack-errors.js';
+import { userMessageFor } from '../../user-message.js';
+
+const carried = (action: unknown) =>
+  typeof action === 'object' && action !== null && 'value' in action && typeof action.value === 'string'
+    ? action.value
+    : '';
+
+/** Posts the announcement in the channel; false when the channel refuses it. */
+async function announce(
+  deps: SlackDeps,
+  client: webApi.WebClient,
+  channelId: string,
+  outcome: PromoOutcome,
+  log: Logger,
+) {
+  if (!channelId) return false;
+  try {
+    const message = promoAnnouncement(outcome);
+    await client.chat.postMessage({ channel: channelId, text: message.text, blocks: message.blocks });
+    return true;
+  } catch (error) {
+    countSlackError(deps.metrics, 'chat.postMessage', error);
+    log.info('Could not announce the promo change', { slackError: slackErrorCode(error) });
+    return false;
+  }
+}
+
+/** Confirm and Cancel on a proposed promo change: hand over to the use cases, show their answer. */
+export function registerPromoActions(app: App, deps: SlackDeps): void {
+  app.action(PROMO_CANCEL_ACTION, async ({ ack, respond, body, action, client }) => {
+    await ackFirst(ack);
+    const result = await cancelPromoChange(promoDeps(deps, client), {
+      changeId: carried(action),
+      userId: body.user.id,
+    }).catch((error: unknown) => ({ kind: 'error' as const, error }));
+    if (result.kind === 'error') {
+      await respondPrivately(respond, warningMessage(userMessageFor(result.error)), deps.logger);
+      return;
+    }
+    const message =
+      result.kind === 'cancelled'
+        ? plainMessage(md`Cancelled: nothing was changed.`)
+        : confirmationRefusedMessage(result.refusal);
+    // Only the asker's own confirmation is replaced; anyone else hears privately.
+    const replace = result.kind === 'cancelled' || result.refusal === 'used';
+    await respondPrivately(respond, message, deps.logger, replace ? { replace_original: true } : {});
+  });
+
+  app.action(PROMO_CONFIRM_ACTION, async ({ ack, respond, body, action, client }) => {
+    await ackFirst(ack);
+    const log = deps.logger.child({ action: PROMO_CONFIRM_ACTION, user: body.user.id });
+    const result = await confirmPromoChange(promoDeps(deps, client), {
+      changeId: carried(action),
+      userId: body.user.id,
+    }).catch((error: unknown) => ({ kind: 'error' as const, error }));
+    if (result.kind === 'error') {
+      // The store could not be read or the claim not taken: nothing was sent to the service.
+      log.error('A promo confirmation could not be processed', { error: result.error });
+      await respondPrivately(respond, promoFailedMessage(userMessageFor(result.error)), log);
+      return;
+    }
+    if (result.kind === 'refused') {
+      const replace = result.refusal === 'expired' || result.refusal === 'used';
+      await respondPrivately(
+        respond,
+        confirmationRefusedMessage(result.refusal),
+        log,
+        replace ? { replace_original: true } : {},
+      );
+      return;
+    }
+    const { change } = result;
+    const outcome: PromoOutcome = {
+      userId: body.user.id,
+      eventId: change.eventId,
+      eventName: change.eventName,
+      promoId: change.promoId,
+      quantity: result.kind === 'updated' ? result.update.quantity : change.quantity,
+      code: (result.kind === 'updated' ? result.update.promo.code : undefined) ?? change.code,
+      previousQuantity: change.previousQuantity,
+    };
+    let message: SlackMessage;
+    if (result.kind === 'updated') {
+      message = promoDoneMessage(outcome, await announce(deps, client, change.channelId, outcome, log));
+    } else if (result.kind === 'unknown') {
+      message = promoUncertainMessage(outcome, userMessageFor(result.error));
+    } else {
+      message = promoFailedMessage(userMessageFor(result.error));
+    }
+    await respondPrivately(respond, message, log, { replace_original: true });
+  });
+}

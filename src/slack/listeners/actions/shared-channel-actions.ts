@@ -1,0 +1,82 @@
+import type { App } from '@slack/bolt';
+import { plainMessage } from '../../../render/block-kit.js';
+import { md } from '../../../render/mrkdwn.js';
+import {
+  REPORT_POST_IN_CHANNEL_ACTION,
+  WATCH_SHARED_CHANNEL_ANYWAY_ACTION,
+  WATCH_SHARED_CHANNEL_FOR_ME_ACTION,
+} from '../../../render/shared-channel-blocks.js';
+import { parseId } from '../../../ticketing/ids.js';
+import { ackFirst } from '../../ack-first.js';
+import { askForReport } from '../../ask-for-report.js';
+import { parseEventsCommand } from '../../command-parser.js';
+import type { SlackDeps } from '../../deps.js';
+import { respondPrivately } from '../../respond-safely.js';
+import { handleWatchCommand } from '../commands/watch-command.js';
+
+const buttonValue = (action: unknown) =>
+  typeof action === 'object' && action !== null && 'value' in action && typeof action.value === 'string'
+    ? action.value
+    : '';
+
+/**
+ * The buttons offered where figures were kept out of a channel shared with another organization:
+ * post the report there after all, or set the watch there anyway or for the person. The channel is
+ * the one the answer was given in (Slack names it), never one a button's value names.
+ */
+export function registerSharedChannelActions(app: App, deps: SlackDeps): void {
+  deps.audience.bind(app.client);
+
+  app.action(REPORT_POST_IN_CHANNEL_ACTION, async ({ ack, action, body, client, respond }) => {
+    await ackFirst(ack);
+    const channelId = body.channel?.id;
+    let asked: { e?: unknown; l?: unknown };
+    try {
+      asked = JSON.parse(buttonValue(action)) as typeof asked;
+    } catch {
+      return;
+    }
+    if (!channelId || typeof asked.e !== 'string') return;
+    let eventId: string;
+    try {
+      eventId = parseId('event', asked.e);
+    } catch {
+      return;
+    }
+    // One post however often the button is clicked (a double click, two replicas).
+    const message =
+      'container' in body && body.container ? (body.container as { message_ts?: unknown }).message_ts : undefined;
+    const once = `post-in-channel:${channelId}:${typeof message === 'string' ? message : body.user.id}:${eventId}`;
+    if (!(await deps.runs.firstTime(once))) {
+      await respondPrivately(respond, plainMessage(md`The report is already posted in the channel.`), deps.logger);
+      return;
+    }
+    await askForReport(deps, {
+      respond,
+      client,
+      channelId,
+      userId: body.user.id,
+      responseUrl: 'response_url' in body ? body.response_url : undefined,
+      eventId,
+      label: typeof asked.l === 'string' ? asked.l : eventId,
+      confirmedInChannel: true,
+    });
+  });
+
+  for (const [actionId, personal] of [
+    [WATCH_SHARED_CHANNEL_ANYWAY_ACTION, false],
+    [WATCH_SHARED_CHANNEL_FOR_ME_ACTION, true],
+  ] as const) {
+    app.action(actionId, async ({ ack, action, body, respond }) => {
+      await ackFirst(ack);
+      const channelId = body.channel?.id;
+      const command = parseEventsCommand(buttonValue(action));
+      if (!channelId || command.kind !== 'watch') return;
+      await handleWatchCommand(
+        deps,
+        { ...command, personal },
+        { respond, channelId, userId: body.user.id, sharedChannelConfirmed: !personal },
+      );
+    });
+  }
+}

@@ -1,0 +1,74 @@
+import type { App } from '@slack/bolt';
+import { warningMessage } from '../../../render/block-kit.js';
+import { clip, md } from '../../../render/mrkdwn.js';
+import { watchChartMessage } from '../../../render/sales-blocks.js';
+import { WATCH_CHART_ACTION } from '../../../render/watch-blocks.js';
+import { parseId } from '../../../ticketing/ids.js';
+import { ackFirst } from '../../ack-first.js';
+import { sharingDoubt } from '../../conversation-audience.js';
+import type { SlackDeps } from '../../deps.js';
+import { postCounted } from '../../posted-messages.js';
+import { respondPrivately } from '../../respond-safely.js';
+import { countSlackError } from '../../slack-errors.js';
+
+const buttonValue = (action: unknown) =>
+  typeof action === 'object' && action !== null && 'value' in action && typeof action.value === 'string'
+    ? action.value
+    : '';
+
+/**
+ * The watch card's **Chart** button: the event's sales chart (with capacity and the forecast), its
+ * promo codes as a chart and a table, in the card's thread, from what is stored (no report call).
+ * The conversation and the card are the ones the click came from; the button names only the event.
+ */
+export function registerWatchChart(app: App, deps: SlackDeps): void {
+  app.action(WATCH_CHART_ACTION, async ({ ack, action, body, client, respond }) => {
+    await ackFirst(ack);
+    const channel = body.channel?.id;
+    const cardTs =
+      'container' in body && body.container ? (body.container as { message_ts?: unknown }).message_ts : undefined;
+    let eventId: string;
+    try {
+      eventId = parseId('event', buttonValue(action));
+    } catch {
+      return;
+    }
+    if (!channel || typeof cardTs !== 'string' || !deps.watches) return;
+    // The watch of this event the card belongs to: in the channel, or for a DM the person's own.
+    const watches = [
+      ...(await deps.watches.list({ channel })),
+      ...(await deps.watches.list({ channel: body.user.id })),
+    ].map((entry) => entry.watch);
+    const watch = watches.find((w) => w.eventId === eventId && (w.channel === channel || w.personal));
+    if (!watch) {
+      await respondPrivately(respond, warningMessage(md`This event is not watched here any more.`), deps.logger);
+      return;
+    }
+    if (
+      !watch.personal &&
+      !watch.sharedConfirmed &&
+      (await sharingDoubt(deps.audience, channel, client)) === 'external'
+    ) {
+      await respondPrivately(
+        respond,
+        warningMessage(md`This channel is shared with another organization: its sales chart is not posted here.`),
+        deps.logger,
+      );
+      return;
+    }
+    const check = await deps.watches.lastCheck(eventId);
+    const insight = await deps.insights?.of(eventId).catch(() => undefined);
+    const message = watchChartMessage({ eventName: watch.eventName, report: check?.report ?? {}, insight });
+    try {
+      await postCounted(client, deps.metrics, { channel, message, thread: { ts: cardTs, broadcast: false } });
+    } catch (error) {
+      countSlackError(deps.metrics, 'chat.postMessage', error);
+      deps.logger.warn('Could not post a watch chart', { error });
+      await respondPrivately(
+        respond,
+        warningMessage(md`The chart of *${clip(watch.eventName, 150)}* could not be posted in the thread.`),
+        deps.logger,
+      );
+    }
+  });
+}

@@ -1,0 +1,119 @@
+import type { App } from '@slack/bolt';
+import { plainMessage } from '../../../render/block-kit.js';
+import { helpMessage, usageMessage } from '../../../render/help-blocks.js';
+import { md } from '../../../render/mrkdwn.js';
+import { MAX_PROMO_QUANTITY } from '../../../ticketing/promo-quantity.js';
+import { ackFirst } from '../../ack-first.js';
+import { parseEventsCommand } from '../../command-parser.js';
+import type { SlackDeps } from '../../deps.js';
+import { openReportModal, openWatchModal } from '../../modal-openers.js';
+import { openPromoFormFor } from '../../promo-form.js';
+import { respondPrivately } from '../../respond-safely.js';
+import { showEvent } from '../../show-event.js';
+import { showUpcomingPage } from '../../upcoming-page.js';
+import { handleDigestCommand } from './digest-command.js';
+import { handleFindCommand } from './find-command.js';
+import { handlePromoCommand } from './promo-command.js';
+import { handleReportCommand } from './request-report.js';
+import { handleWatchCommand } from './watch-command.js';
+
+/** `/events ...`: acknowledged at once, whatever the API is doing; the answer follows. */
+export function registerEventsCommand(app: App, deps: SlackDeps): void {
+  app.command('/events', async ({ ack, command, respond, client }) => {
+    // The work waits until the commands that arrived meanwhile are acknowledged too.
+    await ackFirst(ack);
+    const log = deps.logger.child({ command: '/events', user: command.user_id, channel: command.channel_id });
+    if (deps.work.stopping.aborted) {
+      await respondPrivately(
+        respond,
+        plainMessage(md`:hourglass: eventops is restarting. Please try again in a minute.`),
+        log,
+      );
+      return;
+    }
+    const parsed = parseEventsCommand(command.text ?? '');
+    log.info('Slash command', { subcommand: parsed.kind });
+    switch (parsed.kind) {
+      case 'invalid':
+        await respondPrivately(respond, usageMessage(parsed.problem, parsed.usage), log);
+        return;
+      case 'help':
+        await respondPrivately(
+          respond,
+          helpMessage({ reportLimit: deps.reportLimit, maxQuantity: MAX_PROMO_QUANTITY }),
+          log,
+        );
+        return;
+      case 'list':
+        await showUpcomingPage(
+          deps,
+          { respond, client, userId: command.user_id },
+          { offset: 0, page: 1, range: parsed.filter.range, words: parsed.filter.words },
+          false,
+        );
+        return;
+      case 'show':
+        await showEvent(deps, respond, parsed.target, {}, { userId: command.user_id, client });
+        return;
+      case 'find':
+        await handleFindCommand(deps, respond, parsed.words);
+        return;
+      case 'report':
+        await handleReportCommand(deps, {
+          respond,
+          client,
+          channelId: command.channel_id,
+          userId: command.user_id,
+          responseUrl: command.response_url,
+          target: parsed.target,
+        });
+        return;
+      case 'promo-modal':
+        await openPromoFormFor(deps, client, {
+          triggerId: command.trigger_id,
+          channelId: command.channel_id,
+          userId: command.user_id,
+        });
+        return;
+      case 'report-modal':
+        await openReportModal(deps, client, { triggerId: command.trigger_id, channelId: command.channel_id });
+        return;
+      case 'promo':
+        await handlePromoCommand(
+          deps,
+          { respond, client },
+          {
+            userId: command.user_id,
+            channelId: command.channel_id,
+            target: parsed.target,
+            promo: parsed.promo,
+            quantity: parsed.quantity,
+          },
+        );
+        return;
+      case 'watch':
+      case 'unwatch':
+      case 'watches':
+        await handleWatchCommand(deps, parsed, { respond, channelId: command.channel_id, userId: command.user_id });
+        return;
+      case 'watch-modal':
+        await openWatchModal(deps, client, {
+          triggerId: command.trigger_id,
+          channelId: command.channel_id,
+          personal: parsed.personal,
+        });
+        return;
+      case 'digest-on':
+      case 'digest-off':
+      case 'digest-status':
+      case 'digest-now':
+        await handleDigestCommand(deps, parsed, {
+          respond,
+          client,
+          channelId: command.channel_id,
+          userId: command.user_id,
+        });
+        return;
+    }
+  });
+}

@@ -1,0 +1,40 @@
+import type { RespondFn } from '@slack/bolt';
+import { searchEvents } from '../../../catalog/event-search.js';
+import { MAX_CHOICES } from '../../../catalog/find-events.js';
+import { isUpcoming } from '../../../catalog/is-upcoming.js';
+import { warningMessage } from '../../../render/block-kit.js';
+import { eventChoicesMessage, noEventMessage } from '../../../render/event-blocks.js';
+import type { SlackDeps } from '../../deps.js';
+import { respondPrivately } from '../../respond-safely.js';
+import { userMessageFor } from '../../user-message.js';
+
+/** `/events find <words>`: how many match in all, upcoming ones first, each with a Show button, privately. */
+export async function handleFindCommand(deps: SlackDeps, respond: RespondFn, words: string): Promise<void> {
+  try {
+    const snapshot = await deps.catalog.snapshot(deps.interactive());
+    // Upcoming ones first (not yet ended, as `list` counts them), each part best match first.
+    const all = searchEvents(snapshot.events, words).map((m) => m.event);
+    const now = deps.clock.now();
+    const upcoming = all.filter((event) => isUpcoming(event, now));
+    const ordered = [...upcoming, ...all.filter((event) => !isUpcoming(event, now))];
+    const matches = ordered.slice(0, MAX_CHOICES);
+    const message =
+      matches.length === 0
+        ? noEventMessage({
+            target: words,
+            asOf: snapshot.asOf,
+            refreshPeriodMs: deps.catalog.periodMs,
+          })
+        : eventChoicesMessage({
+            events: matches,
+            query: words,
+            action: 'show',
+            asOf: snapshot.asOf,
+            counts: { total: all.length, upcoming: upcoming.length },
+          });
+    await respondPrivately(respond, message, deps.logger);
+  } catch (error) {
+    deps.logger.info('Finding events failed', { error });
+    await respondPrivately(respond, warningMessage(userMessageFor(error)), deps.logger);
+  }
+}

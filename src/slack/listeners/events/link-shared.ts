@@ -1,0 +1,87 @@
+import type { App } from '@slack/bolt';
+import type { EventLinks } from '../../../catalog/event-links.js';
+import { withinDeadline } from '../../../observability/within-deadline.js';
+import type { Block } from '../../../render/block-kit.js';
+import { eventUnfurlBlocks } from '../../../render/unfurl-blocks.js';
+import { reportAtHand } from '../../ask-for-report.js';
+import { isConversationId, unfurlMayShowFigures } from '../../conversation-audience.js';
+import type { SlackDeps } from '../../deps.js';
+import { countSlackError } from '../../slack-errors.js';
+
+/** How long an unfurl waits for a crawl when none is in memory (a cold start). */
+const CATALOG_WAIT_MS = 2_000;
+/** Most links one message unfolds (Slack shows a handful; each is a card). */
+const MAX_UNFURLS = 5;
+
+interface LinkSharedEvent {
+  channel?: string;
+  message_ts?: string;
+  unfurl_id?: string;
+  source?: string;
+  /** False when the bot is not in the conversation: no figures there. */
+  is_bot_user_member?: boolean;
+  links?: { url?: string; domain?: string }[];
+}
+
+/**
+ * How old a report an unfurl shows may be: it says when the figures were read, so a watch's check
+ * of a few hours ago is still worth showing. An unfurl never spends a report call.
+ */
+const UNFURL_REPORT_MAX_AGE_MS = 24 * 3_600_000;
+
+/**
+ * Event page links unfold into event cards (`link_shared` → one `chat.unfurl` for all the links of
+ * a message). Links to unknown events and other pages of the host are left alone, silently. Report
+ * figures show only where UNFURL_FIGURES allows: by default in conversations of the organization
+ * alone that the bot is in (never in the composer, whose conversation is not known yet).
+ */
+export function registerLinkUnfurls(app: App, deps: SlackDeps, links: EventLinks): void {
+  app.event('link_shared', async ({ event, client }) => {
+    const shared = event as unknown as LinkSharedEvent;
+    const log = deps.logger.child({ event: 'link_shared' });
+    const wanted = (shared.links ?? [])
+      .map((link) => ({ url: typeof link.url === 'string' ? link.url : '', eventId: undefined as string | undefined }))
+      .map((link) => ({ ...link, eventId: links.eventIdIn(link.url) }))
+      .filter((link): link is { url: string; eventId: string } => link.eventId !== undefined)
+      .slice(0, MAX_UNFURLS);
+    if (wanted.length === 0) return;
+    const snapshot = await withinDeadline(
+      deps.catalog.current() ? Promise.resolve(deps.catalog.current()) : deps.catalog.snapshot(),
+      CATALOG_WAIT_MS,
+      'the catalog',
+    ).catch((error: unknown) => {
+      log.info('No catalog to unfurl from', { error });
+      return undefined;
+    });
+    if (!snapshot) return;
+    const channel = shared.channel;
+    const showFigures = wanted.some((link) => snapshot.byId.has(link.eventId))
+      ? await unfurlMayShowFigures(
+          deps.unfurlFigures,
+          () => (isConversationId(channel) ? deps.audience.of(channel, client) : undefined),
+          shared.is_bot_user_member,
+        )
+      : false;
+    const unfurls: Record<string, { blocks: Block[] }> = {};
+    for (const link of wanted) {
+      const found = snapshot.byId.get(link.eventId);
+      if (!found) continue;
+      const report = showFigures
+        ? await reportAtHand(deps, found.id, { maxAgeMs: UNFURL_REPORT_MAX_AGE_MS })
+        : undefined;
+      unfurls[link.url] = { blocks: eventUnfurlBlocks({ event: found, asOf: snapshot.asOf, report }) };
+    }
+    if (Object.keys(unfurls).length === 0) return;
+    // A posted message by its channel and ts; a link still in the composer by its unfurl id.
+    const where =
+      shared.channel && shared.message_ts
+        ? { channel: shared.channel, ts: shared.message_ts }
+        : { unfurl_id: shared.unfurl_id ?? '', source: shared.source ?? '' };
+    try {
+      await client.chat.unfurl({ ...where, unfurls } as Parameters<typeof client.chat.unfurl>[0]);
+    } catch (error) {
+      countSlackError(deps.metrics, 'chat.unfurl', error);
+      log.warn('Could not unfurl event links', { error });
+    }
+  });
+}

@@ -1,0 +1,170 @@
+import type { App } from '@slack/bolt';
+import { searchEvents } from '../../../catalog/event-search.js';
+import { isUpcoming } from '../../../catalog/is-upcoming.js';
+import { parsePromoRef } from '../../../promo/promo-codes.js';
+import { eventLabel, noEventMessage } from '../../../render/event-blocks.js';
+import {
+  CHANGE_PROMO_SHORTCUT,
+  EVENT_PICKER_ACTION,
+  eventOption,
+  FIELDS,
+  MAX_OPTIONS,
+  PROMO_MODAL,
+  REPORT_MODAL,
+} from '../../../render/modal-views.js';
+import { parseId } from '../../../ticketing/ids.js';
+import { parsePromoQuantity } from '../../../ticketing/promo-quantity.js';
+import type { TicketingEvent } from '../../../ticketing/schemas.js';
+import { ackFirst } from '../../ack-first.js';
+import { askForReport } from '../../ask-for-report.js';
+import type { SlackDeps } from '../../deps.js';
+import { decodeOrigin } from '../../modal-openers.js';
+import { privateAnswer } from '../../private-answer.js';
+import { openPromoFormFor, promoFormAckView, promoFormReply } from '../../promo-form.js';
+import { requestPromoChange } from '../../request-promo-change.js';
+
+export type ViewState = Record<
+  string,
+  Record<string, { value?: string | null; selected_option?: { value?: string } | null }>
+>;
+
+const field = (state: ViewState, name: keyof typeof FIELDS) => state[FIELDS[name].block]?.[FIELDS[name].action];
+
+/** How long the picker waits for a crawl when none is in memory (a cold start): usually enough. */
+const FIRST_CRAWL_WAIT_MS = 500;
+
+/** How long a report picked before the first crawl waits for the event's name before going ahead without it. */
+const NAME_WAIT_MS = 2_000;
+
+/**
+ * What the catalog in memory says of a picked event, without waiting (Slack waits 3 s for the
+ * answer to a submission): found; surely not listed (a miss in a crawl still within its period, or
+ * an id no picker gave); or not known yet (no crawl so far, or one past its period).
+ */
+export function eventInMemory(deps: SlackDeps, eventId: string): TicketingEvent | 'unlisted' | undefined {
+  let id: string;
+  try {
+    id = parseId('event', eventId);
+  } catch {
+    return 'unlisted';
+  }
+  const snapshot = deps.catalog.current();
+  if (!snapshot) return undefined;
+  const event = snapshot.byId.get(id);
+  if (event) return event;
+  return deps.clock.now() - snapshot.asOf < deps.catalog.periodMs ? 'unlisted' : undefined;
+}
+
+/** The modals, their event picker (typeahead from the catalog) and the global shortcut. */
+export function registerEventModals(app: App, deps: SlackDeps): void {
+  app.options(EVENT_PICKER_ACTION, async ({ ack, body }) => {
+    const query = 'value' in body && typeof body.value === 'string' ? body.value : '';
+    // Slack waits about 3 s for options: answer from the catalog in memory, or from a first crawl
+    // that finishes in a moment; it goes on without us, so the next keystroke finds events.
+    const signal = AbortSignal.timeout(FIRST_CRAWL_WAIT_MS);
+    const snapshot =
+      deps.catalog.current() ??
+      (await deps.catalog.snapshot({ signal }).catch((error: unknown) => {
+        if (!signal.aborted) deps.logger.warn('The event picker could not read the catalog', { error });
+        return undefined;
+      }));
+    let options: ReturnType<typeof eventOption>[] = [];
+    if (snapshot) {
+      try {
+        const now = deps.clock.now();
+        const events = query.trim()
+          ? searchEvents(snapshot.events, query).map((match) => match.event)
+          : snapshot.events.filter((event) => isUpcoming(event, now));
+        options = events.slice(0, MAX_OPTIONS).map(eventOption);
+      } catch (error) {
+        deps.logger.warn('The event picker could not search the catalog', { error });
+      }
+    }
+    await ack({ options });
+  });
+
+  app.shortcut(CHANGE_PROMO_SHORTCUT, async ({ ack, shortcut, client }) => {
+    await ackFirst(ack);
+    await openPromoFormFor(deps, client, {
+      triggerId: shortcut.trigger_id,
+      channelId: undefined,
+      userId: shortcut.user.id,
+    });
+  });
+
+  app.view(PROMO_MODAL, async ({ ack, view, body, client }) => {
+    const state = view.state.values as ViewState;
+    const eventId = field(state, 'event')?.selected_option?.value ?? '';
+    const promoText = (field(state, 'promo')?.value ?? '').trim();
+    const quantityText = (field(state, 'quantity')?.value ?? '').trim();
+    const errors: Record<string, string> = {};
+    if (!eventId) errors[FIELDS.event.block] = 'Pick an event.';
+    const promo = parsePromoRef(promoText);
+    if ('problem' in promo) errors[FIELDS.promo.block] = `${promo.problem.slice(0, 140)}.`;
+    const quantity = parsePromoQuantity(quantityText);
+    if ('problem' in quantity) errors[FIELDS.quantity.block] = quantity.problem;
+    if (Object.keys(errors).length > 0) {
+      await ack({ response_action: 'errors', errors });
+      return;
+    }
+    const origin = decodeOrigin(view.private_metadata);
+    // The form stays open, saying where the confirmation goes, then where it went.
+    await ackFirst(() => ack({ response_action: 'update', view: promoFormAckView(origin) }));
+    if ('problem' in promo || 'problem' in quantity) return;
+    await requestPromoChange(
+      deps,
+      client,
+      promoFormReply(deps, client, { origin, userId: body.user.id, viewId: body.view?.id }),
+      {
+        userId: body.user.id,
+        channelId: origin.channelId ?? '',
+        target: { id: eventId },
+        promo,
+        quantity: quantity.quantity,
+      },
+    );
+  });
+
+  app.view(REPORT_MODAL, async ({ ack, view, body, client }) => {
+    const state = view.state.values as ViewState;
+    const eventId = field(state, 'event')?.selected_option?.value ?? '';
+    if (!eventId) {
+      await ack({ response_action: 'errors', errors: { [FIELDS.event.block]: 'Pick an event.' } });
+      return;
+    }
+    // Field errors only from what is in memory: a crawl under way (a cold start, another replica's
+    // turn) must not keep Slack waiting, or it shows an error while the report is queued anyway.
+    const known = eventInMemory(deps, eventId);
+    if (known === 'unlisted') {
+      await ack({ response_action: 'errors', errors: { [FIELDS.event.block]: 'That event is no longer listed.' } });
+      return;
+    }
+    await ackFirst(ack);
+    const origin = decodeOrigin(view.private_metadata);
+    const respond = privateAnswer(client, origin, body.user.id);
+    let event = known;
+    if (!event) {
+      // Not crawled yet: wait a little for its name; the report itself needs only the id.
+      const found = await deps.catalog
+        .lookup(eventId, { ...deps.interactive(), signal: AbortSignal.timeout(NAME_WAIT_MS) })
+        .catch(() => undefined);
+      if (found && !found.event) {
+        const message = noEventMessage({ target: eventId, asOf: found.asOf, refreshPeriodMs: deps.catalog.periodMs });
+        await respond({ text: message.text, blocks: message.blocks }).catch((error: unknown) =>
+          deps.logger.warn('Could not say that the picked event is gone', { error }),
+        );
+        return;
+      }
+      event = found?.event;
+    }
+    const id = event?.id ?? parseId('event', eventId);
+    await askForReport(deps, {
+      respond,
+      client,
+      channelId: origin.channelId ?? body.user.id,
+      userId: body.user.id,
+      eventId: id,
+      label: eventLabel(event ?? { id, name: undefined }),
+    });
+  });
+}

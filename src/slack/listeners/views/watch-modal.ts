@@ -1,0 +1,213 @@
+import type { App } from '@slack/bolt';
+import { isUpcoming } from '../../../catalog/is-upcoming.js';
+import type { Forecast } from '../../../forecast/forecast.js';
+import { warningMessage } from '../../../render/block-kit.js';
+import { eventLabel } from '../../../render/event-blocks.js';
+import {
+  EVENT_PICKER_ACTION,
+  FIELDS,
+  PERSONAL_VALUE,
+  WATCH_MODAL,
+  watchModalView,
+} from '../../../render/modal-views.js';
+import { clip, type Mrkdwn, md } from '../../../render/mrkdwn.js';
+import { fetchingReportMessage, fetchingReportWords } from '../../../render/report-blocks.js';
+import { watchConfirmationMessage, watchRefusedMessage } from '../../../render/watch-blocks.js';
+import { parseId } from '../../../ticketing/ids.js';
+import type { EventReport } from '../../../ticketing/schemas.js';
+import { watchedEventInfo } from '../../../watches/event-dates.js';
+import {
+  conditionsOffered,
+  defaultConditions,
+  describeCondition,
+  parseConditions,
+} from '../../../watches/watch-condition.js';
+import { ackFirst } from '../../ack-first.js';
+import { reportAtHand, reportFiguresAtHand, reportFor } from '../../ask-for-report.js';
+import { sharedChannelWatchRefusal } from '../../conversation-audience.js';
+import type { SlackDeps } from '../../deps.js';
+import { decodeOrigin } from '../../modal-openers.js';
+import { privateAnswer } from '../../private-answer.js';
+import { countSlackError } from '../../slack-errors.js';
+import { userMessageFor } from '../../user-message.js';
+import { countAsFirstCheck, reportToWatch, watchNotSet } from '../../watch-report.js';
+import { eventInMemory, type ViewState } from './event-modals.js';
+
+type Checked = { selected_options?: { value?: string }[] | null };
+
+/** The conditions typed and ticked, read against the report (none typed: its defaults). */
+const conditionsFrom = (text: string, report: EventReport, forecast?: Forecast) =>
+  text ? parseConditions(text, report, forecast) : { conditions: defaultConditions(report) };
+
+/** Why those conditions cannot be watched, if they cannot. */
+function conditionsProblem(parsed: ReturnType<typeof conditionsFrom>): string | undefined {
+  if ('problem' in parsed) return parsed.problem;
+  if (parsed.conditions.length === 0) return 'The latest report holds nothing to watch by default: name a condition.';
+  return undefined;
+}
+
+const checked = (state: ViewState, name: 'offered' | 'personal') =>
+  ((state[FIELDS[name].block]?.[FIELDS[name].action] as Checked | undefined)?.selected_options ?? []).map(
+    (option) => option.value ?? '',
+  );
+
+/** The watch form: picking an event redraws it with what that event's latest report allows; submitting sets the watch. */
+export function registerWatchModal(app: App, deps: SlackDeps): void {
+  app.action({ type: 'block_actions', action_id: EVENT_PICKER_ACTION }, async ({ ack, body, client }) => {
+    await ackFirst(ack);
+    const view = 'view' in body ? body.view : undefined;
+    if (!view || view.callback_id !== WATCH_MODAL || !deps.watches) return;
+    const state = view.state.values as ViewState;
+    const eventId = state[FIELDS.event.block]?.[FIELDS.event.action]?.selected_option?.value ?? '';
+    const event = eventInMemory(deps, eventId);
+    if (!event || event === 'unlisted') return;
+    const personal = checked(state, 'personal').includes(PERSONAL_VALUE);
+    /** Redraws the form (undefined when Slack refused: the person changed it meanwhile, their version stands). */
+    const redraw = (report: EventReport | undefined, note: Mrkdwn, hash: string | undefined, forecast?: Forecast) =>
+      client.views
+        .update({
+          view_id: view.id,
+          ...(hash ? { hash } : {}),
+          view: watchModalView({
+            privateMetadata: view.private_metadata,
+            event,
+            offered: report ? conditionsOffered(report, forecast).map(describeCondition) : [],
+            ticked: report ? defaultConditions(report).map(describeCondition) : [],
+            note,
+            personal,
+          }),
+        })
+        .catch((error: unknown) => {
+          countSlackError(deps.metrics, 'views.update', error);
+          deps.logger.info('Could not redraw the watch form', { error });
+          return undefined;
+        });
+    let hash: string | undefined = view.hash;
+    let report = await reportFiguresAtHand(deps, event.id).catch(() => undefined);
+    if (!report) {
+      // None at hand: fetched in the person's turn, the form saying so meanwhile.
+      const waiting = await redraw(undefined, fetchingReportWords(md`to offer what it holds`, deps.reportLimit), hash);
+      if (!waiting) return;
+      hash = waiting.view?.hash;
+      try {
+        report = await reportFor(deps, event.id, body.user.id);
+      } catch (error) {
+        await redraw(
+          undefined,
+          md`The event's report could not be read: ${userMessageFor(error)} Pick the event again, or submit the form: the report is read again then.`,
+          hash,
+        );
+        return;
+      }
+    }
+    // The forecast conditions are offered only where the event's sales history can answer them.
+    const ahead = await deps.insights?.of(event.id, report).catch(() => undefined);
+    await redraw(
+      report,
+      md`Offered from the event's latest report and sales history: only what they hold. More in the box below.`,
+      hash,
+      ahead?.forecast,
+    );
+  });
+
+  app.view(WATCH_MODAL, async ({ ack, view, body, client }) => {
+    const watches = deps.watches;
+    const state = view.state.values as ViewState;
+    const eventId = state[FIELDS.event.block]?.[FIELDS.event.action]?.selected_option?.value ?? '';
+    const typed = (state[FIELDS.conditions.block]?.[FIELDS.conditions.action]?.value ?? '').trim();
+    const known = eventId ? eventInMemory(deps, eventId) : undefined;
+    if (!eventId || known === 'unlisted') {
+      const problem = eventId ? 'That event is no longer listed.' : 'Pick an event.';
+      await ack({ response_action: 'errors', errors: { [FIELDS.event.block]: problem } });
+      return;
+    }
+    if (known && !isUpcoming(known, deps.clock.now())) {
+      // As the command: an event that has ended has nothing left to watch.
+      const ended = `${eventLabel(known).slice(0, 100)} has ended: there is nothing left to watch.`;
+      await ack({ response_action: 'errors', errors: { [FIELDS.event.block]: ended } });
+      return;
+    }
+    const id = known?.id ?? parseId('event', eventId);
+    const text = [...checked(state, 'offered'), typed].filter(Boolean).join(', ');
+    // The report the form offered from is usually at hand (fetched or cached at the pick): its
+    // problems are the form's field errors. Without one, the form closes and it is fetched.
+    // Words first: what does not parse is the form's field error, with no report call.
+    const wording = text ? parseConditions(text) : undefined;
+    if (wording && 'problem' in wording) {
+      await ack({ response_action: 'errors', errors: { [FIELDS.conditions.block]: wording.problem.slice(0, 150) } });
+      return;
+    }
+    const atHand = await reportAtHand(deps, id).catch(() => undefined);
+    if (atHand) {
+      const aheadAtHand = await deps.insights?.of(id, atHand.report).catch(() => undefined);
+      const problem = conditionsProblem(conditionsFrom(text, atHand.report, aheadAtHand?.forecast));
+      if (problem) {
+        await ack({ response_action: 'errors', errors: { [FIELDS.conditions.block]: problem.slice(0, 150) } });
+        return;
+      }
+    }
+    await ackFirst(ack);
+    const origin = decodeOrigin(view.private_metadata);
+    const userId = body.user.id;
+    const respond = privateAnswer(client, origin, userId);
+    const personal = checked(state, 'personal').includes(PERSONAL_VALUE) || !origin.channelId;
+    try {
+      if (!watches) throw new Error('Watches are not running in this deployment');
+      const event = known ?? (await deps.catalog.lookup(id, deps.interactive())).event;
+      if (!event) {
+        await respond(warningMessage(md`That event is no longer listed.`));
+        return;
+      }
+      if (!personal && origin.channelId) {
+        // As the command: not into a channel shared with another organization unasked.
+        const shown = { id: event.id, label: eventLabel(event) };
+        const refusal = await sharedChannelWatchRefusal(deps.audience, origin.channelId, shown, text);
+        if (refusal) {
+          await respond(refusal);
+          return;
+        }
+      }
+      // A watch the limits would refuse costs no report call.
+      const conversation = personal ? userId : (origin.channelId as string);
+      const limited = await watches.wouldRefuse({ channel: conversation, userId, eventId: event.id });
+      if (limited) {
+        await respond(watchRefusedMessage({ ...limited, eventName: eventLabel(event) }));
+        return;
+      }
+      const read =
+        atHand ??
+        (await reportToWatch(deps, id, userId, () =>
+          respond(fetchingReportMessage(md`to see what it lets you watch`, deps.reportLimit)),
+        ));
+      const { report } = read;
+      const ahead = await deps.insights?.of(event.id, report).catch(() => undefined);
+      const parsed = conditionsFrom(text, report, ahead?.forecast);
+      const problem = conditionsProblem(parsed);
+      if (problem || 'problem' in parsed) {
+        await respond(warningMessage(md`${clip(problem ?? '', 300)} The watch was not set: open the form again.`));
+        return;
+      }
+      const result = await watches.watch({
+        channel: personal ? userId : (origin.channelId as string),
+        personal,
+        event: watchedEventInfo(event, eventLabel(event)),
+        userId,
+        conditions: parsed.conditions,
+        // As the command: a threshold this report already meets was crossed before the watch.
+        readFrom: report,
+      });
+      if (!result.refused) await countAsFirstCheck(deps, event.id, read);
+      deps.watchScheduler?.poke();
+      await respond(
+        result.refused
+          ? watchRefusedMessage({ ...result.refused, eventName: eventLabel(event) })
+          : result.watch.paused
+            ? warningMessage(md`I could not post the watch card there, so the watch is paused. I sent you the reason.`)
+            : watchConfirmationMessage(result),
+      );
+    } catch (error) {
+      deps.logger.warn('The watch form could not set the watch', { error });
+      await respond(warningMessage(watchNotSet(deps, error))).catch(() => undefined);
+    }
+  });
+}

@@ -1,0 +1,101 @@
+import { applyWorkflowPromoChange, type WorkflowPromoTarget } from '../../../promo/promo-changes.js';
+import { parsePromoRef } from '../../../promo/promo-codes.js';
+import { eventLabel, eventTitle } from '../../../render/event-blocks.js';
+import { clip, code, type Mrkdwn, md } from '../../../render/mrkdwn.js';
+import { promoCodeNotNamed } from '../../../render/promo-blocks.js';
+import { promoQuantityProblem } from '../../../ticketing/promo-quantity.js';
+import type { TicketingEvent } from '../../../ticketing/schemas.js';
+import { type StepOutputs, stepFailure } from '../../finish-run.js';
+import { promoCodeSources, promoDeps } from '../../promo-context.js';
+import { userMessageFor } from '../../user-message.js';
+import { eventForStep, isProblem, textInput, userContextId, wholeNumberInput } from './step-inputs.js';
+import { stepProblem, type WorkflowStep } from './workflow-step.js';
+
+const TITLE = 'Set promo quantity';
+
+/** What every finished run outputs: the event, the promo code, the quantities and the outcome. */
+function outputs(
+  event: TicketingEvent,
+  target: WorkflowPromoTarget,
+  requested: number,
+  outcome: { kind: 'updated'; quantity: number } | { kind: 'unknown' },
+): StepOutputs {
+  const promo = code(target.code ?? target.promoId, 64);
+  const was = target.previousQuantity === undefined ? md`` : md` (it allowed ${target.previousQuantity})`;
+  const summary: Mrkdwn =
+    outcome.kind === 'updated'
+      ? md`Promo code ${promo} of *${eventTitle(event)}* now allows *${outcome.quantity}* redemptions${was}.`
+      : md`The Event Ticketing Service never answered, so it is not known whether promo code ${promo} of *${eventTitle(event)}* now allows *${requested}* redemptions${was}. Check it before running the workflow again.`;
+  return {
+    event_id: event.id,
+    event_name: eventLabel(event),
+    promo_id: target.promoId,
+    ...(target.code ? { promo_code: target.code } : {}),
+    ...(target.previousQuantity === undefined ? {} : { previous_quantity: target.previousQuantity }),
+    ...(outcome.kind === 'updated' ? { new_quantity: outcome.quantity } : {}),
+    requested_quantity: requested,
+    outcome: outcome.kind,
+    summary,
+  };
+}
+
+/**
+ * "Set promo quantity": the person running the workflow (Slack's `user_context`) must be a promo
+ * editor; the promo code is named by its id or its code; the change is applied at once (the
+ * workflow is the confirmation), audited as from a workflow. A write never answered completes with
+ * outcome `unknown`, so the workflow can say so; a refused one fails.
+ */
+export const promoQuantityStep: WorkflowStep = {
+  callbackId: 'set_promo_quantity',
+  title: TITLE,
+  async run(deps, run) {
+    const userId = userContextId(run.inputs.run_by);
+    if (!userId) {
+      return stepFailure(
+        md`The step needs to know who runs the workflow: start the workflow from a link, a shortcut or a button (or add a step a person clicks before it), so that Slack tells it.`,
+      );
+    }
+    const quantity = wholeNumberInput(run.inputs, 'quantity', 'Quantity');
+    if (quantity === undefined) return stepFailure(md`The step needs the quantity to set.`);
+    if (isProblem(quantity)) return stepFailure(quantity.problem);
+    const quantityProblem = promoQuantityProblem(quantity);
+    if (quantityProblem) return stepFailure(clip(quantityProblem, 200));
+    const promoText = textInput(run.inputs, 'promo');
+    if (!promoText) return stepFailure(md`The step needs the promo code, or its id (promo_…).`);
+    const promo = parsePromoRef(promoText);
+    if ('problem' in promo) return stepFailure(md`Promo code ${code(promoText, 64)}: ${clip(promo.problem, 200)}.`);
+    const event = await eventForStep(deps, textInput(run.inputs, 'event'));
+    if (isProblem(event)) return stepFailure(event.problem);
+
+    const result = await applyWorkflowPromoChange(promoDeps(deps, run.client), promoCodeSources(deps, userId), {
+      userId,
+      eventId: event.id,
+      promo,
+      quantity,
+      executionId: run.executionId,
+    });
+    switch (result.kind) {
+      case 'refused':
+        return result.refusal === 'used'
+          ? { kind: 'none' }
+          : stepFailure(
+              md`The person running this workflow is not a promo editor, so the promo code was not changed. An admin can add them, or a user group they are in, to PROMO_EDITORS.`,
+            );
+      case 'no-promo':
+        return stepFailure(promoCodeNotNamed(result.code));
+      case 'failed':
+        return stepFailure(
+          deps.work.stopping.aborted
+            ? stepProblem(deps, TITLE, result.error)
+            : md`The promo code was not changed: ${userMessageFor(result.error)}`,
+        );
+      case 'updated':
+        return {
+          kind: 'complete',
+          outputs: outputs(event, result, quantity, { kind: 'updated', quantity: result.update.quantity }),
+        };
+      case 'unknown':
+        return { kind: 'complete', outputs: outputs(event, result, quantity, { kind: 'unknown' }) };
+    }
+  },
+};

@@ -1,0 +1,128 @@
+import type { webApi } from '@slack/bolt';
+import type { Logger } from '../../../logger.js';
+import type { PromoStepRestriction } from '../../../render/home-view.js';
+import type { PromoEditors } from '../../promo-editors.js';
+import { slackErrorCode } from '../../slack-errors.js';
+import { promoQuantityStep } from './promo-quantity-step.js';
+
+const METHOD = 'functions.distributions.permissions.set';
+
+export interface PromoStepPermissionsOptions {
+  editors: PromoEditors;
+  logger: Logger;
+  /** How often the editors are read again (their user groups' members). @default 5 minutes */
+  refreshMs?: number | undefined;
+  /** Aborted at shutdown: the refreshes stop. */
+  signal: AbortSignal;
+}
+
+/** Who may add the step to a workflow, as `functions.distributions.permissions.set` takes it. */
+type Distribution = { permission_type: 'named_entities'; user_ids: string } | { permission_type: 'app_collaborators' };
+
+/**
+ * Keeps "Set promo quantity" offered in Workflow Builder to the promo editors only: at start, and
+ * whenever the editors (PROMO_EDITORS' users and its user groups' members) are not the ones Slack
+ * last took, it sets the step's distribution to them. With no editors at all it names the app's
+ * collaborators instead: Slack takes no empty `named_entities` list, and `everyone` would open it.
+ * A refusal is logged once per error, kept for App Home and tried again at the next refresh (an
+ * admin may fix its cause); the step's own check of `run_by` at each run stays either way.
+ */
+export class PromoStepPermissions {
+  readonly #editors: PromoEditors;
+  readonly #logger: Logger;
+  readonly #refreshMs: number;
+  readonly #signal: AbortSignal;
+  /** The distribution Slack last took, as compared. */
+  #applied: string | undefined;
+  #problem: PromoStepRestriction | undefined;
+  #editorIds = new Set<string>();
+  #running: Promise<void> | undefined;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(options: PromoStepPermissionsOptions) {
+    const refreshMs = options.refreshMs ?? 5 * 60_000;
+    if (!(Number.isFinite(refreshMs) && refreshMs > 0)) {
+      throw new RangeError(`The promo step's refresh needs a positive number of milliseconds (got ${refreshMs})`);
+    }
+    this.#editors = options.editors;
+    this.#logger = options.logger.child({ step: promoQuantityStep.callbackId });
+    this.#refreshMs = refreshMs;
+    this.#signal = options.signal;
+  }
+
+  /** Restricts the step now, then checks the editors every `refreshMs` until the signal aborts. */
+  start(client: webApi.WebClient): void {
+    if (this.#timer || this.#signal.aborted) return;
+    void this.refresh(client);
+    const timer = setInterval(() => void this.refresh(client), this.#refreshMs);
+    timer.unref();
+    this.#timer = timer;
+    this.#signal.addEventListener('abort', () => clearInterval(timer), { once: true });
+  }
+
+  /** One pass: reads the editors and, if Slack has not taken them yet, sets the distribution. Never rejects. */
+  refresh(client: webApi.WebClient): Promise<void> {
+    this.#running ??= this.#refresh(client).finally(() => {
+      this.#running = undefined;
+    });
+    return this.#running;
+  }
+
+  /**
+   * Why the last attempt failed, while Slack has not taken the editors; told only to an editor
+   * (as last read, so App Home asks Slack nothing).
+   */
+  problemFor(userId: string): PromoStepRestriction | undefined {
+    return this.#editorIds.has(userId) ? this.#problem : undefined;
+  }
+
+  async #refresh(client: webApi.WebClient): Promise<void> {
+    const ids = await this.#editors.everyone(client);
+    this.#editorIds = new Set(ids);
+    const distribution: Distribution =
+      ids.length > 0
+        ? { permission_type: 'named_entities', user_ids: ids.join(',') }
+        : { permission_type: 'app_collaborators' };
+    const key = JSON.stringify(distribution);
+    if (key === this.#applied || this.#signal.aborted) return;
+    try {
+      await client.apiCall(METHOD, { function_callback_id: promoQuantityStep.callbackId, ...distribution });
+    } catch (error) {
+      const failure = { ...describeFailure(error), retryEveryMs: this.#refreshMs };
+      // Once per cause: the same refusal at every refresh says nothing new.
+      if (failure.error !== this.#problem?.error) {
+        this.#logger.warn('Could not restrict the Set promo quantity step to the promo editors in Workflow Builder', {
+          method: METHOD,
+          error: failure.error,
+          reached: failure.reached,
+          retryEveryMs: this.#refreshMs,
+        });
+      }
+      this.#problem = failure;
+      return;
+    }
+    this.#applied = key;
+    this.#problem = undefined;
+    if (distribution.permission_type === 'named_entities') {
+      this.#logger.info('Set promo quantity is restricted to the promo editors in Workflow Builder', {
+        editors: ids.length,
+      });
+    } else {
+      this.#logger.warn(
+        'PROMO_EDITORS names nobody (or only empty user groups): Set promo quantity is offered to the app’s collaborators only, and refuses every run',
+      );
+    }
+  }
+}
+
+/** A failed Web API call's code, without anything else of the error (it may carry the request). */
+function describeFailure(error: unknown): { error: string; reached: boolean } {
+  const platform = slackErrorCode(error);
+  if (platform) return { error: platform, reached: true };
+  const { code, statusCode, original } = (error ?? {}) as { code?: unknown; statusCode?: unknown; original?: unknown };
+  if (typeof statusCode === 'number') return { error: `http_${statusCode}`, reached: false };
+  const cause = (original as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  const own = (original as { code?: unknown } | undefined)?.code;
+  const transport = [cause, own, code].find((each): each is string => typeof each === 'string');
+  return { error: transport ?? 'no_answer', reached: false };
+}
