@@ -4,7 +4,7 @@ import { eventLinks } from './catalog/event-links.js';
 import { ConfigError, loadConfig, withoutSlack } from './config.js';
 import { createLogger } from './logger.js';
 import { describeEventTime } from './render/event-time.js';
-import { appManifest } from './slack/app-manifest.js';
+import { appManifest } from './slack/app/app-manifest.js';
 import type { TicketingClient } from './ticketing/client.js';
 import { createTicketingClient } from './ticketing/create-client.js';
 import { isTicketingError } from './ticketing/errors.js';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import { appManifest } from '../src/slack/app-manifest.js';
+import { appManifest } from '../src/slack/app/app-manifest.js';
 
 const TEMPLATE = readFileSync(new URL('../manifest.yml', import.meta.url), 'utf8');
 

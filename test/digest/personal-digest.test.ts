@@ -17,7 +17,7 @@ import {
   personalDigestHomeBlocks,
 } from '../../src/render/digest-blocks.js';
 import { md } from '../../src/render/mrkdwn.js';
-import { parseEventsCommand } from '../../src/slack/command-parser.js';
+import { parseEventsCommand } from '../../src/slack/listeners/commands/command-parser.js';
 import { openStore } from '../../src/store/open-store.js';
 
 const cleanup: (() => Promise<void>)[] = [];

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { SimPromo } from '../../src/simulator/seed.js';
-import { WORKFLOW_REQUESTER } from '../../src/slack/run-report.js';
+import { WORKFLOW_REQUESTER } from '../../src/slack/reports/run-report.js';
 import { BOT_TOKEN, type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
 import { blocksText, command, nthResponse } from '../helpers/bot-actions.js';
 import type { SlackCall } from '../helpers/fake-slack.js';

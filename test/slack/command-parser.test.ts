@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { MAX_SEARCH_TEXT } from '../../src/catalog/event-search.js';
 import { subscriptionSchema } from '../../src/digest/subscription.js';
 import { USAGE } from '../../src/render/command-syntax.js';
-import { commandFor, type FinishableCommand, parseEventsCommand } from '../../src/slack/command-parser.js';
+import {
+  commandFor,
+  type FinishableCommand,
+  parseEventsCommand,
+} from '../../src/slack/listeners/commands/command-parser.js';
 
 const EVENT = 'evt_3f2c1a9e-8b7d-4c6e-9f01-23456789abcd';
 const PROMO = 'promo_9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d';

@@ -2,7 +2,7 @@ import type { webApi } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/logger.js';
 import type { ReportStatus } from '../../src/reports/report-status.js';
-import { runReportView } from '../../src/slack/run-report.js';
+import { runReportView } from '../../src/slack/reports/run-report.js';
 import { CancelledError, UnavailableError } from '../../src/ticketing/errors.js';
 
 /*

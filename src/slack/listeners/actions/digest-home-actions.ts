@@ -2,11 +2,11 @@ import type { App, webApi } from '@slack/bolt';
 import { type DigestOnOptions, optionsOf, TIME_OF_DAY } from '../../../digest/subscription.js';
 import { DIGEST_HOME_OFF, DIGEST_HOME_ON, DIGEST_HOME_TIME } from '../../../render/digest-blocks.js';
 import { type Mrkdwn, md } from '../../../render/mrkdwn.js';
-import { ackFirst } from '../../ack-first.js';
-import type { SlackDeps } from '../../deps.js';
-import { digestRefusedWords, turnDigestOnInSlack } from '../../digest-slack.js';
-import { publishHome } from '../../home-tab.js';
-import { userMessageFor } from '../../user-message.js';
+import { ackFirst } from '../../answers/ack-first.js';
+import { userMessageFor } from '../../answers/user-message.js';
+import type { SlackDeps } from '../../deps/slack-deps.js';
+import { digestRefusedWords, turnDigestOnInSlack } from '../../domain-sides/digest-slack.js';
+import { publishHome } from '../home/home-tab.js';
 
 /** App Home's "Turn on" without a digest to resume: `/events digest on --me`'s defaults. */
 const DEFAULTS: DigestOnOptions = { time: undefined, timezone: undefined, days: 1, skipEmpty: false };

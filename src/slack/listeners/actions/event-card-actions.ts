@@ -2,11 +2,11 @@ import type { App } from '@slack/bolt';
 import { PROMO_FOR_EVENT_ACTION, WATCH_FOR_EVENT_ACTION } from '../../../render/event-blocks.js';
 import { md } from '../../../render/mrkdwn.js';
 import { conditionsOffered, defaultConditions, describeCondition } from '../../../watches/watch-condition.js';
-import { ackFirst } from '../../ack-first.js';
-import { reportFiguresAtHand } from '../../ask-for-report.js';
-import type { SlackDeps } from '../../deps.js';
-import { openPromoModal, openWatchModal } from '../../modal-openers.js';
-import { showEvent } from '../../show-event.js';
+import { ackFirst } from '../../answers/ack-first.js';
+import type { SlackDeps } from '../../deps/slack-deps.js';
+import { openPromoModal, openWatchModal } from '../../modals/modal-openers.js';
+import { reportFiguresAtHand } from '../../reports/ask-for-report.js';
+import { showEvent } from '../commands/show-event.js';
 
 /**
  * An event card's Promo button: the promo form with its event picked (the form checks the editor).

@@ -1,9 +1,9 @@
 import type { App } from '@slack/bolt';
 import { eventLabel, PICK_REPORT_ACTION, PICK_SHOW_ACTION } from '../../../render/event-blocks.js';
-import { ackFirst } from '../../ack-first.js';
-import { askForReport } from '../../ask-for-report.js';
-import type { SlackDeps } from '../../deps.js';
-import { showEvent } from '../../show-event.js';
+import { ackFirst } from '../../answers/ack-first.js';
+import type { SlackDeps } from '../../deps/slack-deps.js';
+import { askForReport } from '../../reports/ask-for-report.js';
+import { showEvent } from '../commands/show-event.js';
 
 const pickedId = (action: unknown) =>
   typeof action === 'object' && action !== null && 'value' in action && typeof action.value === 'string'

@@ -2,10 +2,10 @@ import type { App } from '@slack/bolt';
 import { plainMessage } from '../../../render/block-kit.js';
 import { NEXT_PAGE_ACTION } from '../../../render/event-blocks.js';
 import { md } from '../../../render/mrkdwn.js';
-import { ackFirst } from '../../ack-first.js';
-import type { SlackDeps } from '../../deps.js';
-import { respondPrivately } from '../../respond-safely.js';
-import { decodePosition, showUpcomingPage } from '../../upcoming-page.js';
+import { ackFirst } from '../../answers/ack-first.js';
+import { respondPrivately } from '../../answers/respond-safely.js';
+import type { SlackDeps } from '../../deps/slack-deps.js';
+import { decodePosition, showUpcomingPage } from '../commands/upcoming-page.js';
 
 /** The "Next" button of `/events list`: the next page of the same sorted, filtered list. */
 export function registerNextPageAction(app: App, deps: SlackDeps): void {

@@ -13,12 +13,12 @@ import {
   promoFailedMessage,
   promoUncertainMessage,
 } from '../../../render/promo-blocks.js';
-import { ackFirst } from '../../ack-first.js';
-import type { SlackDeps } from '../../deps.js';
-import { promoDeps } from '../../promo-context.js';
-import { respondPrivately } from '../../respond-safely.js';
-import { countSlackError, slackErrorCode } from '../../slack-errors.js';
-import { userMessageFor } from '../../user-message.js';
+import { ackFirst } from '../../answers/ack-first.js';
+import { respondPrivately } from '../../answers/respond-safely.js';
+import { countSlackError, slackErrorCode } from '../../answers/slack-errors.js';
+import { userMessageFor } from '../../answers/user-message.js';
+import type { SlackDeps } from '../../deps/slack-deps.js';
+import { promoDeps } from '../../domain-sides/promo-context.js';
 
 const carried = (action: unknown) =>
   typeof action === 'object' && action !== null && 'value' in action && typeof action.value === 'string'

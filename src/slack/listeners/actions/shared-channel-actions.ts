@@ -7,11 +7,11 @@ import {
   WATCH_SHARED_CHANNEL_FOR_ME_ACTION,
 } from '../../../render/shared-channel-blocks.js';
 import { parseId } from '../../../ticketing/ids.js';
-import { ackFirst } from '../../ack-first.js';
-import { askForReport } from '../../ask-for-report.js';
-import { parseEventsCommand } from '../../command-parser.js';
-import type { SlackDeps } from '../../deps.js';
-import { respondPrivately } from '../../respond-safely.js';
+import { ackFirst } from '../../answers/ack-first.js';
+import { respondPrivately } from '../../answers/respond-safely.js';
+import type { SlackDeps } from '../../deps/slack-deps.js';
+import { askForReport } from '../../reports/ask-for-report.js';
+import { parseEventsCommand } from '../commands/command-parser.js';
 import { handleWatchCommand } from '../commands/watch-command.js';
 
 const buttonValue = (action: unknown) =>

@@ -4,12 +4,12 @@ import { clip, md } from '../../../render/mrkdwn.js';
 import { watchChartMessage } from '../../../render/sales-blocks.js';
 import { WATCH_CHART_ACTION } from '../../../render/watch-blocks.js';
 import { parseId } from '../../../ticketing/ids.js';
-import { ackFirst } from '../../ack-first.js';
-import { sharingDoubt } from '../../conversation-audience.js';
-import type { SlackDeps } from '../../deps.js';
-import { postCounted } from '../../posted-messages.js';
-import { respondPrivately } from '../../respond-safely.js';
-import { countSlackError } from '../../slack-errors.js';
+import { ackFirst } from '../../answers/ack-first.js';
+import { postCounted } from '../../answers/posted-messages.js';
+import { respondPrivately } from '../../answers/respond-safely.js';
+import { countSlackError } from '../../answers/slack-errors.js';
+import { sharingDoubt } from '../../deps/conversation-audience.js';
+import type { SlackDeps } from '../../deps/slack-deps.js';
 
 const buttonValue = (action: unknown) =>
   typeof action === 'object' && action !== null && 'value' in action && typeof action.value === 'string'

@@ -9,12 +9,12 @@ import {
   noDigestMessage,
 } from '../../../render/digest-blocks.js';
 import { joinMrkdwn, md } from '../../../render/mrkdwn.js';
-import type { EventsCommand } from '../../command-parser.js';
-import type { SlackDeps } from '../../deps.js';
-import { turnDigestOn } from '../../digest-slack.js';
-import { respondPrivately } from '../../respond-safely.js';
-import { channelProblem } from '../../slack-errors.js';
-import { userMessageFor } from '../../user-message.js';
+import { respondPrivately } from '../../answers/respond-safely.js';
+import { channelProblem } from '../../answers/slack-errors.js';
+import { userMessageFor } from '../../answers/user-message.js';
+import type { SlackDeps } from '../../deps/slack-deps.js';
+import { turnDigestOn } from '../../domain-sides/digest-slack.js';
+import type { EventsCommand } from './command-parser.js';
 
 export type DigestCommand = Extract<EventsCommand, { kind: `digest-${string}` }>;
 

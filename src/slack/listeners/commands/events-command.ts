@@ -3,18 +3,18 @@ import { plainMessage } from '../../../render/block-kit.js';
 import { helpMessage, usageMessage } from '../../../render/help-blocks.js';
 import { md } from '../../../render/mrkdwn.js';
 import { MAX_PROMO_QUANTITY } from '../../../ticketing/promo-quantity.js';
-import { ackFirst } from '../../ack-first.js';
-import { parseEventsCommand } from '../../command-parser.js';
-import type { SlackDeps } from '../../deps.js';
-import { openReportModal, openWatchModal } from '../../modal-openers.js';
-import { openPromoFormFor } from '../../promo-form.js';
-import { respondPrivately } from '../../respond-safely.js';
-import { showEvent } from '../../show-event.js';
-import { showUpcomingPage } from '../../upcoming-page.js';
+import { ackFirst } from '../../answers/ack-first.js';
+import { respondPrivately } from '../../answers/respond-safely.js';
+import type { SlackDeps } from '../../deps/slack-deps.js';
+import { openReportModal, openWatchModal } from '../../modals/modal-openers.js';
+import { openPromoFormFor } from '../../modals/promo-form.js';
+import { parseEventsCommand } from './command-parser.js';
 import { handleDigestCommand } from './digest-command.js';
 import { handleFindCommand } from './find-command.js';
 import { handlePromoCommand } from './promo-command.js';
 import { handleReportCommand } from './request-report.js';
+import { showEvent } from './show-event.js';
+import { showUpcomingPage } from './upcoming-page.js';
 import { handleWatchCommand } from './watch-command.js';
 
 /** `/events ...`: acknowledged at once, whatever the API is doing; the answer follows. */

@@ -4,9 +4,9 @@ import { MAX_CHOICES } from '../../../catalog/find-events.js';
 import { isUpcoming } from '../../../catalog/is-upcoming.js';
 import { warningMessage } from '../../../render/block-kit.js';
 import { eventChoicesMessage, noEventMessage } from '../../../render/event-blocks.js';
-import type { SlackDeps } from '../../deps.js';
-import { respondPrivately } from '../../respond-safely.js';
-import { userMessageFor } from '../../user-message.js';
+import { respondPrivately } from '../../answers/respond-safely.js';
+import { userMessageFor } from '../../answers/user-message.js';
+import type { SlackDeps } from '../../deps/slack-deps.js';
 
 /** `/events find <words>`: how many match in all, upcoming ones first, each with a Show button, privately. */
 export async function handleFindCommand(deps: SlackDeps, respond: RespondFn, words: string): Promise<void> {

@@ -1,7 +1,7 @@
 import type { RespondFn, webApi } from '@slack/bolt';
-import type { SlackDeps } from '../../deps.js';
-import { respondReply } from '../../promo-context.js';
-import { type PromoRequest, requestPromoChange } from '../../request-promo-change.js';
+import type { SlackDeps } from '../../deps/slack-deps.js';
+import { respondReply } from '../../domain-sides/promo-context.js';
+import { type PromoRequest, requestPromoChange } from './request-promo-change.js';
 
 /**
  * `/events promo <id or name> <code or promoId> <quantity>`, answered on its response_url;

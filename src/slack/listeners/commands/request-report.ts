@@ -2,11 +2,11 @@ import type { RespondFn, webApi } from '@slack/bolt';
 import { type EventTarget, resolveEvent, targetText } from '../../../catalog/find-events.js';
 import { warningMessage } from '../../../render/block-kit.js';
 import { eventChoicesMessage, eventLabel, noEventMessage } from '../../../render/event-blocks.js';
-import { askForReport } from '../../ask-for-report.js';
-import { commandFor } from '../../command-parser.js';
-import type { SlackDeps } from '../../deps.js';
-import { respondPrivately } from '../../respond-safely.js';
-import { userMessageFor } from '../../user-message.js';
+import { respondPrivately } from '../../answers/respond-safely.js';
+import { userMessageFor } from '../../answers/user-message.js';
+import type { SlackDeps } from '../../deps/slack-deps.js';
+import { askForReport } from '../../reports/ask-for-report.js';
+import { commandFor } from './command-parser.js';
 
 export interface ReportCommand {
   respond: RespondFn;

@@ -13,11 +13,11 @@ import type { TicketingEvent } from '../../../ticketing/schemas.js';
 import { watchedEventInfo } from '../../../watches/event-dates.js';
 import { defaultConditions, parseConditions } from '../../../watches/watch-condition.js';
 import { crossedBeforeWatch } from '../../../watches/watch-service.js';
-import { commandFor, type EventsCommand, type FinishableCommand } from '../../command-parser.js';
-import { sharedChannelWatchRefusal } from '../../conversation-audience.js';
-import type { SlackDeps } from '../../deps.js';
-import { respondPrivately } from '../../respond-safely.js';
-import { countAsFirstCheck, reportToWatch, watchNotSet } from '../../watch-report.js';
+import { respondPrivately } from '../../answers/respond-safely.js';
+import { sharedChannelWatchRefusal } from '../../deps/conversation-audience.js';
+import type { SlackDeps } from '../../deps/slack-deps.js';
+import { countAsFirstCheck, reportToWatch, watchNotSet } from '../../reports/watch-report.js';
+import { commandFor, type EventsCommand, type FinishableCommand } from './command-parser.js';
 
 type WatchCommand = Extract<EventsCommand, { kind: 'watch' | 'unwatch' | 'watches' }>;
 

@@ -3,10 +3,10 @@ import type { EventLinks } from '../../../catalog/event-links.js';
 import { withinDeadline } from '../../../observability/within-deadline.js';
 import type { Block } from '../../../render/block-kit.js';
 import { eventUnfurlBlocks } from '../../../render/unfurl-blocks.js';
-import { reportAtHand } from '../../ask-for-report.js';
-import { isConversationId, unfurlMayShowFigures } from '../../conversation-audience.js';
-import type { SlackDeps } from '../../deps.js';
-import { countSlackError } from '../../slack-errors.js';
+import { countSlackError } from '../../answers/slack-errors.js';
+import { isConversationId, unfurlMayShowFigures } from '../../deps/conversation-audience.js';
+import type { SlackDeps } from '../../deps/slack-deps.js';
+import { reportAtHand } from '../../reports/ask-for-report.js';
 
 /** How long an unfurl waits for a crawl when none is in memory (a cold start). */
 const CATALOG_WAIT_MS = 2_000;

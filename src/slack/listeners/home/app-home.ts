@@ -1,6 +1,6 @@
 import type { App } from '@slack/bolt';
-import type { SlackDeps } from '../../deps.js';
-import { publishHome } from '../../home-tab.js';
+import type { SlackDeps } from '../../deps/slack-deps.js';
+import { publishHome } from './home-tab.js';
 
 /**
  * App Home: the next events, the user's recent reports and promo changes, their watches and their

@@ -15,13 +15,13 @@ import {
 import { parseId } from '../../../ticketing/ids.js';
 import { parsePromoQuantity } from '../../../ticketing/promo-quantity.js';
 import type { TicketingEvent } from '../../../ticketing/schemas.js';
-import { ackFirst } from '../../ack-first.js';
-import { askForReport } from '../../ask-for-report.js';
-import type { SlackDeps } from '../../deps.js';
-import { decodeOrigin } from '../../modal-openers.js';
-import { privateAnswer } from '../../private-answer.js';
-import { openPromoFormFor, promoFormAckView, promoFormReply } from '../../promo-form.js';
-import { requestPromoChange } from '../../request-promo-change.js';
+import { ackFirst } from '../../answers/ack-first.js';
+import type { SlackDeps } from '../../deps/slack-deps.js';
+import { decodeOrigin } from '../../modals/modal-openers.js';
+import { privateAnswer } from '../../modals/private-answer.js';
+import { openPromoFormFor, promoFormAckView, promoFormReply } from '../../modals/promo-form.js';
+import { askForReport } from '../../reports/ask-for-report.js';
+import { requestPromoChange } from '../commands/request-promo-change.js';
 
 export type ViewState = Record<
   string,

@@ -22,15 +22,15 @@ import {
   describeCondition,
   parseConditions,
 } from '../../../watches/watch-condition.js';
-import { ackFirst } from '../../ack-first.js';
-import { reportAtHand, reportFiguresAtHand, reportFor } from '../../ask-for-report.js';
-import { sharedChannelWatchRefusal } from '../../conversation-audience.js';
-import type { SlackDeps } from '../../deps.js';
-import { decodeOrigin } from '../../modal-openers.js';
-import { privateAnswer } from '../../private-answer.js';
-import { countSlackError } from '../../slack-errors.js';
-import { userMessageFor } from '../../user-message.js';
-import { countAsFirstCheck, reportToWatch, watchNotSet } from '../../watch-report.js';
+import { ackFirst } from '../../answers/ack-first.js';
+import { countSlackError } from '../../answers/slack-errors.js';
+import { userMessageFor } from '../../answers/user-message.js';
+import { sharedChannelWatchRefusal } from '../../deps/conversation-audience.js';
+import type { SlackDeps } from '../../deps/slack-deps.js';
+import { decodeOrigin } from '../../modals/modal-openers.js';
+import { privateAnswer } from '../../modals/private-answer.js';
+import { reportAtHand, reportFiguresAtHand, reportFor } from '../../reports/ask-for-report.js';
+import { countAsFirstCheck, reportToWatch, watchNotSet } from '../../reports/watch-report.js';
 import { eventInMemory, type ViewState } from './event-modals.js';
 
 type Checked = { selected_options?: { value?: string }[] | null };

@@ -1,7 +1,7 @@
 import { eventLabel } from '../../../render/event-blocks.js';
-import { askForStepReport } from '../../ask-for-report.js';
-import { stepFailure } from '../../finish-run.js';
-import { REPORT_STEP_TITLE, runReportSurface, WORKFLOW_REQUESTER } from '../../run-report.js';
+import { stepFailure } from '../../answers/finish-run.js';
+import { askForStepReport } from '../../reports/ask-for-report.js';
+import { REPORT_STEP_TITLE, runReportSurface, WORKFLOW_REQUESTER } from '../../reports/run-report.js';
 import { eventForStep, isProblem, textInput } from './step-inputs.js';
 import type { WorkflowStep } from './workflow-step.js';
 

@@ -5,9 +5,9 @@ import { clip, code, type Mrkdwn, md } from '../../../render/mrkdwn.js';
 import { promoCodeNotNamed } from '../../../render/promo-blocks.js';
 import { promoQuantityProblem } from '../../../ticketing/promo-quantity.js';
 import type { TicketingEvent } from '../../../ticketing/schemas.js';
-import { type StepOutputs, stepFailure } from '../../finish-run.js';
-import { promoCodeSources, promoDeps } from '../../promo-context.js';
-import { userMessageFor } from '../../user-message.js';
+import { type StepOutputs, stepFailure } from '../../answers/finish-run.js';
+import { userMessageFor } from '../../answers/user-message.js';
+import { promoCodeSources, promoDeps } from '../../domain-sides/promo-context.js';
 import { eventForStep, isProblem, textInput, userContextId, wholeNumberInput } from './step-inputs.js';
 import { stepProblem, type WorkflowStep } from './workflow-step.js';
 

@@ -1,8 +1,8 @@
 import type { webApi } from '@slack/bolt';
 import type { Logger } from '../../../logger.js';
 import type { PromoStepRestriction } from '../../../render/home-view.js';
-import type { PromoEditors } from '../../promo-editors.js';
-import { slackErrorCode } from '../../slack-errors.js';
+import { slackErrorCode } from '../../answers/slack-errors.js';
+import type { PromoEditors } from '../../deps/promo-editors.js';
 import { promoQuantityStep } from './promo-quantity-step.js';
 
 const METHOD = 'functions.distributions.permissions.set';

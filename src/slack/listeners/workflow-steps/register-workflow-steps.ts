@@ -1,5 +1,5 @@
 import type { App } from '@slack/bolt';
-import type { SlackDeps } from '../../deps.js';
+import type { SlackDeps } from '../../deps/slack-deps.js';
 import { eventReportStep } from './event-report-step.js';
 import { promoQuantityStep } from './promo-quantity-step.js';
 import { upcomingEventsStep } from './upcoming-events-step.js';

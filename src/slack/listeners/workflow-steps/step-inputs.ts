@@ -4,7 +4,7 @@ import { eventLabel } from '../../../render/event-blocks.js';
 import { clip, joinMrkdwn, type Mrkdwn, md } from '../../../render/mrkdwn.js';
 import { tryParseId } from '../../../ticketing/ids.js';
 import type { TicketingEvent } from '../../../ticketing/schemas.js';
-import type { SlackDeps } from '../../deps.js';
+import type { SlackDeps } from '../../deps/slack-deps.js';
 
 /** What a step could not use, in words for the workflow's author. */
 export type InputProblem = { problem: Mrkdwn };

@@ -5,7 +5,7 @@ import { eventTitle } from '../../../render/event-blocks.js';
 import { describeEventTime } from '../../../render/event-time.js';
 import { clip, code, joinMrkdwn, type Mrkdwn, md } from '../../../render/mrkdwn.js';
 import type { TicketingEvent } from '../../../ticketing/schemas.js';
-import { stepFailure } from '../../finish-run.js';
+import { stepFailure } from '../../answers/finish-run.js';
 import { asOfUtc, isProblem, textInput, wholeNumberInput } from './step-inputs.js';
 import type { WorkflowStep } from './workflow-step.js';
 

@@ -1,8 +1,14 @@
 import type { App, webApi } from '@slack/bolt';
 import type { Logger } from '../../../logger.js';
 import type { Mrkdwn } from '../../../render/mrkdwn.js';
-import type { SlackDeps } from '../../deps.js';
-import { couldNotFinish, finishRun, restartingProblem, type StepOutcome, stepFailure } from '../../finish-run.js';
+import {
+  couldNotFinish,
+  finishRun,
+  restartingProblem,
+  type StepOutcome,
+  stepFailure,
+} from '../../answers/finish-run.js';
+import type { SlackDeps } from '../../deps/slack-deps.js';
 
 /** One run of a step, as its handler sees it. */
 export interface StepRun {

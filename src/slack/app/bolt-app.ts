@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { App, webApi } from '@slack/bolt';
+import { errorChain, StartRefusal, systemCode } from '../../lifecycle/start-refusal.js';
+import { type Logger, withRequestId } from '../../logger.js';
+import { slackErrorCode } from '../answers/slack-errors.js';
+import type { SlackDeps } from '../deps/slack-deps.js';
+import { registerDigestHomeActions } from '../listeners/actions/digest-home-actions.js';
+import { registerEventCardActions } from '../listeners/actions/event-card-actions.js';
+import { registerEventPickActions } from '../listeners/actions/event-pick.js';
+import { registerFinishCommand } from '../listeners/actions/finish-command.js';
+import { registerNextPageAction } from '../listeners/actions/next-page.js';
+import { registerPromoActions } from '../listeners/actions/promo-actions.js';
+import { registerSharedChannelActions } from '../listeners/actions/shared-channel-actions.js';
+import { registerWatchChart } from '../listeners/actions/watch-chart.js';
+import { registerEventsCommand } from '../listeners/commands/events-command.js';
+import { registerLinkUnfurls } from '../listeners/events/link-shared.js';
+import { registerAppHome } from '../listeners/home/app-home.js';
+import { registerShowEventShortcut } from '../listeners/shortcuts/show-event-shortcut.js';
+import { registerEventModals } from '../listeners/views/event-modals.js';
+import { registerWatchModal } from '../listeners/views/watch-modal.js';
+import { registerWorkflowSteps } from '../listeners/workflow-steps/register-workflow-steps.js';
+import { boltLogger } from './bolt-logger.js';
+
+export interface SlackAppOptions {
+  botToken: string;
+  /** Required for the HTTP receiver; Socket Mode does not use it. */
+  signingSecret: string | undefined;
+  /** Set: Socket Mode. Unset: the HTTP receiver at POST /slack/events. */
+  appToken: string | undefined;
+  /** Another Web API base, e.g. a fake Slack on loopback. */
+  apiUrl: string | undefined;
+  logger: Logger;
+  /** Extra GET routes on the HTTP receiver (health and metrics). */
+  routes?: Record<string, (req: IncomingMessage, res: ServerResponse) => void>;
+  /** How failed Web API calls are tried again. @default 2 retries, 500 ms doubling to 5 s */
+  retry?: SlackRetry | undefined;
+}
+
+/** The Web API client's backoff: two retries, the first after `minTimeoutMs`, doubling up to `maxTimeoutMs`. */
+export interface SlackRetry {
+  minTimeoutMs: number;
+  maxTimeoutMs: number;
+}
+
+/**
+ * Who the bot is (`auth.test`), asked once before the app is built. Bolt would otherwise ask in
+ * its constructor and keep that answer for every request: a Slack hiccup at start-up then failed
+ * every request until a restart, and a bot closed before Slack answered left a rejection nobody
+ * handled. A token Slack refuses, or a Slack that does not answer, fails the start in words.
+ */
+async function botIdentity(
+  options: SlackAppOptions,
+  clientOptions: webApi.WebClientOptions,
+): Promise<{ botId: string; botUserId: string }> {
+  // Bolt's logger, so the client's warnings are log lines, not plain text beside the operator's.
+  const client = new webApi.WebClient(options.botToken, { ...clientOptions, logger: boltLogger(options.logger) });
+  let answer: webApi.AuthTestResponse;
+  try {
+    answer = await client.auth.test();
+  } catch (error) {
+    throw authTestRefusal(error, options.apiUrl);
+  }
+  if (!answer.bot_id || !answer.user_id)
+    throw new StartRefusal(
+      "SLACK_BOT_TOKEN: Slack named no bot for this token; use the Bot User OAuth Token (xoxb-...) from the app's OAuth & Permissions page",
+    );
+  return { botId: answer.bot_id, botUserId: answer.user_id };
+}
+
+/** What each refusal of the token means, and what mends it. */
+const TOKEN_REFUSALS: Record<string, string> = {
+  invalid_auth:
+    "Slack refused the token (invalid_auth); copy the Bot User OAuth Token (xoxb-...) from the app's OAuth & Permissions page",
+  not_authed: 'Slack received no token (not_authed); set the Bot User OAuth Token (xoxb-...)',
+  account_inactive:
+    'the token belongs to an app that was deactivated or uninstalled (account_inactive); reinstall the app and use its new bot token',
+  token_revoked: 'the token was revoked (token_revoked); reinstall the app and use its new bot token',
+  token_expired: 'the token has expired (token_expired); reinstall the app or turn off token rotation',
+};
+
+/** `auth.test` failed: Slack refused the token, answered with something else, or could not be reached; one line each. */
+function authTestRefusal(error: unknown, apiUrl: string | undefined): StartRefusal {
+  const code = slackErrorCode(error);
+  if (code)
+    return new StartRefusal(`SLACK_BOT_TOKEN: ${TOKEN_REFUSALS[code] ?? `Slack refused auth.test (${code})`}`, {
+      cause: error,
+    });
+  const where = apiUrl ?? 'https://slack.com/api/';
+  const variable = apiUrl ? 'SLACK_API_URL: ' : '';
+  const status = (error as { statusCode?: unknown }).statusCode;
+  if (typeof status === 'number')
+    return new StartRefusal(`${variable}Slack at ${where} answered auth.test with HTTP ${status}`, { cause: error });
+  // A system code (ECONNREFUSED, ENOTFOUND), else what fetch said last (`bad port`).
+  const why = systemCode(error) ?? [...errorChain(error)].at(-1)?.message;
+  return new StartRefusal(
+    `${variable}could not reach Slack at ${where}${why ? ` (${why})` : ''}${apiUrl ? '' : "; check this machine's network and proxy"}`,
+    { cause: error },
+  );
+}
+
+/**
+ * The Bolt app: transport only (receiver, Web API client); listeners are registered from their
+ * folders and stay thin. The Web API client gets a short retry budget: people are waiting.
+ */
+export async function createSlackApp(options: SlackAppOptions, deps: SlackDeps): Promise<App> {
+  const clientOptions = {
+    ...(options.apiUrl ? { slackApiUrl: options.apiUrl.endsWith('/') ? options.apiUrl : `${options.apiUrl}/` } : {}),
+    retryConfig: {
+      retries: 2,
+      factor: 2,
+      minTimeout: options.retry?.minTimeoutMs ?? 500,
+      maxTimeout: options.retry?.maxTimeoutMs ?? 5_000,
+    },
+    timeout: 10_000,
+  };
+  const base = {
+    token: options.botToken,
+    ...(await botIdentity(options, clientOptions)),
+    logger: boltLogger(options.logger),
+    clientOptions,
+  };
+  const app = options.appToken
+    ? new App({ ...base, socketMode: true, appToken: options.appToken })
+    : new App({
+        ...base,
+        signingSecret: options.signingSecret ?? '',
+        customRoutes: Object.entries(options.routes ?? {}).map(([path, handler]) => ({ path, method: 'GET', handler })),
+      });
+
+  // Every listener's work is tracked, so shutdown waits for the answers people are owed.
+  app.use(async ({ next, body }) => {
+    const stop = deps.metrics?.commandLatency.startTimer({ kind: requestKind(body) });
+    try {
+      // Every line this request causes, down to the API calls, carries one request id.
+      await withRequestId(randomUUID().slice(0, 8), () => deps.work.track(next()));
+    } finally {
+      stop?.();
+    }
+  });
+  registerEventsCommand(app, deps);
+  registerNextPageAction(app, deps);
+  registerEventPickActions(app, deps);
+  registerFinishCommand(app, deps);
+  registerWatchModal(app, deps);
+  registerEventModals(app, deps);
+  registerPromoActions(app, deps);
+  registerAppHome(app, deps);
+  registerShowEventShortcut(app, deps);
+  registerEventCardActions(app, deps);
+  registerWorkflowSteps(app, deps);
+  registerDigestHomeActions(app, deps);
+  registerSharedChannelActions(app, deps);
+  registerWatchChart(app, deps);
+  if (deps.eventLinks) registerLinkUnfurls(app, deps, deps.eventLinks);
+  app.error(async (error) => {
+    options.logger.error('Unhandled error in a Slack listener', { error });
+  });
+  return app;
+}
+
+/** A Slack request's kind, for the latency metric: `command`, `block_actions`, `view_submission`, ... */
+function requestKind(body: unknown): string {
+  if (typeof body !== 'object' || body === null) return 'unknown';
+  const { type, command } = body as { type?: unknown; command?: unknown };
+  if (typeof command === 'string') return 'command';
+  return typeof type === 'string' ? type.slice(0, 40) : 'unknown';
+}

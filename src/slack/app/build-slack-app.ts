@@ -1,0 +1,96 @@
+import type { App } from '@slack/bolt';
+import type { Config } from '../../config.js';
+import { PendingPromoChanges } from '../../promo/pending-promo-changes.js';
+import type { StoreHandle } from '../../store/store-handle.js';
+import { PromoEditors } from '../deps/promo-editors.js';
+import type { SlackDeps } from '../deps/slack-deps.js';
+import { workflowRuns } from '../deps/workflow-runs.js';
+import { PromoStepPermissions } from '../listeners/workflow-steps/promo-step-permissions.js';
+import { createSlackApp, type SlackAppOptions } from './bolt-app.js';
+
+/** The parts of the bot the listeners use, built by the other areas. */
+export type SlackParts = Omit<
+  SlackDeps,
+  | 'editors'
+  | 'promoStepPermissions'
+  | 'pending'
+  | 'runs'
+  | 'interactive'
+  | 'pageSize'
+  | 'progressIntervalMs'
+  | 'unfurlFigures'
+>;
+
+export interface BuildSlackAppOptions {
+  slack: Config['slack'] & { botToken: string };
+  store: Pick<StoreHandle, 'keyValue' | 'claims'>;
+  parts: SlackParts;
+  routes: SlackAppOptions['routes'];
+  /** How failed Web API calls are tried again. @default 2 retries, 500 ms doubling to 5 s */
+  retry?: SlackAppOptions['retry'];
+  /** A person's API call gives up after this long. @default 25 s */
+  interactiveTimeoutMs?: number | undefined;
+  /** Longest a person waits for the rate limit before being told how long it will be. @default 10 s */
+  maxRateLimitWaitMs?: number | undefined;
+  /** @default 2 s */
+  progressIntervalMs?: number | undefined;
+  /** How long a promo confirmation stays valid. @default 10 minutes */
+  promoConfirmationTtlMs?: number | undefined;
+  /** How often the promo editors are read again, to keep the promo step restricted to them. @default 5 minutes */
+  promoStepRefreshMs?: number | undefined;
+}
+
+/**
+ * The Slack side: the Bolt app with every listener, and what only listeners use (who may edit
+ * promo codes, pending confirmations, workflow runs already seen, a person's API call options).
+ */
+export function buildSlackApp(options: BuildSlackAppOptions): Promise<App> {
+  const { slack, store, parts } = options;
+  const { clock, logger } = parts;
+  const interactiveTimeoutMs = options.interactiveTimeoutMs ?? 25_000;
+  const maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 10_000;
+  const editors = new PromoEditors(slack.promoEditors, { logger, clock });
+  // Only editors may add "Set promo quantity" to a workflow: set at start, again when they change.
+  const promoStepPermissions = new PromoStepPermissions({
+    editors,
+    logger,
+    refreshMs: options.promoStepRefreshMs,
+    signal: parts.work.stopping,
+  });
+  const app = createSlackApp(
+    {
+      botToken: slack.botToken,
+      signingSecret: slack.signingSecret,
+      appToken: slack.appToken,
+      apiUrl: slack.apiUrl,
+      logger,
+      ...(options.routes ? { routes: options.routes } : {}),
+      retry: options.retry,
+    },
+    {
+      ...parts,
+      editors,
+      promoStepPermissions,
+      pending: new PendingPromoChanges({
+        store: store.keyValue,
+        claims: store.claims,
+        clock,
+        ...(options.promoConfirmationTtlMs ? { ttlMs: options.promoConfirmationTtlMs } : {}),
+      }),
+      runs: workflowRuns(store.claims, clock, logger),
+      progressIntervalMs: options.progressIntervalMs ?? 2_000,
+      pageSize: 10,
+      unfurlFigures: slack.unfurlFigures,
+
+      interactive: () => ({
+        signal: AbortSignal.timeout(interactiveTimeoutMs),
+        priority: 'interactive',
+        maxRateLimitWaitMs,
+      }),
+    },
+  );
+  return app.then((built) => {
+    promoStepPermissions.start(built.client);
+    return built;
+  });
+}

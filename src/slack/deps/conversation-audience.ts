@@ -1,0 +1,215 @@
+import type { webApi } from '@slack/bolt';
+import type { LRUCache } from 'lru-cache';
+import type { UnfurlFigures } from '../../config.js';
+import type { Logger } from '../../logger.js';
+import type { SlackMessage } from '../../render/block-kit.js';
+import { type SharingDoubt, sharedChannelWatchMessage } from '../../render/shared-channel-blocks.js';
+import type { Clock } from '../../time/clock.js';
+import { ttlCache } from '../../ttl-cache.js';
+import { slackErrorCode } from '../answers/slack-errors.js';
+
+/**
+ * Who can read a conversation, as far as figures are concerned: the organization alone (and
+ * whether the bot is in it), someone of another organization too (Slack Connect: a shared channel,
+ * a DM or group DM with a partner), or unknown because Slack could not say.
+ */
+export type Audience =
+  | { kind: 'internal'; botIsMember: boolean }
+  | { kind: 'external' }
+  | { kind: 'unknown'; reason: string };
+
+export interface ConversationAudience {
+  /** What Slack says of `conversation` (`C…`, `G…`, `D…`), cached; never throws. */
+  of(conversation: string, client?: webApi.WebClient): Promise<Audience>;
+  /** The app's client, for callers that have none at hand (it exists once the app does). */
+  bind(client: webApi.WebClient): void;
+}
+
+export interface ConversationAudienceOptions {
+  logger: Logger;
+  clock: Clock;
+  /** How long an answer is kept. @default 5 minutes */
+  ttlMs?: number | undefined;
+  /** How long a failed lookup is kept, so a burst of links makes one call. @default 30 s */
+  failureTtlMs?: number | undefined;
+}
+
+/** Most members of a group DM looked up (Slack allows 9 people in one). */
+const MAX_GROUP_MEMBERS = 16;
+
+interface ConversationInfo {
+  is_im?: boolean;
+  is_mpim?: boolean;
+  is_member?: boolean;
+  is_shared?: boolean;
+  is_ext_shared?: boolean;
+  is_org_shared?: boolean;
+  is_pending_ext_shared?: boolean;
+  user?: string;
+}
+
+/** The organization a person or the bot belongs to: its Enterprise Grid org, else its workspace. */
+interface Organization {
+  teamId: string | undefined;
+  enterpriseId: string | undefined;
+}
+
+const sameOrganization = (a: Organization, b: Organization) =>
+  (a.teamId !== undefined && a.teamId === b.teamId) ||
+  (a.enterpriseId !== undefined && a.enterpriseId === b.enterpriseId);
+
+class UnknownAudience extends Error {
+  override name = 'UnknownAudience';
+}
+
+/**
+ * Answers "may figures be shown in this conversation?" from `conversations.info` (and for DMs the
+ * other people's teams), keeping each answer a few minutes and a failure a little while: one
+ * Slack call per conversation, however many links are shared in it at once.
+ */
+export function conversationAudience(options: ConversationAudienceOptions): ConversationAudience {
+  const { logger, clock } = options;
+  const ttlMs = options.ttlMs ?? 5 * 60_000;
+  const failureTtlMs = Math.min(options.failureTtlMs ?? 30_000, ttlMs);
+  const answers: LRUCache<string, Promise<Audience>> = ttlCache({ max: 5_000, ttlMs, clock });
+  const people: LRUCache<string, Promise<Organization>> = ttlCache({ max: 5_000, ttlMs, clock });
+  let bot: Promise<Organization & { userId: string | undefined }> | undefined;
+  const warned = new Set<string>();
+
+  const botOrganization = (client: webApi.WebClient) => {
+    bot ??= client.auth.test().then(
+      (answer) => ({
+        teamId: answer.team_id,
+        enterpriseId: answer.enterprise_id || undefined,
+        userId: answer.user_id,
+      }),
+      (error: unknown) => {
+        bot = undefined;
+        throw error;
+      },
+    );
+    return bot;
+  };
+
+  const personOrganization = (client: webApi.WebClient, user: string) => {
+    let known = people.get(user);
+    if (!known) {
+      known = client.users.info({ user }).then((answer) => {
+        const person = answer.user as { team_id?: string; enterprise_user?: { enterprise_id?: string } } | undefined;
+        if (!person?.team_id) throw new UnknownAudience(`users.info named no team for ${user}`);
+        return { teamId: person.team_id, enterpriseId: person.enterprise_user?.enterprise_id };
+      });
+      people.set(user, known);
+      known.catch(() => people.delete(user));
+    }
+    return known;
+  };
+
+  async function lookUp(client: webApi.WebClient, conversation: string): Promise<Audience> {
+    const answer = await client.conversations.info({ channel: conversation });
+    const info = (answer.channel ?? {}) as ConversationInfo;
+    if (info.is_ext_shared || info.is_pending_ext_shared || (info.is_shared && !info.is_org_shared)) {
+      return { kind: 'external' };
+    }
+    if (info.is_im || info.is_mpim) {
+      const self = await botOrganization(client);
+      let others: string[];
+      if (info.is_im) {
+        if (!info.user) throw new UnknownAudience('conversations.info named nobody in the DM');
+        others = [info.user];
+      } else {
+        const members = (await client.conversations.members({ channel: conversation, limit: 100 })).members ?? [];
+        if (self.userId && !members.includes(self.userId)) return { kind: 'internal', botIsMember: false };
+        others = members.filter((member) => member !== self.userId);
+        if (others.length > MAX_GROUP_MEMBERS) throw new UnknownAudience('too many people to look up');
+      }
+      const teams = await Promise.all(others.map((user) => personOrganization(client, user)));
+      if (!teams.every((team) => sameOrganization(team, self))) return { kind: 'external' };
+      // The bot reads only the DMs it is in.
+      return { kind: 'internal', botIsMember: info.is_im ? true : info.is_member !== false };
+    }
+    return { kind: 'internal', botIsMember: info.is_member === true };
+  }
+
+  let bound: webApi.WebClient | undefined;
+  return {
+    bind(client) {
+      bound = client;
+    },
+    of(conversation, client = bound) {
+      const cached = answers.get(conversation);
+      if (cached) return cached;
+      const asked = (
+        client ? lookUp(client, conversation) : Promise.reject(new UnknownAudience('no Slack client yet'))
+      ).catch((error: unknown): Audience => {
+        const reason = slackErrorCode(error) ?? (error instanceof Error ? error.message : String(error));
+        // Once per kind of failure: a missing scope would otherwise log at every link.
+        const level = warned.has(reason) ? 'debug' : 'warn';
+        warned.add(reason);
+        logger[level]('Could not tell who is in a conversation: its figures stay hidden', {
+          conversation,
+          slackError: reason,
+        });
+        return { kind: 'unknown', reason };
+      });
+      answers.set(conversation, asked);
+      void asked.then((audience) => {
+        if (audience.kind === 'unknown' && answers.peek(conversation) === asked)
+          answers.set(conversation, asked, { ttl: failureTtlMs });
+      });
+      return asked;
+    },
+  };
+}
+
+/**
+ * Whether an unfurl may show report figures in a conversation. `internal` asks Slack only when the
+ * event has not already said the bot is out of the conversation; a composer's link (no
+ * conversation yet) shows none.
+ */
+export async function unfurlMayShowFigures(
+  mode: UnfurlFigures,
+  audience: () => Promise<Audience> | undefined,
+  botIsMember: boolean | undefined,
+): Promise<boolean> {
+  if (mode === 'everywhere') return true;
+  if (mode === 'off' || botIsMember === false) return false;
+  const known = await audience();
+  return known?.kind === 'internal' && known.botIsMember;
+}
+
+/** A conversation id Slack can be asked about (not `COMPOSER`, not a person's id). */
+export const isConversationId = (id: string | undefined): id is string =>
+  id !== undefined && id !== 'COMPOSER' && /^[CGD][A-Z0-9]{2,}$/.test(id);
+
+/**
+ * Why a report or watch card should not go into `conversation` unasked: it is shared with another
+ * organization, or Slack could not say; undefined for the organization's own conversations and a
+ * person's DM with the bot (named by their user id).
+ */
+export async function sharingDoubt(
+  audience: ConversationAudience,
+  conversation: string,
+  client?: webApi.WebClient,
+): Promise<SharingDoubt | undefined> {
+  if (!isConversationId(conversation)) return undefined;
+  const known = await audience.of(conversation, client);
+  return known.kind === 'internal' ? undefined : known.kind;
+}
+
+/**
+ * The private answer to a channel watch asked for in a channel shared with another organization
+ * (its card shows sales and revenue), offering it for the person or there anyway; undefined where
+ * the channel is the organization's own.
+ */
+export async function sharedChannelWatchRefusal(
+  audience: ConversationAudience,
+  channelId: string,
+  event: { id: string; label: string },
+  conditions: string,
+): Promise<SlackMessage | undefined> {
+  const why = await sharingDoubt(audience, channelId);
+  if (!why) return undefined;
+  const command = `watch ${event.id}${conditions.trim() ? `: ${conditions.trim()}` : ''}`;
+  return sharedChannelWatchMessage({ eventName: event.label, command, why });
+}

@@ -1,0 +1,67 @@
+import type { webApi } from '@slack/bolt';
+import type { Metrics } from '../../observability/metrics.js';
+import type { SlackMessage } from '../../render/block-kit.js';
+import { code, md } from '../../render/mrkdwn.js';
+import {
+  watchAlertMessage,
+  watchCardMessage,
+  watchPausedMessage,
+  watchSummaryMessage,
+} from '../../render/watch-blocks.js';
+import { SHARED_CHANNEL_PAUSE, type WatchChat, type WatchMessages } from '../../watches/watch-service.js';
+import { counted, dmConversations, findPosted, postCounted, repliedInThread } from '../answers/posted-messages.js';
+import { channelProblem, personRefusal } from '../answers/slack-errors.js';
+
+/** The watches' Slack side, through the app's client (which exists once the app does). */
+export function watchSlack(client: () => webApi.WebClient, metrics: Metrics | undefined): WatchChat<SlackMessage> {
+  // A personal watch lives in the person's DM: its card is posted to the user id, and edited,
+  // replied to and searched in the DM's own id.
+  const conversation = dmConversations(client, metrics);
+  return {
+    async postCard(channel, message, metadata) {
+      const ts = await postCounted(client(), metrics, { channel, message, metadata });
+      if (!ts) throw new Error('Slack posted the card without a message id');
+      return ts;
+    },
+    async updateCard(channel, ts, message) {
+      const where = await conversation(channel);
+      await counted(
+        metrics,
+        'chat.update',
+        client().chat.update({ channel: where, ts, text: message.text, blocks: message.blocks }),
+      );
+    },
+    async reply(channel, threadTs, message, options) {
+      await postCounted(client(), metrics, {
+        channel: await conversation(channel),
+        message,
+        metadata: options.metadata,
+        thread: { ts: threadTs, broadcast: options.broadcast },
+      });
+    },
+    // A second of slack for the clocks of Slack and this machine.
+    findCard: async (channel, metadata, sinceMs) =>
+      (await findPosted(client(), await conversation(channel), metadata, sinceMs - 1_000))?.ts,
+    findReply: async (channel, threadTs, metadata) =>
+      repliedInThread(client(), await conversation(channel), threadTs, metadata),
+    notify: async (userId, message) => {
+      await postCounted(client(), metrics, { channel: userId, message });
+    },
+    // A personal watch's person who left or was deactivated refuses for good, as a channel does.
+    channelRefusal: personRefusal,
+  };
+}
+
+/** The watch messages, rendered once; a refusal code becomes the sentence the person reads. */
+export const watchMessages: WatchMessages<SlackMessage> = {
+  card: (input) => watchCardMessage(input),
+  alert: (input) => watchAlertMessage(input),
+  summary: (input) => watchSummaryMessage(input),
+  paused: (watch, reason) =>
+    watchPausedMessage(
+      watch,
+      reason === SHARED_CHANNEL_PAUSE
+        ? md`the channel is shared with another organization, and its card shows sales and revenue; run the watch command there again to confirm, or add \`--me\` to watch it for yourself`
+        : (channelProblem(reason) ?? md`Slack refused posts there (${code(reason, 60)}).`),
+    ),
+};

@@ -1,0 +1,319 @@
+import { searchTextProblem } from '../../../catalog/event-search.js';
+import { type EventTarget, type ListFilter, parseDayRange } from '../../../catalog/find-events.js';
+import {
+  type DigestOnOptions,
+  MAX_DIGEST_DAYS,
+  parseWeekdays,
+  TIME_OF_DAY,
+  timeOfDay,
+} from '../../../digest/subscription.js';
+import { type PromoRef, parsePromoRef } from '../../../promo/promo-codes.js';
+import { USAGE } from '../../../render/command-syntax.js';
+import { clip, type Mrkdwn, md } from '../../../render/mrkdwn.js';
+import { isTicketingError } from '../../../ticketing/errors.js';
+import { parseId } from '../../../ticketing/ids.js';
+import { parsePromoQuantity } from '../../../ticketing/promo-quantity.js';
+import { isValidTimeZone } from '../../../time/zoned.js';
+
+export type EventsCommand =
+  | { kind: 'list'; filter: ListFilter }
+  | { kind: 'help' }
+  | { kind: 'show'; target: EventTarget }
+  | { kind: 'report'; target: EventTarget }
+  | { kind: 'find'; words: string }
+  /** The event by id or name; the promo code by its id or by its code (`EARLYBIRD`), found in a report. */
+  | { kind: 'promo'; target: EventTarget; promo: PromoRef; quantity: number }
+  /** `promo` or `report` with nothing after it: a modal asks. */
+  | { kind: 'promo-modal' }
+  | { kind: 'report-modal' }
+  /**
+   * `digest ...`; `personal` (`--me`): the person's own digest, in their DM; `sales` (`--sales`):
+   * the sales digest of the watched events, beside the event digest.
+   */
+  | { kind: 'digest-on'; options: DigestOnOptions; personal?: true; sales?: true }
+  | { kind: 'digest-off'; personal?: true; sales?: true }
+  | { kind: 'digest-status'; personal?: true; sales?: true }
+  | { kind: 'digest-now'; personal?: true; sales?: true }
+  /** `watch <event> [: conditions]`; `personal` (`--me`): in the person's DM. */
+  | { kind: 'watch'; target: EventTarget; conditions: string; personal: boolean }
+  | { kind: 'watch-modal'; personal: boolean }
+  | { kind: 'unwatch'; target: EventTarget; personal: boolean }
+  | { kind: 'watches'; personal: boolean }
+  | { kind: 'invalid'; problem: Mrkdwn; usage: Mrkdwn };
+
+/** The commands a choice between events finishes: each event's button runs it with that event. */
+export type FinishableCommand = Extract<EventsCommand, { kind: 'watch' | 'unwatch' | 'report' | 'promo' }>;
+
+/**
+ * `command` as it would be typed for one event, named by its id: what a choice's button carries,
+ * parsed again as if typed when it is clicked (`parseEventsCommand` gives the command back).
+ */
+export function commandFor(command: FinishableCommand, eventId: string): string {
+  const me = 'personal' in command && command.personal ? ' --me' : '';
+  switch (command.kind) {
+    case 'watch':
+      // The colon ends the event, whatever the conditions hold.
+      return `watch ${eventId}${command.conditions ? `: ${command.conditions}` : ''}${me}`;
+    case 'unwatch':
+      return `unwatch ${eventId}${me}`;
+    case 'report':
+      return `report ${eventId}`;
+    case 'promo':
+      return `promo ${eventId} ${'id' in command.promo ? command.promo.id : command.promo.code} ${command.quantity}`;
+  }
+}
+
+function invalid(problem: Mrkdwn, usage: Mrkdwn): EventsCommand {
+  return { kind: 'invalid', problem, usage };
+}
+
+/** Words of an event's name as typed, or the problem with them (too long to search). */
+function searchText(words: string, usage: Mrkdwn): EventsCommand | undefined {
+  const problem = searchTextProblem(words);
+  return problem === undefined ? undefined : invalid(md`${clip(problem, 300)}`, usage);
+}
+
+/** What the person typed, quoted and shortened. */
+function shown(text: string): Mrkdwn {
+  return md`"${clip(text, 40)}"`;
+}
+
+/** Reads the text after `/events`; never throws, never calls anything. */
+export function parseEventsCommand(text: string): EventsCommand {
+  const words = text.trim().split(/\s+/).filter(Boolean);
+  const [sub = 'list', ...args] = words;
+  switch (sub.toLowerCase()) {
+    case 'list':
+    case 'upcoming': {
+      const filter = parseListFilter(args);
+      return searchText(filter.words ?? '', USAGE.list) ?? { kind: 'list', filter };
+    }
+    case 'help':
+      return { kind: 'help' };
+    case 'show':
+      if (args.length === 0) return invalid(md`\`show\` needs an event id or words of its name.`, USAGE.show);
+      return withTarget(args, USAGE.show, (target) => ({ kind: 'show', target }));
+    case 'report':
+      if (args.length === 0) return { kind: 'report-modal' };
+      return withTarget(args, USAGE.report, (target) => ({ kind: 'report', target }));
+    case 'find':
+      if (args.length === 0) return invalid(md`\`find\` needs words of an event's name.`, USAGE.find);
+      return searchText(args.join(' '), USAGE.find) ?? { kind: 'find', words: args.join(' ') };
+    case 'promo': {
+      if (args.length === 0) return { kind: 'promo-modal' };
+      // The event's name may be several words: the last two are the code and the quantity.
+      if (args.length < 3)
+        return invalid(
+          md`\`promo\` takes an event (its id or name), a promo code (or its id) and a quantity.`,
+          USAGE.promo,
+        );
+      const promoText = args[args.length - 2] as string;
+      const promo = parsePromoRef(promoText);
+      if ('problem' in promo) return invalid(md`${clip(promo.problem, 200)} (got ${shown(promoText)}).`, USAGE.promo);
+      const raw = args[args.length - 1] as string;
+      const quantity = parsePromoQuantity(raw);
+      if ('problem' in quantity) return invalid(md`${clip(quantity.problem, 300)} (got ${shown(raw)})`, USAGE.promo);
+      return withTarget(args.slice(0, -2), USAGE.promo, (target) => ({
+        kind: 'promo',
+        target,
+        promo,
+        quantity: quantity.quantity,
+      }));
+    }
+    case 'digest':
+      return parseDigest(args);
+    case 'watch':
+      return parseWatch(text.trim().slice(sub.length));
+    case 'unwatch': {
+      const { rest, personal } = takeFlag(args, '--me');
+      if (rest.length === 0) return invalid(md`\`unwatch\` needs the event id or words of its name.`, USAGE.unwatch);
+      return withTarget(rest, USAGE.unwatch, (target) => ({ kind: 'unwatch', target, personal }));
+    }
+    case 'watches': {
+      const { rest, personal } = takeFlag(args, '--me');
+      if (rest.length > 0) return invalid(md`\`watches\` takes no more words than --me.`, USAGE.watches);
+      return { kind: 'watches', personal };
+    }
+    default:
+      return invalid(
+        md`Unknown subcommand ${shown(sub)}.`,
+        md`/events [list | show | find | report | promo | digest | watch | unwatch | watches | help]`,
+      );
+  }
+}
+
+/** Takes a flag out of the words, wherever it is. */
+function takeFlag(args: readonly string[], flag: string): { rest: string[]; personal: boolean } {
+  const rest = args.filter((arg) => arg.toLowerCase() !== flag);
+  return { rest, personal: rest.length !== args.length };
+}
+
+/**
+ * `watch <event id or name> [: conditions] [--me]`: the conditions follow a colon, or the word
+ * `when`, or an id (nothing to mistake for a name); with no event, a modal asks.
+ */
+function parseWatch(text: string): EventsCommand {
+  const { rest, personal } = takeFlag(text.trim().split(/\s+/).filter(Boolean), '--me');
+  if (rest.length === 0) return { kind: 'watch-modal', personal };
+  const joined = rest.join(' ');
+  let eventPart: string;
+  let conditions = '';
+  const colon = joined.indexOf(':');
+  const when = joined.search(/\swhen\s/i);
+  if (colon >= 0) {
+    eventPart = joined.slice(0, colon);
+    conditions = joined.slice(colon + 1);
+  } else if (when >= 0) {
+    eventPart = joined.slice(0, when);
+    conditions = joined.slice(when + ' when '.length);
+  } else if (ID_LIKE.test(rest[0] as string)) {
+    eventPart = rest[0] as string;
+    conditions = rest.slice(1).join(' ');
+  } else {
+    eventPart = joined;
+  }
+  const words = eventPart.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0)
+    return invalid(md`\`watch\` needs the event id or words of its name before the conditions.`, USAGE.watch);
+  return withTarget(words, USAGE.watch, (target) => ({
+    kind: 'watch',
+    target,
+    conditions: conditions.trim(),
+    personal,
+  }));
+}
+
+/**
+ * `digest on [HH:MM] [zone] [--days N] [--skip-empty] [--match words] [--weekdays days] | off | status | now`
+ * (status by default), each with `--me` anywhere for the person's own digest, and `--sales`
+ * anywhere for the sales digest (`on --sales [daily|weekly] [HH:MM] [zone] [--weekdays day]`).
+ */
+function parseDigest(args: readonly string[]): EventsCommand {
+  const { rest: unflagged, personal } = takeFlag(args, '--me');
+  const { rest: words, personal: sales } = takeFlag(unflagged, '--sales');
+  const [action = 'status', ...rest] = words;
+  const mine = { ...(personal ? { personal: true as const } : {}), ...(sales ? { sales: true as const } : {}) };
+  const only = (kind: 'digest-off' | 'digest-status' | 'digest-now'): EventsCommand =>
+    rest.length === 0
+      ? { kind, ...mine }
+      : invalid(
+          md`\`digest ${clip(action, 10)}\` takes no more words${personal ? md` than --me` : md``}.`,
+          USAGE.digest,
+        );
+  switch (action.toLowerCase()) {
+    case 'on': {
+      const options = sales ? parseSalesDigestOn(rest) : parseDigestOn(rest);
+      return 'problem' in options ? invalid(options.problem, USAGE.digest) : { kind: 'digest-on', options, ...mine };
+    }
+    case 'off':
+      return only('digest-off');
+    case 'status':
+      return only('digest-status');
+    case 'now':
+      return only('digest-now');
+    default:
+      return invalid(md`Unknown digest action ${shown(action)}.`, USAGE.digest);
+  }
+}
+
+const CADENCES = ['daily', 'weekly'] as const;
+const cadenceOf = (arg: string) => CADENCES.find((cadence) => cadence === arg.toLowerCase());
+
+/** `on --sales [daily|weekly] [HH:MM] [zone] [--weekdays days] [--skip-empty]`: weekly posts on one day. */
+function parseSalesDigestOn(args: readonly string[]): DigestOnOptions | { problem: Mrkdwn } {
+  const cadences = args.map(cadenceOf).filter((cadence) => cadence !== undefined);
+  if (new Set(cadences).size > 1) return { problem: md`A sales digest is daily or weekly, not both.` };
+  for (const flag of ['--days', '--match']) {
+    if (args.some((arg) => arg === flag || arg.startsWith(`${flag}=`)))
+      return {
+        problem: md`${clip(flag, 10)} is for the event digest; the sales digest covers the events watched here.`,
+      };
+  }
+  const options = parseDigestOn(args.filter((arg) => cadenceOf(arg) === undefined));
+  if ('problem' in options) return options;
+  const cadence = cadences[0] ?? 'daily';
+  if (cadence === 'weekly' && options.weekdays && options.weekdays.length !== 1)
+    return { problem: md`A weekly sales digest posts on one day: name one with --weekdays (mon, tue, ...).` };
+  return { ...options, sales: { cadence } };
+}
+
+function parseDigestOn(args: readonly string[]): DigestOnOptions | { problem: Mrkdwn } {
+  const result: DigestOnOptions = { time: undefined, timezone: undefined, days: 1, skipEmpty: false };
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i] as string;
+    if (arg === '--skip-empty') {
+      result.skipEmpty = true;
+    } else if (arg === '--match') {
+      const words: string[] = [];
+      while (i + 1 < args.length && !(args[i + 1] as string).startsWith('--')) words.push(args[++i] as string);
+      const match = words.join(' ').trim();
+      if (!match) return { problem: md`--match takes words of event names.` };
+      const tooLong = searchTextProblem(match);
+      if (tooLong) return { problem: md`--match: ${clip(tooLong, 300)}` };
+      result.match = match;
+    } else if (arg === '--weekdays' || arg.startsWith('--weekdays=')) {
+      const value = arg.includes('=') ? arg.slice('--weekdays='.length) : args[++i];
+      const weekdays = value ? parseWeekdays(value) : undefined;
+      if (!weekdays) {
+        return {
+          problem: md`--weekdays takes days such as mon-fri, mon,wed,fri or weekends (got ${shown(value ?? '')}).`,
+        };
+      }
+      result.weekdays = weekdays;
+    } else if (arg === '--days' || arg.startsWith('--days=')) {
+      const value = arg.includes('=') ? arg.slice('--days='.length) : args[++i];
+      const days = Number(value);
+      if (!value || !/^\d+$/.test(value) || days < 1 || days > MAX_DIGEST_DAYS) {
+        return { problem: md`--days takes a whole number from 1 to ${MAX_DIGEST_DAYS} (got ${shown(value ?? '')}).` };
+      }
+      result.days = days;
+    } else if (/^\d{1,2}[:.h]\d{2}$/.test(arg)) {
+      const normalised = arg.replace(/[.h]/, ':');
+      if (!TIME_OF_DAY.test(normalised))
+        return { problem: md`${shown(arg)} is not a time of day (use HH:MM, 00:00 to 23:59).` };
+      const { hour, minute } = timeOfDay(normalised);
+      result.time = `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`;
+    } else if (/^\d/.test(arg)) {
+      return { problem: md`${shown(arg)} is not a time of day (use HH:MM, 00:00 to 23:59).` };
+    } else if (isValidTimeZone(arg)) {
+      result.timezone = arg;
+    } else if (cadenceOf(arg)) {
+      return { problem: md`${shown(arg)} is for the sales digest: add --sales.` };
+    } else {
+      return { problem: md`${shown(arg)} is not a timezone I know (use an IANA name such as Europe/Berlin).` };
+    }
+  }
+  return result;
+}
+
+/** `[today | tomorrow | week] [words]`. */
+function parseListFilter(args: readonly string[]): ListFilter {
+  const [first, ...rest] = args;
+  const range = parseDayRange(first?.toLowerCase());
+  const words = (range ? rest : args).join(' ').trim();
+  return { ...(range ? { range } : {}), ...(words ? { words } : {}) };
+}
+
+/** Looks like an id of some kind: a UUID, with or without a prefix. */
+const ID_LIKE = /^([a-z]+_)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * One word that looks like an id must be an event id (a promo id there is named as the mistake
+ * it is); anything else is words of an event's name.
+ */
+function withTarget(
+  args: readonly string[],
+  usage: Mrkdwn,
+  build: (target: EventTarget) => EventsCommand,
+): EventsCommand {
+  const [only] = args;
+  if (args.length === 1 && only && ID_LIKE.test(only)) {
+    try {
+      return build({ id: parseId('event', only) });
+    } catch (error) {
+      return invalid(isTicketingError(error) ? md`${clip(error.message, 200)}.` : md`That id is not valid.`, usage);
+    }
+  }
+  const words = args.join(' ');
+  return searchText(words, usage) ?? build({ words });
+}

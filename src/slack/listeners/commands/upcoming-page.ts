@@ -1,0 +1,87 @@
+import type { RespondFn, webApi } from '@slack/bolt';
+import {
+  DAY_RANGES,
+  type DayRange,
+  type ListFilter,
+  parseDayRange,
+  upcomingEvents,
+} from '../../../catalog/find-events.js';
+import { warningMessage } from '../../../render/block-kit.js';
+import { asOfLine, eventListMessage, searchedForNote } from '../../../render/event-blocks.js';
+import { clip, md } from '../../../render/mrkdwn.js';
+import { respondPrivately } from '../../answers/respond-safely.js';
+import { userMessageFor } from '../../answers/user-message.js';
+import { personZone } from '../../deps/person-zone.js';
+import type { SlackDeps } from '../../deps/slack-deps.js';
+
+/** What the Next button carries: where the next page starts, named for whoever reads it later. */
+export interface ListPosition {
+  /** How many upcoming events earlier pages showed. */
+  offset: number;
+  /** 1-based number of the page. */
+  page: number;
+  range?: DayRange | undefined;
+  words?: string | undefined;
+}
+
+/**
+ * The Next button's value. The parser refuses words past `MAX_SEARCH_TEXT` (and search ignores
+ * longer ones), so it stays far under Slack's 2,000 characters.
+ */
+export function encodePosition(position: ListPosition): string {
+  return JSON.stringify(position);
+}
+
+export function decodePosition(text: string): ListPosition | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<ListPosition>;
+    if (!Number.isInteger(value.offset) || !Number.isInteger(value.page)) return undefined;
+    const range = parseDayRange(value.range);
+    const words = typeof value.words === 'string' ? value.words : undefined;
+    return { offset: Math.max(0, value.offset as number), page: Math.max(1, value.page as number), range, words };
+  } catch {
+    return undefined;
+  }
+}
+
+const RANGE_TITLES: Record<DayRange, string> = { today: 'today', tomorrow: 'tomorrow', week: 'this week' };
+
+/**
+ * `/events list` and its Next button: upcoming events soonest first across the whole catalog,
+ * whatever order the API lists them in, a page at a time, visible only to the caller.
+ */
+export async function showUpcomingPage(
+  deps: SlackDeps,
+  slack: { respond: RespondFn; client: webApi.WebClient; userId: string },
+  position: ListPosition,
+  replace: boolean,
+): Promise<void> {
+  const extra = replace ? { replace_original: true } : {};
+  try {
+    const snapshot = await deps.catalog.snapshot(deps.interactive());
+    const filter: ListFilter = { range: position.range, words: position.words };
+    const zone = position.range ? ((await personZone(slack.client, slack.userId)) ?? 'UTC') : 'UTC';
+    const events = upcomingEvents(snapshot, filter, zone, deps.clock.now());
+    const pageEvents = events.slice(position.offset, position.offset + deps.pageSize);
+    const nextOffset = position.offset + pageEvents.length;
+    const next = nextOffset < events.length ? { ...position, offset: nextOffset, page: position.page + 1 } : undefined;
+    const what = position.range ? md`Upcoming events ${clip(RANGE_TITLES[position.range], 20)}` : md`Upcoming events`;
+    const title = position.words ? md`${what} matching "${clip(position.words, 60)}"` : what;
+    const promo = pageEvents.length > 0 && (await deps.editors.allows(slack.userId, slack.client).catch(() => false));
+    const message = eventListMessage({
+      title: position.page === 1 ? title : md`${title} (page ${position.page})`,
+      events: pageEvents,
+      promo,
+      nextValue: next ? encodePosition(next) : undefined,
+      page: position.page,
+      footer:
+        position.words && !position.range && position.page === 1
+          ? md`${searchedForNote(position.words, DAY_RANGES)} ${asOfLine(snapshot.asOf)}`
+          : asOfLine(snapshot.asOf),
+    });
+    await respondPrivately(slack.respond, message, deps.logger, extra);
+  } catch (error) {
+    deps.logger.warn('Listing events failed', { error });
+    await respondPrivately(slack.respond, warningMessage(userMessageFor(error)), deps.logger, extra);
+  }
+}

@@ -1,0 +1,124 @@
+import type { webApi } from '@slack/bolt';
+import type { Metrics } from '../../observability/metrics.js';
+import { replyView } from '../../reports/awaited-report.js';
+import { deliverReport, finishReport } from '../../reports/finish-report.js';
+import type { ReportRead } from '../../reports/report-at-hand.js';
+import type { ReportFlowDeps } from '../../reports/report-flow.js';
+import type { ReportAsk, ReportSurface } from '../../reports/report-surface.js';
+import type { KeyValueStore } from '../../store/key-value-store.js';
+import type { EventReport } from '../../ticketing/schemas.js';
+import type { ReportJob, ReportOutcome } from '../../ticketing/shared-report-queue.js';
+import type { ReportDelivery, ReportTarget } from '../answers/report-target.js';
+import { sharingDoubt } from '../deps/conversation-audience.js';
+import type { SlackDeps } from '../deps/slack-deps.js';
+import { type ReportTransport, reportMessages, reportSurface, type SlackReportRequest } from './report-message.js';
+import { runReportView } from './run-report.js';
+
+/**
+ * A person asked for an event's report (`/events report`, a **Report** button, the report form):
+ * the report use case follows it to them in one message, posted in the channel or privately. In a
+ * channel shared with another organization it is private, with a button to post it there
+ * (`confirmedInChannel`: that button was clicked).
+ */
+export async function askForReport(
+  deps: SlackDeps,
+  request: SlackReportRequest & { confirmedInChannel?: boolean },
+): Promise<void> {
+  const keepPrivate = request.confirmedInChannel
+    ? undefined
+    : await sharingDoubt(deps.audience, request.channelId, request.client);
+  const transport: ReportTransport = {
+    reportLimit: deps.reportLimit,
+    logger: deps.logger,
+    metrics: deps.metrics,
+    exclusive: deps.reports.exclusive,
+    insights: deps.insights,
+  };
+  const ask = { eventId: request.eventId, label: request.label, userId: request.userId };
+  return deps.reports.follow(ask, reportSurface(transport, { ...request, keepPrivate }));
+}
+
+/**
+ * A workflow step asked for an event's report: it waits in the same queue, in the same limit, as a
+ * person's, and the run is completed by whichever replica fetches it (`surface` is the run's).
+ */
+export function askForStepReport(deps: SlackDeps, ask: ReportAsk, surface: ReportSurface<ReportTarget>): Promise<void> {
+  return deps.reports.follow(ask, surface);
+}
+
+/**
+ * An event's report for a caller that needs its figures (a promo code looked up in it), in
+ * `requester`'s turn within the report limit, as a person's: from the shared queue with replicas,
+ * whichever replica fetches it.
+ */
+export function reportFor(
+  deps: SlackDeps,
+  eventId: string,
+  requester: string,
+  options: { fresh?: boolean | undefined } = {},
+): Promise<EventReport> {
+  return deps.reports.fetchFor(eventId, requester, options);
+}
+
+/**
+ * The event's report at hand, at no report call (see `Reports.atHand`): the freshest of a watch's
+ * last check and the caches, read at most one report window ago unless the caller accepts older.
+ */
+export function reportAtHand(
+  deps: SlackDeps,
+  eventId: string,
+  options: { maxAgeMs?: number } = {},
+): Promise<ReportRead | undefined> {
+  return deps.reports.atHand(eventId, options);
+}
+
+/** The report at hand's figures alone (see `reportAtHand`). */
+export async function reportFiguresAtHand(deps: SlackDeps, eventId: string): Promise<EventReport | undefined> {
+  return (await reportAtHand(deps, eventId))?.report;
+}
+
+/** What finishing a report on any replica needs: the report flow's, the limit's words, and the store. */
+export interface DeliveryDeps extends Pick<ReportFlowDeps, 'activity' | 'clock' | 'logger'> {
+  reportLimit: ReportTransport['reportLimit'];
+  /** Its lock orders a message's edits; a waiting caller's report is left in it. */
+  store: KeyValueStore;
+  /** Sales history and forecasts shown under a report. */
+  insights?: ReportTransport['insights'];
+}
+
+/** The shared queue's `deliver`: each report finished in Slack (`client` exists once the app does), its wait measured. */
+export function slackReportDelivery(
+  deps: DeliveryDeps & { metrics: Pick<Metrics, 'reportWait'> },
+  client: () => webApi.WebClient,
+): (job: ReportJob<ReportDelivery>, outcome: ReportOutcome) => Promise<void> {
+  return (job, outcome) => {
+    deps.metrics.reportWait.observe(Math.max(0, deps.clock.now() - job.requestedAt) / 1000);
+    return deliverReportInSlack(deps, client(), job.delivery, outcome);
+  };
+}
+
+/**
+ * Finishes a report on the replica that fetched it (the shared queue's `deliver`), for a request
+ * made on any replica: a person's message is edited holding its lock; a workflow run is completed
+ * and a waiting caller's report left in the store, with no lock (given once, nothing to order: a
+ * lock Redis refused must not leave a run unfinished).
+ */
+export function deliverReportInSlack(
+  deps: DeliveryDeps,
+  client: webApi.WebClient,
+  delivery: ReportDelivery,
+  outcome: ReportOutcome,
+): Promise<void> {
+  const { where } = delivery;
+  if (where.kind === 'workflow')
+    return finishReport(deps, runReportView(client, delivery, where, deps.logger), delivery, outcome);
+  if (where.kind === 'reply') return finishReport(deps, replyView(deps.store, where, deps.logger), delivery, outcome);
+  const exclusive = deps.store.exclusive.bind(deps.store);
+  const messages = reportMessages(client, {
+    reportLimit: deps.reportLimit,
+    logger: deps.logger,
+    exclusive,
+    insights: deps.insights,
+  });
+  return deliverReport(deps, messages, { ...delivery, where }, outcome);
+}

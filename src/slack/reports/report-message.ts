@@ -1,0 +1,286 @@
+import type { RespondFn, webApi } from '@slack/bolt';
+import type { SalesInsights } from '../../forecast/sales-insights.js';
+import type { Logger } from '../../logger.js';
+import type { Metrics } from '../../observability/metrics.js';
+import { LIMITS, type SlackMessage } from '../../render/block-kit.js';
+import { type Mrkdwn, md, shorten } from '../../render/mrkdwn.js';
+import { reportProgressMessage } from '../../render/report-blocks.js';
+import { reportSalesBlocks } from '../../render/sales-blocks.js';
+import { postInChannelBlocks, type SharingDoubt } from '../../render/shared-channel-blocks.js';
+import { isFinal, type ReportStatus } from '../../reports/report-status.js';
+import type {
+  ReportAsk,
+  ReportDelivery,
+  ReportMessages,
+  ReportSurface,
+  ReportView,
+} from '../../reports/report-surface.js';
+import type { KeyValueStore } from '../../store/key-value-store.js';
+import type { RateLimitSpec } from '../../ticketing/rate-limit.js';
+import type { EventReport } from '../../ticketing/schemas.js';
+import type { MessageTarget } from '../answers/report-target.js';
+import { respondPrivately } from '../answers/respond-safely.js';
+import { countSlackError, slackErrorCode } from '../answers/slack-errors.js';
+import { userMessageFor } from '../answers/user-message.js';
+
+/** response_url takes about 5 uses; progress through it is kept to a couple of edits. */
+const MAX_RESPOND_UPDATES = 2;
+
+type Target = { kind: 'channel'; channel: string; ts: string } | { kind: 'private'; updates: number };
+
+/** Bolt's `respond`, rebuilt from a response URL alone (another replica has no Bolt request). */
+function respondVia(responseUrl: string): RespondFn {
+  return (async (message: unknown) => {
+    const response = await fetch(responseUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(typeof message === 'string' ? { text: message } : message),
+    });
+    if (!response.ok) throw new Error(`response_url answered ${response.status}`);
+  }) as unknown as RespondFn;
+}
+
+/** A direct message in place of a response URL. */
+function respondByDm(client: webApi.WebClient, userId: string): RespondFn {
+  return (async (message: { text?: string; blocks?: unknown[] }) => {
+    await client.chat.postMessage({
+      channel: userId,
+      text: message.text ?? '',
+      ...(message.blocks ? { blocks: message.blocks } : {}),
+    } as never);
+  }) as unknown as RespondFn;
+}
+
+/**
+ * The one message that stands for a report from "queued" to the report itself: posted in the
+ * channel and edited in place, or, without access to the channel, answered privately with a
+ * couple of edits at most. Edits go out one after another, in order.
+ */
+export class ReportMessage {
+  readonly #client: webApi.WebClient;
+  readonly #respond: RespondFn;
+  readonly #log: Logger;
+  readonly #target: Target;
+  /** The same place, for whichever replica finishes the report. */
+  readonly where: MessageTarget;
+  #chain: Promise<unknown> = Promise.resolve();
+
+  private constructor(client: webApi.WebClient, respond: RespondFn, log: Logger, target: Target, where: MessageTarget) {
+    this.#client = client;
+    this.#respond = respond;
+    this.#log = log;
+    this.#target = target;
+    this.where = where;
+  }
+
+  /** The message another replica (or an earlier life of this one) opened. */
+  static resume(client: webApi.WebClient, where: MessageTarget, log: Logger): ReportMessage {
+    if (where.kind === 'channel') {
+      // A channel message is edited in place; there is no private answer to give.
+      const none = (() => Promise.reject(new Error('no private answer for a channel message'))) as unknown as RespondFn;
+      return new ReportMessage(client, none, log, where, where);
+    }
+    const respond = where.responseUrl ? respondVia(where.responseUrl) : respondByDm(client, where.userId);
+    return new ReportMessage(client, respond, log, { kind: 'private', updates: 0 }, where);
+  }
+
+  /**
+   * Posts the first version in the channel, or privately when the bot may not post there or the
+   * channel is shared with another organization (`keepPrivate`).
+   */
+  static async open(
+    slack: {
+      client: webApi.WebClient;
+      respond: RespondFn;
+      metrics?: Metrics | undefined;
+      userId: string;
+      responseUrl?: string | undefined;
+      keepPrivate?: SharingDoubt | undefined;
+    },
+    channelId: string,
+    first: SlackMessage,
+    log: Logger,
+  ): Promise<ReportMessage> {
+    if (slack.keepPrivate) {
+      await respondPrivately(slack.respond, first, log);
+      const where: MessageTarget = {
+        kind: 'private',
+        userId: slack.userId,
+        responseUrl: slack.responseUrl,
+        sharedChannel: slack.keepPrivate,
+      };
+      return new ReportMessage(slack.client, slack.respond, log, { kind: 'private', updates: 0 }, where);
+    }
+    try {
+      const posted = await slack.client.chat.postMessage({
+        channel: channelId,
+        text: first.text,
+        blocks: first.blocks,
+      });
+      const target: Target = { kind: 'channel', channel: posted.channel ?? channelId, ts: posted.ts as string };
+      return new ReportMessage(slack.client, slack.respond, log, target, target);
+    } catch (error) {
+      countSlackError(slack.metrics, 'chat.postMessage', error);
+      log.info('Posting the report in the channel failed; answering privately', { slackError: slackErrorCode(error) });
+      await respondPrivately(slack.respond, first, log);
+      const where: MessageTarget = { kind: 'private', userId: slack.userId, responseUrl: slack.responseUrl };
+      return new ReportMessage(slack.client, slack.respond, log, { kind: 'private', updates: 0 }, where);
+    }
+  }
+
+  /** Replaces the message; a progress update (`final` false) may be skipped on the private path. */
+  show(message: SlackMessage, final: boolean): Promise<unknown> {
+    const target = this.#target;
+    this.#chain = this.#chain
+      .then(async () => {
+        if (target.kind === 'channel') {
+          await this.#client.chat.update({ channel: target.channel, ts: target.ts, ...message });
+        } else if (final || target.updates < MAX_RESPOND_UPDATES) {
+          target.updates += 1;
+          await respondPrivately(this.#respond, message, this.#log, { replace_original: true });
+        }
+      })
+      .catch((error: unknown) => this.#log.warn('Could not update the report message', { error }));
+    return this.#chain;
+  }
+
+  /** Attaches the full report in the message's thread; says why when it could not. */
+  async attach(file: { filename: string; title: string; content: string }): Promise<Mrkdwn | undefined> {
+    const target = this.#target;
+    if (target.kind === 'private' && this.where.kind === 'private' && this.where.sharedChannel) {
+      return md`Posted in the channel, it comes with the full report as a file in its thread.`;
+    }
+    if (target.kind === 'private') {
+      return md`Invite me to this channel (\`/invite @eventops\`) to get the full report as a file.`;
+    }
+    try {
+      await this.#client.filesUploadV2({ channel_id: target.channel, thread_ts: target.ts, ...file });
+      return undefined;
+    } catch (error) {
+      const code = slackErrorCode(error);
+      this.#log.warn('Attaching the report file failed', { slackError: code, error });
+      return code === 'missing_scope' || code === 'not_allowed_token_type'
+        ? md`The full report could not be attached: the app lacks the files:write scope.`
+        : md`The full report could not be attached this time.`;
+    }
+  }
+}
+
+/** The store's lock, taken in turn by every replica that edits one report's message. */
+type Exclusive = KeyValueStore['exclusive'];
+
+const messageLock = (messageKey: string) => `report-message:${messageKey}`;
+
+/** Without replicas nobody else edits the message: no lock to take. */
+const lockWith =
+  (exclusive: Exclusive | undefined): ReportSurface<MessageTarget>['exclusive'] =>
+  (messageKey, work) =>
+    exclusive ? exclusive(messageLock(messageKey), work) : work();
+
+/**
+ * A report's message as the use case sees it: each status rendered by the one renderer (errors in
+ * the words of `userMessageFor`), the full JSON attached in the thread before the report shows.
+ */
+function reportView(
+  message: ReportMessage,
+  ask: ReportAsk,
+  reportLimit: RateLimitSpec,
+  insights: SalesInsights | undefined,
+): ReportView<MessageTarget> {
+  const { eventId } = ask;
+  return {
+    where: message.where,
+    async show(status: ReportStatus) {
+      const attachmentNote =
+        status.state === 'report'
+          ? await message.attach({
+              filename: `report-${eventId}.json`,
+              title: `Report ${eventId}`,
+              content: JSON.stringify(status.report, null, 2),
+            })
+          : undefined;
+      const rendered = reportProgressMessage(status, ask.label, reportLimit, {
+        eventId,
+        describeError: userMessageFor,
+        attachmentNote,
+      });
+      const { where } = message;
+      const offer =
+        status.state === 'report' && where.kind === 'private' && where.sharedChannel
+          ? postInChannelBlocks({ eventId, label: ask.label, why: where.sharedChannel })
+          : [];
+      const sales = status.state === 'report' ? await salesOf(insights, eventId, ask.label, status.report) : undefined;
+      const blocks = [...rendered.blocks, ...(sales?.blocks ?? []), ...offer].slice(0, LIMITS.messageBlocks);
+      const text = sales?.text ? shorten(md`${rendered.text}. ${sales.text}`, LIMITS.fallbackText) : rendered.text;
+      return message.show({ text, blocks }, isFinal(status));
+    },
+  };
+}
+
+/** A report's sales blocks; none when the history cannot be read (the report still shows). */
+async function salesOf(insights: SalesInsights | undefined, eventId: string, label: string, report: EventReport) {
+  const insight = await insights?.of(eventId, report).catch(() => undefined);
+  return reportSalesBlocks({ eventName: label, report, insight });
+}
+
+/** What the Slack side of reports is given. */
+export interface ReportTransport {
+  reportLimit: RateLimitSpec;
+  /** The event's sales history and forecast, shown under a report (none: the report alone). */
+  insights?: SalesInsights | undefined;
+  logger: Logger;
+  metrics?: Metrics | undefined;
+  /** With replicas: the store's lock that orders edits of one message. */
+  exclusive?: Exclusive | undefined;
+}
+
+/** Where a person asked for a report through Bolt (a command, a button, a modal). */
+export interface SlackReportRequest extends ReportAsk {
+  respond: RespondFn;
+  client: webApi.WebClient;
+  channelId: string;
+  /** The request's response URL, so that another replica can still answer privately. */
+  responseUrl?: string | undefined;
+  /** The channel is shared with another organization (or Slack could not say): the report is answered privately. */
+  keepPrivate?: SharingDoubt | undefined;
+}
+
+/** The Slack side of one request: its message posted in the channel, or privately. */
+export function reportSurface(transport: ReportTransport, request: SlackReportRequest): ReportSurface<MessageTarget> {
+  const log = transport.logger.child({ command: 'report', eventId: request.eventId, channel: request.channelId });
+  return {
+    async open(first) {
+      const opening = reportProgressMessage(first, request.label, transport.reportLimit, {
+        eventId: request.eventId,
+        describeError: userMessageFor,
+      });
+      const message = await ReportMessage.open(
+        { ...request, metrics: transport.metrics },
+        request.channelId,
+        opening,
+        log,
+      );
+      return reportView(message, request, transport.reportLimit, transport.insights);
+    },
+    exclusive: lockWith(transport.exclusive),
+  };
+}
+
+/** Messages opened on any replica, for the one that fetched the report. */
+export function reportMessages(
+  client: webApi.WebClient,
+  transport: ReportTransport & { exclusive: Exclusive },
+): ReportMessages<MessageTarget> {
+  return {
+    resume(delivery: ReportDelivery<MessageTarget>) {
+      const log = transport.logger.child({ command: 'report', eventId: delivery.eventId });
+      return reportView(
+        ReportMessage.resume(client, delivery.where, log),
+        delivery,
+        transport.reportLimit,
+        transport.insights,
+      );
+    },
+    exclusive: lockWith(transport.exclusive),
+  };
+}
