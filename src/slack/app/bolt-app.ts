@@ -22,7 +22,7 @@ import { registerWatchModal } from '../listeners/views/watch-modal.js';
 import { registerWorkflowSteps } from '../listeners/workflow-steps/register-workflow-steps.js';
 import { boltLogger } from './bolt-logger.js';
 
-export interface SlackAppOptions {
+export interface BoltAppOptions {
   botToken: string;
   /** Required for the HTTP receiver; Socket Mode does not use it. */
   signingSecret: string | undefined;
@@ -50,7 +50,7 @@ export interface SlackRetry {
  * handled. A token Slack refuses, or a Slack that does not answer, fails the start in words.
  */
 async function botIdentity(
-  options: SlackAppOptions,
+  options: BoltAppOptions,
   clientOptions: webApi.WebClientOptions,
 ): Promise<{ botId: string; botUserId: string }> {
   // Bolt's logger, so the client's warnings are log lines, not plain text beside the operator's.
@@ -103,7 +103,7 @@ function authTestRefusal(error: unknown, apiUrl: string | undefined): StartRefus
  * The Bolt app: transport only (receiver, Web API client); listeners are registered from their
  * folders and stay thin. The Web API client gets a short retry budget: people are waiting.
  */
-export async function createSlackApp(options: SlackAppOptions, deps: SlackDeps): Promise<App> {
+export async function boltApp(options: BoltAppOptions, deps: SlackDeps): Promise<App> {
   const clientOptions = {
     ...(options.apiUrl ? { slackApiUrl: options.apiUrl.endsWith('/') ? options.apiUrl : `${options.apiUrl}/` } : {}),
     retryConfig: {

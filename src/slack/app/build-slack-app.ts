@@ -6,7 +6,7 @@ import { PromoEditors } from '../deps/promo-editors.js';
 import type { SlackDeps } from '../deps/slack-deps.js';
 import { workflowRuns } from '../deps/workflow-runs.js';
 import { PromoStepPermissions } from '../listeners/workflow-steps/promo-step-permissions.js';
-import { createSlackApp, type SlackAppOptions } from './bolt-app.js';
+import { type BoltAppOptions, boltApp } from './bolt-app.js';
 
 /** The parts of the bot the listeners use, built by the other areas. */
 export type SlackParts = Omit<
@@ -25,9 +25,9 @@ export interface BuildSlackAppOptions {
   slack: Config['slack'] & { botToken: string };
   store: Pick<StoreHandle, 'keyValue' | 'claims'>;
   parts: SlackParts;
-  routes: SlackAppOptions['routes'];
+  routes: BoltAppOptions['routes'];
   /** How failed Web API calls are tried again. @default 2 retries, 500 ms doubling to 5 s */
-  retry?: SlackAppOptions['retry'];
+  retry?: BoltAppOptions['retry'];
   /** A person's API call gives up after this long. @default 25 s */
   interactiveTimeoutMs?: number | undefined;
   /** Longest a person waits for the rate limit before being told how long it will be. @default 10 s */
@@ -57,7 +57,7 @@ export function buildSlackApp(options: BuildSlackAppOptions): Promise<App> {
     refreshMs: options.promoStepRefreshMs,
     signal: parts.work.stopping,
   });
-  const app = createSlackApp(
+  const app = boltApp(
     {
       botToken: slack.botToken,
       signingSecret: slack.signingSecret,
