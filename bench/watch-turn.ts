@@ -15,7 +15,8 @@ import type { KeyValueStore } from '../src/store/key-value-store.js';
 import { openStore } from '../src/store/open-store.js';
 import type { StoreHandle } from '../src/store/store-handle.js';
 import type { EventReport } from '../src/ticketing/schemas.js';
-import { type WatchChat, type WatchMessages, WatchService } from '../src/watches/watch-service.js';
+import type { WatchChat, WatchMessages } from '../src/watches/watch-chat.js';
+import { WatchService } from '../src/watches/watch-service.js';
 import { WatchStore } from '../src/watches/watch-store.js';
 import { startRedis } from '../test/helpers/redis-server.js';
 

@@ -35,8 +35,9 @@ import { openStore } from '../src/store/open-store.js';
 import type { TicketingClient } from '../src/ticketing/client.js';
 import { createTicketingClient } from '../src/ticketing/create-client.js';
 import type { TicketingEvent } from '../src/ticketing/schemas.js';
+import type { WatchChat, WatchMessages } from '../src/watches/watch-chat.js';
 import { WatchScheduler } from '../src/watches/watch-scheduler.js';
-import { type WatchChat, type WatchMessages, WatchService } from '../src/watches/watch-service.js';
+import { WatchService } from '../src/watches/watch-service.js';
 import { WatchStore } from '../src/watches/watch-store.js';
 
 const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 1_000);

@@ -4,15 +4,9 @@ import { type KeyValueStore, LockBusy } from '../store/key-value-store.js';
 import type { RateLimitSpec } from '../ticketing/rate-limit.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
+import type { WatchChat, WatchMessages } from './watch-chat.js';
 import { WatchScheduler, type WatchSchedulerOptions } from './watch-scheduler.js';
-import {
-  type WatchChat,
-  type WatchMessages,
-  type WatchReports,
-  WatchService,
-  type WatchServiceOptions,
-  type WatchTurn,
-} from './watch-service.js';
+import { type WatchReports, WatchService, type WatchServiceOptions, type WatchTurn } from './watch-service.js';
 import { WatchStore } from './watch-store.js';
 
 export interface BuildWatchesOptions<M> {

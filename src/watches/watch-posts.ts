@@ -2,8 +2,8 @@ import type { Logger } from '../logger.js';
 import type { ClaimedWork } from '../store/claimed-work.js';
 import type { Clock } from '../time/clock.js';
 import { type ConditionState, type EventCheck, type Watch, watchKey } from './watch.js';
+import type { CardState, EndReason, WatchChat, WatchForecast, WatchMessages, WatchMetadata } from './watch-chat.js';
 import type { WatchCondition } from './watch-condition.js';
-import type { CardState, EndReason, WatchChat, WatchForecast, WatchMessages, WatchMetadata } from './watch-service.js';
 import type { WatchStore } from './watch-store.js';
 
 /** Conditions that a crossing also tells the channel (a threshold), not only the thread. */

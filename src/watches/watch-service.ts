@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { isUpcoming } from '../catalog/is-upcoming.js';
-import type { Forecast } from '../forecast/forecast.js';
 import type { Logger } from '../logger.js';
 import { soldFigure } from '../reports/report-figures.js';
 import { ClaimedWork, type ClaimOutcome } from '../store/claimed-work.js';
@@ -8,6 +7,7 @@ import type { ClaimStore } from '../store/claims.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
 import { type ConditionState, type EventCheck, newConditionState, type Watch } from './watch.js';
+import type { EndReason, WatchChat, WatchForecast, WatchMessages } from './watch-chat.js';
 import { judge, MAX_CONDITIONS, type WatchCondition } from './watch-condition.js';
 import { WatchPosts } from './watch-posts.js';
 import {
@@ -18,63 +18,6 @@ import {
   type WatchScheduleRule,
 } from './watch-schedule.js';
 import type { WatchedEvent, WatchStore } from './watch-store.js';
-
-/** What a watch's messages carry, so that after a crash the channel's history says what went out. */
-export interface WatchMetadata {
-  event_type: 'eventops_watch';
-  event_payload: {
-    watch: string;
-    created: number;
-    kind: 'card' | 'alert' | 'summary';
-    condition?: string;
-    crossing?: number;
-  };
-}
-
-/** Where watches speak: the Slack side, passed in so the domain never imports it. */
-export interface WatchChat<M> {
-  /** Posts the card; returns its message id (ts). */
-  postCard(channel: string, message: M, metadata: WatchMetadata): Promise<string>;
-  updateCard(channel: string, ts: string, message: M): Promise<void>;
-  /** A reply in the card's thread, also shown in the channel when `broadcast`. */
-  reply(
-    channel: string,
-    threadTs: string,
-    message: M,
-    options: { broadcast: boolean; metadata: WatchMetadata },
-  ): Promise<void>;
-  /** The ts of a card with this metadata posted at or after `sinceMs`, if any; throws when it cannot tell. */
-  findCard(channel: string, metadata: WatchMetadata, sinceMs: number): Promise<string | undefined>;
-  /** Whether the card's thread holds a reply with this metadata; throws when it cannot tell. */
-  findReply(channel: string, threadTs: string, metadata: WatchMetadata): Promise<boolean>;
-  /** A direct message to a person. */
-  notify(userId: string, message: M): Promise<void>;
-  /** The Slack error code when a failed post means the channel refuses posts for good. */
-  channelRefusal(error: unknown): string | undefined;
-}
-
-export type CardState = 'active' | 'paused' | 'ended' | 'unlisted' | 'unwatched';
-
-/** Why a watch ended on its own: its event is over, or the service lists it no more. */
-export type EndReason = 'over' | 'unlisted';
-
-/** How watch messages are built: passed in, so the domain never imports presentation. */
-export interface WatchMessages<M> {
-  card(input: {
-    watch: Watch;
-    check: EventCheck | undefined;
-    nextCheckAt: number | undefined;
-    now: number;
-    intervalMs: number;
-    state: CardState;
-    endedBy?: string;
-    /** The event's forecast at the last check this replica made, if any. */
-    ahead?: WatchForecast | undefined;
-  }): M;
-  alert(input: { watch: Watch; condition: ConditionState; value: number; check: EventCheck }): M;
-  summary(input: { watch: Watch; check: EventCheck | undefined; why: EndReason }): M;
-  paused(watch: Watch, reason: string): M;
-}
 
 /** Reports for watches: only from slots people leave. */
 export interface WatchReports {
@@ -121,12 +64,6 @@ export interface WatchServiceOptions<M> {
    * read: the forecast conditions and the card read it. Undefined: none known.
    */
   forecast?: (eventId: string, report: EventReport) => Promise<WatchForecast | undefined>;
-}
-
-/** What a check knows of the event's sales ahead: its forecast, and when it starts. */
-export interface WatchForecast {
-  forecast: Forecast;
-  startsAtMs: number;
 }
 
 /** Why a watch was paused when its channel turned out to be shared with another organization. */

@@ -3,7 +3,7 @@ import { silentLogger } from '../../src/logger.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { EventReport } from '../../src/ticketing/schemas.js';
 import { buildWatches } from '../../src/watches/build-watches.js';
-import type { WatchChat, WatchMessages } from '../../src/watches/watch-service.js';
+import type { WatchChat, WatchMessages } from '../../src/watches/watch-chat.js';
 import { useRedis } from '../helpers/redis-server.js';
 import { sampleReport } from '../helpers/sample-report.js';
 

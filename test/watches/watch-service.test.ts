@@ -5,17 +5,10 @@ import { openStore } from '../../src/store/open-store.js';
 import type { StoreHandle } from '../../src/store/store-handle.js';
 import type { EventReport } from '../../src/ticketing/schemas.js';
 import type { ConditionState, EventCheck, Watch } from '../../src/watches/watch.js';
+import type { CardState, WatchChat, WatchMessages, WatchMetadata } from '../../src/watches/watch-chat.js';
 import type { WatchCondition } from '../../src/watches/watch-condition.js';
 import type { WatchScheduleRule } from '../../src/watches/watch-schedule.js';
-import {
-  type CardState,
-  type WatchChat,
-  type WatchMessages,
-  type WatchMetadata,
-  type WatchReports,
-  WatchService,
-  type WatchServiceOptions,
-} from '../../src/watches/watch-service.js';
+import { type WatchReports, WatchService, type WatchServiceOptions } from '../../src/watches/watch-service.js';
 import { WatchStore } from '../../src/watches/watch-store.js';
 
 const MINUTE = 60_000;
