@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
@@ -6,37 +7,42 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const ROOT = fileURLToPath(new URL('.', import.meta.url));
 
-/** What makes a suite slow: a redis-server, bot processes or Chromium of its own. */
-const SLOW_MARKER = /\b(useRedis|startRedis|startReplica|launchChromium)\(/;
-/** What makes it a browser suite: Chromium drives a page against timers a starved CPU misses. */
-const BROWSER_MARKER = /\blaunchChromium\(/;
-
 /**
- * The test files that call one of them, found by reading them, so a new Redis or browser suite
- * lands in the slow project without anyone remembering to list it.
+ * A suite's name says what it needs, so a newcomer sees which are slow and why:
+ * `*.redis.test.ts` starts a redis-server, `*.processes.test.ts` starts bot processes (the replica
+ * suites, on Redis too), `*.browser.test.ts` drives Chromium. test/test-names.test.ts checks that
+ * every suite calling one of them is named so.
  */
-export const SLOW_TESTS = readdirSync(join(ROOT, 'test'), { recursive: true, encoding: 'utf8' })
+export const SLOW_SUFFIXES = ['.redis.test.ts', '.processes.test.ts', '.browser.test.ts'] as const;
+
+const TEST_FILES = readdirSync(join(ROOT, 'test'), { recursive: true, encoding: 'utf8' })
   .filter((file) => file.endsWith('.test.ts'))
   .map((file) => `test/${file.split(sep).join('/')}`)
-  .filter((file) => SLOW_MARKER.test(readFileSync(join(ROOT, file), 'utf8')))
   .sort();
 
+export const SLOW_TESTS = TEST_FILES.filter((file) => SLOW_SUFFIXES.some((suffix) => file.endsWith(suffix)));
+
 /** The browser suites among them: run last, after the others (see `projects`). */
-export const BROWSER_TESTS = SLOW_TESTS.filter((file) => BROWSER_MARKER.test(readFileSync(join(ROOT, file), 'utf8')));
+export const BROWSER_TESTS = SLOW_TESTS.filter((file) => file.endsWith('.browser.test.ts'));
 
 /**
  * The suites of several bot processes: the longest files, spent mostly waiting on their leases and
  * windows. They start first, so the short files fill the workers beside them instead of the run
  * ending on one of them alone.
  */
-export const REPLICA_TESTS = SLOW_TESTS.filter((file) =>
-  /\bstartReplica\(/.test(readFileSync(join(ROOT, file), 'utf8')),
-);
+export const PROCESS_TESTS = SLOW_TESTS.filter((file) => file.endsWith('.processes.test.ts'));
+
+/**
+ * Workers: three a core. Most of a slow file's time is waiting (windows, leases, bot processes
+ * starting), so the short files run beside the process suites instead of after them (on two cores,
+ * one warm run: 55 s with six, 66 s with four, 58 s with eight).
+ */
+const WORKERS = Math.max(2, 3 * availableParallelism());
 
 class ReplicasFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    const isReplicas = (file: TestSpecification) => REPLICA_TESTS.some((path) => file.moduleId.endsWith(`/${path}`));
+    const isReplicas = (file: TestSpecification) => PROCESS_TESTS.some((path) => file.moduleId.endsWith(`/${path}`));
     return [...sorted.filter(isReplicas), ...sorted.filter((file) => !isReplicas(file))];
   }
 }
@@ -49,12 +55,9 @@ export const config = defineConfig({
     // a look starts only once the one before has answered, so none piles up.
     expect: { poll: { interval: 10 } },
     hookTimeout: 30_000,
-    // Integration tests start their own servers on port 0. Six workers on two cores: most of a
-    // slow file's time is waiting (windows, leases, bot processes starting), so the short files run
-    // beside the replica suites instead of after them (one warm run here: 55 s, against 66 s with
-    // four and 58 s with eight, where the replica suites' bot processes start to queue for a core).
+    // Integration tests start their own servers on port 0.
     pool: 'forks',
-    maxWorkers: 6,
+    maxWorkers: WORKERS,
     sequence: { sequencer: ReplicasFirst },
     // `vitest run` runs them all; `--project fast` (npm run test:fast) leaves out the slow ones.
     // The browser suites run after the others, side by side (each its own sandbox and Chromium): on

@@ -687,7 +687,11 @@ describe('WatchService: alerts', () => {
     h.reports.set(EVENT.id, { ticketsSold: 450 });
     const turns = await Promise.all(replicas.map((r) => r.turn()));
     expect(turns.filter((t) => t.kind === 'checked')).toHaveLength(1);
-    expect(turns.filter((t) => t.kind !== 'checked').every((t) => t.kind === 'claimed-elsewhere')).toBe(true);
+    // The others found the due time claimed, or (their turn read the schedule after the check was
+    // recorded) nothing due: either way no second check.
+    expect(
+      turns.filter((t) => t.kind !== 'checked').every((t) => t.kind === 'claimed-elsewhere' || t.kind === 'idle'),
+    ).toBe(true);
     expect(h.reports.spareCalls).toHaveLength(1);
     expect(h.slack.alerts()).toHaveLength(1);
     expect((await h.store.lastCheck(EVENT.id))?.checks).toBe(1);

@@ -5,7 +5,7 @@ import { launchChromium } from './launch-chromium.js';
 import { useSandboxInBrowser } from './sandbox-in-browser.js';
 
 // The sandbox's modals and what its page draws, in a real Chromium, and the page among other
-// sites' pages. (Its commands are in sandbox-browser.test.ts, run beside this file.)
+// sites' pages. (Its commands are in sandbox-commands.browser.test.ts, run beside this file.)
 const rig = useSandboxInBrowser(() => launchChromium());
 const { type, simulator, nameableEvent, messageWith, postFromBot } = rig;
 
