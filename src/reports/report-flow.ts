@@ -16,9 +16,11 @@ export interface ReportFlowDeps {
 }
 
 /**
- * Ask for a report and follow it to the person: one interface over the in-process queue
- * (`inProcessReports`) and the replicas' shared one (`sharedReports`). A command, a button, a
- * modal (later a watch or an unfurl) all call `follow`; the surface shows each status as it comes.
+ * Ask for a report and follow it to its surface: one interface over the in-process queue
+ * (`inProcessReports`) and the replicas' shared one (`sharedReports`), chosen once by
+ * `buildReports` (`reports.ts`). A person's report (the command, a button, the form), a workflow
+ * step's, and a caller waiting for one (a promo code looked up) follow it; the surface shows each
+ * status as it comes.
  */
 export interface ReportFlow<W> {
   follow(ask: ReportAsk, surface: ReportSurface<W>): Promise<void>;

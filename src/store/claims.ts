@@ -9,7 +9,9 @@ export interface Claim {
 
 /**
  * Claims a key once, atomically, across restarts and processes sharing the store: the first
- * `claim` wins and every later one sees the owner. Used so each (digest, local date) posts once.
+ * `claim` wins and every later one sees the owner. Work is claimed through `ClaimedWork`
+ * (`claimed-work.ts`: watch checks, cards, alerts and summaries, digests, the catalog's crawl);
+ * workflow runs and promo confirmations claim their key directly, once.
  */
 export interface ClaimStore {
   claim(key: string, owner: string, at: number): Promise<boolean>;
