@@ -2,6 +2,7 @@ import type { Forecast } from '../forecast/forecast.js';
 import { findQuantityRow, quantityRows, soldOfCapacity, topFigures } from '../reports/report-figures.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import { parsePlainDate } from '../time/zoned.js';
+import type { SetWatchOutcome } from '../watches/set-watch.js';
 import type { ConditionState, EventCheck, Watch } from '../watches/watch.js';
 import { describeCondition, type WatchCondition } from '../watches/watch-condition.js';
 import {
@@ -687,5 +688,31 @@ export function watchRefusedMessage(
       return warningMessage(
         md`The latest report of *${clip(input.eventName, 150)}* holds nothing to watch by default (no tickets sold of a capacity, no promo codes): name a condition, such as \`checkIns >= 100\`.`,
       );
+  }
+}
+
+/**
+ * How setting a watch came out, in words (`problem`: how this surface says a problem with the
+ * conditions: the command adds its usage line, the form asks to open it again).
+ */
+export function watchOutcomeMessage(
+  outcome: SetWatchOutcome,
+  eventName: string,
+  problem: (words: Mrkdwn) => SlackMessage,
+): SlackMessage {
+  switch (outcome.kind) {
+    case 'over':
+      return warningMessage(md`*${clip(eventName, 200)}* is over: there is nothing left to watch.`);
+    case 'wording':
+    case 'conditions':
+      return problem(clip(outcome.problem, 300));
+    case 'refused':
+      return watchRefusedMessage({ ...outcome.refusal, eventName });
+    case 'nothing-to-watch':
+      return watchRefusedMessage({ kind: 'nothing-to-watch', eventName });
+    case 'set':
+      return outcome.result.watch.paused
+        ? warningMessage(md`I could not post the watch card there, so the watch is paused. I sent you the reason.`)
+        : watchConfirmationMessage({ ...outcome.result, alreadyCrossed: outcome.alreadyCrossed });
   }
 }

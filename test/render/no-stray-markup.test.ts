@@ -95,6 +95,7 @@ import {
   watchCardMessage,
   watchConfirmationMessage,
   watchListMessage,
+  watchOutcomeMessage,
   watchPausedMessage,
   watchRefusedMessage,
   watchSummaryMessage,
@@ -102,6 +103,7 @@ import {
 import { HOSTILE_NAMES } from '../../src/simulator/seed.js';
 import type { BudgetSnapshot } from '../../src/ticketing/budget.js';
 import { eventSchema, type TicketingEvent } from '../../src/ticketing/schemas.js';
+import type { SetWatchOutcome } from '../../src/watches/set-watch.js';
 import { type EventCheck, newConditionState, type Watch } from '../../src/watches/watch.js';
 import type { WatchCondition } from '../../src/watches/watch-condition.js';
 import { strayMarkup } from '../helpers/stray-markup.js';
@@ -737,6 +739,23 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
     watchConfirmationMessage: () =>
       WATCHES.map((watch) =>
         watchConfirmationMessage({ watch, added: [watch.eventName], already: [watch.eventId], intervalMs: 300_000 }),
+      ),
+    watchOutcomeMessage: () =>
+      WATCHES.flatMap((watch) =>
+        (
+          [
+            { kind: 'over' },
+            { kind: 'wording', problem: watch.eventName },
+            { kind: 'conditions', problem: watch.eventName },
+            { kind: 'refused', refusal: { kind: 'too-many-for-person', max: 20 } },
+            { kind: 'nothing-to-watch' },
+            {
+              kind: 'set',
+              result: { watch, added: [watch.eventName], already: [], intervalMs: 300_000 },
+              alreadyCrossed: [watch.eventName],
+            },
+          ] satisfies SetWatchOutcome[]
+        ).map((outcome) => watchOutcomeMessage(outcome, watch.eventName, (words) => plainMessage(words))),
       ),
   },
 };

@@ -1,6 +1,7 @@
 import type { Mrkdwn } from '../../render/mrkdwn.js';
 import { md } from '../../render/mrkdwn.js';
 import type { ReportRead } from '../../reports/report-at-hand.js';
+import type { SetWatchDeps } from '../../watches/set-watch.js';
 import { restartingMessage, userMessageFor } from '../answers/user-message.js';
 import type { SlackDeps } from '../deps/slack-deps.js';
 import { reportAtHand, reportFor } from './ask-for-report.js';
@@ -22,18 +23,16 @@ export async function reportToWatch(
   return { report: await reportFor(deps, eventId, userId), readAt };
 }
 
-/**
- * A new watch's event not checked yet: the report its conditions were read from is its first
- * check. Best effort: the watch is set either way, and the scheduler checks it if this fails.
- */
-export async function countAsFirstCheck(deps: SlackDeps, eventId: string, read: ReportRead): Promise<void> {
-  try {
-    if (!deps.watches || (await deps.watches.lastCheck(eventId))) return;
-    // Recorded as read when it was, not now: a cached report is no fresher for being used again.
-    await deps.watches.observe(eventId, read.report, read.readAt);
-  } catch (error) {
-    deps.logger.warn('A new watch could not record its first check; the scheduler will check it', { eventId, error });
-  }
+/** What setting a watch needs, from the listeners' deps (the use case is `watches/set-watch.ts`). */
+export function setWatchDeps(deps: SlackDeps & { watches: NonNullable<SlackDeps['watches']> }): SetWatchDeps {
+  return {
+    watches: deps.watches,
+    reportToWatch: (eventId, userId, fetching) => reportToWatch(deps, eventId, userId, fetching),
+    forecast: async (eventId, report) => (await deps.insights?.of(eventId, report))?.forecast,
+    poke: () => deps.watchScheduler?.poke(),
+    clock: deps.clock,
+    logger: deps.logger,
+  };
 }
 
 /** Why a watch was not set, in words: the error's, or that eventops was restarting. */

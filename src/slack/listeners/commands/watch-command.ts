@@ -1,22 +1,19 @@
 import type { RespondFn } from '@slack/bolt';
 import { searchEvents } from '../../../catalog/event-search.js';
 import { resolveEvent, targetText } from '../../../catalog/find-events.js';
-import { isUpcoming } from '../../../catalog/is-upcoming.js';
 import { plainMessage, warningMessage } from '../../../render/block-kit.js';
 import { USAGE } from '../../../render/command-syntax.js';
 import { eventChoicesMessage, eventLabel, noEventMessage } from '../../../render/event-blocks.js';
 import { usageMessage } from '../../../render/help-blocks.js';
 import { clip, code, md } from '../../../render/mrkdwn.js';
 import { fetchingReportMessage } from '../../../render/report-blocks.js';
-import { watchConfirmationMessage, watchListMessage, watchRefusedMessage } from '../../../render/watch-blocks.js';
+import { watchListMessage, watchOutcomeMessage } from '../../../render/watch-blocks.js';
 import type { TicketingEvent } from '../../../ticketing/schemas.js';
-import { watchedEventInfo } from '../../../watches/event-dates.js';
-import { defaultConditions, parseConditions } from '../../../watches/watch-condition.js';
-import { crossedBeforeWatch } from '../../../watches/watch-service.js';
+import { setWatch } from '../../../watches/set-watch.js';
 import { respondPrivately } from '../../answers/respond-safely.js';
 import { sharedChannelWatchRefusal } from '../../deps/conversation-audience.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
-import { countAsFirstCheck, reportToWatch, watchNotSet } from '../../reports/watch-report.js';
+import { setWatchDeps, watchNotSet } from '../../reports/watch-report.js';
 import { commandFor, type EventsCommand, type FinishableCommand } from './command-parser.js';
 
 type WatchCommand = Extract<EventsCommand, { kind: 'watch' | 'unwatch' | 'watches' }>;
@@ -121,90 +118,47 @@ export async function handleWatchCommand(
       case 'watch': {
         const event = await oneEvent(deps, command, respond);
         if (!event) return;
-        if (!isUpcoming(event, deps.clock.now())) {
-          await respondPrivately(
-            respond,
-            warningMessage(md`*${clip(eventLabel(event), 200)}* is over: there is nothing left to watch.`),
-            deps.logger,
-          );
-          return;
-        }
-        // Words first: a condition that does not parse costs no report call. Only whether the
-        // report holds what a condition names needs the report.
-        const wording = command.conditions ? parseConditions(command.conditions) : undefined;
-        if (wording && 'problem' in wording) {
-          await respondPrivately(respond, usageMessage(md`${clip(wording.problem, 300)}`, USAGE.watch), deps.logger);
-          return;
-        }
-        // A card with sales and revenue goes into a channel shared with another organization only when asked twice.
-        if (!command.personal && !context.sharedChannelConfirmed) {
-          const named = { id: event.id, label: eventLabel(event) };
-          const refusal = await sharedChannelWatchRefusal(deps.audience, context.channelId, named, command.conditions);
-          if (refusal) {
-            await respondPrivately(respond, refusal, deps.logger);
-            return;
-          }
-        }
-        // A watch the limits would refuse costs no report call.
-        const limited = await watches.wouldRefuse({
-          channel: conversationOf(command, context),
-          userId: context.userId,
-          eventId: event.id,
-        });
-        if (limited) {
-          await respondPrivately(
-            respond,
-            watchRefusedMessage({ ...limited, eventName: eventLabel(event) }),
-            deps.logger,
-          );
-          return;
-        }
-        // Conditions are checked against the event's latest report: at hand, or fetched for it in
-        // the person's turn (it then counts as the watch's first check).
-        const read = await reportToWatch(deps, event.id, context.userId, () =>
-          respondPrivately(
-            respond,
-            fetchingReportMessage(md`to see what it lets you watch`, deps.reportLimit),
-            deps.logger,
-          ),
+        const eventName = eventLabel(event);
+        const outcome = await setWatch(
+          setWatchDeps({ ...deps, watches }),
+          {
+            conversation: conversationOf(command, context),
+            personal: command.personal,
+            event,
+            eventName,
+            userId: context.userId,
+            conditions: command.conditions ?? '',
+            sharedConfirmed: context.sharedChannelConfirmed === true,
+          },
+          {
+            // Told first that they may wait: the report is fetched in their turn.
+            fetching: () =>
+              respondPrivately(
+                respond,
+                fetchingReportMessage(md`to see what it lets you watch`, deps.reportLimit),
+                deps.logger,
+              ),
+            // A card with sales and revenue goes into a channel shared with another organization only when asked twice.
+            stopBeforeReport: async () => {
+              if (command.personal || context.sharedChannelConfirmed) return false;
+              const named = { id: event.id, label: eventName };
+              const refusal = await sharedChannelWatchRefusal(
+                deps.audience,
+                context.channelId,
+                named,
+                command.conditions,
+              );
+              if (refusal) await respondPrivately(respond, refusal, deps.logger);
+              return refusal !== undefined;
+            },
+          },
         );
-        const { report } = read;
-        // The forecast conditions read the event's stored sales history (no report call).
-        const ahead = await deps.insights?.of(event.id, report).catch(() => undefined);
-        const parsed = command.conditions
-          ? parseConditions(command.conditions, report, ahead?.forecast)
-          : { conditions: defaultConditions(report) };
-        if ('problem' in parsed) {
-          await respondPrivately(respond, usageMessage(md`${clip(parsed.problem, 300)}`, USAGE.watch), deps.logger);
-          return;
-        }
-        if (parsed.conditions.length === 0) {
-          const nothing = watchRefusedMessage({ kind: 'nothing-to-watch', eventName: eventLabel(event) });
-          await respondPrivately(respond, nothing, deps.logger);
-          return;
-        }
-        const result = await watches.watch({
-          channel: conversationOf(command, context),
-          personal: command.personal,
-          event: watchedEventInfo(event, eventLabel(event)),
-          userId: context.userId,
-          conditions: parsed.conditions,
-          readFrom: report,
-          sharedConfirmed: !command.personal && context.sharedChannelConfirmed === true,
-        });
-        if (!result.refused) await countAsFirstCheck(deps, event.id, read);
-        deps.watchScheduler?.poke();
-        const message = result.refused
-          ? watchRefusedMessage({ ...result.refused, eventName: eventLabel(event) })
-          : result.watch.paused
-            ? warningMessage(md`I could not post the watch card there, so the watch is paused. I sent you the reason.`)
-            : watchConfirmationMessage({
-                ...result,
-                alreadyCrossed: result.watch.conditions
-                  .filter((state) => result.added.includes(state.key) && crossedBeforeWatch(state))
-                  .map((state) => state.key),
-              });
-        await respondPrivately(respond, message, deps.logger);
+        if (outcome)
+          await respondPrivately(
+            respond,
+            watchOutcomeMessage(outcome, eventName, (words) => usageMessage(words, USAGE.watch)),
+            deps.logger,
+          );
         return;
       }
       case 'unwatch': {

@@ -10,12 +10,12 @@ import {
   WATCH_MODAL,
   watchModalView,
 } from '../../../render/modal-views.js';
-import { clip, type Mrkdwn, md } from '../../../render/mrkdwn.js';
+import { type Mrkdwn, md } from '../../../render/mrkdwn.js';
 import { fetchingReportMessage, fetchingReportWords } from '../../../render/report-blocks.js';
-import { watchConfirmationMessage, watchRefusedMessage } from '../../../render/watch-blocks.js';
+import { watchOutcomeMessage } from '../../../render/watch-blocks.js';
 import { parseId } from '../../../ticketing/ids.js';
 import type { EventReport } from '../../../ticketing/schemas.js';
-import { watchedEventInfo } from '../../../watches/event-dates.js';
+import { setWatch } from '../../../watches/set-watch.js';
 import {
   conditionsOffered,
   defaultConditions,
@@ -30,7 +30,7 @@ import type { SlackDeps } from '../../deps/slack-deps.js';
 import { decodeOrigin } from '../../modals/modal-openers.js';
 import { privateAnswer } from '../../modals/private-answer.js';
 import { reportAtHand, reportFiguresAtHand, reportFor } from '../../reports/ask-for-report.js';
-import { countAsFirstCheck, reportToWatch, watchNotSet } from '../../reports/watch-report.js';
+import { setWatchDeps, watchNotSet } from '../../reports/watch-report.js';
 import { eventInMemory, type ViewState } from './event-modals.js';
 
 type Checked = { selected_options?: { value?: string }[] | null };
@@ -158,53 +158,36 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
         await respond(warningMessage(md`That event is no longer listed.`));
         return;
       }
-      if (!personal && origin.channelId) {
-        // As the command: not into a channel shared with another organization unasked.
-        const shown = { id: event.id, label: eventLabel(event) };
-        const refusal = await sharedChannelWatchRefusal(deps.audience, origin.channelId, shown, text);
-        if (refusal) {
-          await respond(refusal);
-          return;
-        }
-      }
-      // A watch the limits would refuse costs no report call.
-      const conversation = personal ? userId : (origin.channelId as string);
-      const limited = await watches.wouldRefuse({ channel: conversation, userId, eventId: event.id });
-      if (limited) {
-        await respond(watchRefusedMessage({ ...limited, eventName: eventLabel(event) }));
-        return;
-      }
-      const read =
-        atHand ??
-        (await reportToWatch(deps, id, userId, () =>
-          respond(fetchingReportMessage(md`to see what it lets you watch`, deps.reportLimit)),
-        ));
-      const { report } = read;
-      const ahead = await deps.insights?.of(event.id, report).catch(() => undefined);
-      const parsed = conditionsFrom(text, report, ahead?.forecast);
-      const problem = conditionsProblem(parsed);
-      if (problem || 'problem' in parsed) {
-        await respond(warningMessage(md`${clip(problem ?? '', 300)} The watch was not set: open the form again.`));
-        return;
-      }
-      const result = await watches.watch({
-        channel: personal ? userId : (origin.channelId as string),
-        personal,
-        event: watchedEventInfo(event, eventLabel(event)),
-        userId,
-        conditions: parsed.conditions,
-        // As the command: a threshold this report already meets was crossed before the watch.
-        readFrom: report,
-      });
-      if (!result.refused) await countAsFirstCheck(deps, event.id, read);
-      deps.watchScheduler?.poke();
-      await respond(
-        result.refused
-          ? watchRefusedMessage({ ...result.refused, eventName: eventLabel(event) })
-          : result.watch.paused
-            ? warningMessage(md`I could not post the watch card there, so the watch is paused. I sent you the reason.`)
-            : watchConfirmationMessage(result),
+      const eventName = eventLabel(event);
+      const outcome = await setWatch(
+        setWatchDeps({ ...deps, watches }),
+        {
+          conversation: personal ? userId : (origin.channelId as string),
+          personal,
+          event,
+          eventName,
+          userId,
+          conditions: text,
+          sharedConfirmed: false,
+        },
+        {
+          fetching: () => respond(fetchingReportMessage(md`to see what it lets you watch`, deps.reportLimit)),
+          // As the command: not into a channel shared with another organization unasked.
+          stopBeforeReport: async () => {
+            if (personal || !origin.channelId) return false;
+            const shown = { id: event.id, label: eventName };
+            const refusal = await sharedChannelWatchRefusal(deps.audience, origin.channelId, shown, text);
+            if (refusal) await respond(refusal);
+            return refusal !== undefined;
+          },
+        },
       );
+      if (outcome)
+        await respond(
+          watchOutcomeMessage(outcome, eventName, (words) =>
+            warningMessage(md`${words} The watch was not set: open the form again.`),
+          ),
+        );
     } catch (error) {
       deps.logger.warn('The watch form could not set the watch', { error });
       await respond(warningMessage(watchNotSet(deps, error))).catch(() => undefined);
