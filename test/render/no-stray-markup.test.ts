@@ -100,6 +100,7 @@ import {
   watchRefusedMessage,
   watchSummaryMessage,
 } from '../../src/render/watch-blocks.js';
+import { asOfUtc, promoStepSummary, upcomingText } from '../../src/render/workflow-step-texts.js';
 import { HOSTILE_NAMES } from '../../src/simulator/seed.js';
 import type { BudgetSnapshot } from '../../src/ticketing/budget.js';
 import { eventSchema, type TicketingEvent } from '../../src/ticketing/schemas.js';
@@ -518,6 +519,23 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
         (['external', 'unknown'] as const).map((why) =>
           sharedChannelWatchMessage({ eventName, command: `watch evt_x: ${eventName}`, why }),
         ),
+      ),
+  },
+  'workflow-step-texts.ts': {
+    asOfUtc: () => [asOfUtc(NOW), asOfUtc(Number.NaN)],
+    upcomingText: () => [
+      upcomingText({ events: EVENTS, days: 7, words: HOSTILE[0], asOf: NOW }),
+      upcomingText({ events: [], days: 1, words: undefined, asOf: NOW }),
+    ],
+    promoStepSummary: () =>
+      EVENTS.flatMap((event) =>
+        HOSTILE.flatMap((text) => [
+          promoStepSummary(event, { code: text, promoId: 'promo_<x>', previousQuantity: 3 }, 5, {
+            kind: 'updated',
+            quantity: 5,
+          }),
+          promoStepSummary(event, { promoId: text }, 5, { kind: 'unknown' }),
+        ]),
       ),
   },
   'sales-digest-blocks.ts': {

@@ -1,8 +1,9 @@
 import { applyWorkflowPromoChange, type WorkflowPromoTarget } from '../../../promo/promo-changes.js';
 import { parsePromoRef } from '../../../promo/promo-codes.js';
-import { eventLabel, eventTitle } from '../../../render/event-blocks.js';
-import { clip, code, type Mrkdwn, md } from '../../../render/mrkdwn.js';
+import { eventLabel } from '../../../render/event-blocks.js';
+import { clip, code, md } from '../../../render/mrkdwn.js';
 import { promoCodeNotNamed } from '../../../render/promo-blocks.js';
+import { promoStepSummary } from '../../../render/workflow-step-texts.js';
 import { promoQuantityProblem } from '../../../ticketing/promo-quantity.js';
 import type { TicketingEvent } from '../../../ticketing/schemas.js';
 import { type StepOutputs, stepFailure } from '../../answers/finish-run.js';
@@ -20,12 +21,7 @@ function outputs(
   requested: number,
   outcome: { kind: 'updated'; quantity: number } | { kind: 'unknown' },
 ): StepOutputs {
-  const promo = code(target.code ?? target.promoId, 64);
-  const was = target.previousQuantity === undefined ? md`` : md` (it allowed ${target.previousQuantity})`;
-  const summary: Mrkdwn =
-    outcome.kind === 'updated'
-      ? md`Promo code ${promo} of *${eventTitle(event)}* now allows *${outcome.quantity}* redemptions${was}.`
-      : md`The Event Ticketing Service never answered, so it is not known whether promo code ${promo} of *${eventTitle(event)}* now allows *${requested}* redemptions${was}. Check it before running the workflow again.`;
+  const summary = promoStepSummary(event, target, requested, outcome);
   return {
     event_id: event.id,
     event_name: eventLabel(event),

@@ -2,6 +2,7 @@ import { searchTextProblem } from '../../../catalog/event-search.js';
 import { resolveEvent } from '../../../catalog/find-events.js';
 import { eventLabel } from '../../../render/event-blocks.js';
 import { clip, joinMrkdwn, type Mrkdwn, md } from '../../../render/mrkdwn.js';
+import { asOfUtc } from '../../../render/workflow-step-texts.js';
 import { tryParseId } from '../../../ticketing/ids.js';
 import type { TicketingEvent } from '../../../ticketing/schemas.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
@@ -42,7 +43,6 @@ export function userContextId(value: unknown): string | undefined {
 }
 
 /** "as of 14:05 UTC": how old the event list is (a step's words may be read anywhere, so in UTC). */
-export const asOfUtc = (asOf: number) => md`${clip(new Date(asOf).toISOString().slice(11, 16), 5)} UTC`;
 
 /**
  * The one event a step's `event` input names: its id (with or without `evt_`), or words of its

@@ -1,0 +1,54 @@
+import type { TicketingEvent } from '../ticketing/schemas.js';
+import { eventTitle } from './event-blocks.js';
+import { describeEventTime } from './event-time.js';
+import { clip, code, joinMrkdwn, type Mrkdwn, md } from './mrkdwn.js';
+
+/**
+ * What workflow steps say, as text outputs a workflow posts where its author puts them: Slack
+ * mrkdwn, with the service's text escaped.
+ */
+
+/** Most events the text lists; the count output still counts them all. */
+const MAX_LISTED = 25;
+
+/** When the event list was read, in UTC: a workflow has no reader to give a zone to. */
+export const asOfUtc = (asOf: number) =>
+  Number.isFinite(asOf) ? md`${clip(new Date(asOf).toISOString().slice(11, 16), 5)} UTC` : md`an unknown time`;
+
+/** One event as a line: its name, when in its own zone, where, and its id. */
+const eventLine = (event: TicketingEvent): Mrkdwn => {
+  const venue = event.venue ? md` · ${clip(event.venue, 100)}` : md``;
+  return md`• *${eventTitle(event, 150)}* · ${clip(describeEventTime(event), 200)}${venue} · ${code(event.id)}`;
+};
+
+/** The list as text for a message: Slack mrkdwn, with the service's text escaped. */
+export function upcomingText(input: {
+  events: readonly TicketingEvent[];
+  days: number;
+  words: string | undefined;
+  asOf: number;
+}): Mrkdwn {
+  const window = input.days === 1 ? md`the next day` : md`the next ${input.days} days`;
+  const matching = input.words ? md` matching "${clip(input.words, 60)}"` : md``;
+  const asOf = md`Event list as of ${asOfUtc(input.asOf)}.`;
+  if (input.events.length === 0) return md`No upcoming events in ${window}${matching}. ${asOf}`;
+  const lines = [md`*Upcoming events in ${window}${matching}* (${input.events.length})`];
+  lines.push(...input.events.slice(0, MAX_LISTED).map(eventLine));
+  if (input.events.length > MAX_LISTED) lines.push(md`...and ${input.events.length - MAX_LISTED} more`);
+  lines.push(asOf);
+  return joinMrkdwn(lines);
+}
+
+/** What "Set promo quantity" says it did: the code, the event, the quantity now (or that it is not known), and before. */
+export function promoStepSummary(
+  event: TicketingEvent,
+  target: { code?: string | undefined; promoId: string; previousQuantity?: number | undefined },
+  requested: number,
+  outcome: { kind: 'updated'; quantity: number } | { kind: 'unknown' },
+): Mrkdwn {
+  const promo = code(target.code ?? target.promoId, 64);
+  const was = target.previousQuantity === undefined ? md`` : md` (it allowed ${target.previousQuantity})`;
+  return outcome.kind === 'updated'
+    ? md`Promo code ${promo} of *${eventTitle(event)}* now allows *${outcome.quantity}* redemptions${was}.`
+    : md`The Event Ticketing Service never answered, so it is not known whether promo code ${promo} of *${eventTitle(event)}* now allows *${requested}* redemptions${was}. Check it before running the workflow again.`;
+}
