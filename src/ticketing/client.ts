@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type Logger, silentLogger } from '../logger.js';
 import type { Clock } from '../time/clock.js';
 import { sleep, systemClock } from '../time/clock.js';
-import type { BudgetSnapshot, Priority, RequestBudget } from './budget.js';
+import type { BudgetPermit, BudgetSnapshot, Priority, RequestBudget } from './budget.js';
 import {
   cancellationError,
   InvalidRequestError,
@@ -381,6 +381,12 @@ export class TicketingClient {
     }
   }
 
+  /**
+   * One call, tried again as its plan allows: each attempt waits for the budget, is sent, and
+   * settles the budget (`#settle`); a transport failure or a 5xx is retried with backoff when the
+   * call is idempotent, an organization 429 after its wait (a report 429 is the report queue's:
+   * thrown at once, `#rateLimited`).
+   */
   async #attempts(request: ApiRequest, plan: CallPlan, sent: { unanswered: boolean }): Promise<ApiResponse> {
     const where = `${request.method} ${request.path}`;
     let failures = 0;
@@ -395,13 +401,7 @@ export class TicketingClient {
       try {
         response = await this.#transport.send(request);
       } catch (error) {
-        this.#observer?.response(endpointLabel(request), 0);
-        if (!(error instanceof TransportError && error.neverSent)) sent.unanswered = true;
-        const observation =
-          error instanceof TransportError && error.headers && plan.scope === 'organization'
-            ? readRateLimitHeaders(error.headers, error.receivedAt ?? this.#clock.now())
-            : undefined;
-        permit.settle(observation ? { kind: 'answered', observation } : { kind: 'unobserved' });
+        this.#transportFailed(error, request, plan, permit, sent);
         if (!(error instanceof TransportError) || !error.retryable || !plan.idempotent) throw error;
         failures += 1;
         if (failures >= this.#retry.maxAttempts) {
@@ -415,20 +415,7 @@ export class TicketingClient {
       this.#observer?.response(endpointLabel(request), response.status);
       const observation = readRateLimitHeaders(response.headers, response.receivedAt);
       if (response.status === 429) {
-        const scope = this.#scopeOf429(plan, response);
-        this.#observer?.rateLimited(scope);
-        const windowMs = scope === 'report' ? this.#reportLimit.windowMs : this.#windowMs;
-        const waitMs = rateLimitWaitMs(response.headers, { windowMs, now: this.#clock.now(), random: this.#random });
-        this.#logger.warn('Rate limited by the service', { where, scope, waitMs });
-        if (scope === 'report') {
-          permit.settle({ kind: 'unobserved' });
-          if (observation) this.#observeReport(observation);
-          throw new RateLimitedError(`The report limit is used up; retry in ${Math.ceil(waitMs / 1000)} s`, {
-            retryAfterMs: waitMs,
-            scope,
-          });
-        }
-        permit.settle({ kind: 'rate-limited', waitMs });
+        const waitMs = this.#rateLimited(where, plan, response, permit, observation);
         rateLimitWaits += 1;
         if (
           rateLimitWaits > this.#retry.maxRateLimitWaits ||
@@ -436,20 +423,13 @@ export class TicketingClient {
         ) {
           throw new RateLimitedError(
             `${where} was rate limited ${rateLimitWaits} times in a row`,
-            { retryAfterMs: waitMs, scope },
+            { retryAfterMs: waitMs, scope: 'organization' },
             { status: 429 },
           );
         }
         continue;
       }
-
-      if (plan.scope === 'organization') {
-        permit.settle({ kind: 'answered', observation });
-      } else {
-        // A report's headers describe the report's own limit, never the organization's (spec 8 rule 3).
-        permit.settle({ kind: 'unobserved' });
-        if (observation) this.#observeReport(observation);
-      }
+      this.#settle(plan, permit, observation);
 
       if (response.status >= 500) {
         failures += 1;
@@ -467,6 +447,62 @@ export class TicketingClient {
       if (failures > 0) this.#logger.debug('Recovered after retries', { where, failures });
       return response;
     }
+  }
+
+  /** A call that got no answer: counted, and the budget settled with what its error carried. */
+  #transportFailed(
+    error: unknown,
+    request: ApiRequest,
+    plan: CallPlan,
+    permit: BudgetPermit,
+    sent: { unanswered: boolean },
+  ): void {
+    this.#observer?.response(endpointLabel(request), 0);
+    if (!(error instanceof TransportError && error.neverSent)) sent.unanswered = true;
+    const observation =
+      error instanceof TransportError && error.headers && plan.scope === 'organization'
+        ? readRateLimitHeaders(error.headers, error.receivedAt ?? this.#clock.now())
+        : undefined;
+    permit.settle(observation ? { kind: 'answered', observation } : { kind: 'unobserved' });
+  }
+
+  /**
+   * A 429, of one of two kinds: the report endpoint's own limit (thrown at once, for the report
+   * queue to wait on with every replica) or the organization's (the budget waits, and the wait is
+   * returned for the caller to try again).
+   */
+  #rateLimited(
+    where: string,
+    plan: CallPlan,
+    response: ApiResponse,
+    permit: BudgetPermit,
+    observation: RateLimitObservation | undefined,
+  ): number {
+    const scope = this.#scopeOf429(plan, response);
+    this.#observer?.rateLimited(scope);
+    const windowMs = scope === 'report' ? this.#reportLimit.windowMs : this.#windowMs;
+    const waitMs = rateLimitWaitMs(response.headers, { windowMs, now: this.#clock.now(), random: this.#random });
+    this.#logger.warn('Rate limited by the service', { where, scope, waitMs });
+    if (scope === 'report') {
+      permit.settle({ kind: 'unobserved' });
+      if (observation) this.#observeReport(observation);
+      throw new RateLimitedError(`The report limit is used up; retry in ${Math.ceil(waitMs / 1000)} s`, {
+        retryAfterMs: waitMs,
+        scope,
+      });
+    }
+    permit.settle({ kind: 'rate-limited', waitMs });
+    return waitMs;
+  }
+
+  /** An answer settles the budget with its headers, unless they describe the report's own limit (spec 8 rule 3). */
+  #settle(plan: CallPlan, permit: BudgetPermit, observation: RateLimitObservation | undefined): void {
+    if (plan.scope === 'organization') {
+      permit.settle({ kind: 'answered', observation });
+      return;
+    }
+    permit.settle({ kind: 'unobserved' });
+    if (observation) this.#observeReport(observation);
   }
 
   /** The report's own headers, for the report queue and whoever else listens. */
