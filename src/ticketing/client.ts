@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type Logger, silentLogger } from '../logger.js';
 import type { Clock } from '../time/clock.js';
-import { sleep, systemClock } from '../time/clock.js';
+import { sleepOn, systemClock } from '../time/clock.js';
 import type { BudgetPermit, BudgetSnapshot, Priority, RequestBudget } from './budget.js';
 import {
   cancellationError,
@@ -525,7 +525,7 @@ export class TicketingClient {
 
   async #pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
     try {
-      await sleep(ms, signal);
+      await sleepOn(this.#clock, ms, signal);
     } catch {
       throw signal ? cancellationError(signal) : new UnavailableError('Interrupted while backing off');
     }

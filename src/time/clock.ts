@@ -12,9 +12,16 @@ export interface Clock {
   now(): number;
   /** Calls `tick` every `ms` until stopped (it never keeps the process alive). @default setInterval */
   every?(ms: number, tick: () => void): Repeating;
+  /** Resolves after `ms`, or rejects with the signal's reason once it aborts. @default `sleep` */
+  sleep?(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
 export const systemClock: Clock = { now: () => Date.now() };
+
+/** `clock.sleep`, or the system's timer for a clock that has none: a backoff a test can shorten by moving its clock. */
+export function sleepOn(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
+  return clock.sleep ? clock.sleep(ms, signal) : sleep(ms, signal);
+}
 
 /** `clock.every`, or the system's interval for a clock that has none (a test's plain `{ now }`). */
 export function every(clock: Clock, ms: number, tick: () => void): Repeating {

@@ -209,6 +209,20 @@ describe('TicketingClient: faults', () => {
     expect(rig.sim.stats().requests).toBe(3);
   });
 
+  it('backs off on the clock it is given, so a test moves time instead of waiting for it', async () => {
+    const waited: number[] = [];
+    const clock = { now: () => Date.now(), sleep: async (ms: number) => void waited.push(ms) };
+    // Backoffs of 10 s to a minute: the test would take minutes on the wall clock.
+    rig = await startRig(
+      { faultRate: 1, faultKinds: ['5xx'] },
+      { clock, retry: { maxAttempts: 3, baseDelayMs: 10_000, maxDelayMs: 60_000 } },
+    );
+    const failure = await rig.client.listEvents().catch((error: unknown) => error);
+    expect(isTicketingError(failure) && failure.code).toBe('unavailable');
+    expect(waited).toHaveLength(2);
+    expect(waited.every((ms) => ms >= 5_000)).toBe(true);
+  });
+
   it('turns 401 and 404 into typed errors carrying the server message, without the key', async () => {
     rig = await startRig({}, { apiKey: 'sk_not_a_real_key_123456' });
     const failure = await rig.client.listEvents().catch((error: unknown) => error);
