@@ -294,12 +294,18 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       messages: { digest: digestMessage, paused: digestPausedMessage },
       // The sales digest: the conversation's watched events (a person's own for --me), from their stored history.
       sales: salesDigestComposer({
-        watched: async (conversation) =>
-          (await late.watches.get().service.list({ channel: conversation })).map(({ watch }) => ({
-            eventId: watch.eventId,
-            eventName: watch.eventName,
-            startsAtMs: watch.startsAtMs,
-          })),
+        // Live watches only; in a channel shared with another organization, only those someone
+        // confirmed there (sales figures stay inside the organization otherwise).
+        watched: async (conversation) => {
+          const watches = (await late.watches.get().service.list({ channel: conversation }))
+            .map(({ watch }) => watch)
+            .filter((watch) => !watch.paused);
+          const shared =
+            isConversationId(conversation) && (await audience.of(conversation)).kind !== 'internal';
+          return watches
+            .filter((watch) => watch.personal || !shared || watch.sharedConfirmed)
+            .map((watch) => ({ eventId: watch.eventId, eventName: watch.eventName, startsAtMs: watch.startsAtMs }));
+        },
         history: history.history,
         finished: (now) => insights.finished(now),
         message: salesDigestMessage,

@@ -3,9 +3,10 @@ import { webApi } from '@slack/bolt';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SimEvent } from '../../src/simulator/seed.js';
 import { openStore } from '../../src/store/open-store.js';
-import { type BotRig, startBot } from '../helpers/bot.js';
+import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
 import { command, nthResponse } from '../helpers/bot-actions.js';
 import type { SlackCall } from '../helpers/fake-slack.js';
+import { commandBody, postSigned } from '../helpers/slack-requests.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 let rig: BotRig | undefined;
@@ -269,5 +270,43 @@ describe('the sales digest through the real Bolt app', () => {
     expect(sent[0]?.args.channel).toBe('U0EDITOR');
     expect(JSON.stringify(sent[0]?.args.blocks)).toContain(event.name.slice(0, 20));
     expect(await ask(rig, 'status --me')).toContain('Your weekly sales digest, in your DM with me');
+  });
+  it('in a channel shared with another organization, lists only the watches someone confirmed there', async () => {
+    rig = await fastDigests();
+    const shared = 'C0SHARED';
+    rig.slack.conversations.set(shared, { is_shared: true, is_ext_shared: true });
+    const [unconfirmed, confirmed] = rig.sim.catalog.events
+      .filter((e) => e.status === 'published' && e.startsAtMs > Date.now() + 5 * 86_400_000)
+      .filter((e, i, all) => all.findIndex((other) => other.name.slice(0, 20) === e.name.slice(0, 20)) === i);
+    if (!unconfirmed || !confirmed) throw new Error('two upcoming events in the seed');
+    for (const [event, sharedConfirmed] of [
+      [unconfirmed, false],
+      [confirmed, true],
+    ] as const)
+      await rig.bot.watches.watch({
+        channel: shared,
+        personal: false,
+        event: { id: event.id, name: event.name, startsAtMs: event.startsAtMs, endsAtMs: event.endsAtMs },
+        userId: 'U0EDITOR',
+        conditions: [{ kind: 'sold-out' }],
+        sharedConfirmed,
+      });
+    const inShared = async (text: string) => {
+      const responseUrl = rig?.slack.responseUrl() as string;
+      const body = commandBody({
+        text: `digest ${text}`,
+        user_id: 'U0EDITOR',
+        channel_id: shared,
+        response_url: responseUrl,
+      });
+      expect((await postSigned(rig?.url as string, SIGNING_SECRET, body)).status).toBe(200);
+      return JSON.stringify(await nthResponse(rig as BotRig, responseUrl));
+    };
+    expect(await inShared('on --sales daily 08:00 UTC')).toContain('Daily sales digest on');
+    expect(await inShared('now --sales')).toContain("Posted today's sales digest.");
+    const digest = posts(rig).find((call) => JSON.stringify(call.args.metadata ?? {}).includes(`sales~${shared}`));
+    const blocks = JSON.stringify(digest?.args.blocks);
+    expect(blocks).toContain(confirmed.name.slice(0, 20));
+    expect(blocks).not.toContain(unconfirmed.name.slice(0, 20));
   });
 });
