@@ -300,8 +300,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
           const watches = (await late.watches.get().service.list({ channel: conversation }))
             .map(({ watch }) => watch)
             .filter((watch) => !watch.paused);
-          const shared =
-            isConversationId(conversation) && (await audience.of(conversation)).kind !== 'internal';
+          const shared = isConversationId(conversation) && (await audience.of(conversation)).kind !== 'internal';
           return watches
             .filter((watch) => watch.personal || !shared || watch.sharedConfirmed)
             .map((watch) => ({ eventId: watch.eventId, eventName: watch.eventName, startsAtMs: watch.startsAtMs }));
