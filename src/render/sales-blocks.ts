@@ -25,7 +25,19 @@ export interface DataVisualizationBlock {
   };
 }
 
-export const CHART_LIMITS = { title: 50, series: 6, categories: 24, tableRows: 100, tableCells: 20 } as const;
+export const CHART_LIMITS = {
+  title: 50,
+  series: 6,
+  /** Data points in a series (one per category). */
+  categories: 20,
+  /** Characters in a category label. */
+  label: 20,
+  tableRows: 100,
+  tableCells: 20,
+  /** Characters in one table cell, and in all of a table's cells together. */
+  tableCell: 100,
+  tableText: 10_000,
+} as const;
 /** Fewest points a line is drawn through. */
 export const MIN_CHART_POINTS = 3;
 
@@ -33,7 +45,29 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 /** Outside text shown as plain text (chart labels, table cells): nothing Slack could read as markup. */
-const plain = (text: string, max: number) => text.replace(/[<>]/g, (c) => (c === '<' ? '‹' : '›')).slice(0, max) || '-';
+const plain = (text: string, max: number) =>
+  Array.from(text.replace(/[<>]/g, (c) => (c === '<' ? '‹' : '›')))
+    .slice(0, max)
+    .join('') || '-';
+
+/**
+ * Category labels as a chart needs them: plain, at most `CHART_LIMITS.label` characters, unique
+ * (a repeated label is cut shorter to take a " (n)" that no other label has).
+ */
+export function chartLabels(texts: readonly string[]): string[] {
+  const max = CHART_LIMITS.label;
+  const taken = new Set<string>();
+  const firsts = texts.map((text) => plain(text, max));
+  return firsts.map((first, i) => {
+    let label = first;
+    for (let n = i + 1; taken.has(label) || (label !== first && firsts.includes(label)); n++) {
+      const suffix = ` (${n})`;
+      label = `${plain(texts[i] as string, max - suffix.length)}${suffix}`;
+    }
+    taken.add(label);
+    return label;
+  });
+}
 
 const whole = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const oneDecimal = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
@@ -60,7 +94,7 @@ function labels(times: readonly number[], zone: string): string[] {
   const named = times.map((t, i) =>
     days.indexOf(days[i] as string) !== days.lastIndexOf(days[i] as string) ? hour.format(t) : (days[i] as string),
   );
-  return named.map((label, i) => (named.indexOf(label) === i ? label : `${label} (${i + 1})`));
+  return chartLabels(named);
 }
 
 /**
@@ -85,9 +119,18 @@ export function salesChartBlocks(input: {
     ];
   const withForecast = input.forecast?.kind === 'forecast' ? input.forecast : undefined;
   const shown = spread(points, CHART_LIMITS.categories - (withForecast ? 1 : 0));
-  const times = [...shown.map((p) => p.at), ...(withForecast ? [input.startsAtMs] : [])];
-  const categories = labels(times, input.zone);
-  if (withForecast) categories[categories.length - 1] = `Start (${categories.at(-1)})`;
+  // The forecast's point is the start, named "Start Dec 14": no read's label begins with "Start".
+  const categories = labels(
+    shown.map((p) => p.at),
+    input.zone,
+  );
+  if (withForecast)
+    categories.push(
+      plain(
+        `Start ${new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: input.zone }).format(input.startsAtMs)}`,
+        CHART_LIMITS.label,
+      ),
+    );
   const values = [...shown.map((p) => p.sold), ...(withForecast ? [Math.round(withForecast.atStart.likely)] : [])];
   const series = [
     {
@@ -110,10 +153,7 @@ export function salesChartBlocks(input: {
 export function promoChartBlocks(report: EventReport): Block[] {
   const rows = quantityRows(report).slice(0, CHART_LIMITS.categories);
   if (rows.length === 0) return [];
-  const categories = rows.map((row, i) => {
-    const label = plain(row.label, 30);
-    return rows.findIndex((other) => plain(other.label, 30) === label) === i ? label : `${label} (${i + 1})`;
-  });
+  const categories = chartLabels(rows.map((row) => row.label));
   const chart: DataVisualizationBlock = {
     type: 'data_visualization',
     title: 'Promo codes: redeemed of quantity',
@@ -129,53 +169,59 @@ export function promoChartBlocks(report: EventReport): Block[] {
   return [chart as unknown as Block];
 }
 
+/** A table cell: plain text of at most `CHART_LIMITS.tableCell` characters. */
+const cell = (text: string) => ({ type: 'raw_text' as const, text: plain(text, CHART_LIMITS.tableCell) });
+type Cell = ReturnType<typeof cell>;
+
+/**
+ * A table of a header and `rows`, within Slack's limits: at most 99 rows under the header and
+ * `CHART_LIMITS.tableText` characters in all; a note says how many rows were left for the full report.
+ */
+function tableBlocks(header: Cell[], rows: readonly Cell[][], what: Mrkdwn, align: ('left' | 'right')[]): Block[] {
+  const size = (row: readonly Cell[]) => row.reduce((sum, c) => sum + c.text.length, 0);
+  let budget = CHART_LIMITS.tableText - size(header);
+  const kept: Cell[][] = [];
+  for (const row of rows.slice(0, CHART_LIMITS.tableRows - 1)) {
+    budget -= size(row);
+    if (budget < 0) break;
+    kept.push(row);
+  }
+  const blocks: Block[] = [
+    {
+      type: 'table' as const,
+      column_settings: align.map((a) => ({ align: a })),
+      rows: [header, ...kept],
+    },
+  ];
+  if (kept.length < rows.length)
+    blocks.push(context(md`...and ${rows.length - kept.length} more ${what} in the full report.`));
+  return blocks;
+}
+
 /** The promo codes as a table: code, redeemed, quantity, left (at most 99 codes under the header). */
 export function promoTableBlocks(report: EventReport): Block[] {
   const rows = quantityRows(report);
   if (rows.length === 0) return [];
-  const cell = (text: string) => ({ type: 'raw_text' as const, text: plain(text, 200) });
-  const number = (n: number) => ({ type: 'raw_number' as const, value: n, text: whole.format(n) });
-  const table = {
-    type: 'table' as const,
-    column_settings: [
-      { align: 'left' as const },
-      { align: 'right' as const },
-      { align: 'right' as const },
-      { align: 'right' as const },
-    ],
-    rows: [
-      [cell('Promo code'), cell('Redeemed'), cell('Quantity'), cell('Left')],
-      ...rows
-        .slice(0, CHART_LIMITS.tableRows - 1)
-        .map((row) => [cell(row.label), number(row.redeemed), number(row.quantity), number(row.left)]),
-    ],
-  };
-  const blocks: Block[] = [table];
-  if (rows.length > CHART_LIMITS.tableRows - 1)
-    blocks.push(
-      context(md`...and ${rows.length - (CHART_LIMITS.tableRows - 1)} more promo code(s) in the full report.`),
-    );
-  return blocks;
+  const number = (n: number) => cell(whole.format(n));
+  return tableBlocks(
+    [cell('Promo code'), cell('Redeemed'), cell('Quantity'), cell('Left')],
+    rows.map((row) => [cell(row.label), number(row.redeemed), number(row.quantity), number(row.left)]),
+    md`promo code(s)`,
+    ['left', 'right', 'right', 'right'],
+  );
 }
 
 /** The report's top-level figures as a table: figure and value (at most 99 under the header). */
 export function figuresTableBlocks(report: EventReport): Block[] {
   const figures = topFigures(report);
   if (figures.length === 0) return [];
-  const cell = (text: string) => ({ type: 'raw_text' as const, text: plain(text, 200) });
   const currency = typeof report.currency === 'string' ? report.currency.slice(0, 10) : undefined;
-  return [
-    {
-      type: 'table' as const,
-      column_settings: [{ align: 'left' as const }, { align: 'right' as const }],
-      rows: [
-        [cell('Figure'), cell('Value')],
-        ...figures
-          .slice(0, CHART_LIMITS.tableRows - 1)
-          .map(([key, value]) => [cell(humanise(key)), cell(formatNumber(key, value, currency))]),
-      ],
-    },
-  ];
+  return tableBlocks(
+    [cell('Figure'), cell('Value')],
+    figures.map(([key, value]) => [cell(humanise(key)), cell(formatNumber(key, value, currency))]),
+    md`figure(s)`,
+    ['left', 'right'],
+  );
 }
 
 const perDayWords = (perDay: number) => md`${escapeText(oneDecimal.format(perDay))}/day`;
@@ -233,7 +279,8 @@ export function forecastWords(forecast: Forecast, startsAtMs: number): Mrkdwn {
 
 /**
  * What a report message adds about sales: the pace and forecast in words, the sales chart (or why
- * there is none yet), and each promo code's redeemed against its quantity as a chart and a table.
+ * there is none yet), and each promo code's redeemed against its quantity as a chart and a table
+ * (a message holds one table: without promo codes, the report's figures instead).
  * Returns the blocks and the same in a line for the message's plain text.
  */
 export function reportSalesBlocks(input: {
@@ -266,10 +313,11 @@ export function reportSalesBlocks(input: {
       }),
     );
   }
+  // Slack shows one table per message: the promo codes' where the report names any, else its figures'.
+  const promoTable = promoTableBlocks(input.report);
   blocks.push(
     ...promoChartBlocks(input.report),
-    ...promoTableBlocks(input.report),
-    ...figuresTableBlocks(input.report),
+    ...(promoTable.length > 0 ? promoTable : figuresTableBlocks(input.report)),
   );
   return { blocks, text };
 }

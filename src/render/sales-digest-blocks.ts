@@ -1,7 +1,7 @@
 import type { SalesDigestEntry } from '../forecast/sales-digest.js';
 import { type Block, context, header, LIMITS, mrkdwnSection, type SlackMessage } from './block-kit.js';
 import { clip, dateToken, escapeText, joinMrkdwn, type Mrkdwn, md, shorten } from './mrkdwn.js';
-import { CHART_LIMITS, type DataVisualizationBlock, forecastWords } from './sales-blocks.js';
+import { CHART_LIMITS, chartLabels, type DataVisualizationBlock, forecastWords } from './sales-blocks.js';
 
 /** Most events one sales digest lists (each a section; the rest are counted). */
 const MAX_ENTRIES = 20;
@@ -48,12 +48,7 @@ function entryLine(entry: SalesDigestEntry): Mrkdwn {
 function soldSinceChart(entries: readonly SalesDigestEntry[]): Block[] {
   const shown = entries.filter((e) => e.soldSince !== undefined).slice(0, CHART_LIMITS.categories);
   if (shown.length === 0) return [];
-  const categories = shown.map((e, i) => {
-    const label = e.eventName.replace(/[<>]/g, '').slice(0, 30) || e.eventId;
-    return shown.findIndex((o) => (o.eventName.replace(/[<>]/g, '').slice(0, 30) || o.eventId) === label) === i
-      ? label
-      : `${label} (${i + 1})`;
-  });
+  const categories = chartLabels(shown.map((e) => e.eventName.trim() || e.eventId));
   const chart: DataVisualizationBlock = {
     type: 'data_visualization',
     title: 'Tickets sold since the last digest',

@@ -286,7 +286,12 @@ describe('the sales digest through the real Bolt app', () => {
       await rig.bot.watches.watch({
         channel: shared,
         personal: false,
-        event: { id: event.id, name: event.name, startsAtMs: event.startsAtMs, endsAtMs: event.endsAtMs },
+        event: {
+          id: event.id,
+          name: event.name,
+          startsAtMs: event.startsAtMs,
+          endsAtMs: event.startsAtMs + 3 * 3_600_000,
+        },
         userId: 'U0EDITOR',
         conditions: [{ kind: 'sold-out' }],
         sharedConfirmed,

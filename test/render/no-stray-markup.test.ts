@@ -78,6 +78,7 @@ import {
   reportProgressMessage,
 } from '../../src/render/report-blocks.js';
 import {
+  chartLabels,
   figuresTableBlocks,
   forecastWords,
   paceWords,
@@ -574,6 +575,7 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
           }),
         ),
       ),
+    chartLabels: () => chartLabels(HOSTILE),
     promoChartBlocks: () =>
       HOSTILE.flatMap((code) => promoChartBlocks({ promos: [{ code, redeemed: 3, quantity: 10 }] })),
     figuresTableBlocks: () => HOSTILE.flatMap((text) => figuresTableBlocks({ [text]: 3, currency: text })),

@@ -7,6 +7,7 @@ import {
   forecastWords,
   promoChartBlocks,
   promoTableBlocks,
+  reportSalesBlocks,
   salesChartBlocks,
 } from '../../src/render/sales-blocks.js';
 
@@ -37,6 +38,9 @@ function charts(blocks: unknown[]): DataVisualizationBlock[] {
     expect(chart.chart.series.length).toBeLessThanOrEqual(CHART_LIMITS.series);
     expect(new Set(chart.chart.series.map((s) => s.name)).size).toBe(chart.chart.series.length);
     expect(new Set(chart.chart.axis_config.categories).size).toBe(chart.chart.axis_config.categories.length);
+    expect(chart.chart.axis_config.categories.length).toBeLessThanOrEqual(CHART_LIMITS.categories);
+    for (const label of chart.chart.axis_config.categories)
+      expect(Array.from(label).length).toBeLessThanOrEqual(CHART_LIMITS.label);
     for (const series of chart.chart.series)
       expect(series.data.map((d) => d.label)).toEqual(chart.chart.axis_config.categories);
   }
@@ -60,7 +64,7 @@ describe('the sales chart', () => {
     expect(chart.chart.type).toBe('line');
     expect(chart.chart.axis_config.categories.length).toBeLessThanOrEqual(CHART_LIMITS.categories);
     expect(chart.chart.series.map((s) => s.name)).toEqual(['Sold, then forecast', 'Capacity']);
-    expect(chart.chart.axis_config.categories.at(-1)).toMatch(/^Start \(/);
+    expect(chart.chart.axis_config.categories.at(-1)).toBe('Start Dec 11');
     expect(chart.chart.series[0]?.data.at(-1)?.value).toBe(500);
     expect(chart.chart.series[0]?.data[0]?.value).toBe(0);
   });
@@ -111,6 +115,50 @@ describe('promo codes as a bar chart and a table', () => {
       ['Tickets sold', '1,200'],
       ['Gross revenue', expect.stringContaining('4,800.5')],
     ]);
+  });
+
+  it('keeps labels to 20 characters, unique even when long names differ only past them', () => {
+    const long = {
+      promos: [
+        { code: '🎟️🎟️ EARLYBIRD-WINTER-2026-A', redeemed: 1, quantity: 10 },
+        { code: '🎟️🎟️ EARLYBIRD-WINTER-2026-B', redeemed: 2, quantity: 10 },
+        { code: '🎟️🎟️ EARLYBIRD-WINTER-2026-C', redeemed: 3, quantity: 10 },
+        { code: 'SHORT (2)', redeemed: 3, quantity: 10 },
+        { code: 'SHORT', redeemed: 3, quantity: 10 },
+        { code: 'SHORT', redeemed: 3, quantity: 10 },
+      ],
+    };
+    const [chart] = charts(promoChartBlocks(long));
+    expect(chart?.chart.axis_config.categories).toHaveLength(6);
+    expect(chart?.chart.axis_config.categories).toContain('SHORT (2)');
+  });
+
+  it('writes every cell as raw text, and keeps a table of long codes within 10,000 characters', () => {
+    const wide = {
+      promos: Array.from({ length: 99 }, (_, i) => ({ code: `${'X'.repeat(300)}${i}`, redeemed: i, quantity: 1_000 })),
+    };
+    const blocks = promoTableBlocks(wide);
+    const table = blocks[0] as { rows: { type: string; text: string }[][] };
+    const cells = table.rows.flat();
+    expect(cells.every((c) => c.type === 'raw_text' && typeof c.text === 'string')).toBe(true);
+    expect(cells.every((c) => c.text.length <= CHART_LIMITS.tableCell)).toBe(true);
+    expect(cells.reduce((sum, c) => sum + c.text.length, 0)).toBeLessThanOrEqual(CHART_LIMITS.tableText);
+    const shown = table.rows.length - 1;
+    expect(shown).toBeLessThan(99);
+    expect(JSON.stringify(blocks[1])).toContain(`${99 - shown} more promo code(s)`);
+  });
+
+  it('puts one table in a report message: the promo codes’, else the figures’', () => {
+    const tables = (report: Record<string, unknown>) =>
+      reportSalesBlocks({ eventName: 'Jazz', report, insight: undefined }).blocks.filter(
+        (b) => (b as { type: string }).type === 'table',
+      ) as unknown as { rows: { text: string }[][] }[];
+    const withCodes = tables({ ticketsSold: 5, promos: [{ code: 'A', redeemed: 1, quantity: 2 }] });
+    expect(withCodes).toHaveLength(1);
+    expect(withCodes[0]?.rows[0]?.[0]?.text).toBe('Promo code');
+    const without = tables({ ticketsSold: 5 });
+    expect(without).toHaveLength(1);
+    expect(without[0]?.rows[0]?.[0]?.text).toBe('Figure');
   });
 
   it('has nothing to show for a report that names no promo codes', () => {
