@@ -111,6 +111,10 @@ export function bookingCurve(event: FinishedEvent): number[] | undefined {
   if (!first || event.points.length < 3) return undefined;
   const period = event.startsAtMs - first.at;
   if (period < DAY) return undefined;
+  // Its final sales are known only if it was still read near its start: a history that stops
+  // weeks early would teach a curve that is done long before the start.
+  const last = event.points[event.points.length - 1] as SalesPoint;
+  if (last.at < event.startsAtMs - Math.max(DAY, period / 10)) return undefined;
   const final = soldAt(event.points, event.startsAtMs);
   if (final === undefined || final <= 0) return undefined;
   return GRID.map((g) => Math.min(1, (soldAt(event.points, first.at + g * period) ?? 0) / final));
@@ -166,6 +170,13 @@ function reachesAt(
   return undefined;
 }
 
+/** A sell-out whose earliest is never after its likely, nor its latest before it. */
+const ordered = (earliest: number | undefined, likely: number, latest: number | undefined): SellOut => ({
+  earliest: Math.min(earliest ?? likely, likely),
+  likely,
+  latest: latest === undefined ? undefined : Math.max(latest, likely),
+});
+
 /** The pace, the projected sold at the start and the sell-out time, by the best method the history allows. */
 export function forecast(
   input: {
@@ -188,7 +199,8 @@ export function forecast(
   if (startsAtMs <= now) return { kind: 'none', reason: 'the event has started', pace };
   const sold = soldAt(points, now) ?? last.sold;
   const capacity = input.capacity ?? last.capacity;
-  const cap = (n: number) => (capacity === undefined ? n : Math.min(capacity, n));
+  // Never projected past capacity, nor below what has sold (an oversold event is at its sold).
+  const cap = (n: number) => (capacity === undefined ? n : Math.min(Math.max(capacity, sold), n));
   const period = startsAtMs - first.at;
 
   const curves = input.finished
@@ -210,11 +222,11 @@ export function forecast(
     if (capacity !== undefined && sold < capacity) {
       const likely = reachesAt(q.median, finals.likely, capacity, startsAtMs, period, now);
       if (likely !== undefined)
-        sellOut = {
-          earliest: reachesAt(q.low, finals.high, capacity, startsAtMs, period, now) ?? likely,
+        sellOut = ordered(
+          reachesAt(q.low, finals.high, capacity, startsAtMs, period, now),
           likely,
-          latest: reachesAt(q.high, finals.low, capacity, startsAtMs, period, now),
-        };
+          reachesAt(q.high, finals.low, capacity, startsAtMs, period, now),
+        );
     }
     return {
       kind: 'forecast',
@@ -240,7 +252,7 @@ export function forecast(
       return t < startsAtMs ? t : undefined;
     };
     const likely = when(1);
-    if (likely !== undefined) sellOut = { earliest: when(2) ?? likely, likely, latest: when(0.5) };
+    if (likely !== undefined) sellOut = ordered(when(2), likely, when(0.5));
   }
   return { kind: 'forecast', method: 'recent-pace', learnedFrom: 0, sold, capacity, atStart, sellOut, pace };
 }

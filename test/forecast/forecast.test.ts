@@ -152,4 +152,39 @@ describe('forecast', () => {
       }),
     ).toBeUndefined();
   });
+  it('learns no curve from a history that stopped being read well before its start', () => {
+    const event = finishedEvent(T0 + 30 * DAY, 500, 500);
+    expect(bookingCurve(event)).toBeDefined();
+    // Read only over its first twenty days: its "final" sales would be a third short.
+    const stopped = { ...event, points: event.points.slice(0, 21) };
+    expect(bookingCurve(stopped)).toBeUndefined();
+  });
+
+  it('projects an oversold event at its sold, never below it, and no sell-out', () => {
+    const oversold: SalesPoint[] = [
+      { at: now - 7 * DAY, sold: 480 },
+      { at: now - 3 * DAY, sold: 505 },
+      { at: now, sold: 520 },
+    ];
+    for (const known of [[], finished]) {
+      const result = forecast({ now, startsAtMs, capacity: 500, points: oversold, finished: known });
+      if (result.kind !== 'forecast') throw new Error('expected a forecast');
+      expect(result.atStart).toEqual({ low: 520, likely: 520, high: 520 });
+      expect(result.sellOut).toBeUndefined();
+    }
+  });
+
+  it('keeps a sell-out range in order: earliest, likely, latest', () => {
+    const selling: SalesPoint[] = [
+      { at: now - 7 * DAY, sold: 100 },
+      { at: now - 3 * DAY, sold: 250 },
+      { at: now, sold: 400 },
+    ];
+    for (const known of [[], finished]) {
+      const result = forecast({ now, startsAtMs, capacity: 500, points: selling, finished: known });
+      if (result.kind !== 'forecast' || !result.sellOut) throw new Error('expected a sell-out');
+      expect(result.sellOut.earliest).toBeLessThanOrEqual(result.sellOut.likely);
+      expect(result.sellOut.latest ?? Number.POSITIVE_INFINITY).toBeGreaterThanOrEqual(result.sellOut.likely);
+    }
+  });
 });
