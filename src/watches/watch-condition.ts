@@ -43,7 +43,17 @@ export interface Reading {
   now: number;
   /** The event's forecast from its sales history, for the conditions that read it. */
   forecast?: Forecast | undefined;
+  /** When the event starts (the forecast's horizon), when known. */
+  startsAtMs?: number | undefined;
 }
+
+/**
+ * A projected sell-out alerts when it is at least this long before the start, and re-arms once
+ * none is projected or it moves within `SELLS_OUT_CLEARS_MS` of the start: a forecast wobbling
+ * around "just before the start" alerts once.
+ */
+const SELLS_OUT_MEETS_MS = 12 * 3_600_000;
+const SELLS_OUT_CLEARS_MS = 6 * 3_600_000;
 
 /**
  * One condition judged on one reading. `met`: past its threshold; `cleared`: clearly back on the
@@ -163,10 +173,17 @@ export function judge(condition: WatchCondition, reading: Reading): Judgement {
       if (forecast?.kind !== 'forecast')
         return { unknown: forecast?.kind === 'none' ? `${NO_FORECAST} (${forecast.reason})` : NO_FORECAST };
       if (forecast.capacity === undefined) return { unknown: 'the report has no capacity to sell out' };
-      // Its value is the likely sell-out time; it re-arms once the forecast no longer sells out
-      // before the start (a forecast moved clearly later).
+      // Its value is the likely sell-out time; met when that is clearly before the start, cleared
+      // once no sell-out is projected or it moved close to the start (a forecast moved later).
       const sellOut = forecast.sellOut;
-      return sellOut ? { value: sellOut.likely, met: true, cleared: false } : { value: 0, met: false, cleared: true };
+      if (!sellOut) return { value: 0, met: false, cleared: true };
+      const start = reading.startsAtMs;
+      if (start === undefined) return { value: sellOut.likely, met: true, cleared: false };
+      return {
+        value: sellOut.likely,
+        met: sellOut.likely <= start - SELLS_OUT_MEETS_MS,
+        cleared: sellOut.likely > start - SELLS_OUT_CLEARS_MS,
+      };
     }
     case 'pace-below': {
       const perDay = reading.forecast ? perDayNow(reading.forecast) : undefined;

@@ -550,6 +550,7 @@ export class WatchService<M> {
       lastSaleAt: check.lastSaleAt === undefined ? undefined : Math.max(check.lastSaleAt, watch.createdAt),
       now: check.checkedAt,
       forecast: ahead?.forecast,
+      startsAtMs: ahead?.startsAtMs,
     };
     for (const state of watch.conditions) {
       const judgement = judge(state.condition, reading);

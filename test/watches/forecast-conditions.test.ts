@@ -63,6 +63,24 @@ describe('forecast conditions', () => {
     });
   });
 
+  it('fires "sells out before start" only clearly before the start, and re-arms only once it moves close to it', () => {
+    const START = NOW + 10 * DAY;
+    const HOUR = 3_600_000;
+    const at = (likely: number) =>
+      judge(
+        { kind: 'sells-out' },
+        {
+          ...reading(forecastOf({ sellOut: { earliest: likely - DAY, likely, latest: undefined } })),
+          startsAtMs: START,
+        },
+      );
+    expect(at(START - 2 * DAY)).toMatchObject({ met: true, cleared: false });
+    expect(at(START - 12 * HOUR)).toMatchObject({ met: true, cleared: false });
+    // Between 12 and 6 hours before the start: neither met nor cleared, so a wobble there stays quiet.
+    expect(at(START - 9 * HOUR)).toMatchObject({ met: false, cleared: false });
+    expect(at(START - 5 * HOUR)).toMatchObject({ met: false, cleared: true });
+  });
+
   it('fires "pace < N/day" below the pace and re-arms 10% above it', () => {
     expect(judge({ kind: 'pace-below', perDay: 40 }, reading(forecastOf()))).toMatchObject({ value: 30, met: true });
     const back = forecastOf({ pace: { perHourLastDay: 2, perDayLastWeek: 45, perDayWeekBefore: 40 } });
