@@ -144,4 +144,33 @@ describe('watches that know the forecast', () => {
     expect(String(chart.args.text)).toContain('Sales of');
     expect(r.sim.stats().admittedReports).toBe(reportsBefore);
   });
+  it('charts a personal watch only in the person’s DM: its button copied into a channel posts nothing there', async () => {
+    rig = await startBot();
+    const r = rig;
+    const event = r.sim.catalog.events.find(
+      (e) => e.status === 'published' && e.startsAtMs > Date.now() + 3 * 86_400_000,
+    );
+    if (!event) throw new Error('no upcoming event');
+    await r.bot.watches.watch({
+      channel: 'U0EDITOR',
+      personal: true,
+      event: { id: event.id, name: event.name, startsAtMs: event.startsAtMs, endsAtMs: event.startsAtMs + 3_600_000 },
+      userId: 'U0EDITOR',
+      conditions: [{ kind: 'sold-out' }],
+    });
+    const { responseUrl } = await click(r, 'watch_chart', event.id, 'U0EDITOR', {
+      channelId: 'C0PUBLIC',
+      messageTs: '1700000000.000100',
+    });
+    const path = new URL(responseUrl).pathname;
+    const answer = await r.slack.waitFor(() => r.slack.responses.find((c) => c.method === path));
+    expect(JSON.stringify(answer.args)).toContain('not watched here');
+    expect(r.slack.calls.filter((c) => c.method === 'chat.postMessage' && c.args.channel === 'C0PUBLIC')).toEqual([]);
+
+    await click(r, 'watch_chart', event.id, 'U0EDITOR', { channelId: 'D0EDITOR', messageTs: '1700000000.000200' });
+    const inDm = await r.slack.waitFor(() =>
+      r.slack.calls.find((c) => c.method === 'chat.postMessage' && c.args.channel === 'D0EDITOR'),
+    );
+    expect(inDm.args.thread_ts).toBe('1700000000.000200');
+  });
 });
