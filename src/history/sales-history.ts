@@ -21,8 +21,12 @@ const historySchema = z.object({
 });
 const indexSchema = z.record(
   z.string(),
-  z.object({ startsAtMs: z.number().optional(), endsAtMs: z.number().optional() }),
+  z.object({ startsAtMs: z.number().optional(), endsAtMs: z.number().optional(), lastAt: z.number().optional() }),
 );
+
+const DAY_MS = 86_400_000;
+/** How long a history whose event's end was never learnt is kept after its last point. */
+const KEEP_UNDATED_MS = 90 * DAY_MS;
 
 /** One event's sales over time, oldest first, with its dates as they were last known. */
 export interface EventHistory {
@@ -103,8 +107,18 @@ export class SalesHistory {
       const known = index[eventId];
       const startsAtMs = dates.startsAtMs ?? known?.startsAtMs;
       const endsAtMs = dates.endsAtMs ?? known?.endsAtMs;
-      if (known && known.startsAtMs === startsAtMs && known.endsAtMs === endsAtMs) return undefined;
-      return { ...index, [eventId]: { startsAtMs, endsAtMs } };
+      // The last point's day, kept coarse (one index write a day at most for it): the prune
+      // forgets a history with no end date once it has not moved for a long time.
+      const lastAt = Math.max(known?.lastAt ?? 0, point.at);
+      if (
+        known &&
+        known.startsAtMs === startsAtMs &&
+        known.endsAtMs === endsAtMs &&
+        known.lastAt !== undefined &&
+        lastAt - known.lastAt < DAY_MS
+      )
+        return undefined;
+      return { ...index, [eventId]: { startsAtMs, endsAtMs, lastAt } };
     });
     return true;
   }
@@ -131,13 +145,24 @@ export class SalesHistory {
     return histories;
   }
 
-  /** Forgets the histories of events that ended more than the retention ago; returns how many. */
+  /**
+   * Forgets the histories of events that ended more than the retention ago, and of events whose
+   * end was never learnt once their last point is 90 days old; returns how many.
+   */
   async prune(now: number): Promise<number> {
     const parsed = indexSchema.safeParse((await this.#store.get(INDEX)) ?? {});
     if (!parsed.success) return 0;
-    const old = Object.entries(parsed.data)
-      .filter(([, dates]) => dates.endsAtMs !== undefined && dates.endsAtMs + this.#keepAfterEndMs < now)
-      .map(([eventId]) => eventId);
+    const old: string[] = [];
+    for (const [eventId, dates] of Object.entries(parsed.data)) {
+      if (dates.endsAtMs !== undefined) {
+        if (dates.endsAtMs + this.#keepAfterEndMs < now) old.push(eventId);
+        continue;
+      }
+      // No end date ever learnt: kept until its last point is long past (read from the history
+      // itself where the index predates that figure).
+      const lastAt = dates.lastAt ?? (await this.read(eventId)).points.at(-1)?.at ?? 0;
+      if (lastAt + KEEP_UNDATED_MS < now) old.push(eventId);
+    }
     for (const eventId of old) await this.#store.delete(historyKey(eventId));
     if (old.length > 0) {
       await this.#store.update<unknown>(INDEX, (stored) => {

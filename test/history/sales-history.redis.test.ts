@@ -96,4 +96,19 @@ describe.each(stores)('SalesHistory on %s', (_, open) => {
       await opened.close();
     }
   });
+  it('prunes a history whose end was never learnt 90 days after its last point, not before', async () => {
+    const opened = await open();
+    try {
+      const history = new SalesHistory({ store: opened.keyValue, logger: silentLogger });
+      await history.record('evt_undated', { at: T0, sold: 5 });
+      await history.record('evt_undated', { at: T0 + 10 * DAY, sold: 9 });
+      await history.record('evt_live', { at: T0 + 95 * DAY, sold: 1 });
+      expect(await history.prune(T0 + 99 * DAY)).toBe(0);
+      expect(await history.prune(T0 + 101 * DAY)).toBe(1);
+      expect((await history.read('evt_undated')).points).toEqual([]);
+      expect((await history.read('evt_live')).points).toHaveLength(1);
+    } finally {
+      await opened.close();
+    }
+  });
 });
