@@ -67,7 +67,11 @@ export function salesInsights(options: {
       if (startsAtMs === undefined) return undefined;
       const points = [...stored.points];
       const latest = report ? salesPointOf(report, now) : undefined;
-      if (latest && !points.some((p) => p.at >= latest.at - 1_000)) points.push(latest);
+      // The report at hand is the newest point unless the history already has one as new, or it
+      // shows fewer sold than the last stored (a cached report older than that point).
+      const last = points.at(-1);
+      if (latest && !points.some((p) => p.at >= latest.at - 1_000) && (!last || latest.sold >= last.sold))
+        points.push(latest);
       const capacity = points.at(-1)?.capacity;
       return {
         eventId,
