@@ -300,7 +300,12 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
           const watches = (await late.watches.get().service.list({ channel: conversation }))
             .map(({ watch }) => watch)
             .filter((watch) => !watch.paused);
-          const shared = isConversationId(conversation) && (await audience.of(conversation)).kind !== 'internal';
+          // Not known (Slack did not answer): the digest fails for now and is retried, rather
+          // than post without the watches or with figures that may not belong there.
+          const audienceNow = isConversationId(conversation) ? await audience.of(conversation) : undefined;
+          if (audienceNow?.kind === 'unknown')
+            throw new Error(`Could not tell whether the channel is shared: ${audienceNow.reason}`);
+          const shared = audienceNow !== undefined && audienceNow.kind !== 'internal';
           return watches
             .filter((watch) => watch.personal || !shared || watch.sharedConfirmed)
             .map((watch) => ({ eventId: watch.eventId, eventName: watch.eventName, startsAtMs: watch.startsAtMs }));

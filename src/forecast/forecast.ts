@@ -111,10 +111,11 @@ export function bookingCurve(event: FinishedEvent): number[] | undefined {
   if (!first || event.points.length < 3) return undefined;
   const period = event.startsAtMs - first.at;
   if (period < DAY) return undefined;
-  // Its final sales are known only if it was still read near its start: a history that stops
-  // weeks early would teach a curve that is done long before the start.
+  // Its final sales are known only if it was still read near its start (within a tenth of its
+  // selling period, a day at least, a week at most): a history that stops weeks early would teach
+  // a curve that is done long before the start.
   const last = event.points[event.points.length - 1] as SalesPoint;
-  if (last.at < event.startsAtMs - Math.max(DAY, period / 10)) return undefined;
+  if (last.at < event.startsAtMs - Math.min(7 * DAY, Math.max(DAY, period / 10))) return undefined;
   const final = soldAt(event.points, event.startsAtMs);
   if (final === undefined || final <= 0) return undefined;
   return GRID.map((g) => Math.min(1, (soldAt(event.points, first.at + g * period) ?? 0) / final));

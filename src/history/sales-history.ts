@@ -169,7 +169,13 @@ export class SalesHistory {
         const again = indexSchema.safeParse(stored ?? {});
         if (!again.success) return undefined;
         const index = { ...again.data };
-        for (const eventId of old) delete index[eventId];
+        // An entry another replica changed since (a point recorded meanwhile) stays: its history
+        // is kept, or pruned again later, never left out of the index.
+        for (const eventId of old) {
+          const before = parsed.data[eventId];
+          const current = index[eventId];
+          if (current?.endsAtMs === before?.endsAtMs && current?.lastAt === before?.lastAt) delete index[eventId];
+        }
         return index;
       });
       this.#logger.info('Pruned old sales histories', { events: old.length });

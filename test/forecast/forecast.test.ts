@@ -158,6 +158,18 @@ describe('forecast', () => {
     // Read only over its first twenty days: its "final" sales would be a third short.
     const stopped = { ...event, points: event.points.slice(0, 21) };
     expect(bookingCurve(stopped)).toBeUndefined();
+    // A year-long sale last read 20 days before its start: a tenth of its period, but weeks.
+    const year = {
+      startsAtMs: T0 + 300 * DAY,
+      capacity: 500,
+      points: [
+        { at: T0, sold: 10 },
+        { at: T0 + 200 * DAY, sold: 200 },
+        { at: T0 + 280 * DAY, sold: 300 },
+      ],
+    };
+    expect(bookingCurve(year)).toBeUndefined();
+    expect(bookingCurve({ ...year, points: [...year.points, { at: T0 + 295 * DAY, sold: 400 }] })).toBeDefined();
   });
 
   it('projects an oversold event at its sold, never below it, and no sell-out', () => {

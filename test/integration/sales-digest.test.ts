@@ -314,4 +314,20 @@ describe('the sales digest through the real Bolt app', () => {
     expect(blocks).toContain(confirmed.name.slice(0, 20));
     expect(blocks).not.toContain(unconfirmed.name.slice(0, 20));
   });
+  it('does not post without the watches when Slack cannot say whether the channel is shared: it fails and retries', async () => {
+    rig = await fastDigests();
+    const event = upcoming(rig);
+    await rig.bot.watches.watch({
+      channel: CHANNEL,
+      personal: false,
+      event: { id: event.id, name: event.name, startsAtMs: event.startsAtMs, endsAtMs: event.startsAtMs + 3_600_000 },
+      userId: 'U0EDITOR',
+      conditions: [{ kind: 'sold-out' }],
+    });
+    await ask(rig, 'on --sales daily 08:00 UTC');
+    rig.slack.failNext('conversations.info', 'internal_error', 1_000);
+    expect(await ask(rig, 'now --sales')).toContain('could not be posted just now');
+    expect(salesPosts(rig)).toEqual([]);
+    expect((await rig.bot.digests.status(SALES))?.subscription.lastSentAt).toBeUndefined();
+  });
 });

@@ -172,5 +172,22 @@ describe('watches that know the forecast', () => {
       r.slack.calls.find((c) => c.method === 'chat.postMessage' && c.args.channel === 'D0EDITOR'),
     );
     expect(inDm.args.thread_ts).toBe('1700000000.000200');
+
+    // A channel watch set in the DM itself (without --me) charts there too.
+    const other = r.sim.catalog.events.find(
+      (e) => e.status === 'published' && e.startsAtMs > Date.now() + 3 * 86_400_000 && e.id !== event.id,
+    );
+    if (!other) throw new Error('no second upcoming event');
+    await r.bot.watches.watch({
+      channel: 'D0EDITOR',
+      personal: false,
+      event: { id: other.id, name: other.name, startsAtMs: other.startsAtMs, endsAtMs: other.startsAtMs + 3_600_000 },
+      userId: 'U0EDITOR',
+      conditions: [{ kind: 'sold-out' }],
+    });
+    await click(r, 'watch_chart', other.id, 'U0EDITOR', { channelId: 'D0EDITOR', messageTs: '1700000000.000300' });
+    await r.slack.waitFor(() =>
+      r.slack.calls.find((c) => c.method === 'chat.postMessage' && c.args.thread_ts === '1700000000.000300'),
+    );
   });
 });

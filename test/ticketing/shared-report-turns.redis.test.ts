@@ -127,11 +127,12 @@ describe('SharedReportQueue turns (two replicas on a real redis-server)', () => 
     await until(() => r.delivered.length === 11, 'every report delivered');
     expect(r.fetched.indexOf('evt_b0')).toBeGreaterThanOrEqual(0);
     expect(r.fetched.indexOf('evt_b0')).toBeLessThanOrEqual(3);
-    // Alice's own reports keep her order: each is handed out in turn. Two replicas given the next
-    // two at the same moment may start their calls in either order, so one place either way.
+    // Alice's own reports keep her order: each is handed out in turn. The three handed out in one
+    // window (the limit) may start their calls in any order on two busy replicas, so at most two
+    // places either way (one place failed on a loaded CI run).
     const hers = r.fetched.filter((id) => id !== 'evt_b0');
     expect([...hers].sort()).toEqual(alice);
-    for (const [place, id] of hers.entries()) expect(Math.abs(alice.indexOf(id) - place), id).toBeLessThanOrEqual(1);
+    for (const [place, id] of hers.entries()) expect(Math.abs(alice.indexOf(id) - place), id).toBeLessThanOrEqual(2);
   });
 
   it('alternates between two people who asked for three each, on different replicas, and shows each their real place', async () => {

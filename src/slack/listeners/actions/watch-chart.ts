@@ -34,11 +34,14 @@ export function registerWatchChart(app: App, deps: SlackDeps): void {
       return;
     }
     if (!channel || typeof cardTs !== 'string' || !deps.watches) return;
-    // The watch of this event the card belongs to: the channel's, or in a DM with the app the
-    // person's own (a personal watch's figures never go to a channel by a copied button).
+    // The watch of this event the card belongs to: the conversation's own, or in a DM with the
+    // app also the person's personal one (its figures never go to a channel by a copied button).
     const dm = channel.startsWith('D');
-    const watches = (await deps.watches.list({ channel: dm ? body.user.id : channel })).map((entry) => entry.watch);
-    const watch = watches.find((w) => w.eventId === eventId && (dm ? w.personal : w.channel === channel));
+    const watches = [
+      ...(await deps.watches.list({ channel })),
+      ...(dm ? await deps.watches.list({ channel: body.user.id }) : []),
+    ].map((entry) => entry.watch);
+    const watch = watches.find((w) => w.eventId === eventId && (w.channel === channel || (dm && w.personal)));
     if (!watch) {
       await respondPrivately(respond, warningMessage(md`This event is not watched here any more.`), deps.logger);
       return;
