@@ -52,3 +52,24 @@ export function buttonValue(message: Json, actionId: string): string {
   }
   throw new Error(`no ${actionId} button`);
 }
+
+/**
+ * Sets a sold-out watch of a seed event straight through the watch service (no command, no
+ * audience lookup): for tests about what happens to a watch once it exists. Personal when
+ * `channel` is a person's id (`U…`).
+ */
+export async function watchDirectly(
+  r: BotRig,
+  channel: string,
+  event: { id: string; name: string; startsAtMs: number },
+  options: { sharedConfirmed?: boolean } = {},
+): Promise<void> {
+  await r.bot.watches.watch({
+    channel,
+    personal: channel.startsWith('U'),
+    event: { id: event.id, name: event.name, startsAtMs: event.startsAtMs, endsAtMs: event.startsAtMs + 3_600_000 },
+    userId: 'U0EDITOR',
+    conditions: [{ kind: 'sold-out' }],
+    sharedConfirmed: options.sharedConfirmed,
+  });
+}

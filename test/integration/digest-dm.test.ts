@@ -1,9 +1,8 @@
-import { join } from 'node:path';
 import { webApi } from '@slack/bolt';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/store/open-store.js';
 import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
 import { command, type Json, nthResponse } from '../helpers/bot-actions.js';
+import { aMinuteAgo, crashAndRestart } from '../helpers/digest-rig.js';
 import type { SlackCall } from '../helpers/fake-slack.js';
 import { eventBody, postSigned, postSignedJson } from '../helpers/slack-requests.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -30,46 +29,6 @@ const postsTo = (r: BotRig, channel: string): SlackCall[] =>
   r.slack.calls.filter((call) => call.method === 'chat.postMessage' && call.args.channel === channel);
 /** Digest posts to the person's id, refused or not (the fake Slack records every call). */
 const digestPosts = (r: BotRig) => postsTo(r, ME).filter((call) => call.args.metadata !== undefined);
-
-/**
- * A zone where it is not within two minutes of midnight, and the time of day there a minute ago:
- * a digest at that time is due today and within its grace, whatever the time the test runs.
- */
-function aMinuteAgo(): { zone: string; time: string; date: string } {
-  for (const zone of ['UTC', 'Etc/GMT-6', 'Etc/GMT+6']) {
-    const then = new Date(Date.now() - 60_000);
-    const parts = Object.fromEntries(
-      new Intl.DateTimeFormat('en-CA', {
-        timeZone: zone,
-        year: 'numeric',
-        month: '2-digit',
-        day: '2-digit',
-        hour: '2-digit',
-        minute: '2-digit',
-        hourCycle: 'h23',
-      })
-        .formatToParts(then)
-        .map((part) => [part.type, part.value]),
-    );
-    const minutes = Number(parts.hour) * 60 + Number(parts.minute);
-    if (minutes > 2 && minutes < 24 * 60 - 3) {
-      return { zone, time: `${parts.hour}:${parts.minute}`, date: `${parts.year}-${parts.month}-${parts.day}` };
-    }
-  }
-  throw new Error('no zone away from midnight');
-}
-
-/** Stops the bot as a crash would leave it: `claim` unsettled in the store, then starts it again. */
-async function crashAndRestart(r: BotRig, claim: { key: string; at: number }) {
-  await r.bot.close();
-  const store = await openStore(`sqlite://${join(r.dataDir, 'eventops.sqlite')}`);
-  try {
-    expect(await store.claims.claim(claim.key, 'crashed-run', claim.at)).toBe(true);
-  } finally {
-    await store.close();
-  }
-  await r.restart();
-}
 
 describe('personal digests by DM through the real Bolt app', () => {
   it('turns one on at 09:00 in the person’s Slack zone, DMs them first, and keeps it apart from the channel’s', async () => {

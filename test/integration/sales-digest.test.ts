@@ -1,10 +1,9 @@
-import { join } from 'node:path';
 import { webApi } from '@slack/bolt';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SimEvent } from '../../src/simulator/seed.js';
-import { openStore } from '../../src/store/open-store.js';
 import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
-import { command, nthResponse } from '../helpers/bot-actions.js';
+import { command, nthResponse, watchDirectly } from '../helpers/bot-actions.js';
+import { aMinuteAgo, crashAndRestart } from '../helpers/digest-rig.js';
 import type { SlackCall } from '../helpers/fake-slack.js';
 import { commandBody, postSigned } from '../helpers/slack-requests.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -65,44 +64,6 @@ async function watchedWithHistory(r: BotRig): Promise<SimEvent> {
   ] as const)
     await r.bot.history.record(event.id, { at: now - hoursAgo * 3_600_000, sold, capacity: event.capacity });
   return event;
-}
-
-/**
- * A zone where it is not within two minutes of midnight, and the time of day there a minute ago:
- * a digest at that time is due today and within its grace, whatever the time the test runs.
- */
-function aMinuteAgo(): { zone: string; time: string; date: string } {
-  for (const zone of ['UTC', 'Etc/GMT-6', 'Etc/GMT+6']) {
-    const parts = Object.fromEntries(
-      new Intl.DateTimeFormat('en-CA', {
-        timeZone: zone,
-        year: 'numeric',
-        month: '2-digit',
-        day: '2-digit',
-        hour: '2-digit',
-        minute: '2-digit',
-        hourCycle: 'h23',
-      })
-        .formatToParts(new Date(Date.now() - 60_000))
-        .map((part) => [part.type, part.value]),
-    );
-    const minutes = Number(parts.hour) * 60 + Number(parts.minute);
-    if (minutes > 2 && minutes < 24 * 60 - 3)
-      return { zone, time: `${parts.hour}:${parts.minute}`, date: `${parts.year}-${parts.month}-${parts.day}` };
-  }
-  throw new Error('no zone away from midnight');
-}
-
-/** Stops the bot as a crash would leave it: `claim` unsettled in the store, then starts it again. */
-async function crashAndRestart(r: BotRig, claim: { key: string; at: number }) {
-  await r.bot.close();
-  const store = await openStore(`sqlite://${join(r.dataDir, 'eventops.sqlite')}`);
-  try {
-    expect(await store.claims.claim(claim.key, 'crashed-run', claim.at)).toBe(true);
-  } finally {
-    await store.close();
-  }
-  await r.restart();
 }
 
 describe('the sales digest through the real Bolt app', () => {
@@ -283,19 +244,7 @@ describe('the sales digest through the real Bolt app', () => {
       [unconfirmed, false],
       [confirmed, true],
     ] as const)
-      await rig.bot.watches.watch({
-        channel: shared,
-        personal: false,
-        event: {
-          id: event.id,
-          name: event.name,
-          startsAtMs: event.startsAtMs,
-          endsAtMs: event.startsAtMs + 3 * 3_600_000,
-        },
-        userId: 'U0EDITOR',
-        conditions: [{ kind: 'sold-out' }],
-        sharedConfirmed,
-      });
+      await watchDirectly(rig, shared, event, { sharedConfirmed });
     const inShared = async (text: string) => {
       const responseUrl = rig?.slack.responseUrl() as string;
       const body = commandBody({
@@ -317,13 +266,7 @@ describe('the sales digest through the real Bolt app', () => {
   it('does not post without the watches when Slack cannot say whether the channel is shared: it fails and retries', async () => {
     rig = await fastDigests();
     const event = upcoming(rig);
-    await rig.bot.watches.watch({
-      channel: CHANNEL,
-      personal: false,
-      event: { id: event.id, name: event.name, startsAtMs: event.startsAtMs, endsAtMs: event.startsAtMs + 3_600_000 },
-      userId: 'U0EDITOR',
-      conditions: [{ kind: 'sold-out' }],
-    });
+    await watchDirectly(rig, CHANNEL, event);
     await ask(rig, 'on --sales daily 08:00 UTC');
     rig.slack.failNext('conversations.info', 'internal_error', 1_000);
     expect(await ask(rig, 'now --sales')).toContain('could not be posted just now');

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type BotRig, startBot } from '../helpers/bot.js';
-import { click, command } from '../helpers/bot-actions.js';
+import { click, command, watchDirectly } from '../helpers/bot-actions.js';
 import { aheadClock } from '../helpers/clocks.js';
 
 let rig: BotRig | undefined;
@@ -151,13 +151,7 @@ describe('watches that know the forecast', () => {
       (e) => e.status === 'published' && e.startsAtMs > Date.now() + 3 * 86_400_000,
     );
     if (!event) throw new Error('no upcoming event');
-    await r.bot.watches.watch({
-      channel: 'U0EDITOR',
-      personal: true,
-      event: { id: event.id, name: event.name, startsAtMs: event.startsAtMs, endsAtMs: event.startsAtMs + 3_600_000 },
-      userId: 'U0EDITOR',
-      conditions: [{ kind: 'sold-out' }],
-    });
+    await watchDirectly(r, 'U0EDITOR', event);
     const { responseUrl } = await click(r, 'watch_chart', event.id, 'U0EDITOR', {
       channelId: 'C0PUBLIC',
       messageTs: '1700000000.000100',
@@ -178,13 +172,7 @@ describe('watches that know the forecast', () => {
       (e) => e.status === 'published' && e.startsAtMs > Date.now() + 3 * 86_400_000 && e.id !== event.id,
     );
     if (!other) throw new Error('no second upcoming event');
-    await r.bot.watches.watch({
-      channel: 'D0EDITOR',
-      personal: false,
-      event: { id: other.id, name: other.name, startsAtMs: other.startsAtMs, endsAtMs: other.startsAtMs + 3_600_000 },
-      userId: 'U0EDITOR',
-      conditions: [{ kind: 'sold-out' }],
-    });
+    await watchDirectly(r, 'D0EDITOR', other);
     await click(r, 'watch_chart', other.id, 'U0EDITOR', { channelId: 'D0EDITOR', messageTs: '1700000000.000300' });
     await r.slack.waitFor(() =>
       r.slack.calls.find((c) => c.method === 'chat.postMessage' && c.args.thread_ts === '1700000000.000300'),
