@@ -4,6 +4,9 @@ import { LOG_LEVELS } from './logger.js';
 import { parseRedisUrl, RedisUrlError } from './store/redis-url.js';
 
 import { parseRateLimit, type RateLimitSpec } from './ticketing/rate-limit.js';
+import { DEFAULT_WAITING_LIMITS } from './ticketing/report-waiting.js';
+import { DEFAULT_WATCH_SLOT_EVERY_WINDOWS } from './ticketing/watch-share.js';
+import { MAX_WATCHES_PER_PERSON } from './watches/watch-limits.js';
 
 export { parseRateLimit, type RateLimitSpec };
 
@@ -107,10 +110,10 @@ const schema = z.object({
       .default(0.15),
   ),
   // No one person, or workflow, can starve everyone: a report over these waits is refused at once.
-  REPORTS_WAITING_PER_PERSON: countAtLeastOne(5),
-  REPORT_STEPS_WAITING: countAtLeastOne(10),
-  WATCH_SLOT_EVERY_WINDOWS: countAtLeastOne(5),
-  WATCHES_PER_PERSON: countAtLeastOne(20),
+  REPORTS_WAITING_PER_PERSON: countAtLeastOne(DEFAULT_WAITING_LIMITS.perPerson),
+  REPORT_STEPS_WAITING: countAtLeastOne(DEFAULT_WAITING_LIMITS.steps),
+  WATCH_SLOT_EVERY_WINDOWS: countAtLeastOne(DEFAULT_WATCH_SLOT_EVERY_WINDOWS),
+  WATCHES_PER_PERSON: countAtLeastOne(MAX_WATCHES_PER_PERSON),
   DIGEST_GRACE: z.preprocess(empty, duration('2h').default(2 * 3_600_000)),
   // At least a second: a job lock shorter than that expires before BullMQ renews it (a report
   // fetched several times) or is refused by its scripts.

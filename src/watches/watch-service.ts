@@ -9,6 +9,7 @@ import type { Clock } from '../time/clock.js';
 import { type ConditionState, type EventCheck, newConditionState, type Watch } from './watch.js';
 import type { EndReason, WatchChat, WatchForecast, WatchMessages } from './watch-chat.js';
 import { judge, MAX_CONDITIONS, type WatchCondition } from './watch-condition.js';
+import { MAX_WATCHES_PER_PERSON } from './watch-limits.js';
 import { WatchPosts } from './watch-posts.js';
 import {
   checkInterval,
@@ -114,9 +115,6 @@ function startingState(condition: WatchCondition, userId: string, report: EventR
 export const MAX_CONDITIONS_PER_WATCH = MAX_CONDITIONS;
 /** Most events watched in one conversation (each costs report slots and a card). */
 export const MAX_WATCHES_PER_CONVERSATION = 50;
-
-/** Most active watches one person sets up, by default (a real team never meets it; one person cannot stretch everyone's checks). */
-export const MAX_WATCHES_PER_PERSON = 20;
 
 /** What a watch keeps of its event. */
 export interface WatchedEventInfo {
