@@ -86,6 +86,12 @@ export function dateToken(epochMs: number, format: string, fallback: string): Mr
   return asMrkdwn(`<!date^${Math.floor(epochMs / 1000)}^${safeFormat}|${escapeText(fallback)}>`);
 }
 
+/** A day in each reader's own zone ("Fri, Dec 4"), the UTC date for old clients. */
+export function readerDay(epochMs: number): Mrkdwn {
+  const fallback = Number.isFinite(epochMs) ? new Date(epochMs).toISOString().slice(0, 10) : 'an unknown day';
+  return dateToken(epochMs, '{date_short_pretty}', fallback);
+}
+
 /** Inline code: backticks inside the text would end it early, so they are dropped. */
 export function code<T extends string>(text: Unescaped<T>, max = 100): Mrkdwn {
   return md`\`${clip(text.replaceAll('`', "'"), max)}\``;

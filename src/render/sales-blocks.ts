@@ -3,7 +3,7 @@ import type { SalesPoint } from '../history/sales-point.js';
 import { quantityRows, topFigures } from '../reports/report-figures.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import { type Block, context, LIMITS, mrkdwnSection, type SlackMessage } from './block-kit.js';
-import { clip, dateToken, escapeText, joinMrkdwn, type Mrkdwn, md, shorten } from './mrkdwn.js';
+import { clip, escapeText, joinMrkdwn, type Mrkdwn, md, readerDay, shorten } from './mrkdwn.js';
 import { formatNumber, humanise } from './report-blocks.js';
 
 /**
@@ -235,8 +235,6 @@ export function paceWords(forecast: Forecast): Mrkdwn | undefined {
   return undefined;
 }
 
-const dayWhen = (ms: number) => dateToken(ms, '{date_short_pretty}', new Date(ms).toISOString().slice(0, 10));
-
 /** "2-5 days before the event", from the earliest and latest projected sell-out. */
 function daysBefore(startsAtMs: number, earliest: number, latest: number | undefined): Mrkdwn {
   const most = Math.floor((startsAtMs - earliest) / DAY);
@@ -266,7 +264,7 @@ export function forecastWords(forecast: Forecast, startsAtMs: number): Mrkdwn {
   const parts: Mrkdwn[] = [];
   if (forecast.sellOut) {
     parts.push(
-      md`Projected to sell out around ${dayWhen(forecast.sellOut.likely)}, ${daysBefore(startsAtMs, forecast.sellOut.earliest, forecast.sellOut.latest)}`,
+      md`Projected to sell out around ${readerDay(forecast.sellOut.likely)}, ${daysBefore(startsAtMs, forecast.sellOut.earliest, forecast.sellOut.latest)}`,
     );
   } else {
     const { low, likely, high } = forecast.atStart;

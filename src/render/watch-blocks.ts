@@ -3,7 +3,7 @@ import { findQuantityRow, quantityRows, soldOfCapacity, topFigures } from '../re
 import type { EventReport } from '../ticketing/schemas.js';
 import { parsePlainDate } from '../time/zoned.js';
 import type { SetWatchOutcome } from '../watches/set-watch.js';
-import type { ConditionState, EventCheck, Watch } from '../watches/watch.js';
+import { type ConditionState, crossedBeforeWatch, type EventCheck, type Watch } from '../watches/watch.js';
 import { describeCondition, type WatchCondition } from '../watches/watch-condition.js';
 import {
   type Block,
@@ -27,6 +27,7 @@ import {
   type Mrkdwn,
   md,
   mentionUser,
+  readerDay,
   shorten,
 } from './mrkdwn.js';
 import { formatNumber, humanise } from './report-blocks.js';
@@ -188,7 +189,7 @@ function valueWords(condition: WatchCondition, value: number, currency: string |
       return md`${num(value)} left`;
     case 'sells-out':
       return value > 0
-        ? md`projected to sell out around ${dayWhen(value)}`
+        ? md`projected to sell out around ${readerDay(value)}`
         : md`not projected to sell out before the start`;
     case 'pace-below':
       return md`${decimal(value)} sold/day`;
@@ -197,19 +198,11 @@ function valueWords(condition: WatchCondition, value: number, currency: string |
   }
 }
 
-/** A day in the reader's zone. */
-const dayWhen = (epochMs: number) =>
-  dateToken(epochMs, '{date_short_pretty}', new Date(epochMs).toISOString().slice(0, 10));
-
 /** `no tickets sold`, `1 ticket sold`, `57 tickets sold`. */
 function ticketsSold(count: number): Mrkdwn {
   if (count === 0) return md`no tickets sold`;
   return count === 1 ? md`1 ticket sold` : md`${num(count)} tickets sold`;
 }
-
-/** Met when the watch was set: disarmed with no crossing counted (a fired condition has one). */
-const crossedBeforeWatch = (state: Pick<ConditionState, 'armed' | 'crossings'>) =>
-  !state.armed && state.crossings === 0;
 
 /** Where a condition stands: watching, crossed, or why it cannot be checked. */
 function conditionStatus(state: ConditionState, currency: string | undefined): Mrkdwn {
@@ -404,7 +397,7 @@ function crossingWords(condition: WatchCondition, value: number, report: EventRe
     case 'sold-out':
       return md`${name} is sold out`;
     case 'sells-out':
-      return md`${name} is projected to sell out before it starts, around ${dayWhen(value)}`;
+      return md`${name} is projected to sell out before it starts, around ${readerDay(value)}`;
     case 'pace-below':
       return md`${name}: sales slowed to ${decimal(value)} a day (watching for fewer than ${num(condition.perDay)})`;
     case 'pace-halves':

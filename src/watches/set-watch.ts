@@ -4,8 +4,9 @@ import type { ReportRead } from '../reports/report-at-hand.js';
 import type { EventReport, TicketingEvent } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
 import { watchedEventInfo } from './event-dates.js';
+import { crossedBeforeWatch } from './watch.js';
 import { defaultConditions, parseConditions } from './watch-condition.js';
-import { crossedBeforeWatch, type WatchRefusal, type WatchResult, type WatchService } from './watch-service.js';
+import type { WatchRefusal, WatchResult, WatchService } from './watch-service.js';
 
 /** What setting a watch needs besides the watch service: the report its conditions read, and the forecast. */
 export interface SetWatchDeps {

@@ -99,10 +99,6 @@ export interface WatchRequest {
   readFrom?: EventReport | undefined;
 }
 
-/** Disarmed with no crossing counted: met when the watch was set, so never alerted. */
-export const crossedBeforeWatch = (state: Pick<ConditionState, 'armed' | 'crossings'>) =>
-  !state.armed && state.crossings === 0;
-
 /** A new condition's state: disarmed when `report` already meets its threshold (movements never are). */
 function startingState(condition: WatchCondition, userId: string, report: EventReport | undefined, now: number) {
   const state = newConditionState(condition, userId);

@@ -121,3 +121,7 @@ export function newConditionState(condition: WatchCondition, addedBy: string): C
 
 /** The watch's key in the store. */
 export const watchKey = (channel: string, eventId: string) => `watch:${channel}:${eventId}`;
+
+/** Disarmed with no crossing counted: met when the watch was set, so never alerted (a fired condition has one). */
+export const crossedBeforeWatch = (state: Pick<ConditionState, 'armed' | 'crossings'>) =>
+  !state.armed && state.crossings === 0;

@@ -54,6 +54,7 @@ import {
   joinMrkdwn,
   md,
   mentionUser,
+  readerDay,
   shorten,
 } from '../../src/render/mrkdwn.js';
 import {
@@ -501,6 +502,7 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
     joinMrkdwn: () => [joinMrkdwn(hostileText()), joinMrkdwn(hostileText(), md` <|> `)],
     mentionUser: () => [mentionUser('U0123456'), mentionUser('W0123456'), ...HOSTILE.map(mentionUser)],
     channelLink: () => [channelLink('C0123456'), channelLink('G0123456'), ...HOSTILE.map(channelLink)],
+    readerDay: () => [readerDay(NOW), readerDay(Number.NaN)],
     dateToken: () => [
       dateToken(NOW, '{date_short_pretty} at {time}', '1 Dec 09:00 UTC'),
       dateToken(NOW, '<{time}|>', '<!here>'),
