@@ -18,7 +18,7 @@ import {
   type WatchCandidate,
   type WatchScheduleRule,
 } from './watch-schedule.js';
-import type { WatchedEvent, WatchStore } from './watch-store.js';
+import { limitRefusal, type WatchedEvent, type WatchStore } from './watch-store.js';
 
 /** Reports for watches: only from slots people leave. */
 export interface WatchReports {
@@ -289,11 +289,7 @@ export class WatchService<M> {
     const watchers = (await this.#o.store.schedule()).flatMap((event) =>
       event.watches.filter((w) => !(event.eventId === request.eventId && w.channel === request.channel)),
     );
-    if (watchers.filter((w) => w.channel === request.channel).length >= limits.perConversation)
-      return { kind: 'too-many-watches', max: limits.perConversation };
-    if (watchers.filter((w) => w.by === request.userId && !w.paused).length >= limits.perPerson)
-      return { kind: 'too-many-for-person', max: limits.perPerson };
-    return undefined;
+    return limitRefusal(watchers, request.channel, request.userId, limits);
   }
 
   /** A watch as a request would make it, not stored. */

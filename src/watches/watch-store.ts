@@ -23,6 +23,24 @@ export type WatchLimitRefusal =
   | { kind: 'too-many-watches'; max: number }
   | { kind: 'too-many-for-person'; max: number };
 
+/**
+ * The limits' one rule: a watch set in `channel` by `by` is refused when the conversation already
+ * has its most watches, or the person their most live (unpaused) ones, among `others` (every
+ * other watch: not the one being set).
+ */
+export function limitRefusal(
+  others: readonly { channel: string; by?: string | undefined; paused?: unknown }[],
+  channel: string,
+  by: string,
+  limits: { perConversation: number; perPerson: number },
+): WatchLimitRefusal | undefined {
+  if (others.filter((w) => w.channel === channel).length >= limits.perConversation)
+    return { kind: 'too-many-watches', max: limits.perConversation };
+  if (others.filter((w) => w.by === by && !w.paused).length >= limits.perPerson)
+    return { kind: 'too-many-for-person', max: limits.perPerson };
+  return undefined;
+}
+
 /** One watched event as a scheduler turn sees it: its dates, who watches it, when it was last read. */
 export interface WatchedEvent {
   eventId: string;
@@ -172,10 +190,7 @@ export class WatchStore {
       const others = Object.entries(schedule).flatMap(([eventId, entry]) =>
         eventId === watch.eventId ? entry.watches.filter((w) => w.channel !== watch.channel) : entry.watches,
       );
-      if (others.filter((w) => w.channel === watch.channel).length >= limits.perConversation)
-        refusal = { kind: 'too-many-watches', max: limits.perConversation };
-      else if (others.filter((w) => w.by === watch.by && !w.paused).length >= limits.perPerson)
-        refusal = { kind: 'too-many-for-person', max: limits.perPerson };
+      refusal = limitRefusal(others, watch.channel, watch.by, limits);
       if (refusal) return undefined;
       const entry = schedule[watch.eventId];
       const watchers = entry?.watches.filter((w) => w.channel !== watch.channel) ?? [];
