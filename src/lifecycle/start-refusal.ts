@@ -1,3 +1,4 @@
+import { errorCodes } from '../error-chain.js';
 /**
  * The start cannot go on for a reason the operator mends (configuration or environment, not a
  * bug): its message is one line naming the variable, what is wrong and what to do. `main.ts`
@@ -15,24 +16,9 @@ export function isStartRefusal(value: unknown): value is StartRefusal {
   return value instanceof StartRefusal;
 }
 
-/** `error` and what it wraps (`cause`; the Slack Web API client's `original`), nearest first. */
-export function* errorChain(error: unknown): Generator<Error> {
-  const seen = new Set<unknown>();
-  let next: unknown = error;
-  while (next instanceof Error && !seen.has(next) && seen.size < 10) {
-    seen.add(next);
-    yield next;
-    const wrapped = next as { cause?: unknown; original?: unknown };
-    next = wrapped.original ?? wrapped.cause;
-  }
-}
-
 /** The first system error code (`ECONNREFUSED`, `ENOTFOUND`, `EADDRINUSE`) in `error`'s chain. */
 export function systemCode(error: unknown): string | undefined {
-  for (const cause of errorChain(error)) {
-    const code = (cause as { code?: unknown }).code;
-    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
-  }
+  for (const code of errorCodes(error)) if (/^E[A-Z]+$/.test(code)) return code;
   return undefined;
 }
 

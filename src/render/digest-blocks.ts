@@ -14,7 +14,16 @@ import {
   warningMessage,
 } from './block-kit.js';
 import { eventPlainTitle, eventSection } from './event-blocks.js';
-import { channelLink, clip, dateToken, joinMrkdwn, type Mrkdwn, md, mentionUser } from './mrkdwn.js';
+import {
+  channelLink,
+  clip,
+  joinMrkdwn,
+  type Mrkdwn,
+  md,
+  mentionUser,
+  readerInstant,
+  readerIsoInstant,
+} from './mrkdwn.js';
 
 export interface DigestInput {
   /** What the digest lists, each under its day, in order (see `eventsByDay`). */
@@ -81,16 +90,6 @@ const instant = (ms: number, timezone: string) =>
     hourCycle: 'h23',
   }).format(ms);
 
-/** `2026-12-01 08:55 UTC`: what old clients show instead of a `<!date>` token. */
-const utcMinute = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-
-/** A stored ISO instant in each reader's zone (`<!date>`), its UTC minute as the fallback. */
-function readerInstant(iso: string): Mrkdwn {
-  const at = Date.parse(iso);
-  const fallback = `${iso.slice(0, 16).replace('T', ' ')} UTC`;
-  return Number.isFinite(at) ? dateToken(at, '{date_short_pretty} at {time}', fallback) : clip(fallback, 30);
-}
-
 /** `Weekly sales digest`, `Daily sales digest`: a sales digest's name (capitalised at the start of a sentence). */
 function salesTitle(subscription: Pick<Subscription, 'cadence'>, start = true): string {
   const cadence = subscription.cadence === 'weekly' ? 'weekly' : 'daily';
@@ -112,10 +111,10 @@ function statusParts(input: DigestStatusInput) {
       : md``;
   const next =
     input.status === 'active'
-      ? md`${clip(instant(input.nextAt, input.timezone), 40)} (${dateToken(input.nextAt, '{date_short_pretty} at {time} your time', utcMinute(input.nextAt))})`
+      ? md`${clip(instant(input.nextAt, input.timezone), 40)} (${readerInstant(input.nextAt, '{date_short_pretty} at {time} your time')})`
       : md`none until it is turned on again`;
   const last = input.lastRun
-    ? md`${clip(input.lastRun.date, 10)}: ${clip(input.lastRun.outcome, 20)} at ${readerInstant(input.lastRun.at)}`
+    ? md`${clip(input.lastRun.date, 10)}: ${clip(input.lastRun.outcome, 20)} at ${readerIsoInstant(input.lastRun.at)}`
     : md`not yet`;
   return { paused, next, last };
 }
@@ -367,7 +366,7 @@ export function personalDigestHomeBlocks(input: PersonalDigestHomeInput): Block[
     const what = md`${windowWords(digest.days)}${digest.match ? md` named like "${clip(digest.match, 100)}"` : md``}, ${days} at ${clip(digest.time, 5)} (${clip(digest.timezone, 60)})`;
     const text =
       digest.status === 'active'
-        ? md`*On*: ${what}, in your DM. Next: ${dateToken(digest.nextAt, '{date_short_pretty} at {time}', utcMinute(digest.nextAt))}.`
+        ? md`*On*: ${what}, in your DM. Next: ${readerInstant(digest.nextAt)}.`
         : md`:double_vertical_bar: *Paused*: I could not DM you (${clip(digest.failure ?? 'unknown', 60)}). It was ${what}.`;
     blocks.push(
       {

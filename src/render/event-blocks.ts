@@ -1,7 +1,7 @@
 import type { TicketingEvent } from '../ticketing/schemas.js';
 import { type Block, context, header, LIMITS, mrkdwnSection, type SlackMessage } from './block-kit.js';
 import { describeEventTime } from './event-time.js';
-import { clip, code, dateToken, joinMrkdwn, type Mrkdwn, md, shorten } from './mrkdwn.js';
+import { clip, code, dateToken, joinMrkdwn, type Mrkdwn, md, readerInstant, shorten } from './mrkdwn.js';
 
 const STATUS_BADGES: Record<string, Mrkdwn> = {
   cancelled: md`:no_entry: *Cancelled*`,
@@ -35,8 +35,7 @@ function statusBadge(event: TicketingEvent): Mrkdwn | undefined {
  */
 export function readerTime(event: TicketingEvent): Mrkdwn | undefined {
   if (event.start.kind !== 'instant') return undefined;
-  const fallback = `${new Date(event.startsAtMs).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-  return dateToken(event.startsAtMs, '{date_short_pretty} at {time}', fallback);
+  return readerInstant(event.startsAtMs);
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Watch } from '../watches/watch.js';
 import { type Block, capBlocks, context, divider, header, LIMITS, mrkdwnSection, warning } from './block-kit.js';
 import { type PersonalDigestHomeInput, personalDigestHomeBlocks } from './digest-blocks.js';
 import { eventSection } from './event-blocks.js';
-import { channelLink, clip, code, dateToken, joinMrkdwn, type Mrkdwn, md } from './mrkdwn.js';
+import { channelLink, clip, code, joinMrkdwn, type Mrkdwn, md, readerIsoInstant } from './mrkdwn.js';
 
 export interface HomeViewInput {
   /** The next events, or the user-facing sentence saying why they could not be read. */
@@ -89,13 +89,6 @@ function budgetLine(budget: BudgetSnapshot, now: number): Mrkdwn {
   return md`${seen.remaining} of ${seen.limit} requests left in this window (resets in ${resetIn} s); ${budget.queued.interactive + budget.queued.background} waiting.${paused}`;
 }
 
-/** A stored ISO instant in the reader's zone (`<!date>`), its UTC minute as the fallback. */
-const minute = (iso: string) => {
-  const fallback = `${iso.slice(0, 16).replace('T', ' ')} UTC`;
-  const at = Date.parse(iso);
-  return Number.isFinite(at) ? dateToken(at, '{date_short_pretty} at {time}', fallback) : clip(fallback, 30);
-};
-
 const OUTCOME: Record<string, Mrkdwn> = {
   updated: md`done`,
   unknown: md`not confirmed (may have been applied)`,
@@ -129,7 +122,7 @@ export function homeView(input: HomeViewInput): types.HomeView {
     mrkdwnSection(
       reports.length === 0
         ? md`None yet: try \`/events report <eventId>\`.`
-        : joinMrkdwn(reports.map((r) => md`• ${clip(r.eventName ?? r.eventId, 150)} · ${minute(r.at)}`)),
+        : joinMrkdwn(reports.map((r) => md`• ${clip(r.eventName ?? r.eventId, 150)} · ${readerIsoInstant(r.at)}`)),
     ),
   );
   blocks.push(header(md`Your recent promo changes`));
@@ -141,7 +134,7 @@ export function homeView(input: HomeViewInput): types.HomeView {
         : joinMrkdwn(
             changes.map((c) => {
               const outcome = OUTCOME[c.outcome] ?? md`failed: ${clip(c.error ?? '', 200)}`;
-              return md`• ${promoChangeName(c)} → ${c.quantity} · ${outcome} · ${minute(c.at)}`;
+              return md`• ${promoChangeName(c)} → ${c.quantity} · ${outcome} · ${readerIsoInstant(c.at)}`;
             }),
           ),
     ),

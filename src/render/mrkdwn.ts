@@ -86,6 +86,21 @@ export function dateToken(epochMs: number, format: string, fallback: string): Mr
   return asMrkdwn(`<!date^${Math.floor(epochMs / 1000)}^${safeFormat}|${escapeText(fallback)}>`);
 }
 
+/** `2026-12-01 08:55 UTC`: what clients that cannot render a date token show; `unknown` for no time. */
+export const utcMinute = (epochMs: number): string =>
+  Number.isFinite(epochMs) ? `${new Date(epochMs).toISOString().slice(0, 16).replace('T', ' ')} UTC` : 'unknown';
+
+/** An instant in each reader's own zone ("Fri, Dec 4 at 14:30", or `format`), its UTC minute for old clients. */
+export function readerInstant(epochMs: number, format = '{date_short_pretty} at {time}'): Mrkdwn {
+  return dateToken(epochMs, format, utcMinute(epochMs));
+}
+
+/** A stored ISO instant in each reader's own zone; text that is no time is shown as given, clipped to `max`. */
+export function readerIsoInstant(iso: string, max = 30): Mrkdwn {
+  const at = Date.parse(iso);
+  return Number.isFinite(at) ? readerInstant(at) : clip(iso, max);
+}
+
 /** A day in each reader's own zone ("Fri, Dec 4"), the UTC date for old clients. */
 export function readerDay(epochMs: number): Mrkdwn {
   const fallback = Number.isFinite(epochMs) ? new Date(epochMs).toISOString().slice(0, 10) : 'an unknown day';

@@ -14,7 +14,7 @@ import {
   warningMessage,
 } from './block-kit.js';
 import { describeLimit } from './limit-wording.js';
-import { clip, code, dateToken, type Mrkdwn, md, shorten } from './mrkdwn.js';
+import { clip, code, type Mrkdwn, md, readerIsoInstant, shorten } from './mrkdwn.js';
 
 const LABEL_KEYS = ['name', 'label', 'code', 'title', 'date', 'day', 'category', 'id'];
 const MAX_ROWS = 10;
@@ -32,6 +32,27 @@ export function humanise(key: string): string {
 }
 
 const numberFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+
+/** The report's currency code (`EUR`), when it names one. */
+export const reportCurrency = (report: EventReport): string | undefined =>
+  typeof report.currency === 'string' && report.currency.length > 0 ? report.currency.slice(0, 10) : undefined;
+
+/** Figures as one section's fields (`*Tickets sold*\n520`), each side clipped to `width`; none for no figures. */
+export function figureFields(
+  figures: [string, number][],
+  currency: string | undefined,
+  width = 100,
+): Block | undefined {
+  if (figures.length === 0) return undefined;
+  return {
+    type: 'section',
+    fields: figures
+      .slice(0, LIMITS.fields)
+      .map(([key, value]) =>
+        mrkdwnField(md`*${clip(humanise(key), width)}*\n${clip(formatNumber(key, value, currency), width)}`),
+      ),
+  };
+}
 
 /** A figure as shown: money (by its name) with the report's currency after it. */
 export function formatNumber(key: string, value: number, currency: string | undefined): string {
@@ -101,10 +122,7 @@ function table(key: string, rows: Row[], currency: string | undefined): Block[] 
 
 /** When the report was generated, in each reader's zone; text that is no time stays as given. */
 function generatedWords(generatedAt: string): Mrkdwn {
-  const at = Date.parse(generatedAt);
-  if (!Number.isFinite(at)) return clip(generatedAt, 40);
-  const fallback = `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-  return dateToken(at, '{date_short_pretty} at {time}', fallback);
+  return readerIsoInstant(generatedAt, 40);
 }
 
 export interface ReportMessageOptions {
@@ -119,20 +137,14 @@ export interface ReportMessageOptions {
  * records become short tables with bars; anything else is left to the attached file.
  */
 export function reportMessage(report: EventReport, options: ReportMessageOptions): SlackMessage {
-  const currency = typeof report.currency === 'string' ? report.currency.slice(0, 10) : undefined;
+  const currency = reportCurrency(report);
   const name = options.eventName ?? (typeof report.eventName === 'string' ? report.eventName : undefined);
   const title = md`Report: ${clip(name ?? options.eventId, 200)}`;
   const blocks: Block[] = [header(title)];
   const numbers = topFigures(report);
-  if (numbers.length > 0) {
-    blocks.push({
-      type: 'section',
-      fields: numbers
-        .slice(0, LIMITS.fields)
-        .map(([key, value]) =>
-          mrkdwnField(md`*${clip(humanise(key), 100)}*\n${clip(formatNumber(key, value, currency), 100)}`),
-        ),
-    });
+  const fields = figureFields(numbers, currency);
+  if (fields) {
+    blocks.push(fields);
     if (numbers.length > LIMITS.fields)
       blocks.push(context(md`...and ${numbers.length - LIMITS.fields} more figures in the file`));
   }

@@ -4,7 +4,7 @@ import { quantityRows, topFigures } from '../reports/report-figures.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import { type Block, context, LIMITS, mrkdwnSection, type SlackMessage } from './block-kit.js';
 import { clip, escapeText, joinMrkdwn, type Mrkdwn, md, readerDay, shorten } from './mrkdwn.js';
-import { formatNumber, humanise } from './report-blocks.js';
+import { formatNumber, humanise, reportCurrency } from './report-blocks.js';
 
 /**
  * Sales pace, forecasts and their charts (issue 28): Slack's `data_visualization` block (a line
@@ -215,7 +215,7 @@ export function promoTableBlocks(report: EventReport): Block[] {
 export function figuresTableBlocks(report: EventReport): Block[] {
   const figures = topFigures(report);
   if (figures.length === 0) return [];
-  const currency = typeof report.currency === 'string' ? report.currency.slice(0, 10) : undefined;
+  const currency = reportCurrency(report);
   return tableBlocks(
     [cell('Figure'), cell('Value')],
     figures.map(([key, value]) => [cell(humanise(key)), cell(formatNumber(key, value, currency))]),

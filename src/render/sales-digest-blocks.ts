@@ -1,6 +1,6 @@
 import type { SalesDigestEntry } from '../forecast/sales-digest.js';
 import { type Block, context, header, LIMITS, mrkdwnSection, type SlackMessage } from './block-kit.js';
-import { clip, dateToken, escapeText, joinMrkdwn, type Mrkdwn, md, shorten } from './mrkdwn.js';
+import { clip, escapeText, joinMrkdwn, type Mrkdwn, md, readerInstant, shorten } from './mrkdwn.js';
 import { CHART_LIMITS, chartLabels, type DataVisualizationBlock, forecastWords } from './sales-blocks.js';
 
 /** Most events one sales digest lists (each a section; the rest are counted). */
@@ -73,11 +73,7 @@ function soldSinceChart(entries: readonly SalesDigestEntry[]): Block[] {
 export function salesDigestMessage(input: SalesDigestInput): SlackMessage {
   const { entries } = input;
   const title = input.cadence === 'weekly' ? md`Weekly sales digest` : md`Daily sales digest`;
-  const sinceWords = dateToken(
-    input.since,
-    '{date_short_pretty} at {time}',
-    new Date(input.since).toISOString().slice(0, 16),
-  );
+  const sinceWords = readerInstant(input.since);
   if (entries.length === 0) {
     const text = md`${title}: no watched event to report on. Watch an event (\`/events watch\`) and its sales show here.`;
     return { text, blocks: [mrkdwnSection(text)] };

@@ -1,9 +1,9 @@
 import { soldOfCapacity, topFigures } from '../reports/report-figures.js';
 import type { EventReport, TicketingEvent } from '../ticketing/schemas.js';
-import { type Block, context, LIMITS, mrkdwnField } from './block-kit.js';
+import { type Block, context } from './block-kit.js';
 import { asOfLine, eventSection } from './event-blocks.js';
-import { clip, dateToken, md } from './mrkdwn.js';
-import { formatNumber, humanise } from './report-blocks.js';
+import { md, readerInstant } from './mrkdwn.js';
+import { figureFields, reportCurrency } from './report-blocks.js';
 
 /** Headline figures an unfurl shows, at most. */
 const UNFURL_FIGURES = 4;
@@ -24,25 +24,11 @@ export function eventUnfurlBlocks(input: EventUnfurlInput): Block[] {
   const blocks: Block[] = [...eventSection(input.event)];
   if (input.report) {
     const { report, readAt } = input.report;
-    const currency = typeof report.currency === 'string' ? report.currency.slice(0, 10) : undefined;
-    const figures = topFigures(report).slice(0, UNFURL_FIGURES);
-    if (figures.length > 0) {
-      blocks.push({
-        type: 'section',
-        fields: figures
-          .slice(0, LIMITS.fields)
-          .map(([key, value]) =>
-            mrkdwnField(md`*${clip(humanise(key), 60)}*\n${clip(formatNumber(key, value, currency), 60)}`),
-          ),
-      });
-    }
+    const fields = figureFields(topFigures(report).slice(0, UNFURL_FIGURES), reportCurrency(report), 60);
+    if (fields) blocks.push(fields);
     const pair = soldOfCapacity(report);
     const share = pair ? md` · ${Math.min(100, Math.round((pair.sold / pair.capacity) * 1000) / 10)}% sold` : md``;
-    const read = dateToken(
-      readAt,
-      '{date_short_pretty} at {time}',
-      `${new Date(readAt).toISOString().slice(0, 16)} UTC`,
-    );
+    const read = readerInstant(readAt);
     blocks.push(context(md`:bar_chart: Figures as of ${read}${share}`));
   }
   blocks.push(context(asOfLine(input.asOf)));

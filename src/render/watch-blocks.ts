@@ -10,7 +10,6 @@ import {
   context,
   header,
   LIMITS,
-  mrkdwnField,
   mrkdwnSection,
   plainMessage,
   type SlackMessage,
@@ -21,16 +20,16 @@ import {
   channelLink,
   clip,
   code,
-  dateToken,
   escapeText,
   joinMrkdwn,
   type Mrkdwn,
   md,
   mentionUser,
   readerDay,
+  readerInstant,
   shorten,
 } from './mrkdwn.js';
-import { formatNumber, humanise } from './report-blocks.js';
+import { figureFields, formatNumber, humanise, reportCurrency } from './report-blocks.js';
 import { forecastWords } from './sales-blocks.js';
 
 /**
@@ -60,20 +59,9 @@ const decimal = (value: number) => escapeText(oneDecimal.format(value));
 const figureValue = (key: string, value: number, currency: string | undefined): Mrkdwn =>
   escapeText(formatNumber(key, value, currency));
 
-const currencyOf = (report: EventReport) =>
-  typeof report.currency === 'string' && report.currency.length > 0 ? report.currency.slice(0, 10) : undefined;
-
 /** `<@U123>` for a Slack user id we hold; anything else is left out rather than shown. */
 function mention(userId: string | undefined): Mrkdwn | undefined {
   return userId !== undefined && /^[UW][A-Z0-9]{2,20}$/.test(userId) ? mentionUser(userId) : undefined;
-}
-
-/** An instant in the reader's own zone, with a UTC fallback for clients that cannot render the token. */
-function when(epochMs: number): Mrkdwn {
-  const fallback = Number.isFinite(epochMs)
-    ? `${new Date(epochMs).toISOString().slice(0, 16).replace('T', ' ')} UTC`
-    : 'unknown';
-  return dateToken(epochMs, '{date_short_pretty} at {time}', fallback);
 }
 
 /** `~5 min`, `~2 h`: how often a watched event is checked. */
@@ -97,14 +85,14 @@ const plainDay = new Intl.DateTimeFormat('en-US', {
 function endWords(watch: Watch): Mrkdwn | undefined {
   const day = watch.endsOn ? parsePlainDate(watch.endsOn) : undefined;
   if (day) return md`on ${escapeText(plainDay.format(Date.UTC(day.year, day.month - 1, day.day)))}`;
-  return watch.endsAtMs !== undefined ? when(watch.endsAtMs) : undefined;
+  return watch.endsAtMs !== undefined ? readerInstant(watch.endsAtMs) : undefined;
 }
 
 const eventName = (watch: Watch, max: number) =>
   clip(watch.eventName.trim() ? watch.eventName : `Event ${watch.eventId}`, max);
 
 const nextCheckWords = (nextCheckAt: number, now: number) =>
-  nextCheckAt <= now ? md`next check due now` : md`next check about ${when(nextCheckAt)}`;
+  nextCheckAt <= now ? md`next check due now` : md`next check about ${readerInstant(nextCheckAt)}`;
 
 /** `█████░░░░░ 52% sold (520 of 1,000)`. */
 function soldBar(report: EventReport): Mrkdwn | undefined {
@@ -133,16 +121,8 @@ function soldWords(report: EventReport): { bar: Mrkdwn; share: Mrkdwn; counts: M
 }
 
 /** The report's first figures as fields: `*Tickets sold*\n520`. */
-function figureFields(report: EventReport, max: number): Block | undefined {
-  const figures = topFigures(report).slice(0, max);
-  if (figures.length === 0) return undefined;
-  const currency = currencyOf(report);
-  return {
-    type: 'section',
-    fields: figures.map(([key, value]) =>
-      mrkdwnField(md`*${clip(humanise(key), 100)}*\n${figureValue(key, value, currency)}`),
-    ),
-  };
+function reportFields(report: EventReport, max: number): Block | undefined {
+  return figureFields(topFigures(report).slice(0, max), reportCurrency(report));
 }
 
 /**
@@ -227,7 +207,7 @@ function conditionLine(watch: Watch, state: ConditionState, currency: string | u
 /** Each condition with its state, within `maxLines`. */
 function conditionLines(watch: Watch, check: EventCheck | undefined, maxLines: number): Mrkdwn {
   if (watch.conditions.length === 0) return md`No conditions: the figures are kept up to date.`;
-  const currency = check ? currencyOf(check.report) : undefined;
+  const currency = check ? reportCurrency(check.report) : undefined;
   const lines = fitLines(
     watch.conditions.map((state) => conditionLine(watch, state, currency)),
     maxLines,
@@ -306,7 +286,7 @@ export function watchCardMessage(input: WatchCardInput): SlackMessage {
   const sold = check ? soldWords(check.report) : undefined;
   const bar = sold && md`${sold.bar} ${sold.share}`;
   if (check) {
-    const fields = figureFields(check.report, MAX_FIGURES);
+    const fields = reportFields(check.report, MAX_FIGURES);
     if (fields) blocks.push(fields);
     if (bar) blocks.push(mrkdwnSection(bar));
     const promos = promoLines(check.report, 'left');
@@ -323,7 +303,7 @@ export function watchCardMessage(input: WatchCardInput): SlackMessage {
   if (ahead) blocks.push(context(md`:crystal_ball: ${ahead}`));
 
   const timing: Mrkdwn[] = [];
-  if (check) timing.push(md`as of ${when(check.checkedAt)}`);
+  if (check) timing.push(md`as of ${readerInstant(check.checkedAt)}`);
   if (state === 'active') {
     if (input.nextCheckAt !== undefined) timing.push(nextCheckWords(input.nextCheckAt, now));
     if (input.intervalMs !== undefined) timing.push(md`checked every ${everyWords(input.intervalMs)}`);
@@ -374,7 +354,7 @@ type Name = Mrkdwn;
 
 /** One crossing in words, led by the event's name (a broadcast reply is read outside the thread). */
 function crossingWords(condition: WatchCondition, value: number, report: EventReport, name: Name): Mrkdwn {
-  const currency = currencyOf(report);
+  const currency = reportCurrency(report);
   switch (condition.kind) {
     case 'sold-share':
       return md`${name} is ${num(value)}% sold (watching for ${num(condition.percent)}%)`;
@@ -428,7 +408,7 @@ export function watchAlertMessage(input: WatchAlertInput): SlackMessage {
   const name = eventName(watch, 150);
   const line = crossingWords(condition.condition, value, check.report, md`*${name}*`);
   const details: Mrkdwn[] = [
-    md`as of ${when(check.checkedAt)}`,
+    md`as of ${readerInstant(check.checkedAt)}`,
     md`condition ${code(describeCondition(condition.condition), 100)}`,
   ];
   // The counts under a share: the share itself is the headline, as the condition judged it.
@@ -466,7 +446,7 @@ export function watchSummaryMessage(input: WatchSummaryInput): SlackMessage {
   const blocks: Block[] = [mrkdwnSection(opening)];
   const bar = check ? soldBar(check.report) : undefined;
   if (check) {
-    const fields = figureFields(check.report, MAX_SUMMARY_FIGURES);
+    const fields = reportFields(check.report, MAX_SUMMARY_FIGURES);
     if (fields) blocks.push(fields);
     if (bar) blocks.push(mrkdwnSection(bar));
     const promos = promoLines(check.report, 'used');
@@ -487,8 +467,8 @@ export function watchSummaryMessage(input: WatchSummaryInput): SlackMessage {
       fired.length > 0 ? md`*Alerts*: ${alerts}\n${joinMrkdwn(fired)}` : md`*Alerts*: none (no condition was crossed)`,
     ),
   );
-  const about: Mrkdwn[] = [md`${checks} check(s)`, md`watched since ${when(watch.createdAt)}`];
-  if (check) about.push(md`last check ${when(check.checkedAt)}`);
+  const about: Mrkdwn[] = [md`${checks} check(s)`, md`watched since ${readerInstant(watch.createdAt)}`];
+  if (check) about.push(md`last check ${readerInstant(check.checkedAt)}`);
   blocks.push(context(joinMrkdwn(about, md` · `)));
   const sold = check ? soldWords(check.report) : undefined;
   const headline = sold ? md`: ${sold.share}` : md``;
@@ -524,7 +504,7 @@ export interface WatchListInput {
 function figuresLine(report: EventReport): Mrkdwn | undefined {
   const bar = soldBar(report);
   if (bar) return bar;
-  const currency = currencyOf(report);
+  const currency = reportCurrency(report);
   const figures = topFigures(report)
     .slice(0, 3)
     .map(([key, value]) => md`${clip(humanise(key), 60)}: ${figureValue(key, value, currency)}`);
@@ -542,7 +522,7 @@ function listEntry(entry: WatchListEntry, input: WatchListInput): Mrkdwn {
   const figures = check ? figuresLine(check.report) : undefined;
   if (figures) lines.push(figures);
   lines.push(conditionLines(watch, check, MAX_LIST_CONDITIONS));
-  const timing: Mrkdwn[] = [check ? md`last checked ${when(check.checkedAt)}` : md`not checked yet`];
+  const timing: Mrkdwn[] = [check ? md`last checked ${readerInstant(check.checkedAt)}` : md`not checked yet`];
   if (watch.paused) {
     timing.push(md`:double_vertical_bar: paused (${clip(watch.paused.reason, 100)}): ${resumeHint(watch)}`);
   } else if (nextCheckAt !== undefined) {

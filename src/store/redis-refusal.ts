@@ -1,3 +1,4 @@
+import { errorChain } from '../error-chain.js';
 import { StoreError } from './key-value-store.js';
 
 /** What Redis (or its TLS) refused: a lasting answer no reconnect mends. */
@@ -33,23 +34,9 @@ const LOGIN_REPLIES: [RegExp, RedisRefusalKind, string][] = [
   ],
 ];
 
-/** `error` and what it wraps (`cause`; node-redis's `socketError` and `originalError`). */
-function* chain(error: unknown): Generator<Error> {
-  const seen = new Set<unknown>();
-  const pending = [error];
-  while (pending.length > 0 && seen.size < 10) {
-    const next = pending.shift();
-    if (!(next instanceof Error) || seen.has(next)) continue;
-    seen.add(next);
-    yield next;
-    const wrapped = next as { cause?: unknown; socketError?: unknown; originalError?: unknown };
-    pending.push(wrapped.socketError, wrapped.originalError, wrapped.cause);
-  }
-}
-
 /** The refusal `error` carries, wherever node-redis or keyv wrapped it; none for an outage. */
 export function redisRefusal(error: unknown): RedisRefusal | undefined {
-  for (const cause of chain(error)) {
+  for (const cause of errorChain(error)) {
     const code = (cause as { code?: unknown }).code;
     if (typeof code === 'string' && UNTRUSTED_CERTIFICATE.has(code)) return { kind: 'untrusted_certificate', code };
     for (const [reply, kind, word] of LOGIN_REPLIES) if (reply.test(cause.message)) return { kind, code: word };
@@ -113,7 +100,7 @@ export function redisStartError(where: string, error: unknown): RedisStartError 
         options,
       );
     default: {
-      const causes = [...chain(error)];
+      const causes = [...errorChain(error)];
       const codes = causes.map((cause) => (cause as { code?: unknown }).code);
       // Reached, but not as this URL says: TLS to a server without it, or plain text to one with it.
       const tls = codes.find((code): code is string => typeof code === 'string' && /^(ERR_SSL_|EPROTO$)/.test(code));

@@ -1,4 +1,5 @@
 import { Agent, type Dispatcher, request } from 'undici';
+import { errorCodes } from '../error-chain.js';
 import type { Clock } from '../time/clock.js';
 import { systemClock } from '../time/clock.js';
 import { cancellationError, UnavailableError } from './errors.js';
@@ -67,11 +68,7 @@ export class TransportError extends UnavailableError {
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH']);
 
 function neverSent(error: unknown): boolean {
-  for (let at: unknown = error, depth = 0; at && depth < 4; depth += 1) {
-    const code = (at as { code?: unknown }).code;
-    if (typeof code === 'string' && NOT_SENT_CODES.has(code)) return true;
-    at = (at as { cause?: unknown }).cause;
-  }
+  for (const code of errorCodes(error)) if (NOT_SENT_CODES.has(code)) return true;
   return false;
 }
 

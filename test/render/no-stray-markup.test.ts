@@ -55,6 +55,8 @@ import {
   md,
   mentionUser,
   readerDay,
+  readerInstant,
+  readerIsoInstant,
   shorten,
 } from '../../src/render/mrkdwn.js';
 import {
@@ -73,6 +75,7 @@ import {
 import {
   fetchingReportMessage,
   fetchingReportWords,
+  figureFields,
   reportAbandonedMessage,
   reportFailedMessage,
   reportMessage,
@@ -503,6 +506,11 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
     mentionUser: () => [mentionUser('U0123456'), mentionUser('W0123456'), ...HOSTILE.map(mentionUser)],
     channelLink: () => [channelLink('C0123456'), channelLink('G0123456'), ...HOSTILE.map(channelLink)],
     readerDay: () => [readerDay(NOW), readerDay(Number.NaN)],
+    readerInstant: () => [readerInstant(NOW), readerInstant(NOW, '<{time}|> <!here>'), readerInstant(Number.NaN)],
+    readerIsoInstant: () => [
+      readerIsoInstant('2026-12-01T09:00:00Z'),
+      ...HOSTILE.map((text) => readerIsoInstant(text)),
+    ],
     dateToken: () => [
       dateToken(NOW, '{date_short_pretty} at {time}', '1 Dec 09:00 UTC'),
       dateToken(NOW, '<{time}|>', '<!here>'),
@@ -656,6 +664,19 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
       ),
   },
   'report-blocks.ts': {
+    figureFields: () => [
+      figureFields([], 'EUR'),
+      ...HOSTILE.map((text) =>
+        figureFields(
+          [
+            [text, 1_200.5],
+            ['revenue', 99],
+          ],
+          text,
+          12,
+        ),
+      ),
+    ],
     reportMessage: () => [
       reportMessage(
         {
@@ -786,7 +807,8 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
 const RAW_TEXT: Record<string, readonly string[]> = {
   'event-blocks.ts': ['eventLabel'],
   'event-time.ts': ['zoneLabel', 'describeEventTime'],
-  'report-blocks.ts': ['humanise', 'formatNumber'],
+  'mrkdwn.ts': ['utcMinute'],
+  'report-blocks.ts': ['humanise', 'formatNumber', 'reportCurrency'],
 };
 
 const RENDER_DIR = new URL('../../src/render/', import.meta.url);

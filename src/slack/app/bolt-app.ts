@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { App, webApi } from '@slack/bolt';
-import { errorChain, StartRefusal, systemCode } from '../../lifecycle/start-refusal.js';
+import { errorChain } from '../../error-chain.js';
+import { StartRefusal, systemCode } from '../../lifecycle/start-refusal.js';
 import { type Logger, withRequestId } from '../../logger.js';
 import { slackErrorCode } from '../answers/slack-errors.js';
 import type { SlackDeps } from '../deps/slack-deps.js';

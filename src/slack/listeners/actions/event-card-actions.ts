@@ -3,6 +3,7 @@ import { PROMO_FOR_EVENT_ACTION, WATCH_FOR_EVENT_ACTION } from '../../../render/
 import { md } from '../../../render/mrkdwn.js';
 import { conditionsOffered, defaultConditions, describeCondition } from '../../../watches/watch-condition.js';
 import { ackFirst } from '../../answers/ack-first.js';
+import { buttonValue } from '../../answers/button-value.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { openPromoModal, openWatchModal } from '../../modals/modal-openers.js';
 import { reportFiguresAtHand } from '../../reports/ask-for-report.js';
@@ -19,7 +20,7 @@ export function registerEventCardActions(app: App, deps: SlackDeps): void {
     await ackFirst(ack);
     const triggerId = 'trigger_id' in body ? body.trigger_id : undefined;
     if (!triggerId) return;
-    const eventId = 'value' in action && typeof action.value === 'string' ? action.value.slice(0, 100) : '';
+    const eventId = buttonValue(action).slice(0, 100);
     const event =
       deps.catalog.current()?.byId.get(eventId) ??
       (await deps.catalog.lookup(eventId, deps.interactive()).catch(() => undefined))?.event;
@@ -43,7 +44,7 @@ export function registerEventCardActions(app: App, deps: SlackDeps): void {
 
   app.action(PROMO_FOR_EVENT_ACTION, async ({ ack, action, body, client }) => {
     await ackFirst(ack);
-    const eventId = 'value' in action && typeof action.value === 'string' ? action.value : '';
+    const eventId = buttonValue(action);
     const event = deps.catalog.current()?.byId.get(eventId);
     const triggerId = 'trigger_id' in body ? body.trigger_id : undefined;
     if (!triggerId) return;

@@ -1,29 +1,27 @@
 import type { App } from '@slack/bolt';
 import { eventLabel, PICK_REPORT_ACTION, PICK_SHOW_ACTION } from '../../../render/event-blocks.js';
 import { ackFirst } from '../../answers/ack-first.js';
+import { buttonValue } from '../../answers/button-value.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { askForReport } from '../../reports/ask-for-report.js';
 import { showEvent } from '../commands/show-event.js';
-
-const pickedId = (action: unknown) =>
-  typeof action === 'object' && action !== null && 'value' in action && typeof action.value === 'string'
-    ? action.value.slice(0, 100)
-    : '';
 
 /** The buttons of a choice between several matching events: show the card, or request the report. */
 export function registerEventPickActions(app: App, deps: SlackDeps): void {
   app.action(PICK_SHOW_ACTION, async ({ ack, respond, action, body, client }) => {
     await ackFirst(ack);
     const reader = { userId: body.user.id, client };
-    await showEvent(deps, respond, { id: pickedId(action) }, { replace_original: true }, reader);
+    await showEvent(deps, respond, { id: buttonValue(action).slice(0, 100) }, { replace_original: true }, reader);
   });
 
   app.action(PICK_REPORT_ACTION, async ({ ack, respond, action, body, client }) => {
     await ackFirst(ack);
-    const found = await deps.catalog.lookup(pickedId(action), deps.interactive()).catch(() => undefined);
+    const found = await deps.catalog
+      .lookup(buttonValue(action).slice(0, 100), deps.interactive())
+      .catch(() => undefined);
     const event = found?.event;
     if (!event) {
-      await showEvent(deps, respond, { id: pickedId(action) });
+      await showEvent(deps, respond, { id: buttonValue(action).slice(0, 100) });
       return;
     }
     await askForReport(deps, {

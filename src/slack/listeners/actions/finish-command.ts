@@ -3,17 +3,13 @@ import { warningMessage } from '../../../render/block-kit.js';
 import { FINISH_COMMAND_ACTION } from '../../../render/event-blocks.js';
 import { md } from '../../../render/mrkdwn.js';
 import { ackFirst } from '../../answers/ack-first.js';
+import { buttonValue } from '../../answers/button-value.js';
 import { respondPrivately } from '../../answers/respond-safely.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { parseEventsCommand } from '../commands/command-parser.js';
 import { handlePromoCommand } from '../commands/promo-command.js';
 import { handleReportCommand } from '../commands/request-report.js';
 import { handleWatchCommand } from '../commands/watch-command.js';
-
-const carried = (action: unknown) =>
-  typeof action === 'object' && action !== null && 'value' in action && typeof action.value === 'string'
-    ? action.value
-    : '';
 
 /** Answers in place of the choice whose button was clicked, and each answer after in place of the one before. */
 const replacing =
@@ -35,7 +31,7 @@ export function registerFinishCommand(app: App, deps: SlackDeps): void {
     await ackFirst(ack);
     const userId = body.user.id;
     const channelId = body.channel?.id;
-    const command = parseEventsCommand(carried(action));
+    const command = parseEventsCommand(buttonValue(action));
     switch (command.kind) {
       case 'watch':
       case 'unwatch':

@@ -3,6 +3,7 @@ import { plainMessage } from '../../../render/block-kit.js';
 import { NEXT_PAGE_ACTION } from '../../../render/event-blocks.js';
 import { md } from '../../../render/mrkdwn.js';
 import { ackFirst } from '../../answers/ack-first.js';
+import { buttonValue } from '../../answers/button-value.js';
 import { respondPrivately } from '../../answers/respond-safely.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { decodePosition, showUpcomingPage } from '../commands/upcoming-page.js';
@@ -11,8 +12,8 @@ import { decodePosition, showUpcomingPage } from '../commands/upcoming-page.js';
 export function registerNextPageAction(app: App, deps: SlackDeps): void {
   app.action(NEXT_PAGE_ACTION, async ({ ack, respond, action, body, client }) => {
     await ackFirst(ack);
-    const raw = 'value' in action && typeof action.value === 'string' ? action.value : undefined;
-    const position = raw === undefined ? undefined : decodePosition(raw);
+    const raw = buttonValue(action);
+    const position = raw === '' ? undefined : decodePosition(raw);
     if (!position) {
       await respondPrivately(
         respond,

@@ -14,16 +14,12 @@ import {
   promoUncertainMessage,
 } from '../../../render/promo-blocks.js';
 import { ackFirst } from '../../answers/ack-first.js';
+import { buttonValue } from '../../answers/button-value.js';
 import { respondPrivately } from '../../answers/respond-safely.js';
 import { countSlackError, slackErrorCode } from '../../answers/slack-errors.js';
 import { userMessageFor } from '../../answers/user-message.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { promoDeps } from '../../domain-sides/promo-context.js';
-
-const carried = (action: unknown) =>
-  typeof action === 'object' && action !== null && 'value' in action && typeof action.value === 'string'
-    ? action.value
-    : '';
 
 /** Posts the announcement in the channel; false when the channel refuses it. */
 async function announce(
@@ -50,7 +46,7 @@ export function registerPromoActions(app: App, deps: SlackDeps): void {
   app.action(PROMO_CANCEL_ACTION, async ({ ack, respond, body, action, client }) => {
     await ackFirst(ack);
     const result = await cancelPromoChange(promoDeps(deps, client), {
-      changeId: carried(action),
+      changeId: buttonValue(action),
       userId: body.user.id,
     }).catch((error: unknown) => ({ kind: 'error' as const, error }));
     if (result.kind === 'error') {
@@ -70,7 +66,7 @@ export function registerPromoActions(app: App, deps: SlackDeps): void {
     await ackFirst(ack);
     const log = deps.logger.child({ action: PROMO_CONFIRM_ACTION, user: body.user.id });
     const result = await confirmPromoChange(promoDeps(deps, client), {
-      changeId: carried(action),
+      changeId: buttonValue(action),
       userId: body.user.id,
     }).catch((error: unknown) => ({ kind: 'error' as const, error }));
     if (result.kind === 'error') {

@@ -8,16 +8,12 @@ import {
 } from '../../../render/shared-channel-blocks.js';
 import { parseId } from '../../../ticketing/ids.js';
 import { ackFirst } from '../../answers/ack-first.js';
+import { buttonValue } from '../../answers/button-value.js';
 import { respondPrivately } from '../../answers/respond-safely.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { askForReport } from '../../reports/ask-for-report.js';
 import { parseEventsCommand } from '../commands/command-parser.js';
 import { handleWatchCommand } from '../commands/watch-command.js';
-
-const buttonValue = (action: unknown) =>
-  typeof action === 'object' && action !== null && 'value' in action && typeof action.value === 'string'
-    ? action.value
-    : '';
 
 /**
  * The buttons offered where figures were kept out of a channel shared with another organization:

@@ -5,16 +5,12 @@ import { watchChartMessage } from '../../../render/sales-blocks.js';
 import { WATCH_CHART_ACTION } from '../../../render/watch-blocks.js';
 import { parseId } from '../../../ticketing/ids.js';
 import { ackFirst } from '../../answers/ack-first.js';
+import { buttonValue } from '../../answers/button-value.js';
 import { postCounted } from '../../answers/posted-messages.js';
 import { respondPrivately } from '../../answers/respond-safely.js';
 import { countSlackError } from '../../answers/slack-errors.js';
 import { sharingDoubt } from '../../deps/conversation-audience.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
-
-const buttonValue = (action: unknown) =>
-  typeof action === 'object' && action !== null && 'value' in action && typeof action.value === 'string'
-    ? action.value
-    : '';
 
 /**
  * The watch card's **Chart** button: the event's sales chart (with capacity and the forecast), its
