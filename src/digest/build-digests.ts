@@ -1,33 +1,23 @@
-import type { EventCatalog } from '../catalog/event-catalog.js';
-import type { Logger } from '../logger.js';
-import type { ClaimStore } from '../store/claims.js';
 import type { KeyValueStore } from '../store/key-value-store.js';
-import type { Clock } from '../time/clock.js';
-import type { DigestComposer } from './digest-composers.js';
-import { type DigestMessages, DigestRunner, type DigestRunnerOptions } from './digest-runner.js';
+import { DigestRunner, type DigestRunnerOptions } from './digest-runner.js';
 import { DigestScheduler } from './digest-scheduler.js';
 import { DigestService } from './digest-service.js';
 import { pacedPoster } from './paced-poster.js';
 import { SubscriptionStore } from './subscription-store.js';
 
-export interface BuildDigestsOptions<M> {
+export interface BuildDigestsOptions<M>
+  extends Pick<
+    DigestRunnerOptions<M>,
+    'claims' | 'catalog' | 'messages' | 'sales' | 'onOutcome' | 'retryBaseMs' | 'clock' | 'logger'
+  > {
   store: KeyValueStore;
-  claims: ClaimStore;
-  catalog: Pick<EventCatalog, 'all'>;
-  messages: DigestMessages<M>;
-  /** Composes the sales digests (`--sales`): the watched events' sales, from their stored history. */
-  sales?: DigestComposer<M> | undefined;
   /** Where digests go: posting, finding a post that may have gone out, telling a person. */
   chat: Pick<DigestRunnerOptions<M>, 'post' | 'findPosted' | 'notify' | 'channelRefusal'>;
-  onOutcome: DigestRunnerOptions<M>['onOutcome'];
   /** Least time between two digest posts to one channel. */
   channelSpacingMs: number;
   graceMs: number;
-  retryBaseMs?: number | undefined;
   /** Keeps a running digest in view of shutdown. */
   track: <T>(work: Promise<T>) => Promise<T>;
-  clock: Clock;
-  logger: Logger;
 }
 
 /**
@@ -49,7 +39,7 @@ export function buildDigests<M>(options: BuildDigestsOptions<M>): DigestService 
     clock,
     logger: logger.child({ component: 'digest' }),
     graceMs: options.graceMs,
-    ...(options.retryBaseMs ? { retryBaseMs: options.retryBaseMs } : {}),
+    retryBaseMs: options.retryBaseMs,
   });
   const scheduler = new DigestScheduler({ runner, logger, clock, track: options.track });
   return new DigestService({ store: subscriptions, runner, scheduler, clock, logger });

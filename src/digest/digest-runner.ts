@@ -4,7 +4,7 @@ import type { EventCatalog } from '../catalog/event-catalog.js';
 import type { Logger } from '../logger.js';
 import { ClaimedWork } from '../store/claimed-work.js';
 import type { Claim, ClaimStore } from '../store/claims.js';
-import type { Clock } from '../time/clock.js';
+import { type Clock, sleepOn } from '../time/clock.js';
 import { formatPlainDate, plainDateAt } from '../time/zoned.js';
 import { type DigestComposer, eventDigestComposer } from './digest-composers.js';
 import { type Fire, latestFire } from './fire-times.js';
@@ -83,7 +83,7 @@ export interface DigestRunnerOptions<M> {
   /** A digest is still sent (caught up, retried) this long after its time. @default 2 h */
   graceMs?: number;
   /** First wait before retrying a temporary failure; doubles each time. @default 30 s */
-  retryBaseMs?: number;
+  retryBaseMs?: number | undefined;
   /** Longest wait between two retries. @default 15 min */
   retryMaxMs?: number;
   /** A claim not settled within this long is taken for a crash and recovered. @default 10 min */
@@ -114,7 +114,7 @@ export class DigestRunner<M> implements DigestRunning {
   readonly #leaseMs: number;
   /** Prunes settled claims, one retention for every kind of claimed work. */
   readonly #work: ClaimedWork;
-  readonly #retries = new Map<string, { timer: NodeJS.Timeout; attempt: number }>();
+  readonly #retries = new Map<string, { cancel: AbortController; attempt: number }>();
   readonly #events: DigestComposer<M>;
 
   constructor(options: DigestRunnerOptions<M>) {
@@ -198,7 +198,7 @@ export class DigestRunner<M> implements DigestRunning {
 
   /** Cancels pending retries (shutdown); their claims stay `failed` for the next start to pick up. */
   stop(): void {
-    for (const { timer } of this.#retries.values()) clearTimeout(timer);
+    for (const { cancel } of this.#retries.values()) cancel.abort();
     this.#retries.clear();
   }
 
@@ -311,7 +311,7 @@ export class DigestRunner<M> implements DigestRunning {
   #scheduleRetry(subscription: Subscription, fire: Fire): number | undefined {
     const key = claimKey(subscriptionKey(subscription), fire.date);
     const previous = this.#retries.get(key);
-    if (previous) clearTimeout(previous.timer);
+    previous?.cancel.abort();
     const attempt = (previous?.attempt ?? 0) + 1;
     const delay = Math.min(this.#retryMaxMs, this.#retryBaseMs * 2 ** (attempt - 1));
     const at = this.#options.clock.now() + delay;
@@ -323,20 +323,23 @@ export class DigestRunner<M> implements DigestRunning {
       });
       return undefined;
     }
-    const timer = setTimeout(() => {
-      void this.#options.subscriptions
-        .get(subscriptionKey(subscription))
-        .then((current) => (current ? this.#run(current, fire) : undefined))
-        .catch((error: unknown) => this.#options.logger.error('A digest retry failed', { error }));
-    }, delay);
-    timer.unref();
-    this.#retries.set(key, { timer, attempt });
+    // The clock's timer, so a test moves its clock instead of waiting out the backoff.
+    const cancel = new AbortController();
+    this.#retries.set(key, { cancel, attempt });
+    sleepOn(this.#options.clock, delay, cancel.signal).then(
+      () =>
+        void this.#options.subscriptions
+          .get(subscriptionKey(subscription))
+          .then((current) => (current ? this.#run(current, fire) : undefined))
+          .catch((error: unknown) => this.#options.logger.error('A digest retry failed', { error })),
+      () => undefined, // cancelled: a newer attempt, a success or shutdown took its place
+    );
     return at;
   }
 
   #forgetRetry(key: string): void {
     const pending = this.#retries.get(key);
-    if (pending) clearTimeout(pending.timer);
+    pending?.cancel.abort();
     this.#retries.delete(key);
   }
 

@@ -1,4 +1,5 @@
 import type { types } from '@slack/bolt';
+import type { PendingPromoChange } from '../promo/pending-promo-changes.js';
 import type { TicketingEvent } from '../ticketing/schemas.js';
 import {
   type Block,
@@ -96,17 +97,10 @@ export function promoConfirmMessage(options: PromoConfirmOptions): SlackMessage 
   return { text: shorten(md`Confirm: ${headline}`, LIMITS.fallbackText), blocks };
 }
 
-/** A change as the outcome messages name it; every field is raw text, escaped here. */
-export interface PromoOutcome {
+/** A change as the outcome messages name it, with who made it; every field is raw text, escaped here. */
+export interface PromoOutcome
+  extends Pick<PendingPromoChange, 'eventId' | 'eventName' | 'promoId' | 'quantity' | 'code' | 'previousQuantity'> {
   userId: string;
-  eventId: string;
-  /** The event's name when it has one. */
-  eventName: string | undefined;
-  promoId: string;
-  quantity: number;
-  code?: string | undefined;
-  /** The quantity before, when a report read for the change named it. */
-  previousQuantity?: number | undefined;
 }
 
 const eventOf = (outcome: PromoOutcome) => eventTitle({ id: outcome.eventId, name: outcome.eventName });

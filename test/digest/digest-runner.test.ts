@@ -18,6 +18,7 @@ import { channelRefusal, personRefusal } from '../../src/slack/answers/slack-err
 import { openStore } from '../../src/store/open-store.js';
 import type { StoreHandle } from '../../src/store/store-handle.js';
 import { createTicketingClient } from '../../src/ticketing/create-client.js';
+import { ManualClock } from '../helpers/clocks.js';
 import { limits } from '../helpers/ticketing.js';
 
 const cleanup: (() => Promise<void>)[] = [];
@@ -25,14 +26,10 @@ afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
 });
 
-class TestClock {
-  constructor(public time: number) {}
-  now = () => this.time;
-}
-
 interface Harness {
   sim: Simulator;
-  clock: TestClock;
+  /** Stands still until a test moves it; the retries' backoff runs on it. */
+  clock: ManualClock;
   dir: string;
   posts: { channel: string; message: SlackMessage; metadata?: DigestMetadata; at: number }[];
   notices: { user: string; text: string }[];
@@ -59,7 +56,7 @@ async function harness(startAt: number, eventCount = 160): Promise<Harness> {
   cleanup.push(() => sim.close());
   const dir = await mkdtemp(join(tmpdir(), 'eventops-digest-'));
   cleanup.push(() => rm(dir, { recursive: true, force: true }));
-  const clock = new TestClock(startAt);
+  const clock = new ManualClock(startAt);
   const posts: Harness['posts'] = [];
   const notices: Harness['notices'] = [];
   const attempts: Harness['attempts'] = [];
@@ -291,13 +288,20 @@ describe('digests are never lost and never sent twice', () => {
   it('retries a temporary failure with backoff until it is delivered, and only then says "already posted"', async () => {
     const h = await harness(Date.UTC(2026, 11, 1, 9, 0));
     const failures = { count: 2 };
-    const { runner, subscriptions } = await h.start({ temporaryFailures: failures, retryBaseMs: 40 });
+    const { runner, subscriptions } = await h.start({ temporaryFailures: failures });
     await subscriptions.put(subscription('C1', 'UTC'));
     const first = await runner.fire('C1');
-    expect(first).toMatchObject({ kind: 'failed', date: '2026-12-01', retryAt: expect.any(Number) });
+    expect(first).toMatchObject({ kind: 'failed', date: '2026-12-01', retryAt: h.clock.time + 30_000 });
     expect(runner.retriesPending()).toEqual(['digest:C1:2026-12-01']);
-    // Not "already posted": a manual run tries again at once (and fails once more here).
-    expect(await runner.fire('C1', { manual: true })).toMatchObject({ kind: 'failed' });
+    // Not "already posted": a manual run tries again at once (and fails once more here); the
+    // backoff doubles, and the retry waits for its time on the runner's clock.
+    expect(await runner.fire('C1', { manual: true })).toMatchObject({
+      kind: 'failed',
+      retryAt: h.clock.time + 60_000,
+    });
+    await h.clock.advance(59_000);
+    expect(h.attempts).toHaveLength(2);
+    await h.clock.advance(1_000);
     await vi.waitFor(() => expect(h.posts).toHaveLength(1), { timeout: 3_000 });
     expect(failures.count).toBe(0);
     // Forgotten once the delivery is settled (just after the post).
@@ -435,9 +439,14 @@ describe("personal digests (DM), with the channel digests' guarantees", () => {
   it('retries a temporary failure of a DM with backoff until it is delivered once', async () => {
     const h = await harness(Date.UTC(2026, 11, 1, 9, 0));
     const failures = { count: 2 };
-    const { runner, subscriptions } = await h.start({ temporaryFailures: failures, retryBaseMs: 40 });
+    const { runner, subscriptions } = await h.start({ temporaryFailures: failures });
     await subscriptions.put(personal('U0ALICE', 'UTC'));
-    expect(await runner.fire('U0ALICE')).toMatchObject({ kind: 'failed', retryAt: expect.any(Number) });
+    expect(await runner.fire('U0ALICE')).toMatchObject({ kind: 'failed', retryAt: h.clock.time + 30_000 });
+    await h.clock.advance(30_000);
+    // The retry failed too, and waits twice as long for the next.
+    await vi.waitFor(() => expect(h.clock.nextAt()).toBe(h.clock.time + 60_000), { timeout: 3_000 });
+    expect(h.attempts).toHaveLength(2);
+    await h.clock.advance(60_000);
     await vi.waitFor(() => expect(h.posts).toHaveLength(1), { timeout: 3_000 });
     expect(h.attempts).toHaveLength(3);
     expect(await runner.fire('U0ALICE', { manual: true })).toMatchObject({ kind: 'already-sent' });

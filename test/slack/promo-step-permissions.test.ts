@@ -1,11 +1,12 @@
 import { createServer } from 'node:net';
 import { webApi } from '@slack/bolt';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { homeView } from '../../src/render/home-view.js';
 import { PromoEditors } from '../../src/slack/deps/promo-editors.js';
 import { PromoStepPermissions } from '../../src/slack/listeners/workflow-steps/promo-step-permissions.js';
 import type { BudgetSnapshot } from '../../src/ticketing/budget.js';
+import { ManualClock } from '../helpers/clocks.js';
 import { type FakeSlack, startFakeSlack } from '../helpers/fake-slack.js';
 import { fakeSlackToken } from '../helpers/fake-tokens.js';
 import { strayMarkup } from '../helpers/stray-markup.js';
@@ -26,15 +27,15 @@ afterEach(async () => {
   await slack.close();
 });
 
-/** The module under test, its refreshes run by hand (`refresh()`), never by its timer. */
-function permissions(ids: string[]) {
+/** The module under test on a clock that moves only when told: its refreshes run by hand (`refresh()`) or as the clock passes them. */
+function permissions(ids: string[], clock = new ManualClock(Date.now())) {
   const logger = createLogger({ level: 'info', write: (line) => logs.push(line), secrets: [TOKEN] });
-  const clock = { now: () => Date.now() };
   return new PromoStepPermissions({
     editors: new PromoEditors(ids, { logger, clock }),
     logger,
     refreshMs: 300_000,
     signal: stop.signal,
+    clock,
   });
 }
 
@@ -51,6 +52,25 @@ async function closedPort(): Promise<number> {
 }
 
 describe('keeping Set promo quantity restricted to the promo editors', () => {
+  it('sets the editors at start and reads them again every refresh on its clock, until shutdown', async () => {
+    const clock = new ManualClock(Date.now());
+    const step = permissions(['S0EDITORS'], clock);
+    const sent = () => slack.calls.filter((call) => call.method === SET).map((call) => call.args);
+    step.start(client(slack.apiUrl));
+    await vi.waitFor(() => expect(sent()).toHaveLength(1));
+    slack.groups.set('S0EDITORS', ['U0ANNA']);
+    await clock.advance(299_000);
+    expect(sent()).toHaveLength(1);
+    await clock.advance(1_000);
+    await vi.waitFor(() => expect(sent()).toHaveLength(2));
+    expect(sent()[1]).toMatchObject({ permission_type: 'named_entities', user_ids: 'U0ANNA' });
+    stop.abort();
+    slack.groups.set('S0EDITORS', ['U0BEN']);
+    await clock.advance(600_000);
+    expect(clock.nextAt()).toBeUndefined();
+    expect(sent()).toHaveLength(2);
+  });
+
   it('logs a refusal once per cause, again when the cause changes, and forgets it once Slack accepts', async () => {
     const step = permissions(['U0EDITOR']);
     const web = client(slack.apiUrl);

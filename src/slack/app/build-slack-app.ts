@@ -56,6 +56,7 @@ export function buildSlackApp(options: BuildSlackAppOptions): Promise<App> {
     logger,
     refreshMs: options.promoStepRefreshMs,
     signal: parts.work.stopping,
+    clock,
   });
   const app = boltApp(
     {

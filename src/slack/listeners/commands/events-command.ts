@@ -32,6 +32,8 @@ export function registerEventsCommand(app: App, deps: SlackDeps): void {
       return;
     }
     const parsed = parseEventsCommand(command.text ?? '');
+    // Who asked, where, and how to answer them: what most subcommands are handed.
+    const asker = { respond, client, channelId: command.channel_id, userId: command.user_id };
     log.info('Slash command', { subcommand: parsed.kind });
     switch (parsed.kind) {
       case 'invalid':
@@ -47,7 +49,7 @@ export function registerEventsCommand(app: App, deps: SlackDeps): void {
       case 'list':
         await showUpcomingPage(
           deps,
-          { respond, client, userId: command.user_id },
+          asker,
           { offset: 0, page: 1, range: parsed.filter.range, words: parsed.filter.words },
           false,
         );
@@ -59,42 +61,23 @@ export function registerEventsCommand(app: App, deps: SlackDeps): void {
         await handleFindCommand(deps, respond, parsed.words);
         return;
       case 'report':
-        await handleReportCommand(deps, {
-          respond,
-          client,
-          channelId: command.channel_id,
-          userId: command.user_id,
-          responseUrl: command.response_url,
-          target: parsed.target,
-        });
+        await handleReportCommand(deps, { ...asker, responseUrl: command.response_url, target: parsed.target });
         return;
       case 'promo-modal':
-        await openPromoFormFor(deps, client, {
-          triggerId: command.trigger_id,
-          channelId: command.channel_id,
-          userId: command.user_id,
-        });
+        await openPromoFormFor(deps, client, { ...asker, triggerId: command.trigger_id });
         return;
       case 'report-modal':
         await openReportModal(deps, client, { triggerId: command.trigger_id, channelId: command.channel_id });
         return;
-      case 'promo':
-        await handlePromoCommand(
-          deps,
-          { respond, client },
-          {
-            userId: command.user_id,
-            channelId: command.channel_id,
-            target: parsed.target,
-            promo: parsed.promo,
-            quantity: parsed.quantity,
-          },
-        );
+      case 'promo': {
+        const { target, promo, quantity } = parsed;
+        await handlePromoCommand(deps, asker, { ...asker, target, promo, quantity });
         return;
+      }
       case 'watch':
       case 'unwatch':
       case 'watches':
-        await handleWatchCommand(deps, parsed, { respond, channelId: command.channel_id, userId: command.user_id });
+        await handleWatchCommand(deps, parsed, asker);
         return;
       case 'watch-modal':
         await openWatchModal(deps, client, {
@@ -107,12 +90,7 @@ export function registerEventsCommand(app: App, deps: SlackDeps): void {
       case 'digest-off':
       case 'digest-status':
       case 'digest-now':
-        await handleDigestCommand(deps, parsed, {
-          respond,
-          client,
-          channelId: command.channel_id,
-          userId: command.user_id,
-        });
+        await handleDigestCommand(deps, parsed, asker);
         return;
     }
   });

@@ -1,6 +1,7 @@
 import type { webApi } from '@slack/bolt';
 import type { Logger } from '../../../logger.js';
 import type { PromoStepRestriction } from '../../../render/home-view.js';
+import { type Clock, every, type Repeating } from '../../../time/clock.js';
 import { slackErrorCode } from '../../answers/slack-errors.js';
 import type { PromoEditors } from '../../deps/promo-editors.js';
 import { promoQuantityStep } from './promo-quantity-step.js';
@@ -14,6 +15,8 @@ export interface PromoStepPermissionsOptions {
   refreshMs?: number | undefined;
   /** Aborted at shutdown: the refreshes stop. */
   signal: AbortSignal;
+  /** Whose timer runs the refreshes. */
+  clock: Clock;
 }
 
 /** Who may add the step to a workflow, as `functions.distributions.permissions.set` takes it. */
@@ -36,8 +39,9 @@ export class PromoStepPermissions {
   #applied: string | undefined;
   #problem: PromoStepRestriction | undefined;
   #editorIds = new Set<string>();
+  readonly #clock: Clock;
   #running: Promise<void> | undefined;
-  #timer: NodeJS.Timeout | undefined;
+  #timer: Repeating | undefined;
 
   constructor(options: PromoStepPermissionsOptions) {
     const refreshMs = options.refreshMs ?? 5 * 60_000;
@@ -48,16 +52,16 @@ export class PromoStepPermissions {
     this.#logger = options.logger.child({ step: promoQuantityStep.callbackId });
     this.#refreshMs = refreshMs;
     this.#signal = options.signal;
+    this.#clock = options.clock;
   }
 
   /** Restricts the step now, then checks the editors every `refreshMs` until the signal aborts. */
   start(client: webApi.WebClient): void {
     if (this.#timer || this.#signal.aborted) return;
     void this.refresh(client);
-    const timer = setInterval(() => void this.refresh(client), this.#refreshMs);
-    timer.unref();
+    const timer = every(this.#clock, this.#refreshMs, () => void this.refresh(client));
     this.#timer = timer;
-    this.#signal.addEventListener('abort', () => clearInterval(timer), { once: true });
+    this.#signal.addEventListener('abort', () => timer.stop(), { once: true });
   }
 
   /** One pass: reads the editors and, if Slack has not taken them yet, sets the distribution. Never rejects. */
