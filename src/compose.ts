@@ -134,12 +134,13 @@ async function ticketingService(config: Config, logger: Logger, byDefault = fals
 }
 
 /** The store `STORE_URL` names (or the one the caller opens). */
-function openBotStore(config: Config, options: ComposeOptions): Promise<StoreHandle> {
+function openBotStore(config: Config, options: ComposeOptions, clock: Clock): Promise<StoreHandle> {
   if (options.openStore) return options.openStore();
   return openStore(config.storeUrl, {
     ...(options.cwd ? { cwd: options.cwd } : {}),
     logger: options.logger,
     namespace: config.storeNamespace,
+    clock,
   });
 }
 
@@ -155,7 +156,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
   if (!botToken) throw new Error('composeBot needs SLACK_BOT_TOKEN');
   const closers = new Closers(logger);
   try {
-    const store = closers.keep(await openBotStore(config, options));
+    const store = closers.keep(await openBotStore(config, options, clock));
     logger.info('Store opened', { store: store.description });
     const { shared } = store;
     const service = closers.keep(await ticketingService(config, logger, options.simulatorByDefault));

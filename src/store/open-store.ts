@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { KeyvSqlite } from '@keyv/sqlite';
 import type { KeyvStoreAdapter } from 'keyv';
 import { type Logger, silentLogger } from '../logger.js';
+import type { Clock } from '../time/clock.js';
 import { SqliteClaims } from './claims.js';
 import { type KeyLock, keyValueStore, StoreError } from './key-value-store.js';
 import type { StoreHandle } from './store-handle.js';
@@ -17,6 +18,8 @@ export interface OpenStoreOptions {
   namespace?: string;
   /** How long a Redis lock lives unless its holder renews it (tests shorten it). @default 10 s */
   lockMs?: number;
+  /** Whose timer renews a held Redis lock. @default the system's */
+  clock?: Clock;
 }
 
 type Opener = (url: string, location: string, options: OpenStoreOptions) => Promise<StoreHandle>;
@@ -29,6 +32,7 @@ const openRedisStore: Opener = async (url, _location, options) => {
     namespace: options.namespace ?? DEFAULT_NAMESPACE,
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.lockMs !== undefined ? { lockMs: options.lockMs } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
   });
 };
 

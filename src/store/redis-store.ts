@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import KeyvRedis from '@keyv/redis';
 import { type Logger, silentLogger } from '../logger.js';
+import { type Clock, every, systemClock } from '../time/clock.js';
 import { CLAIM_RETENTION_MS } from './claimed-work.js';
 import type { Claim, ClaimState, ClaimStore } from './claims.js';
 import { type KeyLock, keyValueStore, LockBusy, type LockOptions, StoreError } from './key-value-store.js';
@@ -116,6 +117,7 @@ function redisLock(
   prefix: string,
   lockMs: number,
   logger: Logger,
+  clock: Clock,
 ): KeyLock {
   return async <T>(key: string, work: () => Promise<T>, options?: LockOptions): Promise<T> => {
     const lock = prefix + key;
@@ -130,11 +132,12 @@ function redisLock(
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     // Renewed for ten lives at most: work stuck for good (a call that never settles) must not hold
-    // every replica off forever; past that the lock lapses as if its holder had died.
-    const renewUntil = Date.now() + 10 * life;
-    const renewal = setInterval(() => {
-      if (Date.now() > renewUntil) {
-        clearInterval(renewal);
+    // every replica off forever; past that the lock lapses as if its holder had died. The renewal
+    // is a lease loop on the clock passed in (waiting for another holder, above, waits on Redis).
+    const renewUntil = clock.now() + 10 * life;
+    const renewal = every(clock, life / 3, () => {
+      if (clock.now() > renewUntil) {
+        renewal.stop();
         logger.error('Work held a Redis lock ten times its life; no longer renewed', { key });
         return;
       }
@@ -143,12 +146,11 @@ function redisLock(
           if (renewed !== 1) logger.warn('A Redis lock lapsed while its work ran', { key });
         })
         .catch(() => undefined);
-    }, life / 3);
-    renewal.unref();
+    });
     try {
       return await work();
     } finally {
-      clearInterval(renewal);
+      renewal.stop();
       await run(UNLOCK, [lock], [token]).catch(() => undefined);
     }
   };
@@ -282,7 +284,7 @@ async function probeAtStart(client: StartClient, key: string, refusal: () => unk
  */
 export async function openRedis(
   url: string,
-  options: { logger?: Logger; namespace: string; lockMs?: number },
+  options: { logger?: Logger; namespace: string; lockMs?: number; clock?: Clock },
 ): Promise<StoreHandle> {
   const logger = options.logger ?? silentLogger;
   // Parsed once, here: the client gets fields, never the URL, so no library re-parses (or logs) it.
@@ -342,7 +344,14 @@ export async function openRedis(
   const keyValue = keyValueStore(adapter, {
     namespace: options.namespace,
     logger,
-    lock: redisLock(redis, runScript, `${prefix}lock:`, options.lockMs ?? LOCK_MS, logger),
+    lock: redisLock(
+      redis,
+      runScript,
+      `${prefix}lock:`,
+      options.lockMs ?? LOCK_MS,
+      logger,
+      options.clock ?? systemClock,
+    ),
   });
   // Fail at start, with the address and what Redis refused, rather than on the first command.
   try {

@@ -1,11 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { ActivityStore } from '../../src/store/activity-store.js';
 import { LockBusy } from '../../src/store/key-value-store.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { StoreHandle } from '../../src/store/store-handle.js';
+import { ManualClock } from '../helpers/clocks.js';
 import { type RedisServer, startRedis } from '../helpers/redis-server.js';
 
 let redis: RedisServer;
@@ -130,6 +131,42 @@ describe('the Redis lock', () => {
     const waiting = b.keyValue.exclusive('watch:turn', () => work(20), { waitMs: 8_000 });
     expect(await Promise.all([holding, waiting])).toEqual(['done', 'done']);
     expect(most()).toBe(1);
+  });
+
+  it('is renewed on the clock passed in, every third of its life, and for ten lives at most', async () => {
+    const clock = new ManualClock(Date.now());
+    const handle = await openStore(`${redis.url}/${++counter % 16}`, { lockMs: 60_000, clock });
+    onTestFinished(() => handle.close());
+    const shared = handle.shared;
+    if (!shared) throw new Error('a Redis store shares its Redis');
+    const lockKey = ['eventops:lock:watch:turn'];
+    const ttl = async () => Number(await shared.runScript("return redis.call('PTTL', KEYS[1])", lockKey, []));
+    // Stands for time passing in Redis: the lock is left with 5 s unless it is renewed.
+    const wearDown = () => shared.runScript("return redis.call('PEXPIRE', KEYS[1], ARGV[1])", lockKey, ['5000']);
+    let release = () => {};
+    const held = new Promise<void>((inside) => {
+      void handle.keyValue.exclusive(
+        'watch:turn',
+        () =>
+          new Promise<void>((done) => {
+            release = done;
+            inside();
+          }),
+      );
+    });
+    await held;
+    await wearDown();
+    await clock.advance(19_000);
+    expect(await ttl()).toBeLessThanOrEqual(5_000);
+    await clock.advance(1_000);
+    await vi.waitFor(async () => expect(await ttl()).toBeGreaterThan(50_000));
+    // Ten lives on, the work is taken for stuck: the lock is left to lapse.
+    await clock.advance(10 * 60_000);
+    await wearDown();
+    await clock.advance(60_000);
+    expect(await ttl()).toBeLessThanOrEqual(5_000);
+    release();
+    await vi.waitFor(async () => expect(await ttl()).toBe(-2));
   });
 
   it('is no longer renewed after ten lives: work stuck for good does not hold every replica off', async () => {
