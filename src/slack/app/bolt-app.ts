@@ -6,21 +6,7 @@ import { StartRefusal, systemCode } from '../../lifecycle/start-refusal.js';
 import { type Logger, withRequestId } from '../../logger.js';
 import { slackErrorCode } from '../answers/slack-errors.js';
 import type { SlackDeps } from '../deps/slack-deps.js';
-import { registerDigestHomeActions } from '../listeners/actions/digest-home-actions.js';
-import { registerEventCardActions } from '../listeners/actions/event-card-actions.js';
-import { registerEventPickActions } from '../listeners/actions/event-pick.js';
-import { registerFinishCommand } from '../listeners/actions/finish-command.js';
-import { registerNextPageAction } from '../listeners/actions/next-page.js';
-import { registerPromoActions } from '../listeners/actions/promo-actions.js';
-import { registerSharedChannelActions } from '../listeners/actions/shared-channel-actions.js';
-import { registerWatchChart } from '../listeners/actions/watch-chart.js';
-import { registerEventsCommand } from '../listeners/commands/events-command.js';
-import { registerLinkUnfurls } from '../listeners/events/link-shared.js';
-import { registerAppHome } from '../listeners/home/app-home.js';
-import { registerShowEventShortcut } from '../listeners/shortcuts/show-event-shortcut.js';
-import { registerEventModals } from '../listeners/views/event-modals.js';
-import { registerWatchModal } from '../listeners/views/watch-modal.js';
-import { registerWorkflowSteps } from '../listeners/workflow-steps/register-workflow-steps.js';
+import { registerListeners } from '../listeners/index.js';
 import { boltLogger } from './bolt-logger.js';
 
 export interface BoltAppOptions {
@@ -139,21 +125,7 @@ export async function boltApp(options: BoltAppOptions, deps: SlackDeps): Promise
       stop?.();
     }
   });
-  registerEventsCommand(app, deps);
-  registerNextPageAction(app, deps);
-  registerEventPickActions(app, deps);
-  registerFinishCommand(app, deps);
-  registerWatchModal(app, deps);
-  registerEventModals(app, deps);
-  registerPromoActions(app, deps);
-  registerAppHome(app, deps);
-  registerShowEventShortcut(app, deps);
-  registerEventCardActions(app, deps);
-  registerWorkflowSteps(app, deps);
-  registerDigestHomeActions(app, deps);
-  registerSharedChannelActions(app, deps);
-  registerWatchChart(app, deps);
-  if (deps.eventLinks) registerLinkUnfurls(app, deps, deps.eventLinks);
+  registerListeners(app, deps);
   app.error(async (error) => {
     options.logger.error('Unhandled error in a Slack listener', { error });
   });

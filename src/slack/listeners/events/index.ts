@@ -1,0 +1,8 @@
+import type { App } from '@slack/bolt';
+import type { SlackDeps } from '../../deps/slack-deps.js';
+import { registerLinkUnfurls } from './link-shared.js';
+
+/** The Events API events besides App Home's: event page links unfurled, when the bot knows the page. */
+export function registerEvents(app: App, deps: SlackDeps): void {
+  if (deps.eventLinks) registerLinkUnfurls(app, deps, deps.eventLinks);
+}
