@@ -298,17 +298,14 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
         // Live watches only; in a channel shared with another organization, only those someone
         // confirmed there (sales figures stay inside the organization otherwise).
         watched: async (conversation) => {
-          const watches = (await late.watches.get().service.list({ channel: conversation }))
-            .map(({ watch }) => watch)
-            .filter((watch) => !watch.paused);
+          const service = late.watches.get().service;
+          const watches = (await service.find({ channel: conversation })).filter((watch) => !watch.paused);
+          const mayGo = await Promise.all(watches.map((watch) => service.figuresMayGo(watch)));
           // Not known (Slack did not answer): the digest fails for now and is retried, rather
           // than post without the watches or with figures that may not belong there.
-          const audienceNow = isConversationId(conversation) ? await audience.of(conversation) : undefined;
-          if (audienceNow?.kind === 'unknown')
-            throw new Error(`Could not tell whether the channel is shared: ${audienceNow.reason}`);
-          const shared = audienceNow !== undefined && audienceNow.kind !== 'internal';
+          if (mayGo.includes('unknown')) throw new Error('Could not tell whether the channel is shared');
           return watches
-            .filter((watch) => watch.personal || !shared || watch.sharedConfirmed)
+            .filter((_, i) => mayGo[i] === 'yes')
             .map((watch) => ({ eventId: watch.eventId, eventName: watch.eventName, startsAtMs: watch.startsAtMs }));
         },
         history: history.history,
@@ -341,8 +338,8 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
         reportLimit: config.ticketing.reportLimit,
         minIntervalMs: config.watchMinIntervalMs,
         maxWatchesPerPerson: config.watchesPerPerson,
-        sharedWithAnotherOrganization: async (channel) =>
-          isConversationId(channel) && (await audience.of(channel)).kind === 'external',
+        sharing: async (conversation) =>
+          isConversationId(conversation) ? (await audience.of(conversation)).kind : 'internal',
         forecast: async (eventId, report) => {
           const insight = await insights.of(eventId, report);
           return insight && { forecast: insight.forecast, startsAtMs: insight.startsAtMs };

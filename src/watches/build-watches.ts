@@ -21,7 +21,7 @@ export interface BuildWatchesOptions<M> {
   /** Most active watches one person sets up. @default 20 */
   maxWatchesPerPerson?: number;
   /** Whether a channel is shared with another organization: an unconfirmed channel watch there pauses. */
-  sharedWithAnotherOrganization?: WatchServiceOptions<M>['sharedWithAnotherOrganization'];
+  sharing?: WatchServiceOptions<M>['sharing'];
   /** The event's forecast from its sales history, for the forecast conditions and the card. */
   forecast?: WatchServiceOptions<M>['forecast'];
   /** How long a watch claim is held before others may take it (a check's is renewed while it runs). */
@@ -70,9 +70,7 @@ export function buildWatches<M>(options: BuildWatchesOptions<M>): BuiltWatches<M
     logger,
     ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
     ...(options.maxWatchesPerPerson !== undefined ? { maxWatchesPerPerson: options.maxWatchesPerPerson } : {}),
-    ...(options.sharedWithAnotherOrganization
-      ? { sharedWithAnotherOrganization: options.sharedWithAnotherOrganization }
-      : {}),
+    sharing: options.sharing,
     ...(options.forecast ? { forecast: options.forecast } : {}),
     ...(options.eventDates ? { eventDates: options.eventDates } : {}),
     ...(options.onCheck ? { onCheck: options.onCheck } : {}),

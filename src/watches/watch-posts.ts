@@ -28,8 +28,6 @@ export interface WatchPostsOptions<M> {
   ahead: (eventId: string) => WatchForecast | undefined;
   /** Hears each alert posted. */
   onAlert?: ((kind: WatchCondition['kind']) => void) | undefined;
-  /** Whether a channel is shared with another organization, as far as Slack says. */
-  sharedWithAnotherOrganization?: ((channel: string) => Promise<boolean>) | undefined;
 }
 
 /**
@@ -192,19 +190,6 @@ export class WatchPosts<M> {
       }
       await this.#o.store.remove(watch.channel, watch.eventId);
     });
-  }
-
-  /** Whether Slack says the channel is shared with another organization (a failed lookup: not known, not paused). */
-  async sharedElsewhere(channel: string): Promise<boolean> {
-    try {
-      return (await this.#o.sharedWithAnotherOrganization?.(channel)) ?? false;
-    } catch (error) {
-      this.#o.logger.info('Could not tell whether a watched channel is shared with another organization', {
-        channel,
-        error,
-      });
-      return false;
-    }
   }
 
   /** A channel that refuses posts pauses its watch, and the person who set it up is told once. */

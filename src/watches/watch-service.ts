@@ -6,6 +6,7 @@ import { ClaimedWork, type ClaimOutcome } from '../store/claimed-work.js';
 import type { ClaimStore } from '../store/claims.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
+import { type ConversationSharing, watchFiguresMayGo } from './figures-may-go.js';
 import { type ConditionState, type EventCheck, newConditionState, type Watch } from './watch.js';
 import type { EndReason, WatchChat, WatchForecast, WatchMessages } from './watch-chat.js';
 import { judge, MAX_CONDITIONS, type WatchCondition } from './watch-condition.js';
@@ -56,10 +57,10 @@ export interface WatchServiceOptions<M> {
   /** Most active watches one person sets up, in all conversations. @default 20 */
   maxWatchesPerPerson?: number;
   /**
-   * Whether a channel is shared with another organization (Slack Connect), as far as Slack says:
-   * a channel watch there that nobody confirmed is paused before its figures are posted.
+   * Who can read a conversation (Slack Connect), as far as Slack says: a channel watch in one
+   * shared with another organization that nobody confirmed is paused before its figures are posted.
    */
-  sharedWithAnotherOrganization?: (channel: string) => Promise<boolean>;
+  sharing?: ((conversation: string) => Promise<ConversationSharing>) | undefined;
   /**
    * The event's forecast from its stored sales history (no report call), with the report just
    * read: the forecast conditions and the card read it. Undefined: none known.
@@ -82,6 +83,12 @@ export type EventDates =
 const MEND_EVERY_MS = 3_600_000;
 /** Report calls in a row answering "not found" that end an event's watches. */
 const NOT_FOUND_ENDS = 2;
+
+/** Watches in one conversation (`channel`: a channel id, or a person's id for their own), or that one person set or added to. */
+export interface WatchFilter {
+  channel?: string;
+  setBy?: string;
+}
 
 export interface WatchRequest {
   channel: string;
@@ -196,7 +203,6 @@ export class WatchService<M> {
       intervalMs: () => this.intervalMs(),
       ahead: (eventId) => this.#ahead.get(eventId),
       onAlert: options.onAlert,
-      sharedWithAnotherOrganization: options.sharedWithAnotherOrganization,
     });
   }
 
@@ -324,16 +330,26 @@ export class WatchService<M> {
     return watch;
   }
 
-  /** Watches in one conversation, or set up by one person (App Home). */
-  async list(filter: { channel?: string; setBy?: string }): Promise<{ watch: Watch; check: EventCheck | undefined }[]> {
-    const watches = (await this.#o.store.all()).filter(
+  /** Watches in one conversation, or set up by one person, each with its event's last check (`/events watches`). */
+  async list(filter: WatchFilter): Promise<{ watch: Watch; check: EventCheck | undefined }[]> {
+    const watches = await this.find(filter);
+    return Promise.all(watches.map(async (watch) => ({ watch, check: await this.#o.store.lastCheck(watch.eventId) })));
+  }
+
+  /** The watches of a conversation, or that a person set or added to, without their last checks. */
+  async find(filter: WatchFilter): Promise<Watch[]> {
+    return (await this.#o.store.all()).filter(
       (w) =>
         (filter.channel === undefined || w.channel === filter.channel) &&
         (filter.setBy === undefined ||
           w.setBy === filter.setBy ||
           w.conditions.some((c) => c.addedBy === filter.setBy)),
     );
-    return Promise.all(watches.map(async (watch) => ({ watch, check: await this.#o.store.lastCheck(watch.eventId) })));
+  }
+
+  /** Whether the watch's figures may go to its conversation, by the one rule (`watchFiguresMayGo`). */
+  figuresMayGo(watch: Watch): Promise<'yes' | 'no' | 'unknown'> {
+    return watchFiguresMayGo(watch, this.#o.sharing);
   }
 
   /** How often each watched event is checked at least, with the events watched now. */
@@ -527,7 +543,7 @@ export class WatchService<M> {
   async #carry(watch: Watch, check: EventCheck, ahead?: WatchForecast): Promise<void> {
     // Figures go to a channel shared with another organization only where someone confirmed it
     // (a watch set before, or a channel shared since, pauses and its owner is told).
-    if (!watch.personal && !watch.sharedConfirmed && (await this.#posts.sharedElsewhere(watch.channel))) {
+    if ((await this.figuresMayGo(watch)) === 'no') {
       await this.#posts.pause(watch, SHARED_CHANNEL_PAUSE);
       return;
     }

@@ -92,6 +92,8 @@ export function buildSlackApp(options: BuildSlackAppOptions): Promise<App> {
   );
   return app.then((built) => {
     promoStepPermissions.start(built.client);
+    // Who can read a conversation is asked with the app's client, also by the watches and digests.
+    parts.audience.bind(built.client);
     return built;
   });
 }

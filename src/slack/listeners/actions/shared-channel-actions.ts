@@ -21,8 +21,6 @@ import { handleWatchCommand } from '../commands/watch-command.js';
  * the one the answer was given in (Slack names it), never one a button's value names.
  */
 export function registerSharedChannelActions(app: App, deps: SlackDeps): void {
-  deps.audience.bind(app.client);
-
   app.action(REPORT_POST_IN_CHANNEL_ACTION, async ({ ack, action, body, client, respond }) => {
     await ackFirst(ack);
     const channelId = body.channel?.id;

@@ -9,7 +9,6 @@ import { buttonValue } from '../../answers/button-value.js';
 import { postCounted } from '../../answers/posted-messages.js';
 import { respondPrivately } from '../../answers/respond-safely.js';
 import { countSlackError } from '../../answers/slack-errors.js';
-import { sharingDoubt } from '../../deps/conversation-audience.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 
 /**
@@ -34,19 +33,16 @@ export function registerWatchChart(app: App, deps: SlackDeps): void {
     // app also the person's personal one (its figures never go to a channel by a copied button).
     const dm = channel.startsWith('D');
     const watches = [
-      ...(await deps.watches.list({ channel })),
-      ...(dm ? await deps.watches.list({ channel: body.user.id }) : []),
-    ].map((entry) => entry.watch);
+      ...(await deps.watches.find({ channel })),
+      ...(dm ? await deps.watches.find({ channel: body.user.id }) : []),
+    ];
     const watch = watches.find((w) => w.eventId === eventId && (w.channel === channel || (dm && w.personal)));
     if (!watch) {
       await respondPrivately(respond, warningMessage(md`This event is not watched here any more.`), deps.logger);
       return;
     }
-    if (
-      !watch.personal &&
-      !watch.sharedConfirmed &&
-      (await sharingDoubt(deps.audience, channel, client)) === 'external'
-    ) {
+    // Slack could not say: posted, as the card it answers already was.
+    if ((await deps.watches.figuresMayGo(watch)) === 'no') {
       await respondPrivately(
         respond,
         warningMessage(md`This channel is shared with another organization: its sales chart is not posted here.`),

@@ -79,7 +79,7 @@ async function eventToUnwatch(
   const snapshot = await deps.catalog.snapshot(deps.interactive());
   const matching = searchEvents(snapshot.events, query).map((match) => match.event);
   const watchedIds = new Set(
-    (await watches.list({ channel: conversationOf(command, context) })).map(({ watch }) => watch.eventId),
+    (await watches.find({ channel: conversationOf(command, context) })).map((watch) => watch.eventId),
   );
   const watched = matching.filter((event) => watchedIds.has(event.id));
   if (watched.length === 1) return watched[0];

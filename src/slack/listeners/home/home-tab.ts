@@ -46,11 +46,7 @@ export async function publishHome(
       return fallback;
     });
   const activity = bounded(() => deps.activity.recent(userId), NO_ACTIVITY, 'recent activity');
-  const watches = bounded(
-    async () => (await (deps.watches?.list({ setBy: userId }) ?? [])).map((entry) => entry.watch),
-    [],
-    'the watches',
-  );
+  const watches = bounded(async () => (await deps.watches?.find({ setBy: userId })) ?? [], [], 'the watches');
   // The person's own digest is keyed by their user id; unread, its section is left out.
   const personalDigest = bounded<PersonalDigestHomeInput | undefined>(
     async () => {
