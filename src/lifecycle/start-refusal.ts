@@ -1,15 +1,12 @@
 import { errorCodes } from '../error-chain.js';
+import { NamedError } from '../named-error.js';
 /**
  * The start cannot go on for a reason the operator mends (configuration or environment, not a
  * bug): its message is one line naming the variable, what is wrong and what to do. `main.ts`
  * prints it alone and exits 2, as it does for an invalid configuration.
  */
-export class StartRefusal extends Error {
+export class StartRefusal extends NamedError {
   readonly code = 'start_refused';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = new.target.name;
-  }
 }
 
 export function isStartRefusal(value: unknown): value is StartRefusal {

@@ -1,10 +1,10 @@
+import { NamedError } from '../named-error.js';
 /** Work that did not settle within its deadline (the work itself may still be running). */
-export class DeadlineError extends Error {
+export class DeadlineError extends NamedError {
   readonly code = 'deadline_exceeded';
 
   constructor(what: string, ms: number) {
     super(`${what} did not answer within ${ms} ms`);
-    this.name = new.target.name;
   }
 }
 

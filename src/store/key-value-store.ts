@@ -1,13 +1,10 @@
 import { Keyv, type KeyvStoreAdapter } from 'keyv';
 import type { Logger } from '../logger.js';
+import { NamedError } from '../named-error.js';
 
 /** The store could not be read or written: nothing was changed on the strength of a failed read. */
-export class StoreError extends Error {
+export class StoreError extends NamedError {
   readonly code = 'store_unavailable';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = new.target.name;
-  }
 }
 
 export function isStoreError(value: unknown): value is StoreError {
@@ -15,11 +12,10 @@ export function isStoreError(value: unknown): value is StoreError {
 }
 
 /** Another process held the lock for longer than the caller was willing to wait. */
-export class LockBusy extends Error {
+export class LockBusy extends NamedError {
   readonly code = 'lock_busy';
   constructor(key: string) {
     super(`The lock on ${key} is held elsewhere`);
-    this.name = new.target.name;
   }
 }
 

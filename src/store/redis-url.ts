@@ -1,13 +1,10 @@
 import { isIP } from 'node:net';
+import { NamedError } from '../named-error.js';
 import type { RedisConnection } from './store-handle.js';
 
 /** A `STORE_URL` that names Redis but cannot be used; the message never holds the credentials. */
-export class RedisUrlError extends Error {
+export class RedisUrlError extends NamedError {
   readonly code = 'invalid_redis_url';
-  constructor(message: string) {
-    super(message);
-    this.name = new.target.name;
-  }
 }
 
 /** The schemes that name Redis: `rediss://` is TLS, as managed services require. */

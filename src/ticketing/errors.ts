@@ -1,3 +1,4 @@
+import { NamedError } from '../named-error.js';
 /**
  * One error model for everything the Event Ticketing client can fail with. Each kind has a
  * stable `code` (what callers branch on) and keeps the underlying `cause`. Messages never carry
@@ -22,13 +23,12 @@ export interface TicketingErrorOptions {
   status?: number;
 }
 
-export abstract class TicketingError extends Error {
+export abstract class TicketingError extends NamedError {
   abstract readonly code: TicketingErrorCode;
   readonly status: number | undefined;
 
   constructor(message: string, options: TicketingErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = new.target.name;
+    super(message, options);
     this.status = options.status;
   }
 }

@@ -1,4 +1,5 @@
 import type { webApi } from '@slack/bolt';
+import { NamedError } from '../../named-error.js';
 import type { Metrics } from '../../observability/metrics.js';
 import type { SlackMessage } from '../../render/block-kit.js';
 import { countSlackError } from './slack-errors.js';
@@ -85,10 +86,9 @@ export function dmConversations(
 }
 
 /** Searched further than a search reads: whether the post went out cannot be told. */
-export class SearchTooLong extends Error {
+export class SearchTooLong extends NamedError {
   constructor(what: string) {
     super(`Could not tell whether the post went out: ${what} goes on past ${MAX_PAGES * PAGE} messages`);
-    this.name = new.target.name;
   }
 }
 
