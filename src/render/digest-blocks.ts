@@ -246,71 +246,61 @@ export function digestNowMessage(
   personal = false,
   sales = false,
 ): SlackMessage {
-  if (personal) return personalDigestNowMessage(outcome, now, sales);
   const digest = sales ? md`sales digest` : md`digest`;
+  // The same outcomes, said of a channel's digest or of the person's own (in their DM).
+  const w = personal
+    ? {
+        the: md`Your ${digest}`,
+        gone: md`sent`,
+        there: md` to your DM`,
+        ongoing: md`being sent to you`,
+        comes: md`does not come`,
+      }
+    : {
+        the: md`The ${digest}`,
+        gone: md`posted`,
+        there: md` here`,
+        ongoing: md`being posted`,
+        comes: md`does not post`,
+      };
   switch (outcome.kind) {
     case 'sent':
-      return plainMessage(md`Posted today's ${digest}.`);
-    case 'skipped-empty':
-      return plainMessage(
-        sales
-          ? md`No event is watched here, and this digest skips empty ones: nothing posted.`
-          : md`Nothing is scheduled, and this digest skips empty days: nothing posted.`,
-      );
+      return plainMessage(personal ? md`Sent today's ${digest} to your DM.` : md`Posted today's ${digest}.`);
+    case 'skipped-empty': {
+      const empty = personal
+        ? sales
+          ? md`You watch no event, and your sales digest skips empty ones`
+          : md`Nothing is scheduled, and your digest skips empty days`
+        : sales
+          ? md`No event is watched here, and this digest skips empty ones`
+          : md`Nothing is scheduled, and this digest skips empty days`;
+      return plainMessage(md`${empty}: nothing ${w.gone}.`);
+    }
     case 'already-sent':
-      return plainMessage(md`Today's ${digest} was already posted here.`);
+      return plainMessage(md`Today's ${digest} was already ${w.gone}${w.there}.`);
     case 'in-progress':
-      return plainMessage(md`Today's ${digest} is being posted right now.`);
+      return plainMessage(md`Today's ${digest} is ${w.ongoing} right now.`);
     case 'channel-failing':
-      return warningMessage(md`This channel refused the ${digest}, so it is paused. ${channelProblem ?? md``}`);
+      return warningMessage(
+        personal
+          ? md`I could not DM you (${clip(outcome.reason, 40)}), so your ${digest} is paused. Turn it on again with \`/events digest on --me${sales ? md` --sales` : md``}\`.`
+          : md`This channel refused the ${digest}, so it is paused. ${channelProblem ?? md``}`,
+      );
     case 'failed':
       return warningMessage(
         outcome.retryAt === undefined
-          ? md`The ${digest} could not be posted, and its grace period is over. It has been logged.`
-          : md`The ${digest} could not be posted just now; I'll try again in about ${minutesUntil(outcome.retryAt, now)} minute(s).`,
+          ? md`${w.the} could not be ${w.gone}, and its grace period is over. It has been logged.`
+          : md`${w.the} could not be ${w.gone} just now; I'll try again in about ${minutesUntil(outcome.retryAt, now)} minute(s).`,
       );
     case 'not-this-weekday':
-      return plainMessage(md`This ${digest} does not post on this weekday.`);
+      return plainMessage(md`${personal ? md`Your` : md`This`} ${digest} ${w.comes} on this weekday.`);
     case 'no-subscription':
-      return noDigestMessage(false, sales);
+      return noDigestMessage(personal, sales);
   }
 }
 
 /** Whole minutes until `at`, one at least (a retry "in about N minute(s)"). */
 const minutesUntil = (at: number, now: number) => Math.max(1, Math.ceil((at - now) / 60_000));
-
-/** `/events digest now --me`. */
-function personalDigestNowMessage(outcome: DigestOutcome, now: number, sales: boolean): SlackMessage {
-  const digest = sales ? md`sales digest` : md`digest`;
-  switch (outcome.kind) {
-    case 'sent':
-      return plainMessage(md`Sent today's ${digest} to your DM.`);
-    case 'skipped-empty':
-      return plainMessage(
-        sales
-          ? md`You watch no event, and your sales digest skips empty ones: nothing sent.`
-          : md`Nothing is scheduled, and your digest skips empty days: nothing sent.`,
-      );
-    case 'already-sent':
-      return plainMessage(md`Today's ${digest} was already sent to your DM.`);
-    case 'in-progress':
-      return plainMessage(md`Today's ${digest} is being sent to you right now.`);
-    case 'channel-failing':
-      return warningMessage(
-        md`I could not DM you (${clip(outcome.reason, 40)}), so your ${digest} is paused. Turn it on again with \`/events digest on --me${sales ? md` --sales` : md``}\`.`,
-      );
-    case 'failed':
-      return warningMessage(
-        outcome.retryAt === undefined
-          ? md`Your ${digest} could not be sent, and its grace period is over. It has been logged.`
-          : md`Your ${digest} could not be sent just now; I'll try again in about ${minutesUntil(outcome.retryAt, now)} minute(s).`,
-      );
-    case 'not-this-weekday':
-      return plainMessage(md`Your ${digest} does not come on this weekday.`);
-    case 'no-subscription':
-      return noDigestMessage(true, sales);
-  }
-}
 
 /** The DM to the person who set a digest up when its channel refuses posts. */
 export function digestPausedMessage(channelId: string, reason: string, subscription?: Subscription): SlackMessage {
