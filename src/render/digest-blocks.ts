@@ -116,25 +116,30 @@ function statusParts(input: DigestStatusInput) {
   const last = input.lastRun
     ? md`${clip(input.lastRun.date, 10)}: ${clip(input.lastRun.outcome, 20)} at ${readerIsoInstant(input.lastRun.at)}`
     : md`not yet`;
-  return { paused, next, last };
+  const setUp = input.personal
+    ? md`• Set up on ${clip(input.createdAt.slice(0, 10), 10)}`
+    : md`• Set up by ${mentionUser(input.createdBy)} on ${clip(input.createdAt.slice(0, 10), 10)}`;
+  return {
+    paused,
+    time: md`• Time: ${clip(input.time, 5)} ${clip(input.timezone, 60)}`,
+    days: md`• Days: ${input.weekdays ? clip(describeWeekdays(input.weekdays), 40) : md`every day`}`,
+    /** The last lines every status ends with: next run, last run, who set it up. */
+    runs: [md`• Next run: ${next}`, md`• Last run: ${last}`, setUp],
+  };
 }
 
 /** `/events digest status --sales`: a sales digest's settings, next and last run. */
 function salesDigestStatusMessage(input: DigestStatusInput): SlackMessage {
   const title = clip(salesTitle(input), 30);
-  const { paused, next, last } = statusParts(input);
+  const { paused, time, days, runs } = statusParts(input);
   const lines = [
     input.personal
       ? md`*Your ${clip(salesTitle(input, false), 30)}, in your DM with me*${paused}`
       : md`*${title} in ${channelLink(input.channelId)}*${paused}`,
-    md`• Time: ${clip(input.time, 5)} ${clip(input.timezone, 60)}`,
-    md`• Days: ${input.weekdays ? clip(describeWeekdays(input.weekdays), 40) : md`every day`}`,
+    time,
+    days,
     md`• Covers: ${input.personal ? md`your own watches` : md`the events watched here`}: sales since the previous digest, pace and forecast, from the figures already read`,
-    md`• Next run: ${next}`,
-    md`• Last run: ${last}`,
-    input.personal
-      ? md`• Set up on ${clip(input.createdAt.slice(0, 10), 10)}`
-      : md`• Set up by ${mentionUser(input.createdBy)} on ${clip(input.createdAt.slice(0, 10), 10)}`,
+    ...runs,
   ];
   return {
     text: md`${title} at ${salesWhen(input)}`,
@@ -145,21 +150,17 @@ function salesDigestStatusMessage(input: DigestStatusInput): SlackMessage {
 /** `/events digest status` (`--me`: the person's own, in their DM; a sales digest's own settings). */
 export function digestStatusMessage(input: DigestStatusInput): SlackMessage {
   if (input.kind === 'sales') return salesDigestStatusMessage(input);
-  const { paused, next, last } = statusParts(input);
+  const { paused, time, days, runs } = statusParts(input);
   const window = input.days === 1 ? md`today's events` : md`the events of today and the next ${input.days - 1} day(s)`;
   const lines = [
     input.personal
       ? md`*Your daily digest, in your DM with me*${paused}`
       : md`*Daily digest in ${channelLink(input.channelId)}*${paused}`,
-    md`• Time: ${clip(input.time, 5)} ${clip(input.timezone, 60)}`,
+    time,
     md`• Window: ${window}, whole days in ${clip(input.timezone, 60)}${input.skipEmpty ? md`, nothing posted when empty` : md``}`,
     md`• Events: ${input.match ? md`named like "${clip(input.match, 100)}"` : md`all`}`,
-    md`• Days: ${input.weekdays ? clip(describeWeekdays(input.weekdays), 40) : md`every day`}`,
-    md`• Next run: ${next}`,
-    md`• Last run: ${last}`,
-    input.personal
-      ? md`• Set up on ${clip(input.createdAt.slice(0, 10), 10)}`
-      : md`• Set up by ${mentionUser(input.createdBy)} on ${clip(input.createdAt.slice(0, 10), 10)}`,
+    days,
+    ...runs,
   ];
   return {
     text: md`Daily digest at ${clip(input.time, 5)} ${clip(input.timezone, 60)}`,
