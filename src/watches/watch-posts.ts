@@ -30,6 +30,12 @@ export interface WatchPostsOptions<M> {
   onAlert?: ((kind: WatchCondition['kind']) => void) | undefined;
 }
 
+/** A check just recorded and the pace of checks, handed to the cards it updates so they need not read them again. */
+export interface KnownCheck {
+  check: EventCheck;
+  intervalMs: number;
+}
+
 /**
  * What a watch says in its conversation: its card (posted once, then edited), an alert per
  * crossing in the card's thread, the summary when it ends, and the pause when the conversation
@@ -99,9 +105,9 @@ export class WatchPosts<M> {
   }
 
   /** Posts the watch's card once (claimed), or edits it; returns its ts. */
-  async showCard(watch: Watch, state: CardState): Promise<string | undefined> {
+  async showCard(watch: Watch, state: CardState, known?: KnownCheck): Promise<string | undefined> {
     if (watch.cardTs) {
-      await this.updateCard(watch, state);
+      await this.updateCard(watch, state, undefined, known);
       return watch.cardTs;
     }
     const key = `watch-card:${watch.channel}:${watch.eventId}:${watch.createdAt}`;
@@ -114,7 +120,7 @@ export class WatchPosts<M> {
         ts = await this.#o.chat.findCard(watch.channel, metadata, watch.createdAt);
       if (!ts && claimed !== 'done') {
         try {
-          ts = await this.#o.chat.postCard(watch.channel, await this.card(watch, state), metadata);
+          ts = await this.#o.chat.postCard(watch.channel, await this.card(watch, state, undefined, known), metadata);
         } catch (error) {
           await this.#o.work.settle(key, 'failed').catch(() => undefined);
           if (await this.refused(watch, error)) return undefined;
@@ -125,7 +131,8 @@ export class WatchPosts<M> {
       if (!ts) return undefined;
       const cardTs = ts;
       // A card found (posted by a replica that died) shows what it was posted with: bring it up to date.
-      if (claimed === 'done' || claimed === 'recovered') await this.updateCard({ ...watch, cardTs }, state);
+      if (claimed === 'done' || claimed === 'recovered')
+        await this.updateCard({ ...watch, cardTs }, state, undefined, known);
       await this.#o.store.update(watch.channel, watch.eventId, (current) =>
         current && current.createdAt === watch.createdAt && !current.cardTs ? { ...current, cardTs } : undefined,
       );
@@ -133,10 +140,10 @@ export class WatchPosts<M> {
     });
   }
 
-  /** The card's message as it stands now. */
-  async card(watch: Watch, state: CardState, endedBy?: string): Promise<M> {
-    const check = await this.#o.store.lastCheck(watch.eventId);
-    const intervalMs = await this.#o.intervalMs();
+  /** The card's message as it stands now (`known`: the check just made and the pace, else read). */
+  async card(watch: Watch, state: CardState, endedBy?: string, known?: KnownCheck): Promise<M> {
+    const check = known ? known.check : await this.#o.store.lastCheck(watch.eventId);
+    const intervalMs = known ? known.intervalMs : await this.#o.intervalMs();
     const live = state === 'active';
     return this.#o.messages.card({
       watch,
@@ -150,10 +157,10 @@ export class WatchPosts<M> {
     });
   }
 
-  async updateCard(watch: Watch, state: CardState, endedBy?: string): Promise<void> {
+  async updateCard(watch: Watch, state: CardState, endedBy?: string, known?: KnownCheck): Promise<void> {
     if (!watch.cardTs) return;
     try {
-      await this.#o.chat.updateCard(watch.channel, watch.cardTs, await this.card(watch, state, endedBy));
+      await this.#o.chat.updateCard(watch.channel, watch.cardTs, await this.card(watch, state, endedBy, known));
     } catch (error) {
       if (await this.refused(watch, error)) return;
       throw error;

@@ -11,7 +11,7 @@ import { type ConditionState, type EventCheck, newConditionState, type Watch } f
 import type { EndReason, WatchChat, WatchForecast, WatchMessages } from './watch-chat.js';
 import { judge, MAX_CONDITIONS, type WatchCondition } from './watch-condition.js';
 import { MAX_WATCHES_PER_PERSON } from './watch-limits.js';
-import { WatchPosts } from './watch-posts.js';
+import { type KnownCheck, WatchPosts } from './watch-posts.js';
 import {
   checkInterval,
   type NextCheck,
@@ -83,6 +83,9 @@ export type EventDates =
 const MEND_EVERY_MS = 3_600_000;
 /** Report calls in a row answering "not found" that end an event's watches. */
 const NOT_FOUND_ENDS = 2;
+
+/** A change to one condition's state, applied to the state as stored. */
+type ConditionChange = (state: ConditionState) => ConditionState;
 
 /** Watches in one conversation (`channel`: a channel id, or a person's id for their own), or that one person set or added to. */
 export interface WatchFilter {
@@ -521,16 +524,17 @@ export class WatchService<M> {
     // One forecast a check, from the stored history: every watch of the event judges it.
     const ahead = watches.length > 0 ? await this.#forecastOf(eventId, report) : undefined;
     if (ahead) this.#ahead.set(eventId, ahead);
+    // The cards say this check and the pace of checks: read once for every watch of the event.
+    const known = { check, intervalMs: watches.length > 0 ? await this.intervalMs() : 0 };
     for (const watch of watches) {
       try {
-        await this.#carry(watch, check, ahead);
+        await this.#carry(watch, check, known, ahead);
       } catch (error) {
         this.#o.logger.warn('A watch could not be brought up to date', { channel: watch.channel, eventId, error });
       }
     }
   }
 
-  /** Judges each condition of one watch on a check, alerts each crossing once, edits the card. */
   async #forecastOf(eventId: string, report: EventReport): Promise<WatchForecast | undefined> {
     try {
       return await this.#o.forecast?.(eventId, report);
@@ -540,7 +544,11 @@ export class WatchService<M> {
     }
   }
 
-  async #carry(watch: Watch, check: EventCheck, ahead?: WatchForecast): Promise<void> {
+  /**
+   * Judges each condition of one watch on a check, alerts each crossing once, edits the card. What
+   * the check changes is written in one update; a crossing is written as soon as its alert is out.
+   */
+  async #carry(watch: Watch, check: EventCheck, known: KnownCheck, ahead?: WatchForecast): Promise<void> {
     // Figures go to a channel shared with another organization only where someone confirmed it
     // (a watch set before, or a channel shared since, pauses and its owner is told).
     if ((await this.figuresMayGo(watch)) === 'no') {
@@ -558,27 +566,39 @@ export class WatchService<M> {
       forecast: ahead?.forecast,
       startsAtMs: ahead?.startsAtMs,
     };
+    const changes = new Map<string, ConditionChange>();
     for (const state of watch.conditions) {
       const judgement = judge(state.condition, reading);
       if ('unknown' in judgement) {
-        await this.#setCondition(watch, state.key, (c) => ({ ...c, unknown: judgement.unknown }));
+        changes.set(state.key, (c) => ({ ...c, unknown: judgement.unknown }));
         continue;
       }
       if (state.armed && judgement.met) {
         const fired = { ...state, lastValue: judgement.value, unknown: undefined };
         const posted = await this.#posts.alert(watch, fired, judgement.value, check);
-        if (posted === 'refused') return;
+        if (posted === 'refused') {
+          await this.#setConditions(watch, changes);
+          return;
+        }
         if (posted === 'busy') continue;
-        await this.#setCondition(watch, state.key, (c) => ({
-          ...c,
-          armed: false,
-          crossings: Math.max(c.crossings, state.crossings + 1),
-          lastValue: judgement.value,
-          unknown: undefined,
-        }));
+        await this.#setConditions(
+          watch,
+          new Map([
+            [
+              state.key,
+              (c: ConditionState) => ({
+                ...c,
+                armed: false,
+                crossings: Math.max(c.crossings, state.crossings + 1),
+                lastValue: judgement.value,
+                unknown: undefined,
+              }),
+            ],
+          ]),
+        );
       } else {
         const rearm = !state.armed && judgement.cleared;
-        await this.#setCondition(watch, state.key, (c) => ({
+        changes.set(state.key, (c) => ({
           ...c,
           armed: c.armed || rearm,
           lastValue: judgement.value,
@@ -586,14 +606,17 @@ export class WatchService<M> {
         }));
       }
     }
-    const current = await this.#o.store.get(watch.channel, watch.eventId);
-    if (current && current.createdAt === watch.createdAt) await this.#posts.showCard(current, 'active');
+    const current =
+      (await this.#setConditions(watch, changes)) ?? (await this.#o.store.get(watch.channel, watch.eventId));
+    if (current && current.createdAt === watch.createdAt) await this.#posts.showCard(current, 'active', known);
   }
 
-  async #setCondition(watch: Watch, key: string, change: (state: ConditionState) => ConditionState): Promise<void> {
-    await this.#o.store.update(watch.channel, watch.eventId, (current) => {
+  /** Applies condition changes in one write, to this watch only (not one set again since); the watch as written. */
+  async #setConditions(watch: Watch, changes: ReadonlyMap<string, ConditionChange>): Promise<Watch | undefined> {
+    if (changes.size === 0) return undefined;
+    return this.#o.store.update(watch.channel, watch.eventId, (current) => {
       if (!current || current.createdAt !== watch.createdAt) return undefined;
-      return { ...current, conditions: current.conditions.map((c) => (c.key === key ? change(c) : c)) };
+      return { ...current, conditions: current.conditions.map((c) => changes.get(c.key)?.(c) ?? c) };
     });
   }
 
