@@ -5,7 +5,7 @@ import { parseId } from '../ticketing/ids.js';
 import type { RateLimitSpec } from '../ticketing/rate-limit.js';
 import type { TicketingEvent } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
-import { systemClock } from '../time/clock.js';
+import { sleepOn, systemClock } from '../time/clock.js';
 import type { CatalogShare, CrawlStamp } from './catalog-share.js';
 
 /** One complete crawl of the organization's events. */
@@ -256,7 +256,7 @@ export class EventCatalog {
     const deadline = this.#clock.now() + patienceMs;
     const pollMs = this.#sharedPollMs;
     for (let polls = Math.ceil(patienceMs / pollMs); polls > 0 && this.#clock.now() < deadline; polls -= 1) {
-      await new Promise((resolve) => setTimeout(resolve, pollMs));
+      await sleepOn(this.#clock, pollMs);
       const next = await share.stamp();
       if (next && next.asOf > after) {
         const adopted = await this.#adoptShared(share, next);
