@@ -1,5 +1,8 @@
 import type { Watch } from './watch.js';
 
+/** Why a watch was paused when its channel turned out to be shared with another organization. */
+export const SHARED_CHANNEL_PAUSE = 'shared_with_another_organization';
+
 /** Who can read a conversation, as far as figures go: the organization alone, another organization too, or Slack could not say. */
 export type ConversationSharing = 'internal' | 'external' | 'unknown';
 

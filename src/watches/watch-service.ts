@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { isUpcoming } from '../catalog/is-upcoming.js';
 import type { Logger } from '../logger.js';
-import { soldFigure } from '../reports/report-figures.js';
 import { ClaimedWork, type ClaimOutcome } from '../store/claimed-work.js';
 import type { ClaimStore } from '../store/claims.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
+import { CheckCarrier } from './check-carrier.js';
 import { type ConversationSharing, watchFiguresMayGo } from './figures-may-go.js';
-import { type ConditionState, type EventCheck, newConditionState, type Watch } from './watch.js';
+import { type EventCheck, newConditionState, type Watch } from './watch.js';
 import type { EndReason, WatchChat, WatchForecast, WatchMessages } from './watch-chat.js';
 import { judge, MAX_CONDITIONS, type WatchCondition } from './watch-condition.js';
 import { MAX_WATCHES_PER_PERSON } from './watch-limits.js';
-import { type KnownCheck, WatchPosts } from './watch-posts.js';
+import { WatchPosts } from './watch-posts.js';
 import {
   checkInterval,
   type NextCheck,
@@ -68,9 +68,6 @@ export interface WatchServiceOptions<M> {
   forecast?: (eventId: string, report: EventReport) => Promise<WatchForecast | undefined>;
 }
 
-/** Why a watch was paused when its channel turned out to be shared with another organization. */
-export const SHARED_CHANNEL_PAUSE = 'shared_with_another_organization';
-
 /**
  * An event as the catalog in memory has it now: its dates (and the plain date it ends on, for an
  * all-day event), or that a complete crawl read after `asOf` no longer lists it.
@@ -83,9 +80,6 @@ export type EventDates =
 const MEND_EVERY_MS = 3_600_000;
 /** Report calls in a row answering "not found" that end an event's watches. */
 const NOT_FOUND_ENDS = 2;
-
-/** A change to one condition's state, applied to the state as stored. */
-type ConditionChange = (state: ConditionState) => ConditionState;
 
 /** Watches in one conversation (`channel`: a channel id, or a person's id for their own), or that one person set or added to. */
 export interface WatchFilter {
@@ -179,9 +173,8 @@ export class WatchService<M> {
   readonly #o: WatchServiceOptions<M>;
   readonly #work: ClaimedWork;
   readonly #posts: WatchPosts<M>;
+  readonly #checks: CheckCarrier<M>;
   #lastMend = Number.NEGATIVE_INFINITY;
-  /** Each event's forecast at its last check here (what its card shows). */
-  readonly #ahead = new Map<string, WatchForecast>();
 
   constructor(options: WatchServiceOptions<M>) {
     this.#o = options;
@@ -204,8 +197,18 @@ export class WatchService<M> {
       clock: options.clock,
       logger: options.logger,
       intervalMs: () => this.intervalMs(),
-      ahead: (eventId) => this.#ahead.get(eventId),
+      ahead: (eventId) => this.#checks.ahead(eventId),
       onAlert: options.onAlert,
+    });
+    this.#checks = new CheckCarrier<M>({
+      store: options.store,
+      posts: this.#posts,
+      clock: options.clock,
+      logger: options.logger,
+      intervalMs: () => this.intervalMs(),
+      figuresMayGo: (watch) => this.figuresMayGo(watch),
+      forecast: options.forecast,
+      onCheck: options.onCheck,
     });
   }
 
@@ -381,7 +384,7 @@ export class WatchService<M> {
   async observe(eventId: string, report: EventReport, readAt?: number): Promise<void> {
     const watched = (await this.#o.store.schedule()).find((e) => e.eventId === eventId);
     if (!watched?.watches.some((w) => !w.paused)) return;
-    await this.#apply(eventId, report, 'person', readAt);
+    await this.#checks.apply(eventId, report, 'person', readAt);
   }
 
   /**
@@ -489,7 +492,7 @@ export class WatchService<M> {
       return { kind: 'no-spare-slot', eventId: next.eventId };
     }
     try {
-      await this.#apply(next.eventId, report, 'watch');
+      await this.#checks.apply(next.eventId, report, 'watch');
       await this.#work.settle(key, 'done');
     } catch (error) {
       await this.#work.settle(key, 'failed').catch(() => undefined);
@@ -497,127 +500,6 @@ export class WatchService<M> {
       return { kind: 'failed', eventId: next.eventId, error };
     }
     return { kind: 'checked', eventId: next.eventId };
-  }
-
-  /** Records a check of the event and carries it to each of its watches. */
-  async #apply(eventId: string, report: EventReport, source: 'watch' | 'person', readAt?: number): Promise<void> {
-    const now = Math.min(readAt ?? Number.POSITIVE_INFINITY, this.#o.clock.now());
-    const previous = await this.#o.store.lastCheck(eventId);
-    const sold = soldFigure(report)?.value;
-    const previousSold = previous ? soldFigure(previous.report)?.value : undefined;
-    const rose = sold !== undefined && (previousSold === undefined || sold > previousSold);
-    const check: EventCheck = {
-      eventId,
-      checkedAt: now,
-      report,
-      previousSold,
-      previousCheckedAt: previous?.checkedAt,
-      // The first check is the baseline: a stall is counted from it.
-      lastSaleAt: rose || previous?.lastSaleAt === undefined ? now : previous.lastSaleAt,
-      checks: (previous?.checks ?? 0) + 1,
-    };
-    const recorded = await this.#o.store.recordCheck(check);
-    // A later report is already recorded, or the event is watched no more.
-    if (recorded !== check) return;
-    this.#o.onCheck?.(source, previous ? now - previous.checkedAt : undefined);
-    const watches = (await this.#o.store.ofEvent(eventId)).filter((w) => !w.paused);
-    // One forecast a check, from the stored history: every watch of the event judges it.
-    const ahead = watches.length > 0 ? await this.#forecastOf(eventId, report) : undefined;
-    if (ahead) this.#ahead.set(eventId, ahead);
-    // The cards say this check and the pace of checks: read once for every watch of the event.
-    const known = { check, intervalMs: watches.length > 0 ? await this.intervalMs() : 0 };
-    for (const watch of watches) {
-      try {
-        await this.#carry(watch, check, known, ahead);
-      } catch (error) {
-        this.#o.logger.warn('A watch could not be brought up to date', { channel: watch.channel, eventId, error });
-      }
-    }
-  }
-
-  async #forecastOf(eventId: string, report: EventReport): Promise<WatchForecast | undefined> {
-    try {
-      return await this.#o.forecast?.(eventId, report);
-    } catch (error) {
-      this.#o.logger.info('No forecast for a watch check', { eventId, error });
-      return undefined;
-    }
-  }
-
-  /**
-   * Judges each condition of one watch on a check, alerts each crossing once, edits the card. What
-   * the check changes is written in one update; a crossing is written as soon as its alert is out.
-   */
-  async #carry(watch: Watch, check: EventCheck, known: KnownCheck, ahead?: WatchForecast): Promise<void> {
-    // Figures go to a channel shared with another organization only where someone confirmed it
-    // (a watch set before, or a channel shared since, pauses and its owner is told).
-    if ((await this.figuresMayGo(watch)) === 'no') {
-      await this.#posts.pause(watch, SHARED_CHANNEL_PAUSE);
-      return;
-    }
-    // Movement compares only checks made while this watch existed: a check from before it (a
-    // watch of the event elsewhere, or one ended since) is no baseline for it.
-    const sinceWatched = check.previousCheckedAt !== undefined && check.previousCheckedAt >= watch.createdAt;
-    const reading = {
-      report: check.report,
-      previousSold: sinceWatched ? check.previousSold : undefined,
-      lastSaleAt: check.lastSaleAt === undefined ? undefined : Math.max(check.lastSaleAt, watch.createdAt),
-      now: check.checkedAt,
-      forecast: ahead?.forecast,
-      startsAtMs: ahead?.startsAtMs,
-    };
-    const changes = new Map<string, ConditionChange>();
-    for (const state of watch.conditions) {
-      const judgement = judge(state.condition, reading);
-      if ('unknown' in judgement) {
-        changes.set(state.key, (c) => ({ ...c, unknown: judgement.unknown }));
-        continue;
-      }
-      if (state.armed && judgement.met) {
-        const fired = { ...state, lastValue: judgement.value, unknown: undefined };
-        const posted = await this.#posts.alert(watch, fired, judgement.value, check);
-        if (posted === 'refused') {
-          await this.#setConditions(watch, changes);
-          return;
-        }
-        if (posted === 'busy') continue;
-        await this.#setConditions(
-          watch,
-          new Map([
-            [
-              state.key,
-              (c: ConditionState) => ({
-                ...c,
-                armed: false,
-                crossings: Math.max(c.crossings, state.crossings + 1),
-                lastValue: judgement.value,
-                unknown: undefined,
-              }),
-            ],
-          ]),
-        );
-      } else {
-        const rearm = !state.armed && judgement.cleared;
-        changes.set(state.key, (c) => ({
-          ...c,
-          armed: c.armed || rearm,
-          lastValue: judgement.value,
-          unknown: undefined,
-        }));
-      }
-    }
-    const current =
-      (await this.#setConditions(watch, changes)) ?? (await this.#o.store.get(watch.channel, watch.eventId));
-    if (current && current.createdAt === watch.createdAt) await this.#posts.showCard(current, 'active', known);
-  }
-
-  /** Applies condition changes in one write, to this watch only (not one set again since); the watch as written. */
-  async #setConditions(watch: Watch, changes: ReadonlyMap<string, ConditionChange>): Promise<Watch | undefined> {
-    if (changes.size === 0) return undefined;
-    return this.#o.store.update(watch.channel, watch.eventId, (current) => {
-      if (!current || current.createdAt !== watch.createdAt) return undefined;
-      return { ...current, conditions: current.conditions.map((c) => changes.get(c.key)?.(c) ?? c) };
-    });
   }
 
   /**

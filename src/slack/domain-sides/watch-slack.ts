@@ -8,8 +8,8 @@ import {
   watchPausedMessage,
   watchSummaryMessage,
 } from '../../render/watch-blocks.js';
+import { SHARED_CHANNEL_PAUSE } from '../../watches/figures-may-go.js';
 import type { WatchChat, WatchMessages } from '../../watches/watch-chat.js';
-import { SHARED_CHANNEL_PAUSE } from '../../watches/watch-service.js';
 import { counted, dmConversations, findPosted, postCounted, repliedInThread } from '../answers/posted-messages.js';
 import { channelProblem, personRefusal } from '../answers/slack-errors.js';
 

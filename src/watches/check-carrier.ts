@@ -1,0 +1,170 @@
+import type { Logger } from '../logger.js';
+import { soldFigure } from '../reports/report-figures.js';
+import type { EventReport } from '../ticketing/schemas.js';
+import type { Clock } from '../time/clock.js';
+import { SHARED_CHANNEL_PAUSE } from './figures-may-go.js';
+import type { ConditionState, EventCheck, Watch } from './watch.js';
+import type { WatchForecast } from './watch-chat.js';
+import { judge } from './watch-condition.js';
+import type { KnownCheck, WatchPosts } from './watch-posts.js';
+import type { WatchStore } from './watch-store.js';
+
+export interface CheckCarrierOptions<M> {
+  store: WatchStore;
+  posts: WatchPosts<M>;
+  clock: Clock;
+  logger: Logger;
+  /** How often each watched event is checked now (the cards say it). */
+  intervalMs: () => Promise<number>;
+  /** Whether a watch's figures may go to its conversation (`watchFiguresMayGo`). */
+  figuresMayGo: (watch: Watch) => Promise<'yes' | 'no' | 'unknown'>;
+  /** The event's forecast from its stored history, with the report just read. */
+  forecast?: ((eventId: string, report: EventReport) => Promise<WatchForecast | undefined>) | undefined;
+  /** Hears each check: where its report came from, and the time since the event's previous check. */
+  onCheck?: ((source: 'watch' | 'person', sincePreviousMs: number | undefined) => void) | undefined;
+}
+
+/** A change to one condition's state, applied to the state as stored. */
+type ConditionChange = (state: ConditionState) => ConditionState;
+
+/**
+ * A report of a watched event, carried to its watches: recorded as the event's check, judged by
+ * each watch's conditions against the check before (and the forecast), each crossing alerted once
+ * in the card's thread, each card edited. Whoever read the report (the scheduler's spare slot or a
+ * person) hands it here.
+ */
+export class CheckCarrier<M> {
+  readonly #o: CheckCarrierOptions<M>;
+  /** Each event's forecast at its last check here (what its card shows). */
+  readonly #ahead = new Map<string, WatchForecast>();
+
+  constructor(options: CheckCarrierOptions<M>) {
+    this.#o = options;
+  }
+
+  /** The event's forecast at its last check here, if one was known. */
+  ahead(eventId: string): WatchForecast | undefined {
+    return this.#ahead.get(eventId);
+  }
+
+  /** Records a check of the event and carries it to each of its watches. */
+  async apply(eventId: string, report: EventReport, source: 'watch' | 'person', readAt?: number): Promise<void> {
+    const now = Math.min(readAt ?? Number.POSITIVE_INFINITY, this.#o.clock.now());
+    const previous = await this.#o.store.lastCheck(eventId);
+    const sold = soldFigure(report)?.value;
+    const previousSold = previous ? soldFigure(previous.report)?.value : undefined;
+    const rose = sold !== undefined && (previousSold === undefined || sold > previousSold);
+    const check: EventCheck = {
+      eventId,
+      checkedAt: now,
+      report,
+      previousSold,
+      previousCheckedAt: previous?.checkedAt,
+      // The first check is the baseline: a stall is counted from it.
+      lastSaleAt: rose || previous?.lastSaleAt === undefined ? now : previous.lastSaleAt,
+      checks: (previous?.checks ?? 0) + 1,
+    };
+    const recorded = await this.#o.store.recordCheck(check);
+    // A later report is already recorded, or the event is watched no more.
+    if (recorded !== check) return;
+    this.#o.onCheck?.(source, previous ? now - previous.checkedAt : undefined);
+    const watches = (await this.#o.store.ofEvent(eventId)).filter((w) => !w.paused);
+    // One forecast a check, from the stored history: every watch of the event judges it.
+    const ahead = watches.length > 0 ? await this.#forecastOf(eventId, report) : undefined;
+    if (ahead) this.#ahead.set(eventId, ahead);
+    // The cards say this check and the pace of checks: read once for every watch of the event.
+    const known = { check, intervalMs: watches.length > 0 ? await this.#o.intervalMs() : 0 };
+    for (const watch of watches) {
+      try {
+        await this.#carry(watch, check, known, ahead);
+      } catch (error) {
+        this.#o.logger.warn('A watch could not be brought up to date', { channel: watch.channel, eventId, error });
+      }
+    }
+  }
+
+  async #forecastOf(eventId: string, report: EventReport): Promise<WatchForecast | undefined> {
+    try {
+      return await this.#o.forecast?.(eventId, report);
+    } catch (error) {
+      this.#o.logger.info('No forecast for a watch check', { eventId, error });
+      return undefined;
+    }
+  }
+
+  /**
+   * Judges each condition of one watch on a check, alerts each crossing once, edits the card. What
+   * the check changes is written in one update; a crossing is written as soon as its alert is out.
+   */
+  async #carry(watch: Watch, check: EventCheck, known: KnownCheck, ahead?: WatchForecast): Promise<void> {
+    // Figures go to a channel shared with another organization only where someone confirmed it
+    // (a watch set before, or a channel shared since, pauses and its owner is told).
+    if ((await this.#o.figuresMayGo(watch)) === 'no') {
+      await this.#o.posts.pause(watch, SHARED_CHANNEL_PAUSE);
+      return;
+    }
+    // Movement compares only checks made while this watch existed: a check from before it (a
+    // watch of the event elsewhere, or one ended since) is no baseline for it.
+    const sinceWatched = check.previousCheckedAt !== undefined && check.previousCheckedAt >= watch.createdAt;
+    const reading = {
+      report: check.report,
+      previousSold: sinceWatched ? check.previousSold : undefined,
+      lastSaleAt: check.lastSaleAt === undefined ? undefined : Math.max(check.lastSaleAt, watch.createdAt),
+      now: check.checkedAt,
+      forecast: ahead?.forecast,
+      startsAtMs: ahead?.startsAtMs,
+    };
+    const changes = new Map<string, ConditionChange>();
+    for (const state of watch.conditions) {
+      const judgement = judge(state.condition, reading);
+      if ('unknown' in judgement) {
+        changes.set(state.key, (c) => ({ ...c, unknown: judgement.unknown }));
+        continue;
+      }
+      if (state.armed && judgement.met) {
+        const fired = { ...state, lastValue: judgement.value, unknown: undefined };
+        const posted = await this.#o.posts.alert(watch, fired, judgement.value, check);
+        if (posted === 'refused') {
+          await this.#setConditions(watch, changes);
+          return;
+        }
+        if (posted === 'busy') continue;
+        await this.#setConditions(
+          watch,
+          new Map([
+            [
+              state.key,
+              (c: ConditionState) => ({
+                ...c,
+                armed: false,
+                crossings: Math.max(c.crossings, state.crossings + 1),
+                lastValue: judgement.value,
+                unknown: undefined,
+              }),
+            ],
+          ]),
+        );
+      } else {
+        const rearm = !state.armed && judgement.cleared;
+        changes.set(state.key, (c) => ({
+          ...c,
+          armed: c.armed || rearm,
+          lastValue: judgement.value,
+          unknown: undefined,
+        }));
+      }
+    }
+    const current =
+      (await this.#setConditions(watch, changes)) ?? (await this.#o.store.get(watch.channel, watch.eventId));
+    if (current && current.createdAt === watch.createdAt) await this.#o.posts.showCard(current, 'active', known);
+  }
+
+  /** Applies condition changes in one write, to this watch only (not one set again since); the watch as written. */
+  async #setConditions(watch: Watch, changes: ReadonlyMap<string, ConditionChange>): Promise<Watch | undefined> {
+    if (changes.size === 0) return undefined;
+    return this.#o.store.update(watch.channel, watch.eventId, (current) => {
+      if (!current || current.createdAt !== watch.createdAt) return undefined;
+      return { ...current, conditions: current.conditions.map((c) => changes.get(c.key)?.(c) ?? c) };
+    });
+  }
+}
