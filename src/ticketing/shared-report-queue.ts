@@ -4,7 +4,7 @@ import { type Job, Queue, Worker } from 'bullmq';
 import { type Logger, silentLogger } from '../logger.js';
 import type { RedisConnection } from '../store/store-handle.js';
 import type { Clock } from '../time/clock.js';
-import { every, sleep, systemClock } from '../time/clock.js';
+import { every, systemClock } from '../time/clock.js';
 import { type CancelledError, RateLimitedError } from './errors.js';
 import { assertRateLimit, type RateLimitSpec } from './rate-limit.js';
 import type { RateLimitObservation } from './rate-limit-headers.js';
@@ -15,16 +15,8 @@ import { ReportSlots } from './report-slots.js';
 import type { RequesterKind, WaitingLimits } from './report-waiting.js';
 import type { EventReport } from './schemas.js';
 import type { ScriptRunner } from './shared-budget.js';
+import { SharedReportTurns } from './shared-report-turns.js';
 import { type ReportHold, SharedReportWaiting } from './shared-report-waiting.js';
-import {
-  ANYONE_WAITING,
-  MAX_PRIORITY,
-  SEND_BACK,
-  START_TURN,
-  TURN,
-  TURN_NOW,
-  TURN_WAIT_MS,
-} from './shared-turn-scripts.js';
 import type { WatchShareOptions } from './watch-share.js';
 
 /** A report request as it waits in Redis: the event, and where its answer goes. */
@@ -182,16 +174,8 @@ export class SharedReportQueue<D> {
   readonly #holdOf = new Map<string, ReportHold>();
   readonly #run: ScriptRunner;
   readonly #keys: ReportQueueKeys;
-  /** The keys of turns: the rounds' state, the started jobs, BullMQ's queued and active jobs, its marker. */
-  readonly #turnKeys: {
-    state: string;
-    started: string;
-    wait: string;
-    prioritized: string;
-    delayed: string;
-    active: string;
-    marker: string;
-  };
+  /** People's turns across replicas. */
+  readonly #turns: SharedReportTurns;
   readonly #lockMs: number;
   readonly #deadlineMs: number;
   readonly #snapshotMs: number;
@@ -257,15 +241,23 @@ export class SharedReportQueue<D> {
       slots: this.#slots.keys.slots,
       state: this.#slots.keys.state,
     };
-    this.#turnKeys = {
-      state: this.#queue.toKey('turns'),
-      started: this.#queue.toKey('turns-started'),
-      wait: bullKeys.wait as string,
-      prioritized: bullKeys.prioritized as string,
-      delayed: bullKeys.delayed as string,
-      active: bullKeys.active as string,
-      marker: bullKeys.marker as string,
-    };
+    this.#turns = new SharedReportTurns({
+      run: this.#run,
+      keys: {
+        state: this.#queue.toKey('turns'),
+        started: this.#queue.toKey('turns-started'),
+        wait: bullKeys.wait as string,
+        prioritized: bullKeys.prioritized as string,
+        delayed: bullKeys.delayed as string,
+        active: bullKeys.active as string,
+        marker: bullKeys.marker as string,
+      },
+      personKey: (requester) => this.#queue.toKey(`turns:${requester}`),
+      jobKeyPrefix: this.#queue.toKey(''),
+      deadlineMs: this.#deadlineMs,
+      lockMs: this.#lockMs,
+      logger: this.#logger,
+    });
     this.#worker = new Worker<ReportJob<D>>(name, (job, _token, signal) => this.#process(job, options, signal), {
       connection,
       prefix,
@@ -330,7 +322,7 @@ export class SharedReportQueue<D> {
     const hold = options.hold ?? (requester ? await this.reserve(eventId, requester, options) : undefined);
     try {
       const requestedAt = this.#clock.now();
-      const { round, priority } = await this.#turn(requester);
+      const { round, priority } = await this.#turns.next(requester);
       const data: ReportJob<D> = {
         eventId,
         delivery,
@@ -355,50 +347,6 @@ export class SharedReportQueue<D> {
     await this.#waiting
       .release(hold)
       .catch((error: unknown) => this.#logger.warn('Could not give back a place among reports waiting', { error }));
-  }
-
-  /** The next turn of `requester` (see `TURN`), the same on every replica. */
-  async #turn(requester: string | undefined): Promise<{ round: number; priority: number }> {
-    const person = requester !== undefined && requester !== '';
-    const { state, wait, prioritized, delayed, active } = this.#turnKeys;
-    const lastKey = person ? this.#queue.toKey(`turns:${requester}`) : state;
-    const [round, priority] = (await this.#run(
-      TURN,
-      [state, lastKey, wait, prioritized, delayed, active],
-      // A person's last round is kept as long as their request may wait: after that, it holds nobody back.
-      [person ? '1' : '0', String(Math.max(1, Math.ceil(this.#deadlineMs))), String(MAX_PRIORITY)],
-    )) as [number, number];
-    return { round: Number(round), priority: Number(priority) };
-  }
-
-  /**
-   * A job has started (`START_TURN`): jobs handed out after it may take their slots, and later
-   * newcomers join its round. Best effort: a missed mark makes those after it wait `TURN_WAIT_MS`.
-   */
-  async #started(jobId: string, round: number | undefined): Promise<void> {
-    await this.#run(
-      START_TURN,
-      [this.#turnKeys.state, this.#turnKeys.started],
-      [typeof round === 'number' ? String(round) : '', jobId, String(this.#deadlineMs + this.#lockMs)],
-    ).catch((error: unknown) => this.#logger.warn('Could not advance the report turns', { error }));
-  }
-
-  /**
-   * Whether a job handed out may take its slot now (`TURN_NOW`): it waits (briefly) for the jobs
-   * handed out whose turn comes first to start, and goes back when one whose turn comes first waits.
-   */
-  async #inTurn(job: Job<ReportJob<D>>): Promise<boolean> {
-    const { active, started, prioritized } = this.#turnKeys;
-    const keys = [active, started, prioritized];
-    const args = [job.id as string, String(job.priority ?? 0), this.#queue.toKey('')];
-    const giveUpAt = performance.now() + TURN_WAIT_MS;
-    for (;;) {
-      // Redis refusing the script: the slot itself is still the rule.
-      const now = Number(await this.#run(TURN_NOW, keys, args).catch(() => 1));
-      if (now === -1) return false;
-      if (now === 1 || performance.now() >= giveUpAt) return true;
-      await sleep(5);
-    }
   }
 
   /**
@@ -518,10 +466,8 @@ export class SharedReportQueue<D> {
     const cached = await this.cached(eventId, options);
     if (cached) return cached.report;
     await this.#ready;
-    const { wait, prioritized, delayed, active, started } = this.#turnKeys;
-    const waiting = await this.#run(ANYONE_WAITING, [wait, prioritized, delayed, active, started], []);
     // With people waiting, only the watches' share (`ReportSlots.takeSpare`).
-    const slot = await this.#slots.takeSpare(Number(waiting) === 1);
+    const slot = await this.#slots.takeSpare(await this.#turns.anyoneWaiting());
     if (slot === undefined) return undefined;
     const { outcome } = await this.#inSlot(slot, eventId, () => fetch(AbortSignal.timeout(this.#deadlineMs)));
     if (outcome.kind === 'failed') throw outcome.error;
@@ -600,7 +546,7 @@ export class SharedReportQueue<D> {
     if (typeof data?.eventId !== 'string' || typeof data.requestedAt !== 'number') {
       // Its hash was evicted or flushed: nothing says whom to answer (the asking replica says "lost").
       this.#logger.warn('A report job without its data was dropped', { jobId: job.id });
-      await this.#started(id, undefined);
+      await this.#turns.started(id, undefined);
       return;
     }
     const request = job.data;
@@ -609,19 +555,19 @@ export class SharedReportQueue<D> {
     // Asked twice while queued: the second job finds the first one's report (unless asked fresh).
     const cached = request.fresh ? undefined : await this.cached(request.eventId);
     if (cached) {
-      await this.#started(id, request.round);
+      await this.#turns.started(id, request.round);
       outcome = { kind: 'report', report: cached.report };
     } else if (this.#clock.now() >= deadline) {
       // Its asker's replica, which would have taken it out of the queue, is gone.
-      await this.#started(id, request.round);
+      await this.#turns.started(id, request.round);
       outcome = { kind: 'failed', error: reportDeadlineError() };
     } else {
       // Not its turn: back behind the one whose turn it is, under the pause that one went back with.
-      if (!(await this.#inTurn(job))) return this.#sendBack(id, 0);
+      if (!(await this.#turns.inTurn(id, job.priority))) return this.#sendBack(id, 0);
       const grant = await this.#slots.take();
       // No slot: back to the head of its round, every worker paused until one may free.
       if ('waitMs' in grant) return this.#sendBack(id, grant.waitMs);
-      await this.#started(id, request.round);
+      await this.#turns.started(id, request.round);
       outcome = await this.#fetch(id, request, grant.slot, options, signal, deadline);
     }
     // Answered: no longer among the reports its requester waits for.
@@ -664,7 +610,7 @@ export class SharedReportQueue<D> {
    */
   async #sendBack(jobId: string, waitMs: number): Promise<never> {
     if (waitMs > 0) await this.#queue.rateLimit(waitMs);
-    await this.#run(SEND_BACK, [this.#turnKeys.marker, this.#turnKeys.started], [jobId]);
+    await this.#turns.sendBack(jobId);
     throw Worker.RateLimitError();
   }
 }
