@@ -115,6 +115,8 @@ export class DigestRunner<M> implements DigestRunning {
   /** Prunes settled claims, one retention for every kind of claimed work. */
   readonly #work: ClaimedWork;
   readonly #retries = new Map<string, { cancel: AbortController; attempt: number }>();
+  /** Once stopped, no retry is scheduled (a run that fails as shutdown goes on leaves its claim `failed`). */
+  #stopped = false;
   readonly #events: DigestComposer<M>;
 
   constructor(options: DigestRunnerOptions<M>) {
@@ -198,6 +200,7 @@ export class DigestRunner<M> implements DigestRunning {
 
   /** Cancels pending retries (shutdown); their claims stay `failed` for the next start to pick up. */
   stop(): void {
+    this.#stopped = true;
     for (const { cancel } of this.#retries.values()) cancel.abort();
     this.#retries.clear();
   }
@@ -315,6 +318,10 @@ export class DigestRunner<M> implements DigestRunning {
     const attempt = (previous?.attempt ?? 0) + 1;
     const delay = Math.min(this.#retryMaxMs, this.#retryBaseMs * 2 ** (attempt - 1));
     const at = this.#options.clock.now() + delay;
+    if (this.#stopped) {
+      this.#retries.delete(key);
+      return undefined;
+    }
     if (at > fire.at + this.#graceMs) {
       this.#retries.delete(key);
       this.#options.logger.error('Gave up on a digest: its grace period is over', {

@@ -314,6 +314,16 @@ describe('digests are never lost and never sent twice', () => {
     });
   });
 
+  it('schedules no retry once stopped: a run failing during shutdown leaves its claim to the next start', async () => {
+    const h = await harness(Date.UTC(2026, 11, 1, 9, 0));
+    const { runner, subscriptions } = await h.start({ temporaryFailures: { count: 1 } });
+    await subscriptions.put(subscription('C1', 'UTC'));
+    runner.stop();
+    expect(await runner.fire('C1')).toMatchObject({ kind: 'failed' });
+    expect(runner.retriesPending()).toEqual([]);
+    expect(h.clock.nextAt()).toBeUndefined();
+  });
+
   it('after a crash mid-post, reads the channel and does not post a digest that went out', async () => {
     const h = await harness(Date.UTC(2026, 11, 1, 9, 0));
     const first = await h.start();
