@@ -133,10 +133,14 @@ function redisLock(
     }
     // Renewed for ten lives at most: work stuck for good (a call that never settles) must not hold
     // every replica off forever; past that the lock lapses as if its holder had died. The renewal
-    // is a lease loop on the clock passed in (waiting for another holder, above, waits on Redis).
-    const renewUntil = clock.now() + 10 * life;
+    // is a lease loop on the clock passed in (a test drives it); its end is whichever comes first
+    // of thirty renewals (one every third of a life) and ten lives of the wall time Redis expires
+    // keys by, so neither a clock moved ahead nor timers running late on a busy machine move it.
+    let renewals = 0;
+    const renewUntil = performance.now() + 10 * life;
     const renewal = every(clock, life / 3, () => {
-      if (clock.now() > renewUntil) {
+      renewals += 1;
+      if (renewals > 30 || performance.now() > renewUntil) {
         renewal.stop();
         logger.error('Work held a Redis lock ten times its life; no longer renewed', { key });
         return;
