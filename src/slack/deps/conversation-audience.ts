@@ -139,9 +139,9 @@ export function conversationAudience(options: ConversationAudienceOptions): Conv
     of(conversation, client = bound) {
       const cached = answers.get(conversation);
       if (cached) return cached;
-      const asked = (
-        client ? lookUp(client, conversation) : Promise.reject(new UnknownAudience('no Slack client yet'))
-      ).catch((error: unknown): Audience => {
+      // Asked before the app exists: not known, and not kept (the next ask, with a client, looks).
+      if (!client) return Promise.resolve({ kind: 'unknown', reason: 'no Slack client yet' });
+      const asked = lookUp(client, conversation).catch((error: unknown): Audience => {
         const reason = slackErrorCode(error) ?? (error instanceof Error ? error.message : String(error));
         // Once per kind of failure: a missing scope would otherwise log at every link.
         const level = warned.has(reason) ? 'debug' : 'warn';

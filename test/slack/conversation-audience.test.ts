@@ -1,0 +1,29 @@
+import { webApi } from '@slack/bolt';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logger.js';
+import { conversationAudience } from '../../src/slack/deps/conversation-audience.js';
+import { type FakeSlack, startFakeSlack } from '../helpers/fake-slack.js';
+import { fakeSlackToken } from '../helpers/fake-tokens.js';
+
+const TOKEN = fakeSlackToken('b', 'conversation-audience');
+let slack: FakeSlack | undefined;
+afterEach(async () => {
+  await slack?.close();
+});
+
+describe('who can read a conversation', () => {
+  it('answers "not known" when asked before the app’s client is bound, and does not keep that answer', async () => {
+    slack = await startFakeSlack();
+    const logs: string[] = [];
+    const audience = conversationAudience({
+      logger: createLogger({ level: 'debug', write: (line) => logs.push(line) }),
+      clock: { now: () => Date.now() },
+    });
+    expect(await audience.of('C0OPS')).toEqual({ kind: 'unknown', reason: 'no Slack client yet' });
+    audience.bind(new webApi.WebClient(TOKEN, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } }));
+    expect(await audience.of('C0OPS')).toEqual({ kind: 'internal', botIsMember: true });
+    slack.conversations.set('C0PARTNER', { id: 'C0PARTNER', is_channel: true, is_member: true, is_ext_shared: true });
+    expect(await audience.of('C0PARTNER')).toEqual({ kind: 'external' });
+    expect(slack.calls.filter((call) => call.method === 'conversations.info')).toHaveLength(2);
+  });
+});
