@@ -94,7 +94,8 @@ export class CheckCarrier<M> {
 
   /**
    * Judges each condition of one watch on a check, alerts each crossing once, edits the card. What
-   * the check changes is written in one update; a crossing is written as soon as its alert is out.
+   * the check changes is written in one update, and before an alert goes out what was judged before
+   * it (a failed post or a crash may end the check there); a crossing as soon as its alert is out.
    */
   async #carry(watch: Watch, check: EventCheck, known: KnownCheck, ahead?: WatchForecast): Promise<void> {
     // Figures go to a channel shared with another organization only where someone confirmed it
@@ -122,12 +123,10 @@ export class CheckCarrier<M> {
         continue;
       }
       if (state.armed && judgement.met) {
+        await this.#flush(watch, changes);
         const fired = { ...state, lastValue: judgement.value, unknown: undefined };
         const posted = await this.#o.posts.alert(watch, fired, judgement.value, check);
-        if (posted === 'refused') {
-          await this.#setConditions(watch, changes);
-          return;
-        }
+        if (posted === 'refused') return;
         if (posted === 'busy') continue;
         await this.#setConditions(
           watch,
@@ -154,9 +153,19 @@ export class CheckCarrier<M> {
         }));
       }
     }
-    const current =
-      (await this.#setConditions(watch, changes)) ?? (await this.#o.store.get(watch.channel, watch.eventId));
-    if (current && current.createdAt === watch.createdAt) await this.#o.posts.showCard(current, 'active', known);
+    const current = (await this.#flush(watch, changes)) ?? (await this.#o.store.get(watch.channel, watch.eventId));
+    if (!current || current.createdAt !== watch.createdAt) return;
+    // The card shows the newest check: one recorded meanwhile (another replica, a person's report)
+    // is not overwritten by this older one, which may have taken a while to carry.
+    const newest = (await this.#o.store.lastCheck(watch.eventId)) ?? check;
+    await this.#o.posts.showCard(current, 'active', { ...known, check: newest });
+  }
+
+  /** Writes the changes gathered so far (and forgets them); the watch as written, if they were. */
+  async #flush(watch: Watch, changes: Map<string, ConditionChange>): Promise<Watch | undefined> {
+    const written = await this.#setConditions(watch, changes);
+    changes.clear();
+    return written;
   }
 
   /** Applies condition changes in one write, to this watch only (not one set again since); the watch as written. */

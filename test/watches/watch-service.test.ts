@@ -10,6 +10,7 @@ import type { WatchCondition } from '../../src/watches/watch-condition.js';
 import type { WatchScheduleRule } from '../../src/watches/watch-schedule.js';
 import { type WatchReports, WatchService, type WatchServiceOptions } from '../../src/watches/watch-service.js';
 import { WatchStore } from '../../src/watches/watch-store.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
@@ -327,15 +328,6 @@ function request(conditions: WatchCondition[], overrides: Partial<Parameters<Wat
   return { channel: 'C0OPS', personal: false, event: EVENT, userId: 'U0ALICE', conditions, ...overrides };
 }
 
-/** Polls until `condition` holds (the store answers from SQLite's thread pool, not in one tick). */
-async function until(condition: () => boolean, what: string) {
-  const deadline = Date.now() + 5_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`never happened: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
-}
-
 /** A reply held at a gate: `aReplying` resolves as it starts (its alert claimed), `open` lets it go. */
 function heldReply() {
   let open: () => void = () => undefined;
@@ -347,15 +339,6 @@ function heldReply() {
     replying = resolve;
   });
   return { gate, open: () => open(), replying: () => replying(), aReplying };
-}
-
-/** The same, for a condition read from the store. */
-async function untilAsync(condition: () => Promise<boolean>, what: string) {
-  const deadline = Date.now() + 5_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`never happened: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 const stateOf = async (h: Harness, key: string, channel = 'C0OPS', eventId = EVENT.id) =>
@@ -672,7 +655,10 @@ describe('WatchService: alerts', () => {
     // Slack holds A's reply for longer than a lease: a claim not renewed would look abandoned.
     h.clock.t += LEASE + 1;
     const claimKey = `watch-alert:C0OPS:${EVENT.id}:${T0}:ticketsSold >= 400:1`;
-    await untilAsync(async () => (await h.opened.claims.get(claimKey))?.at === h.clock.t, 'A renewed its claim');
+    await waitFor(async () => (await h.opened.claims.get(claimKey))?.at === h.clock.t, {
+      what: 'A to renew its claim',
+      timeoutMs: 5_000,
+    });
     await h.replica().observe(EVENT.id, report);
     open();
     await first;
@@ -774,7 +760,12 @@ describe('WatchService: a crash between claiming an alert and settling it', () =
     const dying = new FakeReports();
     dying.mode = 'hang';
     void h.replica({}, { reports: dying }).turn();
-    await until(() => dying.spareCalls.length === 1, 'the dying replica asked for its report');
+    // Polled: the store answers from SQLite's thread pool, not in one tick.
+    await waitFor(() => dying.spareCalls.length === 1, {
+      what: 'the dying replica to ask for its report',
+      timeoutMs: 5_000,
+      intervalMs: 1,
+    });
     const survivor = h.replica();
     expect(await survivor.turn()).toEqual({ kind: 'claimed-elsewhere', eventId: EVENT.id });
     h.clock.t += LEASE + 1;
@@ -1323,5 +1314,43 @@ describe('WatchService: a scheduler turn reads little', () => {
     reads.length = 0;
     expect((await service.turn()).kind).toBe('idle');
     expect(reads.filter((key) => key.startsWith('watch'))).toEqual(['watch:schedule']);
+  });
+});
+
+describe('WatchService: what one check writes, when an alert fails or a newer check overtakes it', () => {
+  it("keeps one condition's re-arm when another's alert fails in the same check, so it alerts when crossed again", async () => {
+    const h = await harness();
+    const service = h.replica();
+    const checkIns: WatchCondition = { kind: 'figure', field: 'checkIns', op: '>=', value: 100 };
+    await service.watch(request([checkIns, soldAtLeast(400)]));
+    await service.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 150, ticketsSold: 300 }));
+    // Check-ins clear (re-armed) in the check where the sales alert fails to post.
+    h.clock.t += 2 * MINUTE;
+    h.slack.failingReplies = 1;
+    await service.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 10, ticketsSold: 450 }));
+    h.clock.t += 2 * MINUTE;
+    await service.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 160, ticketsSold: 450 }));
+    const checkInAlerts = h.slack
+      .alerts()
+      .filter((a) => a.message.kind === 'alert' && a.message.condition === 'checkIns >= 100');
+    expect(checkInAlerts).toHaveLength(2);
+  });
+
+  it('leaves the card showing the newest check when an older check is still being carried', async () => {
+    const h = await harness();
+    const { gate, open, replying, aReplying } = heldReply();
+    const a = h.replica({ replyGate: gate, replying });
+    const b = h.replica({}, { clock: manualClock(T0 + MINUTE) });
+    await a.watch(request([soldAtLeast(400)]));
+    // A's check crosses and is held at its alert; B records a newer check meanwhile.
+    const first = a.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 410 }));
+    await aReplying;
+    await b.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 480 }));
+    open();
+    await first;
+    const cards = h.slack.updates
+      .filter((u) => u.message.kind === 'card')
+      .map((u) => (u.message as { checks?: number }).checks);
+    expect(cards.at(-1)).toBe(2);
   });
 });
