@@ -17,12 +17,12 @@ describe('a suite’s name says what it needs', () => {
   });
 
   it('names every suite that starts bot processes *.processes.test.ts, and no other', () => {
-    const processes = suites.filter((file) => calls(file, /\bstartReplica\(/));
+    const processes = suites.filter((file) => calls(file, /\b(startReplica|useReplicas)\(/));
     expect(processes.sort()).toEqual([...PROCESS_TESTS].sort());
   });
 
   it('names every other suite that starts a redis-server *.redis.test.ts: all of them run in the slow project', () => {
-    const redis = suites.filter((file) => calls(file, /\b(useRedis|startRedis)\(/));
+    const redis = suites.filter((file) => calls(file, /\b(useRedis|startRedis|useReplicas)\(/));
     expect(redis.filter((file) => !SLOW_TESTS.includes(file))).toEqual([]);
     expect(SLOW_TESTS.filter((file) => file.endsWith('.redis.test.ts')).every((file) => redis.includes(file))).toBe(
       true,

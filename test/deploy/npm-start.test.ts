@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { builtSources } from '../helpers/built-sources.js';
+import { followOutput } from '../helpers/script-process.js';
+import { sleep, waitFor } from '../helpers/wait-for.js';
 
 /*
  * `npm start` as an operator runs it, in a folder laid out like a clone: package.json's own start
@@ -77,40 +79,21 @@ function npmStart(env: Record<string, string>, dotEnv: string) {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   leftovers.push(child.pid as number);
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return {
-    child,
-    exited,
-    output: () => ({ stdout, stderr }),
-    async waitFor(pattern: RegExp, timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (!pattern.test(stdout) && !pattern.test(stderr)) {
-        if (Date.now() > deadline || child.exitCode !== null)
-          throw new Error(`no ${pattern} in:\n${stdout}\n${stderr}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    },
-  };
+  return followOutput(child);
 }
 
+/** Waits up to `timeoutMs` for `pids` to be gone; those still alive then. */
 async function gone(pids: number[], timeoutMs: number): Promise<number[]> {
-  const deadline = Date.now() + timeoutMs;
-  while (pids.some(alive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  await waitFor(() => !pids.some(alive), { what: `processes ${pids.join(', ')} to end`, timeoutMs, intervalMs: 100 })
+    // The caller's expectation names the ones left.
+    .catch(() => undefined);
   return pids.filter(alive);
 }
 
 describe('npm start', () => {
   it('reads .env under the environment: the environment wins, and a mistake in the file is named', async () => {
     const start = npmStart({ PORT: '0', HOST: '127.0.0.1' }, 'TICKETING_REPORT_LIMIT=lots\nPORT=not-a-port\n');
-    const code = await Promise.race([start.exited, new Promise((resolve) => setTimeout(resolve, 15_000, 'running'))]);
+    const code = await Promise.race([start.exited, sleep(15_000).then(() => 'running')]);
     expect(code, start.output().stderr).toBe(2);
     const { stderr } = start.output();
     expect(stderr).toMatch(/^ {2}TICKETING_REPORT_LIMIT: expected <requests>\/<window>/m);
@@ -123,7 +106,7 @@ describe('npm start', () => {
     const start = npmStart({ LOG_LEVEL: 'info' }, 'HOST=127.0.0.1\nPORT=0\nLOG_LEVEL=error\n');
     const pid = start.child.pid as number;
     try {
-      await start.waitFor(/open http:\/\/127\.0\.0\.1:\d+\//);
+      await start.waitFor(/open http:\/\/127\.0\.0\.1:\d+\//, 20_000);
       const first = JSON.parse(start.output().stderr.split('\n')[0] ?? '{}') as Record<string, unknown>;
       expect(first.msg).toMatch(/^Read \.env: 3 variable\(s\), under the environment's/);
       expect(first.keptFromEnvironment).toEqual(['LOG_LEVEL']);
@@ -142,7 +125,7 @@ describe('npm start', () => {
   it('stops the bot when npm itself is killed and can pass no signal on', async () => {
     const start = npmStart({ PORT: '0', HOST: '127.0.0.1' }, '');
     const pid = start.child.pid as number;
-    await start.waitFor(/open http:\/\/127\.0\.0\.1:\d+\//);
+    await start.waitFor(/open http:\/\/127\.0\.0\.1:\d+\//, 20_000);
     const bot = descendants(pid);
     leftovers.push(...bot);
     process.kill(pid, 'SIGKILL');

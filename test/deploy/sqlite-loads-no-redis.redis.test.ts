@@ -1,14 +1,13 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { builtScript } from '../helpers/built-sources.js';
-import { EXIT_WITH_PARENT } from '../helpers/exit-with-parent.js';
 import { startFakeSlack } from '../helpers/fake-slack.js';
 import { fakeSlackToken } from '../helpers/fake-tokens.js';
 import { useRedis } from '../helpers/redis-server.js';
+import { startScript } from '../helpers/script-process.js';
 
 /*
  * Issue 16 item 13: one process on SQLite loads no Redis, BullMQ or ioredis code. The bot runs as
@@ -46,48 +45,27 @@ function recorder(file: string): string {
 async function modulesLoadedBy(storeUrl: string, name: string): Promise<string[]> {
   const slack = await startFakeSlack();
   const file = join(folder, `${name}.txt`);
-  const child = spawn(
-    process.execPath,
-    [
-      '--enable-source-maps',
-      '--import',
-      recorder(file),
-      '--import',
-      EXIT_WITH_PARENT,
-      await builtScript('src/main.ts'),
-    ],
+  const bot = await startScript(
+    'src/main.ts',
     {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        LOG_LEVEL: 'info',
-        PORT: '0',
-        HOST: '127.0.0.1',
-        SLACK_BOT_TOKEN: fakeSlackToken('b', name),
-        SLACK_SIGNING_SECRET: 'loaded-modules-signing-secret',
-        SLACK_API_URL: slack.apiUrl,
-        TICKETING_API_URL: 'simulator',
-        STORE_URL: storeUrl,
-      },
-      stdio: ['pipe', 'ignore', 'pipe'],
+      LOG_LEVEL: 'info',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SLACK_BOT_TOKEN: fakeSlackToken('b', name),
+      SLACK_SIGNING_SECRET: 'loaded-modules-signing-secret',
+      SLACK_API_URL: slack.apiUrl,
+      TICKETING_API_URL: 'simulator',
+      STORE_URL: storeUrl,
     },
+    { nodeArgs: ['--import', recorder(file)] },
   );
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   try {
     // Listening, then the first crawl done: what loads lazily after start-up has loaded by then.
-    const deadline = Date.now() + 30_000;
-    while (!(stderr.includes('is listening for Slack') && stderr.includes('Event catalog refreshed'))) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`${name} did not start:\n${stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await bot.waitFor(/is listening for Slack/, 30_000);
+    await bot.waitFor(/Event catalog refreshed/, 30_000);
   } finally {
-    child.kill('SIGTERM');
-    await exited;
+    bot.child.kill('SIGTERM');
+    await bot.exited;
     await slack.close();
   }
   return readFileSync(file, 'utf8').split('\n').filter(Boolean);

@@ -1,15 +1,16 @@
 import { expect } from 'vitest';
+import type { SimPromo } from '../../src/simulator/seed.js';
 import { type BotRig, SIGNING_SECRET } from './bot.js';
 import type { SlackCall } from './fake-slack.js';
-import { blockActionBody, commandBody, postSigned } from './slack-requests.js';
+import { blockActionBody, commandBody, postSigned, viewSubmissionBody } from './slack-requests.js';
 
-/** Sends `/events <text>` as `user`, signed; answers its response_url. */
-export async function command(r: BotRig, text: string, user = 'U0EDITOR') {
+/** Sends `/events <text>` as `user` in `channel` (C0001), signed; answers its response_url. */
+export async function command(r: BotRig, text: string, user = 'U0EDITOR', channel?: string) {
   const responseUrl = r.slack.responseUrl();
   const result = await postSigned(
     r.url,
     SIGNING_SECRET,
-    commandBody({ text, user_id: user, response_url: responseUrl }),
+    commandBody({ text, user_id: user, response_url: responseUrl, ...(channel ? { channel_id: channel } : {}) }),
   );
   expect(result.status).toBe(200);
   return { ...result, responseUrl };
@@ -33,6 +34,31 @@ export async function click(
   return { ...result, responseUrl };
 }
 
+/**
+ * Submits the watch form opened in `channelId` with `eventId` picked and `conditions` typed, as
+ * `userId` (U0EDITOR unless said), signed; what the bot answered at once (a field error, or nothing).
+ */
+export function submitWatchForm(
+  r: BotRig,
+  eventId: string,
+  conditions: string,
+  { channelId, userId }: { channelId: string; userId?: string },
+) {
+  return postSigned(
+    r.url,
+    SIGNING_SECRET,
+    viewSubmissionBody({
+      callbackId: 'watch_modal',
+      privateMetadata: JSON.stringify({ channelId }),
+      ...(userId ? { userId } : {}),
+      values: {
+        event: { event_picker: { type: 'external_select', selected_option: { value: eventId } } },
+        watch_conditions: { watch_conditions: { type: 'plain_text_input', value: conditions } },
+      },
+    }),
+  );
+}
+
 export function responsesTo(r: BotRig, responseUrl: string): SlackCall[] {
   const path = new URL(responseUrl).pathname;
   return r.slack.responses.filter((call) => call.method === path);
@@ -40,6 +66,18 @@ export function responsesTo(r: BotRig, responseUrl: string): SlackCall[] {
 
 export function nthResponse(r: BotRig, responseUrl: string, n = 1) {
   return r.slack.waitFor(() => responsesTo(r, responseUrl)[n - 1]?.args);
+}
+
+/** What a command that needs an event's report says first, while it fetches it. */
+export const FETCHING = ":hourglass_flowing_sand: Fetching the event's report";
+
+/** The answer on a response_url after any "fetching the event's report" notice that came first. */
+export function answerTo(r: BotRig, responseUrl: string) {
+  return r.slack.waitFor(() =>
+    responsesTo(r, responseUrl)
+      .map((call) => call.args)
+      .find((args) => !String(args.text).startsWith(FETCHING)),
+  );
 }
 
 export type Json = Record<string, unknown>;
@@ -51,6 +89,18 @@ export function buttonValue(message: Json, actionId: string): string {
       if (element.action_id === actionId) return String(element.value);
   }
   throw new Error(`no ${actionId} button`);
+}
+
+/** How many report calls the rig's simulator has answered. */
+export const reportCalls = (r: BotRig) => r.sim.stats().log.filter((entry) => entry.path.endsWith('/report')).length;
+
+/** A promo code of a published event (codes are unique within an event). */
+export function publishedPromo(r: BotRig): SimPromo {
+  const promo = r.sim.catalog.promos.find(
+    (p) => r.sim.catalog.events.find((e) => e.id === p.eventId)?.status === 'published',
+  );
+  if (!promo) throw new Error('no promo');
+  return promo;
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   type HistoryMessage,
 } from '../../src/sandbox/conversation-history.js';
 import { parseWebApiArgs } from '../../src/sandbox/web-api-args.js';
+import { waitFor } from './wait-for.js';
 
 /** One call the bot made to the (fake) Slack Web API, or one post to a response_url. */
 export interface SlackCall {
@@ -44,6 +45,7 @@ export interface FakeSlack {
   rateLimitNext(method: string, retryAfterSeconds: number): void;
   /** What `apps.connections.open` answers (Socket Mode). */
   setSocketUrl(url: string): void;
+  /** The first thing `find` gives (not undefined, null or false), looking every 10 ms; fails after `timeoutMs` (10 s). */
   waitFor<T>(find: () => T | undefined, timeoutMs?: number): Promise<T>;
   close(): Promise<void>;
 }
@@ -199,15 +201,8 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       socketUrl = value;
     },
     failNext: (method, error, times = 1) => failures.set(method, { error, times }),
-    waitFor: async (find, timeoutMs = 10_000) => {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const found = find();
-        if (found !== undefined) return found;
-        if (Date.now() > deadline) throw new Error('waitFor timed out');
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-    },
+    waitFor: (find, timeoutMs = 10_000) =>
+      waitFor(find, { what: 'the condition given to slack.waitFor', timeoutMs, intervalMs: 10 }),
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,4 +1,5 @@
 import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
+import { sleep } from './wait-for.js';
 
 export interface RedisRelayOptions {
   /** Each answer from Redis is passed on this much later (a slow link, a refusal that takes its time). @default 0 */
@@ -15,19 +16,29 @@ export interface RedisRelay {
   port: number;
   /** How many connections were made through it: how often the client tried. */
   connections(): number;
+  /** The far end goes away: every connection is dropped, and each new one at once, as while Redis restarts. */
+  down(): void;
+  /** The far end is back where it was (the relay held its port all along). */
+  up(): void;
   close(): Promise<void>;
 }
 
 /**
  * A loopback TCP relay to the server on `port` (plain or TLS, bytes are passed as they are), which
  * counts connections (Redis does not count a failed TLS handshake) and can hold back answers or act
- * on what the client sends, so a test decides when a refusal reaches the client.
+ * on what the client sends, so a test decides when a refusal reaches the client, or when Redis is
+ * away and back.
  */
 export async function startRedisRelay(port: number, options: RedisRelayOptions = {}): Promise<RedisRelay> {
   let connections = 0;
+  let down = false;
   const open = new Set<Socket>();
   const relay = createServer((client) => {
     connections += 1;
+    if (down) {
+      client.destroy();
+      return;
+    }
     const connection = connections;
     const upstream = connect(port, '127.0.0.1');
     const end = () => {
@@ -47,7 +58,7 @@ export async function startRedisRelay(port: number, options: RedisRelayOptions =
       const due = Date.now() + (options.answerDelayMs ?? 0);
       toClient = toClient.then(async () => {
         const wait = due - Date.now();
-        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        if (wait > 0) await sleep(wait); // a slow link: time the answer spends on its way
         if (!client.destroyed) client.write(chunk);
       });
     });
@@ -63,6 +74,13 @@ export async function startRedisRelay(port: number, options: RedisRelayOptions =
   return {
     port: (relay.address() as AddressInfo).port,
     connections: () => connections,
+    down: () => {
+      down = true;
+      for (const socket of open) socket.destroy();
+    },
+    up: () => {
+      down = false;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of open) socket.destroy();

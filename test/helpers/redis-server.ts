@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
+import { waitFor } from './wait-for.js';
 
 /** Debian's redis-server (`.ci/run` installs it when missing). */
 const REDIS = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server';
@@ -55,7 +56,13 @@ export async function startRedis(options: RedisServerOptions = {}): Promise<Redi
       .concat(options.password ? ['--requirepass', options.password] : []),
     { stdio: 'ignore' },
   );
-  for (let i = 0; i < 100 && !(await accepts(port)); i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+  await waitFor(() => accepts(port), {
+    what: `redis-server to accept connections on port ${port}`,
+    intervalMs: 50,
+  }).catch((error: unknown) => {
+    child.kill('SIGKILL');
+    throw error;
+  });
   const auth = options.password ? `:${options.password}@` : '';
   return {
     url: `${options.tls ? 'rediss' : 'redis'}://${auth}127.0.0.1:${port}`,

@@ -1,8 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 import { builtScript } from './built-sources.js';
 import { EXIT_WITH_PARENT } from './exit-with-parent.js';
+import { type FakeSlack, startFakeSlack } from './fake-slack.js';
 import { fakeSlackToken } from './fake-tokens.js';
+import { type RedisServer, startRedis } from './redis-server.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -117,3 +120,54 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
 /** A replica's log line saying it has the event catalog: crawled itself, or taken from another replica. */
 export const catalogReady = (line: Record<string, unknown>) =>
   line.msg === 'Event catalog refreshed' || line.msg === 'Event catalog taken from another replica';
+
+/** What the replicas of a test file share: one redis-server and one stand-in for Slack's Web API. */
+export interface ReplicaSetting {
+  readonly redis: RedisServer;
+  readonly slack: FakeSlack;
+  /** Starts a replica signed with the file's secret; it is killed after the file's tests at the latest. */
+  start(name: string, env: Record<string, string>): Promise<Replica>;
+  /** Stops (SIGTERM) every replica started so far, and waits for them. */
+  stopAll(): Promise<void>;
+  /** Closed after the file's tests, last first, once its replicas are killed (simulators, proxies). */
+  closers: (() => Promise<unknown>)[];
+}
+
+/**
+ * A redis-server and a fake Slack for the whole test file, started before its tests and stopped
+ * after them with every replica `start` started. Read `.redis` and `.slack` inside tests.
+ */
+export function useReplicas(signingSecret: string): ReplicaSetting {
+  let redis: RedisServer | undefined;
+  let slack: FakeSlack | undefined;
+  const replicas: Replica[] = [];
+  const closers: (() => Promise<unknown>)[] = [];
+  beforeAll(async () => {
+    [redis, slack] = await Promise.all([startRedis(), startFakeSlack()]);
+  });
+  afterAll(async () => {
+    await Promise.all(replicas.map((replica) => replica.kill()));
+    for (const close of closers.splice(0).reverse()) await close();
+    await slack?.close();
+    await redis?.stop();
+  });
+  return {
+    get redis() {
+      if (!redis) throw new Error('the redis-server starts before the tests');
+      return redis;
+    },
+    get slack() {
+      if (!slack) throw new Error('the fake Slack starts before the tests');
+      return slack;
+    },
+    start: async (name, env) => {
+      const replica = await startReplica({ name, env, signingSecret });
+      replicas.push(replica);
+      return replica;
+    },
+    stopAll: async () => {
+      await Promise.all(replicas.splice(0).map((replica) => replica.stop()));
+    },
+    closers,
+  };
+}

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { builtScript } from './built-sources.js';
 import { EXIT_WITH_PARENT } from './exit-with-parent.js';
+import { waitFor } from './wait-for.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -13,21 +14,8 @@ export interface ScriptProcess {
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
 }
 
-/**
- * A script of this repository (`src/main.ts`, `src/simulator/cli.ts`), built, run as `npm start` or
- * `npm run simulator` runs it, with exactly `env` (nothing of this process's own but PATH and
- * HOME), ending with the test process.
- */
-export async function startScript(script: string, env: Record<string, string>): Promise<ScriptProcess> {
-  const child = spawn(
-    process.execPath,
-    ['--enable-source-maps', '--import', EXIT_WITH_PARENT, await builtScript(script)],
-    {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    },
-  );
+/** What `child` (its stdout and stderr piped) prints, kept as it comes, and a wait for a match in it. */
+export function followOutput(child: ChildProcess): ScriptProcess {
   let stdout = '';
   let stderr = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
@@ -41,16 +29,39 @@ export async function startScript(script: string, env: Record<string, string>): 
     child,
     exited,
     output: () => ({ stdout, stderr }),
-    async waitFor(pattern, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const match = pattern.exec(stdout) ?? pattern.exec(stderr);
-        if (match) return match;
-        if (Date.now() > deadline || child.exitCode !== null) {
-          throw new Error(`no ${pattern} in:\n${stdout}\n${stderr}`);
-        }
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    },
+    waitFor: (pattern, timeoutMs = 30_000) =>
+      waitFor(
+        () => {
+          const match = pattern.exec(stdout) ?? pattern.exec(stderr);
+          if (!match && child.exitCode !== null) throw new Error(`exited (${child.exitCode})`);
+          return match;
+        },
+        { what: String(pattern), timeoutMs, intervalMs: 50 },
+      ).catch((error: unknown) => {
+        throw new Error(`no ${pattern} in:\n${stdout}\n${stderr}`, { cause: error });
+      }),
   };
+}
+
+/**
+ * A script of this repository (`src/main.ts`, `src/simulator/cli.ts`), built, run as `npm start` or
+ * `npm run simulator` runs it, with exactly `env` (nothing of this process's own but PATH and
+ * HOME), ending with the test process. `nodeArgs` go to node before the rest (an `--import` of the
+ * test's own).
+ */
+export async function startScript(
+  script: string,
+  env: Record<string, string>,
+  { nodeArgs = [] }: { nodeArgs?: string[] } = {},
+): Promise<ScriptProcess> {
+  const child = spawn(
+    process.execPath,
+    ['--enable-source-maps', ...nodeArgs, '--import', EXIT_WITH_PARENT, await builtScript(script)],
+    {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
+  return followOutput(child);
 }

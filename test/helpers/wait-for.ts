@@ -26,3 +26,12 @@ export async function waitFor<T>(
  * `TIME`, a window of slots): everything else waits for a condition or moves a clock.
  */
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Which of `promises` have resolved within `ms` of the call (true) and which not yet (false): a
+ * look at what a budget or a queue has let go so far. One that rejects in that time rejects this.
+ */
+export function resolvedWithin(promises: Promise<unknown>[], ms: number): Promise<boolean[]> {
+  const timeUp = sleep(ms).then(() => false);
+  return Promise.all(promises.map((promise) => Promise.race([promise.then(() => true), timeUp])));
+}

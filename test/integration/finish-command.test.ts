@@ -3,9 +3,15 @@ import * as eventBlocks from '../../src/render/event-blocks.js';
 import { PICK_REPORT_ACTION, PROMO_FOR_EVENT_ACTION } from '../../src/render/event-blocks.js';
 import { WATCH_MODAL } from '../../src/render/modal-views.js';
 import type { SimEvent } from '../../src/simulator/seed.js';
-import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
-import { blocksText, type Json, nthResponse, responsesTo } from '../helpers/bot-actions.js';
-import { blockActionBody, commandBody, postSigned } from '../helpers/slack-requests.js';
+import { type BotRig, startBot } from '../helpers/bot.js';
+import {
+  answerTo as answer,
+  blocksText,
+  click as clickButton,
+  type Json,
+  nthResponse,
+  command as sendCommand,
+} from '../helpers/bot-actions.js';
 
 /*
  * Issue 29 item 2: every list of choices leads on. An ambiguous name in watch, unwatch, report
@@ -23,39 +29,13 @@ afterEach(async () => {
   rig = undefined;
 });
 
-const FETCHING = ":hourglass_flowing_sand: Fetching the event's report";
+/** `/events <text>`, signed (in C0001 unless said); its response_url. */
+const command = async (r: BotRig, text: string, user = 'U0EDITOR', channel = 'C0001') =>
+  (await sendCommand(r, text, user, channel)).responseUrl;
 
-async function command(r: BotRig, text: string, user = 'U0EDITOR', channel = 'C0001') {
-  const responseUrl = r.slack.responseUrl();
-  const result = await postSigned(
-    r.url,
-    SIGNING_SECRET,
-    commandBody({ text, response_url: responseUrl, user_id: user, channel_id: channel }),
-  );
-  expect(result.status).toBe(200);
-  return responseUrl;
-}
-
-async function click(r: BotRig, actionId: string, value: string, user = 'U0EDITOR', channel = 'C0001') {
-  const responseUrl = r.slack.responseUrl();
-  const result = await postSigned(
-    r.url,
-    SIGNING_SECRET,
-    blockActionBody({ actionId, value, userId: user, channelId: channel, responseUrl }),
-  );
-  expect(result.status).toBe(200);
-  return responseUrl;
-}
-
-/** The answer on a response_url after any "fetching the event's report" notice. */
-const answer = (r: BotRig, responseUrl: string) =>
-  r.slack.waitFor(
-    () =>
-      responsesTo(r, responseUrl)
-        .map((call) => call.args)
-        .find((args) => !String(args.text).startsWith(FETCHING)),
-    10_000,
-  );
+/** A click of a button carrying `value`, signed (in C0001 unless said); its response_url. */
+const click = async (r: BotRig, actionId: string, value: string, user = 'U0EDITOR', channel = 'C0001') =>
+  (await clickButton(r, actionId, value, user, { channelId: channel })).responseUrl;
 
 /** Two upcoming published events named alike, so their words match both. */
 function twoParades(r: BotRig): { north: SimEvent; south: SimEvent } {

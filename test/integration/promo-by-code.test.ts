@@ -1,8 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROMO_CONFIRM_ACTION } from '../../src/render/promo-blocks.js';
-import type { SimPromo } from '../../src/simulator/seed.js';
 import { type BotRig, startBot } from '../helpers/bot.js';
-import { blocksText, buttonValue, click, command, nthResponse } from '../helpers/bot-actions.js';
+import {
+  blocksText,
+  buttonValue,
+  click,
+  command,
+  nthResponse,
+  publishedPromo,
+  reportCalls,
+} from '../helpers/bot-actions.js';
 import { aheadClock } from '../helpers/clocks.js';
 
 let rig: BotRig | undefined;
@@ -11,22 +18,10 @@ afterEach(async () => {
   rig = undefined;
 });
 
-const reportCalls = (r: BotRig) => r.sim.stats().log.filter((entry) => entry.path.endsWith('/report')).length;
-
-/** A promo code of a published event (codes are unique within an event). */
-function promoOf(r: BotRig): SimPromo {
-  const promo = r.sim.catalog.promos.find((p) => {
-    const event = r.sim.catalog.events.find((e) => e.id === p.eventId);
-    return event?.status === 'published';
-  });
-  if (!promo) throw new Error('no promo');
-  return promo;
-}
-
 describe('/events promo by the code people know', () => {
   it('finds EARLYBIRD in a report at hand (a watch of the event), without a report call, and changes it after confirmation', async () => {
     rig = await startBot();
-    const promo = promoOf(rig);
+    const promo = publishedPromo(rig);
     await command(rig, `watch ${promo.eventId}: sold out`);
     // The report the watch's conditions were read from is its first check: at hand from then on.
     const r = rig;
@@ -47,7 +42,7 @@ describe('/events promo by the code people know', () => {
 
   it('fetches the report when none is at hand, telling the person they wait for it first', async () => {
     rig = await startBot();
-    const promo = promoOf(rig);
+    const promo = publishedPromo(rig);
     const { responseUrl } = await command(rig, `promo ${promo.eventId} ${promo.code} 12`);
     expect(blocksText(await nthResponse(rig, responseUrl, 1))).toContain('Fetching the event');
     const proposal = await nthResponse(rig, responseUrl, 2);
@@ -57,7 +52,7 @@ describe('/events promo by the code people know', () => {
 
   it('says a code the report does not name, asks for the id, and changes nothing', async () => {
     rig = await startBot();
-    const promo = promoOf(rig);
+    const promo = publishedPromo(rig);
     const { responseUrl } = await command(rig, `promo ${promo.eventId} NOSUCHCODE 12`);
     const answer = blocksText(await nthResponse(rig, responseUrl, 2));
     expect(answer).toContain('names no promo code');
@@ -67,7 +62,7 @@ describe('/events promo by the code people know', () => {
 
   it('spends no report call on a code for someone who is not a promo editor', async () => {
     rig = await startBot();
-    const promo = promoOf(rig);
+    const promo = publishedPromo(rig);
     const { responseUrl } = await command(rig, `promo ${promo.eventId} ${promo.code} 12`, 'U0NOBODY');
     expect(blocksText(await nthResponse(rig, responseUrl))).toContain('promo editor');
     expect(reportCalls(rig)).toBe(0);
@@ -78,7 +73,7 @@ describe('/events promo: the report at hand is fresh', () => {
   it('does not give a watch check older than a report window as the quantity now; the code it named needs no report call', async () => {
     const clock = aheadClock();
     rig = await startBot({ compose: { clock }, sim: { clock } });
-    const promo = promoOf(rig);
+    const promo = publishedPromo(rig);
     await command(rig, `watch ${promo.eventId}: sold out`);
     const r = rig;
     await expect.poll(async () => (await r.bot.watches.lastCheck(promo.eventId))?.checks).toBe(1);

@@ -11,9 +11,11 @@ import {
   command,
   type Json,
   nthResponse,
+  reportCalls,
   responsesTo,
 } from '../helpers/bot-actions.js';
 import { aheadClock } from '../helpers/clocks.js';
+import type { SlackCall } from '../helpers/fake-slack.js';
 import { useRedis } from '../helpers/redis-server.js';
 import { eventBody, postSigned, postSignedJson, shortcutBody, viewSubmissionBody } from '../helpers/slack-requests.js';
 
@@ -30,7 +32,6 @@ afterEach(async () => {
   rig = undefined;
 });
 
-const reportCalls = (r: BotRig) => r.sim.stats().log.filter((entry) => entry.path.endsWith('/report')).length;
 const writes = (r: BotRig) => r.sim.stats().log.filter((entry) => entry.method === 'POST' || entry.method === 'PATCH');
 const sent = (r: BotRig, method: string) => r.slack.calls.filter((call) => call.method === method);
 
@@ -178,6 +179,20 @@ describe('the promo form', () => {
     [FIELDS.promo.block]: { [FIELDS.promo.action]: { type: 'plain_text_input', value: promoText } },
     [FIELDS.quantity.block]: { [FIELDS.quantity.action]: { type: 'number_input', value: quantity } },
   });
+  /** Reviews the promo form `opened` showed, filled in; the view the bot updates it to. */
+  const review = async (r: BotRig, opened: SlackCall, ...filled: Parameters<typeof promoValues>) => {
+    const reviewed = await submit(
+      r,
+      viewSubmissionBody({
+        callbackId: PROMO_MODAL,
+        privateMetadata: String((opened.args.view as Json).private_metadata),
+        values: promoValues(...filled),
+      }),
+    );
+    const ack = JSON.parse(reviewed.text) as { response_action: string; view: Json };
+    expect(ack.response_action).toBe('update');
+    return ack.view;
+  };
 
   it('tells a non-editor before the form is filled, from the shortcut and from /events promo', async () => {
     rig = await startBot();
@@ -197,32 +212,14 @@ describe('the promo form', () => {
     const { event, promo } = meetup(rig);
     await command(rig, 'promo');
     const opened = await rig.slack.waitFor(() => sent(rig as BotRig, 'views.open')[0]);
-    const reviewed = await submit(
-      rig,
-      viewSubmissionBody({
-        callbackId: PROMO_MODAL,
-        privateMetadata: String((opened.args.view as Json).private_metadata),
-        values: promoValues(event.id, promo.id, '64'),
-      }),
-    );
-    const ack = JSON.parse(reviewed.text) as { response_action: string; view: Json };
-    expect(ack.response_action).toBe('update');
-    expect(JSON.stringify(ack.view.blocks)).toContain('<#C0001>');
+    const reviewed = await review(rig, opened, event.id, promo.id, '64');
+    expect(JSON.stringify(reviewed.blocks)).toContain('<#C0001>');
     await rig.slack.waitFor(() => sent(rig as BotRig, 'chat.postEphemeral')[0]);
 
     await submit(rig, shortcutBody({ callbackId: CHANGE_PROMO_SHORTCUT }));
     const fromShortcut = await rig.slack.waitFor(() => sent(rig as BotRig, 'views.open')[1]);
-    const dmReview = await submit(
-      rig,
-      viewSubmissionBody({
-        callbackId: PROMO_MODAL,
-        privateMetadata: String((fromShortcut.args.view as Json).private_metadata),
-        values: promoValues(event.id, promo.code, '65'),
-      }),
-    );
-    const dmAck = JSON.parse(dmReview.text) as { response_action: string; view: Json };
-    expect(dmAck.response_action).toBe('update');
-    expect(JSON.stringify(dmAck.view.blocks)).toContain('your DM');
+    const dmReview = await review(rig, fromShortcut, event.id, promo.code, '65');
+    expect(JSON.stringify(dmReview.blocks)).toContain('your DM');
   });
 });
 

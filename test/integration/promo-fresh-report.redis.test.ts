@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SimPromo } from '../../src/simulator/seed.js';
 import { type BotRig, startBot } from '../helpers/bot.js';
-import { blocksText, command, nthResponse } from '../helpers/bot-actions.js';
+import { blocksText, command, nthResponse, publishedPromo, reportCalls } from '../helpers/bot-actions.js';
 import { useRedis } from '../helpers/redis-server.js';
 
 /*
@@ -17,16 +16,6 @@ afterEach(async () => {
   rig = undefined;
 });
 
-const reportCalls = (r: BotRig) => r.sim.stats().log.filter((entry) => entry.path.endsWith('/report')).length;
-
-function promoOf(r: BotRig): SimPromo {
-  const promo = r.sim.catalog.promos.find(
-    (p) => r.sim.catalog.events.find((e) => e.id === p.eventId)?.status === 'published',
-  );
-  if (!promo) throw new Error('no promo');
-  return promo;
-}
-
 let namespaces = 0;
 
 describe.each([
@@ -36,7 +25,7 @@ describe.each([
   it('asks the service for the report again rather than serving the cached one that missed', async () => {
     rig = await startBot({ env: env() });
     const r = rig;
-    const promo = promoOf(r);
+    const promo = publishedPromo(r);
     await command(r, `report ${promo.eventId}`);
     // Delivered (and cached before it was): recorded for the person's App Home.
     await expect.poll(async () => (await r.bot.activity.recent('U0EDITOR')).reports.length).toBe(1);

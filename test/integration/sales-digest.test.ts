@@ -2,7 +2,7 @@ import { webApi } from '@slack/bolt';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SimEvent } from '../../src/simulator/seed.js';
 import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
-import { command, nthResponse, watchDirectly } from '../helpers/bot-actions.js';
+import { command, nthResponse, reportCalls, watchDirectly } from '../helpers/bot-actions.js';
 import { aMinuteAgo, crashAndRestart } from '../helpers/digest-rig.js';
 import type { SlackCall } from '../helpers/fake-slack.js';
 import { commandBody, postSigned } from '../helpers/slack-requests.js';
@@ -35,7 +35,6 @@ async function answerOf(r: BotRig, text: string): Promise<string> {
   return JSON.stringify(answer.args);
 }
 
-const reportCalls = (r: BotRig) => r.sim.stats().log.filter((entry) => entry.path.endsWith('/report')).length;
 const posts = (r: BotRig): SlackCall[] => r.slack.calls.filter((call) => call.method === 'chat.postMessage');
 /** The sales digests posted (or tried) in the channel: their metadata names the sales subscription. */
 const salesPosts = (r: BotRig) =>

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type BotRig, startBot } from '../helpers/bot.js';
-import { click, command, watchDirectly } from '../helpers/bot-actions.js';
+import { click, command, reportCalls, watchDirectly } from '../helpers/bot-actions.js';
 import { aheadClock } from '../helpers/clocks.js';
 
 let rig: BotRig | undefined;
@@ -9,17 +9,24 @@ afterEach(async () => {
   rig = undefined;
 });
 
-const reportCalls = (r: BotRig) => r.sim.stats().log.filter((entry) => entry.path.endsWith('/report')).length;
+/**
+ * The bot and the simulator on one clock the test moves ahead, with report windows of 1 s, checks
+ * at most every second and no report cache: every read is a report call.
+ */
+async function onOneClock() {
+  const clock = aheadClock();
+  const r = await startBot({
+    compose: { clock },
+    sim: { clock, reportLimit: { limit: 3, windowMs: 1_000 } },
+    env: { TICKETING_REPORT_LIMIT: '3/1s', WATCH_MIN_INTERVAL: '1s', TICKETING_REPORT_CACHE_TTL: '0' },
+  });
+  rig = r;
+  return { r, clock };
+}
 
 describe('the sales history', () => {
   it('gains a point from every report read (a person’s, a watch’s check), and makes no report call of its own', async () => {
-    const clock = aheadClock();
-    rig = await startBot({
-      compose: { clock },
-      sim: { clock, reportLimit: { limit: 3, windowMs: 1_000 } },
-      env: { TICKETING_REPORT_LIMIT: '3/1s', WATCH_MIN_INTERVAL: '1s', TICKETING_REPORT_CACHE_TTL: '0' },
-    });
-    const r = rig;
+    const { r, clock } = await onOneClock();
     const event = r.sim.catalog.events.find((e) => e.status === 'published' && e.startsAtMs > Date.now() + 86_400_000);
     if (!event) throw new Error('no upcoming event');
     await command(r, `report ${event.id}`);
@@ -73,13 +80,7 @@ describe('a report with its sales history', () => {
 
 describe('watches that know the forecast', () => {
   it('refuses a forecast condition without history, accepts it with, alerts when the forecast says it sells out, and charts in the card’s thread', async () => {
-    const clock = aheadClock();
-    rig = await startBot({
-      compose: { clock },
-      sim: { clock, reportLimit: { limit: 3, windowMs: 1_000 } },
-      env: { TICKETING_REPORT_LIMIT: '3/1s', WATCH_MIN_INTERVAL: '1s', TICKETING_REPORT_CACHE_TTL: '0' },
-    });
-    const r = rig;
+    const { r, clock } = await onOneClock();
     const event = r.sim.catalog.events.find(
       (e) => e.status === 'published' && e.startsAtMs > Date.now() + 10 * 86_400_000,
     );

@@ -1,17 +1,21 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SimEvent } from '../../src/simulator/seed.js';
-import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
+import { type BotRig, startBot } from '../helpers/bot.js';
+import {
+  click as clickButton,
+  type Json,
+  responsesTo,
+  command as sendCommand,
+  submitWatchForm,
+} from '../helpers/bot-actions.js';
 import { aheadClock } from '../helpers/clocks.js';
-import type { SlackCall } from '../helpers/fake-slack.js';
-import { blockActionBody, commandBody, postSigned, viewSubmissionBody } from '../helpers/slack-requests.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 let rig: BotRig | undefined;
 afterEach(async () => {
   await rig?.close();
   rig = undefined;
 });
-
-type Json = Record<string, unknown>;
 
 /** A Slack Connect channel: shared with a partner company. */
 const SHARED = 'C0PARTNER';
@@ -25,36 +29,12 @@ async function sharedRig() {
 }
 
 /** Sends `/events <text>` in `channel`, signed; returns its response_url. */
-async function command(r: BotRig, text: string, channel: string, user = 'U0EDITOR') {
-  const responseUrl = r.slack.responseUrl();
-  const result = await postSigned(
-    r.url,
-    SIGNING_SECRET,
-    commandBody({ text, response_url: responseUrl, user_id: user, channel_id: channel }),
-  );
-  expect(result.status).toBe(200);
-  return responseUrl;
-}
+const command = async (r: BotRig, text: string, channel: string, user = 'U0EDITOR') =>
+  (await sendCommand(r, text, user, channel)).responseUrl;
 
-async function click(r: BotRig, button: Json, channel: string, user = 'U0EDITOR') {
-  const responseUrl = r.slack.responseUrl();
-  const result = await postSigned(
-    r.url,
-    SIGNING_SECRET,
-    blockActionBody({
-      actionId: String(button.action_id),
-      value: String(button.value),
-      userId: user,
-      channelId: channel,
-      responseUrl,
-    }),
-  );
-  expect(result.status).toBe(200);
-  return responseUrl;
-}
-
-const answersTo = (r: BotRig, responseUrl: string): SlackCall[] =>
-  r.slack.responses.filter((call) => call.method === new URL(responseUrl).pathname);
+/** Clicks `button` in `channel`, signed; returns its response_url. */
+const click = async (r: BotRig, button: Json, channel: string, user = 'U0EDITOR') =>
+  (await clickButton(r, String(button.action_id), String(button.value), user, { channelId: channel })).responseUrl;
 
 /** The buttons of a message, by action id. */
 function buttons(message: Json): Map<string, Json> {
@@ -83,7 +63,7 @@ describe('a report asked for in a channel shared with another organization', () 
     const event = upcoming(r);
     const responseUrl = await command(r, `report ${event.id}`, SHARED);
     const final = await r.slack.waitFor(() =>
-      answersTo(r, responseUrl).find((call) => JSON.stringify(call.args).includes('Tickets sold')),
+      responsesTo(r, responseUrl).find((call) => JSON.stringify(call.args).includes('Tickets sold')),
     );
     expect(postsIn(r, SHARED)).toHaveLength(0);
     const post = buttons(final.args).get('report_post_in_channel');
@@ -108,7 +88,7 @@ describe('a report asked for in a channel shared with another organization', () 
     // A second click (a double click, or later) posts nothing more, and says so.
     const again = await click(r, post, SHARED);
     await r.slack.waitFor(() =>
-      answersTo(r, again).find((call) => JSON.stringify(call.args).includes('already posted in the channel')),
+      responsesTo(r, again).find((call) => JSON.stringify(call.args).includes('already posted in the channel')),
     );
     expect(postsIn(r, SHARED).filter((call) => call.args.thread_ts === undefined)).toHaveLength(1);
   });
@@ -134,7 +114,7 @@ describe('a watch set in a channel shared with another organization', () => {
     const reportsBefore = r.sim.stats().admittedReports;
     const responseUrl = await command(r, `watch ${event.id}: sold out`, SHARED);
     const answer = await r.slack.waitFor(() =>
-      answersTo(r, responseUrl).find((call) => buttons(call.args).has('watch_shared_channel_anyway')),
+      responsesTo(r, responseUrl).find((call) => buttons(call.args).has('watch_shared_channel_anyway')),
     );
     expect(JSON.stringify(answer.args)).toMatch(/shared with another organization/);
     const anyway = buttons(answer.args).get('watch_shared_channel_anyway') as Json;
@@ -156,10 +136,16 @@ describe('a watch set in a channel shared with another organization', () => {
     const event = upcoming(r);
     const responseUrl = await command(r, `watch ${event.id}: sold out`, SHARED);
     const answer = await r.slack.waitFor(() =>
-      answersTo(r, responseUrl).find((call) => buttons(call.args).has('watch_shared_channel_for_me')),
+      responsesTo(r, responseUrl).find((call) => buttons(call.args).has('watch_shared_channel_for_me')),
     );
     await click(r, buttons(answer.args).get('watch_shared_channel_for_me') as Json, SHARED);
-    const mine = await waitForList(r, 'U0EDITOR');
+    const mine = await waitFor(
+      async () => {
+        const list = await r.bot.watches.list({ channel: 'U0EDITOR' });
+        return list.length > 0 && list;
+      },
+      { what: "a watch in U0EDITOR's DM", timeoutMs: 5_000, intervalMs: 20 },
+    );
     expect(mine).toHaveLength(1);
     expect(postsIn(r, SHARED)).toHaveLength(0);
   });
@@ -167,19 +153,7 @@ describe('a watch set in a channel shared with another organization', () => {
   it('from the watch form is not set there silently either', async () => {
     const r = await sharedRig();
     const event = upcoming(r);
-    const submitted = await postSigned(
-      r.url,
-      SIGNING_SECRET,
-      viewSubmissionBody({
-        callbackId: 'watch_modal',
-        privateMetadata: JSON.stringify({ channelId: SHARED }),
-        userId: 'U0ALICE',
-        values: {
-          event: { event_picker: { type: 'external_select', selected_option: { value: event.id } } },
-          watch_conditions: { watch_conditions: { type: 'plain_text_input', value: 'sold out' } },
-        },
-      }),
-    );
+    const submitted = await submitWatchForm(r, event.id, 'sold out', { channelId: SHARED, userId: 'U0ALICE' });
     expect(submitted.status).toBe(200);
     const said = await r.slack.waitFor(() =>
       r.slack.calls.find(
@@ -195,15 +169,6 @@ describe('a watch set in a channel shared with another organization', () => {
   });
 });
 
-async function waitForList(r: BotRig, channel: string) {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    const list = await r.bot.watches.list({ channel });
-    if (list.length > 0 || Date.now() > deadline) return list;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 describe('a channel watch whose channel is shared with another organization', () => {
   /** Runs scheduler turns until one checks an event or `kind` comes, moving the clock as needed. */
   async function turnsUntilChecked(r: BotRig, clock: ReturnType<typeof aheadClock>) {
@@ -215,7 +180,8 @@ describe('a channel watch whose channel is shared with another organization', ()
     throw new Error('no check came');
   }
 
-  it('pauses at its next check when the channel was shared after it was set, and tells its owner, posting no figures there', async () => {
+  /** The bot and the simulator on one clock the test moves ahead. */
+  async function onOneClock() {
     const clock = aheadClock();
     const r = await startBot({
       compose: { clock },
@@ -223,6 +189,11 @@ describe('a channel watch whose channel is shared with another organization', ()
       env: ENV,
     });
     rig = r;
+    return { r, clock };
+  }
+
+  it('pauses at its next check when the channel was shared after it was set, and tells its owner, posting no figures there', async () => {
+    const { r, clock } = await onOneClock();
     const event = upcoming(r);
     await command(r, `watch ${event.id}: sold out`, 'C0LATER');
     await r.slack.waitFor(() => postsIn(r, 'C0LATER').find((call) => call.args.metadata));
@@ -243,18 +214,12 @@ describe('a channel watch whose channel is shared with another organization', ()
   });
 
   it('goes on where the person confirmed it there', async () => {
-    const clock = aheadClock();
-    const r = await startBot({
-      compose: { clock },
-      sim: { clock, reportLimit: { limit: 3, windowMs: 1_000 } },
-      env: ENV,
-    });
-    rig = r;
+    const { r, clock } = await onOneClock();
     r.slack.conversations.set(SHARED, { is_shared: true, is_ext_shared: true });
     const event = upcoming(r);
     const responseUrl = await command(r, `watch ${event.id}: sold out`, SHARED);
     const answer = await r.slack.waitFor(() =>
-      answersTo(r, responseUrl).find((call) => buttons(call.args).has('watch_shared_channel_anyway')),
+      responsesTo(r, responseUrl).find((call) => buttons(call.args).has('watch_shared_channel_anyway')),
     );
     await click(r, buttons(answer.args).get('watch_shared_channel_anyway') as Json, SHARED);
     await r.slack.waitFor(() => postsIn(r, SHARED).find((call) => call.args.metadata));

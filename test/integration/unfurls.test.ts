@@ -2,7 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { eventLinks } from '../../src/catalog/event-links.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
+import { reportCalls } from '../helpers/bot-actions.js';
 import { eventBody, postSignedJson } from '../helpers/slack-requests.js';
+import { sleep } from '../helpers/wait-for.js';
 
 let rig: BotRig | undefined;
 afterEach(async () => {
@@ -12,8 +14,6 @@ afterEach(async () => {
 
 const PAGE = 'https://tickets.example.com/e/{id}';
 const unfurls = (r: BotRig) => r.slack.calls.filter((call) => call.method === 'chat.unfurl');
-const reportCalls = (r: BotRig) => r.sim.stats().log.filter((entry) => entry.path.endsWith('/report')).length;
-
 async function share(r: BotRig, event: Record<string, unknown>) {
   const answer = await postSignedJson(
     r.url,
@@ -100,7 +100,7 @@ describe('event links unfold into event cards', () => {
         { url: 'https://tickets.example.com/blog/evt_x', domain: 'tickets.example.com' },
       ],
     });
-    await new Promise((resolve) => setTimeout(resolve, 300)); // nothing to poll for: the absence of a call
+    await sleep(300); // nothing to poll for: the absence of a call
     expect(unfurls(rig)).toHaveLength(0);
   });
 });

@@ -2,8 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { escapeText } from '../../src/render/mrkdwn.js';
 import type { SimEvent } from '../../src/simulator/seed.js';
 import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
+import { answerTo, FETCHING, command as sendCommand, submitWatchForm } from '../helpers/bot-actions.js';
 import { aheadClock } from '../helpers/clocks.js';
 import { commandBody, eventBody, postSigned, postSignedJson, viewSubmissionBody } from '../helpers/slack-requests.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 let rig: BotRig | undefined;
 afterEach(async () => {
@@ -22,22 +24,10 @@ const FAST = {
   env: { TICKETING_REPORT_LIMIT: '3/1s', WATCH_MIN_INTERVAL: '1s', TICKETING_REPORT_CACHE_TTL: '0' },
 };
 
-const FETCHING = ":hourglass_flowing_sand: Fetching the event's report";
-
+/** `/events <text>`, signed (in C0001 unless said); its answer after any "fetching" notice, as JSON. */
 async function command(r: BotRig, text: string, user = 'U0EDITOR', channel = 'C0001') {
-  const responseUrl = r.slack.responseUrl();
-  const result = await postSigned(
-    r.url,
-    SIGNING_SECRET,
-    commandBody({ text, response_url: responseUrl, user_id: user, channel_id: channel }),
-  );
-  expect(result.status).toBe(200);
-  const path = new URL(responseUrl).pathname;
-  // The answer, after any "fetching the event's report" notice that came first.
-  const answer = await r.slack.waitFor(() =>
-    r.slack.responses.find((call) => call.method === path && !String(call.args.text).startsWith(FETCHING)),
-  );
-  return JSON.stringify(answer.args);
+  const { responseUrl } = await sendCommand(r, text, user, channel);
+  return JSON.stringify(await answerTo(r, responseUrl));
 }
 
 /** An upcoming published event with a capacity and at least one promo code. */
@@ -55,16 +45,23 @@ const posts = (r: BotRig) => r.slack.calls.filter((c) => c.method === 'chat.post
 const updates = (r: BotRig) => r.slack.calls.filter((c) => c.method === 'chat.update');
 const replies = (r: BotRig) => posts(r).filter((c) => c.args.thread_ts !== undefined);
 
-/** Runs scheduler turns until one checks an event, moving the clock to the next one due. */
+/**
+ * Runs scheduler turns until one checks an event, moving the clock to the next one due (a turn
+ * that found another at work looks again a little later).
+ */
 async function check(r: BotRig) {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const turn = await r.bot.watches.turn();
-    if (turn.kind === 'checked') return turn;
-    if (Date.now() > deadline) throw new Error(`no check came: ${JSON.stringify(turn)}`);
-    if (turn.kind === 'idle' && turn.nextAt !== undefined) clock.advance(Math.max(0, turn.nextAt - clock.now()));
-    else await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  let last: unknown;
+  return waitFor(
+    async () => {
+      const turn = await r.bot.watches.turn();
+      last = turn;
+      if (turn.kind === 'idle' && turn.nextAt !== undefined) clock.advance(Math.max(0, turn.nextAt - clock.now()));
+      return turn.kind === 'checked' && turn;
+    },
+    { what: 'a check', timeoutMs: 10_000 },
+  ).catch((error: unknown) => {
+    throw new Error(`no check came: ${JSON.stringify(last)}`, { cause: error });
+  });
 }
 
 /** The person picks an event in the open watch form (`block_actions` from the modal's picker). */
@@ -351,19 +348,7 @@ describe('/events watch through the real Bolt app', () => {
     const { event } = watchable(rig);
     await rig.bot.catalog.snapshot();
     const submit = (value: string) =>
-      postSigned(
-        (rig as BotRig).url,
-        SIGNING_SECRET,
-        viewSubmissionBody({
-          callbackId: 'watch_modal',
-          privateMetadata: JSON.stringify({ channelId: 'C0004' }),
-          userId: 'U0ALICE',
-          values: {
-            event: { event_picker: { type: 'external_select', selected_option: { value: event.id } } },
-            watch_conditions: { watch_conditions: { type: 'plain_text_input', value } },
-          },
-        }),
-      );
+      submitWatchForm(rig as BotRig, event.id, value, { channelId: 'C0004', userId: 'U0ALICE' });
     const said = () =>
       (rig as BotRig).slack.calls
         .filter((c) => c.method === 'chat.postEphemeral' && c.args.channel === 'C0004')
@@ -389,18 +374,7 @@ describe('/events watch through the real Bolt app', () => {
     await command(rig, `watch ${event.id}: sold out`);
     await check(rig);
     await rig.bot.catalog.snapshot();
-    const answer = await postSigned(
-      rig.url,
-      SIGNING_SECRET,
-      viewSubmissionBody({
-        callbackId: 'watch_modal',
-        privateMetadata: JSON.stringify({ channelId: 'C0002' }),
-        values: {
-          event: { event_picker: { type: 'external_select', selected_option: { value: event.id } } },
-          watch_conditions: { watch_conditions: { type: 'plain_text_input', value: 'NOSUCH left <= 2' } },
-        },
-      }),
-    );
+    const answer = await submitWatchForm(rig, event.id, 'NOSUCH left <= 2', { channelId: 'C0002' });
     expect(answer.status).toBe(200);
     expect(answer.text).toContain('response_action');
     expect(answer.text).toContain('cannot be checked');
@@ -460,18 +434,7 @@ describe('/events watch: the words are checked before a report is spent', () => 
     const { event } = watchable(rig);
     await rig.bot.catalog.snapshot();
     const before = rig.sim.stats().admittedReports;
-    const answer = await postSigned(
-      rig.url,
-      SIGNING_SECRET,
-      viewSubmissionBody({
-        callbackId: 'watch_modal',
-        privateMetadata: JSON.stringify({ channelId: 'C0002' }),
-        values: {
-          event: { event_picker: { type: 'external_select', selected_option: { value: event.id } } },
-          watch_conditions: { watch_conditions: { type: 'plain_text_input', value: 'soldd >= 90%' } },
-        },
-      }),
-    );
+    const answer = await submitWatchForm(rig, event.id, 'soldd >= 90%', { channelId: 'C0002' });
     expect(answer.status).toBe(200);
     expect(answer.text).toContain('response_action');
     expect(answer.text).toContain('is not a condition I know');
@@ -540,18 +503,7 @@ describe('/events watch form: an event that has ended', () => {
     if (!ended) throw new Error('no ended event in the seed');
     await rig.bot.catalog.snapshot();
     const before = rig.sim.stats().admittedReports;
-    const answer = await postSigned(
-      rig.url,
-      SIGNING_SECRET,
-      viewSubmissionBody({
-        callbackId: 'watch_modal',
-        privateMetadata: JSON.stringify({ channelId: 'C0002' }),
-        values: {
-          event: { event_picker: { type: 'external_select', selected_option: { value: ended.id } } },
-          watch_conditions: { watch_conditions: { type: 'plain_text_input', value: 'sold out' } },
-        },
-      }),
-    );
+    const answer = await submitWatchForm(rig, ended.id, 'sold out', { channelId: 'C0002' });
     expect(answer.text).toContain('response_action');
     expect(answer.text).toContain('has ended');
     expect(rig.sim.stats().admittedReports).toBe(before);

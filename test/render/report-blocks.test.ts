@@ -7,6 +7,7 @@ import {
   reportMessage,
   reportProgressMessage,
 } from '../../src/render/report-blocks.js';
+import type { BudgetSnapshot } from '../../src/ticketing/budget.js';
 import { sampleReport } from '../helpers/sample-report.js';
 
 const report = {
@@ -76,22 +77,26 @@ describe('report rendering', () => {
 });
 
 describe('App Home', () => {
+  /** The budget as Home shows it: 170 of 180 left, no answer's headers yet unless said. */
+  const budget = (over: Partial<BudgetSnapshot> = {}): BudgetSnapshot => ({
+    limit: 180,
+    remaining: 170,
+    resetAt: 1_000_000,
+    pausedUntil: undefined,
+    inFlight: 0,
+    queued: { interactive: 0, background: 0 },
+    reserve: 27,
+    lastObservation: undefined,
+    rateLimitedResponses: 0,
+    ...over,
+  });
+
   it("gives the times of recent reports in the reader's zone, never as raw UTC text", () => {
     const at = '2026-11-23T10:05:00.000Z';
     const view = homeView({
       events: [],
       activity: { reports: [{ at, userId: 'U0EDITOR', eventId: 'evt_1', eventName: 'Gala' }], promoChanges: [] },
-      budget: {
-        limit: 180,
-        remaining: 170,
-        resetAt: 1_000_000,
-        pausedUntil: undefined,
-        inFlight: 0,
-        queued: { interactive: 0, background: 0 },
-        reserve: 27,
-        lastObservation: undefined,
-        rateLimitedResponses: 0,
-      },
+      budget: budget(),
       now: 1_000_000,
     });
     const text = JSON.stringify(view.blocks);
@@ -104,17 +109,10 @@ describe('App Home', () => {
     const view = homeView({
       events: [],
       activity: { reports: [], promoChanges: [] },
-      budget: {
-        limit: 180,
-        remaining: 170,
-        resetAt: 1_000_000,
-        pausedUntil: undefined,
-        inFlight: 0,
+      budget: budget({
         queued: { interactive: 0, background: 2 },
-        reserve: 27,
         lastObservation: { limit: 180, remaining: 171, resetAt: 1_030_000, observedAt: 1_000_000 },
-        rateLimitedResponses: 0,
-      },
+      }),
       now: 1_000_000,
     });
     expect(view.blocks.length).toBeLessThanOrEqual(100);

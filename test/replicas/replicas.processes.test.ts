@@ -1,14 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SubscriptionStore } from '../../src/digest/subscription-store.js';
 import { silentLogger } from '../../src/logger.js';
 import { PROMO_CONFIRM_ACTION } from '../../src/render/promo-blocks.js';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
 import { openStore } from '../../src/store/open-store.js';
 import { buttonValue } from '../helpers/bot-actions.js';
-import { type FakeSlack, startFakeSlack } from '../helpers/fake-slack.js';
-import { type RedisServer, startRedis } from '../helpers/redis-server.js';
-import { catalogReady, type Replica, startReplica } from '../helpers/replicas.js';
+import { startRedis } from '../helpers/redis-server.js';
+import { catalogReady, type Replica, useReplicas } from '../helpers/replicas.js';
 import { blockActionBody, commandBody, postSigned } from '../helpers/slack-requests.js';
+import { sleep } from '../helpers/wait-for.js';
 
 /*
  * Several bot processes, as a deployment with replicas runs them: each is `src/main.ts` in its own
@@ -16,33 +16,17 @@ import { blockActionBody, commandBody, postSigned } from '../helpers/slack-reque
  */
 
 const SECRET = 'replica-signing-secret';
-let redis: RedisServer;
-let slack: FakeSlack;
-const replicas: Replica[] = [];
-
-beforeAll(async () => {
-  [redis, slack] = await Promise.all([startRedis(), startFakeSlack()]);
-});
-afterAll(async () => {
-  await Promise.all(replicas.map((replica) => replica.kill()));
-  await slack?.close();
-  await redis?.stop();
-});
+const fleet = useReplicas(SECRET);
+const { start } = fleet;
 
 function replicaEnv(sim: Simulator, db: number, extra: Record<string, string> = {}): Record<string, string> {
   return {
-    STORE_URL: `${redis.url}/${db}`,
+    STORE_URL: `${fleet.redis.url}/${db}`,
     TICKETING_API_URL: sim.url,
     TICKETING_API_KEY: sim.apiKeys[0] as string,
-    SLACK_API_URL: `${slack.apiUrl}`,
+    SLACK_API_URL: `${fleet.slack.apiUrl}`,
     ...extra,
   };
-}
-
-async function start(name: string, env: Record<string, string>): Promise<Replica> {
-  const replica = await startReplica({ name, env, signingSecret: SECRET });
-  replicas.push(replica);
-  return replica;
 }
 
 /** `HH:MM` in UTC, `minutesAgo` before now. */
@@ -52,10 +36,10 @@ function utcTimeAgo(minutesAgo: number): string {
 }
 
 /** The first post to a response URL, as JSON. */
-const responseAt = (url: string) => slack.responses.find((call) => call.method === new URL(url).pathname)?.args;
+const responseAt = (url: string) => fleet.slack.responses.find((call) => call.method === new URL(url).pathname)?.args;
 
 const digestPosts = (channel: string) =>
-  slack.calls.filter(
+  fleet.slack.calls.filter(
     (call) =>
       call.method === 'chat.postMessage' &&
       call.args.channel === channel &&
@@ -69,7 +53,7 @@ describe('three replicas on one Redis', () => {
     const sim = await startSimulator({ orgLimit, eventCount: 3_000, windowKind: 'sliding' });
     const db = 1;
     // Digests due ten minutes ago (inside the grace period): every replica's catch-up finds them.
-    const store = await openStore(`${redis.url}/${db}`);
+    const store = await openStore(`${fleet.redis.url}/${db}`);
     const subscriptions = new SubscriptionStore(store.keyValue, silentLogger);
     const channels = ['C0REPL1', 'C0REPL2', 'C0REPL3', 'C0REPL4'];
     for (const channelId of channels) {
@@ -105,14 +89,14 @@ describe('three replicas on one Redis', () => {
         const quantity = 100 + index;
         const proposer = three[index % 3] as Replica;
         const confirmer = three[(index + 1) % 3] as Replica;
-        const proposalUrl = slack.responseUrl(`propose-${index}`);
+        const proposalUrl = fleet.slack.responseUrl(`propose-${index}`);
         await postSigned(
           `${proposer.url}/slack/events`,
           SECRET,
           commandBody({ text: `promo ${promo.eventId} ${promo.id} ${quantity}`, response_url: proposalUrl }),
         );
-        const proposal = await slack.waitFor(() => responseAt(proposalUrl), 30_000);
-        const confirmUrl = slack.responseUrl(`confirm-${index}`);
+        const proposal = await fleet.slack.waitFor(() => responseAt(proposalUrl), 30_000);
+        const confirmUrl = fleet.slack.responseUrl(`confirm-${index}`);
         await postSigned(
           `${confirmer.url}/slack/events`,
           SECRET,
@@ -122,7 +106,7 @@ describe('three replicas on one Redis', () => {
             responseUrl: confirmUrl,
           }),
         );
-        const answer = await slack.waitFor(() => responseAt(confirmUrl), 60_000);
+        const answer = await fleet.slack.waitFor(() => responseAt(confirmUrl), 60_000);
         return { answer: JSON.stringify(answer.blocks ?? []), quantity, promo };
       }),
     );
@@ -139,11 +123,12 @@ describe('three replicas on one Redis', () => {
     // 90 writes at 30 a window cannot all go within two windows.
     expect(elapsed).toBeGreaterThanOrEqual(2 * orgLimit.windowMs);
 
-    for (const channel of channels) await slack.waitFor(() => (digestPosts(channel).length > 0 ? true : undefined));
+    for (const channel of channels)
+      await fleet.slack.waitFor(() => (digestPosts(channel).length > 0 ? true : undefined));
     // Every replica ran its catch-up; give a late duplicate time to show itself (a check that
     // nothing happens: wall time, as no replica says when its catch-up is over).
     await Promise.all(three.map((replica) => replica.waitForLog((line) => line.msg === 'DigestService scheduled')));
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await sleep(1_000);
     for (const channel of channels) expect(digestPosts(channel)).toHaveLength(1);
 
     // Readiness and metrics on every replica.
@@ -176,18 +161,18 @@ describe('three replicas on one Redis', () => {
     const doomed = await start('doomed', env);
     await doomed.waitForLog((line) => line.msg === 'Event catalog refreshed');
     // A subscription made through the doomed replica outlives it.
-    const subscribed = slack.responseUrl('digest-on');
+    const subscribed = fleet.slack.responseUrl('digest-on');
     await postSigned(
       `${doomed.url}/slack/events`,
       SECRET,
       commandBody({ text: 'digest on 07:45 Europe/Oslo', channel_id: 'C0DIGEST', response_url: subscribed }),
     );
-    await slack.waitFor(() => responseAt(subscribed));
+    await fleet.slack.waitFor(() => responseAt(subscribed));
     // Reports now take 6 s to answer (slack for a busy machine, where the three are admitted seconds
     // apart): the doomed replica will die holding the first three.
     sim.knobs.latencyMs = 6_000;
     const events = sim.catalog.events.slice(0, 4);
-    const firstPost = slack.calls.length;
+    const firstPost = fleet.slack.calls.length;
     for (const [index, event] of events.entries()) {
       const reply = await postSigned(
         `${doomed.url}/slack/events`,
@@ -196,19 +181,19 @@ describe('three replicas on one Redis', () => {
           text: `report ${event.id}`,
           channel_id: 'C0REPORTS',
           user_id: `U0ASKER${index}`,
-          response_url: slack.responseUrl(`report-${index}`),
+          response_url: fleet.slack.responseUrl(`report-${index}`),
         }),
       );
       expect(reply.status).toBe(200);
     }
     const queuedPosts = () =>
-      slack.calls
+      fleet.slack.calls
         .slice(firstPost)
         .filter((call) => call.method === 'chat.postMessage' && call.args.channel === 'C0REPORTS');
-    await slack.waitFor(() => (queuedPosts().length === 4 ? true : undefined));
+    await fleet.slack.waitFor(() => (queuedPosts().length === 4 ? true : undefined));
     // The first three are being fetched by the doomed replica when it dies: the service has taken
     // them from the report allowance and not yet answered.
-    await slack.waitFor(() => (sim.stats().admittedReports === 3 ? true : undefined), 15_000);
+    await fleet.slack.waitFor(() => (sim.stats().admittedReports === 3 ? true : undefined), 15_000);
     const answeredReports = () => sim.stats().log.filter((entry) => entry.path.endsWith('/report')).length;
     expect(answeredReports()).toBe(0);
     await doomed.kill();
@@ -218,14 +203,14 @@ describe('three replicas on one Redis', () => {
     // The four messages (posted in whatever order the commands were handled) each end as a report,
     // and between them they hold the four events' reports.
     const postedTs = queuedPosts().map(
-      (call) => slack.postedTs[slack.calls.filter((c) => c.method === 'chat.postMessage').indexOf(call)],
+      (call) => fleet.slack.postedTs[fleet.slack.calls.filter((c) => c.method === 'chat.postMessage').indexOf(call)],
     );
     const reported: string[] = [];
     for (const ts of postedTs) {
-      const final = await slack
+      const final = await fleet.slack
         .waitFor(
           () =>
-            slack.calls.find(
+            fleet.slack.calls.find(
               (call) =>
                 call.method === 'chat.update' && call.args.ts === ts && String(call.args.text).startsWith('Report: '),
             ),
@@ -233,7 +218,7 @@ describe('three replicas on one Redis', () => {
         )
         .catch((error: unknown) => {
           // What the message last said, and what the survivors warned of: a failure explains itself.
-          const edits = slack.calls.filter((call) => call.method === 'chat.update' && call.args.ts === ts);
+          const edits = fleet.slack.calls.filter((call) => call.method === 'chat.update' && call.args.ts === ts);
           const warnings = survivors.flatMap((replica) =>
             replica.logs
               .filter((line) => line.level === 'warn' || line.level === 'error')
@@ -249,7 +234,7 @@ describe('three replicas on one Redis', () => {
     }
     expect(reported.sort()).toEqual(events.map((event) => event.id).sort());
     // Each finished once, in its own message: no report posted as a new message.
-    const reports = slack.calls.filter(
+    const reports = fleet.slack.calls.filter(
       (call) => call.method === 'chat.postMessage' && String(call.args.text).startsWith('Report: '),
     );
     expect(reports).toHaveLength(0);
@@ -262,15 +247,15 @@ describe('three replicas on one Redis', () => {
         ),
       );
     expect(sim.stats().admittedReports, survivorWarnings()).toBe(7);
-    const status = slack.responseUrl('digest-status');
+    const status = fleet.slack.responseUrl('digest-status');
     await postSigned(
       `${(survivors[0] as Replica).url}/slack/events`,
       SECRET,
       commandBody({ text: 'digest status', channel_id: 'C0DIGEST', response_url: status }),
     );
-    expect(JSON.stringify((await slack.waitFor(() => responseAt(status))).blocks)).toContain('07:45 Europe/Oslo');
+    expect(JSON.stringify((await fleet.slack.waitFor(() => responseAt(status))).blocks)).toContain('07:45 Europe/Oslo');
     // Asked again on another replica within the cache's minute: answered from Redis, no request.
-    const again = slack.calls.length;
+    const again = fleet.slack.calls.length;
     await postSigned(
       `${(survivors[1] as Replica).url}/slack/events`,
       SECRET,
@@ -278,11 +263,11 @@ describe('three replicas on one Redis', () => {
         text: `report ${events[0]?.id}`,
         channel_id: 'C0REPORTS',
         user_id: 'U0ASKER9',
-        response_url: slack.responseUrl('report-again'),
+        response_url: fleet.slack.responseUrl('report-again'),
       }),
     );
-    await slack.waitFor(() =>
-      slack.calls
+    await fleet.slack.waitFor(() =>
+      fleet.slack.calls
         .slice(again)
         .find((call) => call.method === 'chat.update' && String(call.args.text).startsWith('Report: ')),
     );
@@ -302,7 +287,7 @@ describe('three replicas on one Redis', () => {
     // src/store/redis-store.ts), wall time in the replica's process.
     await Promise.all([
       replica.waitForLog((line) => line.msg === 'The report worker lost Redis for a moment'),
-      new Promise((resolve) => setTimeout(resolve, 2_000)),
+      sleep(2_000),
     ]);
     const started = Date.now();
     await replica.stop();

@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
-import { type FakeSlack, type SlackCall, startFakeSlack } from '../helpers/fake-slack.js';
+import type { SlackCall } from '../helpers/fake-slack.js';
 import { fakeSlackToken } from '../helpers/fake-tokens.js';
-import { type RedisServer, startRedis } from '../helpers/redis-server.js';
-import { catalogReady, type Replica, startReplica } from '../helpers/replicas.js';
+import { catalogReady, type Replica, useReplicas } from '../helpers/replicas.js';
 import { commandBody, functionExecutedBody, postSigned, postSignedJson } from '../helpers/slack-requests.js';
-import { waitFor } from '../helpers/wait-for.js';
+import { sleep, waitFor } from '../helpers/wait-for.js';
 import { redisCommand } from './redis-command.js';
 import { startRollingReportService } from './rolling-report-service.js';
 
@@ -15,24 +14,8 @@ import { startRollingReportService } from './rolling-report-service.js';
  */
 
 const SECRET = 'report-queue-signing-secret';
-let redis: RedisServer;
-let slack: FakeSlack;
-const replicas: Replica[] = [];
-
-beforeAll(async () => {
-  [redis, slack] = await Promise.all([startRedis(), startFakeSlack()]);
-});
-afterAll(async () => {
-  await Promise.all(replicas.map((replica) => replica.kill()));
-  await slack?.close();
-  await redis?.stop();
-});
-
-async function start(name: string, env: Record<string, string>): Promise<Replica> {
-  const replica = await startReplica({ name, env, signingSecret: SECRET });
-  replicas.push(replica);
-  return replica;
-}
+const fleet = useReplicas(SECRET);
+const { start } = fleet;
 
 /** Asks for each event's report through the replicas in turn, all at once, in `channel`. */
 async function askReports(through: Replica[], eventIds: string[], channel: string): Promise<void> {
@@ -45,7 +28,7 @@ async function askReports(through: Replica[], eventIds: string[], channel: strin
           text: `report ${eventId}`,
           channel_id: channel,
           user_id: `U0ASK${index}`,
-          response_url: slack.responseUrl(`${channel}-${index}`),
+          response_url: fleet.slack.responseUrl(`${channel}-${index}`),
         }),
       );
       expect(reply.status).toBe(200);
@@ -55,16 +38,18 @@ async function askReports(through: Replica[], eventIds: string[], channel: strin
 
 /** The messages posted in `channel` since call `from`, by their ts. */
 function postedIn(channel: string, from: number): string[] {
-  const posts = slack.calls.filter((call) => call.method === 'chat.postMessage');
+  const posts = fleet.slack.calls.filter((call) => call.method === 'chat.postMessage');
   return posts
-    .map((call, index) => ({ call, ts: slack.postedTs[index] as string }))
-    .filter(({ call }) => slack.calls.indexOf(call) >= from && call.args.channel === channel)
+    .map((call, index) => ({ call, ts: fleet.slack.postedTs[index] as string }))
+    .filter(({ call }) => fleet.slack.calls.indexOf(call) >= from && call.args.channel === channel)
     .map(({ ts }) => ts);
 }
 
 /** The first edit of message `ts` that `matches`. */
 const editOf = (ts: string, matches: (text: string) => boolean): SlackCall | undefined =>
-  slack.calls.find((call) => call.method === 'chat.update' && call.args.ts === ts && matches(String(call.args.text)));
+  fleet.slack.calls.find(
+    (call) => call.method === 'chat.update' && call.args.ts === ts && matches(String(call.args.text)),
+  );
 
 describe('the shared report queue across bot processes', () => {
   it('three replicas against a rolling-window report service: nine reports asked at once, 0 report 429s', async () => {
@@ -82,21 +67,21 @@ describe('the shared report queue across bot processes', () => {
       slowFirst: { count: 3, ms: 300 },
     });
     const env = {
-      STORE_URL: `${redis.url}/6`,
+      STORE_URL: `${fleet.redis.url}/6`,
       TICKETING_API_URL: service.url,
       TICKETING_API_KEY: sim.apiKeys[0] as string,
-      SLACK_API_URL: slack.apiUrl,
+      SLACK_API_URL: fleet.slack.apiUrl,
       TICKETING_ORG_LIMIT: '60/1s',
       TICKETING_REPORT_LIMIT: '3/1s',
     };
     const three = await Promise.all(['r1', 'r2', 'r3'].map((name) => start(name, env)));
     await Promise.all(three.map((replica) => replica.waitForLog(catalogReady, 60_000)));
-    const from = slack.calls.length;
+    const from = fleet.slack.calls.length;
     const events = sim.catalog.events.slice(0, 9).map((event) => event.id);
     await askReports(three, events, 'C0ROLLING');
-    await slack.waitFor(() => (postedIn('C0ROLLING', from).length === 9 ? true : undefined), 15_000);
+    await fleet.slack.waitFor(() => (postedIn('C0ROLLING', from).length === 9 ? true : undefined), 15_000);
     for (const ts of postedIn('C0ROLLING', from)) {
-      await slack.waitFor(() => editOf(ts, (text) => text.startsWith('Report: ')), 30_000);
+      await fleet.slack.waitFor(() => editOf(ts, (text) => text.startsWith('Report: ')), 30_000);
     }
     const stats = service.stats();
     expect(stats.rateLimited).toBe(0);
@@ -113,26 +98,26 @@ describe('the shared report queue across bot processes', () => {
       reportLimit: { limit: 3, windowMs: 60_000 },
       eventCount: 20,
     });
-    const store = `${redis.url}/7`;
+    const store = `${fleet.redis.url}/7`;
     const replica = await start('flushed', {
       STORE_URL: store,
       TICKETING_API_URL: sim.url,
       TICKETING_API_KEY: sim.apiKeys[0] as string,
-      SLACK_API_URL: slack.apiUrl,
+      SLACK_API_URL: fleet.slack.apiUrl,
       TICKETING_ORG_LIMIT: '60/1s',
       TICKETING_REPORT_LIMIT: '3/60s',
     });
     await replica.waitForLog(catalogReady, 60_000);
     // Three reports are being fetched (slowly) when Redis loses everything; three wait behind them.
     sim.knobs.latencyMs = 3_000;
-    const from = slack.calls.length;
+    const from = fleet.slack.calls.length;
     await askReports(
       [replica],
       sim.catalog.events.slice(0, 6).map((event) => event.id),
       'C0FLUSHED',
     );
-    await slack.waitFor(() => (postedIn('C0FLUSHED', from).length === 6 ? true : undefined), 15_000);
-    await slack.waitFor(() => (sim.stats().admittedReports === 3 ? true : undefined), 15_000);
+    await fleet.slack.waitFor(() => (postedIn('C0FLUSHED', from).length === 6 ? true : undefined), 15_000);
+    await fleet.slack.waitFor(() => (sim.stats().admittedReports === 3 ? true : undefined), 15_000);
     // The three others are in Redis (a job goes in once its message is posted, a moment after).
     await waitFor(
       async () => /^eventops_report_queue_depth 3$/m.test(await (await fetch(`${replica.url}/metrics`)).text()),
@@ -140,12 +125,12 @@ describe('the shared report queue across bot processes', () => {
     );
     // Every follower has shown its place once at least. Wall time: a follower's round edits nothing
     // unless the place moved, so there is nothing in Slack to wait for.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await sleep(500);
     await redisCommand(store, 'FLUSHDB');
     const flushedAt = Date.now();
     const outcomes = await Promise.all(
       postedIn('C0FLUSHED', from).map((ts) =>
-        slack.waitFor(
+        fleet.slack.waitFor(
           () =>
             editOf(ts, (text) => text.startsWith('Report: ')) ?? editOf(ts, (text) => text.includes('was not fetched')),
           20_000,
@@ -169,10 +154,10 @@ describe('the shared report queue across bot processes', () => {
       eventCount: 20,
     });
     const env = {
-      STORE_URL: `${redis.url}/8`,
+      STORE_URL: `${fleet.redis.url}/8`,
       TICKETING_API_URL: sim.url,
       TICKETING_API_KEY: sim.apiKeys[0] as string,
-      SLACK_API_URL: slack.apiUrl,
+      SLACK_API_URL: fleet.slack.apiUrl,
       TICKETING_ORG_LIMIT: '60/1s',
       TICKETING_REPORT_LIMIT: '1/2s',
       // A worker takes a job before it finds no slot free and puts it back: if the doomed replica
@@ -187,9 +172,9 @@ describe('the shared report queue across bot processes', () => {
     // it takes 5 s to answer, and the slot frees a window after that (7 s in all, time for a
     // loaded machine to get to the kill below first)...
     sim.knobs.latencyMs = 5_000;
-    const from = slack.calls.length;
+    const from = fleet.slack.calls.length;
     await askReports([survivor], [first.id], 'C0STEPS');
-    await slack.waitFor(() => (sim.stats().admittedReports === 1 ? true : undefined), 15_000);
+    await fleet.slack.waitFor(() => (sim.stats().admittedReports === 1 ? true : undefined), 15_000);
     // ...so the step's report, asked through the doomed replica, waits in Redis when it dies.
     const executionId = `FxKILLED${Date.now()}`;
     const body = functionExecutedBody('get_event_report', { event: second.id }, executionId, 'xwfp-not-a-real-token');
@@ -200,9 +185,9 @@ describe('the shared report queue across bot processes', () => {
     );
     await doomed.kill();
     sim.knobs.latencyMs = 0;
-    const done = await slack.waitFor(
+    const done = await fleet.slack.waitFor(
       () =>
-        slack.calls.find(
+        fleet.slack.calls.find(
           (call) => call.method.startsWith('functions.complete') && call.args.function_execution_id === executionId,
         ),
       30_000,
@@ -216,7 +201,7 @@ describe('the shared report queue across bot processes', () => {
     // after the step's (so count the service's calls only once the person has theirs).
     const [personTs] = postedIn('C0STEPS', from);
     if (!personTs) throw new Error('the person was not told where their report stands');
-    await slack.waitFor(() => editOf(personTs, (text) => text.startsWith('Report: ')), 30_000);
+    await fleet.slack.waitFor(() => editOf(personTs, (text) => text.startsWith('Report: ')), 30_000);
     // No 429 (a call the doomed replica had in flight is a third, answered 200 to a closed socket).
     const reports = sim.stats().log.filter((entry) => entry.path.endsWith('/report'));
     expect(reports.length).toBeGreaterThanOrEqual(2);

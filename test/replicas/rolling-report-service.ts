@@ -4,6 +4,7 @@ import { rateLimitHeaders, retryAfterValue } from '../../src/simulator/limits.js
 import { errorBody } from '../../src/simulator/routes.js';
 import { SlidingWindow } from '../../src/simulator/sliding-window.js';
 import { systemClock } from '../../src/time/clock.js';
+import { sleep } from '../helpers/wait-for.js';
 
 /**
  * The simulator with a rolling-window report limit: a loopback proxy in front of it that counts
@@ -42,9 +43,8 @@ export async function startRollingReportService(
     let state: ReturnType<SlidingWindow['take']> | undefined;
     if (isReport) {
       reportsSeen += 1;
-      if (options.slowFirst && reportsSeen <= options.slowFirst.count) {
-        await new Promise((resolve) => setTimeout(resolve, options.slowFirst?.ms));
-      }
+      // A slow path: wall time, as the service keeps its window on the wall clock.
+      if (options.slowFirst && reportsSeen <= options.slowFirst.count) await sleep(options.slowFirst.ms);
       state = window.take(Date.now());
       if (!state.allowed) {
         rateLimited += 1;

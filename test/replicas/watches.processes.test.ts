@@ -1,13 +1,12 @@
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SimEvent } from '../../src/simulator/seed.js';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
-import { type FakeSlack, type SlackCall, startFakeSlack } from '../helpers/fake-slack.js';
-import { type RedisServer, startRedis } from '../helpers/redis-server.js';
-import { catalogReady, type Replica, startReplica } from '../helpers/replicas.js';
+import type { SlackCall } from '../helpers/fake-slack.js';
+import { catalogReady, type Replica, useReplicas } from '../helpers/replicas.js';
 import { commandBody, postSigned } from '../helpers/slack-requests.js';
-import { waitFor } from '../helpers/wait-for.js';
+import { sleep, waitFor } from '../helpers/wait-for.js';
 
 /*
  * Watches across three bot processes on one redis-server, one simulator and one fake Slack: the
@@ -20,37 +19,19 @@ const INTERVAL_MS = 1_000;
 /** Timers, the Redis round trips of a turn and three processes on two cores: what "at once" may be off by. */
 const JITTER_MS = 100;
 
-let redis: RedisServer;
-let slack: FakeSlack;
-const replicas: Replica[] = [];
-const closers: (() => Promise<unknown>)[] = [];
-
-beforeAll(async () => {
-  [redis, slack] = await Promise.all([startRedis(), startFakeSlack()]);
-});
-afterAll(async () => {
-  await Promise.all(replicas.map((replica) => replica.kill()));
-  for (const close of closers.splice(0).reverse()) await close();
-  await slack?.close();
-  await redis?.stop();
-});
+const fleet = useReplicas(SECRET);
+const { start, closers } = fleet;
 
 function replicaEnv(sim: Simulator, db: number, apiUrl = sim.url): Record<string, string> {
   return {
-    STORE_URL: `${redis.url}/${db}`,
+    STORE_URL: `${fleet.redis.url}/${db}`,
     TICKETING_API_URL: apiUrl,
     TICKETING_API_KEY: sim.apiKeys[0] as string,
-    SLACK_API_URL: slack.apiUrl,
+    SLACK_API_URL: fleet.slack.apiUrl,
     TICKETING_REPORT_LIMIT: '3/1s',
     TICKETING_REPORT_CACHE_TTL: '0',
     WATCH_MIN_INTERVAL: '1s',
   };
-}
-
-async function start(name: string, env: Record<string, string>): Promise<Replica> {
-  const replica = await startReplica({ name, env, signingSecret: SECRET });
-  replicas.push(replica);
-  return replica;
 }
 
 async function startThree(prefix: string, envOf: (index: number) => Record<string, string>): Promise<Replica[]> {
@@ -70,7 +51,7 @@ async function startSim(): Promise<Simulator> {
 const FETCHING = ":hourglass_flowing_sand: Fetching the event's report";
 
 async function command(replica: Replica, text: string, channel: string): Promise<string> {
-  const responseUrl = slack.responseUrl();
+  const responseUrl = fleet.slack.responseUrl();
   const sent = await postSigned(
     `${replica.url}/slack/events`,
     SECRET,
@@ -79,8 +60,8 @@ async function command(replica: Replica, text: string, channel: string): Promise
   expect(sent.status).toBe(200);
   const path = new URL(responseUrl).pathname;
   // The answer, after any "fetching the event's report" notice that came first.
-  const answer = await slack.waitFor(() =>
-    slack.responses.find((call) => call.method === path && !String(call.args.text).startsWith(FETCHING)),
+  const answer = await fleet.slack.waitFor(() =>
+    fleet.slack.responses.find((call) => call.method === path && !String(call.args.text).startsWith(FETCHING)),
   );
   return JSON.stringify(answer.args);
 }
@@ -96,17 +77,17 @@ function watchable(sim: Simulator): SimEvent {
 }
 
 const posts = (channel: string) =>
-  slack.calls.filter((call) => call.method === 'chat.postMessage' && call.args.channel === channel);
+  fleet.slack.calls.filter((call) => call.method === 'chat.postMessage' && call.args.channel === channel);
 const cards = (channel: string) => posts(channel).filter((call) => call.args.thread_ts === undefined);
 const replies = (channel: string, cardTs: string) => posts(channel).filter((call) => call.args.thread_ts === cardTs);
 const edits = (channel: string, cardTs: string, since = 0) =>
-  slack.calls.filter(
+  fleet.slack.calls.filter(
     (call) =>
       call.method === 'chat.update' && call.args.channel === channel && call.args.ts === cardTs && call.at >= since,
   );
 /** The ts Slack gave a message `chat.postMessage` created. */
 const tsOf = (call: SlackCall) =>
-  slack.postedTs[slack.calls.filter((c) => c.method === 'chat.postMessage').indexOf(call)] as string;
+  fleet.slack.postedTs[fleet.slack.calls.filter((c) => c.method === 'chat.postMessage').indexOf(call)] as string;
 
 /** The simulator's answers to report calls for one event (logged when answered), oldest first. */
 const reportCalls = (sim: Simulator, event: SimEvent) =>
@@ -170,14 +151,12 @@ async function tap(target: string): Promise<Tap> {
 async function watchThroughAll(three: Replica[], event: SimEvent, channel: string): Promise<string> {
   const text = `watch ${event.id}: sold >= 90%`;
   expect(await command(three[1] as Replica, text, channel)).toContain('Added: `sold &gt;= 90%`');
-  const cardTs = tsOf(await slack.waitFor(() => cards(channel)[0]));
+  const cardTs = tsOf(await fleet.slack.waitFor(() => cards(channel)[0]));
   const again = await Promise.all([three[0], three[2]].map((replica) => command(replica as Replica, text, channel)));
   for (const answer of again) expect(answer).toContain('Already watched: `sold &gt;= 90%`');
   expect(cards(channel)).toHaveLength(1);
   return cardTs;
 }
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A replica's watch turns that checked, or found another replica taking the turn or holding the check (its metrics). */
 async function turnsContending(replica: Replica): Promise<number> {
@@ -203,20 +182,21 @@ describe('a watch on three replicas sharing one Redis', () => {
     const card = cards(channel)[0] as SlackCall;
     expect(JSON.stringify(card.args.metadata)).toContain('eventops_watch');
     // Checks go on, each an edit of the card.
-    await slack.waitFor(() => (edits(channel, cardTs).length >= 3 ? true : undefined), 10_000);
+    await fleet.slack.waitFor(() => (edits(channel, cardTs).length >= 3 ? true : undefined), 10_000);
     expect(replies(channel, cardTs)).toHaveLength(0);
 
     const crossedAt = Date.now();
     sim.setFigures(event.id, { ticketsSold: Math.floor(event.capacity * 0.95) });
-    const alert = await slack.waitFor(() => replies(channel, cardTs)[0], 5_000);
+    const alert = await fleet.slack.waitFor(() => replies(channel, cardTs)[0], 5_000);
     expect(String(alert.args.text)).toMatch(/9[45](\.\d)?% sold/);
     expect(String(alert.args.reply_broadcast)).toBe('true');
     expect(alert.at - crossedAt).toBeLessThan(3 * INTERVAL_MS + 1_000);
 
-    // The figure stays above: several more checks by whichever replica, and no second alert.
+    // The figure stays above: several more checks by whichever replica, and no second alert (an
+    // absence: wall time, the replicas' schedulers keep theirs in their own processes).
     const edited = edits(channel, cardTs).length;
     const checked = reportCalls(sim, event).length;
-    await pause(5 * INTERVAL_MS);
+    await sleep(5 * INTERVAL_MS);
     expect(reportCalls(sim, event).length).toBeGreaterThanOrEqual(checked + 3);
     expect(edits(channel, cardTs).length).toBeGreaterThan(edited);
     expect(replies(channel, cardTs)).toHaveLength(1);
@@ -255,18 +235,18 @@ describe('a watch on three replicas sharing one Redis', () => {
   }, 60_000);
 
   it('after every replica stopped, one started again carries on with the same card', async () => {
-    await Promise.all(replicas.splice(0).map((replica) => replica.stop()));
+    await fleet.stopAll();
     const restartedAt = Date.now();
     const checked = reportCalls(sim, event).length;
     await start('w-again', replicaEnv(sim, 1));
     // Its scheduler checks the event and edits the card it finds in the store.
-    await slack.waitFor(() => (edits(channel, cardTs, restartedAt).length >= 2 ? true : undefined), 10_000);
+    await fleet.slack.waitFor(() => (edits(channel, cardTs, restartedAt).length >= 2 ? true : undefined), 10_000);
     expect(reportCalls(sim, event).length).toBeGreaterThanOrEqual(checked + 2);
     expect(cards(channel)).toHaveLength(1);
     // Still above 90%: the crossing was alerted before the restart and is not alerted again.
     expect(replies(channel, cardTs)).toHaveLength(1);
     expect(sim.stats().rateLimited).toBe(0);
-    await Promise.all(replicas.splice(0).map((replica) => replica.stop()));
+    await fleet.stopAll();
   }, 30_000);
 });
 
@@ -289,7 +269,7 @@ describe('a replica killed (SIGKILL) in the middle of a watch check', () => {
       REPORT_JOB_LOCK: '1s',
     }));
     cardTs = await watchThroughAll(three, event, channel);
-    await slack.waitFor(() => (edits(channel, cardTs).length >= 2 ? true : undefined), 10_000);
+    await fleet.slack.waitFor(() => (edits(channel, cardTs).length >= 2 ? true : undefined), 10_000);
 
     // Reports now take 4 s: the next check is caught with its call in flight.
     sim.knobs.latencyMs = 4_000;
@@ -321,10 +301,11 @@ describe('a replica killed (SIGKILL) in the middle of a watch check', () => {
       what: "a survivor's report call",
       timeoutMs: 6_000,
     });
-    const alert = await slack.waitFor(() => replies(channel, cardTs)[0], 5_000);
+    const alert = await fleet.slack.waitFor(() => replies(channel, cardTs)[0], 5_000);
     expect(alert.at).toBeGreaterThan(since);
     const checked = reportCalls(sim, event).filter((call) => call.at > since).length;
-    await pause(4 * INTERVAL_MS);
+    // Checks go on and no second alert comes: wall time, as above.
+    await sleep(4 * INTERVAL_MS);
     expect(reportCalls(sim, event).filter((call) => call.at > since).length).toBeGreaterThanOrEqual(checked + 2);
     expect(replies(channel, cardTs)).toHaveLength(1);
     expect(cards(channel)).toHaveLength(1);

@@ -1,10 +1,11 @@
-import { connect, createServer, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, expect, it, onTestFinished } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { StoreError } from '../../src/store/key-value-store.js';
 import { openStore } from '../../src/store/open-store.js';
+import { startRedisRelay } from '../helpers/redis-relay.js';
 import { type RedisServer, startRedis } from '../helpers/redis-server.js';
+import { sleep } from '../helpers/wait-for.js';
 
 /*
  * Redis going away under a running replica (a failover, a restart) and coming back where it was.
@@ -53,55 +54,16 @@ afterAll(async () => {
   for (const server of servers) await server.stop();
 });
 
-/**
- * A TCP relay to `server` whose far end can go away and come back on the same port, held all along
- * (a Redis stopped and started again on its port could find another test's server there). While
- * down, it drops every connection and each new one at once, as a Redis being restarted does.
- */
-async function relay(server: RedisServer) {
-  let down = false;
-  const open = new Set<Socket>();
-  const relayed = createServer((client) => {
-    if (down) {
-      client.destroy();
-      return;
-    }
-    const upstream = connect(server.port, '127.0.0.1');
-    const end = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    for (const socket of [client, upstream]) {
-      open.add(socket);
-      socket.on('error', end).on('close', () => {
-        open.delete(socket);
-        end();
-      });
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve) => relayed.listen(0, '127.0.0.1', resolve));
-  onTestFinished(() => new Promise<void>((resolve) => relayed.close(() => resolve())));
-  const { port } = relayed.address() as { port: number };
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    down: () => {
-      down = true;
-      for (const socket of open) socket.destroy();
-    },
-    up: () => {
-      down = false;
-    },
-  };
-}
-
 it('fails store commands while Redis is away, and works again without help once it is back', async () => {
   const server = await startRedis();
   servers.push(server);
-  const redis = await relay(server);
-  const { store, lines } = await storeOn(server, 3, undefined, redis.url);
+  // A relay that stays up (a Redis stopped and started again on its port could find another
+  // test's server there): its far end goes away and comes back.
+  const relay = await startRedisRelay(server.port);
+  onTestFinished(() => relay.close());
+  const { store, lines } = await storeOn(server, 3, undefined, `redis://127.0.0.1:${relay.port}`);
   expect(await store.claims.claim('digest:C1:before', 'a', 1)).toBe(true);
-  redis.down();
+  relay.down();
 
   // Refused, as a store failure, once a command has waited a second for Redis to come back:
   // nothing waits for ever on a Redis that may not return.
@@ -115,8 +77,8 @@ it('fails store commands while Redis is away, and works again without help once 
   // Away for longer than the start's three reconnects (1.4 s), after which the client used to
   // close for good: claims, locks and the budget's scripts then failed until something read a value.
   // Wall time, as the client's reconnects run on it.
-  await new Promise((resolve) => setTimeout(resolve, 2_500));
-  redis.up();
+  await sleep(2_500);
+  relay.up();
 
   // Back, with nothing but claims and scripts asked of it (no value read to wake the client).
   await expect
@@ -191,13 +153,13 @@ it('closes at once while Redis is away, with a command still waiting for it', as
   await expect.poll(() => logged(lines).some((msg) => msg.startsWith('Lost Redis'))).toBe(true);
   // A budget settle, say, asked for just before the SIGTERM: it waits up to a second for Redis.
   const waiting = store.claims.get('k').catch((error: unknown) => error);
-  // Queued in the client (its own wait is a second): not a wait for anything else.
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  // Time for it to be queued in the client (whose own wait is a second), which nothing shows: wall time.
+  await sleep(50);
   // A graceful close waited for its answer, which never comes (8 s and more), past the 5 s a
   // closing connection is given.
   const closed = await Promise.race([
     store.close().then(() => 'closed'),
-    new Promise((resolve) => setTimeout(() => resolve('still closing after 3 s'), 3_000)),
+    sleep(3_000).then(() => 'still closing after 3 s'),
   ]);
   expect(closed).toBe('closed');
   expect(await waiting).toBeInstanceOf(StoreError);

@@ -8,6 +8,7 @@ import { openStore } from '../../src/store/open-store.js';
 import type { StoreHandle } from '../../src/store/store-handle.js';
 import { ManualClock } from '../helpers/clocks.js';
 import { type RedisServer, startRedis } from '../helpers/redis-server.js';
+import { sleep, waitFor } from '../helpers/wait-for.js';
 
 let redis: RedisServer;
 let dir: string;
@@ -29,7 +30,7 @@ const backends: [string, () => string][] = [
 
 /**
  * Work that takes `ms` (not a wait for anything: time for another holder to get in, were it not
- * kept out), counting how many ran at once; it returns 'done'.
+ * kept out), counting how many ran at once; it returns 'done'. `inside`: how many run now.
  */
 function overlapCounter(defaultMs = 20) {
   let inside = 0;
@@ -37,11 +38,11 @@ function overlapCounter(defaultMs = 20) {
   const work = async (ms = defaultMs) => {
     inside += 1;
     most = Math.max(most, inside);
-    await new Promise((resolve) => setTimeout(resolve, ms));
+    await sleep(ms);
     inside -= 1;
     return 'done';
   };
-  return { work, most: () => most };
+  return { work, most: () => most, inside: () => inside };
 }
 
 /** Two handles on one Redis database whose locks live `lockMs` unless renewed; closed after the test. */
@@ -124,9 +125,9 @@ describe('the Redis lock', () => {
     // times and a half. A life of 300 ms was renewed every 100 ms: a process stalled 200 ms on a busy
     // machine let it lapse, and the test saw two holders for a reason of its own.
     const [a, b] = await lockHandles(1_000);
-    const { work, most } = overlapCounter();
+    const { work, most, inside } = overlapCounter();
     const holding = a.keyValue.exclusive('watch:turn', () => work(3_500));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitFor(() => inside() === 1, { what: 'the first handle to hold the lock' });
     await expect(b.keyValue.exclusive('watch:turn', () => work(20), { waitMs: 0 })).rejects.toBeInstanceOf(LockBusy);
     const waiting = b.keyValue.exclusive('watch:turn', () => work(20), { waitMs: 8_000 });
     expect(await Promise.all([holding, waiting])).toEqual(['done', 'done']);
@@ -172,13 +173,15 @@ describe('the Redis lock', () => {
   it('is no longer renewed after ten lives: work stuck for good does not hold every replica off', async () => {
     // A 50 ms lock: renewed for 500 ms at most, under work that takes 1 s.
     const [a, b] = await lockHandles(50);
+    let firstIn = false;
     let firstDone = false;
     const stuck = a.keyValue.exclusive('watch:turn', async () => {
+      firstIn = true;
       // Work that outlasts ten lives (not a wait for anything).
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await sleep(1_000);
       firstDone = true;
     });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitFor(() => firstIn, { what: 'the first handle to hold the lock' });
     const secondInWhileFirstRan = await b.keyValue.exclusive('watch:turn', async () => !firstDone, { waitMs: 900 });
     expect(secondInWhileFirstRan).toBe(true);
     await stuck;
@@ -188,16 +191,19 @@ describe('the Redis lock', () => {
     // Locks of 50 ms; this hold asks for a minute. Were it granted, the stuck work below would keep
     // the second handle out for the whole minute (ten lives of it).
     const [a, b] = await lockHandles(50);
+    let firstIn = false;
     let firstDone = false;
     const stuck = a.keyValue.exclusive(
       'watch:turn',
       async () => {
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        firstIn = true;
+        // Work that outlasts ten lives (not a wait for anything).
+        await sleep(1_000);
         firstDone = true;
       },
       { lockMs: 60_000 },
     );
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitFor(() => firstIn, { what: 'the first handle to hold the lock' });
     const secondInWhileFirstRan = await b.keyValue.exclusive('watch:turn', async () => !firstDone, { waitMs: 900 });
     expect(secondInWhileFirstRan).toBe(true);
     await stuck;

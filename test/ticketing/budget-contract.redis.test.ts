@@ -5,7 +5,7 @@ import { type BudgetPermit, type Priority, type RequestBudget, WindowBudget } fr
 import { type ScriptRunner, SharedBudget } from '../../src/ticketing/shared-budget.js';
 import { useRedis } from '../helpers/redis-server.js';
 import { runPool, startRig } from '../helpers/ticketing.js';
-import { waitFor } from '../helpers/wait-for.js';
+import { sleep, waitFor } from '../helpers/wait-for.js';
 
 /*
  * The organization budget's rules, written once and run against both budgets: `WindowBudget` (in
@@ -66,7 +66,7 @@ function asking(budget: RequestBudget, count: number, priority: Priority = 'inte
  * little, on the wall clock (SharedBudget's is the Redis server's).
  */
 async function grantedAfter(permits: BudgetPermit[], ms: number): Promise<number> {
-  await new Promise((resolve) => setTimeout(resolve, ms));
+  await sleep(ms);
   return permits.length;
 }
 
@@ -204,7 +204,7 @@ describe.each(budgets)('budget contract: %s', (_, makeBudget) => {
       const budget = makeBudget({ limit: 10, windowMs: 1_000 });
       (await budget.acquire('interactive')).settle(answered(9, { resetInMs: 50 }));
       // Idle while the server's window turns: wall time, as SharedBudget's clock is the Redis server's.
-      await new Promise((resolve) => setTimeout(resolve, 80));
+      await sleep(80);
       // Its own guess is now + 1 window; another key spent the server's window, which resets in 200 ms.
       (await budget.acquire('interactive')).settle(answered(1, { resetInMs: 200 }));
       const waiting = asking(budget, 5);
@@ -227,7 +227,7 @@ describe.each(budgets)('budget contract: %s', (_, makeBudget) => {
       // request was granted counts as possibly after it, and the next adoption subtracts it too
       // (one too few, never too many). The next request is granted a few ms after the answer.
       await expect.poll(async () => (await budget.snapshot()).inFlight).toBe(0);
-      await new Promise((resolve) => setTimeout(resolve, 5)); // a few ms of the Redis server's clock
+      await sleep(5); // a few ms of the Redis server's clock
       const waiting = asking(budget, 3);
       await expect.poll(() => waiting.length).toBe(1);
       expect(await grantedAfter(waiting, 60)).toBe(1);

@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { type BudgetPermit, WindowBudget } from '../../src/ticketing/budget.js';
+import { resolvedWithin } from '../helpers/wait-for.js';
 
 // The rules both budgets keep are in budget-contract.test.ts; here, what an injected clock shows exactly.
 
 /** Resolves what has been granted so far without waiting for the rest. */
 async function granted(promises: Promise<BudgetPermit>[]): Promise<number> {
-  const states = await Promise.all(
-    promises.map((p) => Promise.race([p.then(() => true), new Promise((r) => setTimeout(() => r(false), 10))])),
-  );
-  return states.filter(Boolean).length;
+  return (await resolvedWithin(promises, 10)).filter(Boolean).length;
 }
 
 describe('WindowBudget: the headers are the truth of where the window stands', () => {

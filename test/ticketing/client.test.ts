@@ -3,7 +3,7 @@ import { createLogger } from '../../src/logger.js';
 import { isTicketingError } from '../../src/ticketing/errors.js';
 import { aheadClock } from '../helpers/clocks.js';
 import { type Rig, runPool, startRig } from '../helpers/ticketing.js';
-import { waitFor } from '../helpers/wait-for.js';
+import { sleep, waitFor } from '../helpers/wait-for.js';
 
 let rig: Rig | undefined;
 afterEach(async () => {
@@ -195,7 +195,7 @@ describe('TicketingClient: faults', () => {
       const faults = rig.sim.stats().faults;
       expect(faults['5xx'] + faults.drop + faults.truncate).toBeGreaterThan(0);
       // A check that nothing happens: a late rejection gets 20 ms to show itself (nothing to poll for).
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await sleep(20);
       expect(unhandled).toEqual([]);
     } finally {
       process.off('unhandledRejection', onUnhandled);

@@ -9,7 +9,7 @@ import { type ScriptRunner, SharedBudget, type SharedBudgetOptions } from '../..
 import { type Clock, systemClock } from '../../src/time/clock.js';
 import { useRedis } from '../helpers/redis-server.js';
 import { limits, runPool } from '../helpers/ticketing.js';
-import { waitFor } from '../helpers/wait-for.js';
+import { resolvedWithin, sleep, waitFor } from '../helpers/wait-for.js';
 
 const redis = useRedis();
 let counter = 0;
@@ -100,16 +100,14 @@ async function grantedThenQuiet(promises: Promise<BudgetPermit>[], expected: num
       () => undefined,
     );
   await waitFor(() => granted >= expected, { timeoutMs: 2_000, what: `${expected} permits` }).catch(() => undefined);
-  await new Promise((resolve) => setTimeout(resolve, quietMs));
+  // That no more come is an absence, nothing to poll for: wall time (the budget keeps Redis's TIME).
+  await sleep(quietMs);
   return granted;
 }
 
 /** How many of the permits have been granted within `ms`. */
 async function grantedWithin(promises: Promise<BudgetPermit>[], ms = 150): Promise<number> {
-  const states = await Promise.all(
-    promises.map((p) => Promise.race([p.then(() => true), new Promise((r) => setTimeout(() => r(false), ms))])),
-  );
-  return states.filter(Boolean).length;
+  return (await resolvedWithin(promises, ms)).filter(Boolean).length;
 }
 
 describe('SharedBudget (real redis-server)', () => {
@@ -169,7 +167,7 @@ describe('SharedBudget (real redis-server)', () => {
       observation: { limit: 10, remaining: 9, resetAt: oldReset, observedAt: Date.now() },
     });
     const late = await b.acquire('interactive'); // sent in the old window, answered after the turn
-    await new Promise((resolve) => setTimeout(resolve, 250)); // past the turn by the Redis server's clock
+    await sleep(250); // past the turn by the Redis server's clock
     const next = [a.acquire('interactive'), b.acquire('interactive'), a.acquire('interactive')];
     late.settle({
       kind: 'answered',

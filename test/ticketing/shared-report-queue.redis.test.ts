@@ -178,13 +178,15 @@ describe('SharedReportQueue (BullMQ on a real redis-server)', () => {
     // The rolling slots' key of the wrong type: every take fails, as a read-only or full Redis would.
     await redisCommand(`${redis.url}/8`, 'SET', `bull:${r.name}:rolling:held`, 'not a sorted set');
     queue.start();
-    let progress = await queue.progress(id);
-    const deadline = Date.now() + 15_000;
-    while (progress.state !== 'lost' && Date.now() < deadline) {
-      expect(progress.state).not.toBe('done');
-      await sleep(20);
-      progress = await queue.progress(id);
-    }
+    // Never done on the way: every look at it fails the test if it is.
+    const progress = await waitFor(
+      async () => {
+        const now = await queue.progress(id);
+        expect(now.state).not.toBe('done');
+        return now.state === 'lost' && now;
+      },
+      { what: 'the job to be lost', timeoutMs: 15_000, intervalMs: 20 },
+    );
     expect(progress).toMatchObject({ state: 'lost' });
     expect(r.delivered).toHaveLength(0);
   });

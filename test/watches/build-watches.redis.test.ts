@@ -6,6 +6,7 @@ import { buildWatches } from '../../src/watches/build-watches.js';
 import type { WatchChat, WatchMessages } from '../../src/watches/watch-chat.js';
 import { useRedis } from '../helpers/redis-server.js';
 import { sampleReport } from '../helpers/sample-report.js';
+import { sleep, waitFor } from '../helpers/wait-for.js';
 
 const redis = useRedis();
 
@@ -73,9 +74,10 @@ describe('buildWatches across replicas', () => {
       conditions: [{ kind: 'sold-out' }],
     });
     const checking = first.turn();
-    while (asked.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
-    // Past the lock's life three times over: renewed, it still keeps the second replica out.
-    await new Promise((resolve) => setTimeout(resolve, 3_200));
+    await waitFor(() => asked.length > 0, { what: 'the first replica to ask for its report' });
+    // Past the lock's life three times over: renewed, it still keeps the second replica out. Wall
+    // time, as the lock's life runs on the Redis server's clock (PX).
+    await sleep(3_200);
     const started = Date.now();
     expect(await second.turn()).toEqual({ kind: 'turn-elsewhere' });
     // At once: a turn that waited for the lock would wait until the check is released below.
