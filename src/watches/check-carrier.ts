@@ -95,7 +95,11 @@ export class CheckCarrier<M> {
   /**
    * Judges each condition of one watch on a check, alerts each crossing once, edits the card. What
    * the check changes is written in one update, and before an alert goes out what was judged before
-   * it (a failed post or a crash may end the check there); a crossing as soon as its alert is out.
+   * it (a crash may end the check there); a crossing as soon as its alert is out. An alert that
+   * fails leaves its condition armed for the next check, and the others are judged all the same.
+   * A check older than the one the watch's states already reflect (carried slowly, or on another
+   * replica, while a newer one was carried) records only its crossings and leaves the card to the
+   * newer one, so a card's figures and its conditions always come from the same check.
    */
   async #carry(watch: Watch, check: EventCheck, known: KnownCheck, ahead?: WatchForecast): Promise<void> {
     // Figures go to a channel shared with another organization only where someone confirmed it
@@ -115,37 +119,36 @@ export class CheckCarrier<M> {
       forecast: ahead?.forecast,
       startsAtMs: ahead?.startsAtMs,
     };
-    const changes = new Map<string, ConditionChange>();
+    const write = new ConditionWrites(watch, check.checkedAt, this.#o.store);
+    let failed: { error: unknown } | undefined;
     for (const state of watch.conditions) {
       const judgement = judge(state.condition, reading);
       if ('unknown' in judgement) {
-        changes.set(state.key, (c) => ({ ...c, unknown: judgement.unknown }));
+        write.judged(state.key, (c) => ({ ...c, unknown: judgement.unknown }));
         continue;
       }
       if (state.armed && judgement.met) {
-        await this.#flush(watch, changes);
+        await write.flush();
         const fired = { ...state, lastValue: judgement.value, unknown: undefined };
-        const posted = await this.#o.posts.alert(watch, fired, judgement.value, check);
+        let posted: Awaited<ReturnType<WatchPosts<M>['alert']>>;
+        try {
+          posted = await this.#o.posts.alert(watch, fired, judgement.value, check);
+        } catch (error) {
+          failed ??= { error };
+          continue;
+        }
         if (posted === 'refused') return;
         if (posted === 'busy') continue;
-        await this.#setConditions(
-          watch,
-          new Map([
-            [
-              state.key,
-              (c: ConditionState) => ({
-                ...c,
-                armed: false,
-                crossings: Math.max(c.crossings, state.crossings + 1),
-                lastValue: judgement.value,
-                unknown: undefined,
-              }),
-            ],
-          ]),
-        );
+        write.judged(state.key, (c) => ({ ...c, lastValue: judgement.value, unknown: undefined }));
+        write.crossed(state.key, (c) => ({
+          ...c,
+          armed: false,
+          crossings: Math.max(c.crossings, state.crossings + 1),
+        }));
+        await write.flush();
       } else {
         const rearm = !state.armed && judgement.cleared;
-        changes.set(state.key, (c) => ({
+        write.judged(state.key, (c) => ({
           ...c,
           armed: c.armed || rearm,
           lastValue: judgement.value,
@@ -153,27 +156,72 @@ export class CheckCarrier<M> {
         }));
       }
     }
-    const current = (await this.#flush(watch, changes)) ?? (await this.#o.store.get(watch.channel, watch.eventId));
-    if (!current || current.createdAt !== watch.createdAt) return;
-    // The card shows the newest check: one recorded meanwhile (another replica, a person's report)
-    // is not overwritten by this older one, which may have taken a while to carry.
-    const newest = (await this.#o.store.lastCheck(watch.eventId)) ?? check;
-    await this.#o.posts.showCard(current, 'active', { ...known, check: newest });
+    const current = (await write.flush({ judged: true })) ?? (await this.#o.store.get(watch.channel, watch.eventId));
+    if (current && current.createdAt === watch.createdAt) {
+      if (!judgedLater(current, check.checkedAt)) await this.#o.posts.showCard(current, 'active', known);
+      else if (write.crossedAny) {
+        // A crossing of this older check joined the states of the newer one: shown with that check.
+        const shown = await this.#o.store.lastCheck(watch.eventId);
+        if (shown && shown.checkedAt === current.judgedAt)
+          await this.#o.posts.showCard(current, 'active', { ...known, check: shown });
+      }
+    }
+    if (failed) throw failed.error;
+  }
+}
+
+/** Whether the watch's states already reflect a check made after `checkedAt`. */
+const judgedLater = (watch: Watch, checkedAt: number) => (watch.judgedAt ?? Number.NEGATIVE_INFINITY) > checkedAt;
+
+/**
+ * The condition changes one check makes to one watch, gathered and written together: what it
+ * judged (a value, a re-arm, "not known"), written only while no newer check has been judged, and
+ * the crossings it alerted, always written (an alert out is an alert out).
+ */
+class ConditionWrites {
+  readonly #judged = new Map<string, ConditionChange>();
+  readonly #crossed = new Map<string, ConditionChange>();
+  /** Whether a crossing of this check was written. */
+  crossedAny = false;
+
+  constructor(
+    readonly watch: Watch,
+    readonly checkedAt: number,
+    readonly store: WatchStore,
+  ) {}
+
+  judged(key: string, change: ConditionChange): void {
+    this.#judged.set(key, change);
   }
 
-  /** Writes the changes gathered so far (and forgets them); the watch as written, if they were. */
-  async #flush(watch: Watch, changes: Map<string, ConditionChange>): Promise<Watch | undefined> {
-    const written = await this.#setConditions(watch, changes);
-    changes.clear();
-    return written;
+  crossed(key: string, change: ConditionChange): void {
+    this.#crossed.set(key, change);
   }
 
-  /** Applies condition changes in one write, to this watch only (not one set again since); the watch as written. */
-  async #setConditions(watch: Watch, changes: ReadonlyMap<string, ConditionChange>): Promise<Watch | undefined> {
-    if (changes.size === 0) return undefined;
-    return this.#o.store.update(watch.channel, watch.eventId, (current) => {
-      if (!current || current.createdAt !== watch.createdAt) return undefined;
-      return { ...current, conditions: current.conditions.map((c) => changes.get(c.key)?.(c) ?? c) };
+  /**
+   * Writes what was gathered, to this watch only (not one set again since); `judged`: the check is
+   * done with, so the watch is marked judged at it even with nothing else to write. The watch as
+   * written, if anything was.
+   */
+  async flush(options: { judged?: boolean } = {}): Promise<Watch | undefined> {
+    if (this.#judged.size === 0 && this.#crossed.size === 0 && !options.judged) return undefined;
+    if (this.#crossed.size > 0) this.crossedAny = true;
+    const judged = new Map(this.#judged);
+    const crossed = new Map(this.#crossed);
+    this.#judged.clear();
+    this.#crossed.clear();
+    return this.store.update(this.watch.channel, this.watch.eventId, (current) => {
+      if (!current || current.createdAt !== this.watch.createdAt) return undefined;
+      const fresh = !judgedLater(current, this.checkedAt);
+      if (!fresh && crossed.size === 0) return undefined;
+      return {
+        ...current,
+        ...(fresh ? { judgedAt: this.checkedAt } : {}),
+        conditions: current.conditions.map((c) => {
+          const afterCrossing = crossed.get(c.key)?.(c) ?? c;
+          return fresh ? (judged.get(c.key)?.(afterCrossing) ?? afterCrossing) : afterCrossing;
+        }),
+      };
     });
   }
 }

@@ -69,6 +69,11 @@ export interface Watch {
   sharedConfirmed?: true | undefined;
   /** The channel refused a post: no more checks here until the watch is set again. */
   paused?: { reason: string; at: number } | undefined;
+  /**
+   * When the check its conditions' states (and its card) reflect was made: an older check carried
+   * after it (slowly, or on another replica) records only the crossings it alerted.
+   */
+  judgedAt?: number | undefined;
 }
 
 export const watchSchema = z.object({
@@ -86,6 +91,7 @@ export const watchSchema = z.object({
   cardTs: z.string().optional(),
   sharedConfirmed: z.literal(true).optional(),
   paused: z.object({ reason: z.string(), at: z.number() }).optional(),
+  judgedAt: z.number().optional(),
 });
 
 /** What the last check of an event found: shared by every watch of the event. */

@@ -1336,6 +1336,26 @@ describe('WatchService: what one check writes, when an alert fails or a newer ch
     expect(checkInAlerts).toHaveLength(2);
   });
 
+  it('judges the conditions after an alert that fails too: a re-arm later in the list is kept', async () => {
+    const h = await harness();
+    const service = h.replica();
+    const checkIns: WatchCondition = { kind: 'figure', field: 'checkIns', op: '>=', value: 100 };
+    await service.watch(request([soldAtLeast(400), checkIns]));
+    await service.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 150, ticketsSold: 300 }));
+    h.clock.t += 2 * MINUTE;
+    h.slack.failingReplies = 1;
+    await service.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 10, ticketsSold: 450 }));
+    // The failed sales alert is tried again at the next check; the check-ins alert comes as well.
+    h.clock.t += 2 * MINUTE;
+    await service.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 160, ticketsSold: 450 }));
+    const alerted = h.slack
+      .alerts()
+      .filter((a) => a.message.kind === 'alert')
+      .map((a) => (a.message as { condition: string }).condition);
+    expect(alerted.filter((c) => c === 'checkIns >= 100')).toHaveLength(2);
+    expect(alerted.filter((c) => c === 'ticketsSold >= 400')).toHaveLength(1);
+  });
+
   it('leaves the card showing the newest check when an older check is still being carried', async () => {
     const h = await harness();
     const { gate, open, replying, aReplying } = heldReply();
@@ -1350,7 +1370,12 @@ describe('WatchService: what one check writes, when an alert fails or a newer ch
     await first;
     const cards = h.slack.updates
       .filter((u) => u.message.kind === 'card')
-      .map((u) => (u.message as { checks?: number }).checks);
-    expect(cards.at(-1)).toBe(2);
+      .map((u) => u.message as { checks?: number; conditions: ConditionState[] });
+    // Its figures and its conditions come from the same check: the older check's alert counts as
+    // a crossing, its value of 410 does not stand beside the figures of the newer check.
+    expect(cards.at(-1)?.checks).toBe(2);
+    expect(cards.at(-1)?.conditions[0]).toMatchObject({ armed: false, crossings: 1 });
+    expect(cards.at(-1)?.conditions[0]?.lastValue).not.toBe(410);
+    expect((await h.store.get('C0OPS', EVENT.id))?.conditions[0]?.lastValue).not.toBe(410);
   });
 });
