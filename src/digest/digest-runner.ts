@@ -24,8 +24,11 @@ export type DigestOutcome =
   | { kind: 'in-progress'; date: string }
   /** The channel refuses posts, or the person of a personal digest cannot get DMs: paused. */
   | { kind: 'channel-failing'; date: string; reason: string }
-  /** A temporary failure; `retryAt` is when it is tried again, unless the grace period is over. */
-  | { kind: 'failed'; date: string; reason: string; retryAt: number | undefined }
+  /**
+   * A temporary failure; `retryAt` is when it is tried again, unless the grace period is over or
+   * (`stopping`) the runner is shutting down: the next start takes it up.
+   */
+  | { kind: 'failed'; date: string; reason: string; retryAt: number | undefined; stopping?: true }
   /** The subscription skips this weekday (`--weekdays`). */
   | { kind: 'not-this-weekday'; date: string }
   | { kind: 'no-subscription' };
@@ -198,7 +201,10 @@ export class DigestRunner<M> implements DigestRunning {
     return [...this.#retries.keys()];
   }
 
-  /** Cancels pending retries (shutdown); their claims stay `failed` for the next start to pick up. */
+  /**
+   * Cancels pending retries and schedules no more (shutdown, for good: a runner is not started
+   * again); their claims stay `failed` for the next start to pick up.
+   */
   stop(): void {
     this.#stopped = true;
     for (const { cancel } of this.#retries.values()) cancel.abort();
@@ -241,9 +247,24 @@ export class DigestRunner<M> implements DigestRunning {
     };
     const temporaryFailure = async (what: string, error: unknown): Promise<DigestOutcome> => {
       await settle('failed', 'failed');
-      const retryAt = this.#scheduleRetry(subscription, fire);
-      log.warn(what, { error, retryAt: retryAt === undefined ? 'none: grace period over' : new Date(retryAt) });
-      return { kind: 'failed', date: fire.date, reason: reasonOf(error), retryAt };
+      const retry = this.#scheduleRetry(subscription, fire);
+      const retryAt = typeof retry === 'number' ? retry : undefined;
+      log.warn(what, {
+        error,
+        retryAt:
+          retry === 'stopped'
+            ? 'at the next start: shutting down'
+            : retryAt === undefined
+              ? 'none: grace period over'
+              : new Date(retryAt),
+      });
+      return {
+        kind: 'failed',
+        date: fire.date,
+        reason: reasonOf(error),
+        retryAt,
+        ...(retry === 'stopped' ? { stopping: true as const } : {}),
+      };
     };
 
     const metadata: DigestMetadata = {
@@ -311,7 +332,7 @@ export class DigestRunner<M> implements DigestRunning {
   }
 
   /** Schedules the next attempt with exponential backoff; undefined once the grace period is over. */
-  #scheduleRetry(subscription: Subscription, fire: Fire): number | undefined {
+  #scheduleRetry(subscription: Subscription, fire: Fire): number | 'stopped' | undefined {
     const key = claimKey(subscriptionKey(subscription), fire.date);
     const previous = this.#retries.get(key);
     previous?.cancel.abort();
@@ -320,7 +341,7 @@ export class DigestRunner<M> implements DigestRunning {
     const at = this.#options.clock.now() + delay;
     if (this.#stopped) {
       this.#retries.delete(key);
-      return undefined;
+      return 'stopped';
     }
     if (at > fire.at + this.#graceMs) {
       this.#retries.delete(key);

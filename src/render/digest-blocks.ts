@@ -289,9 +289,11 @@ export function digestNowMessage(
       );
     case 'failed':
       return warningMessage(
-        outcome.retryAt === undefined
-          ? md`${w.the} could not be ${w.gone}, and its grace period is over. It has been logged.`
-          : md`${w.the} could not be ${w.gone} just now; I'll try again in about ${minutesUntil(outcome.retryAt, now)} minute(s).`,
+        outcome.stopping
+          ? md`${w.the} could not be ${w.gone} just now, and eventops is restarting: it tries again once it is back.`
+          : outcome.retryAt === undefined
+            ? md`${w.the} could not be ${w.gone}, and its grace period is over. It has been logged.`
+            : md`${w.the} could not be ${w.gone} just now; I'll try again in about ${minutesUntil(outcome.retryAt, now)} minute(s).`,
       );
     case 'not-this-weekday':
       return plainMessage(md`${personal ? md`Your` : md`This`} ${digest} ${w.comes} on this weekday.`);

@@ -43,33 +43,50 @@ const accepts = (port: number) =>
 /** A real redis-server on loopback, on a free port, with nothing written to disk; stops with the tests. */
 export async function startRedis(options: RedisServerOptions = {}): Promise<RedisServer> {
   if (!existsSync(REDIS)) throw new Error(`redis-server is not at ${REDIS}: .ci/run installs the Debian package`);
-  const port = await freePort();
+  // Redis takes no port 0 and names none: a free port is picked, and picked again should another
+  // process take it first (the redis-server then exits at once).
+  for (let attempt = 1; ; attempt += 1) {
+    const port = await freePort();
+    const child = spawnRedis(port, options);
+    const exited = new Promise<'exited'>((resolve) => child.once('exit', () => resolve('exited')));
+    const started = await waitFor(async () => (child.exitCode !== null ? 'exited' : (await accepts(port)) && 'ready'), {
+      what: `redis-server to accept connections on port ${port}`,
+      intervalMs: 50,
+    }).catch((error: unknown) => {
+      child.kill('SIGKILL');
+      throw error;
+    });
+    if (started === 'ready') return running(child, port, options);
+    await exited;
+    if (attempt >= 5) throw new Error(`redis-server exited at start ${attempt} times (ports taken?)`);
+  }
+}
+
+function spawnRedis(port: number, options: RedisServerOptions): ChildProcess {
   const listen = options.tls
     ? ['--port', '0', '--tls-port', String(port), '--tls-cert-file', options.tls.certFile]
         .concat(['--tls-key-file', options.tls.keyFile, '--tls-ca-cert-file', options.tls.certFile])
         .concat(['--tls-auth-clients', 'no'])
     : ['--port', String(port)];
-  const child: ChildProcess = spawn(
+  return spawn(
     REDIS,
     [...listen, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']
       // Passed as an argument, as redis.conf would hold it; the test's own throwaway password.
       .concat(options.password ? ['--requirepass', options.password] : []),
     { stdio: 'ignore' },
   );
-  await waitFor(() => accepts(port), {
-    what: `redis-server to accept connections on port ${port}`,
-    intervalMs: 50,
-  }).catch((error: unknown) => {
-    child.kill('SIGKILL');
-    throw error;
-  });
+}
+
+function running(child: ChildProcess, port: number, options: RedisServerOptions): RedisServer {
   const auth = options.password ? `:${options.password}@` : '';
   return {
     url: `${options.tls ? 'rediss' : 'redis'}://${auth}127.0.0.1:${port}`,
     port,
     stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const gone = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
+      await gone;
     },
   };
 }

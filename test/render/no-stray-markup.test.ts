@@ -191,6 +191,7 @@ const DIGEST_OUTCOMES: DigestOutcome[] = [
   { kind: 'channel-failing', date: '2026-12-01', reason: '<!channel>' },
   { kind: 'failed', date: '2026-12-01', reason: '<!here>', retryAt: NOW + 120_000 },
   { kind: 'failed', date: '2026-12-01', reason: '<!here>', retryAt: undefined },
+  { kind: 'failed', date: '2026-12-01', reason: '<!here>', retryAt: undefined, stopping: true },
   { kind: 'not-this-weekday', date: '2026-12-01' },
   { kind: 'no-subscription' },
 ];

@@ -20,6 +20,8 @@ describe('who can read a conversation', () => {
       clock: { now: () => Date.now() },
     });
     expect(await audience.of('C0OPS')).toEqual({ kind: 'unknown', reason: 'no Slack client yet' });
+    expect(await audience.of('C0OPS')).toEqual({ kind: 'unknown', reason: 'no Slack client yet' });
+    expect(logs.filter((line) => line.includes('before the Slack app was bound'))).toHaveLength(1);
     audience.bind(new webApi.WebClient(TOKEN, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } }));
     expect(await audience.of('C0OPS')).toEqual({ kind: 'internal', botIsMember: true });
     slack.conversations.set('C0PARTNER', { id: 'C0PARTNER', is_channel: true, is_member: true, is_ext_shared: true });

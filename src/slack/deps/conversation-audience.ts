@@ -140,7 +140,11 @@ export function conversationAudience(options: ConversationAudienceOptions): Conv
       const cached = answers.get(conversation);
       if (cached) return cached;
       // Asked before the app exists: not known, and not kept (the next ask, with a client, looks).
-      if (!client) return Promise.resolve({ kind: 'unknown', reason: 'no Slack client yet' });
+      if (!client) {
+        if (!warned.has('no client')) logger.warn('Asked who is in a conversation before the Slack app was bound');
+        warned.add('no client');
+        return Promise.resolve({ kind: 'unknown', reason: 'no Slack client yet' });
+      }
       const asked = lookUp(client, conversation).catch((error: unknown): Audience => {
         const reason = slackErrorCode(error) ?? (error instanceof Error ? error.message : String(error));
         // Once per kind of failure: a missing scope would otherwise log at every link.
