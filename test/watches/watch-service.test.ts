@@ -1318,43 +1318,32 @@ describe('WatchService: a scheduler turn reads little', () => {
 });
 
 describe('WatchService: what one check writes, when an alert fails or a newer check overtakes it', () => {
-  it("keeps one condition's re-arm when another's alert fails in the same check, so it alerts when crossed again", async () => {
-    const h = await harness();
-    const service = h.replica();
-    const checkIns: WatchCondition = { kind: 'figure', field: 'checkIns', op: '>=', value: 100 };
-    await service.watch(request([checkIns, soldAtLeast(400)]));
-    await service.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 150, ticketsSold: 300 }));
-    // Check-ins clear (re-armed) in the check where the sales alert fails to post.
-    h.clock.t += 2 * MINUTE;
-    h.slack.failingReplies = 1;
-    await service.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 10, ticketsSold: 450 }));
-    h.clock.t += 2 * MINUTE;
-    await service.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 160, ticketsSold: 450 }));
-    const checkInAlerts = h.slack
-      .alerts()
-      .filter((a) => a.message.kind === 'alert' && a.message.condition === 'checkIns >= 100');
-    expect(checkInAlerts).toHaveLength(2);
-  });
-
-  it('judges the conditions after an alert that fails too: a re-arm later in the list is kept', async () => {
-    const h = await harness();
-    const service = h.replica();
-    const checkIns: WatchCondition = { kind: 'figure', field: 'checkIns', op: '>=', value: 100 };
-    await service.watch(request([soldAtLeast(400), checkIns]));
-    await service.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 150, ticketsSold: 300 }));
-    h.clock.t += 2 * MINUTE;
-    h.slack.failingReplies = 1;
-    await service.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 10, ticketsSold: 450 }));
-    // The failed sales alert is tried again at the next check; the check-ins alert comes as well.
-    h.clock.t += 2 * MINUTE;
-    await service.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 160, ticketsSold: 450 }));
-    const alerted = h.slack
-      .alerts()
-      .filter((a) => a.message.kind === 'alert')
-      .map((a) => (a.message as { condition: string }).condition);
-    expect(alerted.filter((c) => c === 'checkIns >= 100')).toHaveLength(2);
-    expect(alerted.filter((c) => c === 'ticketsSold >= 400')).toHaveLength(1);
-  });
+  const checkIns: WatchCondition = { kind: 'figure', field: 'checkIns', op: '>=', value: 100 };
+  it.each([
+    ['before', [checkIns, soldAtLeast(400)]],
+    ['after', [soldAtLeast(400), checkIns]],
+  ])(
+    "keeps a re-arm judged %s another condition's alert that fails, so it alerts when crossed again",
+    async (_, conditions) => {
+      const h = await harness();
+      const service = h.replica();
+      await service.watch(request(conditions));
+      await service.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 150, ticketsSold: 300 }));
+      // Check-ins clear (re-armed) in the check where the sales alert fails to post.
+      h.clock.t += 2 * MINUTE;
+      h.slack.failingReplies = 1;
+      await service.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 10, ticketsSold: 450 }));
+      // The failed sales alert is tried again at the next check; the check-ins alert comes as well.
+      h.clock.t += 2 * MINUTE;
+      await service.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 160, ticketsSold: 450 }));
+      const alerted = h.slack
+        .alerts()
+        .filter((a) => a.message.kind === 'alert')
+        .map((a) => (a.message as { condition: string }).condition);
+      expect(alerted.filter((c) => c === 'checkIns >= 100')).toHaveLength(2);
+      expect(alerted.filter((c) => c === 'ticketsSold >= 400')).toHaveLength(1);
+    },
+  );
 
   it('leaves the card showing the newest check when an older check is still being carried', async () => {
     const h = await harness();
