@@ -140,26 +140,40 @@ export class CheckCarrier<M> {
         if (posted === 'refused') return;
         if (posted === 'busy') continue;
         write.judged(state.key, (c) => ({ ...c, lastValue: judgement.value, unknown: undefined }));
-        write.crossed(state.key, (c) => ({
-          ...c,
-          armed: false,
-          crossings: Math.max(c.crossings, state.crossings + 1),
-        }));
+        const crossing = state.crossings + 1;
+        // Recorded already (by whoever alerted it), it is left to the checks since; a check made
+        // after this one that saw the figure clear leaves the condition armed for the next crossing.
+        write.happened(state.key, (c) =>
+          c.crossings >= crossing
+            ? c
+            : { ...c, armed: (c.clearedAt ?? Number.NEGATIVE_INFINITY) > check.checkedAt, crossings: crossing },
+        );
         await write.flush();
       } else {
         const rearm = !state.armed && judgement.cleared;
+        const clearedAt = judgement.cleared ? { clearedAt: check.checkedAt } : {};
         write.judged(state.key, (c) => ({
           ...c,
           armed: c.armed || rearm,
           lastValue: judgement.value,
           unknown: undefined,
+          ...clearedAt,
         }));
+        // A clearing stands even when a newer check was judged meanwhile, while no crossing was
+        // recorded since: the newer check, which saw the condition disarmed, may have seen it met again.
+        if (rearm)
+          write.happened(state.key, (c) =>
+            !c.armed && c.crossings === state.crossings
+              ? { ...c, armed: true, clearedAt: Math.max(c.clearedAt ?? check.checkedAt, check.checkedAt) }
+              : c,
+          );
       }
     }
     const current = (await write.flush({ judged: true })) ?? (await this.#o.store.get(watch.channel, watch.eventId));
-    if (current && current.createdAt === watch.createdAt) {
+    // A watch paused meanwhile (its channel refused a post, or turned out shared) keeps its card as paused.
+    if (current && current.createdAt === watch.createdAt && !current.paused) {
       if (!judgedLater(current, check.checkedAt)) await this.#o.posts.showCard(current, 'active', known);
-      else if (write.crossedAny) {
+      else if (write.happenedAny) {
         // A crossing of this older check joined the states of the newer one: shown with that check.
         const shown = await this.#o.store.lastCheck(watch.eventId);
         if (shown && shown.checkedAt === current.judgedAt)
@@ -176,13 +190,14 @@ const judgedLater = (watch: Watch, checkedAt: number) => (watch.judgedAt ?? Numb
 /**
  * The condition changes one check makes to one watch, gathered and written together: what it
  * judged (a value, a re-arm, "not known"), written only while no newer check has been judged, and
- * the crossings it alerted, always written (an alert out is an alert out).
+ * what happened (a crossing alerted, a clearing seen), written whenever (an alert out is an alert
+ * out, a clearing a clearing), each written so as to leave what later checks recorded.
  */
 class ConditionWrites {
   readonly #judged = new Map<string, ConditionChange>();
-  readonly #crossed = new Map<string, ConditionChange>();
-  /** Whether a crossing of this check was written. */
-  crossedAny = false;
+  readonly #happened = new Map<string, ConditionChange>();
+  /** Whether something that happened was written. */
+  happenedAny = false;
 
   constructor(
     readonly watch: Watch,
@@ -194,8 +209,8 @@ class ConditionWrites {
     this.#judged.set(key, change);
   }
 
-  crossed(key: string, change: ConditionChange): void {
-    this.#crossed.set(key, change);
+  happened(key: string, change: ConditionChange): void {
+    this.#happened.set(key, change);
   }
 
   /**
@@ -204,21 +219,21 @@ class ConditionWrites {
    * written, if anything was.
    */
   async flush(options: { judged?: boolean } = {}): Promise<Watch | undefined> {
-    if (this.#judged.size === 0 && this.#crossed.size === 0 && !options.judged) return undefined;
-    if (this.#crossed.size > 0) this.crossedAny = true;
+    if (this.#judged.size === 0 && this.#happened.size === 0 && !options.judged) return undefined;
+    if (this.#happened.size > 0) this.happenedAny = true;
     const judged = new Map(this.#judged);
-    const crossed = new Map(this.#crossed);
+    const happened = new Map(this.#happened);
     this.#judged.clear();
-    this.#crossed.clear();
+    this.#happened.clear();
     return this.store.update(this.watch.channel, this.watch.eventId, (current) => {
       if (!current || current.createdAt !== this.watch.createdAt) return undefined;
       const fresh = !judgedLater(current, this.checkedAt);
-      if (!fresh && crossed.size === 0) return undefined;
+      if (!fresh && happened.size === 0) return undefined;
       return {
         ...current,
         ...(fresh ? { judgedAt: this.checkedAt } : {}),
         conditions: current.conditions.map((c) => {
-          const afterCrossing = crossed.get(c.key)?.(c) ?? c;
+          const afterCrossing = happened.get(c.key)?.(c) ?? c;
           return fresh ? (judged.get(c.key)?.(afterCrossing) ?? afterCrossing) : afterCrossing;
         }),
       };

@@ -29,6 +29,11 @@ export interface ConditionState {
   lastValue?: number | undefined;
   /** Why the last report could not answer it. */
   unknown?: string | undefined;
+  /**
+   * When a check last saw its figure clearly cleared: a crossing alerted from an older check,
+   * recorded after it, leaves the condition armed for the next one.
+   */
+  clearedAt?: number | undefined;
 }
 
 const conditionStateSchema = z.object({
@@ -39,6 +44,7 @@ const conditionStateSchema = z.object({
   crossings: z.number().int().nonnegative(),
   lastValue: z.number().optional(),
   unknown: z.string().optional(),
+  clearedAt: z.number().optional(),
 });
 
 /** One watched event in one conversation: one live card, its alerts in the card's thread. */

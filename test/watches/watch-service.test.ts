@@ -1345,6 +1345,98 @@ describe('WatchService: what one check writes, when an alert fails or a newer ch
     },
   );
 
+  const alertsOf = (h: Harness, condition: string) =>
+    h.slack.alerts().filter((a) => (a.message as { condition?: string }).condition === condition);
+
+  it('leaves a re-arm made since alone when an older check records a crossing already recorded', async () => {
+    const h = await harness();
+    const { gate, open, replying, aReplying } = heldReply();
+    const a = h.replica({ replyGate: gate, replying });
+    const b = h.replica({}, { clock: manualClock(T0 + MINUTE) });
+    const c = h.replica({}, { clock: manualClock(T0 + 2 * MINUTE) });
+    const d = h.replica({}, { clock: manualClock(T0 + 3 * MINUTE) });
+    await b.watch(request([checkIns, soldAtLeast(400)]));
+    // A's check: both met; A is held posting the check-ins alert (its copy: sales armed, no crossing).
+    const first = a.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 150, ticketsSold: 450 }));
+    await aReplying;
+    // B alerts the sales crossing; C sees sales clear and re-arms it.
+    await b.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 150, ticketsSold: 450 }));
+    await c.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 150, ticketsSold: 300 }));
+    open();
+    await first;
+    expect(await stateOf(h, 'ticketsSold >= 400')).toMatchObject({ armed: true, crossings: 1 });
+    // Sales cross again: a second alert.
+    await d.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 150, ticketsSold: 450 }));
+    expect(alertsOf(h, 'ticketsSold >= 400')).toHaveLength(2);
+  });
+
+  it('keeps a condition armed when a check made after its slow alert saw the figure clear', async () => {
+    const h = await harness();
+    const { gate, open, replying, aReplying } = heldReply();
+    const a = h.replica({ replyGate: gate, replying });
+    const b = h.replica({}, { clock: manualClock(T0 + MINUTE) });
+    const c = h.replica({}, { clock: manualClock(T0 + 2 * MINUTE) });
+    const d = h.replica({}, { clock: manualClock(T0 + 3 * MINUTE) });
+    await b.watch(request([soldAtLeast(400)]));
+    const first = a.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 450 }));
+    await aReplying;
+    // While A's alert is out, B sees the figure clearly cleared.
+    await b.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 300 }));
+    open();
+    await first;
+    expect(await stateOf(h, 'ticketsSold >= 400')).toMatchObject({ armed: true, crossings: 1 });
+    // Between cleared and met (nothing re-arms it there), then over again: a second alert.
+    await c.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 395 }));
+    await d.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 450 }));
+    expect(alertsOf(h, 'ticketsSold >= 400')).toHaveLength(2);
+  });
+
+  it('keeps the re-arm of an older check when a newer one, judged first, saw the figure met again', async () => {
+    const h = await harness();
+    const setUp = h.replica();
+    await setUp.watch(request([checkIns, soldAtLeast(400)]));
+    h.clock.t += MINUTE;
+    await setUp.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 0, ticketsSold: 450 }));
+    expect(alertsOf(h, 'ticketsSold >= 400')).toHaveLength(1);
+    const { gate, open, replying, aReplying } = heldReply();
+    const a = h.replica({ replyGate: gate, replying }, { clock: manualClock(T0 + 2 * MINUTE) });
+    const b = h.replica({}, { clock: manualClock(T0 + 3 * MINUTE) });
+    const c = h.replica({}, { clock: manualClock(T0 + 4 * MINUTE) });
+    // A's check: check-ins cross (held at its alert) and sales clear, judged after it.
+    const first = a.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 150, ticketsSold: 300 }));
+    await aReplying;
+    // B's newer check: sales at 450 again, seen disarmed (A's clearing not written yet): no alert.
+    await b.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 150, ticketsSold: 450 }));
+    open();
+    await first;
+    // The clearing stands: the figure went down and up again, a crossing that is alerted now.
+    await c.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 150, ticketsSold: 450 }));
+    expect(alertsOf(h, 'ticketsSold >= 400')).toHaveLength(2);
+  });
+
+  it('leaves the card of a watch paused while its check was carried as it is', async () => {
+    const h = await harness();
+    const { gate, open, replying, aReplying } = heldReply();
+    let sharing: 'internal' | 'external' = 'internal';
+    const a = new WatchService<Msg>({
+      ...h.options(),
+      chat: chatFor(h.slack, { replyGate: gate, replying }),
+      sharing: async () => sharing,
+    });
+    await a.watch(request([soldAtLeast(400), checkIns]));
+    const first = a.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 450, checkIns: 5 }));
+    await aReplying;
+    // The channel turns out shared: the next check pauses the watch.
+    sharing = 'external';
+    const b = new WatchService<Msg>({ ...h.options(), clock: manualClock(T0 + MINUTE), sharing: async () => sharing });
+    await b.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 450, checkIns: 5 }));
+    expect((await h.store.get('C0OPS', EVENT.id))?.paused).toBeDefined();
+    const edits = h.slack.updates.length;
+    open();
+    await first;
+    expect(h.slack.updates.slice(edits).map((u) => (u.message as { state?: string }).state)).toEqual([]);
+  });
+
   it('leaves the card showing the newest check when an older check is still being carried', async () => {
     const h = await harness();
     const { gate, open, replying, aReplying } = heldReply();
