@@ -26,7 +26,8 @@ export type DigestOutcome =
   | { kind: 'channel-failing'; date: string; reason: string }
   /**
    * A temporary failure; `retryAt` is when it is tried again, unless the grace period is over or
-   * (`stopping`) the runner is shutting down: the next start takes it up.
+   * (`stopping`) the runner is shutting down: a scheduled run is caught up by the next start within
+   * its grace period; a run asked for by hand is the person's to ask for again.
    */
   | { kind: 'failed'; date: string; reason: string; retryAt: number | undefined; stopping?: true }
   /** The subscription skips this weekday (`--weekdays`). */
@@ -339,10 +340,6 @@ export class DigestRunner<M> implements DigestRunning {
     const attempt = (previous?.attempt ?? 0) + 1;
     const delay = Math.min(this.#retryMaxMs, this.#retryBaseMs * 2 ** (attempt - 1));
     const at = this.#options.clock.now() + delay;
-    if (this.#stopped) {
-      this.#retries.delete(key);
-      return 'stopped';
-    }
     if (at > fire.at + this.#graceMs) {
       this.#retries.delete(key);
       this.#options.logger.error('Gave up on a digest: its grace period is over', {
@@ -350,6 +347,10 @@ export class DigestRunner<M> implements DigestRunning {
         date: fire.date,
       });
       return undefined;
+    }
+    if (this.#stopped) {
+      this.#retries.delete(key);
+      return 'stopped';
     }
     // The clock's timer, so a test moves its clock instead of waiting out the backoff.
     const cancel = new AbortController();

@@ -290,7 +290,7 @@ export function digestNowMessage(
     case 'failed':
       return warningMessage(
         outcome.stopping
-          ? md`${w.the} could not be ${w.gone} just now, and eventops is restarting: it tries again once it is back.`
+          ? md`${w.the} could not be ${w.gone} just now, and eventops is shutting down: run \`/events digest now${personal ? md` --me` : md``}${sales ? md` --sales` : md``}\` again once it is back.`
           : outcome.retryAt === undefined
             ? md`${w.the} could not be ${w.gone}, and its grace period is over. It has been logged.`
             : md`${w.the} could not be ${w.gone} just now; I'll try again in about ${minutesUntil(outcome.retryAt, now)} minute(s).`,

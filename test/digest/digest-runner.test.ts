@@ -321,7 +321,7 @@ describe('digests are never lost and never sent twice', () => {
     runner.stop();
     const outcome = await runner.fire('C1');
     expect(outcome).toMatchObject({ kind: 'failed', retryAt: undefined, stopping: true });
-    expect(digestNowMessage(outcome, h.clock.time, undefined).text).toContain('eventops is restarting');
+    expect(digestNowMessage(outcome, h.clock.time, undefined).text).toContain('eventops is shutting down');
     expect(runner.retriesPending()).toEqual([]);
     expect(h.clock.nextAt()).toBeUndefined();
   });
