@@ -1,6 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { waitFor } from './wait-for.js';
@@ -20,6 +20,8 @@ export interface RedisServerOptions {
   password?: string;
   /** Serve TLS only, with this certificate and key (PEM files): the URL is `rediss://`. */
   tls?: { certFile: string; keyFile: string };
+  /** The port tried first, in place of a free one (a test of this helper holds it to prove the retry). */
+  firstPort?: number;
 }
 
 async function freePort(): Promise<number> {
@@ -30,29 +32,30 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-const accepts = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-
 /** A real redis-server on loopback, on a free port, with nothing written to disk; stops with the tests. */
 export async function startRedis(options: RedisServerOptions = {}): Promise<RedisServer> {
   if (!existsSync(REDIS)) throw new Error(`redis-server is not at ${REDIS}: .ci/run installs the Debian package`);
   // Redis takes no port 0 and names none: a free port is picked, and picked again should another
   // process take it first (the redis-server then exits at once).
   for (let attempt = 1; ; attempt += 1) {
-    const port = await freePort();
+    const port = attempt === 1 && options.firstPort !== undefined ? options.firstPort : await freePort();
     const child = spawnRedis(port, options);
     const exited = new Promise<'exited'>((resolve) => child.once('exit', () => resolve('exited')));
-    const started = await waitFor(async () => (child.exitCode !== null ? 'exited' : (await accepts(port)) && 'ready'), {
-      what: `redis-server to accept connections on port ${port}`,
-      intervalMs: 50,
-    }).catch((error: unknown) => {
+    // Its own word that it listens, not a connection to the port (which another process may hold).
+    let said = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      said = (said + chunk.toString()).slice(-4_096);
+    });
+    const started = await waitFor(
+      () =>
+        child.exitCode !== null || child.signalCode !== null
+          ? 'exited'
+          : /Ready to accept connections/.test(said) && 'ready',
+      {
+        what: `redis-server to accept connections on port ${port}`,
+        intervalMs: 50,
+      },
+    ).catch((error: unknown) => {
       child.kill('SIGKILL');
       throw error;
     });
@@ -73,7 +76,7 @@ function spawnRedis(port: number, options: RedisServerOptions): ChildProcess {
     [...listen, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']
       // Passed as an argument, as redis.conf would hold it; the test's own throwaway password.
       .concat(options.password ? ['--requirepass', options.password] : []),
-    { stdio: 'ignore' },
+    { stdio: ['ignore', 'pipe', 'ignore'] },
   );
 }
 
