@@ -64,11 +64,15 @@ export class CheckCarrier<M> {
       lastSaleAt: rose || previous?.lastSaleAt === undefined ? now : previous.lastSaleAt,
       checks: (previous?.checks ?? 0) + 1,
     };
+    // The watches are read before the check is recorded: no check newer than this one can have
+    // written to them yet (it records after this one), so what this check's copy says of a
+    // condition's crossings is what it was before this check, as the writes below assume.
+    const read = await this.#o.store.ofEvent(eventId);
     const recorded = await this.#o.store.recordCheck(check);
     // A later report is already recorded, or the event is watched no more.
     if (recorded !== check) return;
     this.#o.onCheck?.(source, previous ? now - previous.checkedAt : undefined);
-    const watches = (await this.#o.store.ofEvent(eventId)).filter((w) => !w.paused);
+    const watches = read.filter((w) => !w.paused);
     // One forecast a check, from the stored history: every watch of the event judges it.
     const ahead = watches.length > 0 ? await this.#forecastOf(eventId, report) : undefined;
     if (ahead) this.#ahead.set(eventId, ahead);
@@ -138,8 +142,9 @@ export class CheckCarrier<M> {
           continue;
         }
         if (posted === 'refused') return;
-        if (posted === 'busy') continue;
         write.judged(state.key, (c) => ({ ...c, lastValue: judgement.value, unknown: undefined }));
+        // Another holder is alerting this crossing: it records it.
+        if (posted === 'busy') continue;
         const crossing = state.crossings + 1;
         // Recorded already (by whoever alerted it), it is left to the checks since; a check made
         // after this one that saw the figure clear leaves the condition armed for the next crossing.
@@ -150,23 +155,17 @@ export class CheckCarrier<M> {
         );
         await write.flush();
       } else {
-        const rearm = !state.armed && judgement.cleared;
-        const clearedAt = judgement.cleared ? { clearedAt: check.checkedAt } : {};
-        write.judged(state.key, (c) => ({
-          ...c,
-          armed: c.armed || rearm,
-          lastValue: judgement.value,
-          unknown: undefined,
-          ...clearedAt,
-        }));
-        // A clearing stands even when a newer check was judged meanwhile, while no crossing was
-        // recorded since: the newer check, which saw the condition disarmed, may have seen it met again.
-        if (rearm)
-          write.happened(state.key, (c) =>
-            !c.armed && c.crossings === state.crossings
-              ? { ...c, armed: true, clearedAt: Math.max(c.clearedAt ?? check.checkedAt, check.checkedAt) }
-              : c,
-          );
+        write.judged(state.key, (c) => ({ ...c, lastValue: judgement.value, unknown: undefined }));
+        // A clearing is something that happened, written even when a newer check was judged
+        // meanwhile: it re-arms the condition while no crossing was recorded since (a newer check
+        // that saw it disarmed may have seen it met again), and a crossing alerted from a check
+        // older than it leaves the condition armed (`clearedAt`).
+        if (judgement.cleared)
+          write.happened(state.key, (c) => ({
+            ...c,
+            clearedAt: Math.max(c.clearedAt ?? check.checkedAt, check.checkedAt),
+            armed: c.armed || (!state.armed && c.crossings === state.crossings),
+          }));
       }
     }
     const current = (await write.flush({ judged: true })) ?? (await this.#o.store.get(watch.channel, watch.eventId));
@@ -184,6 +183,9 @@ export class CheckCarrier<M> {
   }
 }
 
+/** Whether what a condition says (armed, crossings) differs: a card shows that. */
+const changedState = (a: ConditionState, b: ConditionState) => a.armed !== b.armed || a.crossings !== b.crossings;
+
 /** Whether the watch's states already reflect a check made after `checkedAt`. */
 const judgedLater = (watch: Watch, checkedAt: number) => (watch.judgedAt ?? Number.NEGATIVE_INFINITY) > checkedAt;
 
@@ -196,7 +198,7 @@ const judgedLater = (watch: Watch, checkedAt: number) => (watch.judgedAt ?? Numb
 class ConditionWrites {
   readonly #judged = new Map<string, ConditionChange>();
   readonly #happened = new Map<string, ConditionChange>();
-  /** Whether something that happened was written. */
+  /** Whether something that happened changed what a condition says (armed, crossings). */
   happenedAny = false;
 
   constructor(
@@ -220,7 +222,6 @@ class ConditionWrites {
    */
   async flush(options: { judged?: boolean } = {}): Promise<Watch | undefined> {
     if (this.#judged.size === 0 && this.#happened.size === 0 && !options.judged) return undefined;
-    if (this.#happened.size > 0) this.happenedAny = true;
     const judged = new Map(this.#judged);
     const happened = new Map(this.#happened);
     this.#judged.clear();
@@ -234,6 +235,7 @@ class ConditionWrites {
         ...(fresh ? { judgedAt: this.checkedAt } : {}),
         conditions: current.conditions.map((c) => {
           const afterCrossing = happened.get(c.key)?.(c) ?? c;
+          if (afterCrossing !== c && changedState(c, afterCrossing)) this.happenedAny = true;
           return fresh ? (judged.get(c.key)?.(afterCrossing) ?? afterCrossing) : afterCrossing;
         }),
       };

@@ -1437,6 +1437,123 @@ describe('WatchService: what one check writes, when an alert fails or a newer ch
     expect(h.slack.updates.slice(edits).map((u) => (u.message as { state?: string }).state)).toEqual([]);
   });
 
+  /** A replica's store whose reads of the event's watches, or whose watch writes, wait at a gate the test opens. */
+  class GatedStore extends WatchStore {
+    gate: { at: 'ofEvent' | 'update'; reached: () => void; open: Promise<void> } | undefined;
+    override async ofEvent(eventId: string) {
+      await this.#wait('ofEvent');
+      return super.ofEvent(eventId);
+    }
+    override async update(channel: string, eventId: string, change: (w: Watch | undefined) => Watch | undefined) {
+      await this.#wait('update');
+      return super.update(channel, eventId, change);
+    }
+    async #wait(at: 'ofEvent' | 'update') {
+      const gate = this.gate;
+      if (gate?.at !== at) return;
+      this.gate = undefined;
+      gate.reached();
+      await gate.open;
+    }
+  }
+  /** Gates the store's next `at`: `reached` resolves when a replica waits there, `open` lets it go. */
+  function gated(store: GatedStore, at: 'ofEvent' | 'update') {
+    let open = () => {};
+    let reached = () => {};
+    const waiting = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    store.gate = { at, reached: () => reached(), open: new Promise<void>((resolve) => (open = resolve)) };
+    return { waiting, open: () => open() };
+  }
+  const replicaOn = (h: Harness, store: WatchStore, t: number, behaviour: ChatBehaviour = {}) =>
+    new WatchService<Msg>({ ...h.options(), store, chat: chatFor(h.slack, behaviour), clock: manualClock(t) });
+  const SALES = 'ticketsSold >= 400';
+
+  it('alerts a crossing once when an older check that saw the figure clear is carried after a newer one crossed', async () => {
+    const h = await harness();
+    await h.replica().watch(request([soldAtLeast(400)]));
+    const store = new GatedStore(h.opened.keyValue, silentLogger);
+    const slow = gated(store, 'ofEvent');
+    // X (a minute in) sees 300 and is slow before it reads its watches; Y (two minutes in) sees 450 and alerts.
+    const x = replicaOn(h, store, T0 + MINUTE).observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 300 }));
+    await slow.waiting;
+    await h
+      .replica({}, { clock: manualClock(T0 + 2 * MINUTE) })
+      .observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 450 }));
+    slow.open();
+    await x;
+    // Z (three minutes in) still sees 450: no new crossing, no second alert.
+    await h
+      .replica({}, { clock: manualClock(T0 + 3 * MINUTE) })
+      .observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 450 }));
+    expect(await stateOf(h, SALES)).toMatchObject({ armed: false, crossings: 1 });
+    expect(alertsOf(h, SALES)).toHaveLength(1);
+  });
+
+  it('alerts no crossing from an older check carried after newer ones crossed and cleared', async () => {
+    const h = await harness();
+    await h.replica().watch(request([soldAtLeast(400)]));
+    const store = new GatedStore(h.opened.keyValue, silentLogger);
+    const slow = gated(store, 'ofEvent');
+    const x = replicaOn(h, store, T0 + MINUTE).observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 450 }));
+    await slow.waiting;
+    await h
+      .replica({}, { clock: manualClock(T0 + 2 * MINUTE) })
+      .observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 450 }));
+    await h
+      .replica({}, { clock: manualClock(T0 + 3 * MINUTE) })
+      .observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 300 }));
+    slow.open();
+    await x;
+    // The checks in order saw 450, 450, 300: one crossing.
+    expect(alertsOf(h, SALES)).toHaveLength(1);
+  });
+
+  it('records a clearing seen by a check whose write comes after a newer one was judged: the next crossing is alerted', async () => {
+    const h = await harness();
+    await h.replica().watch(request([soldAtLeast(400)]));
+    const held = heldReply();
+    // X (10 s in) sees 450; its alert is held.
+    const x = h
+      .replica({ replyGate: held.gate, replying: held.replying }, { clock: manualClock(T0 + 10_000) })
+      .observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 450 }));
+    await held.aReplying;
+    // Y (20 s in) sees 300, clearly cleared; its write waits.
+    const store = new GatedStore(h.opened.keyValue, silentLogger);
+    const slowWrite = gated(store, 'update');
+    const y = replicaOn(h, store, T0 + 20_000).observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 300 }));
+    await slowWrite.waiting;
+    // Z (30 s in) sees 450 again, a second crossing; X still holds the alert of the first.
+    await h
+      .replica({}, { clock: manualClock(T0 + 30_000) })
+      .observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 450 }));
+    slowWrite.open();
+    await y;
+    held.open();
+    await x;
+    await h
+      .replica({}, { clock: manualClock(T0 + 40_000) })
+      .observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 450 }));
+    expect(alertsOf(h, SALES)).toHaveLength(2);
+  });
+
+  it('keeps the figure a check saw while another replica held the alert', async () => {
+    const h = await harness();
+    await h.replica().watch(request([soldAtLeast(400)]));
+    const held = heldReply();
+    const first = h
+      .replica({ replyGate: held.gate, replying: held.replying }, { clock: manualClock(T0 + MINUTE) })
+      .observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 450 }));
+    await held.aReplying;
+    await h
+      .replica({}, { clock: manualClock(T0 + 2 * MINUTE) })
+      .observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 470 }));
+    held.open();
+    await first;
+    expect(await stateOf(h, SALES)).toMatchObject({ lastValue: 470, crossings: 1 });
+  });
+
   it('leaves the card showing the newest check when an older check is still being carried', async () => {
     const h = await harness();
     const { gate, open, replying, aReplying } = heldReply();
