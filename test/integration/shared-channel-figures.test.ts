@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SimEvent } from '../../src/simulator/seed.js';
 import { type BotRig, startBot } from '../helpers/bot.js';
 import {
+  answerTo,
   click as clickButton,
   type Json,
   responsesTo,
@@ -195,8 +196,10 @@ describe('a channel watch whose channel is shared with another organization', ()
   it('pauses at its next check when the channel was shared after it was set, and tells its owner, posting no figures there', async () => {
     const { r, clock } = await onOneClock();
     const event = upcoming(r);
-    await command(r, `watch ${event.id}: sold out`, 'C0LATER');
+    const asked = await command(r, `watch ${event.id}: sold out`, 'C0LATER');
     await r.slack.waitFor(() => postsIn(r, 'C0LATER').find((call) => call.args.metadata));
+    // The answer comes once the watch's first check (the report it was set from) has edited its card.
+    await answerTo(r, asked);
     // The channel is shared with a partner since; what was learnt of it has expired.
     r.slack.conversations.set('C0LATER', { is_shared: true, is_ext_shared: true });
     clock.advance(10 * 60_000);
