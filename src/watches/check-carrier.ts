@@ -67,6 +67,7 @@ export class CheckCarrier<M> {
     // The watches are read before the check is recorded: no check newer than this one can have
     // written to them yet (it records after this one), so what this check's copy says of a
     // condition's crossings is what it was before this check, as the writes below assume.
+    if (previous && previous.checkedAt >= now) return; // a newer check is recorded (checked again below)
     const read = await this.#o.store.ofEvent(eventId);
     const recorded = await this.#o.store.recordCheck(check);
     // A later report is already recorded, or the event is watched no more.
@@ -151,20 +152,30 @@ export class CheckCarrier<M> {
         write.happened(state.key, (c) =>
           c.crossings >= crossing
             ? c
-            : { ...c, armed: (c.clearedAt ?? Number.NEGATIVE_INFINITY) > check.checkedAt, crossings: crossing },
+            : {
+                ...c,
+                armed: (c.clearedAt ?? Number.NEGATIVE_INFINITY) > check.checkedAt,
+                crossings: crossing,
+                crossedAt: check.checkedAt,
+              },
         );
         await write.flush();
       } else {
         write.judged(state.key, (c) => ({ ...c, lastValue: judgement.value, unknown: undefined }));
         // A clearing is something that happened, written even when a newer check was judged
-        // meanwhile: it re-arms the condition while no crossing was recorded since (a newer check
-        // that saw it disarmed may have seen it met again), and a crossing alerted from a check
-        // older than it leaves the condition armed (`clearedAt`).
+        // meanwhile: it re-arms the condition when this check saw it disarmed and no crossing was
+        // recorded since (a newer check that saw it disarmed may have seen it met again), or when
+        // the crossing recorded since was alerted from an older check; and a crossing alerted from
+        // a check older than it, recorded later, leaves the condition armed (`clearedAt`).
         if (judgement.cleared)
           write.happened(state.key, (c) => ({
             ...c,
             clearedAt: Math.max(c.clearedAt ?? check.checkedAt, check.checkedAt),
-            armed: c.armed || (!state.armed && c.crossings === state.crossings),
+            armed:
+              c.armed ||
+              (c.crossings === state.crossings
+                ? !state.armed
+                : (c.crossedAt ?? Number.POSITIVE_INFINITY) < check.checkedAt),
           }));
       }
     }

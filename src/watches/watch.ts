@@ -34,6 +34,8 @@ export interface ConditionState {
    * recorded after it, leaves the condition armed for the next one.
    */
   clearedAt?: number | undefined;
+  /** When the check its last crossing was alerted from was made: a clearing seen after it re-arms the condition. */
+  crossedAt?: number | undefined;
 }
 
 const conditionStateSchema = z.object({
@@ -45,6 +47,7 @@ const conditionStateSchema = z.object({
   lastValue: z.number().optional(),
   unknown: z.string().optional(),
   clearedAt: z.number().optional(),
+  crossedAt: z.number().optional(),
 });
 
 /** One watched event in one conversation: one live card, its alerts in the card's thread. */

@@ -1538,6 +1538,30 @@ describe('WatchService: what one check writes, when an alert fails or a newer ch
     expect(alertsOf(h, SALES)).toHaveLength(2);
   });
 
+  it('keeps a clearing when an older check’s crossing is written after the clearing check read its watches', async () => {
+    const h = await harness();
+    await h.replica().watch(request([soldAtLeast(400)]));
+    const held = heldReply();
+    const x = h
+      .replica({ replyGate: held.gate, replying: held.replying }, { clock: manualClock(T0 + 10_000) })
+      .observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 450 }));
+    await held.aReplying;
+    // Y (20 s) reads the condition armed and sees 300; its write waits until X's crossing (10 s) is written.
+    const store = new GatedStore(h.opened.keyValue, silentLogger);
+    const slowWrite = gated(store, 'update');
+    const y = replicaOn(h, store, T0 + 20_000).observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 300 }));
+    await slowWrite.waiting;
+    held.open();
+    await x;
+    slowWrite.open();
+    await y;
+    expect(await stateOf(h, SALES)).toMatchObject({ armed: true, crossings: 1 });
+    await h
+      .replica({}, { clock: manualClock(T0 + 30_000) })
+      .observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 450 }));
+    expect(alertsOf(h, SALES)).toHaveLength(2);
+  });
+
   it('keeps the figure a check saw while another replica held the alert', async () => {
     const h = await harness();
     await h.replica().watch(request([soldAtLeast(400)]));
