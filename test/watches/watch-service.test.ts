@@ -1469,96 +1469,85 @@ describe('WatchService: what one check writes, when an alert fails or a newer ch
   const replicaOn = (h: Harness, store: WatchStore, t: number, behaviour: ChatBehaviour = {}) =>
     new WatchService<Msg>({ ...h.options(), store, chat: chatFor(h.slack, behaviour), clock: manualClock(t) });
   const SALES = 'ticketsSold >= 400';
+  /** A check `ms` into the test by a replica of its own that sees `sold`. */
+  const checkAt = (h: Harness, ms: number, sold: number) =>
+    h.replica({}, { clock: manualClock(T0 + ms) }).observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: sold }));
 
-  it('alerts a crossing once when an older check that saw the figure clear is carried after a newer one crossed', async () => {
-    const h = await harness();
+  /** X (a minute in) sees `sold` and is slow before it reads its watches; `then` runs meanwhile; X goes on after it. */
+  async function slowReadOf(h: Harness, sold: number, then: () => Promise<void>) {
     await h.replica().watch(request([soldAtLeast(400)]));
     const store = new GatedStore(h.opened.keyValue, silentLogger);
     const slow = gated(store, 'ofEvent');
-    // X (a minute in) sees 300 and is slow before it reads its watches; Y (two minutes in) sees 450 and alerts.
-    const x = replicaOn(h, store, T0 + MINUTE).observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 300 }));
+    const x = replicaOn(h, store, T0 + MINUTE).observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: sold }));
     await slow.waiting;
-    await h
-      .replica({}, { clock: manualClock(T0 + 2 * MINUTE) })
-      .observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 450 }));
+    await then();
     slow.open();
     await x;
+  }
+
+  it('alerts a crossing once when an older check that saw the figure clear is carried after a newer one crossed', async () => {
+    const h = await harness();
+    // X saw 300; meanwhile Y (two minutes in) sees 450 and alerts.
+    await slowReadOf(h, 300, () => checkAt(h, 2 * MINUTE, 450));
     // Z (three minutes in) still sees 450: no new crossing, no second alert.
-    await h
-      .replica({}, { clock: manualClock(T0 + 3 * MINUTE) })
-      .observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 450 }));
+    await checkAt(h, 3 * MINUTE, 450);
     expect(await stateOf(h, SALES)).toMatchObject({ armed: false, crossings: 1 });
     expect(alertsOf(h, SALES)).toHaveLength(1);
   });
 
   it('alerts no crossing from an older check carried after newer ones crossed and cleared', async () => {
     const h = await harness();
-    await h.replica().watch(request([soldAtLeast(400)]));
-    const store = new GatedStore(h.opened.keyValue, silentLogger);
-    const slow = gated(store, 'ofEvent');
-    const x = replicaOn(h, store, T0 + MINUTE).observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 450 }));
-    await slow.waiting;
-    await h
-      .replica({}, { clock: manualClock(T0 + 2 * MINUTE) })
-      .observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 450 }));
-    await h
-      .replica({}, { clock: manualClock(T0 + 3 * MINUTE) })
-      .observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 300 }));
-    slow.open();
-    await x;
+    await slowReadOf(h, 450, async () => {
+      await checkAt(h, 2 * MINUTE, 450);
+      await checkAt(h, 3 * MINUTE, 300);
+    });
     // The checks in order saw 450, 450, 300: one crossing.
     expect(alertsOf(h, SALES)).toHaveLength(1);
   });
 
-  it('records a clearing seen by a check whose write comes after a newer one was judged: the next crossing is alerted', async () => {
-    const h = await harness();
+  /** X (10 s in) sees 450 and is held at its alert; Y (20 s in) sees 300, clearly cleared, and waits before it writes. */
+  async function heldAlertThenHeldClearing(h: Harness) {
     await h.replica().watch(request([soldAtLeast(400)]));
     const held = heldReply();
-    // X (10 s in) sees 450; its alert is held.
     const x = h
       .replica({ replyGate: held.gate, replying: held.replying }, { clock: manualClock(T0 + 10_000) })
       .observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 450 }));
     await held.aReplying;
-    // Y (20 s in) sees 300, clearly cleared; its write waits.
     const store = new GatedStore(h.opened.keyValue, silentLogger);
     const slowWrite = gated(store, 'update');
     const y = replicaOn(h, store, T0 + 20_000).observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 300 }));
     await slowWrite.waiting;
+    return {
+      alert: async () => {
+        held.open();
+        await x;
+      },
+      clearing: async () => {
+        slowWrite.open();
+        await y;
+      },
+    };
+  }
+
+  it('records a clearing seen by a check whose write comes after a newer one was judged: the next crossing is alerted', async () => {
+    const h = await harness();
+    const late = await heldAlertThenHeldClearing(h);
     // Z (30 s in) sees 450 again, a second crossing; X still holds the alert of the first.
-    await h
-      .replica({}, { clock: manualClock(T0 + 30_000) })
-      .observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 450 }));
-    slowWrite.open();
-    await y;
-    held.open();
-    await x;
-    await h
-      .replica({}, { clock: manualClock(T0 + 40_000) })
-      .observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 450 }));
+    await checkAt(h, 30_000, 450);
+    await late.clearing();
+    await late.alert();
+    await checkAt(h, 40_000, 450);
     expect(alertsOf(h, SALES)).toHaveLength(2);
   });
 
   it('keeps a clearing when an older check’s crossing is written after the clearing check read its watches', async () => {
     const h = await harness();
-    await h.replica().watch(request([soldAtLeast(400)]));
-    const held = heldReply();
-    const x = h
-      .replica({ replyGate: held.gate, replying: held.replying }, { clock: manualClock(T0 + 10_000) })
-      .observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 450 }));
-    await held.aReplying;
-    // Y (20 s) reads the condition armed and sees 300; its write waits until X's crossing (10 s) is written.
-    const store = new GatedStore(h.opened.keyValue, silentLogger);
-    const slowWrite = gated(store, 'update');
-    const y = replicaOn(h, store, T0 + 20_000).observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 300 }));
-    await slowWrite.waiting;
-    held.open();
-    await x;
-    slowWrite.open();
-    await y;
+    const late = await heldAlertThenHeldClearing(h);
+    // X's crossing (10 s) is written first, then Y's clearing (20 s), read before it.
+    await late.alert();
+    await late.clearing();
     expect(await stateOf(h, SALES)).toMatchObject({ armed: true, crossings: 1 });
-    await h
-      .replica({}, { clock: manualClock(T0 + 30_000) })
-      .observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 450 }));
+    await checkAt(h, 30_000, 450);
     expect(alertsOf(h, SALES)).toHaveLength(2);
   });
 
