@@ -15,9 +15,14 @@ export type ConversationSharing = 'internal' | 'external' | 'unknown';
 export async function watchFiguresMayGo(
   watch: Pick<Watch, 'personal' | 'sharedConfirmed' | 'channel'>,
   sharing: ((conversation: string) => Promise<ConversationSharing>) | undefined,
+  /** Hears a lookup that threw (it counts as `unknown`). */
+  onLookupError?: (error: unknown) => void,
 ): Promise<'yes' | 'no' | 'unknown'> {
   if (watch.personal || watch.sharedConfirmed || !sharing) return 'yes';
-  const known = await sharing(watch.channel).catch((): ConversationSharing => 'unknown');
+  const known = await sharing(watch.channel).catch((error: unknown): ConversationSharing => {
+    onLookupError?.(error);
+    return 'unknown';
+  });
   switch (known) {
     case 'internal':
       return 'yes';

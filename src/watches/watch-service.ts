@@ -355,7 +355,12 @@ export class WatchService<M> {
 
   /** Whether the watch's figures may go to its conversation, by the one rule (`watchFiguresMayGo`). */
   figuresMayGo(watch: Watch): Promise<'yes' | 'no' | 'unknown'> {
-    return watchFiguresMayGo(watch, this.#o.sharing);
+    return watchFiguresMayGo(watch, this.#o.sharing, (error) =>
+      this.#o.logger.info('Could not tell whether a watched channel is shared with another organization', {
+        channel: watch.channel,
+        error,
+      }),
+    );
   }
 
   /** How often each watched event is checked at least, with the events watched now. */

@@ -9,11 +9,17 @@ describe('whether a watch’s figures may go to its conversation', () => {
     expect(await watchFiguresMayGo(channelWatch, sharing('internal'))).toBe('yes');
     expect(await watchFiguresMayGo(channelWatch, sharing('external'))).toBe('no');
     expect(await watchFiguresMayGo(channelWatch, sharing('unknown'))).toBe('unknown');
+    const heard: unknown[] = [];
     expect(
-      await watchFiguresMayGo(channelWatch, async () => {
-        throw new Error('Slack is down');
-      }),
+      await watchFiguresMayGo(
+        channelWatch,
+        async () => {
+          throw new Error('Slack is down');
+        },
+        (error) => heard.push(error),
+      ),
     ).toBe('unknown');
+    expect(heard).toEqual([new Error('Slack is down')]);
   });
 
   it('always lets a person’s own watch, and a channel watch confirmed there, show its figures', async () => {
