@@ -1348,14 +1348,25 @@ describe('WatchService: what one check writes, when an alert fails or a newer ch
   const alertsOf = (h: Harness, condition: string) =>
     h.slack.alerts().filter((a) => (a.message as { condition?: string }).condition === condition);
 
-  it('leaves a re-arm made since alone when an older check records a crossing already recorded', async () => {
-    const h = await harness();
+  /**
+   * A watch with `conditions` and four replicas: A, whose alert is held at the gate until `open`,
+   * and B, C and D checking one, two and three minutes in.
+   */
+  async function heldAlertAndThreeLater(h: Harness, conditions: WatchCondition[]) {
     const { gate, open, replying, aReplying } = heldReply();
     const a = h.replica({ replyGate: gate, replying });
-    const b = h.replica({}, { clock: manualClock(T0 + MINUTE) });
-    const c = h.replica({}, { clock: manualClock(T0 + 2 * MINUTE) });
-    const d = h.replica({}, { clock: manualClock(T0 + 3 * MINUTE) });
-    await b.watch(request([checkIns, soldAtLeast(400)]));
+    const [b, c, d] = [1, 2, 3].map((minutes) => h.replica({}, { clock: manualClock(T0 + minutes * MINUTE) })) as [
+      WatchService<Msg>,
+      WatchService<Msg>,
+      WatchService<Msg>,
+    ];
+    await b.watch(request(conditions));
+    return { a, b, c, d, open, aReplying };
+  }
+
+  it('leaves a re-arm made since alone when an older check records a crossing already recorded', async () => {
+    const h = await harness();
+    const { a, b, c, d, open, aReplying } = await heldAlertAndThreeLater(h, [checkIns, soldAtLeast(400)]);
     // A's check: both met; A is held posting the check-ins alert (its copy: sales armed, no crossing).
     const first = a.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 150, ticketsSold: 450 }));
     await aReplying;
@@ -1372,12 +1383,7 @@ describe('WatchService: what one check writes, when an alert fails or a newer ch
 
   it('keeps a condition armed when a check made after its slow alert saw the figure clear', async () => {
     const h = await harness();
-    const { gate, open, replying, aReplying } = heldReply();
-    const a = h.replica({ replyGate: gate, replying });
-    const b = h.replica({}, { clock: manualClock(T0 + MINUTE) });
-    const c = h.replica({}, { clock: manualClock(T0 + 2 * MINUTE) });
-    const d = h.replica({}, { clock: manualClock(T0 + 3 * MINUTE) });
-    await b.watch(request([soldAtLeast(400)]));
+    const { a, b, c, d, open, aReplying } = await heldAlertAndThreeLater(h, [soldAtLeast(400)]);
     const first = a.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 450 }));
     await aReplying;
     // While A's alert is out, B sees the figure clearly cleared.
