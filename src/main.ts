@@ -80,11 +80,16 @@ interface EnvFileRead {
   variables: number;
   /** Set in the environment too: the environment's value is used. */
   keptFromEnvironment: string[];
+  /** Left empty in the file (`NAME=`): unset, as in `.env.example` copied as it is. */
+  leftEmpty: string[];
 }
 
 /**
  * The environment with `file`'s variables under it, if the file exists: a variable the environment
- * sets (even empty) keeps its value. Only for the configuration: Node reads some variables
+ * sets (even empty) keeps its value. A variable the file leaves empty is unset: `.env.example`
+ * lists every variable with blanks to fill, and copied as it is it must start the sandbox, not
+ * count its blank SLACK_ lines as a half-configured workspace (an empty value in the environment
+ * still counts: there it is a deploy whose secret came through blank). Only for the configuration: Node reads some variables
  * (NODE_EXTRA_CA_CERTS, NODE_OPTIONS) before any code runs, so those belong in the environment.
  */
 function withEnvFile(
@@ -100,11 +105,17 @@ function withEnvFile(
       `${file}: could not be read (${(error as { code?: string }).code ?? 'error'}); fix or remove it`,
     );
   }
-  const fromFile = parseEnv(text) as Record<string, string>;
+  const parsed = Object.entries(parseEnv(text) as Record<string, string>);
+  const fromFile = Object.fromEntries(parsed.filter(([, value]) => value.trim() !== ''));
   const names = Object.keys(fromFile);
   return {
     env: { ...fromFile, ...env },
-    read: { file, variables: names.length, keptFromEnvironment: names.filter((name) => env[name] !== undefined) },
+    read: {
+      file,
+      variables: names.length,
+      keptFromEnvironment: names.filter((name) => env[name] !== undefined),
+      leftEmpty: parsed.filter(([, value]) => value.trim() === '').map(([name]) => name),
+    },
   };
 }
 
@@ -159,6 +170,7 @@ async function main(): Promise<void> {
   if (read)
     logger.info(`Read ${read.file}: ${read.variables} variable(s), under the environment's`, {
       keptFromEnvironment: read.keptFromEnvironment,
+      leftEmptySoUnset: read.leftEmpty,
     });
 
   // Handlers first: a signal during startup (or the digest catch-up) still shuts down cleanly.

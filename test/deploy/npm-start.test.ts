@@ -122,6 +122,24 @@ describe('npm start', () => {
     }
   });
 
+  it('starts the sandbox from .env.example copied as it is: its blank lines mean unset', async () => {
+    // The README's first step: `cp .env.example .env`, then `npm start`. Its blank SLACK_ lines
+    // once counted as set and refused the start ("SLACK_BOT_TOKEN: required ... set but empty").
+    const example = readFileSync(join(ROOT, '.env.example'), 'utf8');
+    const start = npmStart({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' }, example);
+    const pid = start.child.pid as number;
+    try {
+      const exited = start.exited.then((code) => `exited with ${code}`);
+      const opened = start.waitFor(/open http:\/\/127\.0\.0\.1:\d+\//, 20_000).then(() => 'opened');
+      expect(await Promise.race([opened, exited]), start.output().stderr).toBe('opened');
+      const first = JSON.parse(start.output().stderr.split('\n')[0] ?? '{}') as Record<string, unknown>;
+      expect(first.leftEmptySoUnset).toEqual(expect.arrayContaining(['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET']));
+      leftovers.push(...descendants(pid));
+    } finally {
+      if (alive(pid)) process.kill(pid, 'SIGTERM');
+    }
+  });
+
   it('stops the bot when npm itself is killed and can pass no signal on', async () => {
     const start = npmStart({ PORT: '0', HOST: '127.0.0.1' }, '');
     const pid = start.child.pid as number;
