@@ -1,9 +1,9 @@
 /**
  * When each watched event is checked. With W watched events and no one asking, every event is
  * checked at least every max(ceil(W / limit) windows, the minimum interval): the report limit's
- * slots go round the events. Among those due, the most overdue goes first, then the one starting
- * sooner; a slot that would otherwise go unused checks early the event starting soonest (never
- * sooner than the minimum interval after its last check).
+ * slots go round the events. Among those due, the most overdue goes first (one never checked
+ * counts as due now), then the one starting sooner; a slot that would otherwise go unused checks
+ * early the event starting soonest (never sooner than the minimum interval after its last check).
  */
 export interface WatchScheduleRule {
   /** Report calls per window (the spec's 3). */
@@ -48,11 +48,14 @@ export function nextCheck(
   if (candidates.length === 0) return undefined;
   const interval = checkInterval(candidates.length, rule);
   const due = candidates
-    .map((candidate) => ({
-      candidate,
-      dueAt: candidate.lastCheckedAt === undefined ? Number.NEGATIVE_INFINITY : candidate.lastCheckedAt + interval,
-    }))
-    .sort((a, b) => a.dueAt - b.dueAt || startOf(a.candidate) - startOf(b.candidate));
+    .map((candidate) => {
+      const dueAt =
+        candidate.lastCheckedAt === undefined ? Number.NEGATIVE_INFINITY : candidate.lastCheckedAt + interval;
+      // One never checked ranks as due now: behind those already overdue, never ahead of them (each
+      // watch set would otherwise push every check then due a slot later, past its bound).
+      return { candidate, dueAt, rank: candidate.lastCheckedAt === undefined ? now : dueAt };
+    })
+    .sort((a, b) => a.rank - b.rank || startOf(a.candidate) - startOf(b.candidate));
   const first = due[0] as (typeof due)[number];
   const keyOf = (candidate: WatchCandidate) => `${candidate.eventId}:${candidate.lastCheckedAt ?? 'never'}`;
   if (first.dueAt <= now)
