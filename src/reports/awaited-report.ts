@@ -158,7 +158,7 @@ export async function awaitReport<W>(
   const { store } = deps;
   if (!answered && !store) throw new Error('The report flow ended without an answer');
   if (!answered && store) {
-    // The flow stops following once the report is being fetched, perhaps by another replica: its
+    // The flow stops following once the report is answered, perhaps by another replica: its
     // outcome comes through the store. A read that fails (Redis out a moment) is tried again,
     // less often while it keeps failing.
     let pauseMs = REPLY_POLL_MS;

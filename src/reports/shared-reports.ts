@@ -62,10 +62,10 @@ export function sharedReports<W>(deps: SharedReportsDeps<W>): ReportFlow<W> {
         await view.show({ state: 'failed', error });
         return;
       }
-      // This replica follows the place while it waits (first at once: the guess had no wait in it);
-      // shutdown stops following, not the request. One that waited past its deadline, or that Redis
-      // lost, ends here with the person told; Redis out for a while (perhaps restarting empty) only
-      // pauses the following, up to the deadline.
+      // This replica follows the place while it waits, and the request until it is answered (first
+      // at once: the guess had no wait in it); shutdown stops following, not the request. One that
+      // waited past its deadline, or that Redis lost, ends here with the person told; Redis out for
+      // a while (perhaps restarting empty) only pauses the following, up to the deadline.
       let shownPosition = guess.position;
       const giveUpAt = deps.clock.now() + REPORT_DEADLINE_MS;
       let failing = false;
@@ -85,6 +85,13 @@ export function sharedReports<W>(deps: SharedReportsDeps<W>): ReportFlow<W> {
               await view.show({ state: 'lost' });
               return false;
             }
+            // Being fetched is not the last word here: a job handed to a worker goes back to the
+            // queue when it is not its turn, no slot is free or the service answers 429
+            // (`SharedReportQueue.#sendBack`). A follower that stopped then would never see it
+            // again, and one Redis lost afterwards (a flush) would leave its person at the last
+            // place shown for good. So it keeps looking, showing nothing, until the job is answered
+            // (`done`: the replica that fetched it shows the outcome), lost or expired.
+            if (progress.state === 'fetching') return true;
             if (progress.state !== 'queued') return false;
             const moved = progress.position !== shownPosition;
             if (moved || (first && progress.estimatedWaitMs > 0)) {

@@ -358,7 +358,8 @@ export class SharedReportQueue<D> {
    */
   async progress(jobId: string): Promise<SharedReportProgress> {
     const progress = await this.#progressOf(jobId);
-    if (progress.state !== 'queued') this.#followed.delete(jobId);
+    // A job being fetched may yet go back to the queue (`#sendBack`), where its deadline still holds.
+    if (progress.state !== 'queued' && progress.state !== 'fetching') this.#followed.delete(jobId);
     // Out of the queue for good without an answer: its place among its requester's is given back.
     const hold = this.#holdOf.get(jobId);
     if (progress.state !== 'queued' && progress.state !== 'fetching') this.#holdOf.delete(jobId);
