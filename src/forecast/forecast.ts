@@ -1,21 +1,25 @@
 import type { SalesPoint } from '../history/sales-point.js';
+import { bookingCurveForecast } from './booking-curve-forecast.js';
+import { learnedForecast } from './learned-forecast.js';
+
+export { bookingCurve } from './booking-curve.js';
+export { paceOf } from './pace-of.js';
+export { soldAt } from './sold-at.js';
 
 /**
  * Pace and sell-out forecasts: pure, history and events in, numbers out; no I/O and no clock of
  * its own (`now` is given).
  *
- * Two methods. With at least `minSimilar` finished events of the organization like this one (by
- * capacity and selling-period length), their booking curves (the share of final sales sold by each
- * share of the selling period gone) give the shape: the median curve, scaled to what this event has
- * sold so far, projects its sales at the start; the quartile curves give the range. Otherwise the
- * recent pace, with a wide range skewed upwards (half of an event's tickets typically sell in its
- * final week, so a straight line through early sales falls short), said to be a rough guess.
+ * With at least `minSimilar` finished events of the organization like this one (by capacity and
+ * selling-period length), the forecaster learns which method to trust (`learned-forecast.ts`):
+ * additive pickup (`pickup.ts`), aligned by share of the selling period and by time before the
+ * start, and the recent pace, each backtested on those finished events at the same point of their
+ * sale (`backtest.ts`) and blended by how well they did, drawn towards a pooled prior; the range is
+ * an 80% interval from the backtest's residuals (`interval.ts`). A history whose first point
+ * already shows tickets sold is not read as a sale starting at zero. Otherwise the recent pace,
+ * with a wide range skewed upwards, said to be a rough guess (`booking-curve-forecast.ts`, which
+ * also keeps the booking-curve method this replaced).
  */
-
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
-/** Shares of the selling period gone at which curves are sampled. */
-const GRID = Array.from({ length: 21 }, (_, i) => i / 20);
 
 export interface ForecastOptions {
   /** Fewest points a history needs. @default 3 */
@@ -63,6 +67,12 @@ export type Forecast =
       /** When the likely projection reaches capacity before the start. */
       sellOut: SellOut | undefined;
       pace: Pace;
+      /** Which learned method projected (e.g. `pickup-share`), when the forecast was learned by backtest. */
+      basis?: string;
+      /** How often the range holds the outcome (0.8: an 80% interval), when calibrated. */
+      coverage?: number;
+      /** Finished events the chosen method was backtested on. */
+      backtestedOn?: number;
     };
 
 /** A finished event of the organization: its history and what it was. */
@@ -71,112 +81,6 @@ export interface FinishedEvent {
   capacity: number | undefined;
   points: readonly SalesPoint[];
 }
-
-/** Sold at `t`, read off the history by straight lines between points; undefined before its first. */
-export function soldAt(points: readonly SalesPoint[], t: number): number | undefined {
-  const first = points[0];
-  if (!first || t < first.at) return undefined;
-  for (let i = 1; i < points.length; i += 1) {
-    const b = points[i] as SalesPoint;
-    if (b.at < t) continue;
-    const a = points[i - 1] as SalesPoint;
-    return b.at === a.at ? b.sold : a.sold + ((b.sold - a.sold) * (t - a.at)) / (b.at - a.at);
-  }
-  return (points[points.length - 1] as SalesPoint).sold;
-}
-
-/** Sold per ms between `from` and `to`, when the history covers `from`. */
-function rate(points: readonly SalesPoint[], from: number, to: number): number | undefined {
-  const a = soldAt(points, from);
-  const b = soldAt(points, to);
-  if (a === undefined || b === undefined || to <= from) return undefined;
-  return Math.max(0, b - a) / (to - from);
-}
-
-/** The pace: per hour over the last day, per day over the last week and the week before the last day. */
-export function paceOf(points: readonly SalesPoint[], now: number): Pace {
-  const perMsDay = rate(points, now - DAY, now);
-  const perMsWeek = rate(points, now - 7 * DAY, now);
-  const perMsWeekBefore = rate(points, now - 8 * DAY, now - DAY);
-  return {
-    perHourLastDay: perMsDay === undefined ? undefined : perMsDay * HOUR,
-    perDayLastWeek: perMsWeek === undefined ? undefined : perMsWeek * DAY,
-    perDayWeekBefore: perMsWeekBefore === undefined ? undefined : perMsWeekBefore * DAY,
-  };
-}
-
-/** A finished event's booking curve: the share of its final sales sold by each share of its selling period gone. */
-export function bookingCurve(event: FinishedEvent): number[] | undefined {
-  const first = event.points[0];
-  if (!first || event.points.length < 3) return undefined;
-  const period = event.startsAtMs - first.at;
-  if (period < DAY) return undefined;
-  // Its final sales are known only if it was still read near its start (within a tenth of its
-  // selling period, a day at least, a week at most): a history that stops weeks early would teach
-  // a curve that is done long before the start.
-  const last = event.points[event.points.length - 1] as SalesPoint;
-  if (last.at < event.startsAtMs - Math.min(7 * DAY, Math.max(DAY, period / 10))) return undefined;
-  const final = soldAt(event.points, event.startsAtMs);
-  if (final === undefined || final <= 0) return undefined;
-  return GRID.map((g) => Math.min(1, (soldAt(event.points, first.at + g * period) ?? 0) / final));
-}
-
-/** The value of a sampled curve at a share of the period (straight lines between samples). */
-function curveAt(curve: readonly number[], share: number): number {
-  const x = Math.min(1, Math.max(0, share)) * (GRID.length - 1);
-  const i = Math.min(GRID.length - 2, Math.floor(x));
-  const a = curve[i] as number;
-  const b = curve[i + 1] as number;
-  return a + (b - a) * (x - i);
-}
-
-const quantile = (sorted: readonly number[], q: number) => {
-  const x = (sorted.length - 1) * q;
-  const i = Math.floor(x);
-  const a = sorted[i] as number;
-  const b = sorted[Math.min(sorted.length - 1, i + 1)] as number;
-  return a + (b - a) * (x - i);
-};
-
-/** The quartile and median curves of several, sample by sample. */
-function quartileCurves(curves: readonly number[][]): { low: number[]; median: number[]; high: number[] } {
-  const at = (q: number) =>
-    GRID.map((_, i) =>
-      quantile(
-        curves.map((c) => c[i] as number).sort((a, b) => a - b),
-        q,
-      ),
-    );
-  return { low: at(0.25), median: at(0.5), high: at(0.75) };
-}
-
-const similar = (a: number | undefined, b: number | undefined) =>
-  a === undefined || b === undefined || (a > 0 && b > 0 && Math.max(a, b) / Math.min(a, b) <= 2);
-
-/** The first time from `from` on at which `final × curve` reaches `capacity`, if before the start. */
-function reachesAt(
-  curve: readonly number[],
-  final: number,
-  capacity: number,
-  start: number,
-  period: number,
-  from: number,
-) {
-  const steps = 200;
-  const firstShare = (from - (start - period)) / period;
-  for (let s = 0; s <= steps; s += 1) {
-    const share = firstShare + ((1 - firstShare) * s) / steps;
-    if (final * curveAt(curve, share) >= capacity) return start - period + share * period;
-  }
-  return undefined;
-}
-
-/** A sell-out whose earliest is never after its likely, nor its latest before it. */
-const ordered = (earliest: number | undefined, likely: number, latest: number | undefined): SellOut => ({
-  earliest: Math.min(earliest ?? likely, likely),
-  likely,
-  latest: latest === undefined ? undefined : Math.max(latest, likely),
-});
 
 /** The pace, the projected sold at the start and the sell-out time, by the best method the history allows. */
 export function forecast(
@@ -189,71 +93,7 @@ export function forecast(
   },
   options: ForecastOptions = {},
 ): Forecast {
-  const { now, startsAtMs, points } = input;
-  const pace = paceOf(points, now);
-  const first = points[0];
-  const last = points[points.length - 1];
-  const minPoints = options.minPoints ?? 3;
-  const minSpanMs = options.minSpanMs ?? 6 * HOUR;
-  if (!first || !last || points.length < minPoints || last.at - first.at < minSpanMs)
-    return { kind: 'none', reason: `fewer than ${minPoints} reports over ${minSpanMs / HOUR} hours`, pace };
-  if (startsAtMs <= now) return { kind: 'none', reason: 'the event has started', pace };
-  const sold = soldAt(points, now) ?? last.sold;
-  const capacity = input.capacity ?? last.capacity;
-  // Never projected past capacity, nor below what has sold (an oversold event is at its sold).
-  const cap = (n: number) => (capacity === undefined ? n : Math.min(Math.max(capacity, sold), n));
-  const period = startsAtMs - first.at;
-
-  const curves = input.finished
-    .filter((e) => similar(e.capacity, capacity) && similar(e.startsAtMs - (e.points[0]?.at ?? e.startsAtMs), period))
-    .map(bookingCurve)
-    .filter((c): c is number[] => c !== undefined);
-  const share = (now - first.at) / period;
-  if (curves.length >= (options.minSimilar ?? 3)) {
-    const q = quartileCurves(curves);
-    const sharedBy = (curve: number[]) => Math.max(0.02, curveAt(curve, share));
-    // A higher curve means more should have sold by now: the same sales then project lower.
-    const finals = { low: sold / sharedBy(q.high), likely: sold / sharedBy(q.median), high: sold / sharedBy(q.low) };
-    const atStart = {
-      low: cap(Math.max(sold, finals.low)),
-      likely: cap(Math.max(sold, finals.likely)),
-      high: cap(Math.max(sold, finals.high)),
-    };
-    let sellOut: SellOut | undefined;
-    if (capacity !== undefined && sold < capacity) {
-      const likely = reachesAt(q.median, finals.likely, capacity, startsAtMs, period, now);
-      if (likely !== undefined)
-        sellOut = ordered(
-          reachesAt(q.low, finals.high, capacity, startsAtMs, period, now),
-          likely,
-          reachesAt(q.high, finals.low, capacity, startsAtMs, period, now),
-        );
-    }
-    return {
-      kind: 'forecast',
-      method: 'booking-curve',
-      learnedFrom: curves.length,
-      sold,
-      capacity,
-      atStart,
-      sellOut,
-      pace,
-    };
-  }
-
-  const perDay = pace.perDayLastWeek ?? (pace.perHourLastDay === undefined ? undefined : pace.perHourLastDay * 24);
-  const rateNow = perDay ?? (Math.max(0, last.sold - first.sold) / (last.at - first.at)) * DAY;
-  const daysLeft = (startsAtMs - now) / DAY;
-  const at = (factor: number) => cap(sold + rateNow * factor * daysLeft);
-  const atStart = { low: at(0.5), likely: at(1), high: at(2) };
-  let sellOut: SellOut | undefined;
-  if (capacity !== undefined && sold < capacity && rateNow > 0) {
-    const when = (factor: number) => {
-      const t = now + ((capacity - sold) / (rateNow * factor)) * DAY;
-      return t < startsAtMs ? t : undefined;
-    };
-    const likely = when(1);
-    if (likely !== undefined) sellOut = ordered(when(2), likely, when(0.5));
-  }
-  return { kind: 'forecast', method: 'recent-pace', learnedFrom: 0, sold, capacity, atStart, sellOut, pace };
+  const legacy = bookingCurveForecast(input, options);
+  if (legacy.kind === 'none') return legacy;
+  return learnedForecast(input, options) ?? legacy;
 }

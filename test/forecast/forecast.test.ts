@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { bookingCurveForecast } from '../../src/forecast/booking-curve-forecast.js';
 import { bookingCurve, type FinishedEvent, forecast, paceOf, soldAt } from '../../src/forecast/forecast.js';
 import type { SalesPoint } from '../../src/history/sales-point.js';
 
@@ -62,8 +63,9 @@ describe('forecast', () => {
   }));
   const now = opens + 15 * DAY;
 
+  // The booking-curve method (the forecaster before issue 35, the benchmark's "before").
   it('scales the median booking curve of at least three similar finished events', () => {
-    const result = forecast({ now, startsAtMs, capacity: 500, points, finished });
+    const result = bookingCurveForecast({ now, startsAtMs, capacity: 500, points, finished });
     expect(result.kind).toBe('forecast');
     if (result.kind !== 'forecast') return;
     expect(result.method).toBe('booking-curve');
@@ -81,7 +83,7 @@ describe('forecast', () => {
 
   it('knows the curve where a straight line through the first sales falls short', () => {
     const far = forecast({ now, startsAtMs, capacity: 5_000, points, finished: [] });
-    const curve = forecast({
+    const curve = bookingCurveForecast({
       now,
       startsAtMs,
       capacity: 5_000,
