@@ -20,8 +20,13 @@
  *   `request`: fetch costs this process (which also plays Slack and the service) a few ms a call,
  *   which shows up in the acks.
  * - `BENCH_SOURCE=1` runs `src/main.ts` through tsx instead of the build; `BENCH_NO_BUILD=1` runs
- *   the `dist/` already built.
+ *   the `dist/` already built; `BENCH_BUILT_SOURCES=1` runs the build of the sources the processes
+ *   tests start (test/helpers/built-sources.ts: esbuild, kept by the sources' content, safe to
+ *   share with suites building at the same moment) instead of `npm run build`, and leaves `dist/` alone.
  * - `BENCH_CPU_PROF=<dir>` writes a CPU profile of each bot process there (`--cpu-prof`).
+ * - `BENCH_SHORT=1` runs every load with 60 commands (not 400) and measures idle memory after 0.5 s
+ *   (not 2 s), to prove the bench still runs (test/bench/benches-run.processes.test.ts), not for
+ *   its figures.
  */
 import { execSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -36,7 +41,11 @@ import { commandBody, postSigned, slackSignature } from '../test/helpers/slack-r
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SECRET = 'bench-ack-signing-secret';
-const COMMANDS = 400;
+/** `BENCH_SHORT=1`: a quicker run (see above). */
+const SHORT = process.env.BENCH_SHORT === '1';
+const COMMANDS = SHORT ? 60 : 400;
+/** How long a bot idles, its catalog crawled, before its resident memory is read. */
+const IDLE_MS = SHORT ? 500 : 2_000;
 const PEOPLE = 50;
 /** Senders waiting for their acks (`inFlight`), or commands sent at a steady rate whatever the acks do. */
 type Load = { inFlight: number } | { perSecond: number };
@@ -44,12 +53,24 @@ const LOADS: Load[] = [{ inFlight: 20 }, { inFlight: 4 }, { perSecond: 100 }];
 const loadName = (load: Load) =>
   'inFlight' in load ? `${String(load.inFlight).padStart(3)} in flight` : `${load.perSecond} a second`;
 const RUNS = Number(process.env.BENCH_RUNS ?? 1);
-const build = process.env.BENCH_SOURCE ? 'source' : 'dist';
+const build = process.env.BENCH_SOURCE ? 'source' : process.env.BENCH_BUILT_SOURCES ? 'built-sources' : 'dist';
 const client = process.env.BENCH_CLIENT === 'fetch' ? 'fetch' : 'undici';
 const cpuProfileDir = process.env.BENCH_CPU_PROF;
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
 if (build === 'dist' && !process.env.BENCH_NO_BUILD) execSync('npm run build', { cwd: ROOT, stdio: 'ignore' });
+/** What the bot process runs, after node's own flags. */
+const botArgs =
+  build === 'dist'
+    ? ['dist/main.js']
+    : build === 'source'
+      ? ['--import', 'tsx', 'src/main.ts']
+      : [await (await import('../test/helpers/built-sources.js')).builtScript('src/main.ts')];
+const botCommand = {
+  dist: 'node dist/main.js',
+  source: 'tsx src/main.ts',
+  'built-sources': 'node main.js built by esbuild',
+}[build];
 
 const slack = await startFakeSlack();
 const sim = await startSimulator({ latencyMs: 5 });
@@ -78,23 +99,19 @@ async function startBot(name: string, env: Record<string, string>): Promise<Bot>
     ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
     ...(cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : []),
   ];
-  const child = spawn(
-    process.execPath,
-    [...nodeArgs, ...(build === 'dist' ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'])],
-    {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        PORT: '0',
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'info',
-        SLACK_BOT_TOKEN: fakeSlackToken('b', name),
-        SLACK_SIGNING_SECRET: SECRET,
-        ...env,
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
+  const child = spawn(process.execPath, [...nodeArgs, ...botArgs], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      SLACK_BOT_TOKEN: fakeSlackToken('b', name),
+      SLACK_SIGNING_SECRET: SECRET,
+      ...env,
     },
-  );
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   // Whatever happens to the benchmark, the bot goes with it.
   const kill = () => child.kill('SIGKILL');
   process.once('exit', kill);
@@ -196,7 +213,7 @@ async function phase(run: number, load: Load): Promise<Phase> {
   });
   try {
     await bot.waitForLog('Event catalog refreshed');
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
     const idleMiB = await residentMiB(bot);
     const tag = `r${run}-${name}`;
     const acks: number[] = [];
@@ -253,7 +270,7 @@ const figures = (values: number[]) => {
   return `p50 ${ms(quantile(sorted, 0.5))}, p99 ${ms(quantile(sorted, 0.99))}, max ${ms(quantile(sorted, 1))} ms`;
 };
 out(
-  `\nSlash-command acks: one bot process (${build === 'dist' ? 'node dist/main.js' : 'tsx src/main.ts'}, ` +
+  `\nSlash-command acks: one bot process (${botCommand}, ` +
     `SQLite in memory, ${process.version}), ${COMMANDS} commands from ${PEOPLE} people ` +
     `(list, show, find, report, help), ${events.length} events, sent through ${client}.`,
 );

@@ -6,6 +6,16 @@
  * 2. Slash-command ack latency of two bot processes while the API is slow and the budget spent.
  * 3. Resident memory of a bot process idle and after crawling 10,000 events.
  * 4. What keeping people informed costs Redis: 200 queued reports over three bot processes.
+ *
+ * Options (environment):
+ * - `BENCH_ONLY=budget|ack|memory|reports` runs one part.
+ * - `BENCH_BUILT_SOURCES=1` measures memory on the build of the sources the other parts (and the
+ *   processes tests) start (test/helpers/built-sources.ts: esbuild, kept by the sources' content)
+ *   instead of running `npm run build` and `dist/main.js`: `dist/` is left alone.
+ * - `BENCH_SHORT=1` runs every part smaller, to prove the bench still runs
+ *   (test/bench/benches-run.processes.test.ts), not for its figures: 250 ms windows and the 3x
+ *   demand only (not 2x and 3x); 40 commands (not 200); a 2,000-event crawl (not 10,000) and 0.5 s
+ *   idle (not 2 s); 30 queued reports (not 200), counted over 2 s (not 10) after 1 s (not 3).
  */
 import { type ChildProcess, execSync, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -19,11 +29,15 @@ import { redisCommand } from '../test/replicas/redis-command.js';
 import { measureBatchMs } from './batch-time.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const WINDOW_MS = 1_000;
+/** `BENCH_SHORT=1`: a quicker run (see above). */
+const SHORT = process.env.BENCH_SHORT === '1';
+const WINDOW_MS = SHORT ? 250 : 1_000;
 const ORG = { limit: 180, windowMs: WINDOW_MS };
 const LATENCY_MS = 5;
 const BATCH_MS = await measureBatchMs({ windowMs: WINDOW_MS, latencyMs: LATENCY_MS, batch: ORG.limit });
 const redis = await startRedis();
+// Should the run stop short (an error, process.exit), the redis-server goes with it: stop() signals it at once.
+process.once('exit', () => void redis.stop());
 const out = (line: string) => process.stdout.write(`${line}\n`);
 /** `BENCH_ONLY=budget|ack|memory|reports` runs one part. */
 const part = (name: string) => !process.env.BENCH_ONLY || process.env.BENCH_ONLY === name;
@@ -78,7 +92,7 @@ if (part('budget')) {
   ];
   let run = 0;
   for (const replicas of [2, 3]) {
-    for (const times of [2, 3]) {
+    for (const times of SHORT ? [3] : [2, 3]) {
       const demand = times * ORG.limit;
       // One budget key for the whole run: the replicas share it.
       const key = `bench:budget:${++run}`;
@@ -146,10 +160,11 @@ if (part('ack')) {
   const texts = (i: number) =>
     [`list`, `show ${ids[i % ids.length]}`, `report ${ids[i % ids.length]}`, `find gala`, `help`][i % 5] as string;
   const acks: number[] = [];
+  const commands = SHORT ? 40 : 200;
   let next = 0;
   await Promise.all(
     Array.from({ length: 4 }, async () => {
-      while (next < 200) {
+      while (next < commands) {
         const i = next++;
         const replica = pair[i % pair.length] as Replica;
         const reply = await postSigned(
@@ -164,7 +179,7 @@ if (part('ack')) {
   );
   acks.sort((a, b) => a - b);
   const quantile = (q: number) => (acks[Math.min(acks.length - 1, Math.floor(q * acks.length))] ?? 0).toFixed(1);
-  out(`\nSlash-command ack, 2 replicas, API latency 2000 ms, budget spent by another key: 200 commands`);
+  out(`\nSlash-command ack, 2 replicas, API latency 2000 ms, budget spent by another key: ${commands} commands`);
   out(
     `(list, show, report, find, help; 4 at a time): p50 ${quantile(0.5)} ms, p99 ${quantile(0.99)} ms, max ${quantile(1)} ms.`,
   );
@@ -174,7 +189,8 @@ if (part('ack')) {
 }
 if (part('memory')) {
   // Measured on the built JavaScript, as the image runs it (tsx would add its compiler).
-  execSync('npm run build', { cwd: ROOT, stdio: 'ignore' });
+  const build = process.env.BENCH_BUILT_SOURCES ? 'sources' : 'dist';
+  if (build === 'dist') execSync('npm run build', { cwd: ROOT, stdio: 'ignore' });
   // Memory: resident set of one bot process, idle, and after crawling 10,000 events.
   async function residentMiB(replica: Replica): Promise<number> {
     const metrics = await (await fetch(`${replica.url}/metrics`)).text();
@@ -182,25 +198,29 @@ if (part('memory')) {
     return Math.round(Number(line?.split(' ')[1]) / 1024 / 1024);
   }
   const memory: string[] = [];
-  for (const [label, eventCount] of [
-    ['idle (20 events)', 20],
-    ['after a 10,000-event crawl', 10_000],
+  const crawled = SHORT ? 2_000 : 10_000;
+  // Each its own database: on a shared one the second would take the first's published catalog (20
+  // events) as its own, and crawl only when that is due (a minute on, the bot's default window).
+  for (const [label, eventCount, db] of [
+    ['idle (20 events)', 20, 4],
+    [`after a ${crawled.toLocaleString('en-US')}-event crawl`, crawled, 6],
   ] as const) {
     const sim = await startSimulator({ orgLimit: ORG, eventCount });
     const replica = await startReplica({
-      build: 'dist',
+      build,
       name: 'memory',
-      env: { ...env(sim, 4), LOG_LEVEL: 'info' },
+      env: { ...env(sim, db), LOG_LEVEL: 'info' },
       signingSecret: SECRET,
     });
     await replica.waitForLog((line) => line.msg === 'Event catalog refreshed', 60_000);
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await new Promise((resolve) => setTimeout(resolve, SHORT ? 500 : 2_000));
     memory.push(`${label}: ${await residentMiB(replica)} MiB`);
     await replica.kill();
     await sim.close();
   }
   out(
-    `\nResident memory of one bot process (node dist/main.js, Redis mode, ${process.version}): ${memory.join('; ')}.`,
+    `\nResident memory of one bot process (${build === 'dist' ? 'node dist/main.js' : 'node main.js built by esbuild'}, ` +
+      `Redis mode, ${process.version}): ${memory.join('; ')}.`,
   );
 }
 if (part('reports')) {
@@ -216,7 +236,7 @@ if (part('reports')) {
     line.msg === 'Event catalog refreshed' || line.msg === 'Event catalog taken from another replica';
   await Promise.all(three.map((replica) => replica.waitForLog(catalogReady, 60_000)));
   const ids = sim.catalog.events.map((event) => event.id);
-  const asked = 200;
+  const asked = SHORT ? 30 : 200;
   let next = 0;
   await Promise.all(
     Array.from({ length: 8 }, async () => {
@@ -244,7 +264,7 @@ if (part('reports')) {
   const queued = asked - 3;
   for (let i = 0; i < 600 && (await depth()) < queued; i += 1) await new Promise((r) => setTimeout(r, 100));
   // Let every follower reach its steady round before counting.
-  await new Promise((resolve) => setTimeout(resolve, 3_000));
+  await new Promise((resolve) => setTimeout(resolve, SHORT ? 1_000 : 3_000));
   const commandStats = async () => {
     const info = String(await redisCommand(redis.url, 'INFO', 'commandstats'));
     const calls = new Map<string, number>();
@@ -252,7 +272,7 @@ if (part('reports')) {
     const stats = String(await redisCommand(redis.url, 'INFO', 'stats'));
     return { calls, total: Number(/total_commands_processed:(\d+)/.exec(stats)?.[1] ?? 0) };
   };
-  const seconds = 10;
+  const seconds = SHORT ? 2 : 10;
   const before = await commandStats();
   await new Promise((resolve) => setTimeout(resolve, seconds * 1_000));
   const after = await commandStats();

@@ -16,8 +16,8 @@ describe('a suite’s name says what it needs', () => {
     expect(browser.sort()).toEqual([...BROWSER_TESTS].sort());
   });
 
-  it('names every suite that starts bot processes *.processes.test.ts, and no other', () => {
-    const processes = suites.filter((file) => calls(file, /\b(startReplica|useReplicas)\(/));
+  it('names every suite that starts bot processes or benches *.processes.test.ts, and no other', () => {
+    const processes = suites.filter((file) => calls(file, /\b(startReplica|useReplicas|runBench)\(/));
     expect(processes.sort()).toEqual([...PROCESS_TESTS].sort());
   });
 
