@@ -26,7 +26,8 @@ import type { Simulator } from './simulator/server.js';
 import type { ReportDelivery, ReportTarget } from './slack/answers/report-target.js';
 import type { SlackRetry } from './slack/app/bolt-app.js';
 import { buildSlackApp } from './slack/app/build-slack-app.js';
-import { conversationAudience, isConversationId } from './slack/deps/conversation-audience.js';
+import { conversationAudience, isConversationId, roomOf } from './slack/deps/conversation-audience.js';
+import { workflowRuns } from './slack/deps/workflow-runs.js';
 import { digestSlack } from './slack/domain-sides/digest-slack.js';
 import { watchMessages, watchSlack } from './slack/domain-sides/watch-slack.js';
 import { slackReportDelivery } from './slack/reports/ask-for-report.js';
@@ -219,6 +220,10 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       ),
     );
 
+    // Who can read a conversation (Slack Connect) and who a person is (a guest, of another
+    // organization): the figures rule's facts, for every path that sends figures.
+    const audience = conversationAudience({ logger, clock });
+
     const sharedQueue = shared
       ? late.sharedQueue.set(
           closers.keep(
@@ -239,6 +244,9 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
                   reportLimit: config.ticketing.reportLimit,
                   store: store.keyValue,
                   insights,
+                  audience,
+                  figuresPolicy: config.figuresPolicy,
+                  runs: workflowRuns(store.claims, clock, logger),
                 },
                 slackClient,
               ),
@@ -295,18 +303,25 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       messages: { digest: digestMessage, paused: digestPausedMessage },
       // The sales digest: the conversation's watched events (a person's own for --me), from their stored history.
       sales: salesDigestComposer({
-        // Live watches only; in a channel shared with another organization, only those someone
-        // confirmed there (sales figures stay inside the organization otherwise).
+        // Live watches only, and only those whose figures the figures rule lets go to the
+        // conversation (in a channel shared with another organization, those someone confirmed).
         watched: async (conversation) => {
           const service = late.watches.get().service;
           const watches = (await service.find({ channel: conversation })).filter((watch) => !watch.paused);
-          const mayGo = await Promise.all(watches.map((watch) => service.figuresMayGo(watch)));
+          const gates = await Promise.all(
+            watches.map((watch) =>
+              service.figures(watch, {
+                eventId: watch.eventId,
+                eventName: watch.eventName,
+                startsAtMs: watch.startsAtMs,
+              }),
+            ),
+          );
           // Not known (Slack did not answer): the digest fails for now and is retried, rather
           // than post without the watches or with figures that may not belong there.
-          if (mayGo.includes('unknown')) throw new Error('Could not tell whether the channel is shared');
-          return watches
-            .filter((_, i) => mayGo[i] === 'yes')
-            .map((watch) => ({ eventId: watch.eventId, eventName: watch.eventName, startsAtMs: watch.startsAtMs }));
+          if (gates.some((gate) => 'withheld' in gate && gate.withheld.why === 'not-known'))
+            throw new Error('Could not tell who reads the conversation');
+          return gates.flatMap((gate) => ('shown' in gate ? [gate.shown] : []));
         },
         history: history.history,
         finished: (now) => insights.finished(now),
@@ -323,8 +338,6 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       logger,
     });
 
-    // Who can read a conversation (Slack Connect): unfurls, reports and watches keep figures in the organization.
-    const audience = conversationAudience({ logger, clock });
     const watches = late.watches.set(
       buildWatches<SlackMessage>({
         store: store.keyValue,
@@ -338,8 +351,17 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
         reportLimit: config.ticketing.reportLimit,
         minIntervalMs: config.watchMinIntervalMs,
         maxWatchesPerPerson: config.watchesPerPerson,
-        sharing: async (conversation) =>
-          isConversationId(conversation) ? (await audience.of(conversation)).kind : 'internal',
+        // A channel watch is read by its channel, and speaks for the person who set it; a personal
+        // one is read by that person alone.
+        reader: async (watch, person) => ({
+          room:
+            watch.personal || !isConversationId(watch.channel)
+              ? { kind: 'private' }
+              : roomOf(await audience.of(watch.channel)),
+          person: await audience.person(person ?? watch.setBy),
+          chosenAnyway: watch.sharedConfirmed === true,
+        }),
+        figuresPolicy: config.figuresPolicy,
         forecast: async (eventId, report) => {
           const insight = await insights.of(eventId, report);
           return insight && { forecast: insight.forecast, startsAtMs: insight.startsAtMs };
@@ -377,6 +399,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
           watchScheduler: watches.scheduler,
           eventLinks: config.eventPageUrl ? eventLinks(config.eventPageUrl) : undefined,
           audience,
+          figuresPolicy: config.figuresPolicy,
           insights,
           metrics,
           work,

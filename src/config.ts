@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { eventLinks } from './catalog/event-links.js';
+import type { FiguresPolicy } from './figures/may-show-figures.js';
 import { LOG_LEVELS } from './logger.js';
 import { parseRedisUrl, RedisUrlError } from './store/redis-url.js';
 
@@ -150,6 +151,17 @@ const schema = z.object({
       .transform((text) => text as UnfurlFigures)
       .default('internal'),
   ),
+  // Whether guests of the workspace (multi- and single-channel) may read sales and revenue.
+  FIGURES_FOR_GUESTS: z.preprocess(
+    (value) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value),
+    z
+      .string()
+      .refine((text) => text === 'hidden' || text === 'shown', {
+        error: (issue) => `expected hidden or shown, got "${String(issue.input)}"`,
+      })
+      .transform((text) => text === 'shown')
+      .default(false),
+  ),
   SLACK_BOT_TOKEN: z.preprocess(empty, secret('xoxb-', 'a bot token').optional()),
   SLACK_SIGNING_SECRET: z.preprocess(empty, secret(undefined, 'the signing secret').optional()),
   SLACK_APP_TOKEN: z.preprocess(empty, secret('xapp-', 'an app-level token').optional()),
@@ -294,6 +306,8 @@ export interface Config {
     /** Where event cards unfolded from links show report figures. @default 'internal' */
     unfurlFigures: UnfurlFigures;
   };
+  /** What the figures rule lets guests read (`FIGURES_FOR_GUESTS`). @default guests see no figures */
+  figuresPolicy: FiguresPolicy;
   /** A digest is still sent this long after its time: caught up after a restart, or retried after a failure. */
   digestGraceMs: number;
   /**
@@ -375,6 +389,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       promoEditors: e.PROMO_EDITORS,
       unfurlFigures: e.UNFURL_FIGURES,
     },
+    figuresPolicy: { guestsMaySee: e.FIGURES_FOR_GUESTS },
     digestGraceMs: e.DIGEST_GRACE,
     reportJobLockMs: e.REPORT_JOB_LOCK,
     watchMinIntervalMs: e.WATCH_MIN_INTERVAL,

@@ -1,6 +1,7 @@
 import { calendarDays, type DayEntry, eventsByDay } from '../catalog/calendar-days.js';
 import type { EventCatalog } from '../catalog/event-catalog.js';
 import { searchEvents } from '../catalog/event-search.js';
+import type { Shown } from '../figures/may-show-figures.js';
 import type { FinishedEvent } from '../forecast/forecast.js';
 import { firstSince, type SalesDigestEntry, salesDigestEntries } from '../forecast/sales-digest.js';
 import type { SalesHistory } from '../history/sales-history.js';
@@ -59,8 +60,11 @@ export interface SalesDigestMessageInput {
  * first), its pace and forecast, from the stored history only: no report call is made for it.
  */
 export function salesDigestComposer<M>(options: {
-  /** The events watched in a conversation (a channel, or a person's id for their own watches). */
-  watched: (conversation: string) => Promise<WatchedEvent[]>;
+  /**
+   * The events watched in a conversation (a channel, or a person's id for their own watches) whose
+   * figures the figures rule lets go there: only those are read and shown.
+   */
+  watched: (conversation: string) => Promise<Shown<WatchedEvent>[]>;
   history: Pick<SalesHistory, 'read'>;
   /** The finished events a forecast learns from (the sales insights' own, read again at most every 10 minutes). */
   finished: (now: number) => Promise<FinishedEvent[]>;

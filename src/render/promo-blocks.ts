@@ -1,4 +1,5 @@
 import type { types } from '@slack/bolt';
+import type { Shown, Withheld } from '../figures/may-show-figures.js';
 import type { PendingPromoChange } from '../promo/pending-promo-changes.js';
 import type { TicketingEvent } from '../ticketing/schemas.js';
 import {
@@ -14,6 +15,7 @@ import {
 import { eventPlainTitle, eventTitle } from './event-blocks.js';
 import { describeEventTime } from './event-time.js';
 import { channelLink, clip, code, escapeText, joinMrkdwn, type Mrkdwn, md, mentionUser, shorten } from './mrkdwn.js';
+import { withheldWords } from './withheld-words.js';
 
 export const PROMO_CONFIRM_ACTION = 'promo_confirm';
 export const PROMO_CANCEL_ACTION = 'promo_cancel';
@@ -112,21 +114,25 @@ const outcomeText = (outcome: PromoOutcome) =>
     LIMITS.fallbackText,
   );
 
-/** The channel announcement after a change went through. */
-export function promoAnnouncement(outcome: PromoOutcome): SlackMessage {
+/** The channel announcement after a change went through, where the figures rule let its quantities go. */
+export function promoAnnouncement(outcome: Shown<PromoOutcome>): SlackMessage {
   const line = md`:ticket: ${mentionUser(outcome.userId)} set promo code ${promoName(outcome)} on *${eventOf(outcome)}* to ${count(outcome.quantity)} redemption(s)${was(outcome)}.`;
   const id = outcome.code ? [context(md`Promo id ${code(outcome.promoId)}`)] : [];
   return { text: outcomeText(outcome), blocks: [mrkdwnSection(line), ...id] };
 }
 
-/** What the person who confirmed sees in place of the confirmation. */
-export function promoDoneMessage(outcome: PromoOutcome, announced: boolean): SlackMessage {
+/**
+ * What the person who confirmed sees in place of the confirmation: `announced` true, false (the
+ * channel refused the post), or why the figures rule kept it out of the channel.
+ */
+export function promoDoneMessage(outcome: PromoOutcome, announced: boolean | Withheld): SlackMessage {
   const line = md`:white_check_mark: Promo code ${promoName(outcome)} on *${eventOf(outcome)}* now allows ${count(outcome.quantity)} redemption(s)${was(outcome)}.`;
   const blocks = [mrkdwnSection(line)];
-  if (!announced)
+  if (announced === false)
     blocks.push(
       context(md`I couldn't announce it in this channel: invite me with \`/invite @eventops\` to post there.`),
     );
+  else if (announced !== true) blocks.push(context(md`Not announced in this channel: ${withheldWords(announced)}`));
   return { text: outcomeText(outcome), blocks };
 }
 

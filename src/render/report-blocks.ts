@@ -1,3 +1,4 @@
+import type { Shown, Withheld } from '../figures/may-show-figures.js';
 import { fieldKey, type ReportRow, rowLists, topFigures } from '../reports/report-figures.js';
 import type { ReportStatus } from '../reports/report-status.js';
 import type { RateLimitSpec } from '../ticketing/rate-limit.js';
@@ -15,6 +16,7 @@ import {
 } from './block-kit.js';
 import { describeLimit } from './limit-wording.js';
 import { clip, code, type Mrkdwn, md, readerIsoInstant, shorten } from './mrkdwn.js';
+import { withheldWords } from './withheld-words.js';
 
 const LABEL_KEYS = ['name', 'label', 'code', 'title', 'date', 'day', 'category', 'id'];
 const MAX_ROWS = 10;
@@ -136,7 +138,7 @@ export interface ReportMessageOptions {
  * A report whose shape the spec does not give: top-level numbers become headline fields, lists of
  * records become short tables with bars; anything else is left to the attached file.
  */
-export function reportMessage(report: EventReport, options: ReportMessageOptions): SlackMessage {
+export function reportMessage(report: Shown<EventReport>, options: ReportMessageOptions): SlackMessage {
   const currency = reportCurrency(report);
   const name = options.eventName ?? (typeof report.eventName === 'string' ? report.eventName : undefined);
   const title = md`Report: ${clip(name ?? options.eventId, 200)}`;
@@ -181,6 +183,15 @@ export interface ReportStatusContext {
 
 type Progress = Extract<ReportStatus, { state: 'queued' | 'fetching' }>;
 
+/**
+ * A report's status once the figures rule has seen it: its report as it let it through, or why
+ * it held it back (the person who asked is told, privately).
+ */
+export type ShownReportStatus =
+  | Exclude<ReportStatus, { state: 'report' }>
+  | { state: 'report'; report: Shown<EventReport> }
+  | { state: 'withheld'; withheld: Withheld };
+
 /** Why a report Redis lost will not come, and what to do. */
 const lostReason = (eventId: string) =>
   md`it was not fetched: Redis lost its place in the queue (emptied or evicted). Ask again with ${code(`/events report ${eventId}`)}.`;
@@ -191,13 +202,13 @@ const lostReason = (eventId: string) =>
  */
 export function reportProgressMessage(progress: Progress, eventLabel: string, reportLimit: RateLimitSpec): SlackMessage;
 export function reportProgressMessage(
-  status: ReportStatus,
+  status: ShownReportStatus,
   eventLabel: string,
   reportLimit: RateLimitSpec,
   about: ReportStatusContext,
 ): SlackMessage;
 export function reportProgressMessage(
-  status: ReportStatus,
+  status: ShownReportStatus,
   eventLabel: string,
   reportLimit: RateLimitSpec,
   about?: ReportStatusContext,
@@ -207,6 +218,8 @@ export function reportProgressMessage(
   switch (status.state) {
     case 'report':
       return reportMessage(status.report, { eventId: about.eventId, attachmentNote: about.attachmentNote });
+    case 'withheld':
+      return reportFailedMessage(eventLabel, withheldWords(status.withheld));
     case 'failed':
     case 'expired':
       return reportFailedMessage(eventLabel, about.describeError(status.error));

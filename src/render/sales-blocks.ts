@@ -1,3 +1,4 @@
+import type { Shown } from '../figures/may-show-figures.js';
 import type { Forecast } from '../forecast/forecast.js';
 import type { SalesPoint } from '../history/sales-point.js';
 import { quantityRows, topFigures } from '../reports/report-figures.js';
@@ -275,14 +276,8 @@ export function forecastWords(forecast: Forecast, startsAtMs: number): Mrkdwn {
   return md`${joinMrkdwn(parts, md`; `)} (${methodWords(forecast)}).`;
 }
 
-/**
- * What a report message adds about sales: the pace and forecast in words, the sales chart (or why
- * there is none yet), and each promo code's redeemed against its quantity as a chart and a table
- * (a message holds one table: without promo codes, the report's figures instead).
- * Returns the blocks and the same in a line for the message's plain text.
- */
-export function reportSalesBlocks(input: {
-  eventName: string;
+/** A report with its sales history and forecast: what a report message or a Chart reply shows. */
+export interface SalesFigures {
   report: EventReport;
   insight:
     | {
@@ -293,8 +288,20 @@ export function reportSalesBlocks(input: {
         forecast: Forecast;
       }
     | undefined;
+}
+
+/**
+ * What a report message adds about sales: the pace and forecast in words, the sales chart (or why
+ * there is none yet), and each promo code's redeemed against its quantity as a chart and a table
+ * (a message holds one table: without promo codes, the report's figures instead).
+ * Returns the blocks and the same in a line for the message's plain text.
+ */
+export function reportSalesBlocks(input: {
+  eventName: string;
+  /** The report and its sales insight, as the figures rule let them through. */
+  figures: Shown<SalesFigures>;
 }): { blocks: Block[]; text: Mrkdwn | undefined } {
-  const { insight } = input;
+  const { insight, report } = input.figures;
   const blocks: Block[] = [];
   let text: Mrkdwn | undefined;
   if (insight) {
@@ -312,11 +319,8 @@ export function reportSalesBlocks(input: {
     );
   }
   // Slack shows one table per message: the promo codes' where the report names any, else its figures'.
-  const promoTable = promoTableBlocks(input.report);
-  blocks.push(
-    ...promoChartBlocks(input.report),
-    ...(promoTable.length > 0 ? promoTable : figuresTableBlocks(input.report)),
-  );
+  const promoTable = promoTableBlocks(report);
+  blocks.push(...promoChartBlocks(report), ...(promoTable.length > 0 ? promoTable : figuresTableBlocks(report)));
   return { blocks, text };
 }
 

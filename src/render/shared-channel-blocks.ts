@@ -19,6 +19,14 @@ const sharedWords = (why: SharingDoubt): Mrkdwn =>
 /** The context line under a report answered privately, and its button to post it in the channel. */
 export function postInChannelBlocks(options: { eventId: string; label: string; why: SharingDoubt }): Block[] {
   const value = JSON.stringify({ e: options.eventId, l: options.label.slice(0, 150) });
+  // Sharing anyway is a choice made only where Slack said the channel is shared: what is not
+  // known is not allowed, so nothing is offered then (ask again once Slack answers).
+  if (options.why === 'unknown')
+    return [
+      context(
+        md`:eyes: ${sharedWords(options.why)}, so only you see this report. Ask again in a minute to post it there.`,
+      ),
+    ];
   return [
     context(md`:eyes: ${sharedWords(options.why)}, so only you see this report.`),
     {
@@ -69,24 +77,29 @@ export function sharedChannelWatchMessage(options: {
           text: { type: 'plain_text', text: 'Watch it for me' },
           value: options.command,
         },
-        {
-          type: 'button',
-          action_id: WATCH_SHARED_CHANNEL_ANYWAY_ACTION,
-          text: { type: 'plain_text', text: 'Watch in this channel anyway' },
-          value: options.command,
-          confirm: {
-            title: { type: 'plain_text', text: 'Show figures here?' },
-            text: {
-              type: 'mrkdwn',
-              text: md`${sharedWords(options.why)}. The watch card and its alerts will show ticket sales and revenue to everyone in it, people outside your organization too.`,
-            },
-            confirm: { type: 'plain_text', text: 'Watch here' },
-            deny: { type: 'plain_text', text: 'Cancel' },
-          },
-        },
+        // Offered only where Slack said the channel is shared (not when it could not say).
+        ...(options.why === 'external' ? [anywayButton(options.command, options.why)] : []),
       ],
     });
   }
   blocks.push(context(md`A watch just for you comes to your DM with me: ${code('/events watch … --me')}.`));
   return { text, blocks };
+}
+
+function anywayButton(command: string, why: SharingDoubt) {
+  return {
+    type: 'button' as const,
+    action_id: WATCH_SHARED_CHANNEL_ANYWAY_ACTION,
+    text: { type: 'plain_text' as const, text: 'Watch in this channel anyway' },
+    value: command,
+    confirm: {
+      title: { type: 'plain_text' as const, text: 'Show figures here?' },
+      text: {
+        type: 'mrkdwn' as const,
+        text: md`${sharedWords(why)}. The watch card and its alerts will show ticket sales and revenue to everyone in it, people outside your organization too, until the channel's sharing or members change.`,
+      },
+      confirm: { type: 'plain_text' as const, text: 'Watch here' },
+      deny: { type: 'plain_text' as const, text: 'Cancel' },
+    },
+  };
 }

@@ -1,3 +1,4 @@
+import type { Shown } from '../figures/may-show-figures.js';
 import { soldOfCapacity, topFigures } from '../reports/report-figures.js';
 import type { EventReport, TicketingEvent } from '../ticketing/schemas.js';
 import { type Block, context } from './block-kit.js';
@@ -12,8 +13,8 @@ export interface EventUnfurlInput {
   event: TicketingEvent;
   /** How fresh the catalog's knowledge of the event is. */
   asOf: number;
-  /** A report already at hand (a watch's last check): its headline figures, with when it was read. */
-  report?: { report: EventReport; readAt: number } | undefined;
+  /** A report already at hand (a watch's last check), as the figures rule let it through: its headline figures, with when it was read. */
+  report?: Shown<{ report: EventReport; readAt: number }> | undefined;
 }
 
 /**

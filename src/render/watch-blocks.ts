@@ -1,3 +1,4 @@
+import type { Shown, Withheld } from '../figures/may-show-figures.js';
 import type { Forecast } from '../forecast/forecast.js';
 import { findQuantityRow, quantityRows, soldOfCapacity, topFigures } from '../reports/report-figures.js';
 import type { EventReport } from '../ticketing/schemas.js';
@@ -184,11 +185,16 @@ function ticketsSold(count: number): Mrkdwn {
   return count === 1 ? md`1 ticket sold` : md`${num(count)} tickets sold`;
 }
 
-/** Where a condition stands: watching, crossed, or why it cannot be checked. */
-function conditionStatus(state: ConditionState, currency: string | undefined): Mrkdwn {
+/**
+ * Where a condition stands: watching, crossed, or why it cannot be checked; its last figure only
+ * with the figures shown (`figures` undefined: held back).
+ */
+function conditionStatus(state: ConditionState, figures: { currency: string | undefined } | undefined): Mrkdwn {
   if (state.unknown !== undefined) return warning(md`cannot be checked: ${clip(state.unknown, 200)}`);
   const now =
-    state.lastValue === undefined ? md`` : md` · now ${valueWords(state.condition, state.lastValue, currency)}`;
+    state.lastValue === undefined || !figures
+      ? md``
+      : md` · now ${valueWords(state.condition, state.lastValue, figures.currency)}`;
   if (crossedBeforeWatch(state)) return md`already crossed when the watch was set${now}`;
   if (!state.armed) {
     const times = state.crossings > 1 ? md` (${state.crossings} times)` : md``;
@@ -198,18 +204,22 @@ function conditionStatus(state: ConditionState, currency: string | undefined): M
   return md`watching${before}${now}`;
 }
 
-function conditionLine(watch: Watch, state: ConditionState, currency: string | undefined): Mrkdwn {
+function conditionLine(
+  watch: Watch,
+  state: ConditionState,
+  figures: { currency: string | undefined } | undefined,
+): Mrkdwn {
   const by = state.addedBy !== watch.setBy ? mention(state.addedBy) : undefined;
   const added = by ? md` · added by ${by}` : md``;
-  return md`• ${code(describeCondition(state.condition), 100)}: ${conditionStatus(state, currency)}${added}`;
+  return md`• ${code(describeCondition(state.condition), 100)}: ${conditionStatus(state, figures)}${added}`;
 }
 
-/** Each condition with its state, within `maxLines`. */
-function conditionLines(watch: Watch, check: EventCheck | undefined, maxLines: number): Mrkdwn {
+/** Each condition with its state, within `maxLines`; their last figures only beside a check shown. */
+function conditionLines(watch: Watch, check: Shown<EventCheck> | undefined, maxLines: number): Mrkdwn {
   if (watch.conditions.length === 0) return md`No conditions: the figures are kept up to date.`;
-  const currency = check ? reportCurrency(check.report) : undefined;
+  const figures = check ? { currency: reportCurrency(check.report) } : undefined;
   const lines = fitLines(
-    watch.conditions.map((state) => conditionLine(watch, state, currency)),
+    watch.conditions.map((state) => conditionLine(watch, state, figures)),
     maxLines,
     (left) => md`...and ${left} more condition(s)`,
   );
@@ -220,8 +230,10 @@ type CardState = 'active' | 'paused' | 'ended' | 'unlisted' | 'unwatched';
 
 export interface WatchCardInput {
   watch: Watch;
-  /** The event's last check; undefined until the first one. */
-  check: EventCheck | undefined;
+  /** The event's last check, as the figures rule let it through; undefined until the first one, or when held back. */
+  check: Shown<EventCheck> | undefined;
+  /** Why the figures are held back (said on the card instead of them). */
+  withheld?: Withheld | undefined;
   nextCheckAt: number | undefined;
   now: number;
   /** @default 'paused' when the watch is paused, else 'active' */
@@ -292,14 +304,20 @@ export function watchCardMessage(input: WatchCardInput): SlackMessage {
     const promos = promoLines(check.report, 'left');
     if (promos.length > 0) blocks.push(mrkdwnSection(md`*Promo codes*\n${joinMrkdwn(promos)}`));
     if (!fields && !bar && promos.length === 0) blocks.push(mrkdwnSection(md`The report has no figures to show here.`));
+  } else if (input.withheld || state === 'paused') {
+    // Held back by the figures rule, or paused (its conversation may be shared by now): no figures.
+    blocks.push(mrkdwnSection(md`:lock: Sales and revenue are not shown here.`));
   } else if (state === 'active') {
     blocks.push(mrkdwnSection(md`:hourglass_flowing_sand: First check at the next spare report slot.`));
   } else {
     blocks.push(mrkdwnSection(md`The event was not checked while it was watched.`));
   }
   blocks.push(mrkdwnSection(md`*Conditions*\n${conditionLines(watch, check, MAX_CONDITION_LINES)}`));
+  // The forecast is figures too: only beside a check the rule let through.
   const ahead =
-    state === 'active' && input.ahead ? forecastWords(input.ahead.forecast, input.ahead.startsAtMs) : undefined;
+    state === 'active' && check && input.ahead
+      ? forecastWords(input.ahead.forecast, input.ahead.startsAtMs)
+      : undefined;
   if (ahead) blocks.push(context(md`:crystal_ball: ${ahead}`));
 
   const timing: Mrkdwn[] = [];
@@ -332,7 +350,8 @@ export function watchCardMessage(input: WatchCardInput): SlackMessage {
       ],
     });
 
-  const headline = sold?.share ?? (check ? undefined : state === 'active' ? md`first check soon` : undefined);
+  const headline =
+    sold?.share ?? (check || input.withheld ? undefined : state === 'active' ? md`first check soon` : undefined);
   const said = ahead ? md`. ${ahead}` : md``;
   return {
     text: shorten(headline ? md`${gist}: ${headline}${said}` : md`${gist}${said}`, LIMITS.fallbackText),
@@ -346,7 +365,7 @@ export interface WatchAlertInput {
   condition: ConditionState;
   /** Its figure at the crossing, as `judge` measured it. */
   value: number;
-  check: EventCheck;
+  check: Shown<EventCheck>;
 }
 
 /** `*Jazz Night*` in the message, `Jazz Night` in the notification. */
@@ -427,8 +446,10 @@ export function watchAlertMessage(input: WatchAlertInput): SlackMessage {
 
 export interface WatchSummaryInput {
   watch: Watch;
-  /** The event's last check; undefined when it was never checked. */
-  check: EventCheck | undefined;
+  /** The event's last check, as the figures rule let it through; undefined when never checked, or held back. */
+  check: Shown<EventCheck> | undefined;
+  /** Why the final figures are held back. */
+  withheld?: Withheld | undefined;
   /** Why the watch ended: the event is over, or the service lists it no more. @default 'over' */
   why?: 'over' | 'unlisted' | undefined;
 }
@@ -440,9 +461,11 @@ export function watchSummaryMessage(input: WatchSummaryInput): SlackMessage {
   const alerts = watch.conditions.reduce((sum, state) => sum + state.crossings, 0);
   const checks = check?.checks ?? 0;
   const unlisted = input.why === 'unlisted';
-  const opening = unlisted
-    ? md`:checkered_flag: *${name}* is no longer listed by the service, so the watch has ended. Last figures read:`
-    : md`:checkered_flag: *${name}* is over. The watch has ended; final figures:`;
+  const opening = input.withheld
+    ? md`:checkered_flag: *${name}* ${unlisted ? md`is no longer listed by the service` : md`is over`}. The watch has ended.`
+    : unlisted
+      ? md`:checkered_flag: *${name}* is no longer listed by the service, so the watch has ended. Last figures read:`
+      : md`:checkered_flag: *${name}* is over. The watch has ended; final figures:`;
   const blocks: Block[] = [mrkdwnSection(opening)];
   const bar = check ? soldBar(check.report) : undefined;
   if (check) {
@@ -452,6 +475,8 @@ export function watchSummaryMessage(input: WatchSummaryInput): SlackMessage {
     const promos = promoLines(check.report, 'used');
     if (promos.length > 0) blocks.push(mrkdwnSection(md`*Promo codes used*\n${joinMrkdwn(promos)}`));
     if (!fields && !bar && promos.length === 0) blocks.push(mrkdwnSection(md`The report has no figures to show here.`));
+  } else if (input.withheld) {
+    blocks.push(mrkdwnSection(md`:lock: Its final sales and revenue are not shown here.`));
   } else {
     blocks.push(mrkdwnSection(md`No report was read while it was watched, so there are no final figures.`));
   }
@@ -485,7 +510,8 @@ export function watchSummaryMessage(input: WatchSummaryInput): SlackMessage {
 
 export interface WatchListEntry {
   watch: Watch;
-  check: EventCheck | undefined;
+  /** The last check, as the figures rule let it through for this reader; undefined: none, or held back. */
+  check: Shown<EventCheck> | undefined;
   nextCheckAt: number | undefined;
 }
 

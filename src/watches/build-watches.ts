@@ -20,8 +20,9 @@ export interface BuildWatchesOptions<M> {
   minIntervalMs: number;
   /** Most active watches one person sets up. @default 20 */
   maxWatchesPerPerson?: number;
-  /** Whether a channel is shared with another organization: an unconfirmed channel watch there pauses. */
-  sharing?: WatchServiceOptions<M>['sharing'];
+  /** Who would read a watch's figures (its conversation, its person): the figures rule decides. */
+  reader?: WatchServiceOptions<M>['reader'];
+  figuresPolicy?: WatchServiceOptions<M>['figuresPolicy'];
   /** The event's forecast from its sales history, for the forecast conditions and the card. */
   forecast?: WatchServiceOptions<M>['forecast'];
   /** How long a watch claim is held before others may take it (a check's is renewed while it runs). */
@@ -70,7 +71,8 @@ export function buildWatches<M>(options: BuildWatchesOptions<M>): BuiltWatches<M
     logger,
     ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
     ...(options.maxWatchesPerPerson !== undefined ? { maxWatchesPerPerson: options.maxWatchesPerPerson } : {}),
-    sharing: options.sharing,
+    reader: options.reader,
+    figuresPolicy: options.figuresPolicy,
     ...(options.forecast ? { forecast: options.forecast } : {}),
     ...(options.eventDates ? { eventDates: options.eventDates } : {}),
     ...(options.onCheck ? { onCheck: options.onCheck } : {}),

@@ -2,10 +2,10 @@ import type { Logger } from '../logger.js';
 import { soldFigure } from '../reports/report-figures.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
-import { SHARED_CHANNEL_PAUSE } from './figures-may-go.js';
 import type { ConditionState, EventCheck, Watch } from './watch.js';
 import type { WatchForecast } from './watch-chat.js';
 import { judge } from './watch-condition.js';
+import { pauseFor, type WatchGate } from './watch-figures.js';
 import type { KnownCheck, WatchPosts } from './watch-posts.js';
 import type { WatchStore } from './watch-store.js';
 
@@ -16,8 +16,8 @@ export interface CheckCarrierOptions<M> {
   logger: Logger;
   /** How often each watched event is checked now (the cards say it). */
   intervalMs: () => Promise<number>;
-  /** Whether a watch's figures may go to its conversation (`watchFiguresMayGo`). */
-  figuresMayGo: (watch: Watch) => Promise<'yes' | 'no' | 'unknown'>;
+  /** A watch's figures through the figures rule (`WatchService.figures`). */
+  figures: <T>(watch: Watch, figures: T) => Promise<WatchGate<T>>;
   /** The event's forecast from its stored history, with the report just read. */
   forecast?: ((eventId: string, report: EventReport) => Promise<WatchForecast | undefined>) | undefined;
   /** Hears each check: where its report came from, and the time since the event's previous check. */
@@ -107,12 +107,18 @@ export class CheckCarrier<M> {
    * newer one, so a card's figures and its conditions always come from the same check.
    */
   async #carry(watch: Watch, check: EventCheck, known: KnownCheck, ahead?: WatchForecast): Promise<void> {
-    // Figures go to a channel shared with another organization only where someone confirmed it
-    // (a watch set before, or a channel shared since, pauses and its owner is told).
-    if ((await this.#o.figuresMayGo(watch)) === 'no') {
-      await this.#o.posts.pause(watch, SHARED_CHANNEL_PAUSE);
+    // Figures go only as the figures rule allows: a channel shared with another organization that
+    // nobody confirmed, or a watch speaking for a guest, pauses (its owner is told); Slack not
+    // saying holds this watch's judgement until a check when it does (nothing is posted, nothing
+    // re-armed or crossed, so no crossing is lost or alerted on figures that may not go there).
+    const gate = await this.#o.figures(watch, check);
+    if ('withheld' in gate) {
+      const pause = pauseFor(gate.withheld);
+      if (pause) await this.#o.posts.pause(watch, pause);
+      else this.#o.logger.info('A watch check is held: who reads its figures is not known', { channel: watch.channel });
       return;
     }
+    const shown = gate.shown;
     // Movement compares only checks made while this watch existed: a check from before it (a
     // watch of the event elsewhere, or one ended since) is no baseline for it.
     const sinceWatched = check.previousCheckedAt !== undefined && check.previousCheckedAt >= watch.createdAt;
@@ -137,7 +143,7 @@ export class CheckCarrier<M> {
         const fired = { ...state, lastValue: judgement.value, unknown: undefined };
         let posted: Awaited<ReturnType<WatchPosts<M>['alert']>>;
         try {
-          posted = await this.#o.posts.alert(watch, fired, judgement.value, check);
+          posted = await this.#o.posts.alert(watch, fired, judgement.value, shown);
         } catch (error) {
           failed ??= { error };
           continue;

@@ -1,3 +1,4 @@
+import type { Shown, Withheld } from '../figures/may-show-figures.js';
 import type { Forecast } from '../forecast/forecast.js';
 import type { ConditionState, EventCheck, Watch } from './watch.js';
 
@@ -50,7 +51,10 @@ export type EndReason = 'over' | 'unlisted';
 export interface WatchMessages<M> {
   card(input: {
     watch: Watch;
-    check: EventCheck | undefined;
+    /** The last check's figures, as the figures rule let them through; undefined: none yet, or held back. */
+    check: Shown<EventCheck> | undefined;
+    /** Why the figures are held back, when they are (a paused card shows none either). */
+    withheld?: Withheld | undefined;
     nextCheckAt: number | undefined;
     now: number;
     intervalMs: number;
@@ -59,8 +63,13 @@ export interface WatchMessages<M> {
     /** The event's forecast at the last check this replica made, if any. */
     ahead?: WatchForecast | undefined;
   }): M;
-  alert(input: { watch: Watch; condition: ConditionState; value: number; check: EventCheck }): M;
-  summary(input: { watch: Watch; check: EventCheck | undefined; why: EndReason }): M;
+  alert(input: { watch: Watch; condition: ConditionState; value: number; check: Shown<EventCheck> }): M;
+  summary(input: {
+    watch: Watch;
+    check: Shown<EventCheck> | undefined;
+    withheld?: Withheld | undefined;
+    why: EndReason;
+  }): M;
   paused(watch: Watch, reason: string): M;
 }
 

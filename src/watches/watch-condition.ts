@@ -1,3 +1,4 @@
+import type { Shown } from '../figures/may-show-figures.js';
 import type { Forecast } from '../forecast/forecast.js';
 import {
   fieldKey,
@@ -225,7 +226,7 @@ export function defaultConditions(report: EventReport | undefined): WatchConditi
  * Conditions a report (and, for the forecast's, the event's sales history) allows, as examples for
  * a person choosing (the modal's options, the parser's hints).
  */
-export function conditionsOffered(report: EventReport, forecast?: Forecast): WatchCondition[] {
+export function conditionsOffered(report: Shown<EventReport>, forecast?: Forecast): WatchCondition[] {
   const offered: WatchCondition[] = [];
   const pair = soldOfCapacity(report);
   if (pair) {

@@ -1,9 +1,11 @@
+import type { Shown } from '../figures/may-show-figures.js';
 import type { Logger } from '../logger.js';
 import type { ClaimedWork } from '../store/claimed-work.js';
 import type { Clock } from '../time/clock.js';
 import { type ConditionState, type EventCheck, type Watch, watchKey } from './watch.js';
 import type { CardState, EndReason, WatchChat, WatchForecast, WatchMessages, WatchMetadata } from './watch-chat.js';
 import type { WatchCondition } from './watch-condition.js';
+import type { WatchGate } from './watch-figures.js';
 import type { WatchStore } from './watch-store.js';
 
 /** Conditions that a crossing also tells the channel (a threshold), not only the thread. */
@@ -26,6 +28,8 @@ export interface WatchPostsOptions<M> {
   intervalMs: () => Promise<number>;
   /** The event's forecast at its last check here (the card says it). */
   ahead: (eventId: string) => WatchForecast | undefined;
+  /** A watch's figures through the figures rule (`WatchService.figures`). */
+  figures: <T>(watch: Watch, figures: T) => Promise<WatchGate<T>>;
   /** Hears each alert posted. */
   onAlert?: ((kind: WatchCondition['kind']) => void) | undefined;
 }
@@ -65,7 +69,7 @@ export class WatchPosts<M> {
     watch: Watch,
     state: ConditionState,
     value: number,
-    check: EventCheck,
+    check: Shown<EventCheck>,
   ): Promise<'posted' | 'busy' | 'refused'> {
     const crossing = state.crossings + 1;
     const key = `watch-alert:${watch.channel}:${watch.eventId}:${watch.createdAt}:${state.key}:${crossing}`;
@@ -142,12 +146,17 @@ export class WatchPosts<M> {
 
   /** The card's message as it stands now (`known`: the check just made and the pace, else read). */
   async card(watch: Watch, state: CardState, endedBy?: string, known?: KnownCheck): Promise<M> {
-    const check = known ? known.check : await this.#o.store.lastCheck(watch.eventId);
+    const read = known ? known.check : await this.#o.store.lastCheck(watch.eventId);
     const intervalMs = known ? known.intervalMs : await this.#o.intervalMs();
     const live = state === 'active';
+    // A paused card shows no figures at all (its conversation may be shared by now); any other
+    // asks the rule, whatever state it is in (unwatched and ended cards too).
+    const gate = read && state !== 'paused' ? await this.#o.figures(watch, read) : undefined;
+    const check = gate && 'shown' in gate ? gate.shown : undefined;
     return this.#o.messages.card({
       watch,
       check,
+      withheld: gate && 'withheld' in gate ? gate.withheld : undefined,
       nextCheckAt: live && check ? check.checkedAt + intervalMs : undefined,
       now: this.#o.clock.now(),
       intervalMs,
@@ -179,11 +188,20 @@ export class WatchPosts<M> {
           const posted =
             claimed === 'recovered' && (await this.#o.chat.findReply(watch.channel, watch.cardTs, metadata));
           if (!posted) {
-            const check = await this.#o.store.lastCheck(watch.eventId);
-            await this.#o.chat.reply(watch.channel, watch.cardTs, this.#o.messages.summary({ watch, check, why }), {
-              broadcast: false,
-              metadata,
-            });
+            const read = await this.#o.store.lastCheck(watch.eventId);
+            // The final figures only as the rule allows now: the channel may have been shared since.
+            const gate = read ? await this.#o.figures(watch, read) : undefined;
+            const check = gate && 'shown' in gate ? gate.shown : undefined;
+            const withheld = gate && 'withheld' in gate ? gate.withheld : undefined;
+            await this.#o.chat.reply(
+              watch.channel,
+              watch.cardTs,
+              this.#o.messages.summary({ watch, check, withheld, why }),
+              {
+                broadcast: false,
+                metadata,
+              },
+            );
           }
           await this.updateCard(watch, why === 'unlisted' ? 'unlisted' : 'ended');
         }

@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { isUpcoming } from '../catalog/is-upcoming.js';
+import type { FiguresPolicy } from '../figures/may-show-figures.js';
 import type { Logger } from '../logger.js';
 import { ClaimedWork, type ClaimOutcome } from '../store/claimed-work.js';
 import type { ClaimStore } from '../store/claims.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
 import { CheckCarrier } from './check-carrier.js';
-import { type ConversationSharing, watchFiguresMayGo } from './figures-may-go.js';
 import { type EventCheck, newConditionState, type Watch } from './watch.js';
 import type { EndReason, WatchChat, WatchForecast, WatchMessages } from './watch-chat.js';
 import { judge, MAX_CONDITIONS, type WatchCondition } from './watch-condition.js';
+import { pauseFor, type WatchGate, type WatchReader, watchFigures } from './watch-figures.js';
 import { MAX_WATCHES_PER_PERSON } from './watch-limits.js';
 import { WatchPosts } from './watch-posts.js';
 import {
@@ -57,10 +58,13 @@ export interface WatchServiceOptions<M> {
   /** Most active watches one person sets up, in all conversations. @default 20 */
   maxWatchesPerPerson?: number;
   /**
-   * Who can read a conversation (Slack Connect), as far as Slack says: a channel watch in one
-   * shared with another organization that nobody confirmed is paused before its figures are posted.
+   * Who would read a watch's figures, as far as Slack says (its conversation's sharing, the
+   * person it speaks for): figures go only as the figures rule allows (`watchFigures`). Undefined:
+   * no Slack to ask, the conversation counts as the organization's own.
    */
-  sharing?: ((conversation: string) => Promise<ConversationSharing>) | undefined;
+  reader?: WatchReader | undefined;
+  /** What the operator chose for guests (`FIGURES_FOR_GUESTS`). */
+  figuresPolicy?: FiguresPolicy | undefined;
   /**
    * The event's forecast from its stored sales history (no report call), with the report just
    * read: the forecast conditions and the card read it. Undefined: none known.
@@ -198,6 +202,7 @@ export class WatchService<M> {
       logger: options.logger,
       intervalMs: () => this.intervalMs(),
       ahead: (eventId) => this.#checks.ahead(eventId),
+      figures: (watch, figures) => this.figures(watch, figures),
       onAlert: options.onAlert,
     });
     this.#checks = new CheckCarrier<M>({
@@ -206,7 +211,7 @@ export class WatchService<M> {
       clock: options.clock,
       logger: options.logger,
       intervalMs: () => this.intervalMs(),
-      figuresMayGo: (watch) => this.figuresMayGo(watch),
+      figures: (watch, figures) => this.figures(watch, figures),
       forecast: options.forecast,
       onCheck: options.onCheck,
     });
@@ -336,6 +341,36 @@ export class WatchService<M> {
     return watch;
   }
 
+  /**
+   * A conversation's sharing or membership changed (`channel_shared`, `channel_unshared`, someone
+   * joined): a confirmation to share figures there anyway ends (it was given for the conversation
+   * as it was), and a watch whose figures may no longer go there is paused now, its card edited
+   * to show none, rather than at its next check.
+   */
+  async reconsider(channel: string): Promise<number> {
+    let paused = 0;
+    for (const found of await this.find({ channel })) {
+      if (found.channel !== channel) continue;
+      const watch =
+        (found.sharedConfirmed
+          ? await this.#o.store.update(channel, found.eventId, (current) => {
+              if (!current || current.createdAt !== found.createdAt || !current.sharedConfirmed) return undefined;
+              const { sharedConfirmed: _ended, ...rest } = current;
+              return rest;
+            })
+          : undefined) ?? found;
+      if (watch.paused) continue;
+      const gate = await this.figures(watch, null);
+      const pause = 'withheld' in gate ? pauseFor(gate.withheld) : undefined;
+      if (!pause) continue;
+      await this.#posts.pause(watch, pause);
+      const now = await this.#o.store.get(channel, watch.eventId);
+      if (now?.paused) await this.#posts.updateCard(now, 'paused').catch(() => undefined);
+      paused += 1;
+    }
+    return paused;
+  }
+
   /** Watches in one conversation, or set up by one person, each with its event's last check (`/events watches`). */
   async list(filter: WatchFilter): Promise<{ watch: Watch; check: EventCheck | undefined }[]> {
     const watches = await this.find(filter);
@@ -353,14 +388,21 @@ export class WatchService<M> {
     );
   }
 
-  /** Whether the watch's figures may go to its conversation, by the one rule (`watchFiguresMayGo`). */
-  figuresMayGo(watch: Watch): Promise<'yes' | 'no' | 'unknown'> {
-    return watchFiguresMayGo(watch, this.#o.sharing, (error) =>
-      this.#o.logger.info('Could not tell whether a watched channel is shared with another organization', {
-        channel: watch.channel,
-        error,
-      }),
-    );
+  /**
+   * The watch's figures through the figures rule, for its conversation and the person it speaks
+   * for (`person`: someone who clicked instead), or why they are held back.
+   */
+  figures<T>(watch: Watch, figures: T, person?: string): Promise<WatchGate<T>> {
+    return watchFigures(watch, figures, {
+      reader: this.#o.reader,
+      policy: this.#o.figuresPolicy,
+      person,
+      onLookupError: (error) =>
+        this.#o.logger.info('Could not tell who reads a watch: its figures are held', {
+          channel: watch.channel,
+          error,
+        }),
+    });
   }
 
   /** How often each watched event is checked at least, with the events watched now. */

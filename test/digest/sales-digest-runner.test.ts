@@ -7,6 +7,7 @@ import { SalesHistory } from '../../src/history/sales-history.js';
 import { silentLogger } from '../../src/logger.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { StoreHandle } from '../../src/store/store-handle.js';
+import { shown } from '../helpers/shown.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -49,7 +50,7 @@ async function harness() {
       paused: () => ({ kind: 'events', date: 'paused' }),
     },
     sales: salesDigestComposer<Message>({
-      watched: async (conversation) => watchedIn[conversation] ?? [],
+      watched: async (conversation) => (watchedIn[conversation] ?? []).map(shown),
       history,
       finished: async () => [],
       message: (input) => ({ kind: 'sales', input }),

@@ -41,6 +41,8 @@ export interface FakeSlack {
   members: Map<string, string[]>;
   /** A person's team for `users.info` (default: the bot's own, `T0001`). */
   userTeams: Map<string, string>;
+  /** More of what `users.info` says of a person (`is_restricted`, `is_ultra_restricted`, `is_stranger`). */
+  people: Map<string, Record<string, unknown>>;
   /** Answers the next call of `method` with HTTP 429 and this Retry-After (seconds). */
   rateLimitNext(method: string, retryAfterSeconds: number): void;
   /** What `apps.connections.open` answers (Socket Mode). */
@@ -58,6 +60,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   const groups = new Map<string, string[]>();
   const conversations = new Map<string, Record<string, unknown>>();
   const members = new Map<string, string[]>();
+  const people = new Map<string, Record<string, unknown>>();
   const userTeams = new Map<string, string>();
   const limited = new Map<string, number>();
   const history = new Map<string, HistoryMessage[]>();
@@ -123,6 +126,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
             team_id: userTeams.get(String(args.user)) ?? 'T0001',
             tz: 'America/New_York',
             tz_offset: -18_000,
+            ...people.get(String(args.user)),
           },
         };
       case 'conversations.info': {
@@ -196,6 +200,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     conversations,
     members,
     userTeams,
+    people,
     rateLimitNext: (method, seconds) => limited.set(method, seconds),
     setSocketUrl: (value) => {
       socketUrl = value;

@@ -166,6 +166,12 @@ export function shortcutBody(options: { callbackId: string; userId?: string }) {
 }
 
 /** A `function_executed` event for one run of the step `callbackId`, as Slack delivers it to the Events API. */
+/**
+ * The "Get event report" step's inputs that say who reads its figures: a member of the
+ * organization running it, its figures posted in one of the organization's channels.
+ */
+export const REPORT_STEP_READER = { run_by: { id: 'U0RUNNER', secret: 'x' }, post_in: 'C0OPS' } as const;
+
 export function functionExecutedBody(
   callbackId: string,
   inputs: Record<string, unknown>,

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SimEvent } from '../../src/simulator/seed.js';
 import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
 import { command } from '../helpers/bot-actions.js';
-import { functionExecutedBody, postSignedJson } from '../helpers/slack-requests.js';
+import { functionExecutedBody, postSignedJson, REPORT_STEP_READER } from '../helpers/slack-requests.js';
 
 /*
  * Issue 26 item 6: no one person, or workflow, can starve everyone. The real bot (Bolt over signed
@@ -58,7 +58,12 @@ describe('reports waiting per person and per workflow step', () => {
     await expect.poll(() => reportPaths(r).length).toBe(1);
     const run = async (eventId: string) => {
       const executionId = `Fx${randomUUID().slice(0, 10)}`;
-      const body = functionExecutedBody('get_event_report', { event: eventId }, executionId, WORKFLOW_TOKEN);
+      const body = functionExecutedBody(
+        'get_event_report',
+        { event: eventId, ...REPORT_STEP_READER },
+        executionId,
+        WORKFLOW_TOKEN,
+      );
       expect((await postSignedJson(r.url, SIGNING_SECRET, body)).status).toBe(200);
       return executionId;
     };

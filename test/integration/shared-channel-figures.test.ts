@@ -73,18 +73,14 @@ describe('a report asked for in a channel shared with another organization', () 
     expect(JSON.stringify(post.confirm)).toMatch(/shared with another organization/);
     expect(JSON.stringify(final.args)).toMatch(/shared with another organization/);
 
-    await click(r, post, SHARED);
+    const clicked = await click(r, post, SHARED);
+    // The wait shows privately; the report itself is posted once it comes.
     const posted = await r.slack.waitFor(() => postsIn(r, SHARED)[0]);
-    expect(posted.args.channel).toBe(SHARED);
-    const edited = await r.slack.waitFor(() =>
-      r.slack.calls.find(
-        (call) =>
-          call.method === 'chat.update' &&
-          call.args.channel === SHARED &&
-          JSON.stringify(call.args.blocks).includes('Tickets sold'),
-      ),
+    expect(JSON.stringify(posted.args.blocks)).toContain('Tickets sold');
+    expect(JSON.stringify(posted.args.blocks)).toContain(event.id);
+    await r.slack.waitFor(() =>
+      responsesTo(r, clicked).find((call) => JSON.stringify(call.args).includes('Posted the report in the channel')),
     );
-    expect(JSON.stringify(edited.args.blocks)).toContain(event.id);
 
     // A second click (a double click, or later) posts nothing more, and says so.
     const again = await click(r, post, SHARED);
@@ -92,6 +88,39 @@ describe('a report asked for in a channel shared with another organization', () 
       responsesTo(r, again).find((call) => JSON.stringify(call.args).includes('already posted in the channel')),
     );
     expect(postsIn(r, SHARED).filter((call) => call.args.thread_ts === undefined)).toHaveLength(1);
+  });
+
+  it('Post in channel: a refusal stays private and leaves the button usable; a guest’s click posts nothing', async () => {
+    const r = await sharedRig();
+    const event = upcoming(r);
+    const responseUrl = await command(r, `report ${event.id}`, SHARED);
+    const final = await r.slack.waitFor(() =>
+      responsesTo(r, responseUrl).find((call) => JSON.stringify(call.args).includes('Tickets sold')),
+    );
+    const post = buttons(final.args).get('report_post_in_channel');
+    if (!post) throw new Error('no Post in channel button');
+    // Slack refuses the post (the bot left the channel): said privately, nothing posted, and the
+    // click is not spent.
+    r.slack.failNext('chat.postMessage', 'not_in_channel');
+    const refused = await click(r, post, SHARED);
+    await r.slack.waitFor(() =>
+      responsesTo(r, refused).find((call) => JSON.stringify(call.args).includes('could not be posted in the channel')),
+    );
+    const attempts = () => postsIn(r, SHARED).filter((call) => JSON.stringify(call.args).includes('Tickets sold'));
+    // The one attempt, which Slack refused.
+    expect(attempts()).toHaveLength(1);
+    // A guest's click: the figures rule holds the report back, privately.
+    r.slack.people.set('U0GUEST', { is_restricted: true });
+    const guest = await click(r, post, SHARED, 'U0GUEST');
+    await r.slack.waitFor(() =>
+      responsesTo(r, guest).find((call) => JSON.stringify(call.args).includes('not shown to guests')),
+    );
+    // The editor's click again: posted this time.
+    const retried = await click(r, post, SHARED);
+    await r.slack.waitFor(() =>
+      responsesTo(r, retried).find((call) => JSON.stringify(call.args).includes('Posted the report in the channel')),
+    );
+    expect(attempts()).toHaveLength(2);
   });
 
   it('is posted in a channel of the organization alone as before', async () => {

@@ -6,7 +6,7 @@ import { BOT_TOKEN, type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot
 import { blocksText, command, nthResponse } from '../helpers/bot-actions.js';
 import type { SlackCall } from '../helpers/fake-slack.js';
 import { useRedis } from '../helpers/redis-server.js';
-import { functionExecutedBody, postSignedJson } from '../helpers/slack-requests.js';
+import { functionExecutedBody, postSignedJson, REPORT_STEP_READER } from '../helpers/slack-requests.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { redisCommand } from '../replicas/redis-command.js';
 
@@ -34,7 +34,12 @@ describe('a Get event report step on Redis (the shared report queue)', () => {
     const answer = await postSignedJson(
       rig.url,
       SIGNING_SECRET,
-      functionExecutedBody('get_event_report', { event: second.id }, executionId, WORKFLOW_TOKEN),
+      functionExecutedBody(
+        'get_event_report',
+        { event: second.id, ...REPORT_STEP_READER },
+        executionId,
+        WORKFLOW_TOKEN,
+      ),
     );
     expect(answer.status).toBe(200);
     const done = await rig.slack.waitFor(() => completionOf(rig.slack.calls, executionId), 20_000);
@@ -74,7 +79,12 @@ describe('a Get event report step on Redis (the shared report queue)', () => {
     await postSignedJson(
       rig.url,
       SIGNING_SECRET,
-      functionExecutedBody('get_event_report', { event: second.id }, executionId, WORKFLOW_TOKEN),
+      functionExecutedBody(
+        'get_event_report',
+        { event: second.id, ...REPORT_STEP_READER },
+        executionId,
+        WORKFLOW_TOKEN,
+      ),
     );
     // The step's request is in the shared queue (the metric reads it from Redis).
     await waitFor(async () => /^eventops_report_queue_depth 1$/m.test(await rig.bot.metrics.scrape()), {

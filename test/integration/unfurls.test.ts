@@ -233,15 +233,19 @@ describe('figures stay inside the organization', () => {
     expect(conversationInfoCalls(r)).toHaveLength(0);
   });
 
-  it('UNFURL_FIGURES=everywhere shows figures in shared channels and the composer too, asking Slack nothing', async () => {
+  it('UNFURL_FIGURES=everywhere shows figures in shared channels too, but never where it is not known, nor for a guest', async () => {
     expect(loadConfig({ UNFURL_FIGURES: 'everywhere' }).slack.unfurlFigures).toBe('everywhere');
     const { r, url } = await withReportAtHand({ UNFURL_FIGURES: 'everywhere' });
     r.slack.conversations.set('C0PARTNER', { is_shared: true, is_ext_shared: true });
     expect(await cardIn(r, 'C0PARTNER', url)).toContain('Tickets sold');
+    // The composer's conversation is not known yet: what is not known is not allowed.
     await share(r, { unfurl_id: 'C123.456.def', source: 'composer', links: [{ url, domain: 'tickets.example.com' }] });
     const composed = await r.slack.waitFor(() => unfurls(r).find((call) => call.args.unfurl_id === 'C123.456.def'));
-    expect(JSON.stringify(composed.args.unfurls)).toContain('Tickets sold');
-    expect(conversationInfoCalls(r)).toHaveLength(0);
+    expect(JSON.stringify(composed.args.unfurls)).not.toContain('Tickets sold');
+    // The person who shared the link is asked about too: a guest's link unfolds without figures.
+    r.slack.people.set('U0GUEST', { is_restricted: true });
+    expect(await cardIn(r, 'C0PARTNER', url, { user: 'U0GUEST' })).not.toContain('Tickets sold');
+    expect(await cardIn(r, 'C0INTERNAL', url, { user: 'U0GUEST' })).not.toContain('Tickets sold');
   });
 
   it('UNFURL_FIGURES takes internal (the default), off or everywhere', () => {

@@ -9,7 +9,7 @@ import type { PromoChangeRecord } from '../../src/store/activity-store.js';
 import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
 import { command } from '../helpers/bot-actions.js';
 import type { SlackCall } from '../helpers/fake-slack.js';
-import { functionExecutedBody, postSignedJson } from '../helpers/slack-requests.js';
+import { functionExecutedBody, postSignedJson, REPORT_STEP_READER } from '../helpers/slack-requests.js';
 
 /** A workflow token as Slack passes it in `function_executed`, built at run time (plainly not real). */
 const WORKFLOW_TOKEN = ['xwfp', '-', 'fake-', 'workflow-token'].join('');
@@ -74,7 +74,7 @@ describe('Get event report', () => {
     const { event, promos } = eventWithPromos(rig);
     event.name = 'Jazz & Blues <Live>';
     rig.sim.setFigures(event.id, { capacity: 1000, ticketsSold: 300, checkIns: 120 });
-    const done = await runStep(rig, 'get_event_report', { event: event.id });
+    const done = await runStep(rig, 'get_event_report', { event: event.id, ...REPORT_STEP_READER });
     expect(done.method).toBe('functions.completeSuccess');
     // One process: completed by the run's own handler, with the workflow token Slack passed it.
     expect(done.token).toBe(WORKFLOW_TOKEN);
@@ -113,12 +113,17 @@ describe('Get event report', () => {
   it('fetches and completes a run Slack delivers twice once', async () => {
     rig = await startBot();
     const { event } = eventWithPromos(rig);
-    const done = await runStep(rig, 'get_event_report', { event: event.id }, 'FxREPORTTWICE');
+    const done = await runStep(rig, 'get_event_report', { event: event.id, ...REPORT_STEP_READER }, 'FxREPORTTWICE');
     expect(done.method).toBe('functions.completeSuccess');
     const again = await postSignedJson(
       rig.url,
       SIGNING_SECRET,
-      functionExecutedBody('get_event_report', { event: event.id }, 'FxREPORTTWICE', WORKFLOW_TOKEN),
+      functionExecutedBody(
+        'get_event_report',
+        { event: event.id, ...REPORT_STEP_READER },
+        'FxREPORTTWICE',
+        WORKFLOW_TOKEN,
+      ),
     );
     expect(again.status).toBe(200);
     const finished = () => rig?.logs.filter((line) => line.includes('"msg":"Workflow step finished"')) ?? [];
@@ -132,7 +137,7 @@ describe('Get event report', () => {
     rig = await startBot();
     const { event } = eventWithPromos(rig);
     event.name = 'Qwertz Gala Evening';
-    const done = await runStep(rig, 'get_event_report', { event: 'qwertz gala' });
+    const done = await runStep(rig, 'get_event_report', { event: 'qwertz gala', ...REPORT_STEP_READER });
     expect(done.method).toBe('functions.completeSuccess');
     expect(done.args.outputs).toMatchObject({ event_id: event.id, event_name: 'Qwertz Gala Evening' });
   });
@@ -140,13 +145,50 @@ describe('Get event report', () => {
   it('fails with a sentence for an unknown event, and spends no report call', async () => {
     rig = await startBot();
     const unknown = 'evt_00000000-0000-4000-8000-000000000000';
-    const done = await runStep(rig, 'get_event_report', { event: unknown });
+    const done = await runStep(rig, 'get_event_report', { event: unknown, ...REPORT_STEP_READER });
     expect(done.method).toBe('functions.completeError');
     expect(done.args.error).toMatch(
       new RegExp(
         `^No event matches "${unknown}" in the event list \\(as of ${AS_OF}\\)\\. Check the event's id \\(evt_…\\) or the words of its name\\.$`,
       ),
     );
+    expect(reportCalls(rig)).toHaveLength(0);
+  });
+
+  it.each([
+    ['run by a guest', { ...REPORT_STEP_READER, run_by: { id: 'U0GUEST', secret: 'x' } }, /not shown to guests/],
+    [
+      'run by someone of another organization',
+      { ...REPORT_STEP_READER, run_by: { id: 'U0PARTNER', secret: 'x' } },
+      /only to people of the organization/,
+    ],
+    [
+      'posting in a channel shared with a partner',
+      { ...REPORT_STEP_READER, post_in: 'C0PARTNER' },
+      /shared with another organization/,
+    ],
+    ['not saying who runs it', { post_in: 'C0OPS' }, /needs to know who runs the workflow: set its "Run by" input/],
+    [
+      'not saying where it posts',
+      { run_by: REPORT_STEP_READER.run_by },
+      /needs to know where its figures will be posted/,
+    ],
+    [
+      'posting where Slack cannot say who reads it',
+      { ...REPORT_STEP_READER, post_in: 'C0BROKEN' },
+      /could not say who can read this conversation/,
+    ],
+  ])('gives no figures to a workflow %s: it fails with a sentence and spends no report call', async (_, who, why) => {
+    rig = await startBot();
+    const { event } = eventWithPromos(rig);
+    rig.slack.people.set('U0GUEST', { is_restricted: true });
+    rig.slack.people.set('U0PARTNER', { is_stranger: true });
+    rig.slack.conversations.set('C0PARTNER', { is_shared: true, is_ext_shared: true });
+    if ('post_in' in who && who.post_in === 'C0BROKEN') rig.slack.failNext('conversations.info', 'internal_error');
+    const done = await runStep(rig, 'get_event_report', { event: event.id, ...who });
+    expect(done.method).toBe('functions.completeError');
+    expect(String(done.args.error)).toMatch(why);
+    expect(JSON.stringify(done.args)).not.toMatch(/tickets_sold|gross_revenue/);
     expect(reportCalls(rig)).toHaveLength(0);
   });
 
@@ -158,7 +200,7 @@ describe('Get event report', () => {
     const [first, second] = rig.sim.catalog.events.filter((event) => event.status === 'published');
     if (!first || !second) throw new Error('no events');
     await command(rig, `report ${first.id}`);
-    const done = await runStep(rig, 'get_event_report', { event: second.id });
+    const done = await runStep(rig, 'get_event_report', { event: second.id, ...REPORT_STEP_READER });
     expect(done.method).toBe('functions.completeSuccess');
     const calls = reportCalls(rig);
     expect(calls.map((call) => call.path)).toEqual([
@@ -395,7 +437,7 @@ describe('the manifest declares what the steps do', () => {
     };
     expect(manifest.settings.org_deploy_enabled).toBe(true);
     expect(Object.keys(manifest.functions)).toEqual(['get_event_report', 'set_promo_quantity', 'upcoming_events']);
-    const types = new Set(['string', 'number', 'slack#/types/user_context']);
+    const types = new Set(['string', 'number', 'slack#/types/user_context', 'slack#/types/channel_id']);
     for (const step of Object.values(manifest.functions)) {
       expect(step.title).toBeTruthy();
       expect(step.description).toBeTruthy();

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { DayEntry } from '../../src/catalog/calendar-days.js';
 import type { DigestOutcome } from '../../src/digest/digest-runner.js';
 import type { Subscription } from '../../src/digest/subscription.js';
+import type { Shown } from '../../src/figures/may-show-figures.js';
 import type { Forecast } from '../../src/forecast/forecast.js';
 import {
   capBlocks,
@@ -105,6 +106,7 @@ import {
   watchRefusedMessage,
   watchSummaryMessage,
 } from '../../src/render/watch-blocks.js';
+import { withheldWords } from '../../src/render/withheld-words.js';
 import { asOfUtc, promoStepSummary, upcomingText } from '../../src/render/workflow-step-texts.js';
 import { HOSTILE_NAMES } from '../../src/simulator/seed.js';
 import type { BudgetSnapshot } from '../../src/ticketing/budget.js';
@@ -112,6 +114,7 @@ import { eventSchema, type TicketingEvent } from '../../src/ticketing/schemas.js
 import type { SetWatchOutcome } from '../../src/watches/set-watch.js';
 import { type EventCheck, newConditionState, type Watch } from '../../src/watches/watch.js';
 import type { WatchCondition } from '../../src/watches/watch-condition.js';
+import { shown } from '../helpers/shown.js';
 import { strayMarkup } from '../helpers/stray-markup.js';
 
 // Sample values: ordinary ones, and text that would ping, link or mention if it reached Slack raw.
@@ -269,21 +272,22 @@ const WATCHES: Watch[] = HOSTILE.flatMap((text) =>
     paused: personal ? { reason: text, at: NOW } : undefined,
   })),
 );
-const watchCheck = (watch: Watch): EventCheck => ({
-  eventId: watch.eventId,
-  checkedAt: NOW - 60_000,
-  report: {
-    eventName: watch.eventName,
-    currency: watch.eventName,
-    ticketsSold: 5,
-    capacity: 10,
-    [watch.eventName]: 7,
-    promos: [{ id: watch.eventId, code: watch.eventName, redeemed: 1, quantity: 9 }],
-  },
-  previousSold: 1,
-  lastSaleAt: NOW - 60_000,
-  checks: 3,
-});
+const watchCheck = (watch: Watch): Shown<EventCheck> =>
+  shown<EventCheck>({
+    eventId: watch.eventId,
+    checkedAt: NOW - 60_000,
+    report: {
+      eventName: watch.eventName,
+      currency: watch.eventName,
+      ticketsSold: 5,
+      capacity: 10,
+      [watch.eventName]: 7,
+      promos: [{ id: watch.eventId, code: watch.eventName, redeemed: 1, quantity: 9 }],
+    },
+    previousSold: 1,
+    lastSaleAt: NOW - 60_000,
+    checks: 3,
+  });
 
 /**
  * Every function each module in src/render exports, with what it renders for the sample values.
@@ -597,22 +601,23 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
       HOSTILE.map((eventName) =>
         watchChartMessage({
           eventName,
-          report: { promos: [{ code: eventName, redeemed: 1, quantity: 5 }] },
-          insight: undefined,
+          figures: shown({ report: { promos: [{ code: eventName, redeemed: 1, quantity: 5 }] }, insight: undefined }),
         }),
       ),
     reportSalesBlocks: () =>
       HOSTILE.map((eventName) =>
         reportSalesBlocks({
           eventName,
-          report: { promos: [{ code: eventName, redeemed: 1, quantity: 5 }] },
-          insight: {
-            points: [1, 2, 3].map((i) => ({ at: NOW - i * 3_600_000, sold: i })),
-            capacity: 50,
-            startsAtMs: NOW + 86_400_000,
-            timezone: 'Asia/Kathmandu',
-            forecast: SAMPLE_FORECAST,
-          },
+          figures: shown({
+            report: { promos: [{ code: eventName, redeemed: 1, quantity: 5 }] },
+            insight: {
+              points: [1, 2, 3].map((i) => ({ at: NOW - i * 3_600_000, sold: i })),
+              capacity: 50,
+              startsAtMs: NOW + 86_400_000,
+              timezone: 'Asia/Kathmandu',
+              forecast: SAMPLE_FORECAST,
+            },
+          }),
         }),
       ),
     forecastWords: () => [
@@ -651,9 +656,13 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
           promoAnswerView({ channelId, channelRefused: '<!here>' }, state),
         ),
       ),
-    promoAnnouncement: () => PROMO_OUTCOMES.map(promoAnnouncement),
+    promoAnnouncement: () => PROMO_OUTCOMES.map((outcome) => promoAnnouncement(shown(outcome))),
     promoDoneMessage: () =>
-      PROMO_OUTCOMES.flatMap((outcome) => [promoDoneMessage(outcome, true), promoDoneMessage(outcome, false)]),
+      PROMO_OUTCOMES.flatMap((outcome) => [
+        promoDoneMessage(outcome, true),
+        promoDoneMessage(outcome, false),
+        promoDoneMessage(outcome, { why: 'shared' }),
+      ]),
     promoUncertainMessage: () =>
       PROMO_OUTCOMES.map((outcome) => promoUncertainMessage(outcome, escapeText('<!channel> timed out'))),
     promoFailedMessage: () => hostileText().map(promoFailedMessage),
@@ -680,18 +689,18 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
     ],
     reportMessage: () => [
       reportMessage(
-        {
+        shown({
           ticketsSold: 120,
           revenue: 4_500.5,
           currency: 'EUR',
           generatedAt: '2026-12-01T09:00:00Z',
           byDay: [{ day: '2026-12-01', ticketsSold: 70 }],
-        },
+        }),
         { eventId: EVENTS[0]?.id ?? '', eventName: 'Jazz Night' },
       ),
       ...HOSTILE.map((text) =>
         reportMessage(
-          {
+          shown({
             [text]: 1,
             revenue: 2,
             currency: text,
@@ -699,11 +708,11 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
             generatedAt: text,
             [`${text} list`]: [{ name: text, [text]: 3 }],
             rows: [{ label: text, count: 4 }],
-          },
+          }),
           { eventId: text, attachmentNote: escapeText(text) },
         ),
       ),
-      reportMessage({}, { eventId: HOSTILE_EVENT.id }),
+      reportMessage(shown({}), { eventId: HOSTILE_EVENT.id }),
     ],
     reportProgressMessage: () =>
       HOSTILE.flatMap((label) => [
@@ -723,7 +732,7 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
         blocks: eventUnfurlBlocks({
           event,
           asOf: Date.UTC(2026, 10, 23),
-          report: {
+          report: shown({
             report: Object.fromEntries([
               ...HOSTILE.map((text, i) => [text, i]),
               ['currency', '<!channel>'],
@@ -731,9 +740,20 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
               ['capacity', 10],
             ]),
             readAt: Date.UTC(2026, 10, 23, 9),
-          },
+          }),
         }),
       })),
+  },
+  'withheld-words.ts': {
+    withheldWords: () => [
+      withheldWords({ why: 'shared' }),
+      withheldWords({ why: 'guest' }),
+      withheldWords({ why: 'stranger' }),
+      ...HOSTILE.flatMap((reason) => [
+        withheldWords({ why: 'not-known', reason, about: 'conversation' }),
+        withheldWords({ why: 'not-known', reason, about: 'person' }),
+      ]),
+    ],
   },
   'watch-blocks.ts': {
     watchRefusedMessage: () =>

@@ -9,6 +9,7 @@ import {
 } from '../../src/render/report-blocks.js';
 import type { BudgetSnapshot } from '../../src/ticketing/budget.js';
 import { sampleReport } from '../helpers/sample-report.js';
+import { shown } from '../helpers/shown.js';
 
 const report = {
   eventId: 'evt_1',
@@ -31,7 +32,7 @@ const report = {
 
 describe('report rendering', () => {
   it('shows headline figures as fields and lists as short tables with bars', () => {
-    const message = reportMessage(report, { eventId: 'evt_1' });
+    const message = reportMessage(shown(report), { eventId: 'evt_1' });
     expect(message).toMatchSnapshot();
     const text = JSON.stringify(message.blocks);
     expect(text).toContain('*Tickets sold*\\n120');
@@ -43,7 +44,7 @@ describe('report rendering', () => {
   });
 
   it('copes with a report that has no figures at all', () => {
-    const message = reportMessage({ status: 'pending' }, { eventId: 'evt_2' });
+    const message = reportMessage(shown({ status: 'pending' }), { eventId: 'evt_2' });
     expect(JSON.stringify(message.blocks)).toContain('no figures to show');
   });
 
@@ -62,7 +63,9 @@ describe('report rendering', () => {
     const about: ReportStatusContext = { eventId: 'evt_1', describeError: () => md`the service is unavailable.` };
     const render = (status: Parameters<typeof reportProgressMessage>[0]) =>
       reportProgressMessage(status, 'Gala', limit, about);
-    expect(render({ state: 'report', report })).toEqual(reportMessage(report, { eventId: 'evt_1' }));
+    expect(render({ state: 'report', report: shown(report) })).toEqual(
+      reportMessage(shown(report), { eventId: 'evt_1' }),
+    );
     const failed = ':warning: Report for `Gala`: the service is unavailable.';
     expect(render({ state: 'failed', error: new Error('x') }).text).toBe(failed);
     expect(render({ state: 'expired', error: new Error('x') }).text).toBe(failed);
@@ -127,7 +130,7 @@ describe('what a report table measures', () => {
   const bars = (line: string) => (line.match(/█/g) ?? []).length;
 
   it('measures "By category" bars by tickets sold, never by the first numeric column (price)', () => {
-    const text = JSON.stringify(reportMessage(sampleReport(), { eventId: 'evt_1' }).blocks);
+    const text = JSON.stringify(reportMessage(shown(sampleReport()), { eventId: 'evt_1' }).blocks);
     // General: 450 sold at 40; VIP: 70 sold at 114.29. Bars by price would make VIP the longer one.
     expect(bars(lineOf(text, 'General'))).toBeGreaterThan(bars(lineOf(text, 'VIP')));
     expect(lineOf(text, 'General')).toContain('450');
@@ -143,12 +146,12 @@ describe('what a report table measures', () => {
         { day: 'Feb', refunds: 1, revenue: 100 },
       ],
     });
-    const text = JSON.stringify(reportMessage(report, { eventId: 'evt_1' }).blocks);
+    const text = JSON.stringify(reportMessage(shown(report), { eventId: 'evt_1' }).blocks);
     expect(bars(lineOf(text, 'Feb'))).toBeGreaterThan(bars(lineOf(text, 'Jan')));
   });
 
   it("gives the report's generation time in the reader's zone, never as raw UTC ISO text", () => {
-    const text = JSON.stringify(reportMessage(sampleReport(), { eventId: 'evt_1' }).blocks);
+    const text = JSON.stringify(reportMessage(shown(sampleReport()), { eventId: 'evt_1' }).blocks);
     expect(text).toContain(`<!date^${Date.parse('2026-12-01T08:55:00.000Z') / 1000}^`);
     expect(text).not.toContain('2026-12-01T08:55');
   });

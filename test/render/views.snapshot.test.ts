@@ -23,6 +23,7 @@ import {
 import { MAX_PROMO_QUANTITY } from '../../src/ticketing/promo-quantity.js';
 import { eventSchema } from '../../src/ticketing/schemas.js';
 import { parsePlainDate } from '../../src/time/zoned.js';
+import { shown } from '../helpers/shown.js';
 
 // Every input is fixed (instants, zones, ids): the views are pure, so the snapshots never move.
 const NOW = Date.parse('2026-11-23T06:00:00Z');
@@ -143,7 +144,7 @@ describe('promo views', () => {
   });
 
   it('announces, confirms (announced or not), and reports an unknown or failed change', () => {
-    expect(promoAnnouncement(outcome)).toMatchSnapshot();
+    expect(promoAnnouncement(shown(outcome))).toMatchSnapshot();
     expect(promoDoneMessage(outcome, true)).toMatchSnapshot();
     expect(promoDoneMessage({ ...outcome, code: undefined }, false)).toMatchSnapshot();
     expect(promoUncertainMessage(outcome, md`The service did not answer in time.`)).toMatchSnapshot();

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Shown } from '../../src/figures/may-show-figures.js';
 import { LIMITS, type SlackMessage } from '../../src/render/block-kit.js';
 import { escapeText } from '../../src/render/mrkdwn.js';
 import {
@@ -13,6 +14,7 @@ import { HOSTILE_NAMES } from '../../src/simulator/seed.js';
 import type { ConditionState, EventCheck, Watch } from '../../src/watches/watch.js';
 import { describeCondition, type WatchCondition } from '../../src/watches/watch-condition.js';
 import { sampleReport } from '../helpers/sample-report.js';
+import { shown } from '../helpers/shown.js';
 import { NOT_TEXT, strayMarkup } from '../helpers/stray-markup.js';
 
 const NOW = Date.parse('2026-12-01T09:00:00Z');
@@ -51,15 +53,16 @@ const watch = (fields: Partial<Watch> = {}): Watch => ({
   ...fields,
 });
 
-const check = (fields: Partial<EventCheck> = {}): EventCheck => ({
-  eventId: 'evt_1',
-  checkedAt: NOW - 2 * MINUTE,
-  report: report(),
-  previousSold: 463,
-  lastSaleAt: NOW - 2 * MINUTE,
-  checks: 42,
-  ...fields,
-});
+const check = (fields: Partial<EventCheck> = {}): Shown<EventCheck> =>
+  shown({
+    eventId: 'evt_1',
+    checkedAt: NOW - 2 * MINUTE,
+    report: report(),
+    previousSold: 463,
+    lastSaleAt: NOW - 2 * MINUTE,
+    checks: 42,
+    ...fields,
+  });
 
 const card = (fields: Partial<Parameters<typeof watchCardMessage>[0]> = {}) =>
   watchCardMessage({
@@ -378,7 +381,7 @@ describe('the other watch messages', () => {
 });
 
 /** Everything the module renders, for one watch, check and condition list. */
-function everything(w: Watch, c: EventCheck | undefined, reason: string): SlackMessage[] {
+function everything(w: Watch, c: Shown<EventCheck> | undefined, reason: string): SlackMessage[] {
   const states = ['active', 'paused', 'ended', 'unwatched'] as const;
   const entries = [{ watch: w, check: c, nextCheckAt: NOW + MINUTE }];
   return [

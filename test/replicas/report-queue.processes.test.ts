@@ -3,7 +3,13 @@ import { type Simulator, startSimulator } from '../../src/simulator/server.js';
 import type { SlackCall } from '../helpers/fake-slack.js';
 import { fakeSlackToken } from '../helpers/fake-tokens.js';
 import { catalogReady, type Replica, useReplicas } from '../helpers/replicas.js';
-import { commandBody, functionExecutedBody, postSigned, postSignedJson } from '../helpers/slack-requests.js';
+import {
+  commandBody,
+  functionExecutedBody,
+  postSigned,
+  postSignedJson,
+  REPORT_STEP_READER,
+} from '../helpers/slack-requests.js';
 import { sleep, waitFor } from '../helpers/wait-for.js';
 import { redisCommand } from './redis-command.js';
 import { startRollingReportService } from './rolling-report-service.js';
@@ -177,7 +183,12 @@ describe('the shared report queue across bot processes', () => {
     await fleet.slack.waitFor(() => (sim.stats().admittedReports === 1 ? true : undefined), 15_000);
     // ...so the step's report, asked through the doomed replica, waits in Redis when it dies.
     const executionId = `FxKILLED${Date.now()}`;
-    const body = functionExecutedBody('get_event_report', { event: second.id }, executionId, 'xwfp-not-a-real-token');
+    const body = functionExecutedBody(
+      'get_event_report',
+      { event: second.id, ...REPORT_STEP_READER },
+      executionId,
+      'xwfp-not-a-real-token',
+    );
     expect((await postSignedJson(`${doomed.url}/slack/events`, SECRET, body)).status).toBe(200);
     await waitFor(
       async () => /^eventops_report_queue_depth 1$/m.test(await (await fetch(`${doomed.url}/metrics`)).text()),

@@ -21,11 +21,18 @@ function recordingClient() {
 }
 
 const ask = { eventId: 'evt_1', label: '<!channel> Gala' };
-const where = { kind: 'workflow', executionId: 'Fx1' } as const;
+const where = { kind: 'workflow', executionId: 'Fx1', runBy: 'U0RUNNER', postIn: 'C0OPS' } as const;
+/** The figures rule's facts for a member running the workflow into a channel of the organization. */
+const MEMBER_IN_OWN_CHANNEL = {
+  audience: {
+    of: async () => ({ kind: 'internal', botIsMember: true }) as const,
+    person: async () => ({ kind: 'member' }) as const,
+  },
+};
 
 async function shown(status: ReportStatus) {
   const { client, calls } = recordingClient();
-  const view = runReportView(client, ask, where, silentLogger);
+  const view = runReportView(client, ask, where, silentLogger, MEMBER_IN_OWN_CHANNEL);
   await view.show({ state: 'queued', position: 2, estimatedWaitMs: 20_000 });
   await view.show({ state: 'fetching', position: 0, estimatedWaitMs: 0 });
   await view.show(status);

@@ -7,6 +7,7 @@ import {
   judge,
   parseConditions,
 } from '../../src/watches/watch-condition.js';
+import { shown } from '../helpers/shown.js';
 
 const NOW = Date.parse('2026-12-01T09:00:00Z');
 const DAY = 86_400_000;
@@ -95,7 +96,7 @@ describe('forecast conditions', () => {
   });
 
   it('are offered only where the history can answer them', () => {
-    const kinds = (forecast?: Forecast) => conditionsOffered(report, forecast).map((c) => c.kind);
+    const kinds = (forecast?: Forecast) => conditionsOffered(shown(report), forecast).map((c) => c.kind);
     expect(kinds()).not.toContain('sells-out');
     expect(kinds(forecastOf())).toEqual(expect.arrayContaining(['sells-out', 'pace-below', 'pace-halves']));
   });

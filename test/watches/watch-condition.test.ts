@@ -15,6 +15,7 @@ import {
   type WatchCondition,
 } from '../../src/watches/watch-condition.js';
 import { sampleReport } from '../helpers/sample-report.js';
+import { shown } from '../helpers/shown.js';
 
 const HOUR = 3_600_000;
 const NOW = Date.parse('2026-12-01T09:00:00Z');
@@ -588,7 +589,7 @@ describe('defaultConditions and conditionsOffered', () => {
   });
 
   it('offers what the report holds, each one checkable and readable back by the parser', () => {
-    const offered = conditionsOffered(report());
+    const offered = conditionsOffered(shown(report()));
     expect(offered).toEqual([
       { kind: 'sold-share', percent: 90 },
       { kind: 'sold-out' },
@@ -608,14 +609,14 @@ describe('defaultConditions and conditionsOffered', () => {
   });
 
   it('offers a jump of at least 10 sold on a small capacity', () => {
-    expect(conditionsOffered(report({ ticketsSold: 5, capacity: 40 }))).toContainEqual({
+    expect(conditionsOffered(shown(report({ ticketsSold: 5, capacity: 40 })))).toContainEqual({
       kind: 'sold-since',
       count: 10,
     });
   });
 
   it('offers nothing about sales when the report has no sold of capacity', () => {
-    const offered = conditionsOffered({ checkIns: 5 });
+    const offered = conditionsOffered(shown({ checkIns: 5 }));
     expect(offered).toEqual([figure('checkIns', '>=', 6)]);
   });
 });
@@ -657,7 +658,7 @@ describe('no crash on any report shape', () => {
       expect(() => cannotCheck(condition, shape)).not.toThrow();
     }
     expect(() => defaultConditions(shape)).not.toThrow();
-    expect(() => conditionsOffered(shape)).not.toThrow();
+    expect(() => conditionsOffered(shown(shape))).not.toThrow();
     expect(() =>
       parseConditions('sold >= 90%, EARLYBIRD left <= 10, +50 sold, no sale for 6h, sold out, checkIns >= 100', shape),
     ).not.toThrow();
@@ -666,7 +667,7 @@ describe('no crash on any report shape', () => {
   it.each(shapes.filter(([name]) => !name.includes('negative quantity')))(
     '%s: offers and defaults to only conditions it can check',
     (_name, shape) => {
-      for (const condition of conditionsOffered(shape)) expect(cannotCheck(condition, shape)).toBeUndefined();
+      for (const condition of conditionsOffered(shown(shape))) expect(cannotCheck(condition, shape)).toBeUndefined();
       for (const condition of defaultConditions(shape)) expect(cannotCheck(condition, shape)).toBeUndefined();
     },
   );
@@ -676,7 +677,7 @@ describe('no crash on any report shape', () => {
   it('offers no share-left condition on a promo code without a quantity', () => {
     for (const quantity of [0, -10]) {
       const shape: EventReport = { ticketsSold: 1, capacity: 10, promos: [{ code: 'FREE', redeemed: 0, quantity }] };
-      for (const condition of [...conditionsOffered(shape), ...defaultConditions(shape)])
+      for (const condition of [...conditionsOffered(shown(shape)), ...defaultConditions(shape)])
         expect(cannotCheck(condition, shape)).toBeUndefined();
     }
   });

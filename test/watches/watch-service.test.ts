@@ -1424,17 +1424,18 @@ describe('WatchService: what one check writes, when an alert fails or a newer ch
     const h = await harness();
     const { gate, open, replying, aReplying } = heldReply();
     let sharing: 'internal' | 'external' = 'internal';
+    const reader = async () => ({ room: { kind: sharing }, person: { kind: 'member' as const } });
     const a = new WatchService<Msg>({
       ...h.options(),
       chat: chatFor(h.slack, { replyGate: gate, replying }),
-      sharing: async () => sharing,
+      reader,
     });
     await a.watch(request([soldAtLeast(400), checkIns]));
     const first = a.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 450, checkIns: 5 }));
     await aReplying;
     // The channel turns out shared: the next check pauses the watch.
     sharing = 'external';
-    const b = new WatchService<Msg>({ ...h.options(), clock: manualClock(T0 + MINUTE), sharing: async () => sharing });
+    const b = new WatchService<Msg>({ ...h.options(), clock: manualClock(T0 + MINUTE), reader });
     await b.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 450, checkIns: 5 }));
     expect((await h.store.get('C0OPS', EVENT.id))?.paused).toBeDefined();
     const edits = h.slack.updates.length;

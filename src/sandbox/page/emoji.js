@@ -12,6 +12,7 @@ const EMOJI = new Map([
   ['grey_question', '❔'],
   ['hourglass', '⌛'],
   ['hourglass_flowing_sand', '⏳'],
+  ['lock', '🔒'],
   ['information_source', 'ℹ️'],
   ['mag', '🔍'],
   ['no_bell', '🔕'],

@@ -14,6 +14,12 @@ export type MessageTarget =
       responseUrl?: string | undefined;
       /** Kept out of a channel shared with another organization (or one Slack could not say of): the report offers to post it there. */
       sharedChannel?: SharingDoubt | undefined;
+      /**
+       * Post in channel was clicked: the wait shows privately, and the report is posted in
+       * `channel` once it comes, if the figures rule then lets it (`once`, `owner`: the click's
+       * claim, counted done only once it is posted).
+       */
+      postInChannel?: { channel: string; once: string; owner: string } | undefined;
     };
 
 /**
@@ -23,6 +29,9 @@ export type MessageTarget =
 export interface RunTarget {
   kind: 'workflow';
   executionId: string;
+  /** Who runs the workflow (its `run_by` input) and where a later step posts the figures (`post_in`): the figures rule's reader. */
+  runBy?: string | undefined;
+  postIn?: string | undefined;
 }
 
 /** Where a report goes: a person's message, a workflow step's run, or a caller waiting for it. */

@@ -1,6 +1,6 @@
 import type { webApi } from '@slack/bolt';
 import type { LRUCache } from 'lru-cache';
-import type { UnfurlFigures } from '../../config.js';
+import type { Person, Room } from '../../figures/may-show-figures.js';
 import type { Logger } from '../../logger.js';
 import type { SlackMessage } from '../../render/block-kit.js';
 import { type SharingDoubt, sharedChannelWatchMessage } from '../../render/shared-channel-blocks.js';
@@ -21,6 +21,15 @@ export type Audience =
 export interface ConversationAudience {
   /** What Slack says of `conversation` (`C…`, `G…`, `D…`), cached; never throws. */
   of(conversation: string, client?: webApi.WebClient): Promise<Audience>;
+  /** What Slack says of a person (`users.info`): of the organization, a guest, of another one; cached; never throws. */
+  person(user: string, client?: webApi.WebClient): Promise<Person>;
+  /**
+   * Forgets what was kept of `conversation` (its sharing or membership changed: `channel_shared`,
+   * `channel_unshared`, `member_joined_channel`), so the next ask looks again.
+   */
+  forget(conversation: string): void;
+  /** Forgets what was kept of a person (`user_change`: made a guest, or a guest made a member). */
+  forgetPerson(user: string): void;
   /** The app's client, for callers that have none at hand (it exists once the app does). */
   bind(client: webApi.WebClient): void;
 }
@@ -54,6 +63,17 @@ interface Organization {
   enterpriseId: string | undefined;
 }
 
+/** What `users.info` says of a person, as far as figures go. */
+interface PersonInfo extends Organization {
+  guest: boolean;
+  stranger: boolean;
+}
+
+/** Where figures would be read, from what Slack said of the conversation. */
+export function roomOf(audience: Audience): Room {
+  return audience.kind === 'unknown' ? { kind: 'unknown', reason: audience.reason } : { kind: audience.kind };
+}
+
 const sameOrganization = (a: Organization, b: Organization) =>
   (a.teamId !== undefined && a.teamId === b.teamId) ||
   (a.enterpriseId !== undefined && a.enterpriseId === b.enterpriseId);
@@ -72,7 +92,7 @@ export function conversationAudience(options: ConversationAudienceOptions): Conv
   const ttlMs = options.ttlMs ?? 5 * 60_000;
   const failureTtlMs = Math.min(options.failureTtlMs ?? 30_000, ttlMs);
   const answers: LRUCache<string, Promise<Audience>> = ttlCache({ max: 5_000, ttlMs, clock });
-  const people: LRUCache<string, Promise<Organization>> = ttlCache({ max: 5_000, ttlMs, clock });
+  const people: LRUCache<string, Promise<PersonInfo>> = ttlCache({ max: 5_000, ttlMs, clock });
   let bot: Promise<Organization & { userId: string | undefined }> | undefined;
   const warned = new Set<string>();
 
@@ -95,9 +115,22 @@ export function conversationAudience(options: ConversationAudienceOptions): Conv
     let known = people.get(user);
     if (!known) {
       known = client.users.info({ user }).then((answer) => {
-        const person = answer.user as { team_id?: string; enterprise_user?: { enterprise_id?: string } } | undefined;
+        const person = answer.user as
+          | {
+              team_id?: string;
+              enterprise_user?: { enterprise_id?: string };
+              is_restricted?: boolean;
+              is_ultra_restricted?: boolean;
+              is_stranger?: boolean;
+            }
+          | undefined;
         if (!person?.team_id) throw new UnknownAudience(`users.info named no team for ${user}`);
-        return { teamId: person.team_id, enterpriseId: person.enterprise_user?.enterprise_id };
+        return {
+          teamId: person.team_id,
+          enterpriseId: person.enterprise_user?.enterprise_id,
+          guest: person.is_restricted === true || person.is_ultra_restricted === true,
+          stranger: person.is_stranger === true,
+        };
       });
       people.set(user, known);
       known.catch(() => people.delete(user));
@@ -124,17 +157,45 @@ export function conversationAudience(options: ConversationAudienceOptions): Conv
         if (others.length > MAX_GROUP_MEMBERS) throw new UnknownAudience('too many people to look up');
       }
       const teams = await Promise.all(others.map((user) => personOrganization(client, user)));
-      if (!teams.every((team) => sameOrganization(team, self))) return { kind: 'external' };
+      // A group DM with a guest or someone of another organization is not the organization's alone,
+      // even where Slack gives them the same team id.
+      if (!teams.every((team) => sameOrganization(team, self) && !team.guest && !team.stranger))
+        return { kind: 'external' };
       // The bot reads only the DMs it is in.
       return { kind: 'internal', botIsMember: info.is_im ? true : info.is_member !== false };
     }
     return { kind: 'internal', botIsMember: info.is_member === true };
   }
 
+  const failed = (what: string, error: unknown, fields: Record<string, string>) => {
+    const reason = slackErrorCode(error) ?? (error instanceof Error ? error.message : String(error));
+    // Once per kind of failure: a missing scope would otherwise log at every link.
+    const level = warned.has(reason) ? 'debug' : 'warn';
+    warned.add(reason);
+    logger[level](`Could not tell who ${what}: its figures stay hidden`, { ...fields, slackError: reason });
+    return reason;
+  };
+
   let bound: webApi.WebClient | undefined;
   return {
     bind(client) {
       bound = client;
+    },
+    forget(conversation) {
+      answers.delete(conversation);
+    },
+    forgetPerson(user) {
+      people.delete(user);
+    },
+    async person(user, client = bound): Promise<Person> {
+      if (!client) return { kind: 'unknown', reason: 'no Slack client yet' };
+      try {
+        const [self, info] = await Promise.all([botOrganization(client), personOrganization(client, user)]);
+        if (info.stranger || !sameOrganization(info, self)) return { kind: 'stranger' };
+        return info.guest ? { kind: 'guest' } : { kind: 'member' };
+      } catch (error) {
+        return { kind: 'unknown', reason: failed('a person is', error, { user }) };
+      }
     },
     of(conversation, client = bound) {
       const cached = answers.get(conversation);
@@ -145,17 +206,12 @@ export function conversationAudience(options: ConversationAudienceOptions): Conv
         warned.add('no client');
         return Promise.resolve({ kind: 'unknown', reason: 'no Slack client yet' });
       }
-      const asked = lookUp(client, conversation).catch((error: unknown): Audience => {
-        const reason = slackErrorCode(error) ?? (error instanceof Error ? error.message : String(error));
-        // Once per kind of failure: a missing scope would otherwise log at every link.
-        const level = warned.has(reason) ? 'debug' : 'warn';
-        warned.add(reason);
-        logger[level]('Could not tell who is in a conversation: its figures stay hidden', {
-          conversation,
-          slackError: reason,
-        });
-        return { kind: 'unknown', reason };
-      });
+      const asked = lookUp(client, conversation).catch(
+        (error: unknown): Audience => ({
+          kind: 'unknown',
+          reason: failed('is in a conversation', error, { conversation }),
+        }),
+      );
       answers.set(conversation, asked);
       void asked.then((audience) => {
         if (audience.kind === 'unknown' && answers.peek(conversation) === asked)
@@ -164,22 +220,6 @@ export function conversationAudience(options: ConversationAudienceOptions): Conv
       return asked;
     },
   };
-}
-
-/**
- * Whether an unfurl may show report figures in a conversation. `internal` asks Slack only when the
- * event has not already said the bot is out of the conversation; a composer's link (no
- * conversation yet) shows none.
- */
-export async function unfurlMayShowFigures(
-  mode: UnfurlFigures,
-  audience: () => Promise<Audience> | undefined,
-  botIsMember: boolean | undefined,
-): Promise<boolean> {
-  if (mode === 'everywhere') return true;
-  if (mode === 'off' || botIsMember === false) return false;
-  const known = await audience();
-  return known?.kind === 'internal' && known.botIsMember;
 }
 
 /** A conversation id Slack can be asked about (not `COMPOSER`, not a person's id). */

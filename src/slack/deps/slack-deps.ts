@@ -2,6 +2,7 @@ import type { EventCatalog } from '../../catalog/event-catalog.js';
 import type { EventLinks } from '../../catalog/event-links.js';
 import type { UnfurlFigures } from '../../config.js';
 import type { DigestService } from '../../digest/digest-service.js';
+import type { FiguresPolicy } from '../../figures/may-show-figures.js';
 import type { SalesInsights } from '../../forecast/sales-insights.js';
 import type { WorkTracker } from '../../lifecycle/work-tracker.js';
 import type { Logger } from '../../logger.js';
@@ -63,8 +64,10 @@ export interface SlackDeps {
   eventLinks?: EventLinks | undefined;
   /** Where those cards show report figures (UNFURL_FIGURES). */
   unfurlFigures: UnfurlFigures;
-  /** Whether a conversation is the organization's alone (Slack Connect), cached: figures stay inside. */
+  /** Whether a conversation is the organization's alone (Slack Connect), and who a person is, cached: the figures rule's facts. */
   audience: ConversationAudience;
+  /** What the operator chose for guests (`FIGURES_FOR_GUESTS`). */
+  figuresPolicy: FiguresPolicy;
   /** Options for an API call a person is waiting for: deadline, priority, patience with rate limits. */
   interactive(): CallOptions;
 }

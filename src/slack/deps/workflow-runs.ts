@@ -12,7 +12,18 @@ export interface WorkflowRuns {
   firstDelivery(executionId: string): Promise<boolean>;
   /** True the first time `key` is seen (a click that posts once); false for a repeat. */
   firstTime(key: string): Promise<boolean>;
+  /**
+   * Claims `key` for work done once, but counted done only when it succeeds (a Post in channel
+   * click): `mine` with the owner to `finish` it with, `busy` while it is under way (or was, on a
+   * replica that died less than `STALE_MS` ago), `done` once it succeeded.
+   */
+  begin(key: string): Promise<{ kind: 'mine'; owner: string } | { kind: 'busy' } | { kind: 'done' }>;
+  /** Ends what `begin` claimed: done for good when it succeeded, else free to be tried again. */
+  finish(key: string, owner: string, succeeded: boolean): Promise<void>;
 }
+
+/** A claim `begin` made that was never finished (its replica died) is taken over after this long. */
+const STALE_MS = 10 * 60_000;
 
 /**
  * Runs remembered as settled claims (`workflow-run:<execution id>`, pruned with the others after
@@ -30,5 +41,23 @@ export function workflowRuns(claims: ClaimStore, clock: Clock, logger: Logger): 
     }
     return true;
   };
-  return { firstDelivery: (executionId) => firstTime(`workflow-run:${executionId}`), firstTime };
+  const begin: WorkflowRuns['begin'] = async (key) => {
+    const owner = randomUUID();
+    const now = clock.now();
+    if (await claims.claim(key, owner, now)) return { kind: 'mine', owner };
+    const claim = await claims.get(key);
+    if (!claim) return { kind: 'busy' };
+    if (claim.state === 'done') return { kind: 'done' };
+    if (claim.state === 'claimed' && now - claim.at < STALE_MS) return { kind: 'busy' };
+    return (await claims.takeOver(key, claim, owner, now)) ? { kind: 'mine', owner } : { kind: 'busy' };
+  };
+  const finish: WorkflowRuns['finish'] = async (key, owner, succeeded) => {
+    try {
+      if (succeeded) await claims.settle(key, owner, 'done', clock.now());
+      else await claims.release(key, owner);
+    } catch (error) {
+      logger.warn('Could not record how a once-only action ended', { key, succeeded, error });
+    }
+  };
+  return { firstDelivery: (executionId) => firstTime(`workflow-run:${executionId}`), firstTime, begin, finish };
 }

@@ -8,8 +8,8 @@ import {
   watchPausedMessage,
   watchSummaryMessage,
 } from '../../render/watch-blocks.js';
-import { SHARED_CHANNEL_PAUSE } from '../../watches/figures-may-go.js';
 import type { WatchChat, WatchMessages } from '../../watches/watch-chat.js';
+import { FIGURES_PAUSE } from '../../watches/watch-figures.js';
 import { counted, dmConversations, findPosted, postCounted, repliedInThread } from '../answers/posted-messages.js';
 import { channelProblem, personRefusal } from '../answers/slack-errors.js';
 
@@ -58,11 +58,19 @@ export const watchMessages: WatchMessages<SlackMessage> = {
   card: (input) => watchCardMessage(input),
   alert: (input) => watchAlertMessage(input),
   summary: (input) => watchSummaryMessage(input),
-  paused: (watch, reason) =>
-    watchPausedMessage(
-      watch,
-      reason === SHARED_CHANNEL_PAUSE
-        ? md`the channel is shared with another organization, and its card shows sales and revenue; run the watch command there again to confirm, or add \`--me\` to watch it for yourself`
-        : (channelProblem(reason) ?? md`Slack refused posts there (${code(reason, 60)}).`),
-    ),
+  paused: (watch, reason) => watchPausedMessage(watch, pauseWords(reason)),
 };
+
+/** Why a watch was paused, as its owner reads it. */
+function pauseWords(reason: string) {
+  switch (reason) {
+    case FIGURES_PAUSE.shared:
+      return md`the channel is shared with another organization, and its card shows sales and revenue; run the watch command there again to confirm, or add \`--me\` to watch it for yourself`;
+    case FIGURES_PAUSE.guest:
+      return md`sales and revenue are not shown to guests of the workspace; ask a member of your organization to watch it`;
+    case FIGURES_PAUSE.stranger:
+      return md`sales and revenue are shown only to people of the organization`;
+    default:
+      return channelProblem(reason) ?? md`Slack refused posts there (${code(reason, 60)}).`;
+  }
+}

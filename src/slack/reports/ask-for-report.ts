@@ -18,13 +18,14 @@ import { runReportView } from './run-report.js';
  * A person asked for an event's report (`/events report`, a **Report** button, the report form):
  * the report use case follows it to them in one message, posted in the channel or privately. In a
  * channel shared with another organization it is private, with a button to post it there
- * (`confirmedInChannel`: that button was clicked).
+ * (`postInChannel`: that button was clicked, with its once-only claim).
  */
 export async function askForReport(
   deps: SlackDeps,
-  request: SlackReportRequest & { confirmedInChannel?: boolean },
+  request: SlackReportRequest & { postInChannel?: { once: string; owner: string } },
 ): Promise<void> {
-  const keepPrivate = request.confirmedInChannel
+  // Post in channel: the wait shows privately, the report goes to the channel when it comes.
+  const keepPrivate = request.postInChannel
     ? undefined
     : await sharingDoubt(deps.audience, request.channelId, request.client);
   const transport: ReportTransport = {
@@ -33,6 +34,9 @@ export async function askForReport(
     metrics: deps.metrics,
     exclusive: deps.reports.exclusive,
     insights: deps.insights,
+    audience: deps.audience,
+    figuresPolicy: deps.figuresPolicy,
+    runs: deps.runs,
   };
   const ask = { eventId: request.eventId, label: request.label, userId: request.userId };
   return deps.reports.follow(ask, reportSurface(transport, { ...request, keepPrivate }));
@@ -84,6 +88,11 @@ export interface DeliveryDeps extends Pick<ReportFlowDeps, 'activity' | 'clock' 
   store: KeyValueStore;
   /** Sales history and forecasts shown under a report. */
   insights?: ReportTransport['insights'];
+  /** The figures rule's facts: who reads a conversation, who a person is. */
+  audience: ReportTransport['audience'];
+  figuresPolicy?: ReportTransport['figuresPolicy'];
+  /** Where a Post in channel click's claim is finished. */
+  runs?: ReportTransport['runs'];
 }
 
 /** The shared queue's `deliver`: each report finished in Slack (`client` exists once the app does), its wait measured. */
@@ -111,7 +120,12 @@ export function deliverReportInSlack(
 ): Promise<void> {
   const { where } = delivery;
   if (where.kind === 'workflow')
-    return finishReport(deps, runReportView(client, delivery, where, deps.logger), delivery, outcome);
+    return finishReport(
+      deps,
+      runReportView(client, delivery, where, deps.logger, { audience: deps.audience, policy: deps.figuresPolicy }),
+      delivery,
+      outcome,
+    );
   if (where.kind === 'reply') return finishReport(deps, replyView(deps.store, where, deps.logger), delivery, outcome);
   const exclusive = deps.store.exclusive.bind(deps.store);
   const messages = reportMessages(client, {
@@ -119,6 +133,9 @@ export function deliverReportInSlack(
     logger: deps.logger,
     exclusive,
     insights: deps.insights,
+    audience: deps.audience,
+    figuresPolicy: deps.figuresPolicy,
+    runs: deps.runs,
   });
   return deliverReport(deps, messages, { ...delivery, where }, outcome);
 }

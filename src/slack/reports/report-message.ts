@@ -1,10 +1,11 @@
 import type { RespondFn, webApi } from '@slack/bolt';
+import { type FiguresPolicy, type Reader, showFigures } from '../../figures/may-show-figures.js';
 import type { SalesInsights } from '../../forecast/sales-insights.js';
 import type { Logger } from '../../logger.js';
 import type { Metrics } from '../../observability/metrics.js';
-import { LIMITS, type SlackMessage } from '../../render/block-kit.js';
-import { type Mrkdwn, md, shorten } from '../../render/mrkdwn.js';
-import { reportProgressMessage } from '../../render/report-blocks.js';
+import { LIMITS, plainMessage, type SlackMessage } from '../../render/block-kit.js';
+import { code, type Mrkdwn, md, shorten } from '../../render/mrkdwn.js';
+import { reportProgressMessage, type ShownReportStatus } from '../../render/report-blocks.js';
 import { reportSalesBlocks } from '../../render/sales-blocks.js';
 import { postInChannelBlocks, type SharingDoubt } from '../../render/shared-channel-blocks.js';
 import { isFinal, type ReportStatus } from '../../reports/report-status.js';
@@ -22,6 +23,9 @@ import type { MessageTarget } from '../answers/report-target.js';
 import { respondPrivately } from '../answers/respond-safely.js';
 import { countSlackError, slackErrorCode } from '../answers/slack-errors.js';
 import { userMessageFor } from '../answers/user-message.js';
+import { type ConversationAudience, roomOf } from '../deps/conversation-audience.js';
+import { conversationReader } from '../deps/figures-reader.js';
+import type { WorkflowRuns } from '../deps/workflow-runs.js';
 
 /** response_url takes about 5 uses; progress through it is kept to a couple of edits. */
 const MAX_RESPOND_UPDATES = 2;
@@ -96,18 +100,20 @@ export class ReportMessage {
       userId: string;
       responseUrl?: string | undefined;
       keepPrivate?: SharingDoubt | undefined;
+      postInChannel?: { once: string; owner: string } | undefined;
     },
     channelId: string,
     first: SlackMessage,
     log: Logger,
   ): Promise<ReportMessage> {
-    if (slack.keepPrivate) {
+    if (slack.keepPrivate || slack.postInChannel) {
       await respondPrivately(slack.respond, first, log);
       const where: MessageTarget = {
         kind: 'private',
         userId: slack.userId,
         responseUrl: slack.responseUrl,
         sharedChannel: slack.keepPrivate,
+        postInChannel: slack.postInChannel && { channel: channelId, ...slack.postInChannel },
       };
       return new ReportMessage(slack.client, slack.respond, log, { kind: 'private', updates: 0 }, where);
     }
@@ -144,6 +150,11 @@ export class ReportMessage {
     return this.#chain;
   }
 
+  /** Posts the report in a channel (Post in channel), apart from this message; throws what Slack said. */
+  async postIn(channel: string, message: SlackMessage): Promise<void> {
+    await this.#client.chat.postMessage({ channel, text: message.text, blocks: message.blocks });
+  }
+
   /** Attaches the full report in the message's thread; says why when it could not. */
   async attach(file: { filename: string; title: string; content: string }): Promise<Mrkdwn | undefined> {
     const target = this.#target;
@@ -178,19 +189,41 @@ const lockWith =
     exclusive ? exclusive(messageLock(messageKey), work) : work();
 
 /**
+ * Who reads a report's message: the person who asked, in the channel it was posted in or
+ * privately. Asked again when the report comes (on whichever replica): the channel may have been
+ * shared, or the person made a guest, while it waited.
+ */
+async function reportReader(transport: ReportTransport, where: MessageTarget, userId: string): Promise<Reader> {
+  const { audience } = transport;
+  return {
+    room: where.kind === 'private' ? { kind: 'private' } : roomOf(await audience.of(where.channel)),
+    person: await audience.person(userId),
+  };
+}
+
+/**
  * A report's message as the use case sees it: each status rendered by the one renderer (errors in
  * the words of `userMessageFor`), the full JSON attached in the thread before the report shows.
+ * The report and its sales go through the figures rule first; held back, the person is told why.
  */
-function reportView(
-  message: ReportMessage,
-  ask: ReportAsk,
-  reportLimit: RateLimitSpec,
-  insights: SalesInsights | undefined,
-): ReportView<MessageTarget> {
+function reportView(message: ReportMessage, ask: ReportAsk, transport: ReportTransport): ReportView<MessageTarget> {
   const { eventId } = ask;
+  const { reportLimit, insights } = transport;
   return {
     where: message.where,
-    async show(status: ReportStatus) {
+    async show(reported: ReportStatus) {
+      const { where } = message;
+      if (where.kind === 'private' && where.postInChannel && isFinal(reported))
+        return postInChannel(message, where.postInChannel, ask, transport, reported);
+      let status: ShownReportStatus;
+      let sales: Awaited<ReturnType<typeof salesOf>> | undefined;
+      if (reported.state === 'report') {
+        const reader = await reportReader(transport, where, ask.userId);
+        const gate = showFigures(reported.report, reader, transport.figuresPolicy);
+        status =
+          'shown' in gate ? { state: 'report', report: gate.shown } : { state: 'withheld', withheld: gate.withheld };
+        if ('shown' in gate) sales = await salesOf(insights, eventId, ask.label, reported.report, reader, transport);
+      } else status = reported;
       const attachmentNote =
         status.state === 'report'
           ? await message.attach({
@@ -204,23 +237,83 @@ function reportView(
         describeError: userMessageFor,
         attachmentNote,
       });
-      const { where } = message;
       const offer =
         status.state === 'report' && where.kind === 'private' && where.sharedChannel
           ? postInChannelBlocks({ eventId, label: ask.label, why: where.sharedChannel })
           : [];
-      const sales = status.state === 'report' ? await salesOf(insights, eventId, ask.label, status.report) : undefined;
       const blocks = [...rendered.blocks, ...(sales?.blocks ?? []), ...offer].slice(0, LIMITS.messageBlocks);
       const text = sales?.text ? shorten(md`${rendered.text}. ${sales.text}`, LIMITS.fallbackText) : rendered.text;
-      return message.show({ text, blocks }, isFinal(status));
+      return message.show({ text, blocks }, isFinal(reported));
     },
   };
 }
 
+/**
+ * Post in channel: the report, once it comes, is posted in the channel if the figures rule lets it
+ * there now (the person chose to share it in a channel Slack said is shared; a guest, a stranger or
+ * an unknown answer still holds it back), and the private message says so. Anything else (a
+ * refusal, a failure, the rule saying no) stays private, and the click's claim is released so
+ * the button can be used again; it counts as done only once the post succeeded.
+ */
+async function postInChannel(
+  message: ReportMessage,
+  post: { channel: string; once: string; owner: string },
+  ask: ReportAsk,
+  transport: ReportTransport,
+  reported: ReportStatus,
+): Promise<unknown> {
+  const about = { eventId: ask.eventId, describeError: userMessageFor };
+  let posted = false;
+  try {
+    if (reported.state !== 'report') {
+      return await message.show(reportProgressMessage(reported, ask.label, transport.reportLimit, about), true);
+    }
+    const reader = await conversationReader(transport.audience, post.channel, ask.userId, { chosenAnyway: true });
+    const gate = showFigures(reported.report, reader, transport.figuresPolicy);
+    if ('withheld' in gate) {
+      const status = { state: 'withheld', withheld: gate.withheld } as const;
+      return await message.show(reportProgressMessage(status, ask.label, transport.reportLimit, about), true);
+    }
+    const rendered = reportProgressMessage(
+      { state: 'report', report: gate.shown },
+      ask.label,
+      transport.reportLimit,
+      about,
+    );
+    const sales = await salesOf(transport.insights, ask.eventId, ask.label, reported.report, reader, transport);
+    const blocks = [...rendered.blocks, ...(sales?.blocks ?? [])].slice(0, LIMITS.messageBlocks);
+    const text = sales?.text ? shorten(md`${rendered.text}. ${sales.text}`, LIMITS.fallbackText) : rendered.text;
+    try {
+      await message.postIn(post.channel, { text, blocks });
+      posted = true;
+    } catch (error) {
+      countSlackError(transport.metrics, 'chat.postMessage', error);
+      transport.logger.info('Could not post a report in the channel', { slackError: slackErrorCode(error) });
+      return await message.show(
+        plainMessage(
+          md`The report could not be posted in the channel (${code(slackErrorCode(error) ?? 'error', 60)}). Invite me with \`/invite @eventops\`, then click Post in channel again.`,
+        ),
+        true,
+      );
+    }
+    return await message.show(plainMessage(md`:white_check_mark: Posted the report in the channel.`), true);
+  } finally {
+    await transport.runs?.finish(post.once, post.owner, posted);
+  }
+}
+
 /** A report's sales blocks; none when the history cannot be read (the report still shows). */
-async function salesOf(insights: SalesInsights | undefined, eventId: string, label: string, report: EventReport) {
+async function salesOf(
+  insights: SalesInsights | undefined,
+  eventId: string,
+  label: string,
+  report: EventReport,
+  reader: Reader,
+  transport: ReportTransport,
+) {
   const insight = await insights?.of(eventId, report).catch(() => undefined);
-  return reportSalesBlocks({ eventName: label, report, insight });
+  const gate = showFigures({ report, insight }, reader, transport.figuresPolicy);
+  return 'shown' in gate ? reportSalesBlocks({ eventName: label, figures: gate.shown }) : undefined;
 }
 
 /** What the Slack side of reports is given. */
@@ -232,6 +325,11 @@ export interface ReportTransport {
   metrics?: Metrics | undefined;
   /** With replicas: the store's lock that orders edits of one message. */
   exclusive?: Exclusive | undefined;
+  /** Who can read a conversation, and who a person is: the figures rule's facts. */
+  audience: Pick<ConversationAudience, 'of' | 'person'>;
+  /** Where a Post in channel click's claim is finished (done once posted, else released). */
+  runs?: Pick<WorkflowRuns, 'finish'> | undefined;
+  figuresPolicy?: FiguresPolicy | undefined;
 }
 
 /** Where a person asked for a report through Bolt (a command, a button, a modal). */
@@ -243,6 +341,8 @@ export interface SlackReportRequest extends ReportAsk {
   responseUrl?: string | undefined;
   /** The channel is shared with another organization (or Slack could not say): the report is answered privately. */
   keepPrivate?: SharingDoubt | undefined;
+  /** Post in channel was clicked: the wait shows privately, the report is posted in the channel (the click's claim). */
+  postInChannel?: { once: string; owner: string } | undefined;
 }
 
 /** The Slack side of one request: its message posted in the channel, or privately. */
@@ -250,17 +350,23 @@ export function reportSurface(transport: ReportTransport, request: SlackReportRe
   const log = transport.logger.child({ command: 'report', eventId: request.eventId, channel: request.channelId });
   return {
     async open(first) {
-      const opening = reportProgressMessage(first, request.label, transport.reportLimit, {
-        eventId: request.eventId,
-        describeError: userMessageFor,
-      });
+      // A report's figures are shown only by `show`, after the figures rule: it never opens a message.
+      const opening = reportProgressMessage(
+        first.state === 'report' ? { state: 'fetching', position: 0, estimatedWaitMs: 0 } : first,
+        request.label,
+        transport.reportLimit,
+        {
+          eventId: request.eventId,
+          describeError: userMessageFor,
+        },
+      );
       const message = await ReportMessage.open(
         { ...request, metrics: transport.metrics },
         request.channelId,
         opening,
         log,
       );
-      return reportView(message, request, transport.reportLimit, transport.insights);
+      return reportView(message, request, transport);
     },
     exclusive: lockWith(transport.exclusive),
   };
@@ -274,12 +380,7 @@ export function reportMessages(
   return {
     resume(delivery: ReportDelivery<MessageTarget>) {
       const log = transport.logger.child({ command: 'report', eventId: delivery.eventId });
-      return reportView(
-        ReportMessage.resume(client, delivery.where, log),
-        delivery,
-        transport.reportLimit,
-        transport.insights,
-      );
+      return reportView(ReportMessage.resume(client, delivery.where, log), delivery, transport);
     },
     exclusive: lockWith(transport.exclusive),
   };

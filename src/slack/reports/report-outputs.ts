@@ -1,3 +1,4 @@
+import type { Shown } from '../../figures/may-show-figures.js';
 import { eventLabel, eventTitle } from '../../render/event-blocks.js';
 import { clip, code, joinMrkdwn, type Mrkdwn, md } from '../../render/mrkdwn.js';
 import { formatNumber, humanise } from '../../render/report-blocks.js';
@@ -26,7 +27,7 @@ const MAX_PROMOS = 10;
  * The report as text for a message: every top-level figure, then the promo codes. Slack mrkdwn,
  * with the service's text escaped (an event named `<!channel>` pings nobody).
  */
-export function reportText(event: Pick<TicketingEvent, 'id' | 'name'>, report: EventReport): Mrkdwn {
+export function reportText(event: Pick<TicketingEvent, 'id' | 'name'>, report: Shown<EventReport>): Mrkdwn {
   const currency = typeof report.currency === 'string' ? report.currency.slice(0, 10) : undefined;
   const lines: Mrkdwn[] = [md`*Report: ${eventTitle(event)}*`];
   for (const [key, value] of topFigures(report)) {
@@ -43,7 +44,7 @@ export function reportText(event: Pick<TicketingEvent, 'id' | 'name'>, report: E
 }
 
 /** The step's outputs: the event, the figures found as numbers, and the report as text. */
-export function reportOutputs(event: Pick<TicketingEvent, 'id' | 'name'>, report: EventReport): StepOutputs {
+export function reportOutputs(event: Pick<TicketingEvent, 'id' | 'name'>, report: Shown<EventReport>): StepOutputs {
   const outputs: StepOutputs = {
     event_id: event.id,
     event_name: eventLabel(event),

@@ -1,10 +1,14 @@
 import type { webApi } from '@slack/bolt';
+import { type FiguresPolicy, type Shown, showFigures, type Withheld } from '../../figures/may-show-figures.js';
 import type { Logger } from '../../logger.js';
 import { escapeText, type Mrkdwn, md } from '../../render/mrkdwn.js';
+import { withheldWords } from '../../render/withheld-words.js';
 import { isFinal, type ReportStatus } from '../../reports/report-status.js';
 import type { ReportAsk, ReportSurface, ReportView } from '../../reports/report-surface.js';
 import { couldNotFinish, finishRun, restartingProblem } from '../answers/finish-run.js';
 import type { RunTarget } from '../answers/report-target.js';
+import type { ConversationAudience } from '../deps/conversation-audience.js';
+import { conversationReader } from '../deps/figures-reader.js';
 import { reportOutputs } from './report-outputs.js';
 
 /**
@@ -15,6 +19,41 @@ export const WORKFLOW_REQUESTER = 'workflow-steps';
 
 /** The step that asks for reports. */
 export const REPORT_STEP_TITLE = 'Get event report';
+
+/** The figures rule's facts for a run: who runs it, and who reads where a later step posts. */
+export interface RunFigures {
+  audience: Pick<ConversationAudience, 'of' | 'person'>;
+  policy?: FiguresPolicy | undefined;
+}
+
+/**
+ * A run's figures through the figures rule: for the person running the workflow, in the
+ * conversation its later steps post them in. A run that names neither is not known, so not allowed.
+ */
+export async function runFigures<T>(
+  figures: RunFigures,
+  where: Pick<RunTarget, 'runBy' | 'postIn'>,
+  value: T,
+): Promise<{ shown: Shown<T> } | { withheld: Withheld }> {
+  if (!where.runBy || !where.postIn)
+    return {
+      withheld: {
+        why: 'not-known',
+        about: where.runBy ? 'conversation' : 'person',
+        reason: where.runBy ? 'no post_in input' : 'no run_by input',
+      },
+    };
+  return showFigures(value, await conversationReader(figures.audience, where.postIn, where.runBy), figures.policy);
+}
+
+/** Why a run gets no figures, for the workflow's author. */
+export function withheldFromRun(withheld: Withheld): Mrkdwn {
+  if (withheld.why === 'not-known' && withheld.reason === 'no run_by input')
+    return md`${escapeText(REPORT_STEP_TITLE)} needs to know who runs the workflow: set its "Run by" input to the person who used the workflow.`;
+  if (withheld.why === 'not-known' && withheld.reason === 'no post_in input')
+    return md`${escapeText(REPORT_STEP_TITLE)} needs to know where its figures will be posted: set its "Posts in" input to that channel.`;
+  return md`${escapeText(REPORT_STEP_TITLE)} gives no figures here: ${withheldWords(withheld)}`;
+}
 
 /** Why a run's report will not come, for the workflow's author: each last state but the report. */
 function runReportProblem(status: Exclude<ReportStatus, { state: 'report' | 'queued' | 'fetching' }>): Mrkdwn {
@@ -39,6 +78,7 @@ export function runReportView(
   ask: Pick<ReportAsk, 'eventId' | 'label'>,
   where: RunTarget,
   log: Logger,
+  figures: RunFigures,
 ): ReportView<RunTarget> {
   const runLog = log.child({ workflowStep: 'get_event_report', execution: where.executionId });
   return {
@@ -48,14 +88,16 @@ export function runReportView(
       if (!isFinal(status)) return;
       // The label is the event's name, or `Event <id>` for one without: what the outputs name it.
       const event = { id: ask.eventId, name: ask.label };
-      await finishRun(
-        client,
-        where.executionId,
-        status.state === 'report'
-          ? { kind: 'complete', outputs: reportOutputs(event, status.report) }
-          : { kind: 'fail', error: runReportProblem(status) },
-        runLog,
-      );
+      let finish: Parameters<typeof finishRun>[2];
+      if (status.state === 'report') {
+        // Asked again as the report comes: the conversation may have been shared while it waited.
+        const gate = await runFigures(figures, where, status.report);
+        finish =
+          'shown' in gate
+            ? { kind: 'complete', outputs: reportOutputs(event, gate.shown) }
+            : { kind: 'fail', error: withheldFromRun(gate.withheld) };
+      } else finish = { kind: 'fail', error: runReportProblem(status) };
+      await finishRun(client, where.executionId, finish, runLog);
     },
   };
 }
@@ -66,9 +108,10 @@ export function runReportSurface(
   ask: Pick<ReportAsk, 'eventId' | 'label'>,
   where: RunTarget,
   log: Logger,
+  figures: RunFigures,
 ): ReportSurface<RunTarget> {
   return {
-    open: async () => runReportView(client, ask, where, log),
+    open: async () => runReportView(client, ask, where, log, figures),
     exclusive: (_key, work) => work(),
   };
 }

@@ -1,9 +1,11 @@
 import type { App } from '@slack/bolt';
+import { shownOrNone } from '../../../figures/may-show-figures.js';
 import { PROMO_FOR_EVENT_ACTION, WATCH_FOR_EVENT_ACTION } from '../../../render/event-blocks.js';
 import { md } from '../../../render/mrkdwn.js';
 import { conditionsOffered, defaultConditions, describeCondition } from '../../../watches/watch-condition.js';
 import { ackFirst } from '../../answers/ack-first.js';
 import { buttonValue } from '../../answers/button-value.js';
+import { privateReader } from '../../deps/figures-reader.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { openPromoModal, openWatchModal } from '../../modals/modal-openers.js';
 import { reportFiguresAtHand } from '../../reports/ask-for-report.js';
@@ -28,7 +30,9 @@ export function registerEventCardActions(app: App, deps: SlackDeps): void {
       await showEvent(deps, respond, { id: eventId });
       return;
     }
-    const report = await reportFiguresAtHand(deps, event.id).catch(() => undefined);
+    const atHand = await reportFiguresAtHand(deps, event.id).catch(() => undefined);
+    // What is offered carries the report's figures: only for someone the figures rule lets read them.
+    const report = atHand && shownOrNone(atHand, await privateReader(deps.audience, body.user.id), deps.figuresPolicy);
     await openWatchModal(deps, client, {
       triggerId,
       channelId: body.channel?.id,

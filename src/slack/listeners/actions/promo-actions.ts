@@ -1,4 +1,5 @@
 import type { App, webApi } from '@slack/bolt';
+import { showFigures, type Withheld } from '../../../figures/may-show-figures.js';
 import type { Logger } from '../../../logger.js';
 import { cancelPromoChange, confirmPromoChange } from '../../../promo/promo-changes.js';
 import { plainMessage, type SlackMessage, warningMessage } from '../../../render/block-kit.js';
@@ -18,20 +19,31 @@ import { buttonValue } from '../../answers/button-value.js';
 import { respondPrivately } from '../../answers/respond-safely.js';
 import { countSlackError, slackErrorCode } from '../../answers/slack-errors.js';
 import { userMessageFor } from '../../answers/user-message.js';
+import { conversationReader } from '../../deps/figures-reader.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { promoDeps } from '../../domain-sides/promo-context.js';
 
-/** Posts the announcement in the channel; false when the channel refuses it. */
+/**
+ * Posts the announcement in the channel, if the figures rule lets its quantities go there (a
+ * promo code's quantity is a figure: a Slack Connect channel does not hear it); true when posted,
+ * false when the channel refuses it, why not when the rule held it back.
+ */
 async function announce(
   deps: SlackDeps,
   client: webApi.WebClient,
   channelId: string,
   outcome: PromoOutcome,
   log: Logger,
-) {
+): Promise<boolean | Withheld> {
   if (!channelId) return false;
+  const gate = showFigures(
+    outcome,
+    await conversationReader(deps.audience, channelId, outcome.userId),
+    deps.figuresPolicy,
+  );
+  if ('withheld' in gate) return gate.withheld;
   try {
-    const message = promoAnnouncement(outcome);
+    const message = promoAnnouncement(gate.shown);
     await client.chat.postMessage({ channel: channelId, text: message.text, blocks: message.blocks });
     return true;
   } catch (error) {

@@ -37,12 +37,21 @@ export function registerSharedChannelActions(app: App, deps: SlackDeps): void {
     } catch {
       return;
     }
-    // One post however often the button is clicked (a double click, two replicas).
+    // One post however often the button is clicked (a double click, two replicas), counted done
+    // only once it is posted: a refusal or a failure leaves the button usable, and stays private.
     const message =
       'container' in body && body.container ? (body.container as { message_ts?: unknown }).message_ts : undefined;
     const once = `post-in-channel:${channelId}:${typeof message === 'string' ? message : body.user.id}:${eventId}`;
-    if (!(await deps.runs.firstTime(once))) {
-      await respondPrivately(respond, plainMessage(md`The report is already posted in the channel.`), deps.logger);
+    const claim = await deps.runs.begin(once).catch((error: unknown) => {
+      deps.logger.warn('Could not tell whether the report was posted already; posting it', { error });
+      return { kind: 'mine', owner: 'unclaimed' } as const;
+    });
+    if (claim.kind !== 'mine') {
+      const said =
+        claim.kind === 'done'
+          ? md`The report is already posted in the channel.`
+          : md`The report is on its way to the channel already.`;
+      await respondPrivately(respond, plainMessage(said), deps.logger);
       return;
     }
     await askForReport(deps, {
@@ -53,7 +62,7 @@ export function registerSharedChannelActions(app: App, deps: SlackDeps): void {
       responseUrl: 'response_url' in body ? body.response_url : undefined,
       eventId,
       label: typeof asked.l === 'string' ? asked.l : eventId,
-      confirmedInChannel: true,
+      postInChannel: { once, owner: claim.owner },
     });
   });
 

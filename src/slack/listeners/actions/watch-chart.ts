@@ -3,6 +3,7 @@ import { warningMessage } from '../../../render/block-kit.js';
 import { clip, md } from '../../../render/mrkdwn.js';
 import { watchChartMessage } from '../../../render/sales-blocks.js';
 import { WATCH_CHART_ACTION } from '../../../render/watch-blocks.js';
+import { withheldWords } from '../../../render/withheld-words.js';
 import { parseId } from '../../../ticketing/ids.js';
 import { ackFirst } from '../../answers/ack-first.js';
 import { buttonValue } from '../../answers/button-value.js';
@@ -41,18 +42,16 @@ export function registerWatchChart(app: App, deps: SlackDeps): void {
       await respondPrivately(respond, warningMessage(md`This event is not watched here any more.`), deps.logger);
       return;
     }
-    // Slack could not say: posted, as the card it answers already was.
-    if ((await deps.watches.figuresMayGo(watch)) === 'no') {
-      await respondPrivately(
-        respond,
-        warningMessage(md`This channel is shared with another organization: its sales chart is not posted here.`),
-        deps.logger,
-      );
-      return;
-    }
     const check = await deps.watches.lastCheck(eventId);
     const insight = await deps.insights?.of(eventId).catch(() => undefined);
-    const message = watchChartMessage({ eventName: watch.eventName, report: check?.report ?? {}, insight });
+    // The figures rule, for this conversation and the person who clicked: Slack not saying holds
+    // the chart back too.
+    const gate = await deps.watches.figures(watch, { report: check?.report ?? {}, insight }, body.user.id);
+    if ('withheld' in gate) {
+      await respondPrivately(respond, warningMessage(withheldWords(gate.withheld)), deps.logger);
+      return;
+    }
+    const message = watchChartMessage({ eventName: watch.eventName, figures: gate.shown });
     try {
       await postCounted(client, deps.metrics, { channel, message, thread: { ts: cardTs, broadcast: false } });
     } catch (error) {

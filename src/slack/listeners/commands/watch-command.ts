@@ -1,6 +1,7 @@
 import type { RespondFn } from '@slack/bolt';
 import { searchEvents } from '../../../catalog/event-search.js';
 import { resolveEvent, targetText } from '../../../catalog/find-events.js';
+import { shownOrNone } from '../../../figures/may-show-figures.js';
 import { plainMessage, warningMessage } from '../../../render/block-kit.js';
 import { USAGE } from '../../../render/command-syntax.js';
 import { eventChoicesMessage, eventLabel, noEventMessage } from '../../../render/event-blocks.js';
@@ -12,6 +13,7 @@ import type { TicketingEvent } from '../../../ticketing/schemas.js';
 import { setWatch } from '../../../watches/set-watch.js';
 import { respondPrivately } from '../../answers/respond-safely.js';
 import { sharedChannelWatchRefusal } from '../../deps/conversation-audience.js';
+import { privateReader } from '../../deps/figures-reader.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { setWatchDeps, watchNotSet } from '../../reports/watch-report.js';
 import { commandFor, type EventsCommand, type FinishableCommand } from './command-parser.js';
@@ -176,10 +178,12 @@ export async function handleWatchCommand(
         const entries = await watches.list({ channel: conversation });
         const now = deps.clock.now();
         const { intervalMs, watchedEvents, rule } = await watches.pace();
+        // Answered to the person alone: their figures as the rule allows for them.
+        const reader = await privateReader(deps.audience, context.userId);
         const message = watchListMessage({
           entries: entries.map(({ watch, check }) => ({
             watch,
-            check,
+            check: check && shownOrNone(check, reader, deps.figuresPolicy),
             nextCheckAt: check ? check.checkedAt + intervalMs : undefined,
           })),
           intervalMs,

@@ -1,10 +1,11 @@
-import type { App } from '@slack/bolt';
+import type { App, webApi } from '@slack/bolt';
 import type { EventLinks } from '../../../catalog/event-links.js';
+import { type Reader, shownOrNone } from '../../../figures/may-show-figures.js';
 import { withinDeadline } from '../../../observability/within-deadline.js';
 import type { Block } from '../../../render/block-kit.js';
 import { eventUnfurlBlocks } from '../../../render/unfurl-blocks.js';
 import { countSlackError } from '../../answers/slack-errors.js';
-import { isConversationId, unfurlMayShowFigures } from '../../deps/conversation-audience.js';
+import { isConversationId, roomOf } from '../../deps/conversation-audience.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { reportAtHand } from '../../reports/ask-for-report.js';
 
@@ -14,6 +15,8 @@ const CATALOG_WAIT_MS = 2_000;
 const MAX_UNFURLS = 5;
 
 interface LinkSharedEvent {
+  /** Who shared the link. */
+  user?: string;
   channel?: string;
   message_ts?: string;
   unfurl_id?: string;
@@ -54,21 +57,15 @@ export function registerLinkUnfurls(app: App, deps: SlackDeps, links: EventLinks
       return undefined;
     });
     if (!snapshot) return;
-    const channel = shared.channel;
-    const showFigures = wanted.some((link) => snapshot.byId.has(link.eventId))
-      ? await unfurlMayShowFigures(
-          deps.unfurlFigures,
-          () => (isConversationId(channel) ? deps.audience.of(channel, client) : undefined),
-          shared.is_bot_user_member,
-        )
-      : false;
+    const reader = wanted.some((link) => snapshot.byId.has(link.eventId))
+      ? await unfurlReader(deps, shared, client)
+      : undefined;
     const unfurls: Record<string, { blocks: Block[] }> = {};
     for (const link of wanted) {
       const found = snapshot.byId.get(link.eventId);
       if (!found) continue;
-      const report = showFigures
-        ? await reportAtHand(deps, found.id, { maxAgeMs: UNFURL_REPORT_MAX_AGE_MS })
-        : undefined;
+      const atHand = reader ? await reportAtHand(deps, found.id, { maxAgeMs: UNFURL_REPORT_MAX_AGE_MS }) : undefined;
+      const report = atHand && reader ? shownOrNone(atHand, reader, deps.figuresPolicy) : undefined;
       unfurls[link.url] = { blocks: eventUnfurlBlocks({ event: found, asOf: snapshot.asOf, report }) };
     }
     if (Object.keys(unfurls).length === 0) return;
@@ -84,4 +81,27 @@ export function registerLinkUnfurls(app: App, deps: SlackDeps, links: EventLinks
       log.warn('Could not unfurl event links', { error });
     }
   });
+}
+
+/**
+ * Who reads an unfurl's card: the conversation the link was shared in (once posted: a link still
+ * in the composer has none yet, so no figures) and the person who shared it. Undefined: no
+ * figures at all (UNFURL_FIGURES=off, or the bot is not in the conversation). `everywhere` is the
+ * operator's choice to share them in Slack Connect conversations too: it lifts only that.
+ */
+async function unfurlReader(
+  deps: SlackDeps,
+  shared: LinkSharedEvent,
+  client: webApi.WebClient,
+): Promise<Reader | undefined> {
+  const { channel } = shared;
+  if (deps.unfurlFigures === 'off' || shared.is_bot_user_member === false) return undefined;
+  if (!isConversationId(channel) || !shared.message_ts || !shared.user) return undefined;
+  const audience = await deps.audience.of(channel, client);
+  if (audience.kind === 'internal' && !audience.botIsMember) return undefined;
+  return {
+    room: roomOf(audience),
+    person: await deps.audience.person(shared.user, client),
+    chosenAnyway: deps.unfurlFigures === 'everywhere',
+  };
 }

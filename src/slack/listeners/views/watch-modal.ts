@@ -1,5 +1,6 @@
 import type { App } from '@slack/bolt';
 import { isUpcoming } from '../../../catalog/is-upcoming.js';
+import { type Shown, showFigures } from '../../../figures/may-show-figures.js';
 import type { Forecast } from '../../../forecast/forecast.js';
 import { warningMessage } from '../../../render/block-kit.js';
 import { eventLabel } from '../../../render/event-blocks.js';
@@ -13,6 +14,7 @@ import {
 import { type Mrkdwn, md } from '../../../render/mrkdwn.js';
 import { fetchingReportMessage, fetchingReportWords } from '../../../render/report-blocks.js';
 import { watchOutcomeMessage } from '../../../render/watch-blocks.js';
+import { withheldWords } from '../../../render/withheld-words.js';
 import { parseId } from '../../../ticketing/ids.js';
 import type { EventReport } from '../../../ticketing/schemas.js';
 import { setWatch } from '../../../watches/set-watch.js';
@@ -26,6 +28,7 @@ import { ackFirst } from '../../answers/ack-first.js';
 import { countSlackError } from '../../answers/slack-errors.js';
 import { userMessageFor } from '../../answers/user-message.js';
 import { sharedChannelWatchRefusal } from '../../deps/conversation-audience.js';
+import { privateReader } from '../../deps/figures-reader.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { decodeOrigin } from '../../modals/modal-openers.js';
 import { privateAnswer } from '../../modals/private-answer.js';
@@ -63,7 +66,12 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
     if (!event || event === 'unlisted') return;
     const personal = checked(state, 'personal').includes(PERSONAL_VALUE);
     /** Redraws the form (undefined when Slack refused: the person changed it meanwhile, their version stands). */
-    const redraw = (report: EventReport | undefined, note: Mrkdwn, hash: string | undefined, forecast?: Forecast) =>
+    const redraw = (
+      report: Shown<EventReport> | undefined,
+      note: Mrkdwn,
+      hash: string | undefined,
+      forecast?: Forecast,
+    ) =>
       client.views
         .update({
           view_id: view.id,
@@ -100,10 +108,17 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
         return;
       }
     }
+    // What is offered carries the report's figures (a revenue threshold near today's): only for
+    // someone the figures rule lets read them.
+    const gate = showFigures(report, await privateReader(deps.audience, body.user.id), deps.figuresPolicy);
+    if ('withheld' in gate) {
+      await redraw(undefined, md`${withheldWords(gate.withheld)} Type conditions below.`, hash);
+      return;
+    }
     // The forecast conditions are offered only where the event's sales history can answer them.
     const ahead = await deps.insights?.of(event.id, report).catch(() => undefined);
     await redraw(
-      report,
+      gate.shown,
       md`Offered from the event's latest report and sales history: only what they hold. More in the box below.`,
       hash,
       ahead?.forecast,

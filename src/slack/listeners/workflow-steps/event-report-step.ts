@@ -1,8 +1,14 @@
 import { eventLabel } from '../../../render/event-blocks.js';
 import { stepFailure } from '../../answers/finish-run.js';
 import { askForStepReport } from '../../reports/ask-for-report.js';
-import { REPORT_STEP_TITLE, runReportSurface, WORKFLOW_REQUESTER } from '../../reports/run-report.js';
-import { eventForStep, isProblem, textInput } from './step-inputs.js';
+import {
+  REPORT_STEP_TITLE,
+  runFigures,
+  runReportSurface,
+  WORKFLOW_REQUESTER,
+  withheldFromRun,
+} from '../../reports/run-report.js';
+import { conversationInput, eventForStep, isProblem, textInput, userContextId } from './step-inputs.js';
 import type { WorkflowStep } from './workflow-step.js';
 
 /**
@@ -16,6 +22,15 @@ export const eventReportStep: WorkflowStep = {
   async run(deps, run) {
     const event = await eventForStep(deps, textInput(run.inputs, 'event'));
     if (isProblem(event)) return stepFailure(event.problem);
+    // Figures only for a runner who may read them, in the conversation a later step posts them in:
+    // refused before the report is asked for (and asked again as it comes).
+    const who = {
+      runBy: userContextId(run.inputs.run_by),
+      postIn: conversationInput(run.inputs.post_in),
+    };
+    const figures = { audience: deps.audience, policy: deps.figuresPolicy };
+    const gate = await runFigures(figures, who, undefined);
+    if ('withheld' in gate) return stepFailure(withheldFromRun(gate.withheld));
     // Every report step counts against one limit of reports waiting (REPORT_STEPS_WAITING).
     const ask = {
       eventId: event.id,
@@ -23,8 +38,8 @@ export const eventReportStep: WorkflowStep = {
       userId: WORKFLOW_REQUESTER,
       requesterKind: 'step' as const,
     };
-    const where = { kind: 'workflow', executionId: run.executionId } as const;
-    await askForStepReport(deps, ask, runReportSurface(run.client, ask, where, run.log));
+    const where = { kind: 'workflow', executionId: run.executionId, ...who } as const;
+    await askForStepReport(deps, ask, runReportSurface(run.client, ask, where, run.log, figures));
     return { kind: 'handed-off' };
   },
 };

@@ -42,6 +42,11 @@ export function userContextId(value: unknown): string | undefined {
   return typeof value.id === 'string' && /^[UW][A-Z0-9]{2,}$/.test(value.id) ? value.id : undefined;
 }
 
+/** A `slack#/types/channel_id` input: a conversation id, else undefined. */
+export function conversationInput(value: unknown): string | undefined {
+  return typeof value === 'string' && /^[CGD][A-Z0-9]{2,}$/.test(value) ? value : undefined;
+}
+
 /** "as of 14:05 UTC": how old the event list is (a step's words may be read anywhere, so in UTC). */
 
 /**

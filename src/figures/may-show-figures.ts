@@ -1,0 +1,106 @@
+/**
+ * The one rule for who may read sales and revenue (docs/who-sees-figures.md). Figures (sold,
+ * capacity, revenue, promo codes and their redemptions, forecasts) go only where everyone who can
+ * read them belongs to the organization and is not a guest, unless an editor chose otherwise for
+ * that conversation; what is not known is not allowed.
+ *
+ * Structural, as `Mrkdwn` is for markup: every render function that prints figures takes them as
+ * `Shown<T>`, and `showFigures` below is the only way to make one. A new path that hands a render
+ * function a report it did not pass through here does not compile.
+ */
+
+declare const shown: unique symbol;
+
+/** Figures this rule let through for one reader and one place. */
+export type Shown<T> = T & { readonly [shown]: 'Shown' };
+
+/** Where a message with figures would be read. */
+export type Room =
+  /** Seen by the asking person alone: an ephemeral or private reply, their App Home, their DM with the bot. */
+  | { kind: 'private' }
+  /** A conversation of the organization alone. */
+  | { kind: 'internal' }
+  /** Shared with another organization (Slack Connect), or a DM or group DM with someone of one. */
+  | { kind: 'external' }
+  /** Slack could not say. */
+  | { kind: 'unknown'; reason: string };
+
+/** Who asked (a person's report, a click, their own watch); `none` for what no one person asked (a channel's card). */
+export type Person =
+  | { kind: 'member' }
+  /** `is_restricted` (multi-channel) or `is_ultra_restricted` (single-channel) guest. */
+  | { kind: 'guest' }
+  /** Of another organization, seen through Slack Connect (`is_stranger`, or another team). */
+  | { kind: 'stranger' }
+  | { kind: 'unknown'; reason: string }
+  | { kind: 'none' };
+
+/** What the operator chose (`FIGURES_FOR_GUESTS`). */
+export interface FiguresPolicy {
+  /** Guests of the workspace may read figures. @default false */
+  guestsMaySee: boolean;
+}
+
+export const DEFAULT_FIGURES_POLICY: FiguresPolicy = { guestsMaySee: false };
+
+/** Why figures were held back. */
+export type Withheld =
+  | { why: 'shared' }
+  | { why: 'guest' }
+  | { why: 'stranger' }
+  | { why: 'not-known'; reason: string; about: 'conversation' | 'person' };
+
+export interface Reader {
+  room: Room;
+  person: Person;
+  /**
+   * Someone who may change the watch or post chose to share the figures in this conversation
+   * anyway, after Slack said it is shared (a `sharedConfirmed` watch, a Post in channel click).
+   * It lifts only `shared`: never an unknown answer, a guest or a stranger.
+   */
+  chosenAnyway?: boolean | undefined;
+}
+
+/** The rule itself: undefined when the figures may go, else why not. */
+export function figuresWithheld(reader: Reader, policy: FiguresPolicy = DEFAULT_FIGURES_POLICY): Withheld | undefined {
+  switch (reader.person.kind) {
+    case 'guest':
+      if (!policy.guestsMaySee) return { why: 'guest' };
+      break;
+    case 'stranger':
+      return { why: 'stranger' };
+    case 'unknown':
+      return { why: 'not-known', reason: reader.person.reason, about: 'person' };
+    case 'member':
+    case 'none':
+      break;
+  }
+  switch (reader.room.kind) {
+    case 'private':
+    case 'internal':
+      return undefined;
+    case 'external':
+      return reader.chosenAnyway ? undefined : { why: 'shared' };
+    case 'unknown':
+      return { why: 'not-known', reason: reader.room.reason, about: 'conversation' };
+  }
+}
+
+/**
+ * The gate: `figures` as `Shown` when `reader` may read them, else why not. The only maker of
+ * `Shown` values.
+ */
+export function showFigures<T>(
+  figures: T,
+  reader: Reader,
+  policy: FiguresPolicy = DEFAULT_FIGURES_POLICY,
+): { shown: Shown<T> } | { withheld: Withheld } {
+  const withheld = figuresWithheld(reader, policy);
+  return withheld ? { withheld } : { shown: figures as Shown<T> };
+}
+
+/** `showFigures`, for callers that only render: the figures, or undefined with nothing shown. */
+export function shownOrNone<T>(figures: T, reader: Reader, policy?: FiguresPolicy): Shown<T> | undefined {
+  const gate = showFigures(figures, reader, policy);
+  return 'shown' in gate ? gate.shown : undefined;
+}

@@ -1,0 +1,19 @@
+import type { Withheld } from '../figures/may-show-figures.js';
+import { code, type Mrkdwn, md } from './mrkdwn.js';
+
+/**
+ * Why figures were held back, and what the reader can do, as the person who asked reads it
+ * (privately): the one wording of the figures rule's answers (docs/who-sees-figures.md).
+ */
+export function withheldWords(withheld: Withheld): Mrkdwn {
+  switch (withheld.why) {
+    case 'shared':
+      return md`This conversation is shared with another organization, so sales and revenue are not posted here. Ask for the report in a channel of your own organization, or add \`--me\` to a watch to follow it yourself.`;
+    case 'guest':
+      return md`Sales and revenue are not shown to guests of this workspace. Ask a member of the organization if you need the figures.`;
+    case 'stranger':
+      return md`Sales and revenue are shown only to people of the organization that runs these events.`;
+    case 'not-known':
+      return md`Slack could not say who can read ${withheld.about === 'person' ? md`this for you` : md`this conversation`} (${code(withheld.reason, 60)}), so its sales and revenue are held back. Try again in a minute.`;
+  }
+}

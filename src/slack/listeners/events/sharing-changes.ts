@@ -1,0 +1,40 @@
+import type { App } from '@slack/bolt';
+import type { SlackDeps } from '../../deps/slack-deps.js';
+
+/** The events that say who can read a conversation, or who a person is, changed. */
+export const SHARING_EVENTS = ['channel_shared', 'channel_unshared', 'member_joined_channel', 'user_change'] as const;
+
+/**
+ * Who reads a conversation changed (shared with another organization, unshared, someone joined):
+ * what was kept of it is forgotten, so the next figures ask Slack again, and its confirmations to
+ * share figures anyway end, pausing at once the watches whose figures may no longer go there. A
+ * person changed (made a guest, or a member): what was kept of them is forgotten.
+ */
+export function registerSharingChanges(app: App, deps: SlackDeps): void {
+  const reconsider = async (channel: unknown, why: string) => {
+    if (typeof channel !== 'string' || channel === '') return;
+    deps.audience.forget(channel);
+    const paused = await deps.watches?.reconsider(channel).catch((error: unknown) => {
+      deps.logger.warn('Could not reconsider the watches of a conversation whose readers changed', {
+        channel,
+        error,
+      });
+      return 0;
+    });
+    deps.logger.info('Who reads a conversation changed: its figures are asked about again', {
+      channel,
+      why,
+      watchesPaused: paused ?? 0,
+    });
+  };
+  app.event('channel_shared', async ({ event }) => reconsider(event.channel, 'shared'));
+  app.event('channel_unshared', async ({ event }) => reconsider(event.channel, 'unshared'));
+  app.event('member_joined_channel', async ({ event }) => {
+    if (typeof event.user === 'string') deps.audience.forgetPerson(event.user);
+    await reconsider(event.channel, 'joined');
+  });
+  app.event('user_change', async ({ event }) => {
+    const user = (event as { user?: { id?: unknown } }).user;
+    if (typeof user?.id === 'string') deps.audience.forgetPerson(user.id);
+  });
+}
