@@ -1,4 +1,7 @@
 import type { TicketingEvent } from '../ticketing/schemas.js';
+import { editDistance, typoDistance } from './did-you-mean.js';
+
+export { editDistance };
 
 /**
  * The most characters of search text a person may type (a command's words, the event picker's
@@ -38,33 +41,6 @@ function nameWords(event: TicketingEvent, name: string): string[] {
     wordsByEvent.set(event, words);
   }
   return words;
-}
-
-/** Edit distance with adjacent swaps (Damerau), stopping early past `max`. */
-export function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  const rows: number[][] = [];
-  for (let i = 0; i <= a.length; i += 1) {
-    const row: number[] = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j += 1) {
-      if (i === 0) {
-        row.push(j);
-        continue;
-      }
-      const previous = rows[i - 1] as number[];
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min((previous[j] as number) + 1, (row[j - 1] as number) + 1, (previous[j - 1] as number) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        value = Math.min(value, ((rows[i - 2] as number[])[j - 2] as number) + 1);
-      }
-      row.push(value);
-      best = Math.min(best, value);
-    }
-    rows.push(row);
-    if (i > 0 && best > max) return max + 1;
-  }
-  return (rows[a.length] as number[])[b.length] as number;
 }
 
 /** Typos tolerated by a word's length: none under 4 letters, one up to 7, two from 8. */
@@ -115,4 +91,77 @@ export function searchEvents(events: readonly TicketingEvent[], query: string): 
   return matches.sort(
     (a, b) => b.score - a.score || a.event.startsAtMs - b.event.startsAtMs || a.event.id.localeCompare(b.event.id),
   );
+}
+
+/** Most events a "did you mean" offers. */
+const MAX_CLOSE_EVENTS = 5;
+
+/**
+ * When words match no event: the events whose names come closest, for a "did you mean". A typed
+ * word is near a name's word when it is a prefix of it, when the typos its length forgives (one
+ * from three letters, two from seven: a little more than the search) separate them, or when it is
+ * two of the name's words run together. The events with the most typed words near their names are
+ * offered, nearest first, then soonest, and only when at least half of the words are near (one
+ * word of three is no guess). Pure, over the catalog in memory: no call.
+ */
+export function closeEvents(
+  events: readonly TicketingEvent[],
+  query: string,
+  max = MAX_CLOSE_EVENTS,
+): TicketingEvent[] {
+  if (searchTextProblem(query)) return [];
+  const typed = searchWords(query);
+  if (typed.length === 0) return [];
+  const needed = Math.ceil(typed.length / 2);
+  let best = needed;
+  let close: { event: TicketingEvent; typos: number }[] = [];
+  for (const event of events) {
+    if (!event.name) continue;
+    const words = nameWords(event, event.name);
+    const joined = joinedWords(event, words);
+    let near = 0;
+    let typos = 0;
+    for (const each of typed) {
+      const distance = nearness(each, words, joined);
+      if (distance === undefined) continue;
+      near += 1;
+      typos += distance;
+    }
+    if (near < best) continue;
+    if (near > best) {
+      best = near;
+      close = [];
+    }
+    close.push({ event, typos });
+  }
+  return close
+    .sort(
+      (a, b) => a.typos - b.typos || a.event.startsAtMs - b.event.startsAtMs || a.event.id.localeCompare(b.event.id),
+    )
+    .slice(0, max)
+    .map((each) => each.event);
+}
+
+/** Each two neighbouring words of a name run together (`jazznight`), worked out once per event record. */
+const joinedByEvent = new WeakMap<TicketingEvent, string[]>();
+function joinedWords(event: TicketingEvent, words: readonly string[]): string[] {
+  let joined = joinedByEvent.get(event);
+  if (!joined) {
+    joined = words.slice(1).map((word, index) => `${words[index]}${word}`);
+    joinedByEvent.set(event, joined);
+  }
+  return joined;
+}
+
+/** The fewest typos between a typed word and a name's words (or two of them run together), if any is near. */
+function nearness(typed: string, words: readonly string[], joined: readonly string[]): number | undefined {
+  let best: number | undefined;
+  for (const list of [words, joined]) {
+    for (const word of list) {
+      const distance = typed.length >= 3 && word.startsWith(typed) ? 0 : typoDistance(typed, word);
+      if (distance === 0) return 0;
+      if (distance !== undefined && (best === undefined || distance < best)) best = distance;
+    }
+  }
+  return best;
 }

@@ -2,7 +2,7 @@ import type { TicketingEvent } from '../ticketing/schemas.js';
 import { addDays, plainDateAt } from '../time/zoned.js';
 import { calendarDays, firstDayTouched } from './calendar-days.js';
 import type { CatalogSnapshot, EventCatalog, ReadOptions } from './event-catalog.js';
-import { searchEvents } from './event-search.js';
+import { closeEvents, searchEvents } from './event-search.js';
 import { isUpcoming } from './is-upcoming.js';
 
 /** An event named by its id (with or without prefix) or by words of its name. */
@@ -14,12 +14,16 @@ export const targetText = (target: EventTarget): string => ('id' in target ? tar
 export type Resolved =
   | { kind: 'found'; event: TicketingEvent; asOf: number }
   | { kind: 'choices'; events: TicketingEvent[]; asOf: number }
-  | { kind: 'none'; asOf: number };
+  /** `closest`: for words, the events whose names come closest (a "did you mean"), if any. */
+  | { kind: 'none'; asOf: number; closest?: TicketingEvent[] };
 
 /** Most events offered when words match several. */
 export const MAX_CHOICES = 10;
 
-/** One event for an id or for words: one match acts, several are choices, none says so. */
+/**
+ * One event for an id or for words: one match acts, several are choices, none says so (with the
+ * events whose names come closest to the words, from the same snapshot: no further call).
+ */
 export async function resolveEvent(
   catalog: EventCatalog,
   target: EventTarget,
@@ -32,7 +36,7 @@ export async function resolveEvent(
   const snapshot = await catalog.snapshot(options);
   const matches = searchEvents(snapshot.events, target.words);
   const [first, second] = matches;
-  if (!first) return { kind: 'none', asOf: snapshot.asOf };
+  if (!first) return { kind: 'none', asOf: snapshot.asOf, closest: closeEvents(snapshot.events, target.words) };
   // A clearly better match (all words exact) acts even when weaker ones exist.
   if (!second || first.score > second.score + 1) return { kind: 'found', event: first.event, asOf: snapshot.asOf };
   return { kind: 'choices', events: matches.slice(0, MAX_CHOICES).map((m) => m.event), asOf: snapshot.asOf };

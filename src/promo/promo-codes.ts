@@ -1,3 +1,4 @@
+import { didYouMean } from '../catalog/did-you-mean.js';
 import { findQuantityRow, quantityRows } from '../reports/report-figures.js';
 import { isTicketingError } from '../ticketing/errors.js';
 import { normaliseApiId, parseId } from '../ticketing/ids.js';
@@ -104,6 +105,36 @@ export async function resolvePromo(
   for (const code of [...quantityRows(fetched).map((row) => row.label), ...rememberedCodes.map((each) => each.code)])
     if (isPromoCode(code) && !codes.has(code.toLowerCase())) codes.set(code.toLowerCase(), code);
   return { kind: 'not-named', code: ref.code, known: [...codes.values()] };
+}
+
+/**
+ * The codes known for the event that a code typed was likely meant to be (`EARLYBRD` for
+ * `EARLYBIRD`), when no report at hand and no remembered code is that code: a "did you mean"
+ * answered with no report call. Only codes a report named with an id (at hand, or remembered from
+ * earlier reports), and only those with the same digits (`SUMMER26` is another code than
+ * `SUMMER25`, not a typo of it). Empty for an id, for a code that is known (any case) or near
+ * none; never throws (what cannot be read offers nothing, and the lookup goes on as before).
+ */
+export async function closeKnownCodes(
+  sources: Pick<PromoCodeSources, 'known' | 'reportAtHand'>,
+  eventId: string,
+  ref: PromoRef,
+): Promise<string[]> {
+  if (!('code' in ref)) return [];
+  const atHand = await sources.reportAtHand(eventId).catch(() => undefined);
+  if (atHand && findQuantityRow(atHand, ref.code)) return [];
+  const remembered = await Promise.resolve()
+    .then(() => sources.known?.codes(eventId))
+    .catch(() => undefined);
+  const codes = [
+    ...(atHand ? quantityRows(atHand).flatMap((row) => (row.id === undefined ? [] : [row.label])) : []),
+    ...(remembered ?? []).map((each) => each.code),
+  ].filter(isPromoCode);
+  const digits = (text: string) => text.replace(/\D/g, '');
+  return didYouMean(
+    ref.code,
+    codes.filter((each) => digits(each) === digits(ref.code)),
+  );
 }
 
 /** The report's row for a promo id (ids compared as the API's opaque ids, prefix or not). */

@@ -1,3 +1,4 @@
+import { didYouMean } from '../../../catalog/did-you-mean.js';
 import { searchTextProblem } from '../../../catalog/event-search.js';
 import { type EventTarget, type ListFilter, parseDayRange } from '../../../catalog/find-events.js';
 import {
@@ -9,10 +10,10 @@ import {
 } from '../../../digest/subscription.js';
 import { type PromoRef, parsePromoRef } from '../../../promo/promo-codes.js';
 import { USAGE } from '../../../render/command-syntax.js';
-import { clip, type Mrkdwn, md } from '../../../render/mrkdwn.js';
+import { clip, code, escapeText, joinMrkdwn, type Mrkdwn, md } from '../../../render/mrkdwn.js';
 import { isTicketingError } from '../../../ticketing/errors.js';
 import { parseId } from '../../../ticketing/ids.js';
-import { parsePromoQuantity } from '../../../ticketing/promo-quantity.js';
+import { MAX_PROMO_QUANTITY, parsePromoQuantity } from '../../../ticketing/promo-quantity.js';
 import { isValidTimeZone } from '../../../time/zoned.js';
 
 export type EventsCommand =
@@ -101,18 +102,26 @@ export function parseEventsCommand(text: string): EventsCommand {
       return searchText(args.join(' '), USAGE.find) ?? { kind: 'find', words: args.join(' ') };
     case 'promo': {
       if (args.length === 0) return { kind: 'promo-modal' };
+      const missing = missingQuantity(args);
+      if (missing) return missing;
       // The event's name may be several words: the last two are the code and the quantity.
-      if (args.length < 3)
+      if (args.length < 3) {
+        const example = promoExample(args);
         return invalid(
-          md`\`promo\` takes an event (its id or name), a promo code (or its id) and a quantity.`,
+          md`\`promo\` takes an event (its id or name), a promo code (or its id) and a quantity${example ? md`, e.g. ${example}` : md``}.`,
           USAGE.promo,
         );
+      }
       const promoText = args[args.length - 2] as string;
       const promo = parsePromoRef(promoText);
       if ('problem' in promo) return invalid(md`${clip(promo.problem, 200)} (got ${shown(promoText)}).`, USAGE.promo);
       const raw = args[args.length - 1] as string;
       const quantity = parsePromoQuantity(raw);
-      if ('problem' in quantity) return invalid(md`${clip(quantity.problem, 300)} (got ${shown(raw)})`, USAGE.promo);
+      if ('problem' in quantity)
+        return invalid(
+          md`${clip(quantity.problem, 300)} (got ${shown(raw)}). Type it after the code, e.g. ${typeThis(['promo', ...args.slice(0, -1), EXAMPLE_QUANTITY])}.`,
+          USAGE.promo,
+        );
       return withTarget(args.slice(0, -2), USAGE.promo, (target) => ({
         kind: 'promo',
         target,
@@ -135,12 +144,93 @@ export function parseEventsCommand(text: string): EventsCommand {
       return { kind: 'watches', personal };
     }
     default:
-      return invalid(
-        md`Unknown subcommand ${shown(sub)}.`,
-        md`/events [list | show | find | report | promo | digest | watch | unwatch | watches | help]`,
-      );
+      return unknownSubcommand(sub, args);
   }
 }
+
+/** What can follow `/events`, as the parser reads it; each with the usage quoted under a mistake. */
+const SUBCOMMANDS = {
+  list: USAGE.list,
+  upcoming: USAGE.list,
+  show: USAGE.show,
+  find: USAGE.find,
+  report: USAGE.report,
+  promo: USAGE.promo,
+  digest: USAGE.digest,
+  watch: USAGE.watch,
+  unwatch: USAGE.unwatch,
+  watches: USAGE.watches,
+  help: USAGE.help,
+} as const satisfies Record<string, Mrkdwn>;
+
+/** Every subcommand, for a word that is none of them. */
+const ALL_SUBCOMMANDS = md`/events [list | show | find | report | promo | digest | watch | unwatch | watches | help]`;
+
+/** The quantity shown in an example of what to type, where the person gave none. */
+const EXAMPLE_QUANTITY = '100';
+
+/** A command to type, as inline code: `/events` and the words given (placeholders shown as typed). */
+function typeThis(words: readonly string[]): Mrkdwn {
+  return code(['/events', ...words].join(' '), 300);
+}
+
+/** "`/events a ...` or `/events b ...`": each close word with the rest of what was typed. */
+function alternatives(words: readonly string[], rest: readonly string[]): Mrkdwn {
+  return joinMrkdwn(
+    words.map((word) => typeThis([word, ...rest])),
+    md` or `,
+  );
+}
+
+/** A first word that is no subcommand: the one it was likely meant to be, with the whole command to type. */
+function unknownSubcommand(sub: string, args: readonly string[]): EventsCommand {
+  const close = didYouMean(sub, Object.keys(SUBCOMMANDS));
+  const [only] = close;
+  if (!only) return invalid(md`Unknown subcommand ${shown(sub)}.`, ALL_SUBCOMMANDS);
+  const usage = close.length === 1 ? SUBCOMMANDS[only as keyof typeof SUBCOMMANDS] : ALL_SUBCOMMANDS;
+  return invalid(md`Unknown subcommand ${shown(sub)}. Did you mean ${alternatives(close, args)}?`, usage);
+}
+
+/**
+ * `promo <event> <code>` with the quantity left out: the last word is a code (or a promo id)
+ * rather than a quantity that is not a number. It is when it is a promo id; or the second of two
+ * words; or it follows words of a name (after a lone event id, or after a word written like a
+ * code, in capitals or with digits, it is a quantity mistyped).
+ */
+function missingQuantity(args: readonly string[]): EventsCommand | undefined {
+  const last = args[args.length - 1] as string;
+  if (/^\d+$/.test(last)) return undefined;
+  const ref = parsePromoRef(last);
+  if ('problem' in ref) return undefined;
+  const before = args[args.length - 2];
+  const isCode =
+    'id' in ref ||
+    args.length === 2 ||
+    (before !== undefined &&
+      !ID_LIKE.test(args[0] as string) &&
+      !('id' in parsePromoRef(before)) &&
+      !writtenLikeCode(before));
+  if (!isCode) return undefined;
+  return invalid(
+    md`The quantity is missing: it comes after the promo code, a whole number from 0 to ${escapeText(MAX_PROMO_QUANTITY.toLocaleString('en-US'))}. Type e.g. ${typeThis(['promo', ...args, EXAMPLE_QUANTITY])}.`,
+    USAGE.promo,
+  );
+}
+
+/** `promo` with one or two words: what to type with the code (and the quantity) in their places. */
+function promoExample(args: readonly string[]): Mrkdwn | undefined {
+  const [first, second] = args;
+  if (first === undefined) return undefined;
+  const isQuantity = (word: string) => /^\d+$/.test(word);
+  if (second === undefined)
+    return isQuantity(first)
+      ? typeThis(['promo', '<event>', '<code>', first])
+      : typeThis(['promo', first, '<code>', '<quantity>']);
+  return isQuantity(second) ? typeThis(['promo', first, '<code>', second]) : undefined;
+}
+
+/** Written as promo codes are (EARLYBIRD, SUMMER25), not as words of a name (night). */
+const writtenLikeCode = (word: string) => /\d/.test(word) || (/[A-Z]/.test(word) && word === word.toUpperCase());
 
 /** Takes a flag out of the words, wherever it is. */
 function takeFlag(args: readonly string[], flag: string): { rest: string[]; personal: boolean } {
@@ -211,10 +301,22 @@ function parseDigest(args: readonly string[]): EventsCommand {
       return only('digest-status');
     case 'now':
       return only('digest-now');
-    default:
-      return invalid(md`Unknown digest action ${shown(action)}.`, USAGE.digest);
+    default: {
+      const close = didYouMean(action, DIGEST_ACTIONS);
+      const flags = [...(personal ? ['--me'] : []), ...(sales ? ['--sales'] : [])];
+      const meant = close.map((each) => `digest ${each}`);
+      return invalid(
+        close.length > 0
+          ? md`Unknown digest action ${shown(action)}. Did you mean ${alternatives(meant, [...rest, ...flags])}?`
+          : md`Unknown digest action ${shown(action)}.`,
+        USAGE.digest,
+      );
+    }
   }
 }
+
+/** What can follow `digest`. */
+const DIGEST_ACTIONS = ['on', 'off', 'status', 'now'];
 
 const CADENCES = ['daily', 'weekly'] as const;
 const cadenceOf = (arg: string) => CADENCES.find((cadence) => cadence === arg.toLowerCase());

@@ -1,14 +1,18 @@
 import type { RespondFn } from '@slack/bolt';
-import { searchEvents } from '../../../catalog/event-search.js';
+import { closeEvents, searchEvents } from '../../../catalog/event-search.js';
 import { MAX_CHOICES } from '../../../catalog/find-events.js';
 import { isUpcoming } from '../../../catalog/is-upcoming.js';
 import { warningMessage } from '../../../render/block-kit.js';
-import { eventChoicesMessage, noEventMessage } from '../../../render/event-blocks.js';
+import { eventChoicesMessage } from '../../../render/event-blocks.js';
 import { respondPrivately } from '../../answers/respond-safely.js';
 import { userMessageFor } from '../../answers/user-message.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
+import { nameOrId, noEventAnswer } from './no-event-answer.js';
 
-/** `/events find <words>`: how many match in all, upcoming ones first, each with a Show button, privately. */
+/**
+ * `/events find <words>`: how many match in all, upcoming ones first, each with a Show button, or
+ * with none the closest names ("did you mean"), privately.
+ */
 export async function handleFindCommand(deps: SlackDeps, respond: RespondFn, words: string): Promise<void> {
   try {
     const snapshot = await deps.catalog.snapshot(deps.interactive());
@@ -20,10 +24,12 @@ export async function handleFindCommand(deps: SlackDeps, respond: RespondFn, wor
     const matches = ordered.slice(0, MAX_CHOICES);
     const message =
       matches.length === 0
-        ? noEventMessage({
-            target: words,
+        ? noEventAnswer(deps, {
+            query: words,
             asOf: snapshot.asOf,
-            refreshPeriodMs: deps.catalog.periodMs,
+            closest: closeEvents(snapshot.events, words),
+            action: 'show',
+            typed: (event) => `find ${nameOrId(event)}`,
           })
         : eventChoicesMessage({
             events: matches,

@@ -1,14 +1,23 @@
 import type { webApi } from '@slack/bolt';
 import { type EventTarget, resolveEvent, targetText } from '../../../catalog/find-events.js';
 import { proposePromoChange } from '../../../promo/promo-changes.js';
-import type { PromoRef } from '../../../promo/promo-codes.js';
-import { warningMessage } from '../../../render/block-kit.js';
-import { eventChoicesMessage, noEventMessage } from '../../../render/event-blocks.js';
+import { closeKnownCodes, type PromoRef } from '../../../promo/promo-codes.js';
+import { type SlackMessage, warningMessage } from '../../../render/block-kit.js';
+import { eventChoicesMessage } from '../../../render/event-blocks.js';
+import { code, joinMrkdwn, md } from '../../../render/mrkdwn.js';
 import { confirmationRefusedMessage } from '../../../render/promo-blocks.js';
+import type { TicketingEvent } from '../../../ticketing/schemas.js';
 import { userMessageFor } from '../../answers/user-message.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
-import { type PromoReply, promoDeps, promoTargetFor, proposalMessage } from '../../domain-sides/promo-context.js';
+import {
+  type PromoReply,
+  promoCodeSources,
+  promoDeps,
+  promoTargetFor,
+  proposalMessage,
+} from '../../domain-sides/promo-context.js';
 import { commandFor } from './command-parser.js';
+import { nameOrId, noEventAnswer } from './no-event-answer.js';
 
 export interface PromoRequest {
   userId: string;
@@ -45,17 +54,26 @@ export async function requestPromoChange(
     return;
   }
   const query = targetText(request.target);
+  const asked = { kind: 'promo', target: request.target, promo: request.promo, quantity: request.quantity } as const;
+  const action = { verb: 'Choose', command: (eventId: string) => commandFor(asked, eventId) };
   if (resolved.kind === 'none') {
-    await reply.answer(noEventMessage({ target: query, asOf: resolved.asOf, refreshPeriodMs: deps.catalog.periodMs }));
+    const typed = (event: TicketingEvent) => commandFor(asked, nameOrId(event));
+    await reply.answer(noEventAnswer(deps, { query, asOf: resolved.asOf, closest: resolved.closest, action, typed }));
     return;
   }
   if (resolved.kind === 'choices') {
-    const asked = { kind: 'promo', target: request.target, promo: request.promo, quantity: request.quantity } as const;
-    const action = { verb: 'Choose', command: (eventId: string) => commandFor(asked, eventId) };
     await reply.answer(eventChoicesMessage({ events: resolved.events, query, action, asOf: resolved.asOf }));
     return;
   }
   const { event } = resolved;
+  // A code close to one known for the event (EARLYBRD): asked at once, not looked up in a report.
+  const close = await closeKnownCodes(promoCodeSources(deps, request.userId), event.id, request.promo);
+  if ('code' in request.promo && close.length > 0) {
+    await reply.answer(
+      codeDidYouMean(request.promo.code, close, (each) => commandFor({ ...asked, promo: { code: each } }, query)),
+    );
+    return;
+  }
   const target = await promoTargetFor(deps, reply, event.id, request.promo, request.userId);
   if (!target) return;
   const result = await proposePromoChange(promo, {
@@ -68,4 +86,19 @@ export async function requestPromoChange(
     previousQuantity: target.previousQuantity,
   });
   await reply.answer(proposalMessage(deps, result, event.id), { confirmation: result.kind === 'confirm' });
+}
+
+/**
+ * A code that is none of the event's known codes but close to some: "did you mean", with the
+ * command to type (`typed`: the command after `/events` with a code in place); nothing changed.
+ */
+function codeDidYouMean(typed: string, close: readonly string[], command: (code: string) => string): SlackMessage {
+  const codes = joinMrkdwn(
+    close.map((each) => code(each, 64)),
+    md` or `,
+  );
+  const [first = typed] = close;
+  return warningMessage(
+    md`No code ${code(typed, 64)}; did you mean ${codes}? Type ${code(`/events ${command(first)}`, 300)}. Nothing was changed. (A code added since the event's last report is not known yet: give its id, \`promo_…\`, instead.)`,
+  );
 }

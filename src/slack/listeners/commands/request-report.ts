@@ -1,12 +1,13 @@
 import type { RespondFn, webApi } from '@slack/bolt';
 import { type EventTarget, resolveEvent, targetText } from '../../../catalog/find-events.js';
 import { warningMessage } from '../../../render/block-kit.js';
-import { eventChoicesMessage, eventLabel, noEventMessage } from '../../../render/event-blocks.js';
+import { eventChoicesMessage, eventLabel } from '../../../render/event-blocks.js';
 import { respondPrivately } from '../../answers/respond-safely.js';
 import { userMessageFor } from '../../answers/user-message.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { askForReport } from '../../reports/ask-for-report.js';
 import { commandFor } from './command-parser.js';
+import { nameOrId, noEventAnswer } from './no-event-answer.js';
 
 export interface ReportCommand {
   respond: RespondFn;
@@ -30,19 +31,22 @@ export async function handleReportCommand(deps: SlackDeps, request: ReportComman
   const query = targetText(request.target);
   if (resolved.kind === 'found') {
     await askForReport(deps, { ...request, eventId: resolved.event.id, label: eventLabel(resolved.event) });
-  } else if (resolved.kind === 'choices') {
-    // Each button finishes this command with its event, in the channel of the click, for whoever clicks it.
-    const action = {
-      verb: 'Report',
-      command: (eventId: string) => commandFor({ kind: 'report', target: request.target }, eventId),
-    };
-    const message = eventChoicesMessage({ events: resolved.events, query, action, asOf: resolved.asOf });
-    await respondPrivately(request.respond, message, deps.logger);
-  } else {
-    await respondPrivately(
-      request.respond,
-      noEventMessage({ target: query, asOf: resolved.asOf, refreshPeriodMs: deps.catalog.periodMs }),
-      deps.logger,
-    );
+    return;
   }
+  // Each button finishes this command with its event, in the channel of the click, for whoever clicks it.
+  const action = {
+    verb: 'Report',
+    command: (eventId: string) => commandFor({ kind: 'report', target: request.target }, eventId),
+  };
+  const message =
+    resolved.kind === 'choices'
+      ? eventChoicesMessage({ events: resolved.events, query, action, asOf: resolved.asOf })
+      : noEventAnswer(deps, {
+          query,
+          asOf: resolved.asOf,
+          closest: resolved.closest,
+          action,
+          typed: (event) => `report ${nameOrId(event)}`,
+        });
+  await respondPrivately(request.respond, message, deps.logger);
 }

@@ -1,10 +1,11 @@
 import type { RespondArguments, RespondFn, webApi } from '@slack/bolt';
 import { type EventTarget, resolveEvent, targetText } from '../../../catalog/find-events.js';
 import { warningMessage } from '../../../render/block-kit.js';
-import { eventCardMessage, eventChoicesMessage, noEventMessage } from '../../../render/event-blocks.js';
+import { eventCardMessage, eventChoicesMessage } from '../../../render/event-blocks.js';
 import { respondPrivately } from '../../answers/respond-safely.js';
 import { userMessageFor } from '../../answers/user-message.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
+import { nameOrId, noEventAnswer } from './no-event-answer.js';
 
 /** Who reads a card: a promo editor's has a Promo button. */
 export interface CardReader {
@@ -12,7 +13,7 @@ export interface CardReader {
   client: webApi.WebClient;
 }
 
-/** `/events show <id or words>`: the card of the one event meant, or a choice, or "none", privately. */
+/** `/events show <id or words>`: the card of the one event meant, or a choice, or "none" (with a "did you mean"), privately. */
 export async function showEvent(
   deps: SlackDeps,
   respond: RespondFn,
@@ -36,10 +37,12 @@ export async function showEvent(
               action: 'show',
               asOf: resolved.asOf,
             })
-          : noEventMessage({
-              target: targetText(target),
+          : noEventAnswer(deps, {
+              query: targetText(target),
               asOf: resolved.asOf,
-              refreshPeriodMs: deps.catalog.periodMs,
+              closest: resolved.closest,
+              action: 'show',
+              typed: (event) => `show ${nameOrId(event)}`,
             });
     await respondPrivately(respond, message, deps.logger, extra);
   } catch (error) {

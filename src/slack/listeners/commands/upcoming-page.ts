@@ -1,4 +1,5 @@
 import type { RespondFn, webApi } from '@slack/bolt';
+import { closeEvents } from '../../../catalog/event-search.js';
 import {
   DAY_RANGES,
   type DayRange,
@@ -8,11 +9,13 @@ import {
 } from '../../../catalog/find-events.js';
 import { warningMessage } from '../../../render/block-kit.js';
 import { asOfLine, eventListMessage, searchedForNote } from '../../../render/event-blocks.js';
-import { clip, md } from '../../../render/mrkdwn.js';
+import { clip, code, joinMrkdwn, type Mrkdwn, md } from '../../../render/mrkdwn.js';
+import type { TicketingEvent } from '../../../ticketing/schemas.js';
 import { respondPrivately } from '../../answers/respond-safely.js';
 import { userMessageFor } from '../../answers/user-message.js';
 import { personZone } from '../../deps/person-zone.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
+import { nameOrId } from './no-event-answer.js';
 
 /** What the Next button carries: where the next page starts, named for whoever reads it later. */
 export interface ListPosition {
@@ -44,6 +47,22 @@ export function decodePosition(text: string): ListPosition | undefined {
   }
 }
 
+/** Most names an empty list offers instead. */
+const MAX_NAMES = 3;
+
+/** An empty list whose words are close to upcoming events' names: "did you mean", with the list to type. */
+function didYouMeanList(closest: readonly TicketingEvent[], range: DayRange | undefined): Mrkdwn {
+  const names = [...new Set(closest.flatMap((event) => (event.name ? [event.name] : [])))].slice(0, MAX_NAMES);
+  const [first] = closest;
+  const typed = first
+    ? md` Type ${code(['/events list', ...(range ? [range] : []), nameOrId(first)].join(' '), 300)}.`
+    : md``;
+  return md`No upcoming events match. Did you mean ${joinMrkdwn(
+    names.map((name) => code(name, 120)),
+    md` or `,
+  )}?${typed}`;
+}
+
 const RANGE_TITLES: Record<DayRange, string> = { today: 'today', tomorrow: 'tomorrow', week: 'this week' };
 
 /**
@@ -68,9 +87,14 @@ export async function showUpcomingPage(
     const what = position.range ? md`Upcoming events ${clip(RANGE_TITLES[position.range], 20)}` : md`Upcoming events`;
     const title = position.words ? md`${what} matching "${clip(position.words, 60)}"` : what;
     const promo = pageEvents.length > 0 && (await deps.editors.allows(slack.userId, slack.client).catch(() => false));
+    const closest =
+      events.length === 0 && position.words
+        ? closeEvents(upcomingEvents(snapshot, { range: position.range }, zone, deps.clock.now()), position.words)
+        : [];
     const message = eventListMessage({
       title: position.page === 1 ? title : md`${title} (page ${position.page})`,
       events: pageEvents,
+      ...(closest.length > 0 ? { emptyText: didYouMeanList(closest, position.range) } : {}),
       promo,
       nextValue: next ? encodePosition(next) : undefined,
       page: position.page,

@@ -4,7 +4,7 @@ import { resolveEvent, targetText } from '../../../catalog/find-events.js';
 import { shownOrNone } from '../../../figures/may-show-figures.js';
 import { plainMessage, warningMessage } from '../../../render/block-kit.js';
 import { USAGE } from '../../../render/command-syntax.js';
-import { eventChoicesMessage, eventLabel, noEventMessage } from '../../../render/event-blocks.js';
+import { eventChoicesMessage, eventLabel } from '../../../render/event-blocks.js';
 import { usageMessage } from '../../../render/help-blocks.js';
 import { clip, code, md } from '../../../render/mrkdwn.js';
 import { fetchingReportMessage } from '../../../render/report-blocks.js';
@@ -17,6 +17,7 @@ import { privateReader } from '../../deps/figures-reader.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { setWatchDeps, watchNotSet } from '../../reports/watch-report.js';
 import { commandFor, type EventsCommand, type FinishableCommand } from './command-parser.js';
+import { nameOrId, noEventAnswer } from './no-event-answer.js';
 
 type WatchCommand = Extract<EventsCommand, { kind: 'watch' | 'unwatch' | 'watches' }>;
 
@@ -38,6 +39,10 @@ const finishing = (command: FinishableCommand, verb: string) => ({
   command: (eventId: string) => commandFor(command, eventId),
 });
 
+/** The command to type again with an event's name in place of the words that found none. */
+const typedFor = (command: FinishableCommand) => (event: TicketingEvent) =>
+  commandFor(command, nameOrId(event, { colonEnds: true }));
+
 /**
  * The one event a target names, or undefined once the person has been told why not (several: a
  * choice whose buttons finish the command with the event picked).
@@ -54,7 +59,13 @@ async function oneEvent(
   const message =
     resolved.kind === 'choices'
       ? eventChoicesMessage({ events: resolved.events, query, action, asOf: resolved.asOf })
-      : noEventMessage({ target: query, asOf: resolved.asOf, refreshPeriodMs: deps.catalog.periodMs });
+      : noEventAnswer(deps, {
+          query,
+          asOf: resolved.asOf,
+          closest: resolved.closest,
+          action,
+          typed: typedFor(command),
+        });
   await respondPrivately(respond, message, deps.logger);
   return undefined;
 }
@@ -74,7 +85,13 @@ async function eventToUnwatch(
   if (resolved.kind === 'found') return resolved.event;
   const query = targetText(command.target);
   if (resolved.kind === 'none') {
-    const none = noEventMessage({ target: query, asOf: resolved.asOf, refreshPeriodMs: deps.catalog.periodMs });
+    const none = noEventAnswer(deps, {
+      query,
+      asOf: resolved.asOf,
+      closest: resolved.closest,
+      action: finishing(command, 'Unwatch'),
+      typed: typedFor(command),
+    });
     await respondPrivately(context.respond, none, deps.logger);
     return undefined;
   }
