@@ -162,7 +162,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
     const { shared } = store;
     const service = closers.keep(await ticketingService(config, logger, options.simulatorByDefault));
     const work = new WorkTracker();
-    const activity = new ActivityStore(store.keyValue);
+    const activity = new ActivityStore(store.keyValue, { keep: config.promoAuditKeep });
     // Every report read names promo codes with their ids: remembered, so a code needs no report later.
     const promoCodes = new KnownPromoCodes({ store: store.keyValue, clock, logger });
     const rememberCodes = (eventId: string, report: EventReport) => {

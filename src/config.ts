@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { eventLinks } from './catalog/event-links.js';
 import type { FiguresPolicy } from './figures/may-show-figures.js';
 import { LOG_LEVELS } from './logger.js';
+import { type AuditKeep, DEFAULT_AUDIT_KEEP } from './store/activity-store.js';
 import { parseRedisUrl, RedisUrlError } from './store/redis-url.js';
 
 import { parseRateLimit, type RateLimitSpec } from './ticketing/rate-limit.js';
@@ -115,6 +116,21 @@ const schema = z.object({
   REPORT_STEPS_WAITING: countAtLeastOne(DEFAULT_WAITING_LIMITS.steps),
   WATCH_SLOT_EVERY_WINDOWS: countAtLeastOne(DEFAULT_WATCH_SLOT_EVERY_WINDOWS),
   WATCHES_PER_PERSON: countAtLeastOne(MAX_WATCHES_PER_PERSON),
+  // How long promo changes stay in the audit: at least this many days (90d), or the newest N.
+  PROMO_AUDIT_KEEP: z.preprocess(
+    empty,
+    z
+      .string()
+      .trim()
+      .transform((text, ctx): AuditKeep => {
+        const days = /^(\d+)d$/.exec(text);
+        if (days && Number(days[1]) >= 1) return { days: Number(days[1]) };
+        if (/^\d+$/.test(text) && Number(text) >= 1) return { count: Number(text) };
+        ctx.addIssue({ code: 'custom', message: `expected days such as "90d" or a count such as 5000, got "${text}"` });
+        return z.NEVER;
+      })
+      .default(DEFAULT_AUDIT_KEEP),
+  ),
   DIGEST_GRACE: z.preprocess(empty, duration('2h').default(2 * 3_600_000)),
   // At least a second: a job lock shorter than that expires before BullMQ renews it (a report
   // fetched several times) or is refused by its scripts.
@@ -323,6 +339,8 @@ export interface Config {
   watchMinIntervalMs: number;
   /** Most active watches one person sets up, in all conversations (each watched event stretches everyone's checks). @default 20 */
   watchesPerPerson: number;
+  /** How long promo changes stay in the audit (`PROMO_AUDIT_KEEP`). @default 90 days */
+  promoAuditKeep: AuditKeep;
   /** The public event page template (`{id}`): its links unfold into event cards. */
   eventPageUrl: string | undefined;
   /** The HTTP receiver's port (it serves /healthz, /readyz and /metrics too); in the local sandbox, the page's. */
@@ -394,6 +412,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     reportJobLockMs: e.REPORT_JOB_LOCK,
     watchMinIntervalMs: e.WATCH_MIN_INTERVAL,
     watchesPerPerson: e.WATCHES_PER_PERSON,
+    promoAuditKeep: e.PROMO_AUDIT_KEEP,
     eventPageUrl: e.EVENT_PAGE_URL,
     port: e.PORT,
     host: e.HOST,

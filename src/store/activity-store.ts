@@ -50,7 +50,17 @@ export interface RecentActivity {
 }
 
 const PER_USER = 20;
-const AUDIT = 1_000;
+/** Refusals kept (a loop of them must never push a real change out: they are kept apart). */
+const REFUSALS = 1_000;
+
+/** How long the promo changes are kept (`PROMO_AUDIT_KEEP`): at least this long, or the newest `count`. */
+export type AuditKeep = { days: number } | { count: number };
+
+export const DEFAULT_AUDIT_KEEP: AuditKeep = { days: 90 };
+
+/** Changes kept however old, so a quiet organization still sees its last ones. */
+const AT_LEAST = 1_000;
+const DAY_MS = 86_400_000;
 
 /**
  * Audit trail and per-user history. Each list is updated with the store's read-modify-write of
@@ -59,14 +69,33 @@ const AUDIT = 1_000;
  */
 export class ActivityStore {
   readonly #store: KeyValueStore;
+  readonly #keep: AuditKeep;
 
-  constructor(store: KeyValueStore) {
+  constructor(store: KeyValueStore, options: { keep?: AuditKeep } = {}) {
     this.#store = store;
+    this.#keep = options.keep ?? DEFAULT_AUDIT_KEEP;
   }
 
+  /**
+   * Audits a promo change. Changes (updated, failed, unknown) are kept for `PROMO_AUDIT_KEEP`;
+   * refusals (not an editor, a confirmation expired) apart, the newest 1,000: someone running a
+   * workflow in a loop pushes out only their own refusals, never a change that was made.
+   */
   async recordPromoChange(record: PromoChangeRecord): Promise<void> {
-    await this.#append('audit:promo', record, AUDIT);
+    if (record.outcome === 'refused') await this.#append('audit:promo-refusals', record, REFUSALS);
+    else
+      await this.#store.update<PromoChangeRecord[]>('audit:promo', (list) =>
+        this.#kept([record, ...(Array.isArray(list) ? list : [])]),
+      );
     await this.#append(`user:${record.userId}:promo`, record, PER_USER);
+  }
+
+  /** The changes to keep, newest first: by count, or those younger than the days (and at least the newest 1,000). */
+  #kept(list: PromoChangeRecord[]): PromoChangeRecord[] {
+    const keep = this.#keep;
+    if ('count' in keep) return list.slice(0, keep.count);
+    const newest = Date.parse(list[0]?.at ?? '');
+    return list.filter((record, i) => i < AT_LEAST || !(newest - Date.parse(record.at) > keep.days * DAY_MS));
   }
 
   async recordReport(record: ReportRecord): Promise<void> {
@@ -82,9 +111,18 @@ export class ActivityStore {
     return { reports, promoChanges };
   }
 
-  /** Every promo change, newest first (the latest 1000). */
-  promoAudit(): Promise<PromoChangeRecord[]> {
-    return this.#list<PromoChangeRecord>('audit:promo');
+  /** Every promo change and refusal kept, newest first. */
+  async promoAudit(): Promise<PromoChangeRecord[]> {
+    const [changes, refusals] = await Promise.all([
+      this.#list<PromoChangeRecord>('audit:promo'),
+      this.#list<PromoChangeRecord>('audit:promo-refusals'),
+    ]);
+    // Records of one instant: refusals first (a confirmation refused as used follows its change),
+    // each list in the order it was kept in.
+    return [...refusals, ...changes]
+      .map((record, i) => ({ record, i, at: Date.parse(record.at) || 0 }))
+      .sort((a, b) => b.at - a.at || a.i - b.i)
+      .map(({ record }) => record);
   }
 
   async #list<T>(key: string): Promise<T[]> {

@@ -44,6 +44,18 @@ function respondVia(responseUrl: string): RespondFn {
   }) as unknown as RespondFn;
 }
 
+/**
+ * Whether a response URL is Slack's: https://hooks.slack.com/..., or on the Web API's own origin
+ * when SLACK_API_URL points elsewhere (a local sandbox, the tests' fake Slack).
+ */
+export function isSlackHook(url: string, slackApiUrl: string | undefined): boolean {
+  if (!URL.canParse(url)) return false;
+  const parsed = new URL(url);
+  if (parsed.protocol === 'https:' && parsed.hostname === 'hooks.slack.com' && parsed.port === '') return true;
+  const api = slackApiUrl && URL.canParse(slackApiUrl) ? new URL(slackApiUrl) : undefined;
+  return api !== undefined && api.hostname !== 'slack.com' && parsed.origin === api.origin;
+}
+
 /** A direct message in place of a response URL. */
 function respondByDm(client: webApi.WebClient, userId: string): RespondFn {
   return (async (message: { text?: string; blocks?: unknown[] }) => {
@@ -84,7 +96,12 @@ export class ReportMessage {
       const none = (() => Promise.reject(new Error('no private answer for a channel message'))) as unknown as RespondFn;
       return new ReportMessage(client, none, log, where, where);
     }
-    const respond = where.responseUrl ? respondVia(where.responseUrl) : respondByDm(client, where.userId);
+    // A stored response URL is used only if it is Slack's: the store is not trusted to send the
+    // report (figures and all) anywhere else. Otherwise the person gets it by DM.
+    const hook =
+      where.responseUrl && isSlackHook(where.responseUrl, client.slackApiUrl) ? where.responseUrl : undefined;
+    if (where.responseUrl && !hook) log.warn("A stored response URL is not Slack's: the report goes by DM instead");
+    const respond = hook ? respondVia(hook) : respondByDm(client, where.userId);
     return new ReportMessage(client, respond, log, { kind: 'private', updates: 0 }, where);
   }
 
