@@ -328,7 +328,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
         message: salesDigestMessage,
         clock,
       }),
-      chat: digestSlack(slackClient, metrics),
+      chat: digestSlack(slackClient, metrics, logger),
       onOutcome: (outcome) => metrics.digests.inc({ outcome: outcome.kind }),
       channelSpacingMs: options.digestChannelSpacingMs ?? 1_100,
       graceMs: config.digestGraceMs,
@@ -342,7 +342,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       buildWatches<SlackMessage>({
         store: store.keyValue,
         claims: store.claims,
-        chat: watchSlack(slackClient, metrics),
+        chat: watchSlack(slackClient, metrics, logger),
         messages: watchMessages,
         reports: {
           spare: (eventId, spareOptions) => reports.spare(eventId, spareOptions),

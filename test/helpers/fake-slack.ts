@@ -43,6 +43,11 @@ export interface FakeSlack {
   userTeams: Map<string, string>;
   /** More of what `users.info` says of a person (`is_restricted`, `is_ultra_restricted`, `is_stranger`). */
   people: Map<string, Record<string, unknown>>;
+  /**
+   * Block types this Slack refuses (`invalid_blocks` from the Web API, 400 from a response URL),
+   * as a workspace or client that does not show charts and tables yet would.
+   */
+  refusedBlockTypes: Set<string>;
   /** Answers the next call of `method` with HTTP 429 and this Retry-After (seconds). */
   rateLimitNext(method: string, retryAfterSeconds: number): void;
   /** What `apps.connections.open` answers (Socket Mode). */
@@ -61,6 +66,11 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   const conversations = new Map<string, Record<string, unknown>>();
   const members = new Map<string, string[]>();
   const people = new Map<string, Record<string, unknown>>();
+  const refusedBlockTypes = new Set<string>();
+  const refusesBlocks = (args: Record<string, unknown>) => {
+    const blocks = typeof args.blocks === 'string' ? (JSON.parse(args.blocks) as unknown) : args.blocks;
+    return Array.isArray(blocks) && blocks.some((block) => refusedBlockTypes.has((block as { type?: string }).type ?? ''));
+  };
   const userTeams = new Map<string, string>();
   const limited = new Map<string, number>();
   const history = new Map<string, HistoryMessage[]>();
@@ -79,6 +89,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       failure.times -= 1;
       return { ok: false, error: failure.error };
     }
+    if (refusesBlocks(args)) return { ok: false, error: 'invalid_blocks' };
     switch (method) {
       case 'apps.connections.open':
         return socketUrl ? { ok: true, url: socketUrl } : { ok: false, error: 'invalid_auth' };
@@ -174,7 +185,13 @@ export async function startFakeSlack(): Promise<FakeSlack> {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify(answer(method, args)));
       } else if (path.startsWith('/response/')) {
-        responses.push({ method: path, args: JSON.parse(body) as Record<string, unknown>, at: Date.now() });
+        const args = JSON.parse(body) as Record<string, unknown>;
+        responses.push({ method: path, args, at: Date.now() });
+        if (refusesBlocks(args)) {
+          res.writeHead(400, { 'content-type': 'text/plain' });
+          res.end('invalid_blocks');
+          return;
+        }
         res.writeHead(200, { 'content-type': 'text/plain' });
         res.end('ok');
       } else if (path.startsWith('/upload/')) {
@@ -201,6 +218,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     members,
     userTeams,
     people,
+    refusedBlockTypes,
     rateLimitNext: (method, seconds) => limited.set(method, seconds),
     setSocketUrl: (value) => {
       socketUrl = value;

@@ -1,8 +1,10 @@
 import type { webApi } from '@slack/bolt';
+import { type Logger, silentLogger } from '../../logger.js';
 import { NamedError } from '../../named-error.js';
 import type { Metrics } from '../../observability/metrics.js';
 import type { SlackMessage } from '../../render/block-kit.js';
 import { countSlackError } from './slack-errors.js';
+import { sendWithoutRichBlocksIfRefused } from './without-rich-blocks.js';
 
 /** Messages asked for in one page of history or of a thread. */
 const PAGE = 200;
@@ -34,7 +36,10 @@ export function counted<T>(metrics: Metrics | undefined, call: string, request: 
   });
 }
 
-/** Posts a message (counted); returns its ts. */
+/**
+ * Posts a message (counted); returns its ts. A message whose charts or tables Slack refuses is
+ * posted again without them, saying so (logged once per `kind`).
+ */
 export async function postCounted(
   client: webApi.WebClient,
   metrics: Metrics | undefined,
@@ -44,22 +49,46 @@ export async function postCounted(
     metadata?: MessageMetadata;
     thread?: { ts: string; broadcast: boolean };
   },
+  refused: { logger: Logger; kind: string } = { logger: silentLogger, kind: 'message' },
 ): Promise<string | undefined> {
-  const base = {
-    channel: args.channel,
-    text: args.message.text,
-    blocks: args.message.blocks,
-    ...(args.metadata ? { metadata: args.metadata } : {}),
-  };
   const { thread } = args;
-  const posted = await counted(
-    metrics,
-    'chat.postMessage',
-    thread
-      ? client.chat.postMessage({ ...base, thread_ts: thread.ts, reply_broadcast: thread.broadcast })
-      : client.chat.postMessage(base),
-  );
+  const post = (message: SlackMessage) => {
+    const base = {
+      channel: args.channel,
+      text: message.text,
+      blocks: message.blocks,
+      ...(args.metadata ? { metadata: args.metadata } : {}),
+    };
+    return counted(
+      metrics,
+      'chat.postMessage',
+      thread
+        ? client.chat.postMessage({ ...base, thread_ts: thread.ts, reply_broadcast: thread.broadcast })
+        : client.chat.postMessage(base),
+    );
+  };
+  const posted = await sendWithoutRichBlocksIfRefused(args.message, post, refused.logger, refused.kind);
   return posted.ts;
+}
+
+/** Edits a message (counted), as `postCounted` posts one: without charts and tables if Slack refuses them. */
+export async function updateCounted(
+  client: webApi.WebClient,
+  metrics: Metrics | undefined,
+  args: { channel: string; ts: string; message: SlackMessage },
+  refused: { logger: Logger; kind: string } = { logger: silentLogger, kind: 'message' },
+): Promise<void> {
+  await sendWithoutRichBlocksIfRefused(
+    args.message,
+    (message) =>
+      counted(
+        metrics,
+        'chat.update',
+        client.chat.update({ channel: args.channel, ts: args.ts, text: message.text, blocks: message.blocks }),
+      ),
+    refused.logger,
+    refused.kind,
+  );
 }
 
 /**

@@ -2,6 +2,7 @@ import type { webApi } from '@slack/bolt';
 import type { DigestRunnerOptions } from '../../digest/digest-runner.js';
 import type { DigestService } from '../../digest/digest-service.js';
 import type { DigestOnOptions, Subscription } from '../../digest/subscription.js';
+import { type Logger, silentLogger } from '../../logger.js';
 import type { Metrics } from '../../observability/metrics.js';
 import { type SlackMessage, warningMessage } from '../../render/block-kit.js';
 import { digestAnnouncement, digestOnMessage, personalDigestAnnouncement } from '../../render/digest-blocks.js';
@@ -15,11 +16,15 @@ import { personZone } from '../deps/person-zone.js';
 export type DigestSlack = Pick<DigestRunnerOptions<SlackMessage>, 'post' | 'findPosted' | 'notify' | 'channelRefusal'>;
 
 /** The digest runner's Slack side, through the app's client (which exists once the app does). */
-export function digestSlack(client: () => webApi.WebClient, metrics: Metrics | undefined): DigestSlack {
+export function digestSlack(
+  client: () => webApi.WebClient,
+  metrics: Metrics | undefined,
+  logger: Logger = silentLogger,
+): DigestSlack {
   const conversation = dmConversations(client, metrics);
   return {
     post: async (channel, message, metadata) => {
-      await postCounted(client(), metrics, { channel, message, metadata });
+      await postCounted(client(), metrics, { channel, message, metadata }, { logger, kind: 'digest' });
     },
     // A personal digest's channel is the person's id: its history is their DM's.
     findPosted: async (channel, metadata, sinceMs, personal) =>

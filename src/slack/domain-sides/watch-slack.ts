@@ -1,4 +1,5 @@
 import type { webApi } from '@slack/bolt';
+import { type Logger, silentLogger } from '../../logger.js';
 import type { Metrics } from '../../observability/metrics.js';
 import type { SlackMessage } from '../../render/block-kit.js';
 import { code, md } from '../../render/mrkdwn.js';
@@ -10,35 +11,46 @@ import {
 } from '../../render/watch-blocks.js';
 import type { WatchChat, WatchMessages } from '../../watches/watch-chat.js';
 import { FIGURES_PAUSE } from '../../watches/watch-figures.js';
-import { counted, dmConversations, findPosted, postCounted, repliedInThread } from '../answers/posted-messages.js';
+import {
+  dmConversations,
+  findPosted,
+  postCounted,
+  repliedInThread,
+  updateCounted,
+} from '../answers/posted-messages.js';
 import { channelProblem, personRefusal } from '../answers/slack-errors.js';
 
 /** The watches' Slack side, through the app's client (which exists once the app does). */
-export function watchSlack(client: () => webApi.WebClient, metrics: Metrics | undefined): WatchChat<SlackMessage> {
+export function watchSlack(
+  client: () => webApi.WebClient,
+  metrics: Metrics | undefined,
+  logger: Logger = silentLogger,
+): WatchChat<SlackMessage> {
   // A personal watch lives in the person's DM: its card is posted to the user id, and edited,
   // replied to and searched in the DM's own id.
   const conversation = dmConversations(client, metrics);
+  const card = { logger, kind: 'watch card' };
   return {
     async postCard(channel, message, metadata) {
-      const ts = await postCounted(client(), metrics, { channel, message, metadata });
+      const ts = await postCounted(client(), metrics, { channel, message, metadata }, card);
       if (!ts) throw new Error('Slack posted the card without a message id');
       return ts;
     },
     async updateCard(channel, ts, message) {
-      const where = await conversation(channel);
-      await counted(
-        metrics,
-        'chat.update',
-        client().chat.update({ channel: where, ts, text: message.text, blocks: message.blocks }),
-      );
+      await updateCounted(client(), metrics, { channel: await conversation(channel), ts, message }, card);
     },
     async reply(channel, threadTs, message, options) {
-      await postCounted(client(), metrics, {
-        channel: await conversation(channel),
-        message,
-        metadata: options.metadata,
-        thread: { ts: threadTs, broadcast: options.broadcast },
-      });
+      await postCounted(
+        client(),
+        metrics,
+        {
+          channel: await conversation(channel),
+          message,
+          metadata: options.metadata,
+          thread: { ts: threadTs, broadcast: options.broadcast },
+        },
+        { logger, kind: 'watch reply' },
+      );
     },
     // A second of slack for the clocks of Slack and this machine.
     findCard: async (channel, metadata, sinceMs) =>

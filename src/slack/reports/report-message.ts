@@ -19,10 +19,12 @@ import type {
 import type { KeyValueStore } from '../../store/key-value-store.js';
 import type { RateLimitSpec } from '../../ticketing/rate-limit.js';
 import type { EventReport } from '../../ticketing/schemas.js';
+import { postCounted, updateCounted } from '../answers/posted-messages.js';
 import type { MessageTarget } from '../answers/report-target.js';
 import { respondPrivately } from '../answers/respond-safely.js';
 import { countSlackError, slackErrorCode } from '../answers/slack-errors.js';
 import { userMessageFor } from '../answers/user-message.js';
+import { withoutRichBlocks } from '../answers/without-rich-blocks.js';
 import { type ConversationAudience, roomOf } from '../deps/conversation-audience.js';
 import { conversationReader } from '../deps/figures-reader.js';
 import type { WorkflowRuns } from '../deps/workflow-runs.js';
@@ -55,6 +57,9 @@ export function isSlackHook(url: string, slackApiUrl: string | undefined): boole
   const api = slackApiUrl && URL.canParse(slackApiUrl) ? new URL(slackApiUrl) : undefined;
   return api !== undefined && api.hostname !== 'slack.com' && parsed.origin === api.origin;
 }
+
+/** A report whose charts Slack refuses is sent again without them (logged once a process). */
+const refused = (logger: Logger) => ({ logger, kind: 'report' });
 
 /** A direct message in place of a response URL. */
 function respondByDm(client: webApi.WebClient, userId: string): RespondFn {
@@ -157,10 +162,19 @@ export class ReportMessage {
     this.#chain = this.#chain
       .then(async () => {
         if (target.kind === 'channel') {
-          await this.#client.chat.update({ channel: target.channel, ts: target.ts, ...message });
+          await updateCounted(
+            this.#client,
+            undefined,
+            { channel: target.channel, ts: target.ts, message },
+            refused(this.#log),
+          );
         } else if (final || target.updates < MAX_RESPOND_UPDATES) {
           target.updates += 1;
-          await respondPrivately(this.#respond, message, this.#log, { replace_original: true });
+          // A response URL answers a refused block with a 4xx and no reason: a report with a chart
+          // that fails is sent once more without its charts and tables.
+          const answered = await respondPrivately(this.#respond, message, this.#log, { replace_original: true });
+          const plain = answered ? undefined : withoutRichBlocks(message);
+          if (plain) await respondPrivately(this.#respond, plain, this.#log, { replace_original: true });
         }
       })
       .catch((error: unknown) => this.#log.warn('Could not update the report message', { error }));
@@ -169,7 +183,7 @@ export class ReportMessage {
 
   /** Posts the report in a channel (Post in channel), apart from this message; throws what Slack said. */
   async postIn(channel: string, message: SlackMessage): Promise<void> {
-    await this.#client.chat.postMessage({ channel, text: message.text, blocks: message.blocks });
+    await postCounted(this.#client, undefined, { channel, message }, refused(this.#log));
   }
 
   /** Attaches the full report in the message's thread; says why when it could not. */

@@ -53,7 +53,12 @@ export function registerWatchChart(app: App, deps: SlackDeps): void {
     }
     const message = watchChartMessage({ eventName: watch.eventName, figures: gate.shown });
     try {
-      await postCounted(client, deps.metrics, { channel, message, thread: { ts: cardTs, broadcast: false } });
+      await postCounted(
+        client,
+        deps.metrics,
+        { channel, message, thread: { ts: cardTs, broadcast: false } },
+        { logger: deps.logger, kind: 'chart' },
+      );
     } catch (error) {
       countSlackError(deps.metrics, 'chat.postMessage', error);
       deps.logger.warn('Could not post a watch chart', { error });
