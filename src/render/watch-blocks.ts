@@ -6,6 +6,7 @@ import { parsePlainDate } from '../time/zoned.js';
 import type { SetWatchOutcome } from '../watches/set-watch.js';
 import { type ConditionState, crossedBeforeWatch, type EventCheck, type Watch } from '../watches/watch.js';
 import { describeCondition, type WatchCondition } from '../watches/watch-condition.js';
+import { FIGURES_PAUSE } from '../watches/watch-figures.js';
 import {
   type Block,
   context,
@@ -270,8 +271,11 @@ export function watchCardMessage(input: WatchCardInput): SlackMessage {
   let gist: Mrkdwn;
   switch (state) {
     case 'paused': {
-      const reason = watch.paused ? md` (${clip(watch.paused.reason, 200)})` : md``;
-      status = md`:double_vertical_bar: *Paused*: the last post here was refused${reason}. No more checks; ${resumeHint(watch)}.`;
+      const reason = watch.paused?.reason;
+      const figuresPause = Object.values(FIGURES_PAUSE).some((pause) => pause === reason);
+      status = figuresPause
+        ? md`:double_vertical_bar: *Paused*: its sales and revenue are not for everyone who reads this conversation now. No more checks; ${resumeHint(watch)} where they may be shown, or with \`--me\` for yourself.`
+        : md`:double_vertical_bar: *Paused*: the last post here was refused${reason ? md` (${clip(reason, 200)})` : md``}. No more checks; ${resumeHint(watch)}.`;
       gist = md`Watch of ${name} paused`;
       break;
     }

@@ -233,7 +233,13 @@ export class WatchPosts<M> {
         : undefined,
     );
     if (paused) {
-      this.#o.logger.warn('A channel refuses watch posts: its watch is paused', { channel: watch.channel, reason });
+      this.#o.logger.warn('A watch is paused', { channel: watch.channel, reason });
+      // A paused card shows no figures and no Chart button: its conversation may be read by
+      // someone the figures rule keeps them from now (a channel refusing posts refuses this too).
+      if (paused.cardTs)
+        await this.updateCard(paused, 'paused').catch((error: unknown) =>
+          this.#o.logger.info('Could not mark a paused watch card', { channel: watch.channel, error }),
+        );
       await this.#o.chat
         .notify(watch.setBy, this.#o.messages.paused(watch, reason))
         .catch((notifyError: unknown) =>

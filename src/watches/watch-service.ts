@@ -364,8 +364,6 @@ export class WatchService<M> {
       const pause = 'withheld' in gate ? pauseFor(gate.withheld) : undefined;
       if (!pause) continue;
       await this.#posts.pause(watch, pause);
-      const now = await this.#o.store.get(channel, watch.eventId);
-      if (now?.paused) await this.#posts.updateCard(now, 'paused').catch(() => undefined);
       paused += 1;
     }
     return paused;

@@ -236,9 +236,12 @@ describe('a channel watch whose channel is shared with another organization', ()
     await turnsUntilChecked(r, clock);
     const [entry] = await r.bot.watches.list({ channel: 'C0LATER' });
     expect(entry?.watch.paused?.reason).toBe('shared_with_another_organization');
-    expect(r.slack.calls.filter((c) => c.method === 'chat.update' && c.args.channel === 'C0LATER')).toHaveLength(
-      editsBefore,
-    );
+    // The card is edited to say it is paused, with no figures and no Chart button left on it.
+    const edits = r.slack.calls.filter((c) => c.method === 'chat.update' && c.args.channel === 'C0LATER');
+    expect(edits.slice(editsBefore)).toHaveLength(1);
+    const paused = JSON.stringify(edits.at(-1)?.args.blocks);
+    expect(paused).toContain('Paused');
+    expect(paused).not.toMatch(/Tickets sold|Gross revenue|watch_chart/);
     const told = await r.slack.waitFor(() =>
       r.slack.calls.find((c) => c.method === 'chat.postMessage' && c.args.channel === 'U0EDITOR'),
     );

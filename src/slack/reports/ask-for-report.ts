@@ -1,5 +1,9 @@
 import type { webApi } from '@slack/bolt';
+import { figuresWithheld } from '../../figures/may-show-figures.js';
 import type { Metrics } from '../../observability/metrics.js';
+import { warningMessage } from '../../render/block-kit.js';
+import { code, md } from '../../render/mrkdwn.js';
+import { withheldWords } from '../../render/withheld-words.js';
 import { replyView } from '../../reports/awaited-report.js';
 import { deliverReport, finishReport } from '../../reports/finish-report.js';
 import type { ReportRead } from '../../reports/report-at-hand.js';
@@ -9,6 +13,7 @@ import type { KeyValueStore } from '../../store/key-value-store.js';
 import type { EventReport } from '../../ticketing/schemas.js';
 import type { ReportJob, ReportOutcome } from '../../ticketing/shared-report-queue.js';
 import type { ReportDelivery, ReportTarget } from '../answers/report-target.js';
+import { respondPrivately } from '../answers/respond-safely.js';
 import { sharingDoubt } from '../deps/conversation-audience.js';
 import type { SlackDeps } from '../deps/slack-deps.js';
 import { type ReportTransport, reportMessages, reportSurface, type SlackReportRequest } from './report-message.js';
@@ -24,6 +29,20 @@ export async function askForReport(
   deps: SlackDeps,
   request: SlackReportRequest & { postInChannel?: { once: string; owner: string } },
 ): Promise<void> {
+  // The person first: a guest, a stranger or someone Slack could not say of is told privately,
+  // before anything is posted in the channel or a report call is spent (and asked again when the
+  // report comes: they may have been made a guest meanwhile).
+  const person = await deps.audience.person(request.userId, request.client);
+  const held = figuresWithheld({ room: { kind: 'private' }, person }, deps.figuresPolicy);
+  if (held) {
+    await respondPrivately(
+      request.respond,
+      warningMessage(md`Report for ${code(request.label, 150)}: ${withheldWords(held)}`),
+      deps.logger,
+    );
+    if (request.postInChannel) await deps.runs.finish(request.postInChannel.once, request.postInChannel.owner, false);
+    return;
+  }
   // Post in channel: the wait shows privately, the report goes to the channel when it comes.
   const keepPrivate = request.postInChannel
     ? undefined
