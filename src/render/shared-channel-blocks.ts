@@ -103,3 +103,14 @@ function anywayButton(command: string, why: SharingDoubt) {
     },
   };
 }
+
+/**
+ * A channel watch asked for in a channel the bot is not in: its card could never be posted, so it
+ * is not set; how to invite the bot, or watch for oneself instead.
+ */
+export function notInChannelWatchMessage(options: { eventName: string; command: string }): SlackMessage {
+  const text = warning(
+    md`I am not in this channel, so a watch card for *${clip(options.eventName, 200)}* could never be posted here: the watch was not set. Invite me with \`/invite @eventops\`, then run ${code(`/events ${options.command}`, 300)} again, or add \`--me\` to watch it for yourself.`,
+  );
+  return { text, blocks: [mrkdwnSection(text)] };
+}

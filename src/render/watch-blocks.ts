@@ -671,7 +671,7 @@ export function watchRefusedMessage(
   input:
     | { kind: 'too-many-conditions'; max: number; eventName: string }
     | { kind: 'too-many-watches'; max: number; eventName?: string }
-    | { kind: 'too-many-for-person'; max: number; eventName?: string }
+    | { kind: 'too-many-for-person'; max: number; paused?: number; eventName?: string }
     | { kind: 'nothing-to-watch'; eventName: string },
 ): SlackMessage {
   switch (input.kind) {
@@ -683,10 +683,14 @@ export function watchRefusedMessage(
       return warningMessage(
         md`At most ${input.max} events are watched in one conversation (each takes report slots and a card): nothing was changed. \`/events watches\` lists them.`,
       );
-    case 'too-many-for-person':
+    case 'too-many-for-person': {
+      const paused = input.paused
+        ? md` ${input.paused} of them ${input.paused === 1 ? md`is` : md`are`} paused and still count: end those first.`
+        : md``;
       return warningMessage(
-        md`You have set up ${input.max} active watches, as many as one person may (every watched event shares the same report slots): nothing was changed. \`/events watches\` lists a conversation's watches, App Home lists yours; \`/events unwatch\` ends one.`,
+        md`You have set up ${input.max} watches, as many as one person may (every watched event shares the same report slots): nothing was changed.${paused} \`/events watches\` lists a conversation's watches, App Home lists yours; \`/events unwatch\` ends one.`,
       );
+    }
     case 'nothing-to-watch':
       return warningMessage(
         md`The latest report of *${clip(input.eventName, 150)}* holds nothing to watch by default (no tickets sold of a capacity, no promo codes): name a condition, such as \`checkIns >= 100\`.`,

@@ -137,7 +137,7 @@ export interface WatchedEventInfo {
 export type WatchRefusal =
   | { kind: 'too-many-conditions'; max: number }
   | { kind: 'too-many-watches'; max: number }
-  | { kind: 'too-many-for-person'; max: number };
+  | { kind: 'too-many-for-person'; max: number; paused: number };
 
 export interface WatchResult {
   watch: Watch;

@@ -21,12 +21,14 @@ export interface Watcher {
 /** Why a new watch may not be set: its conversation, or its person, has as many as allowed. */
 export type WatchLimitRefusal =
   | { kind: 'too-many-watches'; max: number }
-  | { kind: 'too-many-for-person'; max: number };
+  /** `paused`: how many of the person's watches are paused (they count: each is stored and read). */
+  | { kind: 'too-many-for-person'; max: number; paused: number };
 
 /**
  * The limits' one rule: a watch set in `channel` by `by` is refused when the conversation already
- * has its most watches, or the person their most live (unpaused) ones, among `others` (every
- * other watch: not the one being set).
+ * has its most watches, or the person their most, among `others` (every other watch: not the one
+ * being set). A paused watch counts too: it is stored and read at every look-up, and pausing
+ * (a card post refused at once) must not let a person store watches without end.
  */
 export function limitRefusal(
   others: readonly { channel: string; by?: string | undefined; paused?: unknown }[],
@@ -36,8 +38,9 @@ export function limitRefusal(
 ): WatchLimitRefusal | undefined {
   if (others.filter((w) => w.channel === channel).length >= limits.perConversation)
     return { kind: 'too-many-watches', max: limits.perConversation };
-  if (others.filter((w) => w.by === by && !w.paused).length >= limits.perPerson)
-    return { kind: 'too-many-for-person', max: limits.perPerson };
+  const theirs = others.filter((w) => w.by === by);
+  if (theirs.length >= limits.perPerson)
+    return { kind: 'too-many-for-person', max: limits.perPerson, paused: theirs.filter((w) => w.paused).length };
   return undefined;
 }
 
@@ -174,9 +177,8 @@ export class WatchStore {
 
   /**
    * Holds a place for a new watch in the schedule, atomically across replicas, unless its
-   * conversation or its person already has as many as allowed (counted from the schedule; a
-   * paused watch does not count against its person). `release` gives the place back when the
-   * watch is then not written.
+   * conversation or its person already has as many as allowed (counted from the schedule, paused
+   * watches too). `release` gives the place back when the watch is then not written.
    */
   async reserve(
     watch: { channel: string; eventId: string; by: string },

@@ -69,7 +69,9 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   const refusedBlockTypes = new Set<string>();
   const refusesBlocks = (args: Record<string, unknown>) => {
     const blocks = typeof args.blocks === 'string' ? (JSON.parse(args.blocks) as unknown) : args.blocks;
-    return Array.isArray(blocks) && blocks.some((block) => refusedBlockTypes.has((block as { type?: string }).type ?? ''));
+    return (
+      Array.isArray(blocks) && blocks.some((block) => refusedBlockTypes.has((block as { type?: string }).type ?? ''))
+    );
   };
   const userTeams = new Map<string, string>();
   const limited = new Map<string, number>();

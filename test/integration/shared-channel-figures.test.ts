@@ -161,6 +161,22 @@ describe('a watch set in a channel shared with another organization', () => {
     expect(await r.bot.watches.list({ channel: SHARED })).toHaveLength(1);
   });
 
+  it('is refused at once in a channel the bot is not in, saying how to invite it: its card could never be posted', async () => {
+    const r = await sharedRig();
+    const event = upcoming(r);
+    r.slack.conversations.set('C0NOTIN', { is_member: false });
+    const reportCallsBefore = r.sim.stats().log.filter((entry) => /\/report$/.test(entry.path)).length;
+    const responseUrl = await command(r, `watch ${event.id}: sold out`, 'C0NOTIN');
+    const answer = await r.slack.waitFor(() =>
+      responsesTo(r, responseUrl).find((call) => JSON.stringify(call.args).includes('/invite @eventops')),
+    );
+    expect(JSON.stringify(answer.args)).toMatch(/not in this channel/);
+    expect(await r.bot.watches.list({ channel: 'C0NOTIN' })).toHaveLength(0);
+    expect(postsIn(r, 'C0NOTIN')).toHaveLength(0);
+    // Refused before its report was read.
+    expect(r.sim.stats().log.filter((entry) => /\/report$/.test(entry.path))).toHaveLength(reportCallsBefore);
+  });
+
   it('can be set for the person instead, in their DM', async () => {
     const r = await sharedRig();
     const event = upcoming(r);

@@ -94,7 +94,11 @@ import {
   watchChartMessage,
 } from '../../src/render/sales-blocks.js';
 import { salesDigestMessage } from '../../src/render/sales-digest-blocks.js';
-import { postInChannelBlocks, sharedChannelWatchMessage } from '../../src/render/shared-channel-blocks.js';
+import {
+  notInChannelWatchMessage,
+  postInChannelBlocks,
+  sharedChannelWatchMessage,
+} from '../../src/render/shared-channel-blocks.js';
 import { eventUnfurlBlocks } from '../../src/render/unfurl-blocks.js';
 import {
   watchAlertMessage,
@@ -536,6 +540,8 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
           sharedChannelWatchMessage({ eventName, command: `watch evt_x: ${eventName}`, why }),
         ),
       ),
+    notInChannelWatchMessage: () =>
+      HOSTILE.map((eventName) => notInChannelWatchMessage({ eventName, command: `watch evt_x: ${eventName}` })),
   },
   'workflow-step-texts.ts': {
     asOfUtc: () => [asOfUtc(NOW), asOfUtc(Number.NaN)],
@@ -811,7 +817,7 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
             { kind: 'over' },
             { kind: 'wording', problem: watch.eventName },
             { kind: 'conditions', problem: watch.eventName },
-            { kind: 'refused', refusal: { kind: 'too-many-for-person', max: 20 } },
+            { kind: 'refused', refusal: { kind: 'too-many-for-person', max: 20, paused: 3 } },
             { kind: 'nothing-to-watch' },
             {
               kind: 'set',

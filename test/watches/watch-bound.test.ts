@@ -144,7 +144,7 @@ describe('a watch one person sets beyond the per-person limit', () => {
     expect(refused).toHaveLength(1);
     // What a caller gets back says so: refused, with the limit, nothing added and no card.
     expect(refused[0]).toMatchObject({
-      refused: { kind: 'too-many-for-person', max: MAX_WATCHES_PER_PERSON },
+      refused: { kind: 'too-many-for-person', max: MAX_WATCHES_PER_PERSON, paused: 0 },
       added: [],
       watch: { eventId: beyond.id },
     });
@@ -155,6 +155,7 @@ describe('a watch one person sets beyond the per-person limit', () => {
     expect(await service.wouldRefuse({ channel: 'C0OPS', userId: 'U0ANA', eventId: beyond.id })).toEqual({
       kind: 'too-many-for-person',
       max: MAX_WATCHES_PER_PERSON,
+      paused: 0,
     });
     expect(reports.served.some((call) => call.eventId === beyond.id)).toBe(false);
     expect(bound.late).toEqual([]);

@@ -1256,7 +1256,7 @@ describe('WatchService: one person cannot stretch everyone’s checks', () => {
         undefined,
       );
     const refused = await service.watch(request([soldAtLeast(400)], { event: { ...EVENT, id: 'evt_21' } }));
-    expect(refused.refused).toEqual({ kind: 'too-many-for-person', max: 20 });
+    expect(refused.refused).toEqual({ kind: 'too-many-for-person', max: 20, paused: 0 });
     expect(await h.store.get('C0OPS', 'evt_21')).toBeUndefined();
     // Adding a condition to a watch that exists is not a new watch.
     expect((await service.watch(request([soldAtLeast(500)], { event: { ...EVENT, id: 'evt_3' } }))).refused).toBe(
@@ -1276,7 +1276,30 @@ describe('WatchService: one person cannot stretch everyone’s checks', () => {
     expect((await service.watch(request([soldAtLeast(400)], { event: OTHER }))).refused).toEqual({
       kind: 'too-many-for-person',
       max: 1,
+      paused: 0,
     });
+  });
+
+  it('counts paused watches too: a person cannot store watches without end by having them paused', async () => {
+    const h = await harness();
+    const service = new WatchService<Msg>({ ...h.options(), maxWatchesPerPerson: 3 });
+    for (const id of ['evt_a', 'evt_b', 'evt_c'])
+      expect((await service.watch(request([soldAtLeast(400)], { event: { ...EVENT, id } }))).refused).toBeUndefined();
+    // Two are paused (their channel refused a post, or became shared): they are still stored.
+    for (const id of ['evt_a', 'evt_b'])
+      await h.store.update(
+        'C0OPS',
+        id,
+        (current) => current && { ...current, paused: { reason: 'not_in_channel', at: 1 } },
+      );
+    const refused = await service.watch(request([soldAtLeast(400)], { event: { ...EVENT, id: 'evt_d' } }));
+    expect(refused.refused).toEqual({ kind: 'too-many-for-person', max: 3, paused: 2 });
+    expect(await h.store.get('C0OPS', 'evt_d')).toBeUndefined();
+    // Ending a paused one makes room.
+    await service.unwatch('C0OPS', 'evt_a', 'U0OPS');
+    expect(
+      (await service.watch(request([soldAtLeast(400)], { event: { ...EVENT, id: 'evt_d' } }))).refused,
+    ).toBeUndefined();
   });
 });
 

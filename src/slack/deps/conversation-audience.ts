@@ -3,7 +3,11 @@ import type { LRUCache } from 'lru-cache';
 import type { Person, Room } from '../../figures/may-show-figures.js';
 import type { Logger } from '../../logger.js';
 import type { SlackMessage } from '../../render/block-kit.js';
-import { type SharingDoubt, sharedChannelWatchMessage } from '../../render/shared-channel-blocks.js';
+import {
+  notInChannelWatchMessage,
+  type SharingDoubt,
+  sharedChannelWatchMessage,
+} from '../../render/shared-channel-blocks.js';
 import type { Clock } from '../../time/clock.js';
 import { ttlCache } from '../../ttl-cache.js';
 import { slackErrorCode } from '../answers/slack-errors.js';
@@ -242,9 +246,10 @@ export async function sharingDoubt(
 }
 
 /**
- * The private answer to a channel watch asked for in a channel shared with another organization
- * (its card shows sales and revenue), offering it for the person or there anyway; undefined where
- * the channel is the organization's own.
+ * The private answer to a channel watch asked for where its card could not go as asked: a channel
+ * the bot is not in (its card could never be posted: how to invite it), or one shared with another
+ * organization (its card shows sales and revenue: for the person, or there anyway); undefined where
+ * the channel is the organization's own and the bot is in it.
  */
 export async function sharedChannelWatchRefusal(
   audience: ConversationAudience,
@@ -252,8 +257,13 @@ export async function sharedChannelWatchRefusal(
   event: { id: string; label: string },
   conditions: string,
 ): Promise<SlackMessage | undefined> {
+  const command = `watch ${event.id}${conditions.trim() ? `: ${conditions.trim()}` : ''}`;
+  if (isConversationId(channelId) && !channelId.startsWith('D')) {
+    const known = await audience.of(channelId);
+    if (known.kind === 'internal' && !known.botIsMember)
+      return notInChannelWatchMessage({ eventName: event.label, command });
+  }
   const why = await sharingDoubt(audience, channelId);
   if (!why) return undefined;
-  const command = `watch ${event.id}${conditions.trim() ? `: ${conditions.trim()}` : ''}`;
   return sharedChannelWatchMessage({ eventName: event.label, command, why });
 }
