@@ -292,6 +292,61 @@ describe('Set promo quantity', () => {
     ]);
   });
 
+  it('acts only on an event named exactly: words of a name fail and change nothing; its whole name in any case works', async () => {
+    rig = await startBot();
+    const r = rig;
+    const { event, promos } = eventWithPromos(r);
+    const promo = promos[0] as SimPromo;
+    const before = promo.quantity;
+    event.name = 'Jazz Night 2026';
+    // "Jazz Night 2025" left the list: its name's words would find 2026's, and set its code to 0.
+    const fuzzy = await runStep(r, 'set_promo_quantity', {
+      run_by: EDITOR,
+      event: 'Jazz Night 2025',
+      promo: promo.code,
+      quantity: 0,
+    });
+    expect(fuzzy.method).toBe('functions.completeError');
+    expect(String(fuzzy.args.error)).toMatch(/No event is named exactly "Jazz Night 2025"/);
+    const words = await runStep(r, 'set_promo_quantity', {
+      run_by: EDITOR,
+      event: 'jazz night',
+      promo: promo.code,
+      quantity: 0,
+    });
+    expect(words.method).toBe('functions.completeError');
+    expect(promo.quantity).toBe(before);
+    // The whole name, in any case, is exact.
+    const named = await runStep(r, 'set_promo_quantity', {
+      run_by: EDITOR,
+      event: ' jazz  NIGHT 2026 ',
+      promo: promo.code,
+      quantity: before + 1,
+    });
+    expect(named.method).toBe('functions.completeSuccess');
+    expect(promo.quantity).toBe(before + 1);
+  });
+
+  it('looks the code up in a report read for the run, not one at hand from an earlier read', async () => {
+    rig = await startBot();
+    const r = rig;
+    const { event, promos } = eventWithPromos(r);
+    const promo = promos[0] as SimPromo;
+    // A report read a moment ago: at hand (cached), and its codes remembered.
+    await command(r, `report ${event.id}`);
+    await r.slack.waitFor(() => (reportCalls(r).length === 1 ? true : undefined));
+    const done = await runStep(r, 'set_promo_quantity', {
+      run_by: EDITOR,
+      event: event.id,
+      promo: promo.code,
+      quantity: 12,
+    });
+    expect(done.args.error).toBeUndefined();
+    expect(done.args.outputs).toMatchObject({ promo_id: promo.id, new_quantity: 12 });
+    // Its own report, read in its turn for this run: a second report call.
+    expect(reportCalls(r)).toHaveLength(2);
+  });
+
   it('completes with outcome unknown when the write is never answered, and audits unknown', async () => {
     rig = await startBot();
     const { event, promos } = eventWithPromos(rig);

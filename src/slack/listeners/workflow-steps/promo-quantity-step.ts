@@ -8,8 +8,9 @@ import { promoQuantityProblem } from '../../../ticketing/promo-quantity.js';
 import type { TicketingEvent } from '../../../ticketing/schemas.js';
 import { type StepOutputs, stepFailure } from '../../answers/finish-run.js';
 import { userMessageFor } from '../../answers/user-message.js';
-import { promoCodeSources, promoDeps } from '../../domain-sides/promo-context.js';
-import { eventForStep, isProblem, textInput, userContextId, wholeNumberInput } from './step-inputs.js';
+import { promoDeps } from '../../domain-sides/promo-context.js';
+import { reportFor } from '../../reports/ask-for-report.js';
+import { eventForStepExactly, isProblem, textInput, userContextId, wholeNumberInput } from './step-inputs.js';
 import { stepProblem, type WorkflowStep } from './workflow-step.js';
 
 const TITLE = 'Set promo quantity';
@@ -60,10 +61,16 @@ export const promoQuantityStep: WorkflowStep = {
     if (!promoText) return stepFailure(md`The step needs the promo code, or its id (promo_…).`);
     const promo = parsePromoRef(promoText);
     if ('problem' in promo) return stepFailure(md`Promo code ${code(promoText, 64)}: ${clip(promo.problem, 200)}.`);
-    const event = await eventForStep(deps, textInput(run.inputs, 'event'));
+    const event = await eventForStepExactly(deps, textInput(run.inputs, 'event'));
     if (isProblem(event)) return stepFailure(event.problem);
 
-    const result = await applyWorkflowPromoChange(promoDeps(deps, run.client), promoCodeSources(deps, userId), {
+    // Unattended, the code is looked up in a report read for this run: never one at hand from an
+    // earlier read, nor a code remembered for weeks (it may have been recreated since).
+    const forThisRun = {
+      reportAtHand: async () => undefined,
+      fetchReport: (eventId: string) => reportFor(deps, eventId, userId, { fresh: true }),
+    };
+    const result = await applyWorkflowPromoChange(promoDeps(deps, run.client), forThisRun, {
       userId,
       eventId: event.id,
       promo,

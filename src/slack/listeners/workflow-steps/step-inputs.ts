@@ -74,3 +74,32 @@ export async function eventForStep(deps: SlackDeps, text: string | undefined): P
     problem: md`${quoted} matches several events: ${joinMrkdwn(shown, md`; `)}${more}. Give the step one event's id (evt_…) instead.`,
   };
 }
+
+/** A name as it is compared exactly: trimmed, spaces collapsed, any case. */
+const exactName = (name: string) => name.trim().replace(/\s+/g, ' ').toLowerCase();
+
+/**
+ * The one event a step that changes something names: its id (with or without `evt_`), or a name
+ * that matches exactly one event's whole name (any case). Never words of a name: a run acts
+ * unattended, and "Jazz Night 2025" must not find "Jazz Night 2026" once 2025 has left the list.
+ */
+export async function eventForStepExactly(
+  deps: SlackDeps,
+  text: string | undefined,
+): Promise<TicketingEvent | InputProblem> {
+  if (text === undefined) return { problem: md`The step needs an event: its id (evt_…) or its whole name.` };
+  if (tryParseId('event', text)) return eventForStep(deps, text);
+  const snapshot = deps.catalog.current() ?? (await deps.catalog.snapshot(deps.interactive()));
+  const wanted = exactName(text);
+  const named = snapshot.events.filter((event) => event.name !== undefined && exactName(event.name) === wanted);
+  const quoted = md`"${clip(text, 60)}"`;
+  if (named.length === 1) return named[0] as TicketingEvent;
+  if (named.length === 0)
+    return {
+      problem: md`No event is named exactly ${quoted} in the event list (as of ${asOfUtc(snapshot.asOf)}). This step changes promo codes, so it takes an event's id (evt_…) or its whole name, never words of it.`,
+    };
+  const shown = named.slice(0, 5).map((event) => md`${clip(event.id, 60)}`);
+  return {
+    problem: md`${named.length} events are named ${quoted}: ${joinMrkdwn(shown, md`, `)}. Give the step one event's id (evt_…) instead.`,
+  };
+}
