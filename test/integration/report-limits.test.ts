@@ -50,17 +50,17 @@ describe('reports waiting per person and per workflow step', () => {
     await expect.poll(() => r.bot.ticketing.reportsWaiting).toBe(3);
   });
 
-  it('fails a report step beyond REPORT_STEPS_WAITING at once, in words, with no call', async () => {
+  it('fails a report step beyond REPORT_STEPS_WAITING for the workflows one person runs, in words, with no call; another runner’s get in line', async () => {
     rig = await startBot({ env: { TICKETING_REPORT_LIMIT: '1/60s', REPORT_STEPS_WAITING: '1' } });
     const r = rig;
-    const [first, second, third] = published(r) as [SimEvent, SimEvent, SimEvent];
+    const [first, second, third, fourth] = published(r) as [SimEvent, SimEvent, SimEvent, SimEvent];
     await command(r, `report ${first.id}`, 'U0ALICE');
     await expect.poll(() => reportPaths(r).length).toBe(1);
-    const run = async (eventId: string) => {
+    const run = async (eventId: string, runBy: string = REPORT_STEP_READER.run_by.id) => {
       const executionId = `Fx${randomUUID().slice(0, 10)}`;
       const body = functionExecutedBody(
         'get_event_report',
-        { event: eventId, ...REPORT_STEP_READER },
+        { event: eventId, ...REPORT_STEP_READER, run_by: { id: runBy, secret: 'x' } },
         executionId,
         WORKFLOW_TOKEN,
       );
@@ -77,11 +77,14 @@ describe('reports waiting per person and per workflow step', () => {
     );
     expect(done.method).toBe('functions.completeError');
     expect(String(done.args.error)).toContain(
-      '1 report step is already waiting for a report (the most all workflows together may have)',
+      '1 report step of workflows run by this person is already waiting for a report',
     );
     expect(reportPaths(r)).toHaveLength(1);
-    // A person still gets in line.
-    await command(r, `report ${third.id}`, 'U0BOB');
+    // One workflow (one runner's) does not take every step's slot: another runner's step gets in line.
+    await run(third.id, 'U0OTHERRUNNER');
     await expect.poll(() => r.bot.ticketing.reportsWaiting).toBe(2);
+    // A person still gets in line.
+    await command(r, `report ${fourth.id}`, 'U0BOB');
+    await expect.poll(() => r.bot.ticketing.reportsWaiting).toBe(3);
   });
 });

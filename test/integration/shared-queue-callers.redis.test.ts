@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { SimPromo } from '../../src/simulator/seed.js';
-import { WORKFLOW_REQUESTER } from '../../src/slack/reports/run-report.js';
+import { stepRequester } from '../../src/slack/reports/run-report.js';
 import { BOT_TOKEN, type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
 import { blocksText, command, nthResponse } from '../helpers/bot-actions.js';
 import type { SlackCall } from '../helpers/fake-slack.js';
@@ -56,7 +56,7 @@ describe('a Get event report step on Redis (the shared report queue)', () => {
     expect((calls[1]?.at ?? 0) - (calls[0]?.at ?? 0)).toBeGreaterThanOrEqual(450);
     // One completion, and a run is nobody's App Home activity.
     expect(rig.slack.calls.filter((call) => call.method.startsWith('functions.complete'))).toHaveLength(1);
-    expect((await rig.bot.activity.recent(WORKFLOW_REQUESTER)).reports).toEqual([]);
+    expect((await rig.bot.activity.recent(stepRequester(REPORT_STEP_READER.run_by.id))).reports).toEqual([]);
   });
 
   it('fails the run in words when Redis loses its queued request', async () => {

@@ -20,8 +20,11 @@ function waitingList(error: TooManyReportsWaitingError): Mrkdwn {
 /** A report refused because too many wait already: whose, which, and what to do. */
 function tooManyWaiting(error: TooManyReportsWaitingError): Mrkdwn {
   if (error.requesterKind === 'step') {
-    const steps = error.limit === 1 ? md`1 report step is` : md`${error.limit} report steps are`;
-    return md`${steps} already waiting for a report (the most all workflows together may have), so this one was not queued. Run it again once some have finished.`;
+    const steps =
+      error.limit === 1
+        ? md`1 report step of workflows run by this person is`
+        : md`${error.limit} report steps of workflows run by this person are`;
+    return md`${steps} already waiting for a report (the most one person's workflows may have, so that no workflow takes every slot), so this one was not queued. Run it again once some have finished.`;
   }
   return md`You already have ${error.limit} reports waiting: ${waitingList(error)}; wait for one to arrive.`;
 }

@@ -12,10 +12,16 @@ import { conversationReader } from '../deps/figures-reader.js';
 import { reportOutputs } from './report-outputs.js';
 
 /**
- * Who a report step asks as, for the queue's turns: every report step together is one requester,
- * so however many workflows run, a person's request waits behind at most one of theirs per round.
+ * Who a report step asks as, for the queue's turns and its waiting limit: the workflows one person
+ * runs are one requester (`workflow-steps:<run_by>`; Slack names no workflow, only each run), so
+ * each gets its own share of REPORT_STEPS_WAITING and its own turn, and one workflow run in a
+ * loop neither fills every step's slots nor puts a person's request behind more than one of its
+ * reports a round.
  */
 export const WORKFLOW_REQUESTER = 'workflow-steps';
+
+/** The requester the report steps of workflows run by `runBy` ask as. */
+export const stepRequester = (runBy: string): string => `${WORKFLOW_REQUESTER}:${runBy}`;
 
 /** The step that asks for reports. */
 export const REPORT_STEP_TITLE = 'Get event report';

@@ -5,6 +5,7 @@ import {
   REPORT_STEP_TITLE,
   runFigures,
   runReportSurface,
+  stepRequester,
   WORKFLOW_REQUESTER,
   withheldFromRun,
 } from '../../reports/run-report.js';
@@ -31,11 +32,11 @@ export const eventReportStep: WorkflowStep = {
     const figures = { audience: deps.audience, policy: deps.figuresPolicy };
     const gate = await runFigures(figures, who, undefined);
     if ('withheld' in gate) return stepFailure(withheldFromRun(gate.withheld));
-    // Every report step counts against one limit of reports waiting (REPORT_STEPS_WAITING).
+    // The workflows one person runs share one limit of reports waiting (REPORT_STEPS_WAITING).
     const ask = {
       eventId: event.id,
       label: eventLabel(event),
-      userId: WORKFLOW_REQUESTER,
+      userId: who.runBy ? stepRequester(who.runBy) : WORKFLOW_REQUESTER,
       requesterKind: 'step' as const,
     };
     const where = { kind: 'workflow', executionId: run.executionId, ...who } as const;
