@@ -90,8 +90,13 @@ export function bookingCurveForecast(
   const last = points[points.length - 1];
   const minPoints = options.minPoints ?? 3;
   const minSpanMs = options.minSpanMs ?? 6 * HOUR;
-  if (!first || !last || points.length < minPoints || last.at - first.at < minSpanMs)
-    return { kind: 'none', reason: `fewer than ${minPoints} reports over ${minSpanMs / HOUR} hours`, pace };
+  if (!first || !last || points.length < minPoints || last.at - first.at < minSpanMs) {
+    const needs = `${minPoints} reports over ${minSpanMs / HOUR} hours`;
+    const reason = `fewer than ${needs}`;
+    // With a first report, a forecast comes once the history spans enough (and enough reports came).
+    if (!first || startsAtMs <= now) return { kind: 'none', reason, pace };
+    return { kind: 'none', reason, pace, readyAt: Math.max(first.at + minSpanMs, now), needs };
+  }
   if (startsAtMs <= now) return { kind: 'none', reason: 'the event has started', pace };
   const sold = soldAt(points, now) ?? last.sold;
   const capacity = input.capacity ?? last.capacity;

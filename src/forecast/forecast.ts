@@ -38,6 +38,8 @@ export interface Pace {
   perDayLastWeek: number | undefined;
   /** Sold per day over the week before the last day (for "pace halves"). */
   perDayWeekBefore: number | undefined;
+  /** When the history the pace is read from begins (its first point): the paces come a day and 8 days after. */
+  since?: number | undefined;
 }
 
 export interface Range {
@@ -54,7 +56,15 @@ export interface SellOut {
 }
 
 export type Forecast =
-  | { kind: 'none'; reason: string; pace: Pace }
+  | {
+      kind: 'none';
+      reason: string;
+      pace: Pace;
+      /** When the history would allow a forecast, as reports keep coming (none: it never will, e.g. started). */
+      readyAt?: number | undefined;
+      /** What it needs by then, in words ("3 reports over 6 hours"). */
+      needs?: string | undefined;
+    }
   | {
       kind: 'forecast';
       method: 'booking-curve' | 'recent-pace';

@@ -22,5 +22,6 @@ export function paceOf(points: readonly SalesPoint[], now: number): Pace {
     perHourLastDay: perMsDay === undefined ? undefined : perMsDay * HOUR,
     perDayLastWeek: perMsWeek === undefined ? undefined : perMsWeek * DAY,
     perDayWeekBefore: perMsWeekBefore === undefined ? undefined : perMsWeekBefore * DAY,
+    ...(points[0] ? { since: points[0].at } : {}),
   };
 }

@@ -22,7 +22,10 @@ export interface SalesInsights {
    * Undefined when the event's start is not known.
    */
   of(eventId: string, report?: EventReport): Promise<SalesInsight | undefined>;
-  /** The organization's finished events a forecast learns from (read again at most every 10 minutes). */
+  /**
+   * The organization's finished events a forecast learns from (read again at most every 10
+   * minutes: the same array until then), each with its `eventId`.
+   */
   finished(now: number): Promise<FinishedEvent[]>;
 }
 
@@ -38,13 +41,14 @@ export function salesInsights(options: {
   eventInfo: (eventId: string) => { startsAtMs: number; timezone: string } | undefined;
   clock: Clock;
 }): SalesInsights {
-  let finished: { at: number; events: Promise<FinishedEvent[]> } | undefined;
+  let finished: { at: number; events: Promise<(FinishedEvent & { eventId: string })[]> } | undefined;
   const finishedEvents = (now: number) => {
     if (!finished || now - finished.at > FINISHED_FOR_MS) {
       const events = options.history.finished(now).then((histories) =>
         histories
           .filter((h) => h.startsAtMs !== undefined)
           .map((h) => ({
+            eventId: h.eventId,
             startsAtMs: h.startsAtMs as number,
             capacity: h.points.at(-1)?.capacity,
             points: h.points,
@@ -59,6 +63,7 @@ export function salesInsights(options: {
   };
   return {
     finished: (now) => finishedEvents(now),
+
     async of(eventId, report) {
       const now = options.clock.now();
       const stored = await options.history.read(eventId);

@@ -23,6 +23,7 @@ export const COMMAND_SYNTAX = {
   watch: md`/events watch [<id or name>[: conditions]] [--me]`,
   unwatch: md`/events unwatch <id or name> [--me]`,
   watches: md`/events watches [--me]`,
+  forecast: md`/events forecast accuracy`,
   help: md`/events help`,
 } as const satisfies Record<string, Mrkdwn>;
 
@@ -34,8 +35,9 @@ export const USAGE = {
   find: COMMAND_SYNTAX.find,
   promo: COMMAND_SYNTAX.promo,
   digest: md`${DIGEST_ON} | ${DIGEST_ACTIONS} [--me] [--sales]; ${DIGEST_SALES}`,
-  watch: md`${COMMAND_SYNTAX.watch} (conditions such as: ${WATCH_CONDITIONS_EXAMPLE}, checkIns >= 100; once the event's sales history can answer them: sells out before start, pace < 20/day, pace halves)`,
+  watch: md`${COMMAND_SYNTAX.watch} (conditions such as: ${WATCH_CONDITIONS_EXAMPLE}, checkIns >= 100; and, judged from when the event's sales history allows: sells out before start, pace < 20/day, pace halves)`,
   unwatch: COMMAND_SYNTAX.unwatch,
   watches: COMMAND_SYNTAX.watches,
+  forecast: COMMAND_SYNTAX.forecast,
   help: COMMAND_SYNTAX.help,
 } as const satisfies Record<string, Mrkdwn>;

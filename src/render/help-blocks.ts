@@ -35,6 +35,8 @@ const EXPLAINED: Record<Command, (input: HelpInput) => Mrkdwn> = {
     md`watch an event here (or in your DM with \`--me\`): one card kept up to date, an alert in its thread when a condition is crossed, e.g. \`/events watch jazz night: ${WATCH_CONDITIONS_EXAMPLE}\`; checks use only report slots nobody is waiting for`,
   unwatch: () => md`stop watching an event here (or yours, with \`--me\`)`,
   watches: () => md`what is watched here, by whom, and when it is checked next`,
+  forecast: () =>
+    md`how far to trust the sales forecasts: how far off they were at 25%, 50% and 75% of the sale of this organization's last finished events, and how often their range held (only you see it)`,
   help: () => md`this list`,
 };
 

@@ -1,4 +1,5 @@
 import type { types } from '@slack/bolt';
+import type { TrackRecord } from '../forecast/track-record.js';
 import type { PromoChangeRecord, RecentActivity } from '../store/activity-store.js';
 import type { BudgetSnapshot } from '../ticketing/budget.js';
 import type { TicketingEvent } from '../ticketing/schemas.js';
@@ -7,6 +8,7 @@ import { type Block, capBlocks, context, divider, header, LIMITS, mrkdwnSection,
 import { type PersonalDigestHomeInput, personalDigestHomeBlocks } from './digest-blocks.js';
 import { eventSection } from './event-blocks.js';
 import { channelLink, clip, code, joinMrkdwn, type Mrkdwn, md, readerIsoInstant } from './mrkdwn.js';
+import { forecastAccuracyLine } from './track-record-blocks.js';
 
 export interface HomeViewInput {
   /** The next events, or the user-facing sentence saying why they could not be read. */
@@ -18,6 +20,8 @@ export interface HomeViewInput {
   watches?: readonly Watch[] | undefined;
   /** The person's own daily digest (in their DM); the section is left out when it could not be read. */
   personalDigest?: PersonalDigestHomeInput | undefined;
+  /** The sales forecast's track record on the organization's finished events; left out when not read. */
+  forecastAccuracy?: TrackRecord | undefined;
   /** Promo editors only: why "Set promo quantity" could not be restricted to them in Workflow Builder. */
   promoStepRestriction?: PromoStepRestriction | undefined;
 }
@@ -142,6 +146,8 @@ export function homeView(input: HomeViewInput): types.HomeView {
   if (input.promoStepRestriction) blocks.push(mrkdwnSection(promoStepRestrictionLine(input.promoStepRestriction)));
   blocks.push(header(md`Your watches`), mrkdwnSection(watchLines(input.watches ?? [])));
   if (input.personalDigest) blocks.push(...personalDigestHomeBlocks(input.personalDigest));
-  blocks.push(divider(), context(md`:bar_chart: Ticketing API budget: ${budgetLine(input.budget, input.now)}`));
+  blocks.push(divider());
+  if (input.forecastAccuracy) blocks.push(context(forecastAccuracyLine(input.forecastAccuracy)));
+  blocks.push(context(md`:bar_chart: Ticketing API budget: ${budgetLine(input.budget, input.now)}`));
   return { type: 'home', blocks: capBlocks(blocks, LIMITS.surfaceBlocks, (n) => md`...and ${n} more`) };
 }

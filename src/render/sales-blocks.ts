@@ -236,25 +236,41 @@ export function paceWords(forecast: Forecast): Mrkdwn | undefined {
   return undefined;
 }
 
-/** "2-5 days before the event", from the earliest and latest projected sell-out. */
-function daysBefore(startsAtMs: number, earliest: number, latest: number | undefined): Mrkdwn {
+/** "2-5 days before the event", from the earliest and latest projected sell-out ("80% likely" when calibrated). */
+function daysBefore(startsAtMs: number, earliest: number, latest: number | undefined, likely: Mrkdwn): Mrkdwn {
   const most = Math.floor((startsAtMs - earliest) / DAY);
-  if (latest === undefined) return md`up to ${most} day(s) before the event, or not before it at all`;
+  if (latest === undefined) return md`${likely}up to ${most} day(s) before the event, or not before it at all`;
   const least = Math.floor((startsAtMs - latest) / DAY);
   if (most < 1) return md`in its final day`;
-  return least === most ? md`${most} day(s) before the event` : md`${Math.max(0, least)}-${most} days before the event`;
+  return least === most
+    ? md`${likely}${most} day(s) before the event`
+    : md`${likely}${Math.max(0, least)}-${most} days before the event`;
+}
+
+/** The learned methods by name (`Forecast.basis`), in words. */
+function basisWords(basis: string): Mrkdwn | undefined {
+  if (basis.startsWith('pickup')) return md`pickup`;
+  if (basis === 'recent-pace') return md`the recent pace`;
+  if (basis === 'straight-line') return md`a straight line through the sales so far`;
+  return undefined;
 }
 
 /** How the forecast was made, in words: always the method, what it learned from, and that a pace is rough. */
 function methodWords(forecast: Extract<Forecast, { kind: 'forecast' }>): Mrkdwn {
+  if (forecast.basis !== undefined) {
+    const by = basisWords(forecast.basis);
+    const tested = forecast.backtestedOn !== undefined ? md`, backtested on ${forecast.backtestedOn} of them` : md``;
+    return md`${by ? md`by ${by}, ` : md``}learned from ${forecast.learnedFrom} similar past events${tested}`;
+  }
   return forecast.method === 'booking-curve'
     ? md`from the sales curves of ${forecast.learnedFrom} similar past events`
     : md`a rough guess from the recent pace (fewer than 3 similar past events to learn a sales curve from)`;
 }
 
 /**
- * The forecast in one line, never one bare date: "Projected to sell out around Fri 4 Dec, 2-5 days
- * before the event; 140/day over the last week (from the sales curves of 5 similar past events)".
+ * The forecast in one line, never one bare date: "Projected to sell out around Fri 4 Dec, 80% likely
+ * 2-5 days before the event; 140/day over the last week (by pickup, learned from 5 similar past
+ * events, backtested on 5 of them)". Only a range calibrated as an 80% interval says "80% likely".
  */
 export function forecastWords(forecast: Forecast, startsAtMs: number): Mrkdwn {
   const pace = paceWords(forecast);
@@ -263,14 +279,20 @@ export function forecastWords(forecast: Forecast, startsAtMs: number): Mrkdwn {
       ? md`${pace}. No forecast yet: ${escapeText(forecast.reason)}.`
       : md`No pace or forecast yet: ${escapeText(forecast.reason)}.`;
   const parts: Mrkdwn[] = [];
+  // A range calibrated to hold the outcome 80% of the time says so; quartile ranges make no such claim.
+  const calibrated = forecast.coverage === 0.8;
   if (forecast.sellOut) {
-    parts.push(
-      md`Projected to sell out around ${readerDay(forecast.sellOut.likely)}, ${daysBefore(startsAtMs, forecast.sellOut.earliest, forecast.sellOut.latest)}`,
-    );
+    const { earliest, likely, latest } = forecast.sellOut;
+    const days = daysBefore(startsAtMs, earliest, latest, calibrated ? md`80% likely ` : md``);
+    parts.push(md`Projected to sell out around ${readerDay(likely)}, ${days}`);
   } else {
     const { low, likely, high } = forecast.atStart;
     const of = forecast.capacity === undefined ? md`` : md` of ${count(forecast.capacity)}`;
-    parts.push(md`Projected ${count(likely)}${of} sold by the start (${count(low)}-${count(high)})`);
+    parts.push(
+      calibrated
+        ? md`Projected ${count(likely)}${of} sold by the start, 80% likely between ${count(low)} and ${count(high)}`
+        : md`Projected ${count(likely)}${of} sold by the start (${count(low)}-${count(high)})`,
+    );
   }
   if (pace) parts.push(pace);
   return md`${joinMrkdwn(parts, md`; `)} (${methodWords(forecast)}).`;

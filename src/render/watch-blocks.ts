@@ -191,6 +191,12 @@ function ticketsSold(count: number): Mrkdwn {
  * with the figures shown (`figures` undefined: held back).
  */
 function conditionStatus(state: ConditionState, figures: { currency: string | undefined } | undefined): Mrkdwn {
+  if (state.pending) {
+    // A forecast condition set before its event's history allows it: judged from about then on.
+    const what = state.condition.kind === 'sells-out' ? md`forecast` : md`pace`;
+    const { from, after } = state.pending;
+    return md`:hourglass_flowing_sand: not judged yet: ${what} from about ${readerInstant(from)}, after ${clip(after, 60)}`;
+  }
   if (state.unknown !== undefined) return warning(md`cannot be checked: ${clip(state.unknown, 200)}`);
   const now =
     state.lastValue === undefined || !figures

@@ -135,12 +135,12 @@ export class CheckCarrier<M> {
     for (const state of watch.conditions) {
       const judgement = judge(state.condition, reading);
       if ('unknown' in judgement) {
-        write.judged(state.key, (c) => ({ ...c, unknown: judgement.unknown }));
+        write.judged(state.key, (c) => ({ ...c, unknown: judgement.unknown, pending: judgement.pending }));
         continue;
       }
       if (state.armed && judgement.met) {
         await write.flush();
-        const fired = { ...state, lastValue: judgement.value, unknown: undefined };
+        const fired = { ...state, lastValue: judgement.value, unknown: undefined, pending: undefined };
         let posted: Awaited<ReturnType<WatchPosts<M>['alert']>>;
         try {
           posted = await this.#o.posts.alert(watch, fired, judgement.value, shown);
@@ -149,7 +149,7 @@ export class CheckCarrier<M> {
           continue;
         }
         if (posted === 'refused') return;
-        write.judged(state.key, (c) => ({ ...c, lastValue: judgement.value, unknown: undefined }));
+        write.judged(state.key, (c) => ({ ...c, lastValue: judgement.value, unknown: undefined, pending: undefined }));
         // Another holder is alerting this crossing: it records it.
         if (posted === 'busy') continue;
         const crossing = state.crossings + 1;
@@ -167,7 +167,7 @@ export class CheckCarrier<M> {
         );
         await write.flush();
       } else {
-        write.judged(state.key, (c) => ({ ...c, lastValue: judgement.value, unknown: undefined }));
+        write.judged(state.key, (c) => ({ ...c, lastValue: judgement.value, unknown: undefined, pending: undefined }));
         // A clearing is something that happened, written even when a newer check was judged
         // meanwhile: it re-arms the condition when this check saw it disarmed and no crossing was
         // recorded since (a newer check that saw it disarmed may have seen it met again), or when

@@ -75,7 +75,9 @@ export async function setWatch(
   if (limited) return { kind: 'refused', refusal: limited };
   const read = await deps.reportToWatch(event.id, request.userId, hooks.fetching);
   const forecast = await deps.forecast(event.id, read.report).catch(() => undefined);
-  const parsed = text ? parseConditions(text, read.report, forecast) : { conditions: defaultConditions(read.report) };
+  const parsed = text
+    ? parseConditions(text, read.report, forecast, event.startsAtMs)
+    : { conditions: defaultConditions(read.report) };
   if ('problem' in parsed) return { kind: 'conditions', problem: parsed.problem };
   if (parsed.conditions.length === 0) return { kind: 'nothing-to-watch' };
   const result = await deps.watches.watch({

@@ -60,9 +60,22 @@ const SELLS_OUT_CLEARS_MS = 6 * 3_600_000;
  * One condition judged on one reading. `met`: past its threshold; `cleared`: clearly back on the
  * other side, by a margin (hysteresis), so a figure wobbling around a threshold fires once.
  */
-export type Judgement = { value: number; met: boolean; cleared: boolean } | { unknown: string };
+export type Judgement =
+  | { value: number; met: boolean; cleared: boolean }
+  /**
+   * Not known, with the reason. `pending`: a forecast condition not judged yet, whose event's sales
+   * history will allow it from about `from`, after `after` ("3 reports over 6 hours").
+   */
+  | { unknown: string; pending?: Pending | undefined };
+
+/** When a forecast condition can be judged: from about `from`, once the history holds `after`. */
+export interface Pending {
+  from: number;
+  after: string;
+}
 
 const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
 
 /** The canonical text of a condition: what the card shows, and its key among a watch's conditions. */
 export function describeCondition(condition: WatchCondition): string {
@@ -92,6 +105,17 @@ export function describeCondition(condition: WatchCondition): string {
 export const FORECAST_KINDS: ReadonlySet<WatchCondition['kind']> = new Set(['sells-out', 'pace-below', 'pace-halves']);
 
 const NO_FORECAST = 'the sales history is too short for a forecast yet';
+
+/**
+ * A forecast condition not judged yet: `what` (the forecast, the pace) comes at about `from`, after
+ * `after`; unless that is past `latest` (the last moment it could still mean something before the
+ * start), when it never can be judged.
+ */
+function notYet(what: string, from: number, after: string, latest: number | undefined): Judgement {
+  if (latest !== undefined && from > latest)
+    return { unknown: `the event starts before its sales history would hold ${after}` };
+  return { unknown: `not judged yet: ${what} needs ${after}`, pending: { from, after } };
+}
 
 /** Sold per day now: over the last week, else the last day. */
 const perDayNow = (forecast: Forecast) =>
@@ -171,6 +195,16 @@ export function judge(condition: WatchCondition, reading: Reading): Judgement {
     }
     case 'sells-out': {
       const { forecast } = reading;
+      if (forecast?.kind === 'none' && forecast.readyAt !== undefined && forecast.needs !== undefined) {
+        if (!soldOfCapacity(report)) return { unknown: 'the report has no capacity to sell out' };
+        const start = reading.startsAtMs;
+        return notYet(
+          'a forecast',
+          forecast.readyAt,
+          forecast.needs,
+          start === undefined ? undefined : start - SELLS_OUT_MEETS_MS,
+        );
+      }
       if (forecast?.kind !== 'forecast')
         return { unknown: forecast?.kind === 'none' ? `${NO_FORECAST} (${forecast.reason})` : NO_FORECAST };
       if (forecast.capacity === undefined) return { unknown: 'the report has no capacity to sell out' };
@@ -188,12 +222,21 @@ export function judge(condition: WatchCondition, reading: Reading): Judgement {
     }
     case 'pace-below': {
       const perDay = reading.forecast ? perDayNow(reading.forecast) : undefined;
+      const since = reading.forecast?.pace.since;
+      if (perDay === undefined && since !== undefined)
+        return notYet('the pace', since + DAY_MS, 'a day of reports', reading.startsAtMs);
       if (perDay === undefined) return { unknown: NO_FORECAST };
       const value = round1(perDay);
       return { value, met: value < condition.perDay, cleared: value >= condition.perDay * 1.1 };
     }
     case 'pace-halves': {
       const pace = reading.forecast?.pace;
+      if (
+        pace &&
+        (pace.perHourLastDay === undefined || pace.perDayWeekBefore === undefined) &&
+        pace.since !== undefined
+      )
+        return notYet('the pace', pace.since + 8 * DAY_MS, '8 days of reports', reading.startsAtMs);
       if (!pace || pace.perHourLastDay === undefined || pace.perDayWeekBefore === undefined)
         return { unknown: 'the sales history does not reach back eight days yet' };
       if (pace.perDayWeekBefore <= 0) return { value: 1, met: false, cleared: true };
@@ -204,10 +247,26 @@ export function judge(condition: WatchCondition, reading: Reading): Judgement {
   }
 }
 
-/** Whether a report holds what a condition reads: undefined when it does, else why not. */
-export function cannotCheck(condition: WatchCondition, report: EventReport, forecast?: Forecast): string | undefined {
-  const judgement = judge(condition, { report, previousSold: undefined, lastSaleAt: undefined, now: 0, forecast });
-  return 'unknown' in judgement ? judgement.unknown : undefined;
+/**
+ * Whether a report holds what a condition reads: undefined when it does, else why not. A forecast
+ * condition the sales history will allow before the event starts (`startsAtMs`, when known) is
+ * accepted: it is judged from then on.
+ */
+export function cannotCheck(
+  condition: WatchCondition,
+  report: EventReport,
+  forecast?: Forecast,
+  startsAtMs?: number,
+): string | undefined {
+  const judgement = judge(condition, {
+    report,
+    previousSold: undefined,
+    lastSaleAt: undefined,
+    now: 0,
+    forecast,
+    startsAtMs,
+  });
+  return 'unknown' in judgement && !judgement.pending ? judgement.unknown : undefined;
 }
 
 /** What a watch listens for when no condition is named: sell-out, 90% sold, promo codes at 10% left. */
@@ -234,6 +293,9 @@ export function conditionsOffered(report: Shown<EventReport>, forecast?: Forecas
     offered.push({ kind: 'sold-since', count: Math.max(10, Math.round(pair.capacity * 0.05)) });
     offered.push({ kind: 'stall', hours: 24 });
   }
+  // Not judged yet, but accepted: the history allows a forecast, or the pace, before long.
+  if (forecast?.kind === 'none' && forecast.readyAt !== undefined && pair) offered.push({ kind: 'sells-out' });
+  if (forecast?.kind === 'none' && forecast.pace.since !== undefined) offered.push({ kind: 'pace-halves' });
   if (forecast?.kind === 'forecast') {
     if (forecast.capacity !== undefined) offered.push({ kind: 'sells-out' });
     const perDay = perDayNow(forecast);
@@ -318,7 +380,12 @@ export const MAX_CONDITIONS = 10;
  * Reads conditions separated by commas ("sold >= 90%, EARLYBIRD left <= 10, +50 sold, no sale for
  * 6h, sold out, checkIns >= 100"). With `report`, only conditions it can check are accepted.
  */
-export function parseConditions(text: string, report?: EventReport, forecast?: Forecast): ParsedConditions {
+export function parseConditions(
+  text: string,
+  report?: EventReport,
+  forecast?: Forecast,
+  startsAtMs?: number,
+): ParsedConditions {
   const clauses = text
     .split(/[,;]/)
     .map((clause) => clause.trim().replace(/\s+/g, ' '))
@@ -338,7 +405,7 @@ export function parseConditions(text: string, report?: EventReport, forecast?: F
     if (parsed === undefined) return { problem: `"${shown}" is not a condition I know.` };
     if (typeof parsed === 'string') return { problem: `"${shown}": ${parsed}.` };
     if (report) {
-      const reason = cannotCheck(parsed, report, forecast);
+      const reason = cannotCheck(parsed, report, forecast, startsAtMs);
       if (reason) return { problem: `"${shown}" cannot be checked: ${reason}.` };
       // The figure's name as the report spells it.
       if (parsed.kind === 'figure')

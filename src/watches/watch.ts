@@ -29,6 +29,8 @@ export interface ConditionState {
   lastValue?: number | undefined;
   /** Why the last report could not answer it. */
   unknown?: string | undefined;
+  /** A forecast condition not judged yet: from about when its event's sales history allows it, and after what. */
+  pending?: { from: number; after: string } | undefined;
   /**
    * When a check last saw its figure clearly cleared: a crossing alerted from an older check,
    * recorded after it, leaves the condition armed for the next one.
@@ -46,6 +48,7 @@ const conditionStateSchema = z.object({
   crossings: z.number().int().nonnegative(),
   lastValue: z.number().optional(),
   unknown: z.string().optional(),
+  pending: z.object({ from: z.number(), after: z.string() }).optional(),
   clearedAt: z.number().optional(),
   crossedAt: z.number().optional(),
 });

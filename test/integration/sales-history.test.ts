@@ -79,7 +79,7 @@ describe('a report with its sales history', () => {
 });
 
 describe('watches that know the forecast', () => {
-  it('refuses a forecast condition without history, accepts it with, alerts when the forecast says it sells out, and charts in the card’s thread', async () => {
+  it('accepts a forecast condition without history, not judged until the history allows, then alerts when the forecast says it sells out, and charts in the card’s thread', async () => {
     const { r, clock } = await onOneClock();
     const event = r.sim.catalog.events.find(
       (e) => e.status === 'published' && e.startsAtMs > Date.now() + 10 * 86_400_000,
@@ -93,7 +93,16 @@ describe('watches that know the forecast', () => {
       );
       return JSON.stringify(answer.args);
     };
-    expect(await said(`watch ${event.id}: sells out before start`)).toContain('the sales history is too short');
+    // No history yet: accepted all the same, and its card says from when it is judged.
+    expect(await said(`watch ${event.id}: sells out before start`)).toContain('sells out before start');
+    const pendingCard = await r.slack.waitFor(() =>
+      r.slack.calls.findLast(
+        (c) =>
+          (c.method === 'chat.postMessage' || c.method === 'chat.update') &&
+          JSON.stringify(c.args.blocks ?? []).includes('not judged yet: forecast from about'),
+      ),
+    );
+    expect(JSON.stringify(pendingCard.args.blocks)).toContain('after 3 reports over 6 hours');
 
     // Two days of brisk sales: at this pace it fills well before its start.
     const now = clock.now();
@@ -109,7 +118,6 @@ describe('watches that know the forecast', () => {
         capacity,
       });
     r.sim.setFigures(event.id, { ticketsSold: Math.round(capacity * 0.6) });
-    expect(await said(`watch ${event.id}: sells out before start`)).toContain('sells out before start');
     const card = await r.slack.waitFor(() =>
       r.slack.calls.find((c) => c.method === 'chat.postMessage' && c.args.metadata && c.args.thread_ts === undefined),
     );
@@ -178,5 +186,37 @@ describe('watches that know the forecast', () => {
     await r.slack.waitFor(() =>
       r.slack.calls.find((c) => c.method === 'chat.postMessage' && c.args.thread_ts === '1700000000.000300'),
     );
+  });
+});
+
+describe('the forecast’s track record', () => {
+  it('answers `/events forecast accuracy` privately with the organization’s own error and range coverage over its finished events', async () => {
+    rig = await startBot();
+    const r = rig;
+    const DAY = 86_400_000;
+    const now = Date.now();
+    // Six finished events, each read every 6 hours over its 20-day sale: steady sales to ~80%.
+    for (let i = 0; i < 6; i += 1) {
+      const startsAtMs = now - (60 - i * 8) * DAY;
+      const opens = startsAtMs - 20 * DAY;
+      const dates = { startsAtMs, endsAtMs: startsAtMs + 3 * 3_600_000 };
+      for (let at = opens; at <= startsAtMs; at += DAY / 4)
+        await r.bot.history.record(
+          `evt_past_${i}`,
+          { at, sold: Math.round((800 + i * 5) * ((at - opens) / (startsAtMs - opens))), capacity: 1000 },
+          dates,
+        );
+    }
+    const { responseUrl } = await command(r, 'forecast accuracy');
+    const path = new URL(responseUrl).pathname;
+    const answer = await r.slack.waitFor(() => r.slack.responses.find((c) => c.method === path));
+    expect(answer.args.response_type).toBe('ephemeral');
+    const text = JSON.stringify(answer.args);
+    expect(text).toContain('Forecast accuracy');
+    expect(text).toMatch(/off by \d+% of capacity on average over the last 6 finished event\(s\) \(18 forecast\(s\)/);
+    expect(text).toMatch(/its 80% range held the outcome \d+% of the time/);
+    expect(text).toContain('evt_past_5');
+    // From the stored histories only: no report call.
+    expect(r.sim.stats().admittedReports).toBe(0);
   });
 });

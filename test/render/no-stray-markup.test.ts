@@ -5,6 +5,7 @@ import type { DigestOutcome } from '../../src/digest/digest-runner.js';
 import type { Subscription } from '../../src/digest/subscription.js';
 import type { Shown } from '../../src/figures/may-show-figures.js';
 import type { Forecast } from '../../src/forecast/forecast.js';
+import type { TrackRecord } from '../../src/forecast/track-record.js';
 import {
   capBlocks,
   context,
@@ -99,6 +100,7 @@ import {
   postInChannelBlocks,
   sharedChannelWatchMessage,
 } from '../../src/render/shared-channel-blocks.js';
+import { forecastAccuracyLine, forecastAccuracyMessage } from '../../src/render/track-record-blocks.js';
 import { eventUnfurlBlocks } from '../../src/render/unfurl-blocks.js';
 import {
   watchAlertMessage,
@@ -309,6 +311,30 @@ const SAMPLE_FORECAST = {
   pace: { perHourLastDay: 1.5, perDayLastWeek: 20, perDayWeekBefore: 18 },
 } as const satisfies Forecast;
 
+/** A track record over hostile event ids, one of them with too little history for any forecast. */
+const SAMPLE_TRACK_RECORD: TrackRecord = {
+  events: HOSTILE.map((eventId, i) => ({
+    eventId,
+    startsAtMs: NOW - (i + 1) * 86_400_000,
+    capacity: 200,
+    final: 150,
+    forecasts:
+      i === 0
+        ? []
+        : [0.25, 0.5, 0.75].map((share) => ({
+            share,
+            at: NOW - (i + 2) * 86_400_000,
+            said: { low: 120, likely: 140, high: 160 },
+            learnedFrom: 3,
+            error: 0.05,
+            held: share !== 0.25,
+          })),
+  })),
+  forecasts: 3 * (HOSTILE.length - 1),
+  meanError: 0.05,
+  coverage: 2 / 3,
+};
+
 const RENDERS: Record<string, Record<string, () => unknown[]>> = {
   'block-kit.ts': {
     mrkdwnSection: () => [...hostileText().map(mrkdwnSection), mrkdwnSection(md`<not a link>`)],
@@ -477,6 +503,13 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
         budget: BUDGETS[1] as BudgetSnapshot,
         now: NOW,
       }),
+      homeView({
+        events: [],
+        activity: { reports: [], promoChanges: [] },
+        budget: BUDGETS[1] as BudgetSnapshot,
+        now: NOW,
+        forecastAccuracy: SAMPLE_TRACK_RECORD,
+      }),
     ],
   },
   'limit-wording.ts': {
@@ -560,6 +593,16 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
         ]),
       ),
   },
+  'track-record-blocks.ts': {
+    forecastAccuracyLine: () => [
+      forecastAccuracyLine(SAMPLE_TRACK_RECORD),
+      forecastAccuracyLine({ events: [], forecasts: 0, meanError: undefined, coverage: undefined }),
+    ],
+    forecastAccuracyMessage: () => [
+      forecastAccuracyMessage(SAMPLE_TRACK_RECORD),
+      forecastAccuracyMessage({ events: [], forecasts: 0, meanError: undefined, coverage: undefined }),
+    ],
+  },
   'sales-digest-blocks.ts': {
     salesDigestMessage: () =>
       HOSTILE.map((eventName) =>
@@ -629,6 +672,11 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
     forecastWords: () => [
       forecastWords(SAMPLE_FORECAST, NOW + 9 * 86_400_000),
       forecastWords({ ...SAMPLE_FORECAST, sellOut: undefined }, NOW + 9 * 86_400_000),
+      forecastWords(
+        { ...SAMPLE_FORECAST, sellOut: undefined, basis: '<!here>', coverage: 0.8, backtestedOn: 3 },
+        NOW + 9 * 86_400_000,
+      ),
+      forecastWords({ ...SAMPLE_FORECAST, basis: 'pickup-days', coverage: 0.8, backtestedOn: 3 }, NOW + 9 * 86_400_000),
       forecastWords({ kind: 'none', reason: '<!channel> too few', pace: SAMPLE_FORECAST.pace }, NOW),
     ],
   },

@@ -191,4 +191,31 @@ describe('the forecast in words', () => {
     expect(words).toContain('Projected 380 of 500 sold by the start (320-460)');
     expect(words).toContain('a rough guess from the recent pace');
   });
+
+  it('says a calibrated range is 80% likely, for the sold at the start and the sell-out days alike', () => {
+    const calibrated = { ...sellingOut, coverage: 0.8 };
+    const atStart = forecastWords(
+      { ...calibrated, sellOut: undefined, atStart: { low: 320, likely: 380, high: 460 } },
+      START,
+    );
+    expect(atStart).toContain('Projected 380 of 500 sold by the start, 80% likely between 320 and 460');
+    expect(forecastWords(calibrated, START)).toContain('80% likely 2-5 days before the event');
+    const open = forecastWords(
+      { ...calibrated, sellOut: { earliest: START - 5 * DAY - HOUR, likely: START - 3 * DAY, latest: undefined } },
+      START,
+    );
+    expect(open).toContain('80% likely up to 5 day(s) before the event, or not before it at all');
+    // Quartile ranges, not calibrated, make no such claim.
+    expect(forecastWords(sellingOut, START)).not.toContain('80%');
+  });
+
+  it('names the learned method, the past events it learned from and how many it was backtested on', () => {
+    const learned = { ...sellingOut, basis: 'pickup-share', coverage: 0.8, backtestedOn: 4 };
+    const words = forecastWords(learned, START);
+    expect(words).toContain('(by pickup, learned from 5 similar past events, backtested on 4 of them)');
+    expect(words).not.toContain('sales curves');
+    expect(forecastWords({ ...learned, basis: 'recent-pace' }, START)).toContain(
+      '(by the recent pace, learned from 5 similar past events, backtested on 4 of them)',
+    );
+  });
 });

@@ -24,6 +24,15 @@ const forecastOf = (overrides: Partial<Extract<Forecast, { kind: 'forecast' }>> 
   pace: { perHourLastDay: 1, perDayLastWeek: 30, perDayWeekBefore: 40 },
   ...overrides,
 });
+const HOUR = 3_600_000;
+/** An event whose history began with the report at hand (at NOW): no forecast before 6 hours of reports. */
+const pending: Forecast = {
+  kind: 'none',
+  reason: 'fewer than 3 reports over 6 hours',
+  pace: { perHourLastDay: undefined, perDayLastWeek: undefined, perDayWeekBefore: undefined, since: NOW },
+  readyAt: NOW + 6 * HOUR,
+  needs: '3 reports over 6 hours',
+};
 const reading = (forecast: Forecast | undefined) => ({
   report,
   previousSold: undefined,
@@ -42,13 +51,43 @@ describe('forecast conditions', () => {
     ]);
   });
 
-  it('cannot be checked, saying why, while the history is too short for a forecast', () => {
+  it('cannot be checked, saying why, where no forecast is known at all or it could never come before the start', () => {
     const parsed = parseConditions('sells out before start', report, undefined);
     expect(parsed).toEqual({
       problem: '"sells out before start" cannot be checked: the sales history is too short for a forecast yet.',
     });
-    const none: Forecast = { kind: 'none', reason: 'fewer than 3 reports over 6 hours', pace: forecastOf().pace };
-    expect(cannotCheck({ kind: 'sells-out' }, report, none)).toContain('fewer than 3 reports over 6 hours');
+    const started: Forecast = { kind: 'none', reason: 'the event has started', pace: forecastOf().pace };
+    expect(cannotCheck({ kind: 'sells-out' }, report, started)).toContain('the event has started');
+    // Its first forecast would come too close to the start for a sell-out alert (or a pace) to mean anything.
+    const late: Forecast = { ...pending, readyAt: NOW + 6 * HOUR };
+    expect(cannotCheck({ kind: 'sells-out' }, report, late, NOW + 12 * HOUR)).toContain('the event starts');
+    expect(cannotCheck({ kind: 'pace-halves' }, report, late, NOW + 3 * DAY)).toContain('the event starts');
+    expect(cannotCheck({ kind: 'sells-out' }, { ticketsSold: 3 }, pending)).toContain('capacity');
+  });
+
+  it('are accepted on an event with little history, not judged until the history allows, saying from when', () => {
+    const parsed = parseConditions(
+      'sells out before start, pace < 20/day, pace halves',
+      report,
+      pending,
+      NOW + 10 * DAY,
+    );
+    expect('conditions' in parsed && parsed.conditions.map(describeCondition)).toEqual([
+      'sells out before start',
+      'pace < 20/day',
+      'pace halves',
+    ]);
+    const early = { ...reading(pending), startsAtMs: NOW + 10 * DAY };
+    expect(judge({ kind: 'sells-out' }, early)).toEqual({
+      unknown: 'not judged yet: a forecast needs 3 reports over 6 hours',
+      pending: { from: NOW + 6 * HOUR, after: '3 reports over 6 hours' },
+    });
+    expect(judge({ kind: 'pace-below', perDay: 20 }, early)).toMatchObject({
+      pending: { from: NOW + DAY, after: 'a day of reports' },
+    });
+    expect(judge({ kind: 'pace-halves' }, early)).toMatchObject({
+      pending: { from: NOW + 8 * DAY, after: '8 days of reports' },
+    });
   });
 
   it('fires "sells out before start" with the projected day, and re-arms once the forecast no longer sells out', () => {
@@ -99,5 +138,6 @@ describe('forecast conditions', () => {
     const kinds = (forecast?: Forecast) => conditionsOffered(shown(report), forecast).map((c) => c.kind);
     expect(kinds()).not.toContain('sells-out');
     expect(kinds(forecastOf())).toEqual(expect.arrayContaining(['sells-out', 'pace-below', 'pace-halves']));
+    expect(kinds(pending)).toEqual(expect.arrayContaining(['sells-out', 'pace-halves']));
   });
 });

@@ -316,7 +316,9 @@ describe('describeCondition', () => {
 describe('parseConditions: what it accepts', () => {
   it('accepts every example the /events watch usage line gives', () => {
     const unescaped = USAGE.watch.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
-    const parts = /conditions such as: (.*); once the event's sales history can answer them: (.*)\)$/.exec(unescaped);
+    const parts = /conditions such as: (.*); and, judged from when the event's sales history allows: (.*)\)$/.exec(
+      unescaped,
+    );
     const examples = parts?.[1];
     expect(examples).toBe('sold >= 90%, EARLYBIRD left <= 10, +50 sold, no sale for 6h, sold out, checkIns >= 100');
     expect(parseConditions(parts?.[2] as string)).toEqual({

@@ -7,6 +7,7 @@ const EMOJI = new Map([
   ['chart_with_upwards_trend', '📈'],
   ['checkered_flag', '🏁'],
   ['clock3', '🕒'],
+  ['dart', '🎯'],
   ['double_vertical_bar', '⏸️'],
   ['eyes', '👀'],
   ['grey_question', '❔'],

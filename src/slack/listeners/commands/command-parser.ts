@@ -40,6 +40,8 @@ export type EventsCommand =
   | { kind: 'watch-modal'; personal: boolean }
   | { kind: 'unwatch'; target: EventTarget; personal: boolean }
   | { kind: 'watches'; personal: boolean }
+  /** `forecast accuracy`: the forecast's track record on the organization's finished events. */
+  | { kind: 'forecast-accuracy' }
   | { kind: 'invalid'; problem: Mrkdwn; usage: Mrkdwn };
 
 /** The commands a choice between events finishes: each event's button runs it with that event. */
@@ -143,6 +145,10 @@ export function parseEventsCommand(text: string): EventsCommand {
       if (rest.length > 0) return invalid(md`\`watches\` takes no more words than --me.`, USAGE.watches);
       return { kind: 'watches', personal };
     }
+    case 'forecast':
+      if (args.length !== 1 || args[0]?.toLowerCase() !== 'accuracy')
+        return invalid(md`\`forecast\` takes one word: \`accuracy\`.`, USAGE.forecast);
+      return { kind: 'forecast-accuracy' };
     default:
       return unknownSubcommand(sub, args);
   }
@@ -160,11 +166,12 @@ const SUBCOMMANDS = {
   watch: USAGE.watch,
   unwatch: USAGE.unwatch,
   watches: USAGE.watches,
+  forecast: USAGE.forecast,
   help: USAGE.help,
 } as const satisfies Record<string, Mrkdwn>;
 
 /** Every subcommand, for a word that is none of them. */
-const ALL_SUBCOMMANDS = md`/events [list | show | find | report | promo | digest | watch | unwatch | watches | help]`;
+const ALL_SUBCOMMANDS = md`/events [list | show | find | report | promo | digest | watch | unwatch | watches | forecast | help]`;
 
 /** The quantity shown in an example of what to type, where the person gave none. */
 const EXAMPLE_QUANTITY = '100';

@@ -11,6 +11,7 @@ import { openPromoFormFor } from '../../modals/promo-form.js';
 import { parseEventsCommand } from './command-parser.js';
 import { handleDigestCommand } from './digest-command.js';
 import { handleFindCommand } from './find-command.js';
+import { answerForecastAccuracy } from './forecast-accuracy.js';
 import { handlePromoCommand } from './promo-command.js';
 import { handleReportCommand } from './request-report.js';
 import { showEvent } from './show-event.js';
@@ -85,6 +86,9 @@ export function registerEventsCommand(app: App, deps: SlackDeps): void {
           channelId: command.channel_id,
           personal: parsed.personal,
         });
+        return;
+      case 'forecast-accuracy':
+        await answerForecastAccuracy(deps, respond, log);
         return;
       case 'digest-on':
       case 'digest-off':

@@ -1,6 +1,7 @@
 import type { webApi } from '@slack/bolt';
 import type { CatalogSnapshot } from '../../../catalog/event-catalog.js';
 import { isUpcoming } from '../../../catalog/is-upcoming.js';
+import { type TrackRecord, trackRecordOf } from '../../../forecast/track-record.js';
 import { withinDeadline } from '../../../observability/within-deadline.js';
 import type { PersonalDigestHomeInput } from '../../../render/digest-blocks.js';
 import { type HomeViewInput, homeView } from '../../../render/home-view.js';
@@ -59,6 +60,15 @@ export async function publishHome(
     undefined,
     'the personal digest',
   );
+  // The forecast's track record, from the finished events' stored histories (no report call).
+  const forecastAccuracy = bounded<TrackRecord | undefined>(
+    async () => {
+      const insights = deps.insights;
+      return insights ? trackRecordOf(await insights.finished(deps.clock.now())) : undefined;
+    },
+    undefined,
+    'the forecast track record',
+  );
   const publish = async (events: HomeViewInput['events']) => {
     const budget = await bounded(() => deps.ticketing.budget(), NO_BUDGET, 'the budget');
     const view = homeView({
@@ -68,6 +78,7 @@ export async function publishHome(
       now: deps.clock.now(),
       watches: await watches,
       personalDigest: await personalDigest,
+      forecastAccuracy: await forecastAccuracy,
       promoStepRestriction: deps.promoStepPermissions?.problemFor(userId),
     });
     try {
