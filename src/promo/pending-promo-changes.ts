@@ -17,6 +17,8 @@ export interface PendingPromoChange {
   code?: string | undefined;
   /** The quantity before, as a report read when the change was asked for named it. */
   previousQuantity?: number | undefined;
+  /** How often it was redeemed, as the same report named it. */
+  redeemed?: number | undefined;
   createdAt: number;
   expiresAt: number;
 }

@@ -35,6 +35,8 @@ export interface ProposeRequest {
   code?: string | undefined;
   /** The quantity as a report read now names it. */
   previousQuantity?: number | undefined;
+  /** How often it was redeemed, as the same report names it. */
+  redeemed?: number | undefined;
 }
 
 export type ProposeResult =
@@ -64,6 +66,7 @@ export async function proposePromoChange(deps: PromoDeps, request: ProposeReques
       quantity: request.quantity,
       code: request.code,
       previousQuantity: request.previousQuantity,
+      redeemed: request.redeemed,
     });
     return { kind: 'confirm', event, change };
   } catch (error) {
@@ -181,12 +184,14 @@ export async function applyWorkflowPromoChange(
     outcome: PromoChangeOutcome,
     reason?: string,
     code?: string,
+    previousQuantity?: number,
   ): Omit<PromoAuditRecord, 'at'> => ({
     userId: request.userId,
     channelId: '',
     eventId: request.eventId,
     promoId,
     quantity: request.quantity,
+    ...(previousQuantity === undefined ? {} : { previousQuantity }),
     outcome,
     ...(reason ? { error: reason } : {}),
     ...(code ? { code } : 'code' in request.promo ? { code: request.promo.code } : {}),
@@ -220,7 +225,7 @@ export async function applyWorkflowPromoChange(
     log,
     { eventId: request.eventId, promoId: target.promoId, quantity: request.quantity },
     { change: 'workflow promo change', changed: 'Promo quantity changed by a workflow' },
-    (outcome, reason) => record(target.promoId, outcome, reason, target.code),
+    (outcome, reason) => record(target.promoId, outcome, reason, target.code, target.previousQuantity),
   );
   return written.kind === 'failed' ? written : { ...written, ...target };
 }
@@ -262,8 +267,9 @@ async function promoTarget(
   eventId: string,
   ref: PromoRef,
 ): Promise<WorkflowPromoTarget | { notNamed: string; known: string[] }> {
-  // Nobody to tell while a report is fetched: the run simply waits its turn.
-  const resolved = await resolvePromo(sources, eventId, ref, async () => {});
+  // Nobody to tell while a report is fetched: the run simply waits its turn. A run has nobody to
+  // confirm either: an id is written as given, with no report read for its quantity now.
+  const resolved = await resolvePromo(sources, eventId, ref, async () => {}, false);
   if (resolved.kind !== 'found') return { notNamed: resolved.code, known: resolved.known };
   return { promoId: resolved.id, code: resolved.code, previousQuantity: resolved.previousQuantity };
 }
@@ -292,6 +298,7 @@ function confirmationRecord(
     ...(change?.code ? { code: change.code } : {}),
     promoId: change?.promoId ?? '',
     quantity: change?.quantity ?? 0,
+    ...(change?.previousQuantity === undefined ? {} : { previousQuantity: change.previousQuantity }),
     outcome,
     ...(reason ? { error: reason } : {}),
     ...(change ? { changeId: change.id } : {}),

@@ -53,6 +53,8 @@ export type ResolvedPromo =
       code: string | undefined;
       /** Its quantity as a report read now (at hand, or fetched for this) names it. */
       previousQuantity: number | undefined;
+      /** How often it was redeemed, as the same report names it. */
+      redeemed?: number | undefined;
     }
   /** No report names such a code with an id: `known` lists the codes that are known for the event. */
   | { kind: 'not-named'; code: string; known: string[] };
@@ -68,6 +70,8 @@ export async function resolvePromo(
   eventId: string,
   ref: PromoRef,
   onFetch: () => Promise<void>,
+  /** Read a report for its quantity now and redemptions when none at hand names them (a person confirms). @default true */
+  figures = true,
 ): Promise<ResolvedPromo> {
   const atHand = await sources.reportAtHand(eventId).catch(() => undefined);
   const remembered = async <T>(read: () => Promise<T> | undefined) => {
@@ -77,15 +81,33 @@ export async function resolvePromo(
       return undefined;
     }
   };
+  let fetched: EventReport | undefined;
+  // Its quantity now and how often it was redeemed, for the person to see before they confirm (a
+  // quantity below what is redeemed is warned of): from the report at hand, else one read now.
+  const withFigures = async (found: Extract<ResolvedPromo, { kind: 'found' }>): Promise<ResolvedPromo> => {
+    if (found.previousQuantity !== undefined || !figures) return found;
+    if (!fetched) {
+      await onFetch();
+      fetched = await sources.fetchReport(eventId, { fresh: atHand !== undefined });
+    }
+    const row = rowWithId(fetched, found.id);
+    return { ...found, code: found.code ?? row?.label, previousQuantity: row?.quantity, redeemed: row?.redeemed };
+  };
   if ('id' in ref) {
     const row = atHand ? rowWithId(atHand, ref.id) : undefined;
     const code = row?.label ?? (await remembered(() => sources.known?.codeOf(eventId, ref.id)));
-    return { kind: 'found', id: ref.id, code, previousQuantity: row?.quantity };
+    return withFigures({ kind: 'found', id: ref.id, code, previousQuantity: row?.quantity, redeemed: row?.redeemed });
   }
   const named = (report: EventReport | undefined) => {
     const row = report ? findQuantityRow(report, ref.code) : undefined;
     return row?.id
-      ? { kind: 'found' as const, id: normaliseApiId('promo', row.id), code: row.label, previousQuantity: row.quantity }
+      ? {
+          kind: 'found' as const,
+          id: normaliseApiId('promo', row.id),
+          code: row.label,
+          previousQuantity: row.quantity,
+          redeemed: row.redeemed,
+        }
       : undefined;
   };
   const found = named(atHand);
@@ -93,11 +115,17 @@ export async function resolvePromo(
   const known = await remembered(() => sources.known?.idOf(eventId, ref.code));
   if (known) {
     const row = atHand ? rowWithId(atHand, known.id) : undefined;
-    return { kind: 'found', id: known.id, code: known.code, previousQuantity: row?.quantity };
+    return withFigures({
+      kind: 'found',
+      id: known.id,
+      code: known.code,
+      previousQuantity: row?.quantity,
+      redeemed: row?.redeemed,
+    });
   }
   await onFetch();
   // The report at hand did not name it: a cached copy of that report would not either.
-  const fetched = await sources.fetchReport(eventId, { fresh: atHand !== undefined });
+  fetched = await sources.fetchReport(eventId, { fresh: atHand !== undefined });
   const inFetched = named(fetched);
   if (inFetched) return inFetched;
   const codes = new Map<string, string>();

@@ -138,7 +138,9 @@ export function homeView(input: HomeViewInput): types.HomeView {
         : joinMrkdwn(
             changes.map((c) => {
               const outcome = OUTCOME[c.outcome] ?? md`failed: ${clip(c.error ?? '', 200)}`;
-              return md`• ${promoChangeName(c)} → ${c.quantity} · ${outcome} · ${readerIsoInstant(c.at)}`;
+              const change =
+                c.previousQuantity === undefined ? md`→ ${c.quantity}` : md`${c.previousQuantity} → ${c.quantity}`;
+              return md`• ${promoChangeName(c)} ${change} · ${outcome} · ${readerIsoInstant(c.at)}`;
             }),
           ),
     ),

@@ -28,6 +28,8 @@ export interface PromoConfirmOptions {
   code?: string | undefined;
   /** The quantity now, when a report read for this named it. */
   previousQuantity?: number | undefined;
+  /** How often it was redeemed, as the same report named it. */
+  redeemed?: number | undefined;
   /** The stored pending change's id: the only thing the buttons carry. */
   changeId: string;
   /** How long the confirmation stays valid, in minutes, for the person to know. */
@@ -56,16 +58,32 @@ function changeLine(
 
 /** Asks before changing anything, naming exactly what will change. */
 export function promoConfirmMessage(options: PromoConfirmOptions): SlackMessage {
-  const { event, quantity } = options;
+  const { event, quantity, redeemed } = options;
   const headline = changeLine(options, eventTitle(event));
-  const now = options.previousQuantity === undefined ? md`` : md` (it allows ${count(options.previousQuantity)} now)`;
+  const nowParts = [
+    ...(options.previousQuantity === undefined ? [] : [md`it allows ${count(options.previousQuantity)} now`]),
+    ...(redeemed === undefined ? [] : [md`${count(redeemed)} ${redeemed === 1 ? md`is` : md`are`} redeemed`]),
+  ];
+  const now = nowParts.length > 0 ? md` (${joinMrkdwn(nowParts, md`; `)})` : md``;
   const what = md`set promo code ${promoName(options)} on *${eventTitle(event)}* to ${count(quantity)} redemption(s)`;
+  // Set below what is redeemed, the code is used up at once: said before the one button.
+  const below =
+    redeemed !== undefined && quantity < redeemed
+      ? [
+          mrkdwnSection(
+            warning(
+              md`${count(redeemed)} ${redeemed === 1 ? md`is` : md`are`} already redeemed, more than ${count(quantity)}: the code would be used up at once (redemptions made are not undone). Type a quantity of at least ${count(redeemed)} to keep it usable.`,
+            ),
+          ),
+        ]
+      : [];
   const blocks: Block[] = [
     mrkdwnSection(
       warning(
         md`*${headline}*\nYou are about to ${what}${now}.\nOnly the quantity changes; everything else about the code stays as it is.`,
       ),
     ),
+    ...below,
     context(
       md`:calendar: ${clip(describeEventTime(event), 300)}`,
       ...(options.code ? [md`Promo id ${code(options.promoId)}`] : []),
@@ -74,18 +92,13 @@ export function promoConfirmMessage(options: PromoConfirmOptions): SlackMessage 
     {
       type: 'actions',
       elements: [
+        // One confirmation: this message is it (no second dialog behind the button).
         {
           type: 'button',
           action_id: PROMO_CONFIRM_ACTION,
-          style: 'primary',
+          style: below.length > 0 ? 'danger' : 'primary',
           text: { type: 'plain_text', text: `Set to ${quantity}`.slice(0, 75) },
           value: options.changeId,
-          confirm: {
-            title: { type: 'plain_text', text: 'Change promo code?' },
-            text: { type: 'mrkdwn', text: md`This will ${what}.` },
-            confirm: { type: 'plain_text', text: 'Change it' },
-            deny: { type: 'plain_text', text: 'Keep it' },
-          },
         },
         {
           type: 'button',

@@ -23,6 +23,8 @@ export interface PromoChangeRecord {
   eventId: string;
   promoId: string;
   quantity: number;
+  /** The quantity before, when a report read for the change named it. */
+  previousQuantity?: number;
   outcome: PromoChangeOutcome;
   /** Why, when it did not go through (a user-facing sentence or a refusal code, never a secret). */
   error?: string;

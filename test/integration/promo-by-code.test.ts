@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PROMO_CONFIRM_ACTION } from '../../src/render/promo-blocks.js';
 import { type BotRig, startBot } from '../helpers/bot.js';
 import {
+  answerTo,
   blocksText,
   buttonValue,
   click,
@@ -70,7 +71,7 @@ describe('/events promo by the code people know', () => {
 });
 
 describe('/events promo: the report at hand is fresh', () => {
-  it('does not give a watch check older than a report window as the quantity now; the code it named needs no report call', async () => {
+  it('does not give a watch check older than a report window as the quantity now: it reads the quantity now in the person’s turn', async () => {
     const clock = aheadClock();
     rig = await startBot({ compose: { clock }, sim: { clock } });
     const promo = publishedPromo(rig);
@@ -82,13 +83,12 @@ describe('/events promo: the report at hand is fresh', () => {
     promo.quantity += 3;
     const before = reportCalls(rig);
     const { responseUrl } = await command(rig, `promo ${promo.eventId} ${promo.code} 12`);
-    const proposal = await nthResponse(rig, responseUrl);
+    const proposal = await answerTo(rig, responseUrl);
     expect(blocksText(proposal)).toContain(promo.id);
-    // A code's id does not change: the check named it, so no report is read for it; the old
-    // check's quantity is not shown as the quantity now.
+    // A code's id does not change (the check named it), but the old check's quantity is not the
+    // quantity now: a report is read for it, in the person's turn, and shown before they confirm.
     expect(blocksText(proposal)).toContain(`\`${promo.code}\` on`);
-    expect(blocksText(proposal)).toContain('set to 12');
-    expect(blocksText(proposal)).not.toContain('→');
-    expect(reportCalls(rig)).toBe(before);
+    expect(blocksText(proposal)).toContain(`${promo.quantity} → 12`);
+    expect(reportCalls(rig)).toBe(before + 1);
   });
 });

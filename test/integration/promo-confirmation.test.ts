@@ -3,7 +3,7 @@ import { PROMO_CANCEL_ACTION, PROMO_CONFIRM_ACTION } from '../../src/render/prom
 import type { SimPromo } from '../../src/simulator/seed.js';
 import { openStore } from '../../src/store/open-store.js';
 import { type BotRig, startBot } from '../helpers/bot.js';
-import { blocksText, buttonValue, click, command, type Json, nthResponse } from '../helpers/bot-actions.js';
+import { answerTo, blocksText, buttonValue, click, command, type Json, nthResponse } from '../helpers/bot-actions.js';
 import { faultyAdapter, type StoreFaults } from '../helpers/faulty-store.js';
 
 let rig: BotRig | undefined;
@@ -16,7 +16,8 @@ const posts = (r: BotRig) => r.sim.stats().log.filter((entry) => entry.method ==
 
 async function propose(r: BotRig, promo: SimPromo, quantity: number, user = 'U0EDITOR'): Promise<Json> {
   const { responseUrl } = await command(r, `promo ${promo.eventId} ${promo.id} ${quantity}`, user);
-  const proposal = await nthResponse(r, responseUrl);
+  // The quantity now is read for the change first (no report at hand): the confirmation follows.
+  const proposal = await answerTo(r, responseUrl);
   expect(blocksText(proposal)).toContain(PROMO_CONFIRM_ACTION);
   return proposal;
 }

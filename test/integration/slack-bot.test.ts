@@ -3,7 +3,16 @@ import { NEXT_PAGE_ACTION } from '../../src/render/event-blocks.js';
 import { PROMO_CANCEL_ACTION, PROMO_CONFIRM_ACTION } from '../../src/render/promo-blocks.js';
 import { eventSchema } from '../../src/ticketing/schemas.js';
 import { BOT_TOKEN, type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
-import { blocksText, buttonValue, click, command, nthResponse, responsesTo } from '../helpers/bot-actions.js';
+import {
+  answerTo,
+  blocksText,
+  buttonValue,
+  click,
+  command,
+  type Json,
+  nthResponse,
+  responsesTo,
+} from '../helpers/bot-actions.js';
 import { commandBody, eventBody, postSigned, postSignedJson } from '../helpers/slack-requests.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -146,7 +155,7 @@ describe('promo changes', () => {
     if (!promo) throw new Error('no promo');
     const before = { ...promo };
     const { responseUrl } = await command(rig, `promo ${promo.eventId} ${promo.id} 321`);
-    const proposal = await nthResponse(rig, responseUrl);
+    const proposal = await answerTo(rig, responseUrl);
     expect(blocksText(proposal)).toContain('321');
     expect(promo.quantity).toBe(before.quantity);
 
@@ -169,12 +178,42 @@ describe('promo changes', () => {
     });
   });
 
+  it('shows the quantity now and the redemptions, warns before the one button when the new quantity is below them, and records the old value', async () => {
+    rig = await startBot();
+    const r = rig;
+    const promo = r.sim.catalog.promos.find((each) => each.redeemed >= 5);
+    if (!promo) throw new Error('no promo with redemptions');
+    const before = { ...promo };
+    const below = promo.redeemed - 1;
+    // By id, with no report at hand: its quantity now is read for the change, in the person's turn.
+    const { responseUrl } = await command(r, `promo ${promo.eventId} ${promo.id} ${below}`);
+    const proposal = await answerTo(r, responseUrl);
+    const text = blocksText(proposal);
+    expect(text).toContain(`${before.quantity} → ${below}`);
+    expect(text).toContain(`*${promo.redeemed}* are redeemed`);
+    expect(text).toContain('already redeemed');
+    // One confirmation: the message is it, with no second dialog behind its button.
+    const button = (proposal.blocks as Json[])
+      .flatMap((block) => (block.elements ?? []) as Json[])
+      .find((element) => element.action_id === PROMO_CONFIRM_ACTION);
+    expect(button?.confirm).toBeUndefined();
+    expect(button?.style).toBe('danger');
+    const confirm = await click(r, PROMO_CONFIRM_ACTION, buttonValue(proposal, PROMO_CONFIRM_ACTION));
+    expect(blocksText(await nthResponse(r, confirm.responseUrl))).toContain(`(was ${before.quantity})`);
+    const announcement = r.slack.calls.find((c) => c.method === 'chat.postMessage');
+    expect(JSON.stringify(announcement?.args.blocks)).toContain(`(was ${before.quantity})`);
+    expect((await r.bot.activity.promoAudit())[0]).toMatchObject({
+      previousQuantity: before.quantity,
+      quantity: below,
+    });
+  });
+
   it('lets members of an editor user group change promos, and cancel leaves everything as it was', async () => {
     rig = await startBot();
     rig.slack.groups.set('S0EDITORS', ['U0GROUPIE']);
     const promo = rig.sim.catalog.promos[3];
     const { responseUrl } = await command(rig, `promo ${promo?.eventId} ${promo?.id} 5`, 'U0GROUPIE');
-    const proposal = await nthResponse(rig, responseUrl);
+    const proposal = await answerTo(rig, responseUrl);
     expect(blocksText(proposal)).toContain(PROMO_CONFIRM_ACTION);
     const cancel = await click(rig, PROMO_CANCEL_ACTION, buttonValue(proposal, PROMO_CANCEL_ACTION), 'U0GROUPIE');
     expect(blocksText(await nthResponse(rig, cancel.responseUrl))).toContain('nothing was changed');
@@ -189,7 +228,7 @@ describe('promo changes', () => {
     rig.slack.failNext('chat.postMessage', 'not_in_channel');
     const promo = rig.sim.catalog.promos[4];
     const { responseUrl } = await command(rig, `promo ${promo?.eventId} ${promo?.id} 8`);
-    const proposal = await nthResponse(rig, responseUrl);
+    const proposal = await answerTo(rig, responseUrl);
     const confirm = await click(rig, PROMO_CONFIRM_ACTION, buttonValue(proposal, PROMO_CONFIRM_ACTION));
     const done = await nthResponse(rig, confirm.responseUrl);
     expect(blocksText(done)).toContain('/invite @eventops');

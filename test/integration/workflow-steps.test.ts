@@ -284,6 +284,7 @@ describe('Set promo quantity', () => {
         eventId: event.id,
         promoId: promo.id,
         quantity: 75,
+        previousQuantity: before,
         outcome: 'updated',
         code: promo.code,
         via: 'workflow',

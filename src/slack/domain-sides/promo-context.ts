@@ -35,6 +35,7 @@ export function proposalMessage(deps: SlackDeps, result: ProposeResult, eventId:
         quantity: result.change.quantity,
         code: result.change.code,
         previousQuantity: result.change.previousQuantity,
+        redeemed: result.change.redeemed,
         changeId: result.change.id,
         validForMinutes: Math.round(deps.pending.ttlMs / 60_000),
       });
@@ -92,6 +93,7 @@ export interface PromoTarget {
   id: string;
   code: string | undefined;
   previousQuantity: number | undefined;
+  redeemed: number | undefined;
 }
 
 /**
@@ -108,11 +110,21 @@ export async function promoTargetFor(
   try {
     const resolved = await resolvePromo(promoCodeSources(deps, userId), eventId, ref, () =>
       reply.progress(
-        fetchingReportMessage(md`to find promo code ${code('code' in ref ? ref.code : '?', 64)}`, deps.reportLimit),
+        fetchingReportMessage(
+          'code' in ref
+            ? md`to find promo code ${code(ref.code, 64)} and its quantity now`
+            : md`to read the quantity of promo code ${code(ref.id, 64)} now`,
+          deps.reportLimit,
+        ),
       ),
     );
     if (resolved.kind === 'found')
-      return { id: resolved.id, code: resolved.code, previousQuantity: resolved.previousQuantity };
+      return {
+        id: resolved.id,
+        code: resolved.code,
+        previousQuantity: resolved.previousQuantity,
+        redeemed: resolved.redeemed,
+      };
     await reply.answer(warningMessage(promoCodeNotNamed(resolved.code, resolved.known)));
   } catch (error) {
     deps.logger.info('Looking up a promo code failed', { error });

@@ -84,6 +84,7 @@ export async function requestPromoChange(
     quantity: request.quantity,
     code: target.code,
     previousQuantity: target.previousQuantity,
+    redeemed: target.redeemed,
   });
   await reply.answer(proposalMessage(deps, result, event.id), { confirmation: result.kind === 'confirm' });
 }
