@@ -85,6 +85,9 @@ const empty = (value: unknown) => (typeof value === 'string' && value.trim() ===
 export const UNFURL_FIGURES_MODES = ['internal', 'off', 'everywhere'] as const;
 export type UnfurlFigures = (typeof UNFURL_FIGURES_MODES)[number];
 
+/** Where the local sandbox keeps its state across restarts, unless SANDBOX_STORE says otherwise. */
+export const DEFAULT_SANDBOX_STORE = 'sqlite://./data/sandbox.sqlite';
+
 /** The variables that mean "a real Slack workspace" when any one of them is set. */
 const SLACK_VARIABLES = ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_APP_TOKEN', 'SLACK_API_URL'] as const;
 
@@ -228,6 +231,18 @@ const schema = z.object({
       })
       .default('sqlite://./data/eventops.sqlite'),
   ),
+  // The local sandbox's own store: a file of its own unless `memory` (never a deployment's STORE_URL).
+  SANDBOX_STORE: z.preprocess(
+    empty,
+    z
+      .string()
+      .trim()
+      .refine((text) => text.toLowerCase() === 'memory' || /^sqlite:\/\/.+/i.test(text), {
+        message: 'expected memory (nothing kept after exit) or sqlite://<path>',
+      })
+      .transform((text) => (text.toLowerCase() === 'memory' ? 'sqlite://:memory:' : text))
+      .default(DEFAULT_SANDBOX_STORE),
+  ),
   STORE_NAMESPACE: z.preprocess(
     empty,
     z
@@ -353,6 +368,8 @@ export interface Config {
   /** Socket Mode: where /healthz, /readyz and /metrics listen (the HTTP receiver serves them on `port`). */
   healthPort: number;
   storeUrl: string;
+  /** The local sandbox's store (`SANDBOX_STORE`): a SQLite URL, `sqlite://:memory:` for none kept. */
+  sandboxStoreUrl: string;
   /** Every key the bot writes to a shared store starts with it (two deployments on one Redis). */
   storeNamespace: string;
   logLevel: (typeof LOG_LEVELS)[number];
@@ -418,6 +435,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     host: e.HOST,
     healthPort: e.HEALTH_PORT,
     storeUrl: e.STORE_URL,
+    sandboxStoreUrl: e.SANDBOX_STORE,
     storeNamespace: e.STORE_NAMESPACE,
     logLevel: e.LOG_LEVEL,
   };

@@ -7,7 +7,7 @@ import { exitWithParent } from './lifecycle/exit-with-parent.js';
 import { isStartRefusal, listenRefusal, type StartRefusal } from './lifecycle/start-refusal.js';
 import { createLogger, type Logger } from './logger.js';
 import type { SandboxStack } from './sandbox/sandbox-stack.js';
-import { redisSecrets } from './store/redis-url.js';
+import { describeRedis, parseRedisUrl, redisSecrets } from './store/redis-url.js';
 
 /**
  * Without Slack credentials: the whole bot in a local Slack sandbox in the browser, against the
@@ -18,14 +18,16 @@ async function startLocalSandbox(
   logger: Logger,
   env: Record<string, string | undefined>,
 ): Promise<SandboxStack> {
+  const store = config.sandboxStoreUrl;
+  const inMemory = store === 'sqlite://:memory:';
   // The first line says what runs and on what, before anything opens.
   logger.info(
-    'No SLACK_ variable is set: starting the local Slack sandbox on a store of its own, in memory (lost at exit)',
-    env.STORE_URL?.trim() ? { storeUrl: 'set but not used by the sandbox' } : {},
+    `Starting the local Slack sandbox (no SLACK_ variable is set) on http://127.0.0.1:${config.port}/, one process, its store ${inMemory ? 'in memory (nothing kept after exit)' : `in ${store} (kept across restarts)`}`,
+    env.STORE_URL?.trim() ? { storeUrl: 'set but not used by the sandbox (SANDBOX_STORE names its store)' } : {},
   );
   // The sandbox and its page load only in the sandbox: a workspace deployment never holds them.
   const { startSandboxStack } = await import('./sandbox/sandbox-stack.js');
-  const stack = await startSandboxStack({ env, logger, port: config.port });
+  const stack = await startSandboxStack({ env, logger, port: config.port, store });
   const service =
     config.ticketing.apiUrl && config.ticketing.apiUrl !== 'simulator'
       ? config.ticketing.apiUrl
@@ -34,10 +36,27 @@ async function startLocalSandbox(
     [
       `eventops is running in a local Slack sandbox: open ${stack.url}`,
       `Events come from ${service}. Set SLACK_BOT_TOKEN (see the README) to run it in a real workspace.`,
+      inMemory
+        ? 'Its store: in memory, nothing kept after exit (SANDBOX_STORE=memory).'
+        : `Its store: ${store}, kept across restarts (SANDBOX_STORE=memory keeps nothing).`,
       '',
     ].join('\n'),
   );
   return stack;
+}
+
+/**
+ * The first line of a workspace start, before anything opens: the receiver and where it listens,
+ * and the store (one process on SQLite, or replicas on Redis; a Redis URL without its credentials).
+ */
+function workspaceStartLine(config: Config): string {
+  const receiver = config.slack.appToken
+    ? `Socket Mode (health and metrics on port ${config.healthPort})`
+    : `the HTTP receiver on ${config.host ? `${config.host}:` : 'port '}${config.port} (POST /slack/events)`;
+  const store = /^rediss?:/i.test(config.storeUrl)
+    ? `replicas on Redis (${describeRedis(parseRedisUrl(config.storeUrl))})`
+    : `one process on SQLite (${config.storeUrl})`;
+  return `Starting eventops for a Slack workspace: ${receiver}, ${store}`;
 }
 
 /** What runs in the background once the bot listens: the catalog refresh, the watches' checks and the digests' catch-up. */
@@ -220,6 +239,7 @@ async function main(): Promise<void> {
     if (!stopping) await startBackgroundWork(stack.bot);
     return;
   }
+  logger.info(workspaceStartLine(config));
   // Loaded once the configuration holds: a start it refuses says why without loading the bot first.
   const { composeBot } = await import('./compose.js');
   let bot: Bot;

@@ -7,8 +7,12 @@ import { loadConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import { type Sandbox, startSandbox } from './sandbox-server.js';
 import { EDITORS_GROUP } from './sandbox-state.js';
+import { seedSalesHistory } from './seed-sales-history.js';
 
-/** The sandbox's store: in memory, so it shares nothing with any deployment and is gone at exit. */
+/**
+ * The sandbox's store unless the caller names one: in memory, gone at exit (tests, screenshots).
+ * `npm start` passes SANDBOX_STORE's, a file of its own by default. Never a deployment's STORE_URL.
+ */
 export const SANDBOX_STORE_URL = 'sqlite://:memory:';
 
 /** The event page the sandbox unfolds links of, unless EVENT_PAGE_URL names the organization's. */
@@ -19,6 +23,8 @@ export interface SandboxStack {
   bot: Bot;
   /** The page to open. */
   url: string;
+  /** Settles once the simulator's past is in the sales history: how many events it seeded (0 on a real service). */
+  salesHistorySeeded: Promise<number>;
   close(): Promise<void>;
 }
 
@@ -32,6 +38,8 @@ export async function startSandboxStack(options: {
   logger: Logger;
   /** The page's port. @default 0 (any free one) */
   port?: number;
+  /** The store's URL, SQLite only (`config.sandboxStoreUrl`). @default SANDBOX_STORE_URL (in memory) */
+  store?: string;
   compose?: Partial<ComposeOptions>;
 }): Promise<SandboxStack> {
   const sandbox = await startSandbox({
@@ -43,7 +51,7 @@ export async function startSandboxStack(options: {
     const config = loadConfig({
       ...options.env,
       // A store of its own, always: never a deployment's Redis or SQLite file (see the README).
-      STORE_URL: SANDBOX_STORE_URL,
+      STORE_URL: options.store ?? SANDBOX_STORE_URL,
       SLACK_BOT_TOKEN: `xoxb-sandbox-${randomBytes(8).toString('hex')}`,
       SLACK_SIGNING_SECRET: signingSecret,
       SLACK_APP_TOKEN: undefined,
@@ -64,10 +72,27 @@ export async function startSandboxStack(options: {
     sandbox.connect(`http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`, signingSecret, {
       unfurlHost: config.eventPageUrl ? eventLinks(config.eventPageUrl).host : undefined,
     });
+    // The simulator's past as the bot's sales history, written while the page opens (a few
+    // seconds): a forecast and a sales digest show at once, not after hours of report reads.
+    const simulator = bot.simulator;
+    const salesHistorySeeded = simulator
+      ? bot.work
+          .track(seedSalesHistory({ simulator, history: bot.history, now: Date.now() }))
+          .then((seeded) => {
+            if (seeded > 0)
+              options.logger.info(`Seeded the sales history of ${seeded} demo event(s) from the simulator's past`);
+            return seeded;
+          })
+          .catch((error: unknown) => {
+            options.logger.warn('The demo sales history could not be seeded', { error });
+            return 0;
+          })
+      : Promise.resolve(0);
     return {
       sandbox,
       bot,
       url: sandbox.url,
+      salesHistorySeeded,
       close: async () => {
         await bot.close();
         await sandbox.close();

@@ -1,4 +1,4 @@
-import { addDays, formatPlainDate, plainDateAt, startOfDay } from '../time/zoned.js';
+import { addDays, formatPlainDate, type PlainDate, plainDateAt, startOfDay } from '../time/zoned.js';
 import { normaliseId } from './normalise-id.js';
 import { hashUnit, seededRandom } from './random.js';
 import { assignSalesProfiles, BUCKET_MS, bucketWeight, eventKey, type SalesProfile } from './sales-profile.js';
@@ -37,6 +37,23 @@ export interface FigureSnapshot {
    */
   salesByDay: { date: string; sold: number }[];
 }
+
+/** An event's figures at one instant before the simulator started, with its promo codes as they stood. */
+export interface PastFigures {
+  at: number;
+  figures: FigureSnapshot;
+  promos: SimPromo[];
+}
+
+/** How often the past is sampled: every `recentEveryMs` for `recentMs` before the start, every `everyMs` before that. */
+export interface PastSpacing {
+  everyMs: number;
+  recentMs: number;
+  recentEveryMs: number;
+}
+
+/** How far back an event's past sale reaches at most. */
+const MAX_PAST_DAYS = 60;
 
 export const CATEGORIES = [
   { name: 'General admission', share: 0.6, price: 25 },
@@ -84,6 +101,8 @@ interface FigureState {
   soldByDay: Map<string, number>;
   /** Sales from before the start that the days before it draw on. */
   historyBase: number;
+  /** Each category's sales when the simulator started (what its past leads up to). */
+  startSold: number[];
   /** Sold out at the last bucket's start: promo codes are redeemed with tickets. */
   soldOutGate: boolean;
 }
@@ -184,6 +203,71 @@ export class MovingFigures {
     };
   }
 
+  /**
+   * The event's sale before the simulator started, oldest first: figures every `recentEveryMs` back
+   * from the start (or from the event's end, when it was over by then) for `recentMs`, every
+   * `everyMs` before that, from the day its sale opened; the last are the figures it started
+   * with. Each day before the start sold what the report's `salesByDay` says it did (about a
+   * thirtieth of the starting sales), so a sale opened some four weeks before; within a day sales
+   * grow evenly; promo redemptions grow with sales (as they stood when this is asked, at the start
+   * in the sandbox); check-ins begin at the event's start.
+   */
+  past(eventId: string, spacing: PastSpacing): PastFigures[] {
+    const event = this.#event(eventId);
+    const state = this.#state(event);
+    const profile = this.#profiles.get(event.id) as SalesProfile;
+    const until = Math.min(this.options.originMs, profile.endMs);
+    const base = sum(state.startSold);
+    // Sold at instants going back, newest first: each day's sales come off at its start.
+    const knots: { at: number; sold: number }[] = [{ at: until, sold: base }];
+    let day = plainDateAt(until - 1, event.timezone);
+    let sold = base;
+    for (let i = 0; i < MAX_PAST_DAYS && sold > 0; i += 1) {
+      const dayStart = startOfDay(day, event.timezone);
+      const end = knots.at(-1)?.at ?? until;
+      const daily = Math.max(1, this.#pastDaySales(profile, base, day));
+      if (daily >= sold) {
+        // The sale opened this day, where the day's even sales reach back to none.
+        knots.push({ at: Math.floor(end - ((end - dayStart) * sold) / daily), sold: 0 });
+        sold = 0;
+        break;
+      }
+      sold -= daily;
+      knots.push({ at: dayStart, sold });
+      day = addDays(day, -1);
+    }
+    knots.reverse();
+    const soldAt = (at: number) => {
+      const after = knots.findIndex((knot) => knot.at >= at);
+      const next = knots[after];
+      const previous = knots[after - 1];
+      if (!next) return base;
+      if (!previous || next.at === previous.at) return next.sold;
+      return Math.floor(previous.sold + ((next.sold - previous.sold) * (at - previous.at)) / (next.at - previous.at));
+    };
+    const opened = knots[0]?.at ?? until;
+    const times: number[] = [];
+    for (let at = until; at > opened; ) {
+      times.push(at);
+      at -= Math.max(until - at < spacing.recentMs ? spacing.recentEveryMs : spacing.everyMs, 60_000);
+    }
+    times.push(opened);
+    return times.reverse().map((at) => {
+      const total = at === until ? base : soldAt(at);
+      const share = base > 0 ? total / base : 0;
+      return {
+        at,
+        figures: {
+          capacities: [...state.capacities],
+          sold: at === until ? [...state.startSold] : spread(total, state.startSold),
+          checkIns: at >= event.startsAtMs ? Math.min(checkInTarget(profile, total, at), total) : 0,
+          salesByDay: [],
+        },
+        promos: this.promosOf(event.id).map((promo) => ({ ...promo, redeemed: Math.floor(promo.redeemed * share) })),
+      };
+    });
+  }
+
   /** Brings the event up to `now`, so that a change made now (a promo update) counts from now. */
   settle(eventId: string, now: number): void {
     this.#advance(this.#event(eventId), now);
@@ -276,6 +360,7 @@ export class MovingFigures {
       ),
       soldByDay: new Map(),
       historyBase: sum(sold),
+      startSold: [...sold],
       soldOutGate: false,
     };
     state.soldOutGate = soldOut(state);
@@ -372,8 +457,14 @@ export class MovingFigures {
     state.historyBase = Math.max(0, state.historyBase - left);
   }
 
+  /** What one day before the start sold: a thirtieth of the starting sales, give or take half. */
+  #pastDaySales(profile: SalesProfile, base: number, day: PlainDate): number {
+    const days = Date.UTC(day.year, day.month - 1, day.day) / 86_400_000;
+    return Math.floor((base / 30) * (0.5 + hashUnit(this.options.seed, profile.key, 30, days)));
+  }
+
   #salesByDay(event: SimEvent, state: FigureState): FigureSnapshot['salesByDay'] {
-    const { seed, originMs } = this.options;
+    const { originMs } = this.options;
     const profile = this.#profiles.get(event.id) as SalesProfile;
     const zone = event.timezone;
     const last = plainDateAt(Math.min(state.at, profile.endMs - 1), zone);
@@ -382,13 +473,7 @@ export class MovingFigures {
       const day = addDays(last, i - 6);
       const date = formatPlainDate(day);
       // Before the start, a share of the starting sales (at most 35% over 7 days); since, what sold.
-      const history =
-        date <= firstMoving
-          ? Math.floor(
-              (state.historyBase / 30) *
-                (0.5 + hashUnit(seed, profile.key, 30, Date.UTC(day.year, day.month - 1, day.day) / 86_400_000)),
-            )
-          : 0;
+      const history = date <= firstMoving ? this.#pastDaySales(profile, state.historyBase, day) : 0;
       return { date, sold: history + (state.soldByDay.get(date) ?? 0) };
     });
   }

@@ -8,12 +8,13 @@ import { CursorCodec } from './cursor.js';
 import { type FaultKind, FaultPlan } from './faults.js';
 import type { WindowState } from './fixed-window.js';
 import { createOrg, type Org, type RetryAfterFormat, rateLimitHeaders, retryAfterValue } from './limits.js';
-import { type FigureChanges, type Motion, MovingFigures } from './moving-figures.js';
+import { type FigureChanges, type Motion, MovingFigures, type PastSpacing } from './moving-figures.js';
+import { normaliseId } from './normalise-id.js';
 import { seededRandom } from './random.js';
 import { renderReport } from './report.js';
 import { createHandlers, errorBody, resolveRoute } from './routes.js';
 import type { SalesProfile } from './sales-profile.js';
-import { type SimCatalog, seedCatalog } from './seed.js';
+import { type SimCatalog, type SimEvent, seedCatalog } from './seed.js';
 
 export type { FaultKind } from './faults.js';
 export type { RetryAfterFormat } from './limits.js';
@@ -106,12 +107,21 @@ export interface Simulator {
   setMotion(eventId: string | 'all', motion: Motion): void;
   /** How an event sells while moving (to find a hot or an idle one). */
   salesProfile(eventId: string): Readonly<SalesProfile>;
+  /**
+   * The reports the event would have given before the simulator started, oldest first, from the
+   * day its sale opened (some four weeks before) to the start, or to its end when it was over by
+   * then: one a day, and every 3 hours in the last 2 days (`spacing` changes that); the last is the
+   * report it starts with. What the local sandbox seeds its sales history with, so a forecast shows
+   * at once.
+   */
+  pastReports(eventId: string, spacing?: Partial<PastSpacing>): { at: number; report: Record<string, unknown> }[];
   stats(): SimulatorStats;
   resetStats(): void;
   close(): Promise<void>;
 }
 
 const MAX_LOG = 50_000;
+const HOUR_MS = 3_600_000;
 
 /** A seeded Fisher-Yates shuffle (a copy). */
 function shuffle<T>(items: readonly T[], random: () => number): T[] {
@@ -357,6 +367,18 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     setFigures: (eventId, changes) => figures.setFigures(eventId, changes, clock.now()),
     setMotion: (eventId, motion) => figures.setMotion(eventId, motion, clock.now()),
     salesProfile: (eventId) => figures.profile(eventId),
+    pastReports: (eventId, spacing = {}) => {
+      const past = figures.past(eventId, {
+        everyMs: spacing.everyMs ?? 24 * HOUR_MS,
+        recentMs: spacing.recentMs ?? 48 * HOUR_MS,
+        recentEveryMs: spacing.recentEveryMs ?? 3 * HOUR_MS,
+      });
+      const event = catalog.events.find((each) => each.id === normaliseId('evt', eventId)) as SimEvent;
+      return past.map(({ at, figures: snapshot, promos }) => ({
+        at,
+        report: renderReport(event, snapshot, promos, at),
+      }));
+    },
     stats: () => {
       const windows = org.window.countsByWindow();
       const first = Math.min(...windows.keys());

@@ -121,7 +121,7 @@ describe('start-up rules', () => {
     try {
       await main.waitFor(/open http:\/\/127\.0\.0\.1:\d+/);
       const firstLine = JSON.parse(main.output().stderr.split('\n')[0] ?? '{}') as { msg?: string };
-      expect(firstLine.msg).toMatch(/local Slack sandbox on a store of its own, in memory/);
+      expect(firstLine.msg).toMatch(/^Starting the local Slack sandbox .*its store in memory/);
       expect(main.output().stderr).not.toContain(redis.url);
       // Nothing named a service: the simulator is the default, and the log says it in those words.
       await main.waitFor(/TICKETING_API_URL is not set: the built-in simulator serves demo data/);

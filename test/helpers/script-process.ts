@@ -59,7 +59,8 @@ export async function startScript(
     ['--enable-source-maps', ...nodeArgs, '--import', EXIT_WITH_PARENT, await builtScript(script)],
     {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      // A sandbox started here keeps nothing: parallel suites must not share ./data/sandbox.sqlite.
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SANDBOX_STORE: 'memory', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     },
   );

@@ -14,20 +14,77 @@ const ui = {
 };
 
 const $ = (selector) => document.querySelector(selector);
-/** This start's token, written into the page by the sandbox: every request to it carries it. */
-const TOKEN = document.querySelector('meta[name="sandbox-token"]').content;
+/**
+ * The sandbox's token, written into the page at each start: every request to it carries it. A
+ * restart makes up a new one, so a tab opened before it reads the page again for it (same origin
+ * only, as the page itself was read).
+ */
+let token = document.querySelector('meta[name="sandbox-token"]').content;
 /** The bot's "change promo quantity" shortcut, written into the page by the sandbox from the bot's own constant. */
 const PROMO_SHORTCUT = document.querySelector('meta[name="promo-shortcut"]').content;
 /** The app's message shortcuts (a message's More actions menu): `[{ callbackId, name }]`, from the sandbox. */
 const MESSAGE_SHORTCUTS = JSON.parse(document.querySelector('meta[name="message-shortcuts"]').content);
 
+/** The token in the page as the sandbox serves it now; whether it is a new one. */
+async function renewToken() {
+  const response = await fetch('/', { cache: 'no-store' });
+  if (!response.ok) return false;
+  const page = new DOMParser().parseFromString(await response.text(), 'text/html');
+  const fresh = page.querySelector('meta[name="sandbox-token"]')?.content;
+  if (!fresh || fresh === token) return false;
+  token = fresh;
+  // A new start holds none of what the page shows: draw what it has.
+  ui.version = -1;
+  return true;
+}
+
+/** A request with the token; refused for its token (403), once more with the token the sandbox has now. */
+async function send(path, init = {}) {
+  const attempt = () => fetch(path, { ...init, headers: { ...init.headers, 'x-sandbox-token': token } });
+  const response = await attempt();
+  if (response.status === 403 && (await renewToken())) return attempt();
+  return response;
+}
+
+/** What the page tells the person about the sandbox itself (not running, refused), by what it is about. */
+const notices = new Map();
+function notice(kind, text) {
+  if (text) notices.set(kind, text);
+  else notices.delete(kind);
+  const shown = [...notices.values()].at(-1);
+  const box = $('#notice');
+  box.hidden = !shown;
+  box.textContent = shown ?? '';
+}
+
+const NOT_RUNNING =
+  'The sandbox is not running (stopped or restarting?): start it with `npm start`; this tab carries on once it is back.';
+
+/** A page action; `{ ok: false }` when it did not reach the bot, and the page says why. */
 async function call(path, body) {
-  const response = await fetch(path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-sandbox-token': TOKEN },
-    body: JSON.stringify({ user: ui.user, ...body }),
-  });
-  return response.json();
+  let response;
+  try {
+    response = await send(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user: ui.user, ...body }),
+    });
+  } catch {
+    notice('action', NOT_RUNNING);
+    return { ok: false, error: 'not_running' };
+  }
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    notice(
+      'action',
+      response.status === 403
+        ? 'The sandbox refused this tab: reload the page.'
+        : `The sandbox could not do that (${answer.error ?? response.status}).`,
+    );
+    return { ok: false, ...answer };
+  }
+  notice('action', undefined);
+  return answer;
 }
 
 // ---- mrkdwn -------------------------------------------------------------------------------
@@ -343,9 +400,16 @@ function restoreValues(root, values) {
 
 async function refresh() {
   try {
-    const response = await fetch(`/ui/state?user=${encodeURIComponent(ui.user)}`, {
-      headers: { 'x-sandbox-token': TOKEN },
-    });
+    let response;
+    try {
+      response = await send(`/ui/state?user=${encodeURIComponent(ui.user)}`);
+    } catch {
+      notice('connection', NOT_RUNNING);
+      return;
+    }
+    notice('connection', response.status === 403 ? 'The sandbox refused this tab: reload the page.' : undefined);
+    // Back: the action that could not go says so no longer (what was typed is still there to send).
+    if (response.ok && notices.get('action') === NOT_RUNNING) notice('action', undefined);
     const state = await response.json();
     if (response.ok && (state.version !== ui.version || !ui.state)) {
       ui.state = state;
@@ -593,10 +657,12 @@ $('#composer').addEventListener('submit', async (event) => {
   event.preventDefault();
   const text = $('#command').value.trim();
   if (!text) return;
-  $('#command').value = '';
   // A slash command goes to the bot as one; anything else is a message (its links may unfold).
-  if (text.startsWith('/')) await call('/ui/command', { channel: ui.channel, text });
-  else await call('/ui/message', { channel: ui.channel, text });
+  const sent = text.startsWith('/')
+    ? await call('/ui/command', { channel: ui.channel, text })
+    : await call('/ui/message', { channel: ui.channel, text });
+  // Kept when it did not go (the page says why), to send again; cleared unless the person typed on.
+  if (sent.ok !== false && $('#command').value.trim() === text) $('#command').value = '';
 });
 
 $('#user').addEventListener('change', (event) => {

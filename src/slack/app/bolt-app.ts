@@ -74,14 +74,15 @@ function authTestRefusal(error: unknown, apiUrl: string | undefined): StartRefus
       cause: error,
     });
   const where = apiUrl ?? 'https://slack.com/api/';
-  const variable = apiUrl ? 'SLACK_API_URL: ' : '';
+  // The variable to check is named either way: unset, SLACK_API_URL is where Slack was looked for.
+  const variable = apiUrl ? 'SLACK_API_URL: ' : 'SLACK_API_URL (not set): ';
   const status = (error as { statusCode?: unknown }).statusCode;
   if (typeof status === 'number')
     return new StartRefusal(`${variable}Slack at ${where} answered auth.test with HTTP ${status}`, { cause: error });
   // A system code (ECONNREFUSED, ENOTFOUND), else what fetch said last (`bad port`).
   const why = systemCode(error) ?? [...errorChain(error)].at(-1)?.message;
   return new StartRefusal(
-    `${variable}could not reach Slack at ${where}${why ? ` (${why})` : ''}${apiUrl ? '' : "; check this machine's network and proxy"}`,
+    `${variable}could not reach Slack at ${where}${why ? ` (${why})` : ''}${apiUrl ? '' : "; check this machine's network and proxy (HTTPS_PROXY), or set SLACK_API_URL"}`,
     { cause: error },
   );
 }
