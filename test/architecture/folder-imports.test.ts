@@ -1,0 +1,231 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/*
+ * The folder map of docs/architecture.md, enforced: which part of src/ may import which. A new
+ * arrow (a folder importing one it did not) fails here until it is added below and to the map, on
+ * purpose; an arrow that would close a loop fails whatever the table says.
+ */
+
+const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+
+/** The modules of src/ itself every folder may use: they import nothing of ours but the clock. */
+const SHARED = new Set(['logger.ts', 'named-error.ts', 'error-chain.ts', 'ttl-cache.ts']);
+
+/**
+ * What each part may import. `slack/` is split by its folders (their own layers); the entry
+ * points of src/ are their own parts; `shared` is the modules above.
+ */
+const ALLOWED: Record<string, readonly string[]> = {
+  bin: ['cli.ts'],
+  'cli.ts': ['catalog', 'config.ts', 'render', 'shared', 'slack/app', 'ticketing', 'time'],
+  'compose.ts': [
+    'catalog',
+    'config.ts',
+    'digest',
+    'forecast',
+    'history',
+    'lifecycle',
+    'observability',
+    'promo',
+    'render',
+    'reports',
+    'shared',
+    'simulator',
+    'slack/answers',
+    'slack/app',
+    'slack/deps',
+    'slack/domain-sides',
+    'slack/reports',
+    'store',
+    'ticketing',
+    'time',
+    'watches',
+  ],
+  'config.ts': ['catalog', 'figures', 'shared', 'store', 'ticketing', 'watches'],
+  'main.ts': ['compose.ts', 'config.ts', 'http', 'lifecycle', 'sandbox', 'shared', 'store'],
+  shared: ['time'],
+  catalog: ['shared', 'store', 'ticketing', 'time'],
+  digest: ['catalog', 'figures', 'forecast', 'history', 'shared', 'store', 'time'],
+  figures: [],
+  forecast: ['history', 'ticketing', 'time'],
+  history: ['reports', 'shared', 'store', 'ticketing', 'time'],
+  http: [],
+  lifecycle: ['shared', 'time'],
+  observability: ['shared', 'store', 'ticketing', 'time'],
+  promo: ['catalog', 'reports', 'shared', 'store', 'ticketing', 'time'],
+  render: [
+    'catalog',
+    'digest',
+    'figures',
+    'forecast',
+    'history',
+    'promo',
+    'reports',
+    'store',
+    'ticketing',
+    'time',
+    'watches',
+  ],
+  reports: ['observability', 'shared', 'store', 'ticketing', 'time'],
+  sandbox: [
+    'catalog',
+    'compose.ts',
+    'config.ts',
+    'history',
+    'http',
+    'render',
+    'shared',
+    'simulator',
+    'slack/listeners',
+  ],
+  simulator: ['http', 'ticketing', 'time'],
+  store: ['shared', 'time'],
+  ticketing: ['shared', 'store', 'time'],
+  time: [],
+  watches: ['catalog', 'figures', 'forecast', 'reports', 'shared', 'store', 'ticketing', 'time'],
+  'slack/answers': ['observability', 'render', 'reports', 'shared', 'store', 'ticketing'],
+  'slack/app': ['config.ts', 'lifecycle', 'promo', 'shared', 'slack/answers', 'slack/deps', 'slack/listeners', 'store'],
+  'slack/deps': [
+    'catalog',
+    'config.ts',
+    'digest',
+    'figures',
+    'forecast',
+    'lifecycle',
+    'observability',
+    'promo',
+    'render',
+    'reports',
+    'shared',
+    'slack/answers',
+    'store',
+    'ticketing',
+    'time',
+    'watches',
+  ],
+  'slack/domain-sides': [
+    'digest',
+    'observability',
+    'promo',
+    'render',
+    'shared',
+    'slack/answers',
+    'slack/deps',
+    'slack/reports',
+    'watches',
+  ],
+  'slack/listeners': [
+    'catalog',
+    'digest',
+    'figures',
+    'forecast',
+    'observability',
+    'promo',
+    'render',
+    'shared',
+    'slack/answers',
+    'slack/deps',
+    'slack/domain-sides',
+    'slack/modals',
+    'slack/reports',
+    'store',
+    'ticketing',
+    'time',
+    'watches',
+  ],
+  'slack/modals': ['render', 'slack/answers', 'slack/deps', 'slack/domain-sides', 'ticketing'],
+  'slack/reports': [
+    'figures',
+    'forecast',
+    'observability',
+    'render',
+    'reports',
+    'shared',
+    'slack/answers',
+    'slack/deps',
+    'store',
+    'ticketing',
+    'watches',
+  ],
+};
+
+/** The part of src/ a file belongs to. */
+function partOf(file: string): string {
+  const parts = relative(SRC, file).split(sep);
+  if (parts.length === 1) return SHARED.has(parts[0] as string) ? 'shared' : (parts[0] as string);
+  if (parts[0] === 'slack' && parts.length > 2) return `slack/${parts[1]}`;
+  return parts[0] as string;
+}
+
+/** Every arrow between parts in src/ today, with a file that draws it. */
+function arrows(): Map<string, string> {
+  const found = new Map<string, string>();
+  const files = readdirSync(SRC, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
+  for (const file of files) {
+    const path = join(SRC, file);
+    const from = partOf(path);
+    for (const match of readFileSync(path, 'utf8').matchAll(/from '(\.{1,2}\/[^']+)'/g)) {
+      const target = normalize(join(dirname(path), (match[1] as string).replace(/\.js$/, '.ts')));
+      const to = partOf(target);
+      if (to !== from && !found.has(`${from} -> ${to}`)) found.set(`${from} -> ${to}`, file);
+    }
+  }
+  return found;
+}
+
+/** A loop in `graph`, as the parts it runs through, or undefined. */
+function loopIn(graph: Record<string, readonly string[]>): string[] | undefined {
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (part: string): string[] | undefined => {
+    if (state.get(part) === 'done') return undefined;
+    if (state.get(part) === 'open') return [...path.slice(path.indexOf(part)), part];
+    state.set(part, 'open');
+    path.push(part);
+    for (const next of graph[part] ?? []) {
+      const loop = visit(next);
+      if (loop) return loop;
+    }
+    path.pop();
+    state.set(part, 'done');
+    return undefined;
+  };
+  for (const part of Object.keys(graph)) {
+    const loop = visit(part);
+    if (loop) return loop;
+  }
+  return undefined;
+}
+
+describe('the folder map', () => {
+  it('names every part of src/', () => {
+    const parts = new Set(
+      readdirSync(SRC, { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('.ts'))
+        .map((file) => partOf(join(SRC, file))),
+    );
+    expect([...parts].filter((part) => !(part in ALLOWED))).toEqual([]);
+  });
+
+  it('has no import outside the map: a new arrow is added to the map on purpose, or not drawn', () => {
+    const outside = [...arrows()]
+      .filter(([arrow]) => {
+        const [from, to] = arrow.split(' -> ') as [string, string];
+        return !(ALLOWED[from] ?? []).includes(to);
+      })
+      .map(([arrow, file]) => `${arrow} (${file})`);
+    expect(outside).toEqual([]);
+  });
+
+  it('runs one way: no loop between parts', () => {
+    expect(loopIn(ALLOWED)).toBeUndefined();
+  });
+
+  it('finds a loop where there is one (the check can fail)', () => {
+    expect(loopIn({ a: ['b'], b: ['c'], c: ['a'] })).toEqual(['a', 'b', 'c', 'a']);
+    expect(loopIn({ a: ['b'], b: [] })).toBeUndefined();
+  });
+});
