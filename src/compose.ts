@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import { buildDigests } from './digest/build-digests.js';
 import { salesDigestComposer } from './digest/digest-composers.js';
 import type { DigestService } from './digest/digest-service.js';
+import { watchedWithFigures } from './digest/watched-with-figures.js';
 import { type SalesInsights, salesInsights } from './forecast/sales-insights.js';
 import { type BuiltHistory, buildSalesHistory } from './history/build-history.js';
 import type { SalesHistory } from './history/sales-history.js';
@@ -26,7 +27,8 @@ import type { Simulator } from './simulator/server.js';
 import type { ReportDelivery, ReportTarget } from './slack/answers/report-target.js';
 import type { SlackRetry } from './slack/app/bolt-app.js';
 import { buildSlackApp } from './slack/app/build-slack-app.js';
-import { conversationAudience, isConversationId, roomOf } from './slack/deps/conversation-audience.js';
+import { conversationAudience } from './slack/deps/conversation-audience.js';
+import { watchReader } from './slack/deps/watch-reader.js';
 import { workflowRuns } from './slack/deps/workflow-runs.js';
 import { digestSlack } from './slack/domain-sides/digest-slack.js';
 import { watchMessages, watchSlack } from './slack/domain-sides/watch-slack.js';
@@ -222,7 +224,9 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
 
     // Who can read a conversation (Slack Connect) and who a person is (a guest, of another
     // organization): the figures rule's facts, for every path that sends figures.
-    const audience = conversationAudience({ logger, clock });
+    // With replicas an event that says who reads a conversation reaches one of them: the others
+    // keep what they learnt for 30 s, not 5 minutes.
+    const audience = conversationAudience({ logger, clock, ...(shared ? { ttlMs: 30_000 } : {}) });
 
     const sharedQueue = shared
       ? late.sharedQueue.set(
@@ -303,26 +307,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       messages: { digest: digestMessage, paused: digestPausedMessage },
       // The sales digest: the conversation's watched events (a person's own for --me), from their stored history.
       sales: salesDigestComposer({
-        // Live watches only, and only those whose figures the figures rule lets go to the
-        // conversation (in a channel shared with another organization, those someone confirmed).
-        watched: async (conversation) => {
-          const service = late.watches.get().service;
-          const watches = (await service.find({ channel: conversation })).filter((watch) => !watch.paused);
-          const gates = await Promise.all(
-            watches.map((watch) =>
-              service.figures(watch, {
-                eventId: watch.eventId,
-                eventName: watch.eventName,
-                startsAtMs: watch.startsAtMs,
-              }),
-            ),
-          );
-          // Not known (Slack did not answer): the digest fails for now and is retried, rather
-          // than post without the watches or with figures that may not belong there.
-          if (gates.some((gate) => 'withheld' in gate && gate.withheld.why === 'not-known'))
-            throw new Error('Could not tell who reads the conversation');
-          return gates.flatMap((gate) => ('shown' in gate ? [gate.shown] : []));
-        },
+        watched: (conversation) => watchedWithFigures(late.watches.get().service, conversation),
         history: history.history,
         finished: (now) => insights.finished(now),
         message: salesDigestMessage,
@@ -351,16 +336,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
         reportLimit: config.ticketing.reportLimit,
         minIntervalMs: config.watchMinIntervalMs,
         maxWatchesPerPerson: config.watchesPerPerson,
-        // A channel watch is read by its channel, and speaks for the person who set it; a personal
-        // one is read by that person alone.
-        reader: async (watch, person) => ({
-          room:
-            watch.personal || !isConversationId(watch.channel)
-              ? { kind: 'private' }
-              : roomOf(await audience.of(watch.channel)),
-          person: await audience.person(person ?? watch.setBy),
-          chosenAnyway: watch.sharedConfirmed === true,
-        }),
+        reader: watchReader(audience),
         figuresPolicy: config.figuresPolicy,
         forecast: async (eventId, report) => {
           const insight = await insights.of(eventId, report);

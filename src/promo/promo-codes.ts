@@ -90,8 +90,17 @@ export async function resolvePromo(
       await onFetch();
       fetched = await sources.fetchReport(eventId, { fresh: atHand !== undefined });
     }
-    const row = rowWithId(fetched, found.id);
-    return { ...found, code: found.code ?? row?.label, previousQuantity: row?.quantity, redeemed: row?.redeemed };
+    // A code remembered with an id the report no longer has (the code was recreated): the
+    // report read now names its id, and that is the one changed.
+    const byCode = 'code' in ref ? findQuantityRow(fetched, ref.code) : undefined;
+    const row = rowWithId(fetched, found.id) ?? (byCode?.id ? byCode : undefined);
+    return {
+      ...found,
+      id: row?.id ? normaliseApiId('promo', row.id) : found.id,
+      code: found.code ?? row?.label,
+      previousQuantity: row?.quantity,
+      redeemed: row?.redeemed,
+    };
   };
   if ('id' in ref) {
     const row = atHand ? rowWithId(atHand, ref.id) : undefined;

@@ -52,7 +52,7 @@ export interface RecentActivity {
 }
 
 const PER_USER = 20;
-/** Refusals kept (a loop of them must never push a real change out: they are kept apart). */
+/** Refusals kept (a loop of them must never push a real change out: they are kept apart). @default 1000 */
 const REFUSALS = 1_000;
 
 /** How long the promo changes are kept (`PROMO_AUDIT_KEEP`): at least this long, or the newest `count`. */
@@ -62,6 +62,15 @@ export const DEFAULT_AUDIT_KEEP: AuditKeep = { days: 90 };
 
 /** Changes kept however old, so a quiet organization still sees its last ones. */
 const AT_LEAST = 1_000;
+
+export interface ActivityStoreOptions {
+  /** How long promo changes are kept. @default 90 days */
+  keep?: AuditKeep;
+  /** Refusals kept, the newest. @default 1000 */
+  refusalsKept?: number;
+  /** Changes kept whatever their age, the newest. @default 1000 */
+  changesKeptAtLeast?: number;
+}
 const DAY_MS = 86_400_000;
 
 /**
@@ -72,10 +81,14 @@ const DAY_MS = 86_400_000;
 export class ActivityStore {
   readonly #store: KeyValueStore;
   readonly #keep: AuditKeep;
+  readonly #refusals: number;
+  readonly #atLeast: number;
 
-  constructor(store: KeyValueStore, options: { keep?: AuditKeep } = {}) {
+  constructor(store: KeyValueStore, options: ActivityStoreOptions = {}) {
     this.#store = store;
     this.#keep = options.keep ?? DEFAULT_AUDIT_KEEP;
+    this.#refusals = options.refusalsKept ?? REFUSALS;
+    this.#atLeast = options.changesKeptAtLeast ?? AT_LEAST;
   }
 
   /**
@@ -84,7 +97,7 @@ export class ActivityStore {
    * workflow in a loop pushes out only their own refusals, never a change that was made.
    */
   async recordPromoChange(record: PromoChangeRecord): Promise<void> {
-    if (record.outcome === 'refused') await this.#append('audit:promo-refusals', record, REFUSALS);
+    if (record.outcome === 'refused') await this.#append('audit:promo-refusals', record, this.#refusals);
     else
       await this.#store.update<PromoChangeRecord[]>('audit:promo', (list) =>
         this.#kept([record, ...(Array.isArray(list) ? list : [])]),
@@ -97,7 +110,7 @@ export class ActivityStore {
     const keep = this.#keep;
     if ('count' in keep) return list.slice(0, keep.count);
     const newest = Date.parse(list[0]?.at ?? '');
-    return list.filter((record, i) => i < AT_LEAST || !(newest - Date.parse(record.at) > keep.days * DAY_MS));
+    return list.filter((record, i) => i < this.#atLeast || !(newest - Date.parse(record.at) > keep.days * DAY_MS));
   }
 
   async recordReport(record: ReportRecord): Promise<void> {

@@ -441,7 +441,7 @@ describe('promo announcements', () => {
     const before = promo.quantity;
     const confirmIn = async (channel: string, quantity: number) => {
       const proposed = await command(r, `promo ${event.id} ${promo.id} ${quantity}`, channel);
-      const proposal = await nthResponse(r, proposed);
+      const proposal = await answerTo(r, proposed);
       const done = await click(r, PROMO_CONFIRM_ACTION, buttonValue(proposal, PROMO_CONFIRM_ACTION), 'U0EDITOR', {
         channelId: channel,
       });
@@ -591,7 +591,7 @@ describe('the gate across every path', () => {
       });
     // A promo change confirmed in the shared channel.
     const proposed = await command(r, `promo ${promoEvent.id} ${promo.id} ${promo.quantity + 3}`, SHARED);
-    const proposal = await nthResponse(r, proposed);
+    const proposal = await answerTo(r, proposed);
     const confirmed = await click(r, PROMO_CONFIRM_ACTION, buttonValue(proposal, PROMO_CONFIRM_ACTION), 'U0EDITOR', {
       channelId: SHARED,
     });

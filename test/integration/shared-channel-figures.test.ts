@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SimEvent } from '../../src/simulator/seed.js';
-import { type BotRig, startBot } from '../helpers/bot.js';
+import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
 import {
   answerTo,
   click as clickButton,
@@ -10,6 +10,7 @@ import {
   submitWatchForm,
 } from '../helpers/bot-actions.js';
 import { aheadClock } from '../helpers/clocks.js';
+import { eventBody, postSignedJson } from '../helpers/slack-requests.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 let rig: BotRig | undefined;
@@ -175,6 +176,34 @@ describe('a watch set in a channel shared with another organization', () => {
     expect(postsIn(r, 'C0NOTIN')).toHaveLength(0);
     // Refused before its report was read.
     expect(r.sim.stats().log.filter((entry) => /\/report$/.test(entry.path))).toHaveLength(reportCallsBefore);
+  });
+
+  it('records no "anyway" when the channel is no longer shared by the time the button is clicked', async () => {
+    const r = await sharedRig();
+    const event = upcoming(r);
+    const responseUrl = await command(r, `watch ${event.id}: sold out`, SHARED);
+    const answer = await r.slack.waitFor(() =>
+      responsesTo(r, responseUrl).find((call) => buttons(call.args).has('watch_shared_channel_anyway')),
+    );
+    // The partner leaves: Slack says so, and the bot forgets what it kept of the channel.
+    r.slack.conversations.set(SHARED, { is_shared: false, is_ext_shared: false });
+    const unshared = await postSignedJson(
+      r.url,
+      SIGNING_SECRET,
+      eventBody({ type: 'channel_unshared', channel: SHARED }),
+    );
+    expect(unshared.status).toBe(200);
+    await click(r, buttons(answer.args).get('watch_shared_channel_anyway') as Json, SHARED);
+    const [entry] = await waitFor(
+      async () => {
+        const list = await r.bot.watches.list({ channel: SHARED });
+        return list.length > 0 && list;
+      },
+      { what: 'the watch in the channel', timeoutMs: 5_000, intervalMs: 20 },
+    );
+    // Set as a plain watch: a confirmation to share figures is made only where Slack says the
+    // channel is shared, and one given for the channel as it was would outlive its sharing.
+    expect(entry?.watch.sharedConfirmed).toBeUndefined();
   });
 
   it('can be set for the person instead, in their DM', async () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROMO_CONFIRM_ACTION } from '../../src/render/promo-blocks.js';
 import { type BotRig, startBot } from '../helpers/bot.js';
-import { blocksText, buttonValue, click, command, nthResponse } from '../helpers/bot-actions.js';
+import { answerTo, blocksText, buttonValue, click, command, nthResponse } from '../helpers/bot-actions.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 let rig: BotRig | undefined;
@@ -19,7 +19,7 @@ describe('shutdown loses nothing', () => {
     const promo = rig.sim.catalog.promos[0];
     if (!promo) throw new Error('no promo');
     const { responseUrl } = await command(rig, `promo ${promo.eventId} ${promo.id} 77`);
-    const value = buttonValue(await nthResponse(rig, responseUrl), PROMO_CONFIRM_ACTION);
+    const value = buttonValue(await answerTo(rig, responseUrl), PROMO_CONFIRM_ACTION);
     rig.sim.knobs.latencyMs = 400;
     const before = admitted(rig);
     const confirm = await click(rig, PROMO_CONFIRM_ACTION, value);

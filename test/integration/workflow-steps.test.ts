@@ -167,6 +167,12 @@ describe('Get event report', () => {
       { ...REPORT_STEP_READER, post_in: 'C0PARTNER' },
       /shared with another organization/,
     ],
+    // A DM id is asked about like any conversation: a DM with a partner is not private.
+    [
+      'posting in a DM with a partner',
+      { ...REPORT_STEP_READER, post_in: 'D0PARTNERDM' },
+      /shared with another organization/,
+    ],
     ['not saying who runs it', { post_in: 'C0OPS' }, /needs to know who runs the workflow: set its "Run by" input/],
     [
       'not saying where it posts',
@@ -184,6 +190,7 @@ describe('Get event report', () => {
     rig.slack.people.set('U0GUEST', { is_restricted: true });
     rig.slack.people.set('U0PARTNER', { is_stranger: true });
     rig.slack.conversations.set('C0PARTNER', { is_shared: true, is_ext_shared: true });
+    rig.slack.conversations.set('D0PARTNERDM', { is_im: true, user: 'U0PARTNER' });
     if ('post_in' in who && who.post_in === 'C0BROKEN') rig.slack.failNext('conversations.info', 'internal_error');
     const done = await runStep(rig, 'get_event_report', { event: event.id, ...who });
     expect(done.method).toBe('functions.completeError');

@@ -95,7 +95,15 @@ describe('three replicas on one Redis', () => {
           SECRET,
           commandBody({ text: `promo ${promo.eventId} ${promo.id} ${quantity}`, response_url: proposalUrl }),
         );
-        const proposal = await fleet.slack.waitFor(() => responseAt(proposalUrl), 30_000);
+        // The quantity now is read for the change first: the confirmation follows that notice.
+        const proposal = await fleet.slack.waitFor(
+          () =>
+            fleet.slack.responses
+              .filter((call) => call.method === new URL(proposalUrl).pathname)
+              .map((call) => call.args)
+              .find((args) => JSON.stringify(args.blocks ?? []).includes(PROMO_CONFIRM_ACTION)),
+          30_000,
+        );
         const confirmUrl = fleet.slack.responseUrl(`confirm-${index}`);
         await postSigned(
           `${confirmer.url}/slack/events`,

@@ -73,42 +73,36 @@ describe('the promo audit keeps changes apart from refusals', () => {
 
   it('keeps a change however many refusals come after it (a workflow run in a loop by a non-editor)', async () => {
     const opened = await openStore('sqlite://:memory:');
-    const store = new ActivityStore(opened.keyValue);
+    // The caps made small (1,000 in production), so the loop is short.
+    const store = new ActivityStore(opened.keyValue, { refusalsKept: 20, changesKeptAtLeast: 20 });
     await store.recordPromoChange(record(0, 'updated', 42));
-    for (let i = 1; i <= 1_500; i += 1) await store.recordPromoChange(record(i * 1_000, 'refused'));
+    for (let i = 1; i <= 30; i += 1) await store.recordPromoChange(record(i * 1_000, 'refused'));
     const audit = await store.promoAudit();
-    expect(audit.filter((r) => r.outcome === 'refused')).toHaveLength(1_000);
+    expect(audit.filter((r) => r.outcome === 'refused')).toHaveLength(20);
     expect(audit.at(-1)).toMatchObject({ outcome: 'updated', quantity: 42 });
     await opened.close();
   });
 
-  it('keeps changes for 90 days (beyond the newest 1,000), or the newest N when the operator says so', async () => {
+  it('keeps changes for 90 days (beyond the newest N), or the newest N when the operator says so', async () => {
     const day = 86_400_000;
+    const small = { changesKeptAtLeast: 10 };
     const opened = await openStore('sqlite://:memory:');
-    const byDays = new ActivityStore(opened.keyValue);
-    // 1,200 changes over 120 days: the newest 1,000 are kept whatever their age, and older ones
-    // only while they are within 90 days of the newest.
-    for (let i = 0; i < 1_200; i += 1) await byDays.recordPromoChange(record(i * (day / 10), 'updated', i));
+    const byDays = new ActivityStore(opened.keyValue, small);
+    // 40 changes over 120 days: the newest 10 are kept whatever their age, and older ones only
+    // while they are within 90 days of the newest (those from day 27 on: 31 of them).
+    for (let i = 0; i < 40; i += 1) await byDays.recordPromoChange(record(i * 3 * day, 'updated', i));
     const kept = (await byDays.promoAudit()).map((r) => r.quantity);
-    expect(kept).toHaveLength(1_000);
-    expect(kept[0]).toBe(1_199);
+    expect(kept).toHaveLength(31);
+    expect(kept[0]).toBe(39);
     await opened.close();
-    // 1,200 changes within 60 days: all kept (older than the newest 1,000, younger than 90 days).
-    const recent = await openStore('sqlite://:memory:');
-    const within = new ActivityStore(recent.keyValue);
-    for (let i = 0; i < 1_200; i += 1) await within.recordPromoChange(record(i * (day / 20), 'updated', i));
-    expect(await within.promoAudit()).toHaveLength(1_200);
-    await recent.close();
 
     const again = await openStore('sqlite://:memory:');
-    const long = new ActivityStore(again.keyValue, { keep: { days: 365 } });
-    for (let i = 0; i < 1_200; i += 1) await long.recordPromoChange(record(i * (day / 10), 'updated', i));
-    expect(await long.promoAudit()).toHaveLength(1_200);
-    const counted = new ActivityStore(again.keyValue, { keep: { count: 50 } });
-    await counted.recordPromoChange(record(1_200 * (day / 10), 'updated', 1_200));
-    expect((await counted.promoAudit()).map((r) => r.quantity)).toEqual(
-      Array.from({ length: 50 }, (_, i) => 1_200 - i),
-    );
+    const long = new ActivityStore(again.keyValue, { ...small, keep: { days: 365 } });
+    for (let i = 0; i < 40; i += 1) await long.recordPromoChange(record(i * 3 * day, 'updated', i));
+    expect(await long.promoAudit()).toHaveLength(40);
+    const counted = new ActivityStore(again.keyValue, { keep: { count: 5 } });
+    await counted.recordPromoChange(record(40 * 3 * day, 'updated', 40));
+    expect((await counted.promoAudit()).map((r) => r.quantity)).toEqual([40, 39, 38, 37, 36]);
     await again.close();
   });
 });

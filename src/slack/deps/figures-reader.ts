@@ -10,7 +10,9 @@ export async function privateReader(audience: Facts, userId: string): Promise<Re
 
 /**
  * Who reads a message posted in `conversation` at `userId`'s asking: the conversation's people (a
- * user id, a person's own DM with the bot, counts as private) and the person who asked.
+ * user id, where the bot writes to a person's own DM, counts as private; any other conversation,
+ * a `D…` too, is asked about: a DM can be with someone of another organization) and the person
+ * who asked.
  */
 export async function conversationReader(
   audience: Facts,
@@ -19,9 +21,11 @@ export async function conversationReader(
   options: { chosenAnyway?: boolean } = {},
 ): Promise<Reader> {
   const [room, person] = await Promise.all([
-    isConversationId(conversation) && !conversation.startsWith('D')
+    isConversationId(conversation)
       ? audience.of(conversation).then(roomOf)
-      : Promise.resolve({ kind: 'private' } as const),
+      : /^[UW][A-Z0-9]{2,}$/.test(conversation)
+        ? Promise.resolve({ kind: 'private' } as const)
+        : Promise.resolve({ kind: 'unknown', reason: 'not a conversation id' } as const),
     audience.person(userId),
   ]);
   return { room, person, chosenAnyway: options.chosenAnyway };

@@ -22,8 +22,11 @@ export interface WorkflowRuns {
   finish(key: string, owner: string, succeeded: boolean): Promise<void>;
 }
 
-/** A claim `begin` made that was never finished (its replica died) is taken over after this long. */
-const STALE_MS = 10 * 60_000;
+/**
+ * A claim `begin` made that was never finished (its replica died) is taken over after this long:
+ * longer than a report may wait (10 minutes) and be posted, so a slow one is never posted twice.
+ */
+const STALE_MS = 20 * 60_000;
 
 /**
  * Runs remembered as settled claims (`workflow-run:<execution id>`, pruned with the others after

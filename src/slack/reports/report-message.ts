@@ -181,9 +181,9 @@ export class ReportMessage {
     return this.#chain;
   }
 
-  /** Posts the report in a channel (Post in channel), apart from this message; throws what Slack said. */
-  async postIn(channel: string, message: SlackMessage): Promise<void> {
-    await postCounted(this.#client, undefined, { channel, message }, refused(this.#log));
+  /** Posts the report in a channel (Post in channel), apart from this message; its ts; throws what Slack said. */
+  async postIn(channel: string, message: SlackMessage): Promise<string | undefined> {
+    return postCounted(this.#client, undefined, { channel, message }, refused(this.#log));
   }
 
   /** Attaches the full report in the message's thread; says why when it could not. */
@@ -195,8 +195,17 @@ export class ReportMessage {
     if (target.kind === 'private') {
       return md`Invite me to this channel (\`/invite @eventops\`) to get the full report as a file.`;
     }
+    return this.upload(target.channel, target.ts, file);
+  }
+
+  /** The full report as a file in a message's thread; why not, when Slack refused it. */
+  async upload(
+    channel: string,
+    ts: string,
+    file: { filename: string; title: string; content: string },
+  ): Promise<Mrkdwn | undefined> {
     try {
-      await this.#client.filesUploadV2({ channel_id: target.channel, thread_ts: target.ts, ...file });
+      await this.#client.filesUploadV2({ channel_id: channel, thread_ts: ts, ...file });
       return undefined;
     } catch (error) {
       const code = slackErrorCode(error);
@@ -314,8 +323,9 @@ async function postInChannel(
     const sales = await salesOf(transport.insights, ask.eventId, ask.label, reported.report, reader, transport);
     const blocks = [...rendered.blocks, ...(sales?.blocks ?? [])].slice(0, LIMITS.messageBlocks);
     const text = sales?.text ? shorten(md`${rendered.text}. ${sales.text}`, LIMITS.fallbackText) : rendered.text;
+    let ts: string | undefined;
     try {
-      await message.postIn(post.channel, { text, blocks });
+      ts = await message.postIn(post.channel, { text, blocks });
       posted = true;
     } catch (error) {
       countSlackError(transport.metrics, 'chat.postMessage', error);
@@ -327,7 +337,22 @@ async function postInChannel(
         true,
       );
     }
-    return await message.show(plainMessage(md`:white_check_mark: Posted the report in the channel.`), true);
+    // As a report asked for in the channel comes: with the full report as a file in its thread.
+    const unattached = ts
+      ? await message.upload(post.channel, ts, {
+          filename: `report-${ask.eventId}.json`,
+          title: `Report ${ask.label}`,
+          content: JSON.stringify(gate.shown, null, 2),
+        })
+      : undefined;
+    return await message.show(
+      plainMessage(
+        unattached
+          ? md`:white_check_mark: Posted the report in the channel. ${unattached}`
+          : md`:white_check_mark: Posted the report in the channel.`,
+      ),
+      true,
+    );
   } finally {
     await transport.runs?.finish(post.once, post.owner, posted);
   }

@@ -54,16 +54,22 @@ export function registerSharedChannelActions(app: App, deps: SlackDeps): void {
       await respondPrivately(respond, plainMessage(said), deps.logger);
       return;
     }
-    await askForReport(deps, {
-      respond,
-      client,
-      channelId,
-      userId: body.user.id,
-      responseUrl: 'response_url' in body ? body.response_url : undefined,
-      eventId,
-      label: typeof asked.l === 'string' ? asked.l : eventId,
-      postInChannel: { once, owner: claim.owner },
-    });
+    // A report flow that throws before it reaches its end never finishes the claim itself.
+    try {
+      await askForReport(deps, {
+        respond,
+        client,
+        channelId,
+        userId: body.user.id,
+        responseUrl: 'response_url' in body ? body.response_url : undefined,
+        eventId,
+        label: typeof asked.l === 'string' ? asked.l : eventId,
+        postInChannel: { once, owner: claim.owner },
+      });
+    } catch (error) {
+      await deps.runs.finish(once, claim.owner, false);
+      throw error;
+    }
   });
 
   for (const [actionId, personal] of [

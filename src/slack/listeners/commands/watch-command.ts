@@ -138,6 +138,13 @@ export async function handleWatchCommand(
         const event = await oneEvent(deps, command, respond);
         if (!event) return;
         const eventName = eventLabel(event);
+        // "Watch in this channel anyway" is a choice made only where Slack says the channel is
+        // shared, now: an old button clicked after the channel was unshared (or when Slack cannot
+        // say) records no confirmation, and the usual checks apply.
+        const confirmed =
+          context.sharedChannelConfirmed === true &&
+          !command.personal &&
+          (await deps.audience.of(context.channelId)).kind === 'external';
         const outcome = await setWatch(
           setWatchDeps({ ...deps, watches }),
           {
@@ -147,7 +154,7 @@ export async function handleWatchCommand(
             eventName,
             userId: context.userId,
             conditions: command.conditions ?? '',
-            sharedConfirmed: context.sharedChannelConfirmed === true,
+            sharedConfirmed: confirmed,
           },
           {
             // Told first that they may wait: the report is fetched in their turn.
@@ -159,7 +166,7 @@ export async function handleWatchCommand(
               ),
             // A card with sales and revenue goes into a channel shared with another organization only when asked twice.
             stopBeforeReport: async () => {
-              if (command.personal || context.sharedChannelConfirmed) return false;
+              if (command.personal || confirmed) return false;
               const named = { id: event.id, label: eventName };
               const refusal = await sharedChannelWatchRefusal(
                 deps.audience,
