@@ -23,4 +23,9 @@ EXPOSE 3000
 # Alive: GET /healthz on the HTTP receiver's PORT, or on HEALTH_PORT in Socket Mode (no curl in the slim image).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "const p=process.env.SLACK_APP_TOKEN?(process.env.HEALTH_PORT||3001):(process.env.PORT||3000);fetch('http://127.0.0.1:'+p+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-CMD ["node", "dist/main.js"]
+# Idle memory (docs/benchmarks.md, bench/idle.ts): a young generation of 1 MiB (V8's grows to 16 MiB
+# while the bot starts and keeps it until its memory reducer runs, 15-30 s into the quiet); undici's
+# HTTP parser (WebAssembly) compiled by Liftoff only (TurboFan compiling it took 36 MiB of malloc at
+# the first request, up to 10 MiB of which stayed resident); one V8 worker thread (fewer arenas to
+# keep what is freed). Idle RSS 92-97 MiB instead of 105-116.
+CMD ["node", "--max-semi-space-size=1", "--v8-pool-size=1", "--liftoff-only", "dist/main.js"]

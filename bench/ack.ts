@@ -14,7 +14,8 @@
  * the answers then wait their turn. The steady-rate run shows the answers when the bot keeps up.
  *
  * Options (environment):
- * - `BENCH_NODE_FLAGS="--max-semi-space-size=1"` passes V8/Node flags to the bot (memory experiments).
+ * - `BENCH_NODE_FLAGS="--max-semi-space-size=16"` passes V8/Node flags to the bot after the Dockerfile CMD's
+ *   own (`--max-semi-space-size=1 --v8-pool-size=1 --liftoff-only`), which it always gets (memory experiments; a later flag wins).
  * - `BENCH_RUNS=n` repeats the measurement (the figures are noisy on a shared 2-core machine).
  * - `BENCH_CLIENT=fetch` sends through `fetch` (test/helpers' postSigned) instead of undici's
  *   `request`: fetch costs this process (which also plays Slack and the service) a few ms a call,
@@ -38,6 +39,7 @@ import { startSimulator } from '../src/simulator/server.js';
 import { startFakeSlack } from '../test/helpers/fake-slack.js';
 import { fakeSlackToken } from '../test/helpers/fake-tokens.js';
 import { commandBody, postSigned, slackSignature } from '../test/helpers/slack-requests.js';
+import { imageNodeFlags } from './image-node-flags.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SECRET = 'bench-ack-signing-secret';
@@ -96,6 +98,8 @@ interface Bot {
 /** One bot process with `env` and nothing of this process's (node's own flags too, for `--cpu-prof`). */
 async function startBot(name: string, env: Record<string, string>): Promise<Bot> {
   const nodeArgs = [
+    // The image's flags first (as it runs the bot), then the experiment's, which override them.
+    ...imageNodeFlags(),
     ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
     ...(cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : []),
   ];
