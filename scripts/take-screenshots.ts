@@ -49,13 +49,32 @@ try {
   await list.locator('.header').first().scrollIntoViewIfNeeded();
   await shoot(page, 'list');
 
-  const [first, second] = simulator.catalog.events;
-  await type(page, `/events report ${first?.id}`);
-  await type(page, `/events report ${second?.id}`);
+  // The report pictured has charts to show: an upcoming event with promo codes (their bars and
+  // table) and a sales history seeded at start (its line), read while another report waits.
+  await stack.salesHistorySeeded;
+  const now = Date.now();
+  const promoted = new Set(simulator.catalog.promos.map((each) => each.eventId));
+  const candidates = simulator.catalog.events.filter(
+    (each) => each.status === 'published' && each.startsAtMs > now && promoted.has(each.id),
+  );
+  const histories = await Promise.all(candidates.map((each) => stack.bot.history.read(each.id)));
+  const charted = candidates.find((_, i) => (histories[i]?.points.length ?? 0) >= 3);
+  if (!charted) throw new Error('The simulator has no upcoming event with promo codes and a sales history');
+  const other = simulator.catalog.events.find((each) => each.id !== charted.id);
+  await type(page, `/events report ${charted.id}`);
+  await type(page, `/events report ${other?.id}`);
   const reports = page.locator('[data-testid=message]', { hasText: 'Tickets sold' });
   await reports.nth(1).waitFor(WAIT);
-  await reports.first().locator('.thread-link').click();
+  const report = reports.first();
+  await report.locator('[data-testid=chart]').first().waitFor(WAIT);
+  await report.locator('.thread-link').click();
   await page.locator('#thread [data-testid=file]').waitFor(WAIT);
+  // The picture starts at the forecast in words, above the sales chart, the promo chart and table.
+  await page.evaluate(`(() => {
+    const messages = document.querySelector('#messages');
+    const chart = document.querySelector('[data-ts="${await report.getAttribute('data-ts')}"] [data-testid=chart]');
+    messages.scrollTop += chart.getBoundingClientRect().top - messages.getBoundingClientRect().top - 40;
+  })()`);
   await shoot(page, 'report');
   await page.click('#close-thread');
 
@@ -63,8 +82,8 @@ try {
   await type(page, `/events promo ${promo?.eventId} ${promo?.id} 42`);
   const asked = await last(page.locator('[data-testid=ephemeral]', { hasText: 'You are about to' }));
   await shoot(page, 'promo-confirm');
+  // The message is the one confirmation: its button changes it.
   await asked.getByRole('button', { name: 'Set to 42' }).click();
-  await page.locator('[data-testid=confirm]').getByRole('button', { name: 'Change it' }).click();
   await page.locator('[data-testid=message]', { hasText: 'set promo code' }).waitFor(WAIT);
 
   await type(page, '/events promo');
@@ -73,7 +92,7 @@ try {
   await modal.locator('[data-kind=external_select]').fill('a');
   await modal.locator('[data-testid=options] li').first().waitFor(WAIT);
   await modal.locator('[data-testid=options] li').first().dispatchEvent('mousedown');
-  await modal.locator('[data-action=promo_id]').fill('not-an-id');
+  await modal.locator('[data-action=promo_id]').fill('not a code!');
   await modal.locator('[data-action=quantity]').fill('1,000');
   await modal.getByRole('button', { name: 'Review' }).click();
   await modal.locator('[data-testid=field-error]').nth(1).waitFor(WAIT);

@@ -1,4 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { CHANGE_PROMO_SHORTCUT } from '../render/modal-views.js';
 import { SHOW_EVENT_SHORTCUT } from '../slack/listeners/shortcuts/show-event-shortcut.js';
 
@@ -13,7 +15,21 @@ const FILES: Record<string, { file: string; type: string }> = {
   '/mrkdwn.js': { file: 'mrkdwn.js', type: JS },
   '/emoji.js': { file: 'emoji.js', type: JS },
   '/escape-html.js': { file: 'escape-html.js', type: JS },
+  '/charts.js': { file: 'charts.js', type: JS },
+  '/table.js': { file: 'table.js', type: JS },
 };
+
+/** Where the page loads Chart.js from: the sandbox itself, never a CDN (the page needs no network). */
+export const CHART_JS_PATH = '/vendor/chart.umd.js';
+
+/**
+ * Chart.js's browser build (UMD: it sets `window.Chart`), from the installed `chart.js` package.
+ * Its package exports no path to it, so it is found beside the package's main file.
+ */
+function chartJsFile(): URL {
+  const main = createRequire(import.meta.url).resolve('chart.js');
+  return new URL('chart.umd.js', pathToFileURL(main));
+}
 
 /** Where index.html holds the token the page sends with every action. */
 const TOKEN_SLOT = '{{sandbox-token}}';
@@ -35,6 +51,7 @@ export const MESSAGE_SHORTCUTS = [{ callbackId: SHOW_EVENT_SHORTCUT, name: 'Show
  * callback id, so the page keeps no copy of it.
  */
 export async function readPageFile(path: string, token: string): Promise<{ type: string; body: string } | undefined> {
+  if (path === CHART_JS_PATH) return { type: JS, body: await readFile(chartJsFile(), 'utf8') };
   const entry = FILES[path];
   if (!entry) return undefined;
   const body = await readFile(new URL(entry.file, PAGE), 'utf8');

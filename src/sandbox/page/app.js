@@ -1,7 +1,9 @@
 // The sandbox page: renders Block Kit as Slack would and sends every click back to the sandbox,
 // which forwards it to the bot signed. No framework and no build step: the page is small.
+import { chartHtml, drawCharts } from './charts.js';
 import { decodeEntities, escapeHtml } from './escape-html.js';
 import { mrkdwn } from './mrkdwn.js';
+import { richTextHtml, tableHtml } from './table.js';
 
 const ui = {
   user: 'UEDITOR01',
@@ -164,6 +166,13 @@ function blockHtml(block, where) {
       const element = inputHtml(block.element, { ...at, dispatch: block.dispatch_action === true });
       return `<div class="input" data-block="${escapeHtml(block.block_id)}"><label>${plainOf(block.label)}${optional}</label>${element}${hint}${error ? `<div class="error" data-testid="field-error">${escapeHtml(error)}</div>` : ''}</div>`;
     }
+    // A chart is a canvas here, drawn by drawCharts once the page holds it.
+    case 'data_visualization':
+      return chartHtml(block);
+    case 'table':
+      return tableHtml(block, reader());
+    case 'rich_text':
+      return `<div class="block rich-text">${richTextHtml(block, reader())}</div>`;
     default:
       return `<div class="block context">(${escapeHtml(block.type)} block)</div>`;
   }
@@ -290,6 +299,7 @@ function render() {
   }
   renderThread();
   renderModal();
+  drawCharts();
 }
 
 function renderThread() {
@@ -301,6 +311,7 @@ function renderThread() {
   const replies = ui.state.messages.filter((m) => m.threadTs === ui.thread);
   panel.hidden = false;
   panel.innerHTML = `<div class="meta"><b>Thread</b> <a href="#" id="close-thread">close</a></div>${replies.map(messageHtml).join('')}`;
+  drawCharts(panel);
 }
 
 function renderModal() {
