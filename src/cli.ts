@@ -111,7 +111,9 @@ async function run(client: TicketingClient, argv: string[], io: CliIo): Promise<
       const parsed = parsePromoQuantity(quantityText);
       if ('problem' in parsed) throw new UsageError(parsed.problem);
       const result = await client.updatePromoQuantity(eventId, promoId, parsed.quantity);
-      io.out(`Promo ${result.promoId} on ${result.eventId} now allows ${result.quantity} redemption(s).`);
+      io.out(
+        `Promo ${result.promoId} on ${result.eventId} now allows ${result.quantity} ${result.quantity === 1 ? 'redemption' : 'redemptions'}.`,
+      );
       return;
     }
     default:

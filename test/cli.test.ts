@@ -46,7 +46,7 @@ describe('eventops CLI', () => {
     const promo = sim.catalog.promos[1];
     const { code, out } = await cli(['promo', promo?.eventId as string, promo?.id as string, '12']);
     expect(code).toBe(0);
-    expect(out).toContain('now allows 12 redemption(s)');
+    expect(out).toContain('now allows 12 redemptions');
     expect(promo?.quantity).toBe(12);
   });
 

@@ -1,6 +1,6 @@
 import type { TicketingEvent } from '../ticketing/schemas.js';
 import { addDays, formatPlainDate, type PlainDate, plainDateAt, startOfDay } from '../time/zoned.js';
-import { isUpcoming } from './is-upcoming.js';
+import { isListedUpcoming } from './is-upcoming.js';
 
 /**
  * Whole calendar days in one zone (a digest's channel, a reader of `/events list today`), and
@@ -50,7 +50,7 @@ export function firstDayTouched(
   zone: string,
   now: number,
 ): string | undefined {
-  if (!isUpcoming(event, now)) return undefined;
+  if (!isListedUpcoming(event, now)) return undefined;
   const dates = eventDates(event, zone);
   if (dates.first > days.last || dates.last < days.first) return undefined;
   return dates.first > days.first ? dates.first : days.first;

@@ -3,7 +3,7 @@ import { addDays, plainDateAt } from '../time/zoned.js';
 import { calendarDays, firstDayTouched } from './calendar-days.js';
 import type { CatalogSnapshot, EventCatalog, ReadOptions } from './event-catalog.js';
 import { closeEvents, searchEvents } from './event-search.js';
-import { isUpcoming } from './is-upcoming.js';
+import { isListedUpcoming } from './is-upcoming.js';
 
 /** An event named by its id (with or without prefix) or by words of its name. */
 export type EventTarget = { id: string } | { words: string };
@@ -68,7 +68,7 @@ export function upcomingEvents(
   zone: string,
   now: number,
 ): TicketingEvent[] {
-  let events = snapshot.events.filter((event) => isUpcoming(event, now));
+  let events = snapshot.events.filter((event) => isListedUpcoming(event, now));
   if (filter.range) {
     const today = plainDateAt(now, zone);
     const first = filter.range === 'tomorrow' ? addDays(today, 1) : today;

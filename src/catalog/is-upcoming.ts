@@ -7,3 +7,13 @@ import type { TicketingEvent } from '../ticketing/schemas.js';
 export function isUpcoming(event: { endsAtMs: TicketingEvent['endsAtMs'] | undefined }, now: number): boolean {
   return event.endsAtMs === undefined || event.endsAtMs > now;
 }
+
+/** A cancelled event: not to be listed as coming, watched or promoted. */
+export function isCancelled(event: { status?: TicketingEvent['status'] }): boolean {
+  return event.status === 'cancelled';
+}
+
+/** What lists, digests, search and pickers call upcoming: not ended by `now`, and not cancelled. */
+export function isListedUpcoming(event: TicketingEvent, now: number): boolean {
+  return isUpcoming(event, now) && !isCancelled(event);
+}

@@ -17,6 +17,7 @@ import { eventPlainTitle, eventSection } from './event-blocks.js';
 import {
   channelLink,
   clip,
+  escapeText,
   joinMrkdwn,
   type Mrkdwn,
   md,
@@ -190,6 +191,19 @@ export function personalDigestAnnouncement(subscription: Subscription): SlackMes
   );
 }
 
+const firstDay = new Intl.DateTimeFormat('en-US', {
+  weekday: 'short',
+  month: 'short',
+  day: 'numeric',
+  timeZone: 'UTC',
+});
+
+/** A plain date in words, as other dates read (`Sat, Nov 28`); text that is no date is shown as given. */
+function dayWords(date: string): Mrkdwn {
+  const day = parsePlainDate(date);
+  return day ? escapeText(firstDay.format(Date.UTC(day.year, day.month - 1, day.day))) : clip(date, 10);
+}
+
 const windowWords = (days: number) => (days === 1 ? md`today's events` : md`the events of the next ${days} days`);
 
 const ZONE_NOTES: Record<'named' | 'person' | 'default', Mrkdwn> = {
@@ -210,12 +224,12 @@ export function digestOnMessage(
     const on = subscription.personal ? md`Your ${title} is on` : md`${title} on`;
     const covers = subscription.personal ? md`the events you watch with \`--me\`` : md`the events watched here`;
     return plainMessage(
-      md`:white_check_mark: ${on}: ${salesWhen(subscription)}${ZONE_NOTES[zoneSource]}, ${covers}${where}. First one: ${clip(firstDate, 10)}.`,
+      md`:white_check_mark: ${on}: ${salesWhen(subscription)}${ZONE_NOTES[zoneSource]}, ${covers}${where}. First one: ${dayWords(firstDate)}.`,
     );
   }
   const what = subscription.personal ? md`Your daily digest is on` : md`Daily digest on`;
   return plainMessage(
-    md`:white_check_mark: ${what}: ${clip(subscription.time, 5)} ${clip(subscription.timezone, 60)}${ZONE_NOTES[zoneSource]}, ${windowWords(subscription.days)}${where}. First one: ${clip(firstDate, 10)}.`,
+    md`:white_check_mark: ${what}: ${clip(subscription.time, 5)} ${clip(subscription.timezone, 60)}${ZONE_NOTES[zoneSource]}, ${windowWords(subscription.days)}${where}. First one: ${dayWords(firstDate)}.`,
   );
 }
 

@@ -1,7 +1,7 @@
 import type { TicketingEvent } from '../ticketing/schemas.js';
 import { type Block, context, header, LIMITS, mrkdwnSection, type SlackMessage } from './block-kit.js';
 import { describeEventTime } from './event-time.js';
-import { clip, code, dateToken, joinMrkdwn, type Mrkdwn, md, readerInstant, shorten } from './mrkdwn.js';
+import { clip, clipName, code, dateToken, joinMrkdwn, type Mrkdwn, md, readerInstant, shorten } from './mrkdwn.js';
 
 const STATUS_BADGES: Record<string, Mrkdwn> = {
   cancelled: md`:no_entry: *Cancelled*`,
@@ -14,9 +14,12 @@ export function eventLabel(event: Pick<TicketingEvent, 'id' | 'name'>): string {
   return event.name ?? `Event ${event.id}`;
 }
 
-/** The event's name as markup; events without one are named by id. */
+/**
+ * The event's name as markup, read as written (its `*`, `_`, `~` and backticks style nothing); events
+ * without one are named by id.
+ */
 export function eventTitle(event: Pick<TicketingEvent, 'id' | 'name'>, max = 200): Mrkdwn {
-  return clip(eventLabel(event), max);
+  return clipName(eventLabel(event), max);
 }
 
 /** A shorter title for notifications (fallback `text`). */
@@ -76,9 +79,9 @@ export function eventCardMessage(
   options: { promo?: boolean } = {},
 ): SlackMessage {
   const blocks = [
-    header(eventTitle(event, 150)),
+    header(clip(eventLabel(event), 150)),
     ...eventSection(event, { titled: false }),
-    cardActions(event.id, options.promo === true),
+    cardActions(event, options.promo === true),
   ];
   if (asOf !== undefined) blocks.push(context(asOfLine(asOf)));
   return {
@@ -103,14 +106,15 @@ const button = (actionId: string, text: string, value: string) => ({
   value,
 });
 
-/** An event card's buttons: Report and Watch, and Promo for a promo editor. */
-function cardActions(eventId: string, promo: boolean): Block {
+/** An event card's buttons: Report and Watch, and Promo for a promo editor; a cancelled event's, Report alone. */
+function cardActions(event: TicketingEvent, promo: boolean): Block {
+  const open = event.status !== 'cancelled';
   return {
     type: 'actions',
     elements: [
-      button(PICK_REPORT_ACTION, 'Report', eventId),
-      button(WATCH_FOR_EVENT_ACTION, 'Watch', eventId),
-      ...(promo ? [button(PROMO_FOR_EVENT_ACTION, 'Promo', eventId)] : []),
+      button(PICK_REPORT_ACTION, 'Report', event.id),
+      ...(open ? [button(WATCH_FOR_EVENT_ACTION, 'Watch', event.id)] : []),
+      ...(open && promo ? [button(PROMO_FOR_EVENT_ACTION, 'Promo', event.id)] : []),
     ],
   };
 }
@@ -126,7 +130,7 @@ export function namedEventsMessage(input: {
     return { text, blocks: [mrkdwnSection(text), context(asOfLine(input.asOf))] };
   }
   const blocks: Block[] = [];
-  for (const event of input.events) blocks.push(...eventSection(event), cardActions(event.id, input.promo));
+  for (const event of input.events) blocks.push(...eventSection(event), cardActions(event, input.promo));
   blocks.push(context(asOfLine(input.asOf)));
   const names = input.events.map((event) => eventPlainTitle(event));
   return { text: shorten(md`Events in this message: ${joinMrkdwn(names, md`, `)}`, LIMITS.fallbackText), blocks };
@@ -151,8 +155,8 @@ export function eventChoicesMessage(options: {
   query: string;
   action: 'show' | FinishChoice;
   asOf: number;
-  /** How many match in all and how many of those are upcoming, when more match than are shown. */
-  counts?: { total: number; upcoming: number } | undefined;
+  /** How many match in all, how many of those are upcoming and how many cancelled, when more match than are shown. */
+  counts?: { total: number; upcoming: number; cancelled?: number | undefined } | undefined;
   heading?: Mrkdwn | undefined;
 }): SlackMessage {
   const shownEvents = options.events.slice(0, 10);
@@ -170,11 +174,12 @@ export function eventChoicesMessage(options: {
     blocks.push(context(md`Your command is too long to carry on a button: type it again with the event's id.`));
   if (options.counts) {
     const { upcoming } = options.counts;
-    const over = total - upcoming;
+    const cancelled = options.counts.cancelled ?? 0;
+    const over = total - upcoming - cancelled;
     const shown = Math.min(options.events.length, 10);
     blocks.push(
       context(
-        md`${upcoming} upcoming${over > 0 ? md`, ${over} over` : md``}; upcoming first${shown < total ? md`, the first ${shown} shown: add words to narrow it` : md``}.`,
+        md`${upcoming} upcoming${over > 0 ? md`, ${over} over` : md``}${cancelled > 0 ? md`, ${cancelled} cancelled` : md``}; upcoming first${shown < total ? md`, the first ${shown} shown: add words to narrow it` : md``}.`,
       ),
     );
   }
@@ -228,7 +233,7 @@ export function eventListMessage(options: EventListOptions): SlackMessage {
   // Three blocks an event (with its buttons), plus header, footer and actions: never past the 50-block limit.
   const room = Math.floor((LIMITS.messageBlocks - 4) / 3);
   const shown = options.events.slice(0, room);
-  for (const event of shown) blocks.push(...eventSection(event), cardActions(event.id, options.promo === true));
+  for (const event of shown) blocks.push(...eventSection(event), cardActions(event, options.promo === true));
   const hidden = options.events.length - shown.length;
   if (hidden > 0) blocks.push(context(md`...and ${hidden} more`));
   if (options.footer) blocks.push(context(options.footer));

@@ -78,3 +78,20 @@ function describe(event: TicketingEvent): string {
   // A DST change during the event: each end carries its own offset.
   return `${dateTime(zone).format(event.startsAtMs)} (${startLabel}) – ${dateTime(zone).format(event.endsAtMs)} (${endLabel}), ${zone}`;
 }
+
+/**
+ * When an event happens, short enough for a picker option: `Tue, 1 Dec 2026, 19:00–22:00 GMT`,
+ * with the zone's abbreviation or its offset (`UTC+05:45`); plain-date events as dates, all day.
+ */
+export function shortEventTime(event: TicketingEvent): string {
+  const zone = event.timezone;
+  if (event.start.kind === 'date' || event.end.kind === 'date') return describeEventTime(event).split(' (')[0] ?? '';
+  const short = (epochMs: number) =>
+    abbreviation(epochMs, zone) ?? `UTC${formatUtcOffset(zoneOffsetMinutes(epochMs, zone))}`;
+  const [start, end] = [short(event.startsAtMs), short(event.endsAtMs)];
+  const text =
+    start === end
+      ? `${dateTime(zone).formatRange(event.startsAtMs, event.endsAtMs)} ${start}`
+      : `${dateTime(zone).format(event.startsAtMs)} ${start} – ${dateTime(zone).format(event.endsAtMs)} ${end}`;
+  return text.replace(/[\u2009\u202f]/g, ' ');
+}

@@ -77,7 +77,8 @@ function watchLines(watches: readonly Watch[]): Mrkdwn {
   const shown = watches.slice(0, 8).map((watch) => {
     const conditions = watch.conditions.map((c) => code(c.key, 60));
     const paused = watch.paused ? md` · :double_vertical_bar: paused` : md``;
-    return md`• ${clip(watch.eventName, 120)} in ${watchPlace(watch)}: ${joinMrkdwn(conditions.slice(0, 4), md`, `)}${paused}`;
+    const more = conditions.length > 4 ? md` ...and ${conditions.length - 4} more` : md``;
+    return md`• ${clip(watch.eventName, 120)} in ${watchPlace(watch)}: ${joinMrkdwn(conditions.slice(0, 4), md`, `)}${more}${paused}`;
   });
   const more = watches.length > 8 ? [md`...and ${watches.length - 8} more: \`/events watches\` in each channel`] : [];
   return joinMrkdwn([...shown, ...more]);

@@ -1,7 +1,9 @@
 import type { types } from '@slack/bolt';
 import type { TicketingEvent } from '../ticketing/schemas.js';
+import { describeCondition, type WatchCondition } from '../watches/watch-condition.js';
+import { conditionLabel } from './condition-label.js';
 import { eventLabel } from './event-blocks.js';
-import { describeEventTime } from './event-time.js';
+import { shortEventTime } from './event-time.js';
 import { escapeText, type Mrkdwn, md, shorten } from './mrkdwn.js';
 
 export const EVENT_PICKER_ACTION = 'event_picker';
@@ -27,12 +29,18 @@ export const PERSONAL_VALUE = 'personal';
 const OPTION_TEXT = 75;
 export const MAX_OPTIONS = 100;
 
-/** Plain text, escaped as headers are (Slack decodes the three entities there too). */
-const plain = (text: Mrkdwn) => ({ type: 'plain_text' as const, text: shorten(text, OPTION_TEXT) });
+/** Slack's limit for an input's hint (https://docs.slack.dev/reference/block-kit/blocks/input-block). */
+const HINT_TEXT = 2000;
 
-/** One event as a picker option: its name and when, within 75 characters; its id as the value. */
+/** Plain text, escaped as headers are (Slack decodes the three entities there too). */
+const plain = (text: Mrkdwn, max = OPTION_TEXT) => ({ type: 'plain_text' as const, text: shorten(text, max) });
+
+/** An input's hint: up to Slack's own limit, not an option's. */
+const hint = (text: Mrkdwn) => plain(text, HINT_TEXT);
+
+/** One event as a picker option: its name and when (with the event's zone), within 75 characters; its id as the value. */
 export function eventOption(event: TicketingEvent) {
-  const when = escapeText(describeEventTime(event).split(' (')[0] ?? '');
+  const when = escapeText(shortEventTime(event));
   const name = escapeText(eventLabel(event));
   const room = OPTION_TEXT - when.length - 3;
   return { text: plain(room > 10 ? md`${shorten(name, room)} · ${when}` : name), value: event.id };
@@ -70,14 +78,14 @@ export function promoModalView(privateMetadata: string, maxQuantity: number, eve
         type: 'input',
         block_id: FIELDS.promo.block,
         label: plain(md`Promo code`),
-        hint: plain(md`Its code (EARLYBIRD, found in the event's report) or its id (promo_…)`),
+        hint: hint(md`Its code (EARLYBIRD, found in the event's report) or its id (promo_…)`),
         element: { type: 'plain_text_input', action_id: FIELDS.promo.action, max_length: 100 },
       },
       {
         type: 'input',
         block_id: FIELDS.quantity.block,
         label: plain(md`Redemptions allowed`),
-        hint: plain(
+        hint: hint(
           md`A whole number from 0 to ${escapeText(maxQuantity.toLocaleString('en-US'))}; you confirm before anything changes`,
         ),
         element: {
@@ -109,9 +117,11 @@ export interface WatchModalInput {
   privateMetadata: string;
   /** The event picked so far (the form is redrawn once one is). */
   event?: TicketingEvent | undefined;
-  /** Conditions the event's latest report allows (canonical texts), and those ticked at first. */
-  offered?: readonly string[] | undefined;
-  ticked?: readonly string[] | undefined;
+  /** Conditions the event's latest report allows, and those ticked at first. */
+  offered?: readonly WatchCondition[] | undefined;
+  ticked?: readonly WatchCondition[] | undefined;
+  /** The report's currency, said with money thresholds. */
+  currency?: string | undefined;
   /** Said under the choices: where they come from, or why there are none. */
   note?: Mrkdwn | undefined;
   personal: boolean;
@@ -125,9 +135,18 @@ const MAX_CHECKBOXES = 10;
  * allows), conditions of one's own in the `/events watch` syntax, and "only for me" (a DM).
  */
 export function watchModalView(input: WatchModalInput): types.ModalView {
-  const option = (text: string) => ({ text: plain(escapeText(text)), value: text.slice(0, 150) });
+  // Shown in words (money with its currency), the syntax to type beside it; the value is the syntax.
+  const option = (condition: WatchCondition) => {
+    const syntax = describeCondition(condition);
+    return {
+      text: plain(escapeText(conditionLabel(condition, input.currency))),
+      description: plain(escapeText(syntax)),
+      value: syntax.slice(0, 150),
+    };
+  };
   const offered = (input.offered ?? []).slice(0, MAX_CHECKBOXES).map(option);
-  const ticked = offered.filter((o) => input.ticked?.includes(o.value));
+  const tickedValues = new Set((input.ticked ?? []).map((condition) => describeCondition(condition).slice(0, 150)));
+  const ticked = offered.filter((o) => tickedValues.has(o.value));
   const blocks: types.ModalView['blocks'] = [
     eventPicker({ dispatch: true, initial: input.event ? eventOption(input.event) : undefined }),
   ];
@@ -152,9 +171,7 @@ export function watchModalView(input: WatchModalInput): types.ModalView {
       block_id: FIELDS.conditions.block,
       optional: true,
       label: plain(md`Other conditions`),
-      hint: plain(
-        md`Separated by commas: sold >= 95%, EARLYBIRD left <= 10, +50 sold, no sale for 6h, checkIns >= 100`,
-      ),
+      hint: hint(md`Separated by commas: sold >= 95%, EARLYBIRD left <= 10, +50 sold, no sale for 6h, checkIns >= 100`),
       element: { type: 'plain_text_input', action_id: FIELDS.conditions.action, max_length: 500 },
     },
     {

@@ -41,6 +41,21 @@ export function clip<T extends string>(text: Unescaped<T>, max: number): Mrkdwn 
   return shorten(escapeText(text), max);
 }
 
+/** Slack's formatting marks, each with a look-alike that Slack does not read as one. */
+const MARK_LOOKALIKES: Readonly<Record<string, string>> = { '*': '\u2217', _: '\u02cd', '~': '\u223c', '`': '\u02cb' };
+
+/**
+ * A name in mrkdwn as it is written: its `*`, `_`, `~` and backticks become look-alikes, so that
+ * `*Bold* night` inside our own `*...*` is one bold name, not a styled word and stray asterisks.
+ * Slack has no escape for them. Then escaped and shortened as `clip`.
+ */
+export function clipName<T extends string>(text: Unescaped<T>, max: number): Mrkdwn {
+  return clip(
+    text.replace(/[*_~`]/g, (mark) => MARK_LOOKALIKES[mark] ?? mark),
+    max,
+  );
+}
+
 /**
  * Template text is ours, but a `<...>` in it is still a link or a ping to Slack: help text such
  * as `/events show <id or name>` once rendered as a link. Only the angle brackets are escaped, so

@@ -36,6 +36,7 @@ export interface PromoConfirmOptions {
   validForMinutes: number;
 }
 
+const redemptions = (quantity: number) => (quantity === 1 ? md`redemption` : md`redemptions`);
 const count = (quantity: number) => md`*${escapeText(quantity.toLocaleString('en-US'))}*`;
 const plainCount = (quantity: number) => escapeText(quantity.toLocaleString('en-US'));
 
@@ -65,7 +66,7 @@ export function promoConfirmMessage(options: PromoConfirmOptions): SlackMessage 
     ...(redeemed === undefined ? [] : [md`${count(redeemed)} ${redeemed === 1 ? md`is` : md`are`} redeemed`]),
   ];
   const now = nowParts.length > 0 ? md` (${joinMrkdwn(nowParts, md`; `)})` : md``;
-  const what = md`set promo code ${promoName(options)} on *${eventTitle(event)}* to ${count(quantity)} redemption(s)`;
+  const what = md`set promo code ${promoName(options)} on *${eventTitle(event)}* to ${count(quantity)} ${redemptions(quantity)}`;
   // Set below what is redeemed, the code is used up at once: said before the one button.
   const below =
     redeemed !== undefined && quantity < redeemed
@@ -129,7 +130,7 @@ const outcomeText = (outcome: PromoOutcome) =>
 
 /** The channel announcement after a change went through, where the figures rule let its quantities go. */
 export function promoAnnouncement(outcome: Shown<PromoOutcome>): SlackMessage {
-  const line = md`:ticket: ${mentionUser(outcome.userId)} set promo code ${promoName(outcome)} on *${eventOf(outcome)}* to ${count(outcome.quantity)} redemption(s)${was(outcome)}.`;
+  const line = md`:ticket: ${mentionUser(outcome.userId)} set promo code ${promoName(outcome)} on *${eventOf(outcome)}* to ${count(outcome.quantity)} ${redemptions(outcome.quantity)}${was(outcome)}.`;
   const id = outcome.code ? [context(md`Promo id ${code(outcome.promoId)}`)] : [];
   return { text: outcomeText(outcome), blocks: [mrkdwnSection(line), ...id] };
 }
@@ -139,7 +140,7 @@ export function promoAnnouncement(outcome: Shown<PromoOutcome>): SlackMessage {
  * channel refused the post), or why the figures rule kept it out of the channel.
  */
 export function promoDoneMessage(outcome: PromoOutcome, announced: boolean | Withheld): SlackMessage {
-  const line = md`:white_check_mark: Promo code ${promoName(outcome)} on *${eventOf(outcome)}* now allows ${count(outcome.quantity)} redemption(s)${was(outcome)}.`;
+  const line = md`:white_check_mark: Promo code ${promoName(outcome)} on *${eventOf(outcome)}* now allows ${count(outcome.quantity)} ${redemptions(outcome.quantity)}${was(outcome)}.`;
   const blocks = [mrkdwnSection(line)];
   if (announced === false)
     blocks.push(

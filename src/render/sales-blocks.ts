@@ -5,6 +5,7 @@ import { quantityRows, topFigures } from '../reports/report-figures.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import { type Block, context, LIMITS, mrkdwnSection, type SlackMessage } from './block-kit.js';
 import { clip, escapeText, joinMrkdwn, type Mrkdwn, md, readerDay, shorten } from './mrkdwn.js';
+import { plural } from './plural.js';
 import { formatNumber, humanise, reportCurrency } from './report-blocks.js';
 
 /**
@@ -115,7 +116,7 @@ export function salesChartBlocks(input: {
   if (points.length < MIN_CHART_POINTS)
     return [
       context(
-        md`:chart_with_upwards_trend: ${points.length} report(s) read so far: a sales chart needs at least ${MIN_CHART_POINTS}.`,
+        md`:chart_with_upwards_trend: ${plural(points.length, 'report')} read so far: a sales chart needs at least ${MIN_CHART_POINTS}.`,
       ),
     ];
   const withForecast = input.forecast?.kind === 'forecast' ? input.forecast : undefined;

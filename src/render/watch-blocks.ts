@@ -18,9 +18,11 @@ import {
   warning,
   warningMessage,
 } from './block-kit.js';
+import { everyWords } from './every-words.js';
 import {
   channelLink,
   clip,
+  clipName,
   code,
   escapeText,
   joinMrkdwn,
@@ -31,6 +33,7 @@ import {
   readerInstant,
   shorten,
 } from './mrkdwn.js';
+import { plural } from './plural.js';
 import { figureFields, formatNumber, humanise, reportCurrency } from './report-blocks.js';
 import { forecastWords } from './sales-blocks.js';
 
@@ -66,12 +69,6 @@ function mention(userId: string | undefined): Mrkdwn | undefined {
   return userId !== undefined && /^[UW][A-Z0-9]{2,20}$/.test(userId) ? mentionUser(userId) : undefined;
 }
 
-/** `~5 min`, `~2 h`: how often a watched event is checked. */
-function everyWords(intervalMs: number): Mrkdwn {
-  const minutes = Math.max(1, Math.round(intervalMs / 60_000));
-  return minutes >= 120 ? md`~${decimal(minutes / 60)} h` : md`~${minutes} min`;
-}
-
 const plainDay = new Intl.DateTimeFormat('en-US', {
   weekday: 'short',
   day: 'numeric',
@@ -91,7 +88,7 @@ function endWords(watch: Watch): Mrkdwn | undefined {
 }
 
 const eventName = (watch: Watch, max: number) =>
-  clip(watch.eventName.trim() ? watch.eventName : `Event ${watch.eventId}`, max);
+  clipName(watch.eventName.trim() ? watch.eventName : `Event ${watch.eventId}`, max);
 
 const nextCheckWords = (nextCheckAt: number, now: number) =>
   nextCheckAt <= now ? md`next check due now` : md`next check about ${readerInstant(nextCheckAt)}`;
@@ -576,8 +573,8 @@ function paceWords(input: WatchListInput): Mrkdwn {
   const every = md`Each watched event is checked every ${everyWords(input.intervalMs)}`;
   const pace = input.pace;
   if (!pace) return md`${every}.`;
-  const slots = md`${pace.limit} report(s) every ${everyWords(pace.windowMs)}`;
-  const events = md`${pace.watchedEvents} event(s) are watched across the workspace`;
+  const slots = md`${plural(pace.limit, 'report')} every ${everyWords(pace.windowMs)}`;
+  const events = md`${plural(pace.watchedEvents, 'event')} ${pace.watchedEvents === 1 ? md`is` : md`are`} watched across the workspace`;
   const floor = everyWords(pace.minIntervalMs);
   const slotsBoundMs = Math.ceil(Math.max(1, pace.watchedEvents) / pace.limit) * pace.windowMs;
   return slotsBoundMs <= pace.minIntervalMs

@@ -82,6 +82,16 @@ const ADJECTIVES = [
   'Golden',
   'Urban',
   'Winter',
+  'Harbour',
+  'Spring',
+  'Velvet',
+  'Riverside',
+  'Sunset',
+  'Crystal',
+  'Autumn',
+  'Coastal',
+  'Silver',
+  'Lakeside',
 ];
 const NOUNS = [
   'Jazz Night',
@@ -94,6 +104,16 @@ const NOUNS = [
   'Gala',
   'Workshop',
   'Concert',
+  'Wine Tasting',
+  'Comedy Show',
+  'Art Fair',
+  'Poetry Slam',
+  'Design Summit',
+  'Choir Evening',
+  'Dance Class',
+  'Startup Pitch',
+  'Quiz Night',
+  'Craft Market',
 ];
 
 /** Names that must be escaped before Slack sees them; they recur through the catalog. */
@@ -181,14 +201,30 @@ export function seedCatalog(options: SeedOptions): SimCatalog {
   }
 
   const anchorDay = plainDateAt(options.anchorMs, 'UTC');
+  // Every name once, so that a name typed in full finds one event: the random pair, or the next unused one.
+  const used = new Set<string>();
+  const combos = ADJECTIVES.length * NOUNS.length;
+  const distinctName = (adjective: number, noun: number): string => {
+    for (let step = 0; step < combos; step += 1) {
+      const at = (adjective * NOUNS.length + noun + step) % combos;
+      const name = `${ADJECTIVES[Math.floor(at / NOUNS.length)]} ${NOUNS[at % NOUNS.length]}`;
+      if (!used.has(name)) return name;
+    }
+    return `${ADJECTIVES[adjective]} ${NOUNS[noun]} ${events.length}`;
+  };
   while (events.length < count) {
     const index = events.length;
     const info = SEED_ZONES[index % SEED_ZONES.length] as ZoneInfo;
     const day = addDays(anchorDay, daysFrom(random));
+    // Each hostile sample once, then ordinary names.
+    const hostile = index % 11 === 5 ? HOSTILE_NAMES[Math.floor(index / 11)] : undefined;
     const name =
-      index % 11 === 5
-        ? (HOSTILE_NAMES[Math.floor(index / 11) % HOSTILE_NAMES.length] as string)
-        : `${ADJECTIVES[Math.floor(random() * ADJECTIVES.length)]} ${NOUNS[Math.floor(random() * NOUNS.length)]}`;
+      index % 11 === 5 && hostile !== undefined
+        ? hostile
+        : index % 11 === 5
+          ? distinctName(index % ADJECTIVES.length, index % NOUNS.length)
+          : distinctName(Math.floor(random() * ADJECTIVES.length), Math.floor(random() * NOUNS.length));
+    used.add(name);
     if (index % 13 === 3) {
       // A multi-day festival: plain dates, no time, no zone shift (spec 2.2 rule 3).
       const last = addDays(day, 1 + Math.floor(random() * 3));

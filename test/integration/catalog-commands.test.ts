@@ -73,6 +73,24 @@ describe('events by name', () => {
     expect(JSON.stringify(final.args.blocks)).toContain('Rock &amp; Roll Festival');
   });
 
+  it("takes a used choice's buttons away, and titles the report's file by the event's name", async () => {
+    rig = await startBot();
+    const { rock } = nameEvents(rig);
+    const { responseUrl } = await command(rig, 'report festival');
+    const choices = await nthResponse(rig, responseUrl);
+    const value = ((choices.blocks ?? []) as Json[])
+      .map((block) => block.accessory as Json | undefined)
+      .find((each) => each?.action_id === FINISH_COMMAND_ACTION && String(each.value).includes(rock.id))?.value;
+    const picked = await click(rig, FINISH_COMMAND_ACTION, String(value));
+    const replaced = await nthResponse(rig, picked.responseUrl);
+    expect(replaced.replace_original).toBe(true);
+    expect(blocksText(replaced)).not.toContain(FINISH_COMMAND_ACTION);
+    const slack = rig.slack;
+    const upload = await slack.waitFor(() => slack.calls.find((c) => c.method === 'files.completeUploadExternal'));
+    expect(JSON.stringify(upload.args.files)).toContain('Rock & Roll Festival');
+    expect(JSON.stringify(upload.args.files)).not.toContain(`Report ${rock.id}`);
+  });
+
   it('says so when nothing matches, and finds by words', async () => {
     rig = await startBot();
     nameEvents(rig);

@@ -43,6 +43,7 @@ import {
   readerTime,
   searchedForNote,
 } from '../../src/render/event-blocks.js';
+import { everyWords } from '../../src/render/every-words.js';
 import { helpMessage, usageMessage } from '../../src/render/help-blocks.js';
 import { homeView } from '../../src/render/home-view.js';
 import { describeLimit } from '../../src/render/limit-wording.js';
@@ -50,6 +51,7 @@ import { eventOption, promoModalView, reportModalView, watchModalView } from '..
 import {
   channelLink,
   clip,
+  clipName,
   code,
   dateToken,
   escapeText,
@@ -61,6 +63,7 @@ import {
   readerIsoInstant,
   shorten,
 } from '../../src/render/mrkdwn.js';
+import { plural } from '../../src/render/plural.js';
 import {
   type ConfirmationRefusal,
   confirmationRefusedMessage,
@@ -528,13 +531,30 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
         watchModalView({
           privateMetadata: '{}',
           event,
-          offered: HOSTILE.map((text) => `${text} left <= 10`),
-          ticked: HOSTILE.slice(0, 1).map((text) => `${text} left <= 10`),
+          offered: HOSTILE.flatMap((text): WatchCondition[] => [
+            { kind: 'left', code: text, max: 10, unit: 'count' },
+            { kind: 'figure', field: text, op: '>=', value: 4102 },
+          ]),
+          ticked: HOSTILE.slice(0, 1).map(
+            (text): WatchCondition => ({ kind: 'left', code: text, max: 10, unit: 'count' }),
+          ),
+          currency: '<!channel>',
           note: md`${escapeText(HOSTILE[0] ?? '')}`,
           personal: false,
         }),
       ),
     ],
+  },
+  'plural.ts': {
+    plural: () => [
+      plural(0, 'report'),
+      plural(1, 'report'),
+      plural(2.5, 'match', 'matches'),
+      ...HOSTILE.map((text) => plural(2, text)),
+    ],
+  },
+  'every-words.ts': {
+    everyWords: () => [everyWords(0), everyWords(5 * 60_000), everyWords(150 * 60_000), everyWords(Number.NaN)],
   },
   'mrkdwn.ts': {
     escapeText: () => hostileText(),
@@ -543,6 +563,7 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
         [3, 6, 12, 30].map((max) => shorten(md`${escapeText(text)} ${mentionUser('U0123456')}`, max)),
       ),
     clip: () => HOSTILE.map((text) => clip(text, 12)),
+    clipName: () => HOSTILE.flatMap((text) => [clipName(text, 12), clipName(text, 200)]),
     md: () => [md`<id or name> & <!channel> ${escapeText('<@U1>')} ${3} >quote`],
     joinMrkdwn: () => [joinMrkdwn(hostileText()), joinMrkdwn(hostileText(), md` <|> `)],
     mentionUser: () => [mentionUser('U0123456'), mentionUser('W0123456'), ...HOSTILE.map(mentionUser)],
@@ -881,7 +902,8 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
 /** Exports that return raw text, not markup: every builder above escapes what they return. */
 const RAW_TEXT: Record<string, readonly string[]> = {
   'event-blocks.ts': ['eventLabel'],
-  'event-time.ts': ['zoneLabel', 'describeEventTime'],
+  'condition-label.ts': ['conditionLabel'],
+  'event-time.ts': ['zoneLabel', 'describeEventTime', 'shortEventTime'],
   'mrkdwn.ts': ['utcMinute'],
   'report-blocks.ts': ['humanise', 'formatNumber', 'reportCurrency'],
 };

@@ -80,7 +80,16 @@ describe('the sales chart', () => {
       zone: 'UTC',
     });
     expect(charts(blocks)).toHaveLength(0);
-    expect(JSON.stringify(blocks)).toContain('2 report(s) read so far: a sales chart needs at least 3');
+    expect(JSON.stringify(blocks)).toContain('2 reports read so far: a sales chart needs at least 3');
+    const one = salesChartBlocks({
+      eventName: 'Jazz',
+      points: points.slice(0, 1),
+      capacity: 500,
+      startsAtMs: START,
+      forecast: undefined,
+      zone: 'UTC',
+    });
+    expect(JSON.stringify(one)).toContain('1 report read so far');
   });
 });
 

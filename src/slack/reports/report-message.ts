@@ -268,7 +268,8 @@ function reportView(message: ReportMessage, ask: ReportAsk, transport: ReportTra
         status.state === 'report'
           ? await message.attach({
               filename: `report-${eventId}.json`,
-              title: `Report ${eventId}`,
+              // Titled as people know the event: its name (its id is in the file and the report).
+              title: `Report: ${ask.label}`.slice(0, 250),
               content: JSON.stringify(status.report, null, 2),
             })
           : undefined;
@@ -341,7 +342,7 @@ async function postInChannel(
     const unattached = ts
       ? await message.upload(post.channel, ts, {
           filename: `report-${ask.eventId}.json`,
-          title: `Report ${ask.label}`,
+          title: `Report: ${ask.label}`.slice(0, 250),
           content: JSON.stringify(gate.shown, null, 2),
         })
       : undefined;

@@ -2,7 +2,8 @@ import type { App } from '@slack/bolt';
 import { shownOrNone } from '../../../figures/may-show-figures.js';
 import { PROMO_FOR_EVENT_ACTION, WATCH_FOR_EVENT_ACTION } from '../../../render/event-blocks.js';
 import { md } from '../../../render/mrkdwn.js';
-import { conditionsOffered, defaultConditions, describeCondition } from '../../../watches/watch-condition.js';
+import { reportCurrency } from '../../../render/report-blocks.js';
+import { conditionsOffered, defaultConditions } from '../../../watches/watch-condition.js';
 import { ackFirst } from '../../answers/ack-first.js';
 import { buttonValue } from '../../answers/button-value.js';
 import { privateReader } from '../../deps/figures-reader.js';
@@ -38,8 +39,9 @@ export function registerEventCardActions(app: App, deps: SlackDeps): void {
       channelId: body.channel?.id,
       personal: false,
       event,
-      offered: report ? conditionsOffered(report).map(describeCondition) : [],
-      ticked: report ? defaultConditions(report).map(describeCondition) : [],
+      offered: report ? conditionsOffered(report) : [],
+      ticked: report ? defaultConditions(report) : [],
+      currency: report ? reportCurrency(report) : undefined,
       note: report
         ? md`Offered from the event's latest report: only what it holds. More in the box below.`
         : md`Type conditions below, or leave it empty for the usual ones: the event's report is read when you submit.`,

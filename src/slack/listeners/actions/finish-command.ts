@@ -43,8 +43,13 @@ export function registerFinishCommand(app: App, deps: SlackDeps): void {
         });
         return;
       case 'report':
+        // The choice is used: its buttons go at once (the report may go to the channel, not here).
+        await respond({
+          replace_original: true,
+          text: ':hourglass_flowing_sand: Requesting the report of the event you picked.',
+        }).catch((error: unknown) => deps.logger.info('Could not replace a used choice', { error }));
         await handleReportCommand(deps, {
-          respond,
+          respond: replacing(respond),
           client,
           channelId: channelId ?? userId,
           userId,

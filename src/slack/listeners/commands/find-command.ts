@@ -1,7 +1,7 @@
 import type { RespondFn } from '@slack/bolt';
 import { closeEvents, searchEvents } from '../../../catalog/event-search.js';
 import { MAX_CHOICES } from '../../../catalog/find-events.js';
-import { isUpcoming } from '../../../catalog/is-upcoming.js';
+import { isCancelled, isListedUpcoming } from '../../../catalog/is-upcoming.js';
 import { warningMessage } from '../../../render/block-kit.js';
 import { eventChoicesMessage } from '../../../render/event-blocks.js';
 import { respondPrivately } from '../../answers/respond-safely.js';
@@ -16,11 +16,11 @@ import { nameOrId, noEventAnswer } from './no-event-answer.js';
 export async function handleFindCommand(deps: SlackDeps, respond: RespondFn, words: string): Promise<void> {
   try {
     const snapshot = await deps.catalog.snapshot(deps.interactive());
-    // Upcoming ones first (not yet ended, as `list` counts them), each part best match first.
+    // Upcoming ones first (not yet ended nor cancelled, as `list` counts them), each part best match first.
     const all = searchEvents(snapshot.events, words).map((m) => m.event);
     const now = deps.clock.now();
-    const upcoming = all.filter((event) => isUpcoming(event, now));
-    const ordered = [...upcoming, ...all.filter((event) => !isUpcoming(event, now))];
+    const upcoming = all.filter((event) => isListedUpcoming(event, now));
+    const ordered = [...upcoming, ...all.filter((event) => !isListedUpcoming(event, now))];
     const matches = ordered.slice(0, MAX_CHOICES);
     const message =
       matches.length === 0
@@ -36,7 +36,7 @@ export async function handleFindCommand(deps: SlackDeps, respond: RespondFn, wor
             query: words,
             action: 'show',
             asOf: snapshot.asOf,
-            counts: { total: all.length, upcoming: upcoming.length },
+            counts: { total: all.length, upcoming: upcoming.length, cancelled: all.filter(isCancelled).length },
           });
     await respondPrivately(respond, message, deps.logger);
   } catch (error) {

@@ -1,6 +1,6 @@
 import type { webApi } from '@slack/bolt';
 import type { CatalogSnapshot } from '../../../catalog/event-catalog.js';
-import { isUpcoming } from '../../../catalog/is-upcoming.js';
+import { isListedUpcoming } from '../../../catalog/is-upcoming.js';
 import { type TrackRecord, trackRecordOf } from '../../../forecast/track-record.js';
 import { withinDeadline } from '../../../observability/within-deadline.js';
 import type { PersonalDigestHomeInput } from '../../../render/digest-blocks.js';
@@ -90,7 +90,7 @@ export async function publishHome(
   };
   const upcoming = (snapshot: CatalogSnapshot) => {
     const now = deps.clock.now();
-    return snapshot.events.filter((each) => isUpcoming(each, now)).slice(0, 5);
+    return snapshot.events.filter((each) => isListedUpcoming(each, now)).slice(0, 5);
   };
 
   // The first view within a second: what is in memory, or a crawl that finishes in time.

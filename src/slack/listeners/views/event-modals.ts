@@ -1,6 +1,6 @@
 import type { App } from '@slack/bolt';
 import { searchEvents } from '../../../catalog/event-search.js';
-import { isUpcoming } from '../../../catalog/is-upcoming.js';
+import { isListedUpcoming } from '../../../catalog/is-upcoming.js';
 import { parsePromoRef } from '../../../promo/promo-codes.js';
 import { eventLabel, noEventMessage } from '../../../render/event-blocks.js';
 import {
@@ -74,7 +74,7 @@ export function registerEventModals(app: App, deps: SlackDeps): void {
         const now = deps.clock.now();
         const events = query.trim()
           ? searchEvents(snapshot.events, query).map((match) => match.event)
-          : snapshot.events.filter((event) => isUpcoming(event, now));
+          : snapshot.events.filter((event) => isListedUpcoming(event, now));
         options = events.slice(0, MAX_OPTIONS).map(eventOption);
       } catch (error) {
         deps.logger.warn('The event picker could not search the catalog', { error });

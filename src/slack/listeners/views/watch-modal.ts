@@ -12,18 +12,13 @@ import {
   watchModalView,
 } from '../../../render/modal-views.js';
 import { type Mrkdwn, md } from '../../../render/mrkdwn.js';
-import { fetchingReportMessage, fetchingReportWords } from '../../../render/report-blocks.js';
+import { fetchingReportMessage, fetchingReportWords, reportCurrency } from '../../../render/report-blocks.js';
 import { watchOutcomeMessage } from '../../../render/watch-blocks.js';
 import { withheldWords } from '../../../render/withheld-words.js';
 import { parseId } from '../../../ticketing/ids.js';
 import type { EventReport } from '../../../ticketing/schemas.js';
 import { setWatch } from '../../../watches/set-watch.js';
-import {
-  conditionsOffered,
-  defaultConditions,
-  describeCondition,
-  parseConditions,
-} from '../../../watches/watch-condition.js';
+import { conditionsOffered, defaultConditions, parseConditions } from '../../../watches/watch-condition.js';
 import { ackFirst } from '../../answers/ack-first.js';
 import { countSlackError } from '../../answers/slack-errors.js';
 import { userMessageFor } from '../../answers/user-message.js';
@@ -79,8 +74,9 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
           view: watchModalView({
             privateMetadata: view.private_metadata,
             event,
-            offered: report ? conditionsOffered(report, forecast).map(describeCondition) : [],
-            ticked: report ? defaultConditions(report).map(describeCondition) : [],
+            offered: report ? conditionsOffered(report, forecast) : [],
+            ticked: report ? defaultConditions(report) : [],
+            currency: report ? reportCurrency(report) : undefined,
             note,
             personal,
           }),
