@@ -1,6 +1,5 @@
-import type { SalesPoint } from '../history/sales-point.js';
 import { bookingCurve, GRID } from './booking-curve.js';
-import type { FinishedEvent, Forecast, ForecastOptions, SellOut } from './forecast.js';
+import type { Forecast, ForecastInput, ForecastOptions, SellOut } from './forecast.js';
 import { paceOf } from './pace-of.js';
 import { soldAt } from './sold-at.js';
 
@@ -74,16 +73,7 @@ const ordered = (earliest: number | undefined, likely: number, latest: number | 
 });
 
 /** The pace, the projected sold at the start and the sell-out time, by the best method the history allows. */
-export function bookingCurveForecast(
-  input: {
-    now: number;
-    startsAtMs: number;
-    capacity: number | undefined;
-    points: readonly SalesPoint[];
-    finished: readonly FinishedEvent[];
-  },
-  options: ForecastOptions = {},
-): Forecast {
+export function bookingCurveForecast(input: ForecastInput, options: ForecastOptions = {}): Forecast {
   const { now, startsAtMs, points } = input;
   const pace = paceOf(points, now);
   const first = points[0];

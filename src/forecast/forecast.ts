@@ -21,6 +21,15 @@ export { soldAt } from './sold-at.js';
  * also keeps the booking-curve method this replaced).
  */
 
+/** What a forecast is made from: now, the event's start and capacity, its sales history, finished events to learn from. */
+export interface ForecastInput {
+  now: number;
+  startsAtMs: number;
+  capacity: number | undefined;
+  points: readonly SalesPoint[];
+  finished: readonly FinishedEvent[];
+}
+
 export interface ForecastOptions {
   /** Fewest points a history needs. @default 3 */
   minPoints?: number;
@@ -93,16 +102,7 @@ export interface FinishedEvent {
 }
 
 /** The pace, the projected sold at the start and the sell-out time, by the best method the history allows. */
-export function forecast(
-  input: {
-    now: number;
-    startsAtMs: number;
-    capacity: number | undefined;
-    points: readonly SalesPoint[];
-    finished: readonly FinishedEvent[];
-  },
-  options: ForecastOptions = {},
-): Forecast {
+export function forecast(input: ForecastInput, options: ForecastOptions = {}): Forecast {
   const legacy = bookingCurveForecast(input, options);
   if (legacy.kind === 'none') return legacy;
   return learnedForecast(input, options) ?? legacy;

@@ -1,6 +1,5 @@
-import type { SalesPoint } from '../history/sales-point.js';
 import { backtest, clampTo, METHODS } from './backtest.js';
-import type { FinishedEvent, Forecast, ForecastOptions, SellOut } from './forecast.js';
+import type { Forecast, ForecastInput, ForecastOptions, SellOut } from './forecast.js';
 import { interval } from './interval.js';
 import { paceOf } from './pace-of.js';
 import { type FinishedSale, finishedSale, momentOf, opensAtOf, type Projection, type Sale, soldIn } from './pickup.js';
@@ -41,13 +40,7 @@ function reaches(path: Projection, sold: number, stretch: number, capacity: numb
 }
 
 export function learnedForecast(
-  input: {
-    now: number;
-    startsAtMs: number;
-    capacity: number | undefined;
-    points: readonly SalesPoint[];
-    finished: readonly FinishedEvent[];
-  },
+  input: ForecastInput,
   options: ForecastOptions = {},
 ): Extract<Forecast, { kind: 'forecast' }> | undefined {
   const { now, startsAtMs, points } = input;

@@ -44,6 +44,22 @@ export function noEventAnswer(deps: Pick<SlackDeps, 'catalog'>, answer: NoEventA
 }
 
 /**
+ * The answer when words did not name one event: several, a "which one?" whose buttons finish the
+ * command; none, `noEventAnswer`.
+ */
+export function notOneEventAnswer(
+  deps: Pick<SlackDeps, 'catalog'>,
+  resolved:
+    | { kind: 'choices'; events: readonly TicketingEvent[]; asOf: number }
+    | { kind: 'none'; asOf: number; closest?: readonly TicketingEvent[] | undefined },
+  answer: Omit<NoEventAnswer, 'asOf' | 'closest'> & { action: FinishChoice },
+): SlackMessage {
+  return resolved.kind === 'choices'
+    ? eventChoicesMessage({ events: resolved.events, query: answer.query, action: answer.action, asOf: resolved.asOf })
+    : noEventAnswer(deps, { ...answer, asOf: resolved.asOf, closest: resolved.closest });
+}
+
+/**
  * An event's name as a command's words: its id when it has no name, a name too long to search,
  * or (`colonEnds`: a watch, whose conditions follow a colon) a colon in its name.
  */

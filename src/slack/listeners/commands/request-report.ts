@@ -1,13 +1,13 @@
 import type { RespondFn, webApi } from '@slack/bolt';
 import { type EventTarget, resolveEvent, targetText } from '../../../catalog/find-events.js';
 import { warningMessage } from '../../../render/block-kit.js';
-import { eventChoicesMessage, eventLabel } from '../../../render/event-blocks.js';
+import { eventLabel } from '../../../render/event-blocks.js';
 import { respondPrivately } from '../../answers/respond-safely.js';
 import { userMessageFor } from '../../answers/user-message.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { askForReport } from '../../reports/ask-for-report.js';
 import { commandFor } from './command-parser.js';
-import { nameOrId, noEventAnswer } from './no-event-answer.js';
+import { nameOrId, notOneEventAnswer } from './no-event-answer.js';
 
 export interface ReportCommand {
   respond: RespondFn;
@@ -38,15 +38,10 @@ export async function handleReportCommand(deps: SlackDeps, request: ReportComman
     verb: 'Report',
     command: (eventId: string) => commandFor({ kind: 'report', target: request.target }, eventId),
   };
-  const message =
-    resolved.kind === 'choices'
-      ? eventChoicesMessage({ events: resolved.events, query, action, asOf: resolved.asOf })
-      : noEventAnswer(deps, {
-          query,
-          asOf: resolved.asOf,
-          closest: resolved.closest,
-          action,
-          typed: (event) => `report ${nameOrId(event)}`,
-        });
+  const message = notOneEventAnswer(deps, resolved, {
+    query,
+    action,
+    typed: (event) => `report ${nameOrId(event)}`,
+  });
   await respondPrivately(request.respond, message, deps.logger);
 }

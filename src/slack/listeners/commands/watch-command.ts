@@ -17,7 +17,7 @@ import { privateReader } from '../../deps/figures-reader.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { setWatchDeps, watchNotSet } from '../../reports/watch-report.js';
 import { commandFor, type EventsCommand, type FinishableCommand } from './command-parser.js';
-import { nameOrId, noEventAnswer } from './no-event-answer.js';
+import { nameOrId, noEventAnswer, notOneEventAnswer } from './no-event-answer.js';
 
 type WatchCommand = Extract<EventsCommand, { kind: 'watch' | 'unwatch' | 'watches' }>;
 
@@ -56,16 +56,7 @@ async function oneEvent(
   if (resolved.kind === 'found') return resolved.event;
   const query = targetText(command.target);
   const action = finishing(command, 'Watch');
-  const message =
-    resolved.kind === 'choices'
-      ? eventChoicesMessage({ events: resolved.events, query, action, asOf: resolved.asOf })
-      : noEventAnswer(deps, {
-          query,
-          asOf: resolved.asOf,
-          closest: resolved.closest,
-          action,
-          typed: typedFor(command),
-        });
+  const message = notOneEventAnswer(deps, resolved, { query, action, typed: typedFor(command) });
   await respondPrivately(respond, message, deps.logger);
   return undefined;
 }
