@@ -40,7 +40,10 @@ describe('slash commands through the real Bolt app', () => {
     expect(first.response_type).toBe('ephemeral');
     expect(typeof first.text).toBe('string');
     const now = Date.now();
-    const upcoming = rig.sim.catalog.events.filter((event) => eventSchema.parse(event).endsAtMs > now);
+    // Upcoming as the list counts it: not over, and not cancelled.
+    const upcoming = rig.sim.catalog.events.filter(
+      (event) => eventSchema.parse(event).endsAtMs > now && event.status !== 'cancelled',
+    );
     // Each event once, in order (its buttons carry its id too).
     const shownIds = [...new Set([...blocksText(first).matchAll(/evt_[0-9a-f-]{36}/g)].map((m) => m[0]))];
     expect(shownIds.length).toBe(10);

@@ -50,7 +50,14 @@ describe('three replicas on one Redis', () => {
   it('crawl once for all, stay within the budget at three times the demand (0 x 429), post each digest once', async () => {
     // 3,000 events: a crawl is 30 pages, a whole window of a 30-per-second budget.
     const orgLimit = { limit: 30, windowMs: 1_000 };
-    const sim = await startSimulator({ orgLimit, eventCount: 3_000, windowKind: 'sliding' });
+    // Each promo change reads its code's quantity now (a report) before it asks to confirm: the
+    // report limit is made generous, so the proposals do not wait minutes for their turns.
+    const sim = await startSimulator({
+      orgLimit,
+      reportLimit: { limit: 1_000, windowMs: 1_000 },
+      eventCount: 3_000,
+      windowKind: 'sliding',
+    });
     const db = 1;
     // Digests due ten minutes ago (inside the grace period): every replica's catch-up finds them.
     const store = await openStore(`${fleet.redis.url}/${db}`);
@@ -70,7 +77,12 @@ describe('three replicas on one Redis', () => {
     }
     await store.close();
 
-    const env = replicaEnv(sim, db, { TICKETING_ORG_LIMIT: '30/1s', PROMO_EDITORS: 'U0EDITOR' });
+    const env = replicaEnv(sim, db, {
+      TICKETING_ORG_LIMIT: '30/1s',
+      TICKETING_REPORT_LIMIT: '1000/1s',
+      REPORTS_WAITING_PER_PERSON: '100',
+      PROMO_EDITORS: 'U0EDITOR',
+    });
     const three = await Promise.all(['a', 'b', 'c'].map((name) => start(name, env)));
     await Promise.all(three.map((replica) => replica.waitForLog(catalogReady, 60_000)));
     // One crawl for the three of them: 30 pages, not 90.
@@ -80,37 +92,43 @@ describe('three replicas on one Redis', () => {
       three.flatMap((replica) => replica.logs.filter((line) => line.msg === 'Event catalog refreshed')),
     ).toHaveLength(1);
 
-    // 90 promo changes, 30 through each replica: three windows' worth of requests at once. Each is
-    // proposed on one replica and confirmed on the next, as Socket Mode may deliver the click anywhere.
+    // 90 promo changes, 30 through each replica, each proposed on one replica and confirmed on the
+    // next, as Socket Mode may deliver the click anywhere. Each proposal first reads its code's
+    // quantity now (a report, in the person's turn): proposed one after another, then the 90
+    // confirmations at once, the burst measured: three windows' worth of writes.
     const promos = sim.catalog.promos.slice(0, 90);
-    const started = Date.now();
-    const answers = await Promise.all(
-      promos.map(async (promo, index) => {
-        const quantity = 100 + index;
-        const proposer = three[index % 3] as Replica;
-        const confirmer = three[(index + 1) % 3] as Replica;
-        const proposalUrl = fleet.slack.responseUrl(`propose-${index}`);
-        await postSigned(
-          `${proposer.url}/slack/events`,
-          SECRET,
-          commandBody({ text: `promo ${promo.eventId} ${promo.id} ${quantity}`, response_url: proposalUrl }),
-        );
-        // The quantity now is read for the change first: the confirmation follows that notice.
-        const proposal = await fleet.slack.waitFor(
+    const proposals: Record<string, unknown>[] = [];
+    for (const [index, promo] of promos.entries()) {
+      const proposer = three[index % 3] as Replica;
+      const proposalUrl = fleet.slack.responseUrl(`propose-${index}`);
+      await postSigned(
+        `${proposer.url}/slack/events`,
+        SECRET,
+        commandBody({ text: `promo ${promo.eventId} ${promo.id} ${100 + index}`, response_url: proposalUrl }),
+      );
+      proposals.push(
+        await fleet.slack.waitFor(
           () =>
             fleet.slack.responses
               .filter((call) => call.method === new URL(proposalUrl).pathname)
               .map((call) => call.args)
               .find((args) => JSON.stringify(args.blocks ?? []).includes(PROMO_CONFIRM_ACTION)),
           30_000,
-        );
+        ),
+      );
+    }
+    const started = Date.now();
+    const answers = await Promise.all(
+      promos.map(async (promo, index) => {
+        const quantity = 100 + index;
+        const confirmer = three[(index + 1) % 3] as Replica;
         const confirmUrl = fleet.slack.responseUrl(`confirm-${index}`);
         await postSigned(
           `${confirmer.url}/slack/events`,
           SECRET,
           blockActionBody({
             actionId: PROMO_CONFIRM_ACTION,
-            value: buttonValue(proposal, PROMO_CONFIRM_ACTION),
+            value: buttonValue(proposals[index] as Record<string, unknown>, PROMO_CONFIRM_ACTION),
             responseUrl: confirmUrl,
           }),
         );
