@@ -51,14 +51,8 @@ export function pageActions(deps: PageActionsDeps): (path: string, input: Json) 
           return { status: 200 };
         }
         const text = typed.replace(/^\/events\s*/, '');
-        // The person's own line, as Slack shows the command typed.
-        state.post({
-          channel: channel.id,
-          author: user.id,
-          text: `/events ${text}`.trim(),
-          blocks: [],
-          ephemeralFor: user.id,
-        });
+        // As Slack: the command typed is not a message. Only an answer to everyone (`in_channel`)
+        // shows it, above that answer (see the response_url in sandbox-server.ts).
         const result = await deps.bot().form({
           token: 'sandbox',
           team_id: 'TSANDBOX',
@@ -70,7 +64,7 @@ export function pageActions(deps: PageActionsDeps): (path: string, input: Json) 
           command: '/events',
           text,
           api_app_id: 'ASANDBOX',
-          response_url: responseUrl({ user: user.id, channel: channel.id }),
+          response_url: responseUrl({ user: user.id, channel: channel.id, command: `/events ${text}`.trim() }),
           trigger_id: triggerFor(user.id, channel.id),
         });
         return { status: result.status };
@@ -160,17 +154,46 @@ export function pageActions(deps: PageActionsDeps): (path: string, input: Json) 
       case '/ui/submit': {
         const view = state.views.get(String(input.viewId));
         if (!view) throw new Error('unknown view');
+        const root = state.modalStack(view.id)[0] ?? view;
         const result = await deps.bot().interaction({
           ...common,
           type: 'view_submission',
           trigger_id: triggerFor(user.id, undefined),
-          view: { ...view.view, id: view.id, state: { values: input.values } },
+          view: {
+            ...view.view,
+            id: view.id,
+            hash: view.hash,
+            root_view_id: root.id,
+            previous_view_id: view.previous ?? null,
+            state: { values: input.values },
+          },
         });
         const answer = result.text ? (JSON.parse(result.text) as Json) : {};
+        // Slack's answers to a submission (https://docs.slack.dev/surfaces/modals): field errors keep
+        // the view; `update` replaces it in place (same id); `push` stacks a new view over it;
+        // `clear` closes the whole modal; anything else closes this view, showing the one under it.
+        const newView = answer.view && typeof answer.view === 'object' ? (answer.view as Json) : undefined;
         if (answer.response_action === 'errors') {
           view.errors = answer.errors as Record<string, string>;
+        } else if (answer.response_action === 'update' && newView) {
+          view.view = newView;
+          view.hash = state.nextHash();
+          delete view.errors;
+        } else if (answer.response_action === 'push' && newView) {
+          delete view.errors;
+          const id = state.nextId('V');
+          state.views.set(id, {
+            id,
+            user: view.user,
+            kind: 'modal',
+            view: newView,
+            hash: state.nextHash(),
+            previous: view.id,
+          });
+        } else if (answer.response_action === 'clear') {
+          for (const each of state.modalStack(view.id)) state.views.delete(each.id);
         } else {
-          state.views.delete(view.id);
+          state.closeView(view.id);
         }
         state.touch();
         return answer;
@@ -200,8 +223,8 @@ export function pageActions(deps: PageActionsDeps): (path: string, input: Json) 
         return {};
       }
       case '/ui/close':
-        state.views.delete(String(input.viewId));
-        state.touch();
+        // Its close button: this view goes, and the one under it (if it was pushed) shows again.
+        state.closeView(String(input.viewId));
         return {};
       case '/ui/home':
         await deps.bot().event({

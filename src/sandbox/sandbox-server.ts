@@ -89,6 +89,11 @@ export async function startSandbox(options: {
       original.edited = true;
       state.touch();
     } else {
+      if (body.response_type === 'in_channel' && target.command) {
+        // Slack shares the command typed with an answer to everyone, once, above it.
+        state.post({ channel: target.channel, author: target.user, text: target.command, blocks: [] });
+        target.command = undefined;
+      }
       state.post({
         channel: target.channel,
         author: BOT_ID,

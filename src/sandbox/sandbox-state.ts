@@ -52,6 +52,8 @@ export interface SandboxView {
   hash: string;
   /** Field errors from the last submission, by block id. */
   errors?: Record<string, string>;
+  /** For a view pushed onto a modal (`response_action: 'push'`): the view under it, shown again when it closes. */
+  previous?: string;
 }
 
 /** Where a response_url's posts land: the person, the channel, and the message it belongs to. */
@@ -59,6 +61,8 @@ export interface ResponseTarget {
   user: string;
   channel: string;
   messageTs?: string | undefined;
+  /** The slash command this response_url answers: shown to everyone above its first `in_channel` answer, as Slack does. */
+  command?: string | undefined;
 }
 
 /** Who a trigger_id was handed to, so the view it opens is theirs. */
@@ -175,6 +179,29 @@ export class SandboxState {
 
   find(channel: string, ts: string): SandboxMessage | undefined {
     return this.messages.find((message) => message.channel === channel && message.ts === ts);
+  }
+
+  /** A modal's stack of views, from the root to the top, of which `id` is one. */
+  modalStack(id: string): SandboxView[] {
+    const view = this.views.get(id);
+    if (!view) return [];
+    let root = view;
+    while (root.previous && this.views.has(root.previous)) root = this.views.get(root.previous) as SandboxView;
+    const stack = [root];
+    for (let top = root; ; ) {
+      const next = [...this.views.values()].find((each) => each.previous === top.id);
+      if (!next) return stack;
+      stack.push(next);
+      top = next;
+    }
+  }
+
+  /** Closes one view of a modal and the views pushed over it: the one under it shows again. */
+  closeView(id: string): void {
+    const stack = this.modalStack(id);
+    const at = stack.findIndex((view) => view.id === id);
+    for (const view of stack.slice(Math.max(0, at))) this.views.delete(view.id);
+    this.touch();
   }
 
   /** What one person sees: everything public, and what was shown only to them. */

@@ -79,6 +79,25 @@ export function sandboxWebApi(deps: SandboxWebApiDeps): (method: string, args: J
         state.touch();
         return { ok: true, view: { ...(args.view as Json), id, hash } };
       }
+      case 'views.push': {
+        // Onto the stack of the modal the person has open (the trigger came from inside it).
+        const trigger = state.trigger(String(args.trigger_id));
+        if (!trigger) return { ok: false, error: 'invalid_trigger_id' };
+        const under = [...state.views.values()].findLast((view) => view.user === trigger.user && view.kind === 'modal');
+        if (!under) return { ok: false, error: 'not_found' };
+        const id = state.nextId('V');
+        const hash = state.nextHash();
+        state.views.set(id, {
+          id,
+          user: trigger.user,
+          kind: 'modal',
+          view: args.view as Json,
+          hash,
+          previous: under.id,
+        });
+        state.touch();
+        return { ok: true, view: { ...(args.view as Json), id, hash } };
+      }
       case 'views.update': {
         const view = state.views.get(String(args.view_id));
         if (!view) return { ok: false, error: 'not_found' };

@@ -231,7 +231,31 @@ function contentHtml(message, where) {
   }
 }
 
-function messageHtml(message) {
+/** The first words of a message, plain, for a line that points at it. */
+function snippetOf(message) {
+  // Its mrkdwn as read (names, not ids; no markers), then as plain text.
+  const read = document.createElement('div');
+  read.innerHTML = mrkdwn(String(message?.text ?? ''), reader());
+  const text = (read.textContent ?? '').replace(/\s+/g, ' ').trim();
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+}
+
+/**
+ * A thread reply also sent to the channel (`reply_broadcast`) says so, as Slack does: "replied to
+ * a thread" (with the start of the message it answers) in the channel, "Also sent to the channel"
+ * in the thread.
+ */
+function broadcastHtml(message, place) {
+  if (!message.threadTs || !message.broadcast) return '';
+  if (place === 'thread')
+    return '<div class="broadcast-note" data-testid="broadcast-note">Also sent to the channel</div>';
+  const parent = ui.state.messages.find((m) => m.channel === message.channel && m.ts === message.threadTs);
+  const snippet = snippetOf(parent);
+  return `<div class="broadcast-note" data-testid="broadcast-note">replied to a thread${snippet ? ': ' : ''}<span class="thread-link" data-thread="${escapeHtml(message.threadTs)}">${escapeHtml(snippet || 'view thread')}</span></div>`;
+}
+
+/** A message as drawn in the channel (`place` 'channel') or in its thread's panel ('thread'). */
+function messageHtml(message, place = 'channel') {
   const where = { channel: message.channel, messageTs: message.ts };
   const bot = message.author === 'UEVENTOPS';
   const body = contentHtml(message, where);
@@ -261,7 +285,7 @@ function messageHtml(message) {
   return `<div class="message ${message.ephemeralFor ? 'ephemeral' : ''}" data-testid="${message.ephemeralFor ? 'ephemeral' : 'message'}" data-ts="${message.ts}">${more}
     <div class="avatar ${bot ? '' : 'person'}">${bot ? 'e' : escapeHtml(authorName(message.author).charAt(0))}</div>
     <div class="body"><div class="meta"><b>${escapeHtml(authorName(message.author))}</b>${bot ? 'APP' : ''} ${message.edited ? '<span class="edited">(edited)</span>' : ''}</div>
-    ${ephemeral}${body}${unfurls}${files}${thread}</div></div>`;
+    ${ephemeral}${broadcastHtml(message, place)}${body}${unfurls}${files}${thread}</div></div>`;
 }
 
 function render() {
@@ -293,7 +317,7 @@ function render() {
     $('#title').textContent = channel?.kind === 'dm' ? 'eventops (direct messages)' : `# ${channel?.name ?? ''}`;
     // Replies stay in their thread, unless they were also sent to the channel.
     const list = state.messages.filter((m) => m.channel === ui.channel && (!m.threadTs || m.broadcast));
-    $('#messages').innerHTML = list.map(messageHtml).join('');
+    $('#messages').innerHTML = list.map((message) => messageHtml(message)).join('');
     $('#messages').scrollTop = $('#messages').scrollHeight;
     $('#composer').hidden = false;
   }
@@ -310,12 +334,16 @@ function renderThread() {
   }
   const replies = ui.state.messages.filter((m) => m.threadTs === ui.thread);
   panel.hidden = false;
-  panel.innerHTML = `<div class="meta"><b>Thread</b> <a href="#" id="close-thread">close</a></div>${replies.map(messageHtml).join('')}`;
+  panel.innerHTML = `<div class="meta"><b>Thread</b> <a href="#" id="close-thread">close</a></div>${replies.map((reply) => messageHtml(reply, 'thread')).join('')}`;
   drawCharts(panel);
 }
 
+/** What was entered in each view a pushed view went over, by view id. */
+const enteredUnder = new Map();
+
 function renderModal() {
-  const modal = ui.state.views.find((v) => v.kind === 'modal');
+  // The top of the modal's stack: a pushed view comes after the view under it.
+  const modal = ui.state.views.findLast((v) => v.kind === 'modal');
   const overlay = $('#overlay');
   if (!modal) {
     overlay.hidden = true;
@@ -331,8 +359,11 @@ function renderModal() {
     overlay.dataset.errors === JSON.stringify(modal.errors ?? {})
   )
     return;
-  // Slack keeps what was entered in an input whose block and action ids the updated view keeps.
-  const typed = overlay.dataset.view === modal.id ? readValues(overlay) : {};
+  // Slack keeps what was entered in an input whose block and action ids the updated view keeps,
+  // and in a view under a pushed one, shown again as it was left when the pushed one closes.
+  if (overlay.dataset.view && overlay.dataset.view !== modal.id)
+    enteredUnder.set(overlay.dataset.view, readValues(overlay));
+  const typed = overlay.dataset.view === modal.id ? readValues(overlay) : (enteredUnder.get(modal.id) ?? {});
   overlay.dataset.view = modal.id;
   overlay.dataset.hash = modal.hash;
   overlay.dataset.errors = JSON.stringify(modal.errors ?? {});

@@ -27,6 +27,17 @@ function formatDate(unix, format, zone) {
     .replaceAll('{time}', part({ hour: 'numeric', minute: '2-digit' }));
 }
 
+/** A link that opens apart from the page; its address and text escaped (callers pass only http(s) and mailto). */
+const linkHtml = (href, text) =>
+  `<a href="${escapeHtml(href)}" target="_blank" rel="noreferrer">${escapeHtml(text)}</a>`;
+
+/**
+ * An http(s) URL written plainly, as Slack makes a link of (a person's pasted link, a bot's bare
+ * URL); only these two schemes, so `javascript:` and the like stay text. Not inside a word, nor
+ * across the markers of held pieces.
+ */
+const BARE_URL = /(^|[^\p{L}\p{N}/])(https?:\/\/[^\s<>\uE000\uE001]+)/giu;
+
 const mention = (text) => `<span class="mention">${escapeHtml(text)}</span>`;
 const nameOf = (list, id) => list.find((each) => each.id === id)?.name;
 
@@ -53,8 +64,7 @@ const TOKENS = [
   },
   {
     pattern: /^(?:https?:\/\/|mailto:)\S+$/,
-    render: ([href], label) =>
-      `<a href="${escapeHtml(href)}" target="_blank" rel="noreferrer">${escapeHtml(label || href)}</a>`,
+    render: ([href], label) => linkHtml(href, label || href),
   },
 ];
 
@@ -118,6 +128,12 @@ function styled(text) {
 function inline(line, hold) {
   const apart = line
     .replace(/`([^`]+)`/g, (_, code) => hold(CODE, `<code>${escapeHtml(code)}</code>`))
+    .replace(BARE_URL, (_, start, url) => {
+      // Punctuation closing a sentence is not the link's (`see https://x.com/a.`), nor an unmatched `)`.
+      let link = url.replace(/[.,;:!?'"*_~]+$/, '');
+      while (link.endsWith(')') && link.split('(').length < link.split(')').length) link = link.slice(0, -1);
+      return `${start}${hold(TOKEN, linkHtml(link, link))}${url.slice(link.length)}`;
+    })
     .replace(/:([a-z0-9_+-]+):/g, (whole, name) => {
       const emoji = emojiFor(name);
       return emoji ? hold(TOKEN, `<span class="emoji" title="${escapeHtml(whole)}">${emoji}</span>`) : whole;
