@@ -207,6 +207,10 @@ describe('Get event report', () => {
     const [first, second] = rig.sim.catalog.events.filter((event) => event.status === 'published');
     if (!first || !second) throw new Error('no events');
     await command(rig, `report ${first.id}`);
+    // The person's report is queued once who they are is known (users.info, after the ack): the
+    // step asks after it has taken the window's one slot, so "asked first" is what the test forces.
+    const r = rig;
+    await expect.poll(() => reportCalls(r).length).toBe(1);
     const done = await runStep(rig, 'get_event_report', { event: second.id, ...REPORT_STEP_READER });
     expect(done.method).toBe('functions.completeSuccess');
     const calls = reportCalls(rig);
