@@ -1,5 +1,5 @@
 import { bookingCurve, GRID } from './booking-curve.js';
-import type { Forecast, ForecastInput, ForecastOptions, SellOut } from './forecast.js';
+import type { Forecast, ForecastInput, ForecastOptions, SellOut } from './forecast-types.js';
 import { paceOf } from './pace-of.js';
 import { soldAt } from './sold-at.js';
 

@@ -1,5 +1,5 @@
 import type { SalesPoint } from '../history/sales-point.js';
-import type { FinishedEvent } from './forecast.js';
+import type { FinishedEvent } from './forecast-types.js';
 import { soldAt } from './sold-at.js';
 
 const DAY = 86_400_000;

@@ -1,5 +1,5 @@
 import { backtest, clampTo, METHODS } from './backtest.js';
-import type { Forecast, ForecastInput, ForecastOptions, SellOut } from './forecast.js';
+import type { Forecast, ForecastInput, ForecastOptions, SellOut } from './forecast-types.js';
 import { interval } from './interval.js';
 import { paceOf } from './pace-of.js';
 import { type FinishedSale, finishedSale, momentOf, opensAtOf, type Projection, type Sale, soldIn } from './pickup.js';

@@ -1,5 +1,5 @@
 import type { SalesPoint } from '../history/sales-point.js';
-import type { Pace } from './forecast.js';
+import type { Pace } from './forecast-types.js';
 import { soldAt } from './sold-at.js';
 
 const HOUR = 3_600_000;
