@@ -25,12 +25,12 @@ describe('the sandbox in a real browser', () => {
     await expect.poll(() => lastMessage().innerText()).toContain('Your time');
   });
 
-  it('shows a report queue position, then the report, with the full JSON in a thread', async () => {
+  it('shows each report where it was asked, with the full JSON in a thread', async () => {
     const [first, second] = simulator().catalog.events;
     await type(`/events report ${first?.id}`);
     await type(`/events report ${second?.id}`);
-    const queued = rig.page.locator('[data-testid=message]', { hasText: 'queued: position 1' });
-    await expect.poll(() => queued.count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    // Whether the second waits ("queued: position 1") depends on when the first is fetched, which
+    // the page cannot force; the queue's words are tested on the Bolt app (slack-bot.test.ts).
     const reports = rig.page.locator('[data-testid=message]', { hasText: 'Tickets sold' });
     await expect.poll(() => reports.count(), { timeout: 20_000 }).toBe(2);
     await reports.first().locator('.thread-link').click();
