@@ -29,6 +29,7 @@
  *   (not 2 s), to prove the bench still runs (test/bench/benches-run.processes.test.ts), not for
  *   its figures.
  */
+
 import { execSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
@@ -37,8 +38,8 @@ import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import { startSimulator } from '../src/simulator/server.js';
 import { startFakeSlack } from '../test/helpers/fake-slack.js';
-import { fakeSlackToken } from '../test/helpers/fake-tokens.js';
 import { commandBody, postSigned, slackSignature } from '../test/helpers/slack-requests.js';
+import { benchBotEnv } from './bot-env.js';
 import { imageNodeFlags } from './image-node-flags.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -105,15 +106,7 @@ async function startBot(name: string, env: Record<string, string>): Promise<Bot>
   ];
   const child = spawn(process.execPath, [...nodeArgs, ...botArgs], {
     cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      SLACK_BOT_TOKEN: fakeSlackToken('b', name),
-      SLACK_SIGNING_SECRET: SECRET,
-      ...env,
-    },
+    env: benchBotEnv(name, SECRET, env),
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   // Whatever happens to the benchmark, the bot goes with it.

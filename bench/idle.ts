@@ -19,6 +19,7 @@
  * the `dist/` already built; `BENCH_BUILT_SOURCES=1` runs the tests' cached build of the sources
  * instead of building `dist/`; `BENCH_SHORT=1` starts each bot once (to prove the bench still runs).
  */
+
 import { execSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
@@ -26,8 +27,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { startSimulator } from '../src/simulator/server.js';
 import { startFakeSlack } from '../test/helpers/fake-slack.js';
-import { fakeSlackToken } from '../test/helpers/fake-tokens.js';
 import { startRedis } from '../test/helpers/redis-server.js';
+import { benchBotEnv } from './bot-env.js';
 import { imageNodeFlags } from './image-node-flags.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -64,18 +65,12 @@ interface Idle {
 async function idleOnce(name: string, flags: string[], storeUrl: string): Promise<Idle> {
   const child = spawn(process.execPath, [...flags, MAIN], {
     cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      SLACK_BOT_TOKEN: fakeSlackToken('b', name),
-      SLACK_SIGNING_SECRET: 'bench-idle-signing-secret',
+    env: benchBotEnv(name, 'bench-idle-signing-secret', {
       SLACK_API_URL: slack.apiUrl,
       STORE_URL: storeUrl,
       TICKETING_API_URL: sim.url,
       TICKETING_API_KEY: sim.apiKeys[0] as string,
-    },
+    }),
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const kill = () => child.kill('SIGKILL');
