@@ -85,6 +85,14 @@ const empty = (value: unknown) => (typeof value === 'string' && value.trim() ===
 export const UNFURL_FIGURES_MODES = ['internal', 'off', 'everywhere'] as const;
 export type UnfurlFigures = (typeof UNFURL_FIGURES_MODES)[number];
 
+/**
+ * How an event link unfolds: `work-object`, a Work Object card with no figures (each person opens
+ * the figures the rule allows them in its flexpane), falling back to `classic` where Slack refuses
+ * it; `classic`, the Block Kit card (figures as UNFURL_FIGURES allows).
+ */
+export const UNFURL_STYLES = ['work-object', 'classic'] as const;
+export type UnfurlStyle = (typeof UNFURL_STYLES)[number];
+
 /** Where the local sandbox keeps its state across restarts, unless SANDBOX_STORE says otherwise. */
 export const DEFAULT_SANDBOX_STORE = 'sqlite://./data/sandbox.sqlite';
 
@@ -169,6 +177,17 @@ const schema = z.object({
       })
       .transform((text) => text as UnfurlFigures)
       .default('internal'),
+  ),
+  // Whether event links unfold as Work Objects (figures in each person's flexpane) or classic cards.
+  UNFURL_STYLE: z.preprocess(
+    (value) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value),
+    z
+      .string()
+      .refine((text) => (UNFURL_STYLES as readonly string[]).includes(text), {
+        error: (issue) => `expected one of ${UNFURL_STYLES.join(', ')}, got "${String(issue.input)}"`,
+      })
+      .transform((text) => text as UnfurlStyle)
+      .default('work-object'),
   ),
   // Whether guests of the workspace (multi- and single-channel) may read sales and revenue.
   FIGURES_FOR_GUESTS: z.preprocess(
@@ -336,6 +355,8 @@ export interface Config {
     promoEditors: string[];
     /** Where event cards unfolded from links show report figures. @default 'internal' */
     unfurlFigures: UnfurlFigures;
+    /** How event links unfold. @default 'work-object' */
+    unfurlStyle: UnfurlStyle;
   };
   /** What the figures rule lets guests read (`FIGURES_FOR_GUESTS`). @default guests see no figures */
   figuresPolicy: FiguresPolicy;
@@ -423,6 +444,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       apiUrl: e.SLACK_API_URL,
       promoEditors: e.PROMO_EDITORS,
       unfurlFigures: e.UNFURL_FIGURES,
+      unfurlStyle: e.UNFURL_STYLE,
     },
     figuresPolicy: { guestsMaySee: e.FIGURES_FOR_GUESTS },
     digestGraceMs: e.DIGEST_GRACE,

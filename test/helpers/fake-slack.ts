@@ -57,6 +57,8 @@ export interface FakeSlack {
   close(): Promise<void>;
 }
 
+const isObject = (value: unknown) => typeof value === 'object' && value !== null;
+
 /** A stand-in for Slack's Web API and response_urls on loopback (Slack itself cannot run here). */
 export async function startFakeSlack(): Promise<FakeSlack> {
   const calls: SlackCall[] = [];
@@ -125,6 +127,16 @@ export async function startFakeSlack(): Promise<FakeSlack> {
         return { ok: true, channel: args.channel, ts: args.ts };
       case 'chat.postEphemeral':
         return { ok: true, message_ts: `${ts}.000200` };
+      case 'chat.unfurl':
+        // Work Object cards (`metadata.entities`) or classic ones (`unfurls`), as Slack takes them.
+        return args.unfurls !== undefined || isObject(args.metadata)
+          ? { ok: true }
+          : { ok: false, error: 'invalid_unfurls' };
+      case 'entity.presentDetails':
+        // A flexpane for the person whose click sent the trigger: its metadata, or an error to show.
+        return typeof args.trigger_id === 'string' && (isObject(args.metadata) || isObject(args.error))
+          ? { ok: true }
+          : { ok: false, error: 'invalid_arguments' };
       case 'views.open':
       case 'views.publish':
         return { ok: true, view: { id: 'V0001' } };

@@ -49,7 +49,13 @@ async function onOneClock(env: Record<string, string> = {}): Promise<{ r: BotRig
   const r = await startBot({
     compose: { clock },
     sim: { clock, reportLimit: { limit: 3, windowMs: 1_000 } },
-    env: { TICKETING_REPORT_LIMIT: '3/1s', WATCH_MIN_INTERVAL: '1s', EVENT_PAGE_URL: PAGE, ...env },
+    env: {
+      TICKETING_REPORT_LIMIT: '3/1s',
+      WATCH_MIN_INTERVAL: '1s',
+      EVENT_PAGE_URL: PAGE,
+      UNFURL_STYLE: 'classic',
+      ...env,
+    },
   });
   rig = r;
   return { r, clock };

@@ -28,7 +28,7 @@ const published = (r: BotRig) =>
 
 describe('event links unfold into event cards', () => {
   it('unfolds every event link of a message in one chat.unfurl keyed by each URL, and leaves the rest alone', async () => {
-    rig = await startBot({ env: { EVENT_PAGE_URL: PAGE } });
+    rig = await startBot({ env: { EVENT_PAGE_URL: PAGE, UNFURL_STYLE: 'classic' } });
     await rig.bot.catalog.snapshot();
     const [first, second] = published(rig);
     if (!first || !second) throw new Error('the seed has published events');
@@ -55,7 +55,9 @@ describe('event links unfold into event cards', () => {
 
   // The composer's event names no conversation ("COMPOSER"): the figures wait for the posted message.
   it('answers a link still in the composer with its unfurl_id and source, with no figures: its conversation is not known', async () => {
-    rig = await startBot({ env: { EVENT_PAGE_URL: PAGE, TICKETING_REPORT_LIMIT: '3/1s', WATCH_MIN_INTERVAL: '1s' } });
+    rig = await startBot({
+      env: { EVENT_PAGE_URL: PAGE, UNFURL_STYLE: 'classic', TICKETING_REPORT_LIMIT: '3/1s', WATCH_MIN_INTERVAL: '1s' },
+    });
     const snapshot = await rig.bot.catalog.snapshot();
     // A watch follows its event's dates in the catalog: one that has not ended.
     const event = published(rig)
@@ -87,7 +89,7 @@ describe('event links unfold into event cards', () => {
   });
 
   it('makes no call for links to unknown events or other pages', async () => {
-    rig = await startBot({ env: { EVENT_PAGE_URL: PAGE } });
+    rig = await startBot({ env: { EVENT_PAGE_URL: PAGE, UNFURL_STYLE: 'classic' } });
     await rig.bot.catalog.snapshot();
     await share(rig, {
       channel: 'C0001',
@@ -108,7 +110,13 @@ describe('event links unfold into event cards', () => {
 /** Starts the bot with a watch's check of an upcoming event at hand: what an unfurl may show. */
 async function withReportAtHand(env: Record<string, string> = {}) {
   const r = await startBot({
-    env: { EVENT_PAGE_URL: PAGE, TICKETING_REPORT_LIMIT: '3/1s', WATCH_MIN_INTERVAL: '1s', ...env },
+    env: {
+      EVENT_PAGE_URL: PAGE,
+      UNFURL_STYLE: 'classic',
+      TICKETING_REPORT_LIMIT: '3/1s',
+      WATCH_MIN_INTERVAL: '1s',
+      ...env,
+    },
   });
   rig = r;
   const snapshot = await r.bot.catalog.snapshot();

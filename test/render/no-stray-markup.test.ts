@@ -43,6 +43,7 @@ import {
   readerTime,
   searchedForNote,
 } from '../../src/render/event-blocks.js';
+import { eventDetailsEntity, eventEntity } from '../../src/render/event-entity.js';
 import { everyWords } from '../../src/render/every-words.js';
 import { helpMessage, usageMessage } from '../../src/render/help-blocks.js';
 import { homeView } from '../../src/render/home-view.js';
@@ -818,6 +819,32 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
           }),
         }),
       })),
+  },
+  'event-entity.ts': {
+    eventEntity: () =>
+      EVENTS.map((event) => eventEntity({ event, postedUrl: 'https://tickets.example.com/e/x', now: NOW })),
+    eventDetailsEntity: () =>
+      EVENTS.flatMap((event) => {
+        const input = { event, postedUrl: 'https://tickets.example.com/e/x', now: NOW, editor: true };
+        const report = Object.fromEntries([
+          ...HOSTILE.map((text, i) => [text, i * 1000]),
+          ['currency', '<!channel>'],
+          ['promos', HOSTILE.map((code) => ({ code, quantity: 10, redeemed: 3 }))],
+        ]);
+        return [
+          eventDetailsEntity({
+            ...input,
+            figures: { kind: 'shown', figures: shown({ report, readAt: NOW - 300_000 }), refreshing: true },
+          }),
+          ...HOSTILE.map((reason) =>
+            eventDetailsEntity({
+              ...input,
+              figures: { kind: 'withheld', withheld: { why: 'not-known', reason, about: 'person' } },
+            }),
+          ),
+          eventDetailsEntity({ ...input, figures: { kind: 'none', queued: true } }),
+        ];
+      }),
   },
   'withheld-words.ts': {
     withheldWords: () => [

@@ -19,6 +19,7 @@ export type SlackParts = Omit<
   | 'pageSize'
   | 'progressIntervalMs'
   | 'unfurlFigures'
+  | 'unfurlStyle'
 >;
 
 export interface BuildSlackAppOptions {
@@ -82,6 +83,7 @@ export function buildSlackApp(options: BuildSlackAppOptions): Promise<App> {
       progressIntervalMs: options.progressIntervalMs ?? 2_000,
       pageSize: 10,
       unfurlFigures: slack.unfurlFigures,
+      unfurlStyle: slack.unfurlStyle,
 
       interactive: () => ({
         signal: AbortSignal.timeout(interactiveTimeoutMs),

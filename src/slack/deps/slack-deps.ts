@@ -1,6 +1,6 @@
 import type { EventCatalog } from '../../catalog/event-catalog.js';
 import type { EventLinks } from '../../catalog/event-links.js';
-import type { UnfurlFigures } from '../../config.js';
+import type { UnfurlFigures, UnfurlStyle } from '../../config.js';
 import type { DigestService } from '../../digest/digest-service.js';
 import type { FiguresPolicy } from '../../figures/may-show-figures.js';
 import type { SalesInsights } from '../../forecast/sales-insights.js';
@@ -64,6 +64,8 @@ export interface SlackDeps {
   eventLinks?: EventLinks | undefined;
   /** Where those cards show report figures (UNFURL_FIGURES). */
   unfurlFigures: UnfurlFigures;
+  /** How those links unfold: Work Objects (figures in each person's flexpane) or classic cards (UNFURL_STYLE). */
+  unfurlStyle: UnfurlStyle;
   /** Whether a conversation is the organization's alone (Slack Connect), and who a person is, cached: the figures rule's facts. */
   audience: ConversationAudience;
   /** What the operator chose for guests (`FIGURES_FOR_GUESTS`). */

@@ -1,6 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { registerDigestHomeActions } from './digest-home-actions.js';
+import { registerEntityActions } from './entity-actions.js';
 import { registerEventCardActions } from './event-card-actions.js';
 import { registerEventPickActions } from './event-pick.js';
 import { registerFinishCommand } from './finish-command.js';
@@ -19,4 +20,5 @@ export function registerActions(app: App, deps: SlackDeps): void {
   registerDigestHomeActions(app, deps);
   registerSharedChannelActions(app, deps);
   registerWatchChart(app, deps);
+  registerEntityActions(app, deps);
 }

@@ -3,6 +3,7 @@ import type { EventLinks } from '../../../catalog/event-links.js';
 import { type Reader, shownOrNone } from '../../../figures/may-show-figures.js';
 import { withinDeadline } from '../../../observability/within-deadline.js';
 import type { Block } from '../../../render/block-kit.js';
+import { eventEntity } from '../../../render/event-entity.js';
 import { eventUnfurlBlocks } from '../../../render/unfurl-blocks.js';
 import { countSlackError } from '../../answers/slack-errors.js';
 import { isConversationId, roomOf } from '../../deps/conversation-audience.js';
@@ -34,9 +35,11 @@ const UNFURL_REPORT_MAX_AGE_MS = 24 * 3_600_000;
 
 /**
  * Event page links unfold into event cards (`link_shared` → one `chat.unfurl` for all the links of
- * a message). Links to unknown events and other pages of the host are left alone, silently. Report
- * figures show only where UNFURL_FIGURES allows: by default in conversations of the organization
- * alone that the bot is in (never in the composer, whose conversation is not known yet).
+ * a message). Links to unknown events and other pages of the host are left alone, silently. As
+ * Work Objects (UNFURL_STYLE=work-object) the cards carry no figures at all: each person reads them
+ * in the card's flexpane (`entity-details.ts`). Classic cards (or where Slack refuses a Work Object)
+ * show report figures only where UNFURL_FIGURES allows: by default in conversations of the
+ * organization alone that the bot is in (never in the composer, whose conversation is not known yet).
  */
 export function registerLinkUnfurls(app: App, deps: SlackDeps, links: EventLinks): void {
   app.event('link_shared', async ({ event, client }) => {
@@ -57,23 +60,34 @@ export function registerLinkUnfurls(app: App, deps: SlackDeps, links: EventLinks
       return undefined;
     });
     if (!snapshot) return;
-    const reader = wanted.some((link) => snapshot.byId.has(link.eventId))
-      ? await unfurlReader(deps, shared, client)
-      : undefined;
-    const unfurls: Record<string, { blocks: Block[] }> = {};
-    for (const link of wanted) {
-      const found = snapshot.byId.get(link.eventId);
-      if (!found) continue;
-      const atHand = reader ? await reportAtHand(deps, found.id, { maxAgeMs: UNFURL_REPORT_MAX_AGE_MS }) : undefined;
-      const report = atHand && reader ? shownOrNone(atHand, reader, deps.figuresPolicy) : undefined;
-      unfurls[link.url] = { blocks: eventUnfurlBlocks({ event: found, asOf: snapshot.asOf, report }) };
-    }
-    if (Object.keys(unfurls).length === 0) return;
+    const found = wanted.flatMap((link) => {
+      const event = snapshot.byId.get(link.eventId);
+      return event ? [{ url: link.url, event }] : [];
+    });
+    if (found.length === 0) return;
     // A posted message by its channel and ts; a link still in the composer by its unfurl id.
     const where =
       shared.channel && shared.message_ts
         ? { channel: shared.channel, ts: shared.message_ts }
         : { unfurl_id: shared.unfurl_id ?? '', source: shared.source ?? '' };
+    if (deps.unfurlStyle === 'work-object') {
+      const entities = found.map(({ url, event }) => eventEntity({ event, postedUrl: url, now: deps.clock.now() }));
+      try {
+        await client.chat.unfurl({ ...where, metadata: { entities } } as Parameters<typeof client.chat.unfurl>[0]);
+        return;
+      } catch (error) {
+        // A workspace or app without Work Object previews: the classic card, as UNFURL_STYLE=classic.
+        countSlackError(deps.metrics, 'chat.unfurl', error);
+        log.info('Slack refused the Work Object unfurl; sending the classic card', { error });
+      }
+    }
+    const reader = await unfurlReader(deps, shared, client);
+    const unfurls: Record<string, { blocks: Block[] }> = {};
+    for (const { url, event } of found) {
+      const atHand = reader ? await reportAtHand(deps, event.id, { maxAgeMs: UNFURL_REPORT_MAX_AGE_MS }) : undefined;
+      const report = atHand && reader ? shownOrNone(atHand, reader, deps.figuresPolicy) : undefined;
+      unfurls[url] = { blocks: eventUnfurlBlocks({ event, asOf: snapshot.asOf, report }) };
+    }
     try {
       await client.chat.unfurl({ ...where, unfurls } as Parameters<typeof client.chat.unfurl>[0]);
     } catch (error) {
