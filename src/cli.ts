@@ -180,7 +180,7 @@ async function printManifest(args: string[], env: Record<string, string | undefi
       throw new UsageError(`Cannot read ${path}: run this from the repository, or give the manifest's path`);
     }
     const unfurlHost = config.eventPageUrl ? eventLinks(config.eventPageUrl).host : undefined;
-    io.out(appManifest(template, { unfurlHost }).trimEnd());
+    io.out(appManifest(template, { unfurlHost, workObjects: config.slack.unfurlStyle === 'work-object' }).trimEnd());
     return 0;
   } catch (error) {
     if (error instanceof UsageError || error instanceof ConfigError) {

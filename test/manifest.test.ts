@@ -151,4 +151,25 @@ describe('manifest.yml', () => {
     // Comments survive, so the generated manifest still explains itself.
     expect(once).toContain('# /events (the slash command itself)');
   });
+
+  it('gains entity_details_requested for Work Objects, once, and still validates; nothing of it without them', () => {
+    const options = { unfurlHost: 'tickets.example.com', workObjects: true };
+    const manifest = parse(appManifest(appManifest(TEMPLATE, options), options)) as z.infer<typeof manifestSchema>;
+    const parsed = manifestSchema.safeParse(manifest);
+    expect(parsed.success ? 'valid' : z.prettifyError(parsed.error)).toBe('valid');
+    const events = manifest.settings.event_subscriptions.bot_events;
+    expect(events.filter((e) => e === 'entity_details_requested')).toHaveLength(1);
+    expect(events).toContain('link_shared');
+    // Slack's published schema: at most 100 events, each at most 50 characters, no repeats.
+    expect(events.length).toBeLessThanOrEqual(100);
+    expect(new Set(events).size).toBe(events.length);
+    expect(events.every((e) => e.length <= 50)).toBe(true);
+    const classic = parse(appManifest(TEMPLATE, { unfurlHost: 'tickets.example.com' })) as z.infer<
+      typeof manifestSchema
+    >;
+    expect(classic.settings.event_subscriptions.bot_events).not.toContain('entity_details_requested');
+    // No event page, no unfurls: no flexpanes either.
+    const plain = parse(appManifest(TEMPLATE, { workObjects: true })) as z.infer<typeof manifestSchema>;
+    expect(plain.settings.event_subscriptions.bot_events).not.toContain('entity_details_requested');
+  });
 });

@@ -3,6 +3,13 @@ import { isMap, isSeq, parseDocument } from 'yaml';
 export interface ManifestOptions {
   /** The event page's host (EVENT_PAGE_URL): listed for unfurls, with the scopes and event they need. */
   unfurlHost?: string | undefined;
+  /**
+   * Event links unfold as Work Objects (UNFURL_STYLE=work-object): with the unfurl host, the
+   * `entity_details_requested` event their flexpanes send (no scope). Work Object previews
+   * themselves are turned on in the app's settings: Slack's published manifest schema has no field
+   * for them (docs/install-in-slack.md).
+   */
+  workObjects?: boolean | undefined;
 }
 
 /** Adds `value` to the list at `path` unless it is there (comments and order kept). */
@@ -18,7 +25,8 @@ function addTo(doc: ReturnType<typeof parseDocument>, path: string[], value: str
 /**
  * The Slack app manifest for this deployment: the committed `manifest.yml`, plus what the
  * configuration turns on. With EVENT_PAGE_URL, its host under `app_unfurl_domains`, the
- * `links:read` and `links:write` scopes and the `link_shared` event.
+ * `links:read` and `links:write` scopes and the `link_shared` event (and `entity_details_requested`
+ * for Work Objects).
  */
 export function appManifest(template: string, options: ManifestOptions): string {
   const doc = parseDocument(template);
@@ -29,6 +37,7 @@ export function appManifest(template: string, options: ManifestOptions): string 
     addTo(doc, ['oauth_config', 'scopes', 'bot'], 'links:read');
     addTo(doc, ['oauth_config', 'scopes', 'bot'], 'links:write');
     addTo(doc, ['settings', 'event_subscriptions', 'bot_events'], 'link_shared');
+    if (options.workObjects) addTo(doc, ['settings', 'event_subscriptions', 'bot_events'], 'entity_details_requested');
   }
   return doc.toString({ lineWidth: 0 });
 }
