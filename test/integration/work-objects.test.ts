@@ -193,7 +193,10 @@ describe('event links as Work Objects', () => {
   });
 
   it('answers at once with nothing at hand, queues a report, and shows its figures when opened again', async () => {
-    rig = await startBot({ env: { EVENT_PAGE_URL: PAGE, TICKETING_REPORT_LIMIT: '3/1s' } });
+    // No report cache: what was fetched for the person's flexpane is still theirs to see.
+    rig = await startBot({
+      env: { EVENT_PAGE_URL: PAGE, TICKETING_REPORT_LIMIT: '3/1s', TICKETING_REPORT_CACHE_TTL: '0' },
+    });
     const r = rig;
     const snapshot = await r.bot.catalog.snapshot();
     const event = [...snapshot.byId.values()].find((each) => each.status === 'published' && each.endsAtMs > Date.now());
