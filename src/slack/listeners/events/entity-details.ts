@@ -4,13 +4,15 @@ import type { EventLinks } from '../../../catalog/event-links.js';
 import { figuresWithheld, shownOrNone } from '../../../figures/may-show-figures.js';
 import { withinDeadline } from '../../../observability/within-deadline.js';
 import { EVENT_REF_TYPE, eventDetailsEntity, type FlexpaneFigures } from '../../../render/event-entity.js';
-import type { ReportRead } from '../../../reports/report-at-hand.js';
 import { parseId } from '../../../ticketing/ids.js';
 import type { TicketingEvent } from '../../../ticketing/schemas.js';
 import { ttlCache } from '../../../ttl-cache.js';
 import { countSlackError } from '../../answers/slack-errors.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { reportAtHand, reportFor } from '../../reports/ask-for-report.js';
+
+/** A report read earlier and when (the report at hand's shape). */
+type ReportRead = NonNullable<Awaited<ReturnType<typeof reportAtHand>>>;
 
 /** What Slack sends when a person opens a Work Object's flexpane (`entity_details_requested`). */
 interface EntityDetailsRequested {
