@@ -1,5 +1,6 @@
 import type { BotForwarder } from './forward-to-bot.js';
 import { BOT_ID, type ResponseTarget, type SandboxState, SLACKBOT_ID } from './sandbox-state.js';
+import { entityDetailsRequested } from './sandbox-work-objects.js';
 
 type Json = Record<string, unknown>;
 
@@ -222,6 +223,22 @@ export function pageActions(deps: PageActionsDeps): (path: string, input: Json) 
         }
         return {};
       }
+      case '/ui/entity': {
+        // A click on a Work Object card: Slack asks the app for this person's flexpane.
+        const event = entityDetailsRequested(state, {
+          user: user.id,
+          channel: String(input.channel),
+          messageTs: String(input.messageTs),
+          url: String(input.url),
+        });
+        if (!event) throw new Error('unknown work object');
+        await deps.bot().event(event);
+        return {};
+      }
+      case '/ui/flexpane-close':
+        state.flexpanes.delete(user.id);
+        state.touch();
+        return {};
       case '/ui/close':
         // Its close button: this view goes, and the one under it (if it was pushed) shows again.
         state.closeView(String(input.viewId));

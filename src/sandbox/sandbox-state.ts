@@ -41,6 +41,15 @@ export interface SandboxMessage {
   edited?: boolean;
   /** Cards the bot unfolded its links into (`chat.unfurl`), by URL. */
   unfurls?: Record<string, { blocks?: unknown[] }>;
+  /** Work Object cards the bot unfolded its links into (`chat.unfurl` with `metadata.entities`), by URL. */
+  entities?: Record<string, Record<string, unknown>>;
+}
+
+/** What one person has open beside the channel: the Work Object flexpane the bot presented for their click. */
+export interface SandboxFlexpane {
+  url: string;
+  metadata?: Record<string, unknown> | undefined;
+  error?: Record<string, unknown> | undefined;
 }
 
 export interface SandboxView {
@@ -105,6 +114,8 @@ export class SandboxState {
   readonly messages: SandboxMessage[] = [];
   readonly views = new Map<string, SandboxView>();
   readonly files = new Map<string, SandboxFile & { pending: boolean }>();
+  /** Each person's open Work Object flexpane, by user id. */
+  readonly flexpanes = new Map<string, SandboxFlexpane>();
   // Every command and click hands out one of each: bounded, so a long session (or a flood of
   // requests) cannot grow them without end.
   readonly #responseTargets: LRUCache<string, ResponseTarget>;
@@ -216,6 +227,7 @@ export class SandboxState {
         (message) => ids.has(message.channel) && (!message.ephemeralFor || message.ephemeralFor === userId),
       ),
       views: [...this.views.values()].filter((view) => view.user === userId),
+      flexpane: this.flexpanes.get(userId),
     };
   }
 }

@@ -1,6 +1,7 @@
 import type { Logger } from '../logger.js';
 import { conversationHistory, conversationReplies } from './conversation-history.js';
 import { BOT_ID, EDITORS_GROUP, type SandboxMessage, type SandboxState } from './sandbox-state.js';
+import { presentDetails, unfurlEntities } from './sandbox-work-objects.js';
 
 type Json = Record<string, unknown>;
 
@@ -62,10 +63,15 @@ export function sandboxWebApi(deps: SandboxWebApiDeps): (method: string, args: J
       case 'chat.unfurl': {
         const message = state.find(String(args.channel), String(args.ts));
         if (!message) return { ok: false, error: 'cannot_unfurl_message' };
-        message.unfurls = { ...message.unfurls, ...(args.unfurls as SandboxMessage['unfurls']) };
+        if (args.metadata !== undefined && !unfurlEntities(message, args.metadata))
+          return { ok: false, error: 'invalid_metadata' };
+        if (args.unfurls !== undefined)
+          message.unfurls = { ...message.unfurls, ...(args.unfurls as SandboxMessage['unfurls']) };
         state.touch();
         return { ok: true };
       }
+      case 'entity.presentDetails':
+        return presentDetails(state, args);
       case 'chat.postEphemeral': {
         const message = postFromBot(args, { ephemeralFor: String(args.user) });
         return message ? { ok: true, message_ts: message.ts } : { ok: false, error: 'channel_not_found' };

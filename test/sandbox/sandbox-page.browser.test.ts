@@ -136,14 +136,14 @@ describe('the sandbox page draws what Slack would', () => {
     await rig.page.click('#close-thread');
   });
 
-  it('unfolds an event page link pasted in a message into the event card', async () => {
+  it('unfolds an event page link pasted in a message into the event card, a Work Object', async () => {
     const event = simulator().catalog.events.find((each) => each.status === 'published');
     if (!event) throw new Error('the seed has published events');
     await rig.page.click('[data-channel=CGENERAL01]');
     await type(`Who is going? https://tickets.example.com/e/${event.id} and https://tickets.example.com/about`);
     const posted = rig.page.locator('[data-testid=message]', { hasText: 'Who is going?' }).last();
-    await expect.poll(() => posted.locator('[data-testid=unfurl]').count(), { timeout: 10_000 }).toBe(1);
-    await expect.poll(() => posted.locator('[data-testid=unfurl]').innerText()).toContain(event.id);
+    await expect.poll(() => posted.locator('[data-testid=work-object]').count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => posted.locator('[data-testid=work-object]').innerText()).toContain(event.id);
   });
 
   it('shows a malformed Slack token as text, and the rest of the channel still renders', async () => {

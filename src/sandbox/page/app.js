@@ -4,6 +4,7 @@ import { chartHtml, drawCharts } from './charts.js';
 import { decodeEntities, escapeHtml } from './escape-html.js';
 import { mrkdwn } from './mrkdwn.js';
 import { richTextHtml, tableHtml } from './table.js';
+import { entityCardsHtml, flexpaneHtml, workObjectClick } from './work-objects.js';
 
 const ui = {
   user: 'UEDITOR01',
@@ -285,7 +286,7 @@ function messageHtml(message, place = 'channel') {
   return `<div class="message ${message.ephemeralFor ? 'ephemeral' : ''}" data-testid="${message.ephemeralFor ? 'ephemeral' : 'message'}" data-ts="${message.ts}">${more}
     <div class="avatar ${bot ? '' : 'person'}">${bot ? 'e' : escapeHtml(authorName(message.author).charAt(0))}</div>
     <div class="body"><div class="meta"><b>${escapeHtml(authorName(message.author))}</b>${bot ? 'APP' : ''} ${message.edited ? '<span class="edited">(edited)</span>' : ''}</div>
-    ${ephemeral}${broadcastHtml(message, place)}${body}${unfurls}${files}${thread}</div></div>`;
+    ${ephemeral}${broadcastHtml(message, place)}${body}${unfurls}${entityCardsHtml(message, reader().tz)}${files}${thread}</div></div>`;
 }
 
 function render() {
@@ -322,8 +323,17 @@ function render() {
     $('#composer').hidden = false;
   }
   renderThread();
+  renderFlexpane();
   renderModal();
   drawCharts();
+}
+
+/** The signed-in person's Work Object flexpane, beside the channel, while it is open. */
+function renderFlexpane() {
+  const panel = $('#flexpane');
+  const flexpane = ui.state.flexpane;
+  panel.hidden = !flexpane;
+  panel.innerHTML = flexpane ? flexpaneHtml(flexpane, reader().tz) : '';
 }
 
 function renderThread() {
@@ -545,6 +555,7 @@ async function typeahead(input) {
 
 document.addEventListener('click', async (event) => {
   const target = event.target;
+  if (await workObjectClick(target, call)) return;
   // A menu closes on any click elsewhere.
   const menu = document.querySelector('#more-actions-menu');
   if (menu && !menu.contains(target) && !target.dataset.more) menu.remove();
