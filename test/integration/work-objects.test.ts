@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
 import {
   ENTITY_PROMO_ACTION,
   ENTITY_REPORT_ACTION,
@@ -255,6 +256,45 @@ describe('event links as Work Objects', () => {
     );
     expect(JSON.stringify(confirmation.args.blocks)).toContain('77');
     expect(promo.quantity).not.toBe(77);
+  });
+
+  it('says why there are no figures when Slack cannot say who the person is, and spends no report', async () => {
+    const { r, event, report, url } = await withReportAtHand();
+    const before = reportCalls(r);
+    r.slack.failNext('users.info', 'user_not_found', 5);
+    const panel = await openFlexpane(r, 'U0NOBODY', url, event.id);
+    const reason = panel.entity_payload.custom_fields?.find((field) => field.key === 'figures_withheld');
+    expect(String(reason?.value)).toContain('Slack could not say who can read this for you');
+    const text = JSON.stringify(panel);
+    for (const figure of printedFigures(report)) expect(text).not.toContain(figure);
+    expect(reportCalls(r)).toBe(before);
+  });
+
+  it('answers an unknown event with an error panel rather than nothing', async () => {
+    rig = await startBot({ env: { EVENT_PAGE_URL: PAGE } });
+    await rig.bot.catalog.snapshot();
+    const unknown = 'evt_00000000-0000-4000-8000-000000000000';
+    const trigger = 'trigger.unknown';
+    await signedEvent(rig, {
+      type: 'entity_details_requested',
+      user: 'U0ALICE',
+      trigger_id: trigger,
+      link: { url: `https://tickets.example.com/e/${unknown}`, domain: 'tickets.example.com' },
+      external_ref: { id: unknown, type: 'event' },
+    });
+    const call = await rig.slack.waitFor(() => sent(rig as BotRig, 'entity.presentDetails')[0]);
+    expect(call.args).toMatchObject({
+      trigger_id: trigger,
+      error: { status: 'custom', custom_title: 'Event not found' },
+    });
+  });
+
+  it('reads UNFURL_STYLE as work-object (the default) or classic, and names a wrong value', () => {
+    expect(loadConfig({}).slack.unfurlStyle).toBe('work-object');
+    expect(loadConfig({ UNFURL_STYLE: ' Classic ' }).slack.unfurlStyle).toBe('classic');
+    expect(() => loadConfig({ UNFURL_STYLE: 'blocks' })).toThrow(
+      /UNFURL_STYLE: expected one of work-object, classic, got "blocks"/,
+    );
   });
 
   it("sends a flexpane's Report to the person's DM with the bot", async () => {
