@@ -80,7 +80,7 @@ export function registerEntityDetails(app: App, deps: SlackDeps, links: EventLin
           status: 'custom',
           custom_title: 'Event not found',
           custom_message:
-            'This event is not in the organization’s event list (it may have been removed). Try /events find.',
+            'This event is not in the organization’s event list: it may have been removed, or the list is still loading after a restart. Try again in a minute, or /events find.',
         },
       });
       return;
