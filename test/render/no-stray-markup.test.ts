@@ -78,6 +78,11 @@ import {
   promoUncertainMessage,
 } from '../../src/render/promo-blocks.js';
 import {
+  notPostedInChannelMessage,
+  postedInChannelMessage,
+  reportAnswerMessage,
+} from '../../src/render/report-answer.js';
+import {
   fetchingReportMessage,
   fetchingReportWords,
   figureFields,
@@ -86,6 +91,7 @@ import {
   reportMessage,
   reportProgressMessage,
 } from '../../src/render/report-blocks.js';
+import { reportStreamEnd, reportStreamProgress, reportStreamStart } from '../../src/render/report-stream-chunks.js';
 import {
   chartLabels,
   figuresTableBlocks,
@@ -747,6 +753,42 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
       (['unknown', 'used', 'expired', 'not-yours', 'not-editor'] satisfies ConfirmationRefusal[]).map(
         confirmationRefusedMessage,
       ),
+  },
+  'report-answer.ts': {
+    reportAnswerMessage: () =>
+      HOSTILE.flatMap((text) => [
+        reportAnswerMessage({
+          status: { state: 'report', report: shown({ [text]: 1, eventName: text, currency: text }) },
+          label: text,
+          reportLimit: LIMIT,
+          about: { eventId: text, describeError: () => escapeText(text), attachmentNote: escapeText(text) },
+          sales: shown({ report: { [text]: 1 }, insight: undefined }),
+          offerToPost: 'external',
+        }),
+        reportAnswerMessage({
+          status: { state: 'failed', error: new Error(text) },
+          label: text,
+          reportLimit: LIMIT,
+          about: { eventId: text, describeError: () => escapeText(text) },
+        }),
+      ]),
+    postedInChannelMessage: () => [
+      postedInChannelMessage(undefined),
+      ...HOSTILE.map((text) => postedInChannelMessage(escapeText(text))),
+    ],
+    notPostedInChannelMessage: () => [notPostedInChannelMessage(undefined), ...HOSTILE.map(notPostedInChannelMessage)],
+  },
+  'report-stream-chunks.ts': {
+    reportStreamStart: () =>
+      HOSTILE.flatMap((label) => [
+        reportStreamStart({ state: 'queued', position: 3, estimatedWaitMs: 40_000 }, label),
+        reportStreamStart({ state: 'fetching', position: 0, estimatedWaitMs: 0 }, label),
+      ]),
+    reportStreamProgress: () => [
+      reportStreamProgress({ state: 'queued', position: 2, estimatedWaitMs: 20_000 }),
+      reportStreamProgress({ state: 'fetching', position: 0, estimatedWaitMs: 0 }),
+    ],
+    reportStreamEnd: () => [reportStreamEnd(true), reportStreamEnd(false)],
   },
   'report-blocks.ts': {
     figureFields: () => [
