@@ -85,6 +85,10 @@ const empty = (value: unknown) => (typeof value === 'string' && value.trim() ===
 export const UNFURL_FIGURES_MODES = ['internal', 'off', 'everywhere'] as const;
 export type UnfurlFigures = (typeof UNFURL_FIGURES_MODES)[number];
 
+/** A report's wait in a channel: streamed where Slack lets it (`on`), or a notice edited in place (`off`). */
+export const REPORT_STREAMING_MODES = ['on', 'off'] as const;
+export type ReportStreaming = (typeof REPORT_STREAMING_MODES)[number];
+
 /** Where the local sandbox keeps its state across restarts, unless SANDBOX_STORE says otherwise. */
 export const DEFAULT_SANDBOX_STORE = 'sqlite://./data/sandbox.sqlite';
 
@@ -169,6 +173,17 @@ const schema = z.object({
       })
       .transform((text) => text as UnfurlFigures)
       .default('internal'),
+  ),
+  // Whether a report's wait in a channel streams (chat.startStream) where Slack lets it.
+  REPORT_STREAMING: z.preprocess(
+    (value) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value),
+    z
+      .string()
+      .refine((text) => (REPORT_STREAMING_MODES as readonly string[]).includes(text), {
+        error: (issue) => `expected one of ${REPORT_STREAMING_MODES.join(', ')}, got "${String(issue.input)}"`,
+      })
+      .transform((text) => text as ReportStreaming)
+      .default('on'),
   ),
   // Whether guests of the workspace (multi- and single-channel) may read sales and revenue.
   FIGURES_FOR_GUESTS: z.preprocess(
@@ -336,6 +351,8 @@ export interface Config {
     promoEditors: string[];
     /** Where event cards unfolded from links show report figures. @default 'internal' */
     unfurlFigures: UnfurlFigures;
+    /** Whether a report's wait in a channel streams where Slack lets it. @default 'on' */
+    reportStreaming: ReportStreaming;
   };
   /** What the figures rule lets guests read (`FIGURES_FOR_GUESTS`). @default guests see no figures */
   figuresPolicy: FiguresPolicy;
@@ -423,6 +440,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       apiUrl: e.SLACK_API_URL,
       promoEditors: e.PROMO_EDITORS,
       unfurlFigures: e.UNFURL_FIGURES,
+      reportStreaming: e.REPORT_STREAMING,
     },
     figuresPolicy: { guestsMaySee: e.FIGURES_FOR_GUESTS },
     digestGraceMs: e.DIGEST_GRACE,

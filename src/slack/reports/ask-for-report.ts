@@ -16,7 +16,7 @@ import type { ReportDelivery, ReportTarget } from '../answers/report-target.js';
 import { respondPrivately } from '../answers/respond-safely.js';
 import { sharingDoubt } from '../deps/conversation-audience.js';
 import type { SlackDeps } from '../deps/slack-deps.js';
-import { type ReportTransport, reportMessages, reportSurface, type SlackReportRequest } from './report-message.js';
+import { type ReportTransport, reportMessages, reportSurface, type SlackReportRequest } from './report-view.js';
 import { runReportView } from './run-report.js';
 
 /**
@@ -56,6 +56,7 @@ export async function askForReport(
     audience: deps.audience,
     figuresPolicy: deps.figuresPolicy,
     runs: deps.runs,
+    streams: deps.reportStreams,
   };
   const ask = { eventId: request.eventId, label: request.label, userId: request.userId };
   return deps.reports.follow(ask, reportSurface(transport, { ...request, keepPrivate }));
@@ -112,6 +113,8 @@ export interface DeliveryDeps extends Pick<ReportFlowDeps, 'activity' | 'clock' 
   figuresPolicy?: ReportTransport['figuresPolicy'];
   /** Where a Post in channel click's claim is finished. */
   runs?: ReportTransport['runs'];
+  /** Where a streamed report's stream is stopped (a request asked on any replica). */
+  streams?: ReportTransport['streams'];
 }
 
 /** The shared queue's `deliver`: each report finished in Slack (`client` exists once the app does), its wait measured. */
@@ -155,6 +158,7 @@ export function deliverReportInSlack(
     audience: deps.audience,
     figuresPolicy: deps.figuresPolicy,
     runs: deps.runs,
+    streams: deps.streams,
   });
   return deliverReport(deps, messages, { ...delivery, where }, outcome);
 }
