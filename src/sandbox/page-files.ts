@@ -17,6 +17,7 @@ const FILES: Record<string, { file: string; type: string }> = {
   '/escape-html.js': { file: 'escape-html.js', type: JS },
   '/charts.js': { file: 'charts.js', type: JS },
   '/table.js': { file: 'table.js', type: JS },
+  '/stream.js': { file: 'stream.js', type: JS },
 };
 
 /** Where the page loads Chart.js from: the sandbox itself, never a CDN (the page needs no network). */

@@ -41,6 +41,8 @@ export interface SandboxMessage {
   edited?: boolean;
   /** Cards the bot unfolded its links into (`chat.unfurl`), by URL. */
   unfurls?: Record<string, { blocks?: unknown[] }>;
+  /** A streamed message (`chat.startStream`): its chunks so far, and whether it still streams. */
+  stream?: { chunks: unknown[]; streaming: boolean };
 }
 
 export interface SandboxView {
