@@ -5,7 +5,7 @@ import type { SlackMessage } from '../../render/block-kit.js';
 import type { ReportStreamChunk } from '../../render/report-stream-chunks.js';
 import type { Clock } from '../../time/clock.js';
 import { counted } from '../answers/posted-messages.js';
-import { countSlackError, slackErrorCode } from '../answers/slack-errors.js';
+import { slackErrorCode } from '../answers/slack-errors.js';
 import { sendWithoutRichBlocksIfRefused } from '../answers/without-rich-blocks.js';
 
 export type StreamMethod = 'chat.startStream' | 'chat.appendStream' | 'chat.stopStream';
@@ -131,7 +131,6 @@ export class ReportStreams {
       );
       return started.ts ? { channel: started.channel ?? where.channel, ts: started.ts } : undefined;
     } catch (error) {
-      countSlackError(this.#metrics, 'chat.startStream', error);
       const code = slackErrorCode(error);
       if (code && UNAVAILABLE.has(code)) {
         this.#unavailable = code;
@@ -153,7 +152,6 @@ export class ReportStreams {
         chunks,
       } as unknown as webApi.ChatAppendStreamArguments),
     ).catch((error: unknown) => {
-      countSlackError(this.#metrics, 'chat.appendStream', error);
       this.#log.info('Could not append to a report stream', { slackError: slackErrorCode(error) });
     });
   }
@@ -188,7 +186,6 @@ export class ReportStreams {
       );
       return true;
     } catch (error) {
-      countSlackError(this.#metrics, 'chat.stopStream', error);
       this.#log.info('Could not stop a report stream; editing it instead', { slackError: slackErrorCode(error) });
       return false;
     }
