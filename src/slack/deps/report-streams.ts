@@ -23,8 +23,12 @@ export const STREAM_TIERS: Readonly<Record<StreamMethod, number>> = {
 /**
  * Slack's answers that mean this app or workspace cannot stream at all (an older Slack, a method
  * not granted): no stream is tried again by this process, every report is a notice edited in place.
+ * The arguments' errors are here too: every stream is started with the same shape (top level in
+ * the channel, no thread_ts), so a Slack that refuses it once refuses it every time.
  */
 const UNAVAILABLE = new Set([
+  'invalid_arguments',
+  'missing_argument',
   'unknown_method',
   'not_allowed',
   'not_allowed_token_type',
