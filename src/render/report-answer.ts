@@ -1,10 +1,11 @@
-import type { Shown } from '../figures/may-show-figures.js';
+import type { Shown, Withheld } from '../figures/may-show-figures.js';
 import type { RateLimitSpec } from '../ticketing/rate-limit.js';
-import { LIMITS, plainMessage, type SlackMessage } from './block-kit.js';
+import { LIMITS, plainMessage, type SlackMessage, warningMessage } from './block-kit.js';
 import { code, type Mrkdwn, md, shorten } from './mrkdwn.js';
 import { type ReportStatusContext, reportProgressMessage, type ShownReportStatus } from './report-blocks.js';
 import { reportSalesBlocks, type SalesFigures } from './sales-blocks.js';
 import { postInChannelBlocks, type SharingDoubt } from './shared-channel-blocks.js';
+import { withheldWords } from './withheld-words.js';
 
 /**
  * What a report's message shows, composed once for every way it reaches a person (a channel
@@ -39,6 +40,11 @@ export function reportAnswerMessage(answer: ReportAnswer): SlackMessage {
   const blocks = [...rendered.blocks, ...(sales?.blocks ?? []), ...offer].slice(0, LIMITS.messageBlocks);
   const text = sales?.text ? shorten(md`${rendered.text}. ${sales.text}`, LIMITS.fallbackText) : rendered.text;
   return { text, blocks };
+}
+
+/** A person the figures rule holds back (a guest, a stranger) is told privately, before any report call. */
+export function reportHeldMessage(label: string, withheld: Withheld): SlackMessage {
+  return warningMessage(md`Report for ${code(label, 150)}: ${withheldWords(withheld)}`);
 }
 
 /** The private message once Post in channel has posted the report (`unattached`: why no file came with it). */

@@ -81,6 +81,7 @@ import {
   notPostedInChannelMessage,
   postedInChannelMessage,
   reportAnswerMessage,
+  reportHeldMessage,
 } from '../../src/render/report-answer.js';
 import {
   fetchingReportMessage,
@@ -122,7 +123,14 @@ import {
   watchSummaryMessage,
 } from '../../src/render/watch-blocks.js';
 import { withheldWords } from '../../src/render/withheld-words.js';
-import { asOfUtc, promoStepSummary, upcomingText } from '../../src/render/workflow-step-texts.js';
+import {
+  asOfUtc,
+  promoStepSummary,
+  reportStepLost,
+  reportStepText,
+  upcomingText,
+  withheldFromReportStep,
+} from '../../src/render/workflow-step-texts.js';
 import { HOSTILE_NAMES } from '../../src/simulator/seed.js';
 import type { BudgetSnapshot } from '../../src/ticketing/budget.js';
 import { eventSchema, type TicketingEvent } from '../../src/ticketing/schemas.js';
@@ -604,6 +612,24 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
       HOSTILE.map((eventName) => notInChannelWatchMessage({ eventName, command: `watch evt_x: ${eventName}` })),
   },
   'workflow-step-texts.ts': {
+    reportStepText: () =>
+      HOSTILE.map((text) =>
+        reportStepText(
+          { id: text, name: text },
+          shown({
+            [text]: 1,
+            currency: text,
+            generatedAt: text,
+            promoCodes: [{ code: text, quantity: 5, redeemed: 2 }],
+          }),
+        ),
+      ),
+    withheldFromReportStep: () => [
+      withheldFromReportStep({ why: 'not-known', about: 'person', reason: 'no run_by input' }),
+      withheldFromReportStep({ why: 'not-known', about: 'conversation', reason: 'no post_in input' }),
+      ...HOSTILE.map((text) => withheldFromReportStep({ why: 'not-known', about: 'person', reason: text })),
+    ],
+    reportStepLost: () => [reportStepLost()],
     asOfUtc: () => [asOfUtc(NOW), asOfUtc(Number.NaN)],
     upcomingText: () => [
       upcomingText({ events: EVENTS, days: 7, words: HOSTILE[0], asOf: NOW }),
@@ -776,6 +802,8 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
       postedInChannelMessage(undefined),
       ...HOSTILE.map((text) => postedInChannelMessage(escapeText(text))),
     ],
+    reportHeldMessage: () =>
+      HOSTILE.map((text) => reportHeldMessage(text, { why: 'not-known', about: 'person', reason: text })),
     notPostedInChannelMessage: () => [notPostedInChannelMessage(undefined), ...HOSTILE.map(notPostedInChannelMessage)],
   },
   'report-stream-chunks.ts': {

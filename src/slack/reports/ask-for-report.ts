@@ -1,9 +1,7 @@
 import type { webApi } from '@slack/bolt';
 import { figuresWithheld } from '../../figures/may-show-figures.js';
 import type { Metrics } from '../../observability/metrics.js';
-import { warningMessage } from '../../render/block-kit.js';
-import { code, md } from '../../render/mrkdwn.js';
-import { withheldWords } from '../../render/withheld-words.js';
+import { reportHeldMessage } from '../../render/report-answer.js';
 import { replyView } from '../../reports/awaited-report.js';
 import { deliverReport, finishReport } from '../../reports/finish-report.js';
 import type { ReportRead } from '../../reports/report-at-hand.js';
@@ -35,11 +33,7 @@ export async function askForReport(
   const person = await deps.audience.person(request.userId, request.client);
   const held = figuresWithheld({ room: { kind: 'private' }, person }, deps.figuresPolicy);
   if (held) {
-    await respondPrivately(
-      request.respond,
-      warningMessage(md`Report for ${code(request.label, 150)}: ${withheldWords(held)}`),
-      deps.logger,
-    );
+    await respondPrivately(request.respond, reportHeldMessage(request.label, held), deps.logger);
     if (request.postInChannel) await deps.runs.finish(request.postInChannel.once, request.postInChannel.owner, false);
     return;
   }
