@@ -67,6 +67,11 @@ export class ReportStreams {
     this.#tiers = options.tiers ?? STREAM_TIERS;
   }
 
+  /** The bot's team, as Slack named it at start (`auth.test`): streams need not ask for it. */
+  addressTo(teamId: string): void {
+    this.#team = Promise.resolve(teamId);
+  }
+
   /** Why this process no longer streams (what Slack answered), if it said so. */
   get unavailable(): string | undefined {
     return this.#unavailable;
@@ -93,7 +98,7 @@ export class ReportStreams {
   /**
    * The team a channel stream is addressed to: the bot's own (a person who asks for a report in a
    * channel is of its organization, or the figures rule has already answered them privately).
-   * Asked once a process.
+   * Given at start (`addressTo`); asked once a process only if it was not.
    */
   #teamOf(client: webApi.WebClient): Promise<string | undefined> {
     this.#team ??= client.auth.test().then(
