@@ -12,7 +12,7 @@ const redis = useRedis();
  * report's blocks (its `streaming` mark crosses Redis), not edited as a notice.
  */
 describe('a streamed report in the shared queue (Redis mode)', () => {
-  it('is stopped with its blocks by the replica that delivers it, its place streamed on the way', async () => {
+  it('is stopped with its blocks by the replica that delivers it, never edited as a notice', async () => {
     const rig = await startBot({
       env: { STORE_URL: `${redis.url}/3`, TICKETING_REPORT_LIMIT: '1/2s', REPORT_STREAMING: 'on' },
       compose: { progressIntervalMs: 100 },
@@ -21,7 +21,10 @@ describe('a streamed report in the shared queue (Redis mode)', () => {
     rig.slack.allowStreaming();
     const [ahead, event] = rig.sim.catalog.events.filter((each) => each.status === 'published') as [SimEvent, SimEvent];
     await command(rig, `report ${ahead.id}`, 'U0BOB', 'C0AHEAD');
-    await expect.poll(() => rig.sim.stats().log.filter((entry) => entry.path.endsWith('/report')).length).toBe(1);
+    // The shared queue fetches it within its slot; on a loaded machine that takes a few seconds.
+    await expect
+      .poll(() => rig.sim.stats().log.filter((entry) => entry.path.endsWith('/report')).length, { timeout: 15_000 })
+      .toBe(1);
     await command(rig, `report ${event.id}`, 'U0EDITOR', 'C0OPS');
     const stream = await rig.slack.waitFor(
       () => [...rig.slack.streams.values()].find((each) => each.channel === 'C0OPS' && each.stopped),

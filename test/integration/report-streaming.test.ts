@@ -41,7 +41,7 @@ describe('a report asked for in a channel', () => {
     const authTestsAtStart = authTests();
     // The window's one call goes to another person's report: this one waits its turn.
     await command(r, `report ${ahead.id}`, 'U0BOB', 'C0AHEAD');
-    await expect.poll(() => reportPaths(r).length).toBe(1);
+    await expect.poll(() => reportPaths(r).length, { timeout: 15_000 }).toBe(1);
     await command(r, `report ${event.id}`, 'U0EDITOR', 'C0OPS');
     const stream = await r.slack.waitFor(() =>
       [...r.slack.streams.values()].find((each) => each.channel === 'C0OPS' && each.stopped),
