@@ -81,6 +81,24 @@ const reportFile = (ask: ReportAsk, report: unknown) => ({
   content: JSON.stringify(report, null, 2),
 });
 
+/** What the renderer is handed for one status of `ask`'s message (errors in the words of `userMessageFor`). */
+function answerOf(
+  transport: ReportTransport,
+  ask: ReportAsk,
+  parts: Pick<ReportAnswer, 'status' | 'sales' | 'offerToPost'> & {
+    attachmentNote?: ReportAnswer['about']['attachmentNote'];
+  },
+): ReportAnswer {
+  return {
+    status: parts.status,
+    label: ask.label,
+    reportLimit: transport.reportLimit,
+    about: { eventId: ask.eventId, describeError: userMessageFor, attachmentNote: parts.attachmentNote },
+    sales: parts.sales,
+    offerToPost: parts.offerToPost,
+  };
+}
+
 /**
  * A report's message as the use case sees it: each status rendered by the one renderer (errors in
  * the words of `userMessageFor`), the full JSON attached in the thread before the report shows.
@@ -88,7 +106,6 @@ const reportFile = (ask: ReportAsk, report: unknown) => ({
  * A streamed message is given each status's chunks too.
  */
 function reportView(message: ReportMessage, ask: ReportAsk, transport: ReportTransport): ReportView<MessageTarget> {
-  const { eventId } = ask;
   return {
     where: message.where,
     async show(reported: ReportStatus) {
@@ -113,22 +130,6 @@ function reportView(message: ReportMessage, ask: ReportAsk, transport: ReportTra
       return message.show(reportAnswerMessage(answer), true, reportStreamEnd(shown.status.state === 'report'));
     },
   };
-  function answerOf(
-    transport: ReportTransport,
-    ask: ReportAsk,
-    parts: Pick<ReportAnswer, 'status' | 'sales' | 'offerToPost'> & {
-      attachmentNote?: ReportAnswer['about']['attachmentNote'];
-    },
-  ): ReportAnswer {
-    return {
-      status: parts.status,
-      label: ask.label,
-      reportLimit: transport.reportLimit,
-      about: { eventId, describeError: userMessageFor, attachmentNote: parts.attachmentNote },
-      sales: parts.sales,
-      offerToPost: parts.offerToPost,
-    };
-  }
 }
 
 /**
@@ -146,12 +147,7 @@ async function postInChannel(
   reported: ReportStatus,
 ): Promise<unknown> {
   const answer = (parts: Pick<ReportAnswer, 'status' | 'sales'>): SlackMessage =>
-    reportAnswerMessage({
-      ...parts,
-      label: ask.label,
-      reportLimit: transport.reportLimit,
-      about: { eventId: ask.eventId, describeError: userMessageFor },
-    });
+    reportAnswerMessage(answerOf(transport, ask, parts));
   let posted = false;
   try {
     if (reported.state !== 'report') return await message.show(answer({ status: reported }), true);
@@ -226,12 +222,7 @@ export function reportSurface(transport: ReportTransport, request: SlackReportRe
       // A report's figures are shown only by `show`, after the figures rule: it never opens a message.
       const status: ShownReportStatus =
         first.state === 'report' ? { state: 'fetching', position: 0, estimatedWaitMs: 0 } : first;
-      const opening = reportAnswerMessage({
-        status,
-        label: request.label,
-        reportLimit: transport.reportLimit,
-        about: { eventId: request.eventId, describeError: userMessageFor },
-      });
+      const opening = reportAnswerMessage(answerOf(transport, request, { status }));
       // Only a wait streams: an answer known at once (refused, failed) is one message, as today.
       const stream =
         transport.streams && (status.state === 'queued' || status.state === 'fetching')
