@@ -28,6 +28,7 @@ import type { ReportDelivery, ReportTarget } from './slack/answers/report-target
 import type { SlackRetry } from './slack/app/bolt-app.js';
 import { buildSlackApp } from './slack/app/build-slack-app.js';
 import { conversationAudience } from './slack/deps/conversation-audience.js';
+import { ReportStreams } from './slack/deps/report-streams.js';
 import { watchReader } from './slack/deps/watch-reader.js';
 import { workflowRuns } from './slack/deps/workflow-runs.js';
 import { digestSlack } from './slack/domain-sides/digest-slack.js';
@@ -227,6 +228,9 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
     // With replicas an event that says who reads a conversation reaches one of them: the others
     // keep what they learnt for 30 s, not 5 minutes.
     const audience = conversationAudience({ logger, clock, ...(shared ? { ttlMs: 30_000 } : {}) });
+    // One per process: the stream methods' tiers are counted across all of its reports.
+    const reportStreams =
+      config.slack.reportStreaming === 'on' ? new ReportStreams({ clock, logger, metrics }) : undefined;
 
     const sharedQueue = shared
       ? late.sharedQueue.set(
@@ -251,6 +255,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
                   audience,
                   figuresPolicy: config.figuresPolicy,
                   runs: workflowRuns(store.claims, clock, logger),
+                  streams: reportStreams,
                 },
                 slackClient,
               ),
@@ -378,6 +383,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
           figuresPolicy: config.figuresPolicy,
           insights,
           metrics,
+          reportStreams,
           work,
           logger,
           clock,

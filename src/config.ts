@@ -92,12 +92,27 @@ export type UnfurlFigures = (typeof UNFURL_FIGURES_MODES)[number];
  */
 export const UNFURL_STYLES = ['work-object', 'classic'] as const;
 export type UnfurlStyle = (typeof UNFURL_STYLES)[number];
+/** A report's wait in a channel: streamed where Slack lets it (`on`), or a notice edited in place (`off`). */
+export const REPORT_STREAMING_MODES = ['on', 'off'] as const;
+export type ReportStreaming = (typeof REPORT_STREAMING_MODES)[number];
 
 /** Where the local sandbox keeps its state across restarts, unless SANDBOX_STORE says otherwise. */
 export const DEFAULT_SANDBOX_STORE = 'sqlite://./data/sandbox.sqlite';
 
 /** The variables that mean "a real Slack workspace" when any one of them is set. */
 const SLACK_VARIABLES = ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_APP_TOKEN', 'SLACK_API_URL'] as const;
+
+/** One of a few words, any case, or the default when unset or empty; anything else names the choices. */
+function oneOf<const T extends string>(choices: readonly [T, ...T[]], fallback: NoInfer<T>) {
+  return z.preprocess(
+    (value) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value),
+    z
+      .enum(choices, {
+        error: (issue) => `expected one of ${choices.join(', ')}, got "${String(issue.input)}"`,
+      })
+      .default(fallback as never),
+  );
+}
 
 const schema = z.object({
   TICKETING_API_URL: z.preprocess(
@@ -168,27 +183,11 @@ const schema = z.object({
       .optional(),
   ),
   // Which conversations an event card unfolded from a link shows report figures in.
-  UNFURL_FIGURES: z.preprocess(
-    (value) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value),
-    z
-      .string()
-      .refine((text) => (UNFURL_FIGURES_MODES as readonly string[]).includes(text), {
-        error: (issue) => `expected one of ${UNFURL_FIGURES_MODES.join(', ')}, got "${String(issue.input)}"`,
-      })
-      .transform((text) => text as UnfurlFigures)
-      .default('internal'),
-  ),
+  UNFURL_FIGURES: oneOf(UNFURL_FIGURES_MODES, 'internal'),
   // Whether event links unfold as Work Objects (figures in each person's flexpane) or classic cards.
-  UNFURL_STYLE: z.preprocess(
-    (value) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value),
-    z
-      .string()
-      .refine((text) => (UNFURL_STYLES as readonly string[]).includes(text), {
-        error: (issue) => `expected one of ${UNFURL_STYLES.join(', ')}, got "${String(issue.input)}"`,
-      })
-      .transform((text) => text as UnfurlStyle)
-      .default('work-object'),
-  ),
+  UNFURL_STYLE: oneOf(UNFURL_STYLES, 'work-object'),
+  // Whether a report's wait in a channel streams (chat.startStream) where Slack lets it.
+  REPORT_STREAMING: oneOf(REPORT_STREAMING_MODES, 'on'),
   // Whether guests of the workspace (multi- and single-channel) may read sales and revenue.
   FIGURES_FOR_GUESTS: z.preprocess(
     (value) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value),
@@ -357,6 +356,8 @@ export interface Config {
     unfurlFigures: UnfurlFigures;
     /** How event links unfold. @default 'work-object' */
     unfurlStyle: UnfurlStyle;
+    /** Whether a report's wait in a channel streams where Slack lets it. @default 'on' */
+    reportStreaming: ReportStreaming;
   };
   /** What the figures rule lets guests read (`FIGURES_FOR_GUESTS`). @default guests see no figures */
   figuresPolicy: FiguresPolicy;
@@ -445,6 +446,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       promoEditors: e.PROMO_EDITORS,
       unfurlFigures: e.UNFURL_FIGURES,
       unfurlStyle: e.UNFURL_STYLE,
+      reportStreaming: e.REPORT_STREAMING,
     },
     figuresPolicy: { guestsMaySee: e.FIGURES_FOR_GUESTS },
     digestGraceMs: e.DIGEST_GRACE,

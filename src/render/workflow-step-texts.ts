@@ -1,7 +1,11 @@
-import type { TicketingEvent } from '../ticketing/schemas.js';
+import type { Shown, Withheld } from '../figures/may-show-figures.js';
+import { quantityRows, topFigures } from '../reports/report-figures.js';
+import type { EventReport, TicketingEvent } from '../ticketing/schemas.js';
 import { eventTitle } from './event-blocks.js';
 import { describeEventTime } from './event-time.js';
-import { clip, code, joinMrkdwn, type Mrkdwn, md } from './mrkdwn.js';
+import { clip, code, escapeText, joinMrkdwn, type Mrkdwn, md } from './mrkdwn.js';
+import { formatNumber, humanise } from './report-blocks.js';
+import { withheldWords } from './withheld-words.js';
 
 /**
  * What workflow steps say, as text outputs a workflow posts where its author puts them: Slack
@@ -51,4 +55,44 @@ export function promoStepSummary(
   return outcome.kind === 'updated'
     ? md`Promo code ${promo} of *${eventTitle(event)}* now allows *${outcome.quantity}* redemptions${was}.`
     : md`The Event Ticketing Service never answered, so it is not known whether promo code ${promo} of *${eventTitle(event)}* now allows *${requested}* redemptions${was}. Check it before running the workflow again.`;
+}
+
+/** The step that asks for reports, as Workflow Builder lists it and its errors name it. */
+export const REPORT_STEP_TITLE = 'Get event report';
+
+/** Most promo codes the report's text lists. */
+const MAX_PROMOS = 10;
+
+/**
+ * The report as text for a message: every top-level figure, then the promo codes. Slack mrkdwn,
+ * with the service's text escaped (an event named `<!channel>` pings nobody).
+ */
+export function reportStepText(event: Pick<TicketingEvent, 'id' | 'name'>, report: Shown<EventReport>): Mrkdwn {
+  const currency = typeof report.currency === 'string' ? report.currency.slice(0, 10) : undefined;
+  const lines: Mrkdwn[] = [md`*Report: ${eventTitle(event)}*`];
+  for (const [key, value] of topFigures(report)) {
+    lines.push(md`${clip(humanise(key), 100)}: ${clip(formatNumber(key, value, currency), 100)}`);
+  }
+  const promos = quantityRows(report);
+  for (const row of promos.slice(0, MAX_PROMOS)) {
+    lines.push(md`Promo ${code(row.label, 64)}: ${row.redeemed} of ${row.quantity} redeemed, ${row.left} left`);
+  }
+  if (promos.length > MAX_PROMOS) lines.push(md`...and ${promos.length - MAX_PROMOS} more promo codes`);
+  const generated = typeof report.generatedAt === 'string' ? md`Generated ${clip(report.generatedAt, 40)} · ` : md``;
+  lines.push(md`${generated}${code(event.id)}`);
+  return joinMrkdwn(lines);
+}
+
+/** Why a run gets no figures, for the workflow's author. */
+export function withheldFromReportStep(withheld: Withheld): Mrkdwn {
+  if (withheld.why === 'not-known' && withheld.reason === 'no run_by input')
+    return md`${escapeText(REPORT_STEP_TITLE)} needs to know who runs the workflow: set its "Run by" input to the person who used the workflow.`;
+  if (withheld.why === 'not-known' && withheld.reason === 'no post_in input')
+    return md`${escapeText(REPORT_STEP_TITLE)} needs to know where its figures will be posted: set its "Posts in" input to that channel.`;
+  return md`${escapeText(REPORT_STEP_TITLE)} gives no figures here: ${withheldWords(withheld)}`;
+}
+
+/** A run's report that Redis lost before it was fetched. */
+export function reportStepLost(): Mrkdwn {
+  return md`${escapeText(REPORT_STEP_TITLE)} did not finish: the report was not fetched because Redis lost its place in the queue (emptied or evicted). Run the workflow again.`;
 }

@@ -18,6 +18,7 @@ const FILES: Record<string, { file: string; type: string }> = {
   '/charts.js': { file: 'charts.js', type: JS },
   '/table.js': { file: 'table.js', type: JS },
   '/work-objects.js': { file: 'work-objects.js', type: JS },
+  '/stream.js': { file: 'stream.js', type: JS },
 };
 
 /** Where the page loads Chart.js from: the sandbox itself, never a CDN (the page needs no network). */

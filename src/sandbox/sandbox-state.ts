@@ -43,6 +43,8 @@ export interface SandboxMessage {
   unfurls?: Record<string, { blocks?: unknown[] }>;
   /** Work Object cards the bot unfolded its links into (`chat.unfurl` with `metadata.entities`), by URL. */
   entities?: Record<string, Record<string, unknown>>;
+  /** A streamed message (`chat.startStream`): its chunks so far, and whether it still streams. */
+  stream?: { chunks: unknown[]; streaming: boolean };
 }
 
 /** What one person has open beside the channel: the Work Object flexpane the bot presented for their click. */

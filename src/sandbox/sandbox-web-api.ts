@@ -1,6 +1,7 @@
 import type { Logger } from '../logger.js';
 import { conversationHistory, conversationReplies } from './conversation-history.js';
 import { BOT_ID, EDITORS_GROUP, type SandboxMessage, type SandboxState } from './sandbox-state.js';
+import { sandboxStreamMethod } from './sandbox-streams.js';
 import { presentDetails, unfurlEntities } from './sandbox-work-objects.js';
 
 type Json = Record<string, unknown>;
@@ -189,9 +190,12 @@ export function sandboxWebApi(deps: SandboxWebApiDeps): (method: string, args: J
           userIds: args.user_ids,
         });
         return { ok: true, permission_type: args.permission_type };
-      default:
+      default: {
+        const streamed = sandboxStreamMethod(state, method, args);
+        if (streamed) return streamed;
         logger.warn('The bot called a Web API method the sandbox does not serve', { method });
         return { ok: false, error: 'unknown_method' };
+      }
     }
   };
 }

@@ -50,6 +50,16 @@ export interface FakeSlack {
   refusedBlockTypes: Set<string>;
   /** Answers the next call of `method` with HTTP 429 and this Retry-After (seconds). */
   rateLimitNext(method: string, retryAfterSeconds: number): void;
+  /**
+   * Methods this Slack does not have (`unknown_method`). At first the three stream methods, as a
+   * workspace without streaming (the tests written before it see today's notice-and-edit);
+   * `allowStreaming()` takes them out.
+   */
+  refusedMethods: Set<string>;
+  /** Accepts `chat.startStream`, `chat.appendStream` and `chat.stopStream`. */
+  allowStreaming(): void;
+  /** Each streamed message by its ts: the chunks in the order they came, and the blocks it stopped with. */
+  streams: Map<string, { channel: string; chunks: Record<string, unknown>[]; blocks?: unknown[]; stopped: boolean }>;
   /** What `apps.connections.open` answers (Socket Mode). */
   setSocketUrl(url: string): void;
   /** The first thing `find` gives (not undefined, null or false), looking every 10 ms; fails after `timeoutMs` (10 s). */
@@ -76,6 +86,11 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     );
   };
   const userTeams = new Map<string, string>();
+  const STREAM_METHODS = ['chat.startStream', 'chat.appendStream', 'chat.stopStream'];
+  const refusedMethods = new Set<string>(STREAM_METHODS);
+  const streams: FakeSlack['streams'] = new Map();
+  const chunksOf = (args: Record<string, unknown>) =>
+    (typeof args.chunks === 'string' ? JSON.parse(args.chunks) : (args.chunks ?? [])) as Record<string, unknown>[];
   const limited = new Map<string, number>();
   const history = new Map<string, HistoryMessage[]>();
   // A post to a user id lands in their DM; `conversations.open` names that DM `D` + the id's rest.
@@ -94,7 +109,25 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       return { ok: false, error: failure.error };
     }
     if (refusesBlocks(args)) return { ok: false, error: 'invalid_blocks' };
+    if (refusedMethods.has(method)) return { ok: false, error: 'unknown_method' };
     switch (method) {
+      case 'chat.startStream': {
+        ts += 1;
+        const started = `${ts}.000100`;
+        streams.set(started, { channel: String(args.channel), chunks: chunksOf(args), stopped: false });
+        return { ok: true, channel: args.channel, ts: started };
+      }
+      case 'chat.appendStream':
+      case 'chat.stopStream': {
+        const stream = streams.get(String(args.ts));
+        if (!stream || stream.stopped) return { ok: false, error: 'message_not_in_streaming_state' };
+        stream.chunks.push(...chunksOf(args));
+        if (method === 'chat.stopStream') {
+          stream.stopped = true;
+          stream.blocks = (typeof args.blocks === 'string' ? JSON.parse(args.blocks) : args.blocks) as unknown[];
+        }
+        return { ok: true, channel: args.channel, ts: args.ts };
+      }
       case 'apps.connections.open':
         return socketUrl ? { ok: true, url: socketUrl } : { ok: false, error: 'invalid_auth' };
       case 'auth.test':
@@ -233,6 +266,11 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     userTeams,
     people,
     refusedBlockTypes,
+    refusedMethods,
+    allowStreaming: () => {
+      for (const method of STREAM_METHODS) refusedMethods.delete(method);
+    },
+    streams,
     rateLimitNext: (method, seconds) => limited.set(method, seconds),
     setSocketUrl: (value) => {
       socketUrl = value;

@@ -79,6 +79,12 @@ import {
   promoUncertainMessage,
 } from '../../src/render/promo-blocks.js';
 import {
+  notPostedInChannelMessage,
+  postedInChannelMessage,
+  reportAnswerMessage,
+  reportHeldMessage,
+} from '../../src/render/report-answer.js';
+import {
   fetchingReportMessage,
   fetchingReportWords,
   figureFields,
@@ -87,6 +93,7 @@ import {
   reportMessage,
   reportProgressMessage,
 } from '../../src/render/report-blocks.js';
+import { reportStreamEnd, reportStreamProgress, reportStreamStart } from '../../src/render/report-stream-chunks.js';
 import {
   chartLabels,
   figuresTableBlocks,
@@ -117,7 +124,14 @@ import {
   watchSummaryMessage,
 } from '../../src/render/watch-blocks.js';
 import { withheldWords } from '../../src/render/withheld-words.js';
-import { asOfUtc, promoStepSummary, upcomingText } from '../../src/render/workflow-step-texts.js';
+import {
+  asOfUtc,
+  promoStepSummary,
+  reportStepLost,
+  reportStepText,
+  upcomingText,
+  withheldFromReportStep,
+} from '../../src/render/workflow-step-texts.js';
 import { HOSTILE_NAMES } from '../../src/simulator/seed.js';
 import type { BudgetSnapshot } from '../../src/ticketing/budget.js';
 import { eventSchema, type TicketingEvent } from '../../src/ticketing/schemas.js';
@@ -599,6 +613,24 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
       HOSTILE.map((eventName) => notInChannelWatchMessage({ eventName, command: `watch evt_x: ${eventName}` })),
   },
   'workflow-step-texts.ts': {
+    reportStepText: () =>
+      HOSTILE.map((text) =>
+        reportStepText(
+          { id: text, name: text },
+          shown({
+            [text]: 1,
+            currency: text,
+            generatedAt: text,
+            promoCodes: [{ code: text, quantity: 5, redeemed: 2 }],
+          }),
+        ),
+      ),
+    withheldFromReportStep: () => [
+      withheldFromReportStep({ why: 'not-known', about: 'person', reason: 'no run_by input' }),
+      withheldFromReportStep({ why: 'not-known', about: 'conversation', reason: 'no post_in input' }),
+      ...HOSTILE.map((text) => withheldFromReportStep({ why: 'not-known', about: 'person', reason: text })),
+    ],
+    reportStepLost: () => [reportStepLost()],
     asOfUtc: () => [asOfUtc(NOW), asOfUtc(Number.NaN)],
     upcomingText: () => [
       upcomingText({ events: EVENTS, days: 7, words: HOSTILE[0], asOf: NOW }),
@@ -748,6 +780,44 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
       (['unknown', 'used', 'expired', 'not-yours', 'not-editor'] satisfies ConfirmationRefusal[]).map(
         confirmationRefusedMessage,
       ),
+  },
+  'report-answer.ts': {
+    reportAnswerMessage: () =>
+      HOSTILE.flatMap((text) => [
+        reportAnswerMessage({
+          status: { state: 'report', report: shown({ [text]: 1, eventName: text, currency: text }) },
+          label: text,
+          reportLimit: LIMIT,
+          about: { eventId: text, describeError: () => escapeText(text), attachmentNote: escapeText(text) },
+          sales: shown({ report: { [text]: 1 }, insight: undefined }),
+          offerToPost: 'external',
+        }),
+        reportAnswerMessage({
+          status: { state: 'failed', error: new Error(text) },
+          label: text,
+          reportLimit: LIMIT,
+          about: { eventId: text, describeError: () => escapeText(text) },
+        }),
+      ]),
+    postedInChannelMessage: () => [
+      postedInChannelMessage(undefined),
+      ...HOSTILE.map((text) => postedInChannelMessage(escapeText(text))),
+    ],
+    reportHeldMessage: () =>
+      HOSTILE.map((text) => reportHeldMessage(text, { why: 'not-known', about: 'person', reason: text })),
+    notPostedInChannelMessage: () => [notPostedInChannelMessage(undefined), ...HOSTILE.map(notPostedInChannelMessage)],
+  },
+  'report-stream-chunks.ts': {
+    reportStreamStart: () =>
+      HOSTILE.flatMap((label) => [
+        reportStreamStart({ state: 'queued', position: 3, estimatedWaitMs: 40_000 }, label),
+        reportStreamStart({ state: 'fetching', position: 0, estimatedWaitMs: 0 }, label),
+      ]),
+    reportStreamProgress: () => [
+      reportStreamProgress({ state: 'queued', position: 2, estimatedWaitMs: 20_000 }),
+      reportStreamProgress({ state: 'fetching', position: 0, estimatedWaitMs: 0 }),
+    ],
+    reportStreamEnd: () => [reportStreamEnd(true), reportStreamEnd(false)],
   },
   'report-blocks.ts': {
     figureFields: () => [

@@ -3,6 +3,7 @@
 import { chartHtml, drawCharts } from './charts.js';
 import { decodeEntities, escapeHtml } from './escape-html.js';
 import { mrkdwn } from './mrkdwn.js';
+import { streamHtml } from './stream.js';
 import { richTextHtml, tableHtml } from './table.js';
 import { entityCardsHtml, flexpaneHtml, workObjectClick } from './work-objects.js';
 
@@ -259,7 +260,8 @@ function broadcastHtml(message, place) {
 function messageHtml(message, place = 'channel') {
   const where = { channel: message.channel, messageTs: message.ts };
   const bot = message.author === 'UEVENTOPS';
-  const body = contentHtml(message, where);
+  // A streamed message shows its plan and steps above the blocks it ends with.
+  const body = `${message.stream ? streamHtml(message.stream) : ''}${message.blocks.length > 0 || !message.stream ? contentHtml(message, where) : ''}`;
   const files = (message.files ?? [])
     .map(
       (file) =>

@@ -7,7 +7,8 @@ import type { ReportDelivery as Delivery } from '../../reports/report-surface.js
  * bot can edit, or the private answer (through the response URL while it lasts, else a DM).
  */
 export type MessageTarget =
-  | { kind: 'channel'; channel: string; ts: string }
+  /** `streaming`: a stream (`chat.startStream`) that the report stops, rather than a notice edited. */
+  | { kind: 'channel'; channel: string; ts: string; streaming?: true | undefined }
   | {
       kind: 'private';
       userId: string;

@@ -39,7 +39,7 @@ export interface SlackRetry {
 async function botIdentity(
   options: BoltAppOptions,
   clientOptions: webApi.WebClientOptions,
-): Promise<{ botId: string; botUserId: string }> {
+): Promise<{ botId: string; botUserId: string; teamId: string | undefined }> {
   // Bolt's logger, so the client's warnings are log lines, not plain text beside the operator's.
   const client = new webApi.WebClient(options.botToken, { ...clientOptions, logger: boltLogger(options.logger) });
   let answer: webApi.AuthTestResponse;
@@ -52,7 +52,7 @@ async function botIdentity(
     throw new StartRefusal(
       "SLACK_BOT_TOKEN: Slack named no bot for this token; use the Bot User OAuth Token (xoxb-...) from the app's OAuth & Permissions page",
     );
-  return { botId: answer.bot_id, botUserId: answer.user_id };
+  return { botId: answer.bot_id, botUserId: answer.user_id, teamId: answer.team_id };
 }
 
 /** What each refusal of the token means, and what mends it. */
@@ -102,9 +102,12 @@ export async function boltApp(options: BoltAppOptions, deps: SlackDeps): Promise
     },
     timeout: 10_000,
   };
+  const { teamId, ...identity } = await botIdentity(options, clientOptions);
+  // The team a report's stream is addressed to, known now: no auth.test of its own.
+  if (teamId) deps.reportStreams?.addressTo(teamId);
   const base = {
     token: options.botToken,
-    ...(await botIdentity(options, clientOptions)),
+    ...identity,
     logger: boltLogger(options.logger),
     clientOptions,
   };

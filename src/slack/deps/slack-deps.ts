@@ -21,6 +21,7 @@ import type { WatchService } from '../../watches/watch-service.js';
 import type { ReportTarget } from '../answers/report-target.js';
 import type { ConversationAudience } from './conversation-audience.js';
 import type { PromoEditors } from './promo-editors.js';
+import type { ReportStreams } from './report-streams.js';
 import type { WorkflowRuns } from './workflow-runs.js';
 
 /** What every listener is given; nothing is reached for. */
@@ -52,6 +53,8 @@ export interface SlackDeps {
   /** With replicas: the shared report queue (Redis); without, the client's own queue is used. */
   /** Reports: follow a request, fetch one for a caller, the report at hand (one process or replicas). */
   reports: Reports<ReportTarget>;
+  /** Where a report's wait in a channel streams (REPORT_STREAMING=on); absent: a notice edited in place. */
+  reportStreams?: ReportStreams | undefined;
   /** Least time between two edits of a report's progress message. */
   progressIntervalMs: number;
   /** Events a page of `/events list`. */

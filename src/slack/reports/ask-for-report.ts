@@ -1,9 +1,7 @@
 import type { webApi } from '@slack/bolt';
 import { figuresWithheld } from '../../figures/may-show-figures.js';
 import type { Metrics } from '../../observability/metrics.js';
-import { warningMessage } from '../../render/block-kit.js';
-import { code, md } from '../../render/mrkdwn.js';
-import { withheldWords } from '../../render/withheld-words.js';
+import { reportHeldMessage } from '../../render/report-answer.js';
 import { replyView } from '../../reports/awaited-report.js';
 import { deliverReport, finishReport } from '../../reports/finish-report.js';
 import type { ReportRead } from '../../reports/report-at-hand.js';
@@ -16,7 +14,7 @@ import type { ReportDelivery, ReportTarget } from '../answers/report-target.js';
 import { respondPrivately } from '../answers/respond-safely.js';
 import { sharingDoubt } from '../deps/conversation-audience.js';
 import type { SlackDeps } from '../deps/slack-deps.js';
-import { type ReportTransport, reportMessages, reportSurface, type SlackReportRequest } from './report-message.js';
+import { type ReportTransport, reportMessages, reportSurface, type SlackReportRequest } from './report-view.js';
 import { runReportView } from './run-report.js';
 
 /**
@@ -35,11 +33,7 @@ export async function askForReport(
   const person = await deps.audience.person(request.userId, request.client);
   const held = figuresWithheld({ room: { kind: 'private' }, person }, deps.figuresPolicy);
   if (held) {
-    await respondPrivately(
-      request.respond,
-      warningMessage(md`Report for ${code(request.label, 150)}: ${withheldWords(held)}`),
-      deps.logger,
-    );
+    await respondPrivately(request.respond, reportHeldMessage(request.label, held), deps.logger);
     if (request.postInChannel) await deps.runs.finish(request.postInChannel.once, request.postInChannel.owner, false);
     return;
   }
@@ -56,6 +50,7 @@ export async function askForReport(
     audience: deps.audience,
     figuresPolicy: deps.figuresPolicy,
     runs: deps.runs,
+    streams: deps.reportStreams,
   };
   const ask = { eventId: request.eventId, label: request.label, userId: request.userId };
   return deps.reports.follow(ask, reportSurface(transport, { ...request, keepPrivate }));
@@ -112,6 +107,8 @@ export interface DeliveryDeps extends Pick<ReportFlowDeps, 'activity' | 'clock' 
   figuresPolicy?: ReportTransport['figuresPolicy'];
   /** Where a Post in channel click's claim is finished. */
   runs?: ReportTransport['runs'];
+  /** Where a streamed report's stream is stopped (a request asked on any replica). */
+  streams?: ReportTransport['streams'];
 }
 
 /** The shared queue's `deliver`: each report finished in Slack (`client` exists once the app does), its wait measured. */
@@ -155,6 +152,7 @@ export function deliverReportInSlack(
     audience: deps.audience,
     figuresPolicy: deps.figuresPolicy,
     runs: deps.runs,
+    streams: deps.streams,
   });
   return deliverReport(deps, messages, { ...delivery, where }, outcome);
 }

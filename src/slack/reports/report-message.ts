@@ -1,38 +1,24 @@
 import type { RespondFn, webApi } from '@slack/bolt';
-import { type FiguresPolicy, type Reader, showFigures } from '../../figures/may-show-figures.js';
-import type { SalesInsights } from '../../forecast/sales-insights.js';
 import type { Logger } from '../../logger.js';
 import type { Metrics } from '../../observability/metrics.js';
-import { LIMITS, plainMessage, type SlackMessage } from '../../render/block-kit.js';
-import { code, type Mrkdwn, md, shorten } from '../../render/mrkdwn.js';
-import { reportProgressMessage, type ShownReportStatus } from '../../render/report-blocks.js';
-import { reportSalesBlocks } from '../../render/sales-blocks.js';
-import { postInChannelBlocks, type SharingDoubt } from '../../render/shared-channel-blocks.js';
-import { isFinal, type ReportStatus } from '../../reports/report-status.js';
-import type {
-  ReportAsk,
-  ReportDelivery,
-  ReportMessages,
-  ReportSurface,
-  ReportView,
-} from '../../reports/report-surface.js';
-import type { KeyValueStore } from '../../store/key-value-store.js';
-import type { RateLimitSpec } from '../../ticketing/rate-limit.js';
-import type { EventReport } from '../../ticketing/schemas.js';
+import type { SlackMessage } from '../../render/block-kit.js';
+import type { Mrkdwn } from '../../render/mrkdwn.js';
+import { ATTACHMENT_NOTES } from '../../render/report-answer.js';
+import type { ReportStreamChunk } from '../../render/report-stream-chunks.js';
+import type { SharingDoubt } from '../../render/shared-channel-blocks.js';
 import { postCounted, updateCounted } from '../answers/posted-messages.js';
 import type { MessageTarget } from '../answers/report-target.js';
 import { respondPrivately } from '../answers/respond-safely.js';
 import { countSlackError, slackErrorCode } from '../answers/slack-errors.js';
-import { userMessageFor } from '../answers/user-message.js';
 import { withoutRichBlocks } from '../answers/without-rich-blocks.js';
-import { type ConversationAudience, roomOf } from '../deps/conversation-audience.js';
-import { conversationReader } from '../deps/figures-reader.js';
-import type { WorkflowRuns } from '../deps/workflow-runs.js';
+import type { ReportStreams } from '../deps/report-streams.js';
 
 /** response_url takes about 5 uses; progress through it is kept to a couple of edits. */
 const MAX_RESPOND_UPDATES = 2;
 
-type Target = { kind: 'channel'; channel: string; ts: string } | { kind: 'private'; updates: number };
+type Target =
+  | { kind: 'channel'; channel: string; ts: string; streaming?: true | undefined }
+  | { kind: 'private'; updates: number };
 
 /** Bolt's `respond`, rebuilt from a response URL alone (another replica has no Bolt request). */
 function respondVia(responseUrl: string): RespondFn {
@@ -84,22 +70,33 @@ export class ReportMessage {
   readonly #target: Target;
   /** The same place, for whichever replica finishes the report. */
   readonly where: MessageTarget;
+  readonly #streams: ReportStreams | undefined;
   #chain: Promise<unknown> = Promise.resolve();
+  /** A streamed message's newest progress not yet appended: appends coalesce to the latest. */
+  #pending: ReportStreamChunk[] | undefined;
 
-  private constructor(client: webApi.WebClient, respond: RespondFn, log: Logger, target: Target, where: MessageTarget) {
+  private constructor(
+    client: webApi.WebClient,
+    respond: RespondFn,
+    log: Logger,
+    target: Target,
+    where: MessageTarget,
+    streams?: ReportStreams,
+  ) {
     this.#client = client;
     this.#respond = respond;
     this.#log = log;
     this.#target = target;
     this.where = where;
+    this.#streams = streams;
   }
 
   /** The message another replica (or an earlier life of this one) opened. */
-  static resume(client: webApi.WebClient, where: MessageTarget, log: Logger): ReportMessage {
+  static resume(client: webApi.WebClient, where: MessageTarget, log: Logger, streams?: ReportStreams): ReportMessage {
     if (where.kind === 'channel') {
       // A channel message is edited in place; there is no private answer to give.
       const none = (() => Promise.reject(new Error('no private answer for a channel message'))) as unknown as RespondFn;
-      return new ReportMessage(client, none, log, where, where);
+      return new ReportMessage(client, none, log, where, where, streams);
     }
     // A stored response URL is used only if it is Slack's: the store is not trusted to send the
     // report (figures and all) anywhere else. Otherwise the person gets it by DM.
@@ -112,7 +109,8 @@ export class ReportMessage {
 
   /**
    * Posts the first version in the channel, or privately when the bot may not post there or the
-   * channel is shared with another organization (`keepPrivate`).
+   * channel is shared with another organization (`keepPrivate`). In the channel, with `stream`,
+   * the wait streams where Slack lets it (its first chunks); else it is the notice `first`.
    */
   static async open(
     slack: {
@@ -123,6 +121,7 @@ export class ReportMessage {
       responseUrl?: string | undefined;
       keepPrivate?: SharingDoubt | undefined;
       postInChannel?: { once: string; owner: string } | undefined;
+      stream?: { streams: ReportStreams; chunks: ReportStreamChunk[] } | undefined;
     },
     channelId: string,
     first: SlackMessage,
@@ -138,6 +137,18 @@ export class ReportMessage {
         postInChannel: slack.postInChannel && { channel: channelId, ...slack.postInChannel },
       };
       return new ReportMessage(slack.client, slack.respond, log, { kind: 'private', updates: 0 }, where);
+    }
+    const streams = slack.stream?.streams;
+    const streamed =
+      slack.stream &&
+      (await slack.stream.streams.start(
+        slack.client,
+        { channel: channelId, userId: slack.userId },
+        slack.stream.chunks,
+      ));
+    if (streamed) {
+      const target: Target = { kind: 'channel', ...streamed, streaming: true };
+      return new ReportMessage(slack.client, slack.respond, log, target, target, streams);
     }
     try {
       const posted = await slack.client.chat.postMessage({
@@ -156,9 +167,16 @@ export class ReportMessage {
     }
   }
 
-  /** Replaces the message; a progress update (`final` false) may be skipped on the private path. */
-  show(message: SlackMessage, final: boolean): Promise<unknown> {
+  /**
+   * Replaces the message; a progress update (`final` false) may be skipped on the private path. A
+   * streamed message takes `chunks` instead: progress is appended (coalesced to the newest while
+   * an append is under way), and the last stops the stream with the message's blocks.
+   */
+  show(message: SlackMessage, final: boolean, chunks?: ReportStreamChunk[]): Promise<unknown> {
     const target = this.#target;
+    if (target.kind === 'channel' && target.streaming && this.#streams) {
+      return this.#stream(this.#streams, target, message, final, chunks ?? []);
+    }
     this.#chain = this.#chain
       .then(async () => {
         if (target.kind === 'channel') {
@@ -181,6 +199,33 @@ export class ReportMessage {
     return this.#chain;
   }
 
+  #stream(
+    streams: ReportStreams,
+    at: { channel: string; ts: string },
+    message: SlackMessage,
+    final: boolean,
+    chunks: ReportStreamChunk[],
+  ): Promise<unknown> {
+    if (!final) {
+      const queued = this.#pending !== undefined;
+      this.#pending = chunks;
+      if (queued) return this.#chain;
+    } else this.#pending = undefined;
+    this.#chain = this.#chain
+      .then(async () => {
+        if (!final) {
+          const newest = this.#pending;
+          this.#pending = undefined;
+          if (newest) await streams.append(this.#client, at, newest);
+          return;
+        }
+        if (await streams.stop(this.#client, at, chunks, message)) return;
+        await updateCounted(this.#client, undefined, { ...at, message }, refused(this.#log));
+      })
+      .catch((error: unknown) => this.#log.warn('Could not update the report message', { error }));
+    return this.#chain;
+  }
+
   /** Posts the report in a channel (Post in channel), apart from this message; its ts; throws what Slack said. */
   async postIn(channel: string, message: SlackMessage): Promise<string | undefined> {
     return postCounted(this.#client, undefined, { channel, message }, refused(this.#log));
@@ -190,10 +235,10 @@ export class ReportMessage {
   async attach(file: { filename: string; title: string; content: string }): Promise<Mrkdwn | undefined> {
     const target = this.#target;
     if (target.kind === 'private' && this.where.kind === 'private' && this.where.sharedChannel) {
-      return md`Posted in the channel, it comes with the full report as a file in its thread.`;
+      return ATTACHMENT_NOTES.sharedChannel;
     }
     if (target.kind === 'private') {
-      return md`Invite me to this channel (\`/invite @eventops\`) to get the full report as a file.`;
+      return ATTACHMENT_NOTES.notInChannel;
     }
     return this.upload(target.channel, target.ts, file);
   }
@@ -211,234 +256,8 @@ export class ReportMessage {
       const code = slackErrorCode(error);
       this.#log.warn('Attaching the report file failed', { slackError: code, error });
       return code === 'missing_scope' || code === 'not_allowed_token_type'
-        ? md`The full report could not be attached: the app lacks the files:write scope.`
-        : md`The full report could not be attached this time.`;
+        ? ATTACHMENT_NOTES.missingScope
+        : ATTACHMENT_NOTES.failed;
     }
   }
-}
-
-/** The store's lock, taken in turn by every replica that edits one report's message. */
-type Exclusive = KeyValueStore['exclusive'];
-
-const messageLock = (messageKey: string) => `report-message:${messageKey}`;
-
-/** Without replicas nobody else edits the message: no lock to take. */
-const lockWith =
-  (exclusive: Exclusive | undefined): ReportSurface<MessageTarget>['exclusive'] =>
-  (messageKey, work) =>
-    exclusive ? exclusive(messageLock(messageKey), work) : work();
-
-/**
- * Who reads a report's message: the person who asked, in the channel it was posted in or
- * privately. Asked again when the report comes (on whichever replica): the channel may have been
- * shared, or the person made a guest, while it waited.
- */
-async function reportReader(transport: ReportTransport, where: MessageTarget, userId: string): Promise<Reader> {
-  const { audience } = transport;
-  return {
-    room: where.kind === 'private' ? { kind: 'private' } : roomOf(await audience.of(where.channel)),
-    person: await audience.person(userId),
-  };
-}
-
-/**
- * A report's message as the use case sees it: each status rendered by the one renderer (errors in
- * the words of `userMessageFor`), the full JSON attached in the thread before the report shows.
- * The report and its sales go through the figures rule first; held back, the person is told why.
- */
-function reportView(message: ReportMessage, ask: ReportAsk, transport: ReportTransport): ReportView<MessageTarget> {
-  const { eventId } = ask;
-  const { reportLimit, insights } = transport;
-  return {
-    where: message.where,
-    async show(reported: ReportStatus) {
-      const { where } = message;
-      if (where.kind === 'private' && where.postInChannel && isFinal(reported))
-        return postInChannel(message, where.postInChannel, ask, transport, reported);
-      let status: ShownReportStatus;
-      let sales: Awaited<ReturnType<typeof salesOf>> | undefined;
-      if (reported.state === 'report') {
-        const reader = await reportReader(transport, where, ask.userId);
-        const gate = showFigures(reported.report, reader, transport.figuresPolicy);
-        status =
-          'shown' in gate ? { state: 'report', report: gate.shown } : { state: 'withheld', withheld: gate.withheld };
-        if ('shown' in gate) sales = await salesOf(insights, eventId, ask.label, reported.report, reader, transport);
-      } else status = reported;
-      const attachmentNote =
-        status.state === 'report'
-          ? await message.attach({
-              filename: `report-${eventId}.json`,
-              // Titled as people know the event: its name (its id is in the file and the report).
-              title: `Report: ${ask.label}`.slice(0, 250),
-              content: JSON.stringify(status.report, null, 2),
-            })
-          : undefined;
-      const rendered = reportProgressMessage(status, ask.label, reportLimit, {
-        eventId,
-        describeError: userMessageFor,
-        attachmentNote,
-      });
-      const offer =
-        status.state === 'report' && where.kind === 'private' && where.sharedChannel
-          ? postInChannelBlocks({ eventId, label: ask.label, why: where.sharedChannel })
-          : [];
-      const blocks = [...rendered.blocks, ...(sales?.blocks ?? []), ...offer].slice(0, LIMITS.messageBlocks);
-      const text = sales?.text ? shorten(md`${rendered.text}. ${sales.text}`, LIMITS.fallbackText) : rendered.text;
-      return message.show({ text, blocks }, isFinal(reported));
-    },
-  };
-}
-
-/**
- * Post in channel: the report, once it comes, is posted in the channel if the figures rule lets it
- * there now (the person chose to share it in a channel Slack said is shared; a guest, a stranger or
- * an unknown answer still holds it back), and the private message says so. Anything else (a
- * refusal, a failure, the rule saying no) stays private, and the click's claim is released so
- * the button can be used again; it counts as done only once the post succeeded.
- */
-async function postInChannel(
-  message: ReportMessage,
-  post: { channel: string; once: string; owner: string },
-  ask: ReportAsk,
-  transport: ReportTransport,
-  reported: ReportStatus,
-): Promise<unknown> {
-  const about = { eventId: ask.eventId, describeError: userMessageFor };
-  let posted = false;
-  try {
-    if (reported.state !== 'report') {
-      return await message.show(reportProgressMessage(reported, ask.label, transport.reportLimit, about), true);
-    }
-    const reader = await conversationReader(transport.audience, post.channel, ask.userId, { chosenAnyway: true });
-    const gate = showFigures(reported.report, reader, transport.figuresPolicy);
-    if ('withheld' in gate) {
-      const status = { state: 'withheld', withheld: gate.withheld } as const;
-      return await message.show(reportProgressMessage(status, ask.label, transport.reportLimit, about), true);
-    }
-    const rendered = reportProgressMessage(
-      { state: 'report', report: gate.shown },
-      ask.label,
-      transport.reportLimit,
-      about,
-    );
-    const sales = await salesOf(transport.insights, ask.eventId, ask.label, reported.report, reader, transport);
-    const blocks = [...rendered.blocks, ...(sales?.blocks ?? [])].slice(0, LIMITS.messageBlocks);
-    const text = sales?.text ? shorten(md`${rendered.text}. ${sales.text}`, LIMITS.fallbackText) : rendered.text;
-    let ts: string | undefined;
-    try {
-      ts = await message.postIn(post.channel, { text, blocks });
-      posted = true;
-    } catch (error) {
-      countSlackError(transport.metrics, 'chat.postMessage', error);
-      transport.logger.info('Could not post a report in the channel', { slackError: slackErrorCode(error) });
-      return await message.show(
-        plainMessage(
-          md`The report could not be posted in the channel (${code(slackErrorCode(error) ?? 'error', 60)}). Invite me with \`/invite @eventops\`, then click Post in channel again.`,
-        ),
-        true,
-      );
-    }
-    // As a report asked for in the channel comes: with the full report as a file in its thread.
-    const unattached = ts
-      ? await message.upload(post.channel, ts, {
-          filename: `report-${ask.eventId}.json`,
-          title: `Report: ${ask.label}`.slice(0, 250),
-          content: JSON.stringify(gate.shown, null, 2),
-        })
-      : undefined;
-    return await message.show(
-      plainMessage(
-        unattached
-          ? md`:white_check_mark: Posted the report in the channel. ${unattached}`
-          : md`:white_check_mark: Posted the report in the channel.`,
-      ),
-      true,
-    );
-  } finally {
-    await transport.runs?.finish(post.once, post.owner, posted);
-  }
-}
-
-/** A report's sales blocks; none when the history cannot be read (the report still shows). */
-async function salesOf(
-  insights: SalesInsights | undefined,
-  eventId: string,
-  label: string,
-  report: EventReport,
-  reader: Reader,
-  transport: ReportTransport,
-) {
-  const insight = await insights?.of(eventId, report).catch(() => undefined);
-  const gate = showFigures({ report, insight }, reader, transport.figuresPolicy);
-  return 'shown' in gate ? reportSalesBlocks({ eventName: label, figures: gate.shown }) : undefined;
-}
-
-/** What the Slack side of reports is given. */
-export interface ReportTransport {
-  reportLimit: RateLimitSpec;
-  /** The event's sales history and forecast, shown under a report (none: the report alone). */
-  insights?: SalesInsights | undefined;
-  logger: Logger;
-  metrics?: Metrics | undefined;
-  /** With replicas: the store's lock that orders edits of one message. */
-  exclusive?: Exclusive | undefined;
-  /** Who can read a conversation, and who a person is: the figures rule's facts. */
-  audience: Pick<ConversationAudience, 'of' | 'person'>;
-  /** Where a Post in channel click's claim is finished (done once posted, else released). */
-  runs?: Pick<WorkflowRuns, 'finish'> | undefined;
-  figuresPolicy?: FiguresPolicy | undefined;
-}
-
-/** Where a person asked for a report through Bolt (a command, a button, a modal). */
-export interface SlackReportRequest extends ReportAsk {
-  respond: RespondFn;
-  client: webApi.WebClient;
-  channelId: string;
-  /** The request's response URL, so that another replica can still answer privately. */
-  responseUrl?: string | undefined;
-  /** The channel is shared with another organization (or Slack could not say): the report is answered privately. */
-  keepPrivate?: SharingDoubt | undefined;
-  /** Post in channel was clicked: the wait shows privately, the report is posted in the channel (the click's claim). */
-  postInChannel?: { once: string; owner: string } | undefined;
-}
-
-/** The Slack side of one request: its message posted in the channel, or privately. */
-export function reportSurface(transport: ReportTransport, request: SlackReportRequest): ReportSurface<MessageTarget> {
-  const log = transport.logger.child({ command: 'report', eventId: request.eventId, channel: request.channelId });
-  return {
-    async open(first) {
-      // A report's figures are shown only by `show`, after the figures rule: it never opens a message.
-      const opening = reportProgressMessage(
-        first.state === 'report' ? { state: 'fetching', position: 0, estimatedWaitMs: 0 } : first,
-        request.label,
-        transport.reportLimit,
-        {
-          eventId: request.eventId,
-          describeError: userMessageFor,
-        },
-      );
-      const message = await ReportMessage.open(
-        { ...request, metrics: transport.metrics },
-        request.channelId,
-        opening,
-        log,
-      );
-      return reportView(message, request, transport);
-    },
-    exclusive: lockWith(transport.exclusive),
-  };
-}
-
-/** Messages opened on any replica, for the one that fetched the report. */
-export function reportMessages(
-  client: webApi.WebClient,
-  transport: ReportTransport & { exclusive: Exclusive },
-): ReportMessages<MessageTarget> {
-  return {
-    resume(delivery: ReportDelivery<MessageTarget>) {
-      const log = transport.logger.child({ command: 'report', eventId: delivery.eventId });
-      return reportView(ReportMessage.resume(client, delivery.where, log), delivery, transport);
-    },
-    exclusive: lockWith(transport.exclusive),
-  };
 }

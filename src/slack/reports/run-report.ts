@@ -1,8 +1,8 @@
 import type { webApi } from '@slack/bolt';
 import { type FiguresPolicy, type Shown, showFigures, type Withheld } from '../../figures/may-show-figures.js';
 import type { Logger } from '../../logger.js';
-import { escapeText, type Mrkdwn, md } from '../../render/mrkdwn.js';
-import { withheldWords } from '../../render/withheld-words.js';
+import type { Mrkdwn } from '../../render/mrkdwn.js';
+import { REPORT_STEP_TITLE, reportStepLost, withheldFromReportStep } from '../../render/workflow-step-texts.js';
 import { isFinal, type ReportStatus } from '../../reports/report-status.js';
 import type { ReportAsk, ReportSurface, ReportView } from '../../reports/report-surface.js';
 import { couldNotFinish, finishRun, restartingProblem } from '../answers/finish-run.js';
@@ -23,8 +23,8 @@ export const WORKFLOW_REQUESTER = 'workflow-steps';
 /** The requester the report steps of workflows run by `runBy` ask as. */
 export const stepRequester = (runBy: string): string => `${WORKFLOW_REQUESTER}:${runBy}`;
 
-/** The step that asks for reports. */
-export const REPORT_STEP_TITLE = 'Get event report';
+/** The step's title, where its errors name it (worded in render/). */
+export { REPORT_STEP_TITLE };
 
 /** The figures rule's facts for a run: who runs it, and who reads where a later step posts. */
 export interface RunFigures {
@@ -52,14 +52,8 @@ export async function runFigures<T>(
   return showFigures(value, await conversationReader(figures.audience, where.postIn, where.runBy), figures.policy);
 }
 
-/** Why a run gets no figures, for the workflow's author. */
-export function withheldFromRun(withheld: Withheld): Mrkdwn {
-  if (withheld.why === 'not-known' && withheld.reason === 'no run_by input')
-    return md`${escapeText(REPORT_STEP_TITLE)} needs to know who runs the workflow: set its "Run by" input to the person who used the workflow.`;
-  if (withheld.why === 'not-known' && withheld.reason === 'no post_in input')
-    return md`${escapeText(REPORT_STEP_TITLE)} needs to know where its figures will be posted: set its "Posts in" input to that channel.`;
-  return md`${escapeText(REPORT_STEP_TITLE)} gives no figures here: ${withheldWords(withheld)}`;
-}
+/** Why a run gets no figures, for the workflow's author (render's words). */
+export const withheldFromRun = withheldFromReportStep;
 
 /** Why a run's report will not come, for the workflow's author: each last state but the report. */
 function runReportProblem(status: Exclude<ReportStatus, { state: 'report' | 'queued' | 'fetching' }>): Mrkdwn {
@@ -68,7 +62,7 @@ function runReportProblem(status: Exclude<ReportStatus, { state: 'report' | 'que
     case 'expired':
       return couldNotFinish(REPORT_STEP_TITLE, status.error);
     case 'lost':
-      return md`${escapeText(REPORT_STEP_TITLE)} did not finish: the report was not fetched because Redis lost its place in the queue (emptied or evicted). Run the workflow again.`;
+      return reportStepLost();
     case 'abandoned':
       return restartingProblem(REPORT_STEP_TITLE);
   }

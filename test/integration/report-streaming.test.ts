@@ -1,0 +1,114 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { escapeText } from '../../src/render/mrkdwn.js';
+import type { SimEvent } from '../../src/simulator/seed.js';
+import { type BotRig, startBot } from '../helpers/bot.js';
+import { command } from '../helpers/bot-actions.js';
+import type { SlackCall } from '../helpers/fake-slack.js';
+
+/*
+ * Issue 37 item 2: a report asked for in a channel streams its wait (its place in the queue, the
+ * fetch) and stops as the report's blocks; where Slack refuses streaming, today's notice is
+ * edited. The real bot (Bolt over signed requests, the simulator over loopback, a fake Slack),
+ * with one report call every four seconds so that a report waits its turn.
+ */
+
+let rig: BotRig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+const published = (r: BotRig): SimEvent[] => r.sim.catalog.events.filter((event) => event.status === 'published');
+const reportPaths = (r: BotRig) => r.sim.stats().log.filter((entry) => entry.path.endsWith('/report'));
+type Chunk = Record<string, unknown>;
+const tasks = (chunks: Chunk[], id: string) =>
+  chunks.filter((chunk) => chunk.type === 'task_update' && chunk.id === id);
+/** The calls that made one report's message in a channel (its stream or its notice and edits), not its file. */
+const messageCalls = (calls: SlackCall[], channel: string) =>
+  calls.filter(
+    (call) =>
+      call.args.channel === channel &&
+      /^chat\.(postMessage|update|startStream|appendStream|stopStream)$/.test(call.method),
+  );
+
+describe('a report asked for in a channel', () => {
+  it('streams its steps while it waits and stops as the same report blocks as the notice it replaces', async () => {
+    rig = await startBot({ env: { TICKETING_REPORT_LIMIT: '1/4s', REPORT_STREAMING: 'on' } });
+    const r = rig;
+    r.slack.allowStreaming();
+    const [ahead, event] = published(r) as [SimEvent, SimEvent];
+    const authTests = () => r.slack.calls.filter((call) => call.method === 'auth.test').length;
+    const authTestsAtStart = authTests();
+    // The window's one call goes to another person's report: this one waits its turn.
+    await command(r, `report ${ahead.id}`, 'U0BOB', 'C0AHEAD');
+    await expect.poll(() => reportPaths(r).length, { timeout: 15_000 }).toBe(1);
+    await command(r, `report ${event.id}`, 'U0EDITOR', 'C0OPS');
+    const stream = await r.slack.waitFor(() =>
+      [...r.slack.streams.values()].find((each) => each.channel === 'C0OPS' && each.stopped),
+    );
+    // On the way: the plan named after the event, its place in the queue, the fetch, then every step done.
+    expect(stream.chunks[0]).toMatchObject({ type: 'plan_update' });
+    // The event's name, escaped: a name such as `<!channel>` pings nobody from a plan's title either.
+    expect(String(stream.chunks[0]?.title)).toContain(escapeText(event.name.slice(0, 20)));
+    expect(tasks(stream.chunks, 'queue')[0]).toMatchObject({ status: 'in_progress' });
+    expect(String(tasks(stream.chunks, 'queue')[0]?.details)).toMatch(/^position 1, about \d+ s$/);
+    // The fetch: pending while it waits, then done (its "in progress" may be overtaken by the report).
+    expect(tasks(stream.chunks, 'fetch').map((chunk) => chunk.status)).toEqual(
+      expect.arrayContaining(['pending', 'complete']),
+    );
+    expect(tasks(stream.chunks, 'draw').at(-1)).toMatchObject({ status: 'complete' });
+    expect(JSON.stringify(stream.blocks)).toContain('Tickets sold');
+    // The full report as a file, in the streamed message's thread as in the notice's.
+    const [ts] = [...r.slack.streams].find(([, each]) => each === stream) ?? [];
+    const upload = r.slack.calls.find(
+      (call) => call.method === 'files.completeUploadExternal' && call.args.thread_ts === ts,
+    );
+    expect(upload).toBeDefined();
+    const streamed = messageCalls(r.slack.calls, 'C0OPS');
+    expect(streamed.map((call) => call.method)).not.toContain('chat.postMessage');
+    // The stream is addressed to the team Slack named at start: no call of its own to learn it (the
+    // one more is the figures rule's, once a process, asking which organization the bot is in).
+    expect(authTests()).toBe(authTestsAtStart + 1);
+
+    // The same report again (cached, no call), where Slack now refuses streaming: the notice, edited.
+    r.slack.refusedMethods.add('chat.startStream');
+    await command(r, `report ${event.id}`, 'U0EDITOR', 'C0OPS2');
+    const edited = await r.slack.waitFor(() =>
+      r.slack.calls.find(
+        (call) =>
+          call.method === 'chat.update' &&
+          call.args.channel === 'C0OPS2' &&
+          JSON.stringify(call.args.blocks).includes('Tickets sold'),
+      ),
+    );
+    expect(edited.args.blocks).toEqual(stream.blocks);
+    expect(reportPaths(r)).toHaveLength(2);
+    // Refused once, remembered: a third report tries no stream at all.
+    await command(r, `report ${event.id}`, 'U0EDITOR', 'C0OPS3');
+    await r.slack.waitFor(() =>
+      r.slack.calls.find((call) => call.method === 'chat.update' && call.args.channel === 'C0OPS3'),
+    );
+    expect(r.slack.calls.filter((call) => call.method === 'chat.startStream')).toHaveLength(3);
+  });
+
+  it('falls back to the notice edited in place when Slack refuses the stream, and delivers the report', async () => {
+    rig = await startBot({ env: { REPORT_STREAMING: 'on' } });
+    const r = rig;
+    // As a workspace without streaming: the fake Slack answers unknown_method to the stream methods.
+    const [event] = published(r) as [SimEvent];
+    await command(r, `report ${event.id}`, 'U0EDITOR', 'C0OPS');
+    const report = await r.slack.waitFor(() =>
+      r.slack.calls.find(
+        (call) =>
+          call.method === 'chat.update' &&
+          call.args.channel === 'C0OPS' &&
+          JSON.stringify(call.args.blocks).includes('Tickets sold'),
+      ),
+    );
+    expect(report).toBeDefined();
+    const made = messageCalls(r.slack.calls, 'C0OPS').map((call) => call.method);
+    expect(made[0]).toBe('chat.startStream');
+    expect(made).toContain('chat.postMessage');
+    expect(made.filter((method) => method.endsWith('Stream'))).toEqual(['chat.startStream']);
+  });
+});
