@@ -1,4 +1,5 @@
 import type { Logger } from '../logger.js';
+import type { ReportReadSubscription } from '../reports/report-reads.js';
 import type { KeyValueStore } from '../store/key-value-store.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
@@ -20,6 +21,8 @@ export interface BuiltHistory {
  */
 export function buildSalesHistory(options: {
   store: KeyValueStore;
+  /** Every report read (by anyone): a point of its event's history. */
+  reads: ReportReadSubscription;
   /** The event's dates as the catalog in memory has them (none when not known). */
   eventDates: (eventId: string) => { startsAtMs: number; endsAtMs: number } | undefined;
   track: <T>(work: Promise<T>) => Promise<T>;
@@ -38,12 +41,11 @@ export function buildSalesHistory(options: {
       await history.prune(now);
     }
   };
-  return {
-    history,
-    reportRead: (eventId, report) => {
-      options
-        .track(write(eventId, report))
-        .catch((error: unknown) => logger.warn('A report could not be added to its sales history', { eventId, error }));
-    },
+  const reportRead = (eventId: string, report: EventReport) => {
+    options
+      .track(write(eventId, report))
+      .catch((error: unknown) => logger.warn('A report could not be added to its sales history', { eventId, error }));
   };
+  options.reads.onReportRead(reportRead);
+  return { history, reportRead };
 }

@@ -13,7 +13,7 @@ export interface Observability {
   /** `/healthz`, `/readyz` and `/metrics`, for whichever server answers HTTP. */
   routes: ReturnType<typeof healthRoutes>;
   /** What the ticketing client tells them: each answer counts, and proves the service is reachable. */
-  apiObserver(extra?: Pick<ApiObserver, 'reportHeaders' | 'reportFetched' | 'reportRead'>): ApiObserver;
+  apiObserver(extra?: Pick<ApiObserver, 'reportHeaders'>): ApiObserver;
 }
 
 /** Readiness, metrics and their routes. The sources are read on each scrape, once the bot is built. */

@@ -1,20 +1,20 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { type Job, Queue, Worker } from 'bullmq';
-import { type Logger, silentLogger } from '../logger.js';
-import type { RedisConnection } from '../store/store-handle.js';
-import type { Clock } from '../time/clock.js';
-import { every, systemClock } from '../time/clock.js';
-import { type CancelledError, RateLimitedError } from './errors.js';
-import { assertRateLimit, type RateLimitSpec } from './rate-limit.js';
-import type { RateLimitObservation } from './rate-limit-headers.js';
+import { type Logger, silentLogger } from '../../logger.js';
+import type { RedisConnection } from '../../store/store-handle.js';
+import { type CancelledError, RateLimitedError } from '../../ticketing/errors.js';
+import { assertRateLimit, type RateLimitSpec } from '../../ticketing/rate-limit.js';
+import type { RateLimitObservation } from '../../ticketing/rate-limit-headers.js';
+import type { EventReport } from '../../ticketing/schemas.js';
+import type { ScriptRunner } from '../../ticketing/shared-budget.js';
+import type { Clock } from '../../time/clock.js';
+import { every, systemClock } from '../../time/clock.js';
 import { REPORT_DEADLINE_MS, reportDeadlineError } from './report-deadline.js';
-import type { CachedReport, CacheReadOptions, ReportProgress } from './report-queue.js';
+import type { CachedReport, CacheReadOptions, ReportOutcome, ReportProgress } from './report-queue.js';
 import { lookAtQueue, type ReportQueueKeys, type ReportQueueView } from './report-queue-view.js';
 import { ReportSlots } from './report-slots.js';
 import type { RequesterKind, WaitingLimits } from './report-waiting.js';
-import type { EventReport } from './schemas.js';
-import type { ScriptRunner } from './shared-budget.js';
 import { SharedReportTurns } from './shared-report-turns.js';
 import { type ReportHold, SharedReportWaiting } from './shared-report-waiting.js';
 import type { WatchShareOptions } from './watch-share.js';
@@ -44,8 +44,6 @@ export interface SubmitOptions {
   /** A place already held for it (`reserve`); else one is held here. */
   hold?: ReportHold | undefined;
 }
-
-export type ReportOutcome = { kind: 'report'; report: EventReport } | { kind: 'failed'; error: unknown };
 
 /**
  * Where a request stands in the shared queue; besides the in-process states, `lost` (Redis no

@@ -1,6 +1,6 @@
-import type { Logger } from '../logger.js';
-import { sleep } from '../time/clock.js';
-import type { ScriptRunner } from './shared-budget.js';
+import type { Logger } from '../../logger.js';
+import type { ScriptRunner } from '../../ticketing/shared-budget.js';
+import { sleep } from '../../time/clock.js';
 import {
   ANYONE_WAITING,
   MAX_PRIORITY,
