@@ -9,9 +9,11 @@ import type { FetchReport } from '../report-reads.js';
 import type { ReportDelivery } from '../report-surface.js';
 import { InProcessReportQueue } from './in-process-report-queue.js';
 import { inProcessReports } from './in-process-reports.js';
-import type { CachedReport, ReportOutcome, ReportQueue } from './report-queue.js';
+import { storeReportCache } from './report-cache.js';
+import type { ReportOutcome, ReportQueue } from './report-queue.js';
 import type { WaitingLimits } from './report-waiting.js';
-import type { ReportCache, ReportJob, SharedReportQueue } from './shared-report-queue.js';
+import type { ReportJob } from './shared-report-job.js';
+import type { SharedReportQueue } from './shared-report-queue.js';
 import { sharedReports } from './shared-reports.js';
 import type { WatchShareOptions } from './watch-share.js';
 
@@ -43,23 +45,6 @@ export function inProcessQueue(
       fetchReport(eventId, { priority, signal, onHeaders: (observation) => queue.observe(observation) }),
   });
   return queue;
-}
-
-/**
- * A store-backed cache of finished reports, each with when it was read; none at a TTL of 0 (keyv
- * would read 0 as "forever").
- */
-export function storeReportCache(store: KeyValueStore, ttlMs: number, clock: Clock): ReportCache | undefined {
-  if (ttlMs <= 0) return undefined;
-  const key = (eventId: string) => `report-read:${eventId}`;
-  return {
-    get: async (eventId, options = {}) => {
-      const cached = await store.get<CachedReport>(key(eventId));
-      if (!cached || (options.readAfterMs !== undefined && !(cached.readAt > options.readAfterMs))) return undefined;
-      return cached;
-    },
-    set: (eventId, report, readAt = clock.now()) => store.set(key(eventId), { report, readAt }, ttlMs),
-  };
 }
 
 /** What the replicas share their report queue through, and how a report reaches its person from any of them. */

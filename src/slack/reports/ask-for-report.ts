@@ -7,7 +7,7 @@ import { withheldWords } from '../../render/withheld-words.js';
 import { replyView } from '../../reports/awaited-report.js';
 import { deliverReport, finishReport } from '../../reports/finish-report.js';
 import type { ReportOutcome } from '../../reports/queue/report-queue.js';
-import type { ReportJob } from '../../reports/queue/shared-report-queue.js';
+import type { ReportJob } from '../../reports/queue/shared-report-job.js';
 import type { ReportRead } from '../../reports/report-at-hand.js';
 import type { ReportFlowDeps } from '../../reports/report-flow.js';
 import type { ReportAsk, ReportSurface } from '../../reports/report-surface.js';

@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { storeReportCache } from '../../../src/reports/queue/build-report-queue.js';
 import { InProcessReportQueue } from '../../../src/reports/queue/in-process-report-queue.js';
+import { storeReportCache } from '../../../src/reports/queue/report-cache.js';
 import type { RequesterKind, WaitingLimits } from '../../../src/reports/queue/report-waiting.js';
 import { SharedReportQueue } from '../../../src/reports/queue/shared-report-queue.js';
 import type { WatchShareOptions } from '../../../src/reports/queue/watch-share.js';

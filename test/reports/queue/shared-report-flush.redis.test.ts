@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/logger.js';
 import { awaitReport, type ReplyTarget, replyView } from '../../../src/reports/awaited-report.js';
-import { type SharedReportProgress, SharedReportQueue } from '../../../src/reports/queue/shared-report-queue.js';
+import type { SharedReportProgress } from '../../../src/reports/queue/shared-report-job.js';
+import { SharedReportQueue } from '../../../src/reports/queue/shared-report-queue.js';
 import { sharedReports } from '../../../src/reports/queue/shared-reports.js';
 import type { ReportDelivery } from '../../../src/reports/report-surface.js';
 import { StoreError } from '../../../src/store/key-value-store.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ReportOutcome } from '../../../src/reports/queue/report-queue.js';
-import { SharedReportQueue, type SharedReportQueueOptions } from '../../../src/reports/queue/shared-report-queue.js';
+import type { SharedReportQueueOptions } from '../../../src/reports/queue/shared-report-options.js';
+import { SharedReportQueue } from '../../../src/reports/queue/shared-report-queue.js';
 import { SlidingWindow } from '../../../src/simulator/sliding-window.js';
 import { RateLimitedError } from '../../../src/ticketing/errors.js';
 import type { EventReport } from '../../../src/ticketing/schemas.js';

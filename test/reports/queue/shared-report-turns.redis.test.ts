@@ -1,10 +1,8 @@
 import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
-import {
-  type ReportCache,
-  SharedReportQueue,
-  type SharedReportQueueOptions,
-} from '../../../src/reports/queue/shared-report-queue.js';
+import type { ReportCache } from '../../../src/reports/queue/report-cache.js';
+import type { SharedReportQueueOptions } from '../../../src/reports/queue/shared-report-options.js';
+import { SharedReportQueue } from '../../../src/reports/queue/shared-report-queue.js';
 import { RateLimitedError } from '../../../src/ticketing/errors.js';
 import type { EventReport } from '../../../src/ticketing/schemas.js';
 import { useRedis } from '../../helpers/redis-server.js';
