@@ -50,8 +50,6 @@ export interface ApiObserver {
   /** `endpoint` with ids replaced (`GET /v1/events/{id}/report`); status 0 when no answer came. */
   response(endpoint: string, status: number): void;
   rateLimited(scope: 'organization' | 'report'): void;
-  /** The report endpoint's own `X-RateLimit-*` headers, besides the caller's `onHeaders`. */
-  reportHeaders?(observation: RateLimitObservation): void;
 }
 
 /** `GET /v1/events/evt_…/report` → `GET /v1/events/{id}/report`: a label with few values. */
@@ -453,14 +451,13 @@ export class TicketingClient {
     if (observation) this.#observeReport(plan, observation);
   }
 
-  /** The report's own headers, for the report queue that made the call and whoever else listens. */
+  /** The report's own headers, for the report queue that made the call. */
   #observeReport(plan: CallPlan, observation: RateLimitObservation): void {
     try {
       plan.onReportHeaders?.(observation);
     } catch (error) {
       this.#logger.warn('A report headers listener failed', { error });
     }
-    this.#observer?.reportHeaders?.(observation);
   }
 
   /** Fails fast when the budget cannot admit this call within the caller's patience. */
