@@ -10,12 +10,10 @@ const PRUNE_EVERY_MS = 3_600_000;
 
 export interface BuiltHistory {
   history: SalesHistory;
-  /** A report read from the service (by anyone): a point of its event's history, written in the background. */
-  reportRead(eventId: string, report: EventReport): void;
 }
 
 /**
- * The sales history, fed by every report the client reads (the replica that reads a report writes
+ * The sales history, fed by every report read (`onReportRead`: the replica that reads a report writes
  * its point: once). It never asks for a report of its own. Histories of events ended 30 days ago
  * are pruned, looked at once an hour as reports come in.
  */
@@ -41,11 +39,12 @@ export function buildSalesHistory(options: {
       await history.prune(now);
     }
   };
+  // A report read from the service (by anyone): a point of its event's history, written in the background.
   const reportRead = (eventId: string, report: EventReport) => {
     options
       .track(write(eventId, report))
       .catch((error: unknown) => logger.warn('A report could not be added to its sales history', { eventId, error }));
   };
   options.reads.onReportRead(reportRead);
-  return { history, reportRead };
+  return { history };
 }
