@@ -33,10 +33,12 @@
  */
 
 import { silentLogger } from '../src/logger.js';
+import { inProcessQueue } from '../src/reports/queue/build-report-queue.js';
+import type { InProcessReportQueue } from '../src/reports/queue/in-process-report-queue.js';
+import { ReportReads } from '../src/reports/report-reads.js';
 import { seededRandom } from '../src/simulator/random.js';
 import { type Simulator, startSimulator } from '../src/simulator/server.js';
 import { openStore } from '../src/store/open-store.js';
-import type { TicketingClient } from '../src/ticketing/client.js';
 import { createTicketingClient } from '../src/ticketing/create-client.js';
 import { TooManyReportsWaitingError } from '../src/ticketing/errors.js';
 import type { TicketingEvent } from '../src/ticketing/schemas.js';
@@ -106,7 +108,8 @@ const messages: WatchMessages<string> = {
 
 interface Rig {
   sim: Simulator;
-  client: TicketingClient;
+  /** The process's report queue, over the client. */
+  queue: InProcessReportQueue;
   scheduler: WatchScheduler;
   /** Waits for the turn in flight, if any (the scheduler's stop does not). */
   settle(): Promise<void>;
@@ -121,18 +124,22 @@ async function withRig<T>(options: { watch: boolean }, body: (rig: Rig) => Promi
   const sim = await startSimulator({ orgLimit: ORG, reportLimit: REPORTS, latencyMs: LATENCY_MS, motion: 'moving' });
   const store = await openStore('sqlite://:memory:');
   let service: WatchService<string> | undefined;
+  const limits = { orgLimit: ORG, reportLimit: REPORTS, reportCacheTtlMs: 60_000 / SCALE, backgroundReserve: 0.15 };
   const client = createTicketingClient({
     apiUrl: sim.url,
     apiKey: sim.apiKeys[0] as string,
-    limits: { orgLimit: ORG, reportLimit: REPORTS, reportCacheTtlMs: 60_000 / SCALE, backgroundReserve: 0.15 },
+    limits,
     retry: { baseDelayMs: 10, maxDelayMs: 100 },
-    // As composeBot wires it: a report a person fetched counts as a check, if the event is watched.
-    observer: {
-      response: () => {},
-      rateLimited: () => {},
-      reportFetched: (eventId, report) => void service?.observe(eventId, report).catch(() => undefined),
-    },
   });
+  // As buildReports and buildWatches wire it: a report a person fetched counts as a check, if the event is watched.
+  const reads = new ReportReads(silentLogger);
+  reads.onReportRead((eventId, report, readFor) => {
+    if (readFor === 'person') void service?.observe(eventId, report).catch(() => undefined);
+  });
+  const queue = inProcessQueue(
+    reads.reading((eventId, options) => client.fetchReport(eventId, options)),
+    limits,
+  );
   const { chat, calls } = fakeChat();
   const checks = { watch: 0, person: 0 };
   service = new WatchService<string>({
@@ -141,7 +148,7 @@ async function withRig<T>(options: { watch: boolean }, body: (rig: Rig) => Promi
     chat,
     messages,
     // As composeBot builds it on one process: checks take spare slots of the client's own queue.
-    reports: { spare: (eventId, options) => client.spareReport(eventId, options) ?? Promise.resolve(undefined) },
+    reports: { spare: (eventId, options) => queue.spare(eventId, options) ?? Promise.resolve(undefined) },
     rule: { ...REPORTS, minIntervalMs: MIN_INTERVAL_MS },
     clock: { now: () => Date.now() },
     logger: silentLogger,
@@ -195,7 +202,7 @@ async function withRig<T>(options: { watch: boolean }, body: (rig: Rig) => Promi
     sim.resetStats();
     return await body({
       sim,
-      client,
+      queue,
       scheduler,
       settle: () => inFlight.then(() => undefined),
       calls,
@@ -358,7 +365,7 @@ async function peopleRun(withWatches: boolean): Promise<PeopleRun> {
       await sleep(started + (k + random()) * WINDOW_MS - Date.now());
       const event = rig.others[k % rig.others.length] as TicketingEvent;
       const asked = performance.now();
-      await rig.client.requestReport(event.id, { requester: `U0PERSON${k % PEOPLE}` }).result;
+      await rig.queue.request(event.id, { requester: `U0PERSON${k % PEOPLE}` }).result;
       return performance.now() - asked;
     });
     const waits = await Promise.all(asks);
@@ -464,16 +471,14 @@ async function fairnessRun(withWatches: boolean): Promise<FairnessRun> {
     const aDone: Promise<number>[] = [];
     for (const event of aEvents) {
       try {
-        const ask = rig.client.requestReport(event.id, { requester: 'U0PERSONA' });
+        const ask = rig.queue.request(event.id, { requester: 'U0PERSONA' });
         aDone.push(ask.result.then(() => performance.now() - asked));
       } catch (error) {
         if (!(error instanceof TooManyReportsWaitingError)) throw error;
         aRefused += 1;
       }
     }
-    const bDone = rig.client
-      .requestReport(bEvent.id, { requester: 'U0PERSONB' })
-      .result.then(() => performance.now() - asked);
+    const bDone = rig.queue.request(bEvent.id, { requester: 'U0PERSONB' }).result.then(() => performance.now() - asked);
     const [aWaits, bWaitMs] = await Promise.all([Promise.all(aDone), bDone]);
     rig.scheduler.stop();
     await rig.settle();

@@ -4,10 +4,12 @@ import { eventLinks } from './catalog/event-links.js';
 import { ConfigError, loadConfig, withoutSlack } from './config.js';
 import { createLogger } from './logger.js';
 import { describeEventTime } from './render/event-time.js';
+import { inProcessQueue } from './reports/queue/build-report-queue.js';
 import { appManifest } from './slack/app/app-manifest.js';
 import type { TicketingClient } from './ticketing/client.js';
-import { createTicketingClient } from './ticketing/create-client.js';
+import { createTicketingClient, type TicketingLimits } from './ticketing/create-client.js';
 import { isTicketingError } from './ticketing/errors.js';
+import { parseId } from './ticketing/ids.js';
 import { parsePromoQuantity } from './ticketing/promo-quantity.js';
 import { systemClock } from './time/clock.js';
 
@@ -34,7 +36,7 @@ function formatWhen(ms: number | undefined): string {
   return ms === undefined ? 'unknown' : `${Math.max(0, Math.ceil((ms - systemClock.now()) / 1000))} s`;
 }
 
-async function run(client: TicketingClient, argv: string[], io: CliIo): Promise<void> {
+async function run(client: TicketingClient, limits: TicketingLimits, argv: string[], io: CliIo): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -87,7 +89,9 @@ async function run(client: TicketingClient, argv: string[], io: CliIo): Promise<
     case 'report': {
       expectArgs(1);
       let last = '';
-      const ticket = client.requestReport(rest[0] as string, {
+      // The report limit is kept by a queue, as in the bot: a report 429 is waited out, not an error.
+      const queue = inProcessQueue((eventId, options) => client.fetchReport(eventId, options), limits);
+      const ticket = queue.request(parseId('event', rest[0] as string), {
         onProgress: (progress) => {
           const line =
             progress.state === 'queued'
@@ -145,7 +149,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
         secrets: [config.ticketing.apiKey],
       }),
     });
-    await run(client, argv, io);
+    await run(client, config.ticketing, argv, io);
     return 0;
   } catch (error) {
     if (error instanceof UsageError || error instanceof ConfigError) {

@@ -8,7 +8,7 @@ import { salesDigestComposer } from './digest/digest-composers.js';
 import type { DigestService } from './digest/digest-service.js';
 import { watchedWithFigures } from './digest/watched-with-figures.js';
 import { type SalesInsights, salesInsights } from './forecast/sales-insights.js';
-import { type BuiltHistory, buildSalesHistory } from './history/build-history.js';
+import { buildSalesHistory } from './history/build-history.js';
 import type { SalesHistory } from './history/sales-history.js';
 import { Closers } from './lifecycle/closers.js';
 import { LatePart } from './lifecycle/late-part.js';
@@ -21,10 +21,9 @@ import { KnownPromoCodes } from './promo/known-promo-codes.js';
 import type { SlackMessage } from './render/block-kit.js';
 import { digestMessage, digestPausedMessage } from './render/digest-blocks.js';
 import { salesDigestMessage } from './render/sales-digest-blocks.js';
-import { buildSharedReportQueue } from './reports/build-reports.js';
-import { buildReports } from './reports/reports.js';
+import { buildReports, type Reports } from './reports/reports.js';
 import type { Simulator } from './simulator/server.js';
-import type { ReportDelivery, ReportTarget } from './slack/answers/report-target.js';
+import type { ReportTarget } from './slack/answers/report-target.js';
 import type { SlackRetry } from './slack/app/bolt-app.js';
 import { buildSlackApp } from './slack/app/build-slack-app.js';
 import { conversationAudience } from './slack/deps/conversation-audience.js';
@@ -39,10 +38,7 @@ import { openStore } from './store/open-store.js';
 import type { StoreHandle } from './store/store-handle.js';
 import { buildTicketing } from './ticketing/build-ticketing.js';
 import type { RetryOptions, TicketingClient } from './ticketing/client.js';
-import { reportQueueLimits } from './ticketing/create-client.js';
 import { NotFoundError } from './ticketing/errors.js';
-import type { EventReport } from './ticketing/schemas.js';
-import type { SharedReportQueue } from './ticketing/shared-report-queue.js';
 import type { Clock } from './time/clock.js';
 import { systemClock } from './time/clock.js';
 import { type BuiltWatches, buildWatches } from './watches/build-watches.js';
@@ -54,6 +50,8 @@ export interface Bot {
   app: App;
   digests: DigestService;
   ticketing: TicketingClient;
+  /** Reports asked for, their queue, and the subscription every report read goes to. */
+  reports: Reports<ReportTarget>;
   activity: ActivityStore;
   /** The built-in simulator, when TICKETING_API_URL is `simulator`. */
   simulator: Simulator | undefined;
@@ -166,18 +164,13 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
     const service = closers.keep(await ticketingService(config, logger, options.simulatorByDefault));
     const work = new WorkTracker();
     const activity = new ActivityStore(store.keyValue, { keep: config.promoAuditKeep });
-    // Every report read names promo codes with their ids: remembered, so a code needs no report later.
     const promoCodes = new KnownPromoCodes({ store: store.keyValue, clock, logger });
-    const rememberCodes = (eventId: string, report: EventReport) => {
-      void work.track(promoCodes.remember(eventId, report));
-    };
 
     // Parts that others refer to before they exist: read at a scrape, in a callback, once built.
     const late = {
       ticketing: new LatePart<TicketingClient>('The ticketing client'),
-      sharedQueue: new LatePart<SharedReportQueue<ReportDelivery>>('The shared report queue'),
+      reports: new LatePart<Reports<ReportTarget>>('The reports'),
       watches: new LatePart<BuiltWatches<SlackMessage>>('The watches'),
-      history: new LatePart<BuiltHistory>('The sales history'),
       insights: new LatePart<SalesInsights>('The sales insights'),
       app: new LatePart<App>('The Slack app'),
     };
@@ -194,7 +187,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       deadlines: options.observability,
       sources: {
         budget: () => late.ticketing.get().budget(),
-        reportsWaiting: () => late.sharedQueue.peek()?.waiting() ?? late.ticketing.get().reportsWaiting,
+        reportsWaiting: () => late.reports.get().waiting(),
       },
     });
     const { metrics, readiness, routes } = observability;
@@ -206,16 +199,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
           apiKey: service.apiKey,
           limits: config.ticketing,
           shared,
-          observer: observability.apiObserver({
-            reportHeaders: (observation) => late.sharedQueue.peek()?.observe(observation),
-            // A report a person fetched counts as a check of the event, if it is watched.
-            reportFetched: (eventId, report) => late.watches.peek()?.personFetched(eventId, report),
-            // Every report read, by anyone: a point of its event's sales history, its promo codes' ids.
-            reportRead: (eventId, report) => {
-              rememberCodes(eventId, report);
-              late.history.peek()?.reportRead(eventId, report);
-            },
-          }),
+          observer: observability.apiObserver(),
           clock,
           logger,
           ...(options.ticketingRetry ? { retry: options.ticketingRetry } : {}),
@@ -232,52 +216,46 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
     const reportStreams =
       config.slack.reportStreaming === 'on' ? new ReportStreams({ clock, logger, metrics }) : undefined;
 
-    const sharedQueue = shared
-      ? late.sharedQueue.set(
-          closers.keep(
-            await buildSharedReportQueue<ReportDelivery>({
-              shared,
-              store: store.keyValue,
-              limit: config.ticketing.reportLimit,
-              cacheTtlMs: config.ticketing.reportCacheTtlMs,
-              lockMs: config.reportJobLockMs,
-              ...reportQueueLimits(config.ticketing),
-              fetchReport: (eventId, signal) => client.fetchReport(eventId, { priority: 'interactive', signal }),
-              deliver: slackReportDelivery(
-                {
-                  activity,
-                  clock,
-                  logger,
-                  metrics,
-                  reportLimit: config.ticketing.reportLimit,
-                  store: store.keyValue,
-                  insights,
-                  audience,
-                  figuresPolicy: config.figuresPolicy,
-                  runs: workflowRuns(store.claims, clock, logger),
-                  streams: reportStreams,
-                },
-                slackClient,
-              ),
-              clock,
-              logger,
-            }),
-          ),
-        )
-      : undefined;
     // Reports, one service whichever queue keeps the limit: listeners and watches never ask which.
-    const reports = buildReports<ReportTarget>({
-      ticketing: client,
-      shared: sharedQueue ? { queue: sharedQueue, store: store.keyValue } : undefined,
-      windowMs: config.ticketing.reportLimit.windowMs,
-      lastCheck: async (eventId) => late.watches.peek()?.service.lastCheck(eventId),
-      activity,
-      clock,
-      logger,
-      metrics,
-      stopping: work.stopping,
-      progressIntervalMs: options.progressIntervalMs ?? 2_000,
-    });
+    // What follows each report read registers with `reports.onReportRead` where it is built.
+    const reports = late.reports.set(
+      closers.keep(
+        await buildReports<ReportTarget>({
+          ticketing: client,
+          limits: config.ticketing,
+          shared: shared && {
+            connection: shared.connection,
+            namespace: shared.namespace,
+            store: store.keyValue,
+            lockMs: config.reportJobLockMs,
+            deliver: slackReportDelivery(
+              {
+                activity,
+                clock,
+                logger,
+                metrics,
+                reportLimit: config.ticketing.reportLimit,
+                store: store.keyValue,
+                insights,
+                audience,
+                figuresPolicy: config.figuresPolicy,
+                runs: workflowRuns(store.claims, clock, logger),
+                streams: reportStreams,
+              },
+              slackClient,
+            ),
+          },
+          lastCheck: async (eventId) => late.watches.peek()?.service.lastCheck(eventId),
+          activity,
+          clock,
+          logger,
+          metrics,
+          stopping: work.stopping,
+          progressIntervalMs: options.progressIntervalMs ?? 2_000,
+        }),
+      ),
+    );
+    promoCodes.rememberEachRead(reports, (job) => work.track(job));
 
     const catalog = buildCatalog({
       client,
@@ -287,15 +265,14 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       logger,
     });
 
-    const history = late.history.set(
-      buildSalesHistory({
-        store: store.keyValue,
-        eventDates: (eventId) => catalog.current()?.byId.get(eventId),
-        track: (job) => work.track(job),
-        clock,
-        logger,
-      }),
-    );
+    const history = buildSalesHistory({
+      store: store.keyValue,
+      reads: reports,
+      eventDates: (eventId) => catalog.current()?.byId.get(eventId),
+      track: (job) => work.track(job),
+      clock,
+      logger,
+    });
 
     late.insights.set(
       salesInsights({
@@ -331,6 +308,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
     const watches = late.watches.set(
       buildWatches<SlackMessage>({
         store: store.keyValue,
+        reads: reports,
         claims: store.claims,
         chat: watchSlack(slackClient, metrics, logger),
         messages: watchMessages,
@@ -395,7 +373,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
         promoStepRefreshMs: options.promoStepRefreshMs,
       }),
     );
-    sharedQueue?.start();
+    reports.start();
 
     // Socket Mode has no HTTP receiver: health and metrics get a small port of their own.
     if (config.slack.appToken && options.healthPort !== undefined) {
@@ -409,6 +387,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       app,
       digests,
       ticketing: client,
+      reports,
       activity,
       simulator: service.simulator,
       work,

@@ -2,12 +2,11 @@ import { z } from 'zod';
 import { eventLinks } from './catalog/event-links.js';
 import type { FiguresPolicy } from './figures/may-show-figures.js';
 import { LOG_LEVELS } from './logger.js';
+import { DEFAULT_WAITING_LIMITS } from './reports/queue/report-waiting.js';
+import { DEFAULT_WATCH_SLOT_EVERY_WINDOWS } from './reports/queue/watch-share.js';
 import { type AuditKeep, DEFAULT_AUDIT_KEEP } from './store/activity-store.js';
 import { parseRedisUrl, RedisUrlError } from './store/redis-url.js';
-
 import { parseRateLimit, type RateLimitSpec } from './ticketing/rate-limit.js';
-import { DEFAULT_WAITING_LIMITS } from './ticketing/report-waiting.js';
-import { DEFAULT_WATCH_SLOT_EVERY_WINDOWS } from './ticketing/watch-share.js';
 import { MAX_WATCHES_PER_PERSON } from './watches/watch-limits.js';
 
 export { parseRateLimit, type RateLimitSpec };

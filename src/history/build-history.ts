@@ -1,4 +1,5 @@
 import type { Logger } from '../logger.js';
+import type { ReportReadSubscription } from '../reports/report-reads.js';
 import type { KeyValueStore } from '../store/key-value-store.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
@@ -9,17 +10,17 @@ const PRUNE_EVERY_MS = 3_600_000;
 
 export interface BuiltHistory {
   history: SalesHistory;
-  /** A report read from the service (by anyone): a point of its event's history, written in the background. */
-  reportRead(eventId: string, report: EventReport): void;
 }
 
 /**
- * The sales history, fed by every report the client reads (the replica that reads a report writes
+ * The sales history, fed by every report read (`onReportRead`: the replica that reads a report writes
  * its point: once). It never asks for a report of its own. Histories of events ended 30 days ago
  * are pruned, looked at once an hour as reports come in.
  */
 export function buildSalesHistory(options: {
   store: KeyValueStore;
+  /** Every report read (by anyone): a point of its event's history. */
+  reads: ReportReadSubscription;
   /** The event's dates as the catalog in memory has them (none when not known). */
   eventDates: (eventId: string) => { startsAtMs: number; endsAtMs: number } | undefined;
   track: <T>(work: Promise<T>) => Promise<T>;
@@ -38,12 +39,12 @@ export function buildSalesHistory(options: {
       await history.prune(now);
     }
   };
-  return {
-    history,
-    reportRead: (eventId, report) => {
-      options
-        .track(write(eventId, report))
-        .catch((error: unknown) => logger.warn('A report could not be added to its sales history', { eventId, error }));
-    },
+  // A report read from the service (by anyone): a point of its event's history, written in the background.
+  const reportRead = (eventId: string, report: EventReport) => {
+    options
+      .track(write(eventId, report))
+      .catch((error: unknown) => logger.warn('A report could not be added to its sales history', { eventId, error }));
   };
+  options.reads.onReportRead(reportRead);
+  return { history };
 }

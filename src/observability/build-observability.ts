@@ -13,7 +13,7 @@ export interface Observability {
   /** `/healthz`, `/readyz` and `/metrics`, for whichever server answers HTTP. */
   routes: ReturnType<typeof healthRoutes>;
   /** What the ticketing client tells them: each answer counts, and proves the service is reachable. */
-  apiObserver(extra?: Pick<ApiObserver, 'reportHeaders' | 'reportFetched' | 'reportRead'>): ApiObserver;
+  apiObserver(): ApiObserver;
 }
 
 /** Readiness, metrics and their routes. The sources are read on each scrape, once the bot is built. */
@@ -34,13 +34,12 @@ export function buildObservability(options: {
     readiness,
     metrics,
     routes: healthRoutes(readiness, metrics),
-    apiObserver: (extra = {}) => ({
+    apiObserver: () => ({
       response: (endpoint, status) => {
         metrics.apiRequests.inc({ endpoint, status: String(status) });
         readiness.answered(status);
       },
       rateLimited: (scope) => metrics.rateLimited.inc({ scope }),
-      ...extra,
     }),
   };
 }

@@ -1,5 +1,6 @@
 import type { Logger } from '../logger.js';
 import { quantityRows } from '../reports/report-figures.js';
+import type { ReportReadSubscription } from '../reports/report-reads.js';
 import type { KeyValueStore } from '../store/key-value-store.js';
 import { normaliseApiId } from '../ticketing/ids.js';
 import type { EventReport } from '../ticketing/schemas.js';
@@ -46,6 +47,14 @@ export class KnownPromoCodes {
     this.#logger = options.logger;
     this.#max = options.maxPerEvent ?? 100;
     this.ttlMs = options.ttlMs ?? 30 * 24 * 3_600_000;
+  }
+
+  /**
+   * Remembers the codes of every report read from now on, so a code needs no report later;
+   * `track` keeps shutdown waiting for the write.
+   */
+  rememberEachRead(reads: ReportReadSubscription, track: (write: Promise<void>) => Promise<void>): void {
+    reads.onReportRead((eventId, report) => void track(this.remember(eventId, report)));
   }
 
   /** Remembers the codes a report names with an id; never throws (a failure is logged). */

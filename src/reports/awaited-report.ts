@@ -15,9 +15,9 @@ import {
   UnavailableError,
   ValidationError,
 } from '../ticketing/errors.js';
-import { REPORT_DEADLINE_MS } from '../ticketing/report-deadline.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import { type Clock, sleep } from '../time/clock.js';
+import { REPORT_DEADLINE_MS } from './queue/report-deadline.js';
 import type { ReportFlow } from './report-flow.js';
 import { isFinal, type ReportStatus } from './report-status.js';
 import type { ReportAsk, ReportView } from './report-surface.js';

@@ -1,4 +1,4 @@
-import type { ReportOutcome } from '../ticketing/shared-report-queue.js';
+import type { ReportOutcome } from './queue/report-queue.js';
 import type { ReportFlowDeps } from './report-flow.js';
 import type { ReportAsk, ReportDelivery, ReportMessages, ReportView } from './report-surface.js';
 

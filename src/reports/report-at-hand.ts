@@ -1,5 +1,5 @@
-import type { CachedReport } from '../ticketing/report-queue.js';
 import type { EventReport } from '../ticketing/schemas.js';
+import type { CachedReport } from './queue/report-queue.js';
 
 /** A report read earlier, and when its call went out. */
 export interface ReportRead {

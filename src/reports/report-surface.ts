@@ -1,4 +1,4 @@
-import type { RequesterKind } from '../ticketing/report-waiting.js';
+import type { RequesterKind } from './queue/report-waiting.js';
 import type { ReportStatus } from './report-status.js';
 
 /**

@@ -1,22 +1,22 @@
 import type { Metrics } from '../observability/metrics.js';
 import type { KeyValueStore } from '../store/key-value-store.js';
 import type { TicketingClient } from '../ticketing/client.js';
-import type { CacheReadOptions } from '../ticketing/report-queue.js';
+import type { TicketingLimits } from '../ticketing/create-client.js';
 import type { EventReport } from '../ticketing/schemas.js';
-import type { SharedReportQueue } from '../ticketing/shared-report-queue.js';
 import { awaitReport } from './awaited-report.js';
-import { inProcessReports } from './in-process-reports.js';
+import { buildReportQueue, type SharedQueueOptions } from './queue/build-report-queue.js';
+import type { CacheReadOptions } from './queue/report-queue.js';
 import { type ReportRead, type ReportSource, reportAtHand } from './report-at-hand.js';
 import type { ReportFlowDeps } from './report-flow.js';
+import { type ReportReadSubscription, ReportReads } from './report-reads.js';
 import type { ReportAsk, ReportSurface } from './report-surface.js';
-import { sharedReports } from './shared-reports.js';
 
 /**
  * Everything a caller does with reports, whether this process keeps the report limit alone or
- * replicas share one queue in Redis: the choice is made once, where `buildReports` is called, and
- * listeners, workflow steps, promo lookups and watches never ask which.
+ * replicas share one queue in Redis: the choice is made once, in `buildReports`, and listeners,
+ * workflow steps, promo lookups and watches never ask which.
  */
-export interface Reports<W> {
+export interface Reports<W> extends ReportReadSubscription {
   /** Follows a request (a person's, a workflow step's) to its surface, in the requester's turn. */
   follow(ask: ReportAsk, surface: ReportSurface<W>): Promise<void>;
   /**
@@ -32,53 +32,52 @@ export interface Reports<W> {
   /** The report now for background work (a watch), only from a slot people leave; else undefined. */
   spare(eventId: string, options?: CacheReadOptions): Promise<EventReport | undefined>;
   /** Report requests waiting now (metrics). */
-  waiting(): Promise<number> | number;
+  waiting(): Promise<number>;
   /** With replicas, the store's lock that orders the edits of one report's message. */
   exclusive: KeyValueStore['exclusive'] | undefined;
+  /** Starts taking reports from the replicas' shared queue, once the bot is built. */
+  start(): void;
+  close(): Promise<void>;
 }
 
-export interface BuildReportsOptions<W> extends Omit<ReportFlowDeps, 'metrics'> {
-  ticketing: TicketingClient;
-  metrics?: Metrics | undefined;
-  /** The replicas' shared queue and store; undefined in one process. */
-  shared: { queue: SharedReportQueue<unknown>; store: KeyValueStore } | undefined;
-  /** How old a report at hand may be by default: one report window. */
-  windowMs: number;
+export interface BuildReportsOptions<W> extends ReportFlowDeps {
+  ticketing: Pick<TicketingClient, 'fetchReport'>;
+  limits: TicketingLimits;
+  metrics?: Pick<Metrics, 'reportWait'> | undefined;
+  /** With replicas: their shared queue's Redis, store and delivery; undefined in one process. */
+  shared?: SharedQueueOptions<W> | undefined;
   /** A watch's last check of the event, read when a report at hand is wanted (the watches exist later). */
   lastCheck: (eventId: string) => Promise<{ report: EventReport; checkedAt: number } | undefined>;
-  /** Only to type `W` at the call. */
-  surface?: W;
 }
 
-/** The report service for one process (the client's own queue) or for replicas (the shared one). */
-export function buildReports<W>(options: BuildReportsOptions<W>): Reports<W> {
+/**
+ * The report service over its queue (`queue/`), with the one subscription every report read
+ * goes to (`onReportRead`: the sales history, promo codes, watches register there).
+ */
+export async function buildReports<W>(options: BuildReportsOptions<W>): Promise<Reports<W>> {
   const { shared, ticketing } = options;
-  const base: ReportFlowDeps = {
-    activity: options.activity,
-    clock: options.clock,
-    logger: options.logger,
-    stopping: options.stopping,
-    progressIntervalMs: options.progressIntervalMs,
-  };
-  const flow = shared
-    ? sharedReports<W>({ ...base, queue: shared.queue as SharedReportQueue<never> })
-    : inProcessReports<W>({ ...base, ticketing, metrics: options.metrics });
+  const reads = new ReportReads(options.logger);
+  const queue = await buildReportQueue<W>({
+    ...options,
+    fetchReport: reads.reading((eventId, fetchOptions) => ticketing.fetchReport(eventId, fetchOptions)),
+  });
   const sources: ReportSource[] = [
     async (id) => {
       const check = await options.lastCheck(id);
       return check && { report: check.report, readAt: check.checkedAt };
     },
-    (id, readAfterMs) => shared?.queue.cached(id, { readAfterMs }),
-    (id, readAfterMs) => ticketing.cachedReport(id, { readAfterMs }),
+    (id, readAfterMs) => queue.cached(id, { readAfterMs }),
   ];
   return {
-    follow: (ask, surface) => flow.follow(ask, surface),
+    onReportRead: (listener) => reads.onReportRead(listener),
+    follow: (ask, surface) => queue.follow(ask, surface),
     fetchFor: (eventId, requester, fetchOptions = {}) =>
       awaitReport(
-        flow,
+        queue,
         {
+          // With replicas another one may fetch it: its answer comes through the store.
           store: shared?.store,
-          cached: shared ? async (id) => (await shared.queue.cached(id))?.report : undefined,
+          cached: async (id) => (await queue.cached(id))?.report,
           clock: options.clock,
           stopping: options.stopping,
         },
@@ -87,17 +86,12 @@ export function buildReports<W>(options: BuildReportsOptions<W>): Reports<W> {
     atHand: (eventId, atHandOptions = {}) =>
       reportAtHand(sources, eventId, {
         now: options.clock.now(),
-        maxAgeMs: atHandOptions.maxAgeMs ?? options.windowMs,
+        maxAgeMs: atHandOptions.maxAgeMs ?? options.limits.reportLimit.windowMs,
       }),
-    spare: async (eventId, spareOptions = {}) =>
-      shared
-        ? shared.queue.spare(
-            eventId,
-            (signal) => ticketing.fetchReport(eventId, { priority: 'background', signal }),
-            spareOptions,
-          )
-        : ticketing.spareReport(eventId, spareOptions),
-    waiting: () => (shared ? shared.queue.waiting() : ticketing.reportsWaiting),
+    spare: (eventId, spareOptions = {}) => queue.spare(eventId, spareOptions),
+    waiting: () => queue.waiting(),
     exclusive: shared ? shared.store.exclusive.bind(shared.store) : undefined,
+    start: () => queue.start(),
+    close: () => queue.close(),
   };
 }

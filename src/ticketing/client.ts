@@ -3,6 +3,7 @@ import { type Logger, silentLogger } from '../logger.js';
 import type { Clock } from '../time/clock.js';
 import { sleepOn, systemClock } from '../time/clock.js';
 import type { BudgetPermit, BudgetSnapshot, Priority, RequestBudget } from './budget.js';
+import { clientError, serverSays } from './client-errors.js';
 import {
   cancellationError,
   InvalidRequestError,
@@ -18,19 +19,9 @@ import { idPathSegment, parseId } from './ids.js';
 import { items, type Page, paginate } from './paginate.js';
 import { promoQuantityProblem } from './promo-quantity.js';
 import { type RateLimitObservation, readRateLimitHeaders } from './rate-limit-headers.js';
-import {
-  type CachedReport,
-  type CacheReadOptions,
-  ReportQueue,
-  type ReportQueueOptions,
-  type ReportRequestOptions,
-  type ReportScheduler,
-  type ReportTicket,
-} from './report-queue.js';
 import { rateLimitWaitMs } from './retry-after.js';
 import {
   type EventReport,
-  errorBodySchema,
   eventSchema,
   listEnvelopeSchema,
   type PromoCode,
@@ -59,12 +50,6 @@ export interface ApiObserver {
   /** `endpoint` with ids replaced (`GET /v1/events/{id}/report`); status 0 when no answer came. */
   response(endpoint: string, status: number): void;
   rateLimited(scope: 'organization' | 'report'): void;
-  /** The report endpoint's own `X-RateLimit-*` headers (a report queue shared by replicas follows them). */
-  reportHeaders?(observation: RateLimitObservation): void;
-  /** A report fetched for a person (watches count it as a check of the event). */
-  reportFetched?(eventId: string, report: EventReport): void;
-  /** Every report read from the service, for anyone (a person, a watch, a workflow step): its sales history. */
-  reportRead?(eventId: string, report: EventReport): void;
 }
 
 /** `GET /v1/events/evt_…/report` → `GET /v1/events/{id}/report`: a label with few values. */
@@ -84,10 +69,6 @@ export interface TicketingClientOptions {
   windowMs: number;
   /** The report endpoint's own limit (spec 8). */
   reportLimit: { limit: number; windowMs: number };
-  /** How long a finished report is served from memory (the default queue's cache); 0 keeps none. @default 60000 */
-  reportCacheTtlMs?: number;
-  /** The default queue's limits of reports waiting, and the watches' share of its slots. */
-  reportQueue?: Pick<ReportQueueOptions, 'waiting' | 'watchShare'>;
   retry?: RetryOptions;
   logger?: Logger;
   observer?: ApiObserver | undefined;
@@ -133,6 +114,8 @@ interface CallPlan {
   write: boolean;
   priority: Priority;
   maxRateLimitWaitMs?: number | undefined;
+  /** A report call's own `X-RateLimit-*` headers, for the report queue that made it. */
+  onReportHeaders?: ((observation: RateLimitObservation) => void) | undefined;
 }
 
 function clampPageSize(limit: number | undefined): number {
@@ -140,25 +123,25 @@ function clampPageSize(limit: number | undefined): number {
   return Math.min(MAX_PAGE_SIZE, Math.max(1, Math.trunc(limit)));
 }
 
-/** The server's own words for an error, trimmed; never more than a line. */
-function serverMessage(body: unknown): string | undefined {
-  const parsed = errorBodySchema.safeParse(body);
-  const text = parsed.success ? (parsed.data.message ?? parsed.data.error) : undefined;
-  const line = text?.replace(/\s+/g, ' ').trim();
-  if (!line) return undefined;
-  return line.length > 300 ? `${line.slice(0, 297)}...` : line;
+/** How one report is fetched: the report queue that admitted it passes its priority and hears its headers. */
+export interface FetchReportOptions {
+  /** @default 'interactive' */
+  priority?: Priority;
+  signal?: AbortSignal | undefined;
+  /** The report endpoint's own `X-RateLimit-*` headers (spec 8 rule 3), on an answer or a report 429. */
+  onHeaders?: ((observation: RateLimitObservation) => void) | undefined;
 }
 
 /**
  * The one client of the Event Ticketing Service. Every request goes through the organization's
- * budget; reports also go through their own queue. It knows nothing of Slack.
+ * budget; the report limit is kept by the report queues (`reports/queue/`), which call
+ * `fetchReport` in their slots. It knows nothing of Slack.
  */
 export class TicketingClient {
   readonly #transport: Transport;
   readonly #budget: RequestBudget;
   readonly #windowMs: number;
   readonly #reportLimit: { limit: number; windowMs: number };
-  readonly #reports: ReportScheduler;
   readonly #retry: Required<RetryOptions>;
   readonly #logger: Logger;
   readonly #observer: ApiObserver | undefined;
@@ -180,17 +163,6 @@ export class TicketingClient {
       maxDelayMs: options.retry?.maxDelayMs ?? 5_000,
       maxRateLimitWaits: options.retry?.maxRateLimitWaits ?? 10,
     };
-    const fetchReport = (eventId: string, priority: Priority, signal: AbortSignal) =>
-      this.#fetchReport(eventId, priority, signal);
-    // With replicas the shared queue keeps the report limit outside the client (`reports/reports.ts`).
-    this.#reports = new ReportQueue({
-      limit: options.reportLimit.limit,
-      windowMs: options.reportLimit.windowMs,
-      cacheTtlMs: options.reportCacheTtlMs ?? 60_000,
-      ...options.reportQueue,
-      clock: this.#clock,
-      fetchReport,
-    });
   }
 
   /** One page of `GET /v1/events`. */
@@ -225,31 +197,26 @@ export class TicketingClient {
     return items(this.eventPages(options));
   }
 
-  /** Queues a report request; the ticket tells its position and estimated wait, and can cancel. */
-  requestReport(eventId: string, options: ReportRequestOptions = {}): ReportTicket {
-    return this.#reports.request(parseId('event', eventId), options);
-  }
-
   /**
-   * A report for background work (a watch), only from a report slot nobody waits for (or the
-   * watches' share of slots): undefined when a person is waiting or no slot is free now. A fresh
-   * cached report serves at no cost, if read after `readAfterMs`.
+   * One report, fetched now through the organization's budget. Nothing here keeps the report
+   * limit: a report queue calls it in one of its slots (a report 429 is thrown at once, for the
+   * queue to wait on).
    */
-  spareReport(eventId: string, options: CacheReadOptions = {}): Promise<EventReport> | undefined {
-    return this.#reports.spare?.(parseId('event', eventId), options);
-  }
-
-  /** A report this process fetched lately, still fresh in its queue's cache, at no cost. */
-  cachedReport(eventId: string, options: CacheReadOptions = {}): CachedReport | undefined {
-    return this.#reports.cached?.(parseId('event', eventId), options);
-  }
-
-  /**
-   * One report, fetched now through the organization's budget but outside this process's report
-   * queue: for a queue that keeps the report limit itself (the replicas' shared one).
-   */
-  fetchReport(eventId: string, options: { priority?: Priority; signal?: AbortSignal | undefined } = {}) {
-    return this.#fetchReport(parseId('event', eventId), options.priority ?? 'interactive', options.signal);
+  async fetchReport(eventId: string, options: FetchReportOptions = {}): Promise<EventReport> {
+    const id = parseId('event', eventId);
+    const response = await this.#call(
+      { method: 'GET', path: `/v1/events/${idPathSegment(id)}/report`, signal: options.signal },
+      {
+        scope: 'report',
+        idempotent: true,
+        write: false,
+        priority: options.priority ?? 'interactive',
+        onReportHeaders: options.onHeaders,
+      },
+    );
+    const parsed = reportSchema.safeParse(response.body);
+    if (!parsed.success) throw new SchemaError(`The report of ${id} is not a JSON object`);
+    return parsed.data;
   }
 
   /** Sets a promo code's redemption count, and nothing else (spec 4.2 note 1). */
@@ -297,29 +264,8 @@ export class TicketingClient {
     return this.#budget.snapshot();
   }
 
-  /** Report requests waiting for admission. */
-  get reportsWaiting(): number {
-    return this.#reports.waiting;
-  }
-
   async close(): Promise<void> {
     await this.#transport.close();
-  }
-
-  async #fetchReport(eventId: string, priority: Priority, signal: AbortSignal | undefined): Promise<EventReport> {
-    const response = await this.#call(
-      { method: 'GET', path: `/v1/events/${idPathSegment(eventId)}/report`, signal },
-      { scope: 'report', idempotent: true, write: false, priority },
-    );
-    const parsed = reportSchema.safeParse(response.body);
-    if (!parsed.success) throw new SchemaError(`The report of ${eventId} is not a JSON object`);
-    try {
-      this.#observer?.reportRead?.(eventId, parsed.data);
-      if (priority === 'interactive') this.#observer?.reportFetched?.(eventId, parsed.data);
-    } catch (error) {
-      this.#logger.warn('A report observer failed', { eventId, error });
-    }
-    return parsed.data;
   }
 
   #eventsPage(body: unknown): Page<TicketingEvent> {
@@ -435,7 +381,7 @@ export class TicketingClient {
         failures += 1;
         if (!plan.idempotent || failures >= this.#retry.maxAttempts) {
           throw new UnavailableError(
-            `${where} answered ${response.status} ${failures} time(s)${serverMessage(response.body) ? `: ${serverMessage(response.body)}` : ''}`,
+            `${where} answered ${response.status} ${failures} time(s)${serverSays(response.body)}`,
             { status: response.status },
           );
         }
@@ -443,7 +389,7 @@ export class TicketingClient {
         await this.#pause(this.#backoffMs(failures), request.signal);
         continue;
       }
-      if (response.status >= 400) throw this.#clientError(where, response);
+      if (response.status >= 400) throw clientError(where, response.status, response.body);
       if (failures > 0) this.#logger.debug('Recovered after retries', { where, failures });
       return response;
     }
@@ -485,7 +431,7 @@ export class TicketingClient {
     this.#logger.warn('Rate limited by the service', { where, scope, waitMs });
     if (scope === 'report') {
       permit.settle({ kind: 'unobserved' });
-      if (observation) this.#observeReport(observation);
+      if (observation) this.#observeReport(plan, observation);
       throw new RateLimitedError(`The report limit is used up; retry in ${Math.ceil(waitMs / 1000)} s`, {
         retryAfterMs: waitMs,
         scope,
@@ -502,13 +448,16 @@ export class TicketingClient {
       return;
     }
     permit.settle({ kind: 'unobserved' });
-    if (observation) this.#observeReport(observation);
+    if (observation) this.#observeReport(plan, observation);
   }
 
-  /** The report's own headers, for the report queue and whoever else listens. */
-  #observeReport(observation: RateLimitObservation): void {
-    this.#reports.observe(observation);
-    this.#observer?.reportHeaders?.(observation);
+  /** The report's own headers, for the report queue that made the call. */
+  #observeReport(plan: CallPlan, observation: RateLimitObservation): void {
+    try {
+      plan.onReportHeaders?.(observation);
+    } catch (error) {
+      this.#logger.warn('A report headers listener failed', { error });
+    }
   }
 
   /** Fails fast when the budget cannot admit this call within the caller's patience. */
@@ -528,21 +477,6 @@ export class TicketingClient {
       await sleepOn(this.#clock, ms, signal);
     } catch {
       throw signal ? cancellationError(signal) : new UnavailableError('Interrupted while backing off');
-    }
-  }
-
-  #clientError(where: string, response: ApiResponse): Error {
-    const said = serverMessage(response.body);
-    const suffix = said ? `: ${said}` : '';
-    const options = { status: response.status };
-    switch (response.status) {
-      case 401:
-      case 403:
-        return new UnauthorizedError(`The service rejected the API key (${response.status})${suffix}`, options);
-      case 404:
-        return new NotFoundError(`${where} was not found (404)${suffix}`, options);
-      default:
-        return new InvalidRequestError(`The service refused ${where} (${response.status})${suffix}`, options);
     }
   }
 }

@@ -10,7 +10,7 @@ import { createTransport, type TransportTimeouts } from './transport.js';
 export interface TicketingLimits {
   orgLimit: RateLimitSpec;
   reportLimit: RateLimitSpec;
-  /** How long a finished report is served from memory. */
+  /** How long a finished report is served from memory (the report queues' cache). */
   reportCacheTtlMs: number;
   /** Share of the budget kept back for people waiting in Slack. */
   backgroundReserve: number;
@@ -20,18 +20,6 @@ export interface TicketingLimits {
   reportStepsWaiting?: number | undefined;
   /** Watches get at least one report slot in every this many windows. @default 5 */
   watchSlotEveryWindows?: number | undefined;
-}
-
-/** The report queue's limits of reports waiting and the watches' share, as a queue takes them. */
-export function reportQueueLimits(limits: TicketingLimits): {
-  waiting: { perPerson?: number; steps?: number };
-  watchShare: { everyWindows?: number };
-} {
-  const { reportsWaitingPerPerson: perPerson, reportStepsWaiting: steps, watchSlotEveryWindows } = limits;
-  return {
-    waiting: { ...(perPerson === undefined ? {} : { perPerson }), ...(steps === undefined ? {} : { steps }) },
-    watchShare: watchSlotEveryWindows === undefined ? {} : { everyWindows: watchSlotEveryWindows },
-  };
 }
 
 export interface CreateTicketingClientOptions {
@@ -72,8 +60,6 @@ export function createTicketingClient(options: CreateTicketingClientOptions): Ti
     budget,
     windowMs: options.limits.orgLimit.windowMs,
     reportLimit: options.limits.reportLimit,
-    reportCacheTtlMs: options.limits.reportCacheTtlMs,
-    reportQueue: reportQueueLimits(options.limits),
     ...(options.retry ? { retry: options.retry } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.observer ? { observer: options.observer } : {}),

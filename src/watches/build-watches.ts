@@ -1,4 +1,5 @@
 import type { Logger } from '../logger.js';
+import type { ReportReadSubscription } from '../reports/report-reads.js';
 import type { ClaimStore } from '../store/claims.js';
 import { type KeyValueStore, LockBusy } from '../store/key-value-store.js';
 import type { RateLimitSpec } from '../ticketing/rate-limit.js';
@@ -15,6 +16,8 @@ export interface BuildWatchesOptions<M> {
   chat: WatchChat<M>;
   messages: WatchMessages<M>;
   reports: WatchReports;
+  /** Where a report a person fetched is heard: it counts as a check of the event, if it is watched. */
+  reads: ReportReadSubscription;
   /** The report endpoint's limit: the slots checks go round. */
   reportLimit: RateLimitSpec;
   minIntervalMs: number;
@@ -103,5 +106,8 @@ export function buildWatches<M>(options: BuildWatchesOptions<M>): BuiltWatches<M
       .track(service.observe(eventId, report))
       .catch((error: unknown) => logger.warn('A fetched report could not update its watches', { eventId, error }));
   };
+  options.reads.onReportRead((eventId, report, readFor) => {
+    if (readFor === 'person') personFetched(eventId, report);
+  });
   return { service, scheduler, turn, personFetched };
 }

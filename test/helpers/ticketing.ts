@@ -20,6 +20,8 @@ export function limits(overrides: Partial<TicketingLimits> = {}): TicketingLimit
 export interface Rig {
   sim: Simulator;
   client: TicketingClient;
+  /** The client's limits, for a report queue over it. */
+  limits: TicketingLimits;
   close(): Promise<void>;
 }
 
@@ -33,21 +35,23 @@ export async function startRig(
 ): Promise<Rig> {
   const sim = await startSimulator({ anchorMs: Date.UTC(2026, 10, 22), ...simOptions });
   const { orgLimit, reportLimit, reportCacheTtlMs, backgroundReserve, ...rest } = clientOptions;
+  const clientLimits = limits({
+    orgLimit: orgLimit ?? simOptions.orgLimit ?? { limit: 180, windowMs: 60_000 },
+    reportLimit: reportLimit ?? simOptions.reportLimit ?? { limit: 3, windowMs: 60_000 },
+    ...(reportCacheTtlMs === undefined ? {} : { reportCacheTtlMs }),
+    ...(backgroundReserve === undefined ? {} : { backgroundReserve }),
+  });
   const client = createTicketingClient({
     apiUrl: sim.url,
     apiKey: sim.apiKeys[0] as string,
-    limits: limits({
-      orgLimit: orgLimit ?? simOptions.orgLimit ?? { limit: 180, windowMs: 60_000 },
-      reportLimit: reportLimit ?? simOptions.reportLimit ?? { limit: 3, windowMs: 60_000 },
-      ...(reportCacheTtlMs === undefined ? {} : { reportCacheTtlMs }),
-      ...(backgroundReserve === undefined ? {} : { backgroundReserve }),
-    }),
+    limits: clientLimits,
     retry: { baseDelayMs: 5, maxDelayMs: 50 },
     ...rest,
   });
   return {
     sim,
     client,
+    limits: clientLimits,
     close: async () => {
       await client.close();
       await sim.close();

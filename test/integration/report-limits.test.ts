@@ -37,17 +37,17 @@ describe('reports waiting per person and per workflow step', () => {
     await expect.poll(() => reportPaths(r).length).toBe(1);
     await command(r, `report ${second.id}`, 'U0ALICE');
     await command(r, `report ${third.id}`, 'U0ALICE');
-    await expect.poll(() => r.bot.ticketing.reportsWaiting).toBe(2);
+    await expect.poll(() => r.bot.reports.waiting()).toBe(2);
     await command(r, `report ${fourth.id}`, 'U0ALICE');
     await r.slack.waitFor(() => (said(r).includes('You already have 2 reports waiting') ? true : undefined));
     expect(said(r)).toContain(
       'You already have 2 reports waiting: Jazz &amp; Blues &lt;Live&gt;, Poetry Slam; wait for one to arrive.',
     );
-    expect(r.bot.ticketing.reportsWaiting).toBe(2);
+    expect(await r.bot.reports.waiting()).toBe(2);
     expect(reportPaths(r).some((entry) => entry.path.includes(fourth.id))).toBe(false);
     // Someone else is not held back by Alice's reports.
     await command(r, `report ${fourth.id}`, 'U0BOB');
-    await expect.poll(() => r.bot.ticketing.reportsWaiting).toBe(3);
+    await expect.poll(() => r.bot.reports.waiting()).toBe(3);
   });
 
   it('fails a report step beyond REPORT_STEPS_WAITING for the workflows one person runs, in words, with no call; another runner’s get in line', async () => {
@@ -68,7 +68,7 @@ describe('reports waiting per person and per workflow step', () => {
       return executionId;
     };
     await run(second.id);
-    await expect.poll(() => r.bot.ticketing.reportsWaiting).toBe(1);
+    await expect.poll(() => r.bot.reports.waiting()).toBe(1);
     const refusedRun = await run(third.id);
     const done = await r.slack.waitFor(() =>
       r.slack.calls.find(
@@ -82,9 +82,9 @@ describe('reports waiting per person and per workflow step', () => {
     expect(reportPaths(r)).toHaveLength(1);
     // One workflow (one runner's) does not take every step's slot: another runner's step gets in line.
     await run(third.id, 'U0OTHERRUNNER');
-    await expect.poll(() => r.bot.ticketing.reportsWaiting).toBe(2);
+    await expect.poll(() => r.bot.reports.waiting()).toBe(2);
     // A person still gets in line.
     await command(r, `report ${fourth.id}`, 'U0BOB');
-    await expect.poll(() => r.bot.ticketing.reportsWaiting).toBe(3);
+    await expect.poll(() => r.bot.reports.waiting()).toBe(3);
   });
 });

@@ -234,56 +234,7 @@ describe('TicketingClient: faults', () => {
   });
 });
 
-describe('TicketingClient: reports', () => {
-  it('admits 7 distinct reports at most 3 in any window and delivers them in order', async () => {
-    const reportLimit = { limit: 3, windowMs: 300 };
-    rig = await startRig({ reportLimit }, { reportLimit });
-    const events = rig.sim.catalog.events.slice(0, 7);
-    const delivered: string[] = [];
-    await Promise.all(
-      events.map((event) =>
-        rig?.client.requestReport(event.id).result.then((report) => delivered.push(String(report.eventId))),
-      ),
-    );
-    expect(delivered).toEqual(events.map((event) => event.id));
-    const stats = rig.sim.stats();
-    expect(stats.rateLimited).toBe(0);
-    expect(stats.mostInAnySpan.report).toBeLessThanOrEqual(3);
-  });
-
-  it('shares one API call among 5 concurrent requests for the same report', async () => {
-    rig = await startRig();
-    const id = rig.sim.catalog.events[0]?.id as string;
-    const client = rig.client;
-    const reports = await Promise.all(
-      [id, id.slice(4), id, id, id.slice(4)].map((each) => client.requestReport(each).result),
-    );
-    expect(new Set(reports.map((report) => report.eventId))).toEqual(new Set([id]));
-    expect(rig.sim.stats().log.filter((entry) => entry.path.endsWith('/report'))).toHaveLength(1);
-    // A finished report is served from the cache for a while.
-    await client.requestReport(id).result;
-    expect(rig.sim.stats().requests).toBe(1);
-  });
-
-  it('tells a waiting caller its position and estimated wait, and lets it cancel', async () => {
-    const reportLimit = { limit: 1, windowMs: 200 };
-    rig = await startRig({ reportLimit }, { reportLimit });
-    const [a, b, c] = rig.sim.catalog.events;
-    const first = rig.client.requestReport(a?.id as string);
-    const second = rig.client.requestReport(b?.id as string);
-    const third = rig.client.requestReport(c?.id as string);
-    expect(first.progress().state).toBe('fetching');
-    expect(second.progress()).toMatchObject({ state: 'queued', position: 1 });
-    expect(third.progress()).toMatchObject({ state: 'queued', position: 2 });
-    expect(third.progress().estimatedWaitMs).toBeGreaterThan(second.progress().estimatedWaitMs);
-    second.cancel();
-    await expect(second.result).rejects.toMatchObject({ code: 'cancelled' });
-    expect(third.progress()).toMatchObject({ state: 'queued', position: 1 });
-    await Promise.all([first.result, third.result]);
-    const paths = rig.sim.stats().log.map((entry) => entry.path);
-    expect(paths.some((path) => path.includes(b?.id as string))).toBe(false);
-  });
-
+describe('TicketingClient: reports and promo codes', () => {
   it('rejects bad ids and quantities before any request', async () => {
     rig = await startRig();
     const client = rig.client;
@@ -297,8 +248,8 @@ describe('TicketingClient: reports', () => {
       () => client.updatePromoQuantity(promo, promo, 5),
       () => client.updatePromoQuantity(event, event, 5),
       () => client.updatePromoQuantity('evt_../../v1/events', promo, 5),
-      async () => client.requestReport('not-an-id').result,
-      async () => client.requestReport('tkt_0d8f1c2e-7c66-4a44-9a1e-5b8a6f7c9d10').result,
+      () => client.fetchReport('not-an-id'),
+      () => client.fetchReport('tkt_0d8f1c2e-7c66-4a44-9a1e-5b8a6f7c9d10'),
     ];
     for (const attempt of attempts) await expect(attempt()).rejects.toMatchObject({ code: 'invalid_input' });
     expect(rig.sim.stats().requests).toBe(0);

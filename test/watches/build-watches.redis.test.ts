@@ -57,6 +57,8 @@ describe('buildWatches across replicas', () => {
             return i === 0 ? slow : Promise.resolve(sampleReport());
           },
         },
+        // No report is read for a person here: nothing to hear.
+        reads: { onReportRead: () => () => undefined },
         reportLimit: { limit: 3, windowMs: 60_000 },
         minIntervalMs: 600_000,
         acrossReplicas: true,

@@ -1,156 +1,22 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createHash } from 'node:crypto';
 import { type Job, Queue, Worker } from 'bullmq';
-import { type Logger, silentLogger } from '../logger.js';
-import type { RedisConnection } from '../store/store-handle.js';
-import type { Clock } from '../time/clock.js';
-import { every, systemClock } from '../time/clock.js';
-import { type CancelledError, RateLimitedError } from './errors.js';
-import { assertRateLimit, type RateLimitSpec } from './rate-limit.js';
-import type { RateLimitObservation } from './rate-limit-headers.js';
+import { type Logger, silentLogger } from '../../logger.js';
+import { RateLimitedError } from '../../ticketing/errors.js';
+import { assertRateLimit, type RateLimitSpec } from '../../ticketing/rate-limit.js';
+import type { RateLimitObservation } from '../../ticketing/rate-limit-headers.js';
+import type { EventReport } from '../../ticketing/schemas.js';
+import type { ScriptRunner } from '../../ticketing/shared-budget.js';
+import { type Clock, every, systemClock } from '../../time/clock.js';
+import { closeWorkerAndQueue, scriptRunner } from './bull-connection.js';
+import type { ReportCache } from './report-cache.js';
 import { REPORT_DEADLINE_MS, reportDeadlineError } from './report-deadline.js';
-import type { CachedReport, CacheReadOptions, ReportProgress } from './report-queue.js';
+import type { CachedReport, CacheReadOptions, ReportOutcome } from './report-queue.js';
 import { lookAtQueue, type ReportQueueKeys, type ReportQueueView } from './report-queue-view.js';
 import { ReportSlots } from './report-slots.js';
-import type { RequesterKind, WaitingLimits } from './report-waiting.js';
-import type { EventReport } from './schemas.js';
-import type { ScriptRunner } from './shared-budget.js';
+import type { ReportJob, SharedReportProgress, SubmitOptions } from './shared-report-job.js';
+import type { SharedReportQueueOptions } from './shared-report-options.js';
 import { SharedReportTurns } from './shared-report-turns.js';
 import { type ReportHold, SharedReportWaiting } from './shared-report-waiting.js';
-import type { WatchShareOptions } from './watch-share.js';
-
-/** A report request as it waits in Redis: the event, and where its answer goes. */
-export interface ReportJob<D> {
-  eventId: string;
-  /** Enough to reach the person from any replica (JSON: a channel and message, a response URL). */
-  delivery: D;
-  requestedAt: number;
-  /** Its person's round (`TURN`), which its BullMQ priority follows. Absent on jobs queued before turns. */
-  round?: number | undefined;
-  /** Fetched from the service even when a report of the event is cached. */
-  fresh?: boolean | undefined;
-  /** Its place among the reports its requester waits for, given back once it is answered. */
-  hold?: ReportHold | undefined;
-}
-
-/** How a request is submitted besides its event and delivery. */
-export interface SubmitOptions {
-  /** Whose limit of reports waiting it counts against. @default 'person' */
-  requesterKind?: RequesterKind | undefined;
-  /** How the event is named (listed when a later request is refused). */
-  label?: string | undefined;
-  /** Ask the service even when a report of the event is cached. */
-  fresh?: boolean | undefined;
-  /** A place already held for it (`reserve`); else one is held here. */
-  hold?: ReportHold | undefined;
-}
-
-export type ReportOutcome = { kind: 'report'; report: EventReport } | { kind: 'failed'; error: unknown };
-
-/**
- * Where a request stands in the shared queue; besides the in-process states, `lost` (Redis no
- * longer holds it: nobody will fetch it) and `expired` (it waited past its deadline and was taken
- * out of the queue; `error` says so in the words every cancelled call uses).
- */
-export type SharedReportProgress = ReportProgress | { state: 'lost' } | { state: 'expired'; error: CancelledError };
-
-/** Finished reports every replica can serve for a while, so the same report is not fetched twice. */
-export interface ReportCache {
-  /** Only one read from the service after `readAfterMs`, when given. */
-  get(eventId: string, options?: CacheReadOptions): Promise<CachedReport | undefined>;
-  /** `readAt`: when the call that read it was sent (a check made of its answer is no older). */
-  set(eventId: string, report: EventReport, readAt: number): Promise<void>;
-}
-
-export interface SharedReportQueueOptions<D> {
-  /** Where BullMQ connects: the shared Redis. */
-  connection: RedisConnection;
-  /** @default 'eventops-reports' */
-  name?: string;
-  /**
-   * The namespace of every key: BullMQ's `prefix`, and the rolling report slots' keys
-   * (`<prefix>:<name>:rolling:*`). Give it a hash tag (`{eventops}`) for a Redis Cluster.
-   * @default 'bull'
-   */
-  prefix?: string;
-  /** The report endpoint's limit, for all replicas together (the spec's 3 per minute). */
-  limit: RateLimitSpec;
-  /** Fetches one report through the organization's budget. */
-  fetchReport(eventId: string, signal: AbortSignal | undefined): Promise<EventReport>;
-  /** Hands the outcome to the person, from whichever replica fetched it. */
-  deliver(job: ReportJob<D>, outcome: ReportOutcome): Promise<void>;
-  /** Where finished reports are kept for the others (the spec's limit makes each one dear). */
-  cache?: ReportCache | undefined;
-  /**
-   * How long a replica holds a job before others may take it (renewed while it lives), and how
-   * often stalled jobs are looked for: a killed replica's report is fetched by another within
-   * about their sum. @default 30000 each
-   */
-  lockMs?: number;
-  stalledIntervalMs?: number;
-  /**
-   * How long a request may wait and be fetched before the person is told to try later (the
-   * in-process queue's deadline). @default 600000
-   */
-  deadlineMs?: number;
-  /**
-   * How old a look at the queue may be when a person's progress is asked for: one look serves
-   * every person this replica follows. @default 500
-   */
-  progressSnapshotMs?: number;
-  /** Wait between two attempts of a job whose handler threw. @default 1000 */
-  retryDelayMs?: number;
-  /** Reports waiting per requester. @default 5 a person, 10 for every workflow step together */
-  waiting?: WaitingLimits | undefined;
-  /** The watches' share of slots while people's reports wait. @default one slot in every 5 windows */
-  watchShare?: WatchShareOptions | undefined;
-  clock?: Clock;
-  logger?: Logger;
-}
-
-type BullClient = Awaited<Queue['client']>;
-
-/**
- * A BullMQ client once it has connected, without waiting on one that never did (its promise only
- * settles when a connection is made).
- */
-async function connectedClient(client: Promise<BullClient>): Promise<BullClient | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const notYet = new Promise<undefined>((resolve) => {
-    timer = setTimeout(resolve, 100, undefined);
-  });
-  try {
-    return await Promise.race([client.catch(() => undefined), notYet]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-const isReady = (client: BullClient | undefined): boolean => client?.status === 'ready';
-
-/** Lua through BullMQ's own connection, as commands of its client (EVALSHA, loaded when missing). */
-function scriptRunner(queue: Queue): ScriptRunner {
-  const names = new Map<string, string>();
-  const defined = new WeakMap<object, Set<string>>();
-  return async (script, keys, args) => {
-    const client = await queue.client;
-    let name = names.get(script);
-    if (!name) {
-      name = `eventops_${createHash('sha1').update(script).digest('hex').slice(0, 16)}_${keys.length}`;
-      names.set(script, name);
-    }
-    let known = defined.get(client);
-    if (!known) {
-      known = new Set();
-      defined.set(client, known);
-    }
-    if (!known.has(name)) {
-      client.defineCommand(name, { numberOfKeys: keys.length, lua: script });
-      known.add(name);
-    }
-    return client.runCommand(name, [...keys, ...args]);
-  };
-}
 
 /**
  * The report queue shared by every replica, on BullMQ: requests are persisted in Redis, and a job
@@ -241,19 +107,8 @@ export class SharedReportQueue<D> {
       slots: this.#slots.keys.slots,
       state: this.#slots.keys.state,
     };
-    this.#turns = new SharedReportTurns({
+    this.#turns = SharedReportTurns.of(this.#queue, {
       run: this.#run,
-      keys: {
-        state: this.#queue.toKey('turns'),
-        started: this.#queue.toKey('turns-started'),
-        wait: bullKeys.wait as string,
-        prioritized: bullKeys.prioritized as string,
-        delayed: bullKeys.delayed as string,
-        active: bullKeys.active as string,
-        marker: bullKeys.marker as string,
-      },
-      personKey: (requester) => this.#queue.toKey(`turns:${requester}`),
-      jobKeyPrefix: this.#queue.toKey(''),
       deadlineMs: this.#deadlineMs,
       lockMs: this.#lockMs,
       logger: this.#logger,
@@ -513,22 +368,9 @@ export class SharedReportQueue<D> {
     return (counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.delayed ?? 0);
   }
 
-  /**
-   * Stops taking jobs, lets the ones in hand finish, and leaves the waiting ones to other replicas.
-   * With Redis away, the worker and the queue drop their connections instead of closing them: a
-   * Redis that has gone never answers QUIT, and a job in hand cannot finish without it (its answer
-   * is marked in Redis before it goes out), so the replica would wait out its shutdown timeout for
-   * nothing. With Redis there, both close as usual (a job just finished is still being marked
-   * completed: dropping the worker's connection then would see it run again).
-   */
+  /** Stops taking jobs, lets the ones in hand finish, and leaves the waiting ones to other replicas. */
   async close(): Promise<void> {
-    const workerAway = !isReady(await connectedClient(this.#worker.client));
-    await this.#worker.close(workerAway).catch(() => undefined);
-    const queueClient = await connectedClient(this.#queue.client);
-    // Dropped without waiting: a client between reconnects never says it ended. A queue that never
-    // connected is dropped by its own close.
-    if (queueClient && !isReady(queueClient)) queueClient.disconnect();
-    else await this.#queue.close().catch(() => undefined);
+    await closeWorkerAndQueue(this.#worker, this.#queue);
   }
 
   async #process(job: Job<ReportJob<D>>, options: SharedReportQueueOptions<D>, signal: AbortSignal | undefined) {

@@ -1,15 +1,16 @@
-import type { Metrics } from '../observability/metrics.js';
-import type { TicketingClient } from '../ticketing/client.js';
-import { REPORT_DEADLINE_MS } from '../ticketing/report-deadline.js';
-import type { ReportProgress, ReportTicket } from '../ticketing/report-queue.js';
-import type { ReportOutcome } from '../ticketing/shared-report-queue.js';
-import { finishReport } from './finish-report.js';
-import type { ReportFlow, ReportFlowDeps } from './report-flow.js';
-import { FETCHING, type ReportStatus } from './report-status.js';
-import type { ReportView } from './report-surface.js';
+import type { Metrics } from '../../observability/metrics.js';
+import { parseId } from '../../ticketing/ids.js';
+import { finishReport } from '../finish-report.js';
+import type { ReportFlowDeps } from '../report-flow.js';
+import { FETCHING, type ReportStatus } from '../report-status.js';
+import type { ReportView } from '../report-surface.js';
+import type { InProcessReportQueue, ReportTicket } from './in-process-report-queue.js';
+import { REPORT_DEADLINE_MS } from './report-deadline.js';
+import type { ReportOutcome, ReportProgress, ReportQueue } from './report-queue.js';
 
 export interface InProcessReportsDeps extends ReportFlowDeps {
-  ticketing: Pick<TicketingClient, 'requestReport'>;
+  /** This process's own queue, which keeps the report limit alone. */
+  queue: Pick<InProcessReportQueue, 'request' | 'cached' | 'spare' | 'waiting'>;
   /** The time from request to answer is observed here (absent in some tests). */
   metrics?: Pick<Metrics, 'reportWait'> | undefined;
 }
@@ -20,13 +21,19 @@ const statusOf = (progress: ReportProgress): ReportStatus =>
     : FETCHING;
 
 /**
- * The client's own queue (one process): the report is queued, its place shown at once and edited
- * as the queue moves (at most one edit a `progressIntervalMs`, and only when the place changed),
+ * The report queue of one process: the report is queued, its place shown at once and edited as
+ * the queue moves (at most one edit a `progressIntervalMs`, and only when the place changed),
  * then the report. At shutdown a report still queued is given up and its message says so; one
  * being fetched finishes.
  */
-export function inProcessReports<W>(deps: InProcessReportsDeps): ReportFlow<W> {
+export function inProcessReports<W>(deps: InProcessReportsDeps): ReportQueue<W> {
+  const { queue } = deps;
   return {
+    cached: async (eventId, options) => queue.cached(parseId('event', eventId), options),
+    spare: async (eventId, options) => queue.spare(parseId('event', eventId), options),
+    waiting: async () => queue.waiting,
+    start: () => {},
+    close: async () => {},
     async follow(ask, surface) {
       let view: ReportView<W> | undefined;
       let lastPosition: number | undefined;
@@ -42,7 +49,7 @@ export function inProcessReports<W>(deps: InProcessReportsDeps): ReportFlow<W> {
       };
       let ticket: ReportTicket;
       try {
-        ticket = deps.ticketing.requestReport(ask.eventId, {
+        ticket = queue.request(parseId('event', ask.eventId), {
           priority: 'interactive',
           requester: ask.userId,
           requesterKind: ask.requesterKind,

@@ -1,16 +1,16 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { storeReportCache } from '../../src/reports/build-reports.js';
-import type { KeyValueStore } from '../../src/store/key-value-store.js';
-import { openStore } from '../../src/store/open-store.js';
-import { TooManyReportsWaitingError } from '../../src/ticketing/errors.js';
-import { ReportQueue } from '../../src/ticketing/report-queue.js';
-import type { RequesterKind, WaitingLimits } from '../../src/ticketing/report-waiting.js';
-import type { EventReport } from '../../src/ticketing/schemas.js';
-import { SharedReportQueue } from '../../src/ticketing/shared-report-queue.js';
-import type { WatchShareOptions } from '../../src/ticketing/watch-share.js';
-import { systemClock } from '../../src/time/clock.js';
-import { useRedis } from '../helpers/redis-server.js';
-import { sleep } from '../helpers/wait-for.js';
+import { InProcessReportQueue } from '../../../src/reports/queue/in-process-report-queue.js';
+import { storeReportCache } from '../../../src/reports/queue/report-cache.js';
+import type { RequesterKind, WaitingLimits } from '../../../src/reports/queue/report-waiting.js';
+import { SharedReportQueue } from '../../../src/reports/queue/shared-report-queue.js';
+import type { WatchShareOptions } from '../../../src/reports/queue/watch-share.js';
+import type { KeyValueStore } from '../../../src/store/key-value-store.js';
+import { openStore } from '../../../src/store/open-store.js';
+import { TooManyReportsWaitingError } from '../../../src/ticketing/errors.js';
+import type { EventReport } from '../../../src/ticketing/schemas.js';
+import { systemClock } from '../../../src/time/clock.js';
+import { useRedis } from '../../helpers/redis-server.js';
+import { sleep } from '../../helpers/wait-for.js';
 
 /*
  * Issue 26 item 6 and item 3, one set of rules in two implementations: the in-process report queue
@@ -80,7 +80,7 @@ afterEach(() => {
 });
 
 function inProcess(service: Service, options: Options): Harness {
-  const queue = new ReportQueue({
+  const queue = new InProcessReportQueue({
     ...options.limit,
     cacheTtlMs: options.cacheTtlMs ?? 60_000,
     ...(options.waiting ? { waiting: options.waiting } : {}),

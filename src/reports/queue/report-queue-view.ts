@@ -1,4 +1,4 @@
-import type { ScriptRunner } from './shared-budget.js';
+import type { ScriptRunner } from '../../ticketing/shared-budget.js';
 
 /** One look at the shared report queue: enough to tell every person this replica follows where they stand. */
 export interface ReportQueueView {

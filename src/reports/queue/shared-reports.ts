@@ -1,29 +1,38 @@
 import { randomUUID } from 'node:crypto';
-import { REPORT_DEADLINE_MS } from '../ticketing/report-deadline.js';
-import type { SharedReportQueue } from '../ticketing/shared-report-queue.js';
-import type { ReportHold } from '../ticketing/shared-report-waiting.js';
-import { sleep } from '../time/clock.js';
-import { finishReport } from './finish-report.js';
-import type { ReportFlow, ReportFlowDeps } from './report-flow.js';
-import { FETCHING, type ReportStatus } from './report-status.js';
-import type { ReportDelivery, ReportView } from './report-surface.js';
+import type { EventReport } from '../../ticketing/schemas.js';
+import { sleep } from '../../time/clock.js';
+import { finishReport } from '../finish-report.js';
+import type { ReportFlowDeps } from '../report-flow.js';
+import { FETCHING, type ReportStatus } from '../report-status.js';
+import type { ReportDelivery, ReportView } from '../report-surface.js';
+import { REPORT_DEADLINE_MS } from './report-deadline.js';
+import type { ReportQueue } from './report-queue.js';
+import type { SharedReportQueue } from './shared-report-queue.js';
+import type { ReportHold } from './shared-report-waiting.js';
 
 export interface SharedReportsDeps<W> extends ReportFlowDeps {
   /** The report queue every replica shares (Redis); whichever replica fetches a report delivers it. */
   queue: Pick<
     SharedReportQueue<ReportDelivery<W>>,
-    'cached' | 'waiting' | 'reserve' | 'release' | 'submit' | 'progress'
+    'cached' | 'waiting' | 'reserve' | 'release' | 'submit' | 'progress' | 'spare' | 'start' | 'close'
   >;
+  /** A watch's report, fetched in a spare slot as background work. */
+  fetchSpare(eventId: string, signal: AbortSignal): Promise<EventReport>;
 }
 
 /**
- * The shared queue: the request is persisted in Redis before the person is told its place, then
+ * The report queue replicas share: the request is persisted in Redis before the person is told its place, then
  * the place is kept up to date while it waits. Each look and edit holds the message's lock, as the
  * final answer does, so a late progress edit never covers the report another replica has just posted.
  */
-export function sharedReports<W>(deps: SharedReportsDeps<W>): ReportFlow<W> {
+export function sharedReports<W>(deps: SharedReportsDeps<W>): ReportQueue<W> {
   const { queue } = deps;
   return {
+    cached: (eventId, options) => queue.cached(eventId, options),
+    spare: (eventId, options) => queue.spare(eventId, (signal) => deps.fetchSpare(eventId, signal), options),
+    waiting: () => queue.waiting(),
+    start: () => queue.start(),
+    close: () => queue.close(),
     async follow(ask, surface) {
       const log = deps.logger.child({ command: 'report', eventId: ask.eventId });
       const who = { eventId: ask.eventId, label: ask.label, userId: ask.userId };

@@ -1,23 +1,15 @@
 import type { LRUCache } from 'lru-cache';
-import type { Clock } from '../time/clock.js';
-import { systemClock } from '../time/clock.js';
-import { ttlCache } from '../ttl-cache.js';
-import type { Priority } from './budget.js';
-import { CancelledError, cancellationError, isTicketingError, RateLimitedError } from './errors.js';
-import { assertRateLimit } from './rate-limit.js';
-import type { RateLimitObservation } from './rate-limit-headers.js';
+import type { Priority } from '../../ticketing/budget.js';
+import { CancelledError, cancellationError, isTicketingError, RateLimitedError } from '../../ticketing/errors.js';
+import { assertRateLimit } from '../../ticketing/rate-limit.js';
+import type { RateLimitObservation } from '../../ticketing/rate-limit-headers.js';
+import type { EventReport } from '../../ticketing/schemas.js';
+import type { Clock } from '../../time/clock.js';
+import { systemClock } from '../../time/clock.js';
+import { ttlCache } from '../../ttl-cache.js';
+import type { CachedReport, CacheReadOptions, ReportProgress } from './report-queue.js';
 import { ReportWaiting, type RequesterKind, type WaitingLimits } from './report-waiting.js';
-import type { EventReport } from './schemas.js';
 import { WatchShare, type WatchShareOptions } from './watch-share.js';
-
-/** Where a report request stands. */
-export interface ReportProgress {
-  state: 'queued' | 'fetching' | 'done';
-  /** Reports admitted before this one: 0 once it is being fetched. */
-  position: number;
-  /** Estimated ms until this report's call is admitted (0 once fetching). */
-  estimatedWaitMs: number;
-}
 
 export interface ReportTicket {
   readonly eventId: string;
@@ -49,34 +41,7 @@ export interface ReportRequestOptions {
   onProgress?: (progress: ReportProgress) => void;
 }
 
-/** Which cached reports may serve. */
-export interface CacheReadOptions {
-  /** Only a report read from the service after this time (ms, the queue's clock): newer than what the caller has. */
-  readAfterMs?: number | undefined;
-}
-
 export type FetchReport = (eventId: string, priority: Priority, signal: AbortSignal) => Promise<EventReport>;
-
-/**
- * What the client needs of a report queue: the seam where a queue shared by several processes
- * (Redis) can stand in for the in-process one.
- */
-export interface ReportScheduler {
-  request(eventId: string, options?: ReportRequestOptions): ReportTicket;
-  /** Feeds the report endpoint's own `X-RateLimit-*` headers. */
-  observe(observation: RateLimitObservation): void;
-  /** Report requests waiting for admission. */
-  readonly waiting: number;
-  /**
-   * A report for background work (a watch) only from a slot nobody waits for: fetched now when no
-   * request waits and a slot is free (or served from the cache), else undefined. While people's
-   * reports wait, the watches' share (one slot in every `watchShare.everyWindows` windows) is
-   * taken here too.
-   */
-  spare?(eventId: string, options?: CacheReadOptions): Promise<EventReport> | undefined;
-  /** A report fetched lately, still fresh in the cache, at no cost; else undefined. */
-  cached?(eventId: string, options?: CacheReadOptions): CachedReport | undefined;
-}
 
 export interface ReportQueueOptions {
   /** Report calls admitted per window (the spec's 3). */
@@ -91,12 +56,6 @@ export interface ReportQueueOptions {
   watchShare?: WatchShareOptions;
   fetchReport: FetchReport;
   clock?: Clock;
-}
-
-/** A cached report, with when the call that read it from the service was sent. */
-export interface CachedReport {
-  report: EventReport;
-  readAt: number;
 }
 
 interface Waiter {
@@ -131,7 +90,7 @@ interface Slot {
  * waits longer when the report's own headers say another key has used the allowance. Concurrent
  * requests for one event share one call; a finished report is cached for a short while.
  */
-export class ReportQueue implements ReportScheduler {
+export class InProcessReportQueue {
   readonly #limit: number;
   readonly #windowMs: number;
   readonly #fetchReport: FetchReport;
@@ -249,12 +208,19 @@ export class ReportQueue implements ReportScheduler {
     };
   }
 
+  /** A report fetched lately, still fresh in the cache, at no cost; else undefined. */
   cached(eventId: string, options: CacheReadOptions = {}): CachedReport | undefined {
     const cached = this.#cache?.get(eventId);
     if (!cached || (options.readAfterMs !== undefined && cached.readAt <= options.readAfterMs)) return undefined;
     return cached;
   }
 
+  /**
+   * A report for background work (a watch) only from a slot nobody waits for: fetched now when no
+   * request waits and a slot is free (or served from the cache), else undefined. While people's
+   * reports wait, the watches' share (one slot in every `watchShare.everyWindows` windows) is
+   * taken here too.
+   */
   spare(eventId: string, options: CacheReadOptions = {}): Promise<EventReport> | undefined {
     const cached = this.cached(eventId, options);
     if (cached) return Promise.resolve(cached.report);

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/store/open-store.js';
-import { ReportSlots } from '../../src/ticketing/report-slots.js';
-import type { ScriptRunner } from '../../src/ticketing/shared-budget.js';
-import { useRedis } from '../helpers/redis-server.js';
-import { sleep } from '../helpers/wait-for.js';
+import { ReportSlots } from '../../../src/reports/queue/report-slots.js';
+import { openStore } from '../../../src/store/open-store.js';
+import type { ScriptRunner } from '../../../src/ticketing/shared-budget.js';
+import { useRedis } from '../../helpers/redis-server.js';
+import { sleep } from '../../helpers/wait-for.js';
 
 const redis = useRedis();
 let run: ScriptRunner;

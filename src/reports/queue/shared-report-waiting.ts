@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { TooManyReportsWaitingError, type WaitingReport } from './errors.js';
+import { TooManyReportsWaitingError, type WaitingReport } from '../../ticketing/errors.js';
+import type { ScriptRunner } from '../../ticketing/shared-budget.js';
 import { limitFor, type RequesterKind, type WaitingLimits, waitingLimits } from './report-waiting.js';
-import type { ScriptRunner } from './shared-budget.js';
 
 /** A report counted among those its requester waits for, until it arrives (`release`). */
 export interface ReportHold {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WatchShare } from '../../src/ticketing/watch-share.js';
+import { WatchShare } from '../../../src/reports/queue/watch-share.js';
 
 describe('WatchShare (the in-process queue’s rule)', () => {
   it('owes the watches a slot first, then again only once a share period passed and a person took one since', () => {

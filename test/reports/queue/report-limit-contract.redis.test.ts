@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { SlidingWindow } from '../../src/simulator/sliding-window.js';
-import { RateLimitedError } from '../../src/ticketing/errors.js';
-import { ReportQueue } from '../../src/ticketing/report-queue.js';
-import type { EventReport } from '../../src/ticketing/schemas.js';
-import { SharedReportQueue } from '../../src/ticketing/shared-report-queue.js';
-import { useRedis } from '../helpers/redis-server.js';
-import { sleep } from '../helpers/wait-for.js';
+import { InProcessReportQueue } from '../../../src/reports/queue/in-process-report-queue.js';
+import { SharedReportQueue } from '../../../src/reports/queue/shared-report-queue.js';
+import { SlidingWindow } from '../../../src/simulator/sliding-window.js';
+import { RateLimitedError } from '../../../src/ticketing/errors.js';
+import type { EventReport } from '../../../src/ticketing/schemas.js';
+import { useRedis } from '../../helpers/redis-server.js';
+import { sleep } from '../../helpers/wait-for.js';
 
 /*
  * One rule in two implementations: the in-process report queue (TypeScript) and the replicas'
@@ -22,7 +22,7 @@ type Ask = (eventId: string) => Promise<void>;
 type Fetch = (eventId: string) => Promise<EventReport>;
 
 function inProcess(fetch: Fetch): Ask {
-  const queue = new ReportQueue({ ...LIMIT, cacheTtlMs: 1, fetchReport: (eventId) => fetch(eventId) });
+  const queue = new InProcessReportQueue({ ...LIMIT, cacheTtlMs: 1, fetchReport: (eventId) => fetch(eventId) });
   return async (eventId) => {
     await queue.request(eventId).result;
   };

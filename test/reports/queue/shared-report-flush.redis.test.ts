@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/logger.js';
-import { awaitReport, type ReplyTarget, replyView } from '../../src/reports/awaited-report.js';
-import type { ReportDelivery } from '../../src/reports/report-surface.js';
-import { sharedReports } from '../../src/reports/shared-reports.js';
-import { StoreError } from '../../src/store/key-value-store.js';
-import type { EventReport } from '../../src/ticketing/schemas.js';
-import { type SharedReportProgress, SharedReportQueue } from '../../src/ticketing/shared-report-queue.js';
-import { systemClock } from '../../src/time/clock.js';
-import { useRedis } from '../helpers/redis-server.js';
-import { waitFor } from '../helpers/wait-for.js';
-import { redisCommand } from '../replicas/redis-command.js';
+import { silentLogger } from '../../../src/logger.js';
+import { awaitReport, type ReplyTarget, replyView } from '../../../src/reports/awaited-report.js';
+import type { SharedReportProgress } from '../../../src/reports/queue/shared-report-job.js';
+import { SharedReportQueue } from '../../../src/reports/queue/shared-report-queue.js';
+import { sharedReports } from '../../../src/reports/queue/shared-reports.js';
+import type { ReportDelivery } from '../../../src/reports/report-surface.js';
+import { StoreError } from '../../../src/store/key-value-store.js';
+import type { EventReport } from '../../../src/ticketing/schemas.js';
+import { systemClock } from '../../../src/time/clock.js';
+import { useRedis } from '../../helpers/redis-server.js';
+import { waitFor } from '../../helpers/wait-for.js';
+import { redisCommand } from '../../replicas/redis-command.js';
 
 /*
  * Redis flushed while six people's reports wait in the shared queue, asked through three replicas:
@@ -105,8 +106,13 @@ describe('a Redis flush with six reports queued across three replicas', () => {
       const settled = new Map<string, { report: EventReport } | { error: unknown }>();
       const ask = (person: string, eventId: string, through: SharedReportQueue<Delivery>) => {
         const flow = sharedReports<ReplyTarget>({
+          // People's reports only: no watch asks for a spare one.
+          fetchSpare: () => Promise.reject(new Error('No watch here')),
           queue: {
             cached: async () => undefined,
+            spare: async () => undefined,
+            start: () => {},
+            close: async () => {},
             waiting: () => through.waiting(),
             reserve: (...args) => through.reserve(...args),
             release: (hold) => through.release(hold),

@@ -1,4 +1,4 @@
-import { CancelledError } from './errors.js';
+import { CancelledError } from '../../ticketing/errors.js';
 
 /**
  * How long a person's report request may take, queue and call together, before they are told to

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ReportQueue } from '../../src/ticketing/report-queue.js';
+import { InProcessReportQueue } from '../../../src/reports/queue/in-process-report-queue.js';
 
 /** The in-process report queue's turns: people take turns, and background work takes only spare slots. */
 describe('ReportQueue turns', () => {
@@ -11,7 +11,7 @@ describe('ReportQueue turns', () => {
   });
 
   const queueOf = (fetched: string[]) =>
-    new ReportQueue({
+    new InProcessReportQueue({
       limit: 3,
       windowMs: 1_000,
       cacheTtlMs: 0,
@@ -91,7 +91,7 @@ describe('ReportQueue turns', () => {
     const fetched: string[] = [];
     let used = 0;
     const windowStart = Date.now();
-    const queue: ReportQueue = new ReportQueue({
+    const queue: InProcessReportQueue = new InProcessReportQueue({
       limit: 3,
       windowMs: 1_000,
       cacheTtlMs: 0,

@@ -1,13 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/logger.js';
-import { deliverReport } from '../../src/reports/finish-report.js';
-import { inProcessReports } from '../../src/reports/in-process-reports.js';
-import type { ReportStatus } from '../../src/reports/report-status.js';
-import type { ReportAsk, ReportSurface, ReportView } from '../../src/reports/report-surface.js';
-import type { ReportRecord } from '../../src/store/activity-store.js';
-import { NotFoundError } from '../../src/ticketing/errors.js';
-import { systemClock } from '../../src/time/clock.js';
-import { type Rig, startRig } from '../helpers/ticketing.js';
+import { silentLogger } from '../../../src/logger.js';
+import { deliverReport } from '../../../src/reports/finish-report.js';
+import { inProcessQueue } from '../../../src/reports/queue/build-report-queue.js';
+import { inProcessReports } from '../../../src/reports/queue/in-process-reports.js';
+import type { ReportStatus } from '../../../src/reports/report-status.js';
+import type { ReportAsk, ReportSurface, ReportView } from '../../../src/reports/report-surface.js';
+import type { ReportRecord } from '../../../src/store/activity-store.js';
+import { NotFoundError } from '../../../src/ticketing/errors.js';
+import { systemClock } from '../../../src/time/clock.js';
+import { type Rig, startRig } from '../../helpers/ticketing.js';
 
 /**
  * The report use case without Bolt: the real client's in-process queue against the simulator on
@@ -48,7 +49,7 @@ afterEach(async () => {
 function flowOn(r: Rig, stopping = new AbortController().signal) {
   const records: ReportRecord[] = [];
   const flow = inProcessReports<string>({
-    ticketing: r.client,
+    queue: inProcessQueue((eventId, options) => r.client.fetchReport(eventId, options), r.limits),
     activity: { recordReport: async (record) => void records.push(record) },
     clock: systemClock,
     logger: silentLogger,

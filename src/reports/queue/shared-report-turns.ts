@@ -1,6 +1,7 @@
-import type { Logger } from '../logger.js';
-import { sleep } from '../time/clock.js';
-import type { ScriptRunner } from './shared-budget.js';
+import type { Queue } from 'bullmq';
+import type { Logger } from '../../logger.js';
+import type { ScriptRunner } from '../../ticketing/shared-budget.js';
+import { sleep } from '../../time/clock.js';
 import {
   ANYONE_WAITING,
   MAX_PRIORITY,
@@ -43,6 +44,28 @@ export interface SharedReportTurnsOptions {
  */
 export class SharedReportTurns {
   readonly #o: SharedReportTurnsOptions;
+
+  /** The turns of a BullMQ queue, their keys in its namespace beside its own. */
+  static of(
+    queue: Queue,
+    options: Pick<SharedReportTurnsOptions, 'run' | 'deadlineMs' | 'lockMs' | 'logger'>,
+  ): SharedReportTurns {
+    const { keys } = queue;
+    return new SharedReportTurns({
+      ...options,
+      keys: {
+        state: queue.toKey('turns'),
+        started: queue.toKey('turns-started'),
+        wait: keys.wait as string,
+        prioritized: keys.prioritized as string,
+        delayed: keys.delayed as string,
+        active: keys.active as string,
+        marker: keys.marker as string,
+      },
+      personKey: (requester) => queue.toKey(`turns:${requester}`),
+      jobKeyPrefix: queue.toKey(''),
+    });
+  }
 
   constructor(options: SharedReportTurnsOptions) {
     this.#o = options;

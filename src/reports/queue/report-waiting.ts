@@ -1,4 +1,4 @@
-import { TooManyReportsWaitingError, type WaitingReport } from './errors.js';
+import { TooManyReportsWaitingError, type WaitingReport } from '../../ticketing/errors.js';
 
 /** Whose limit a request counts against: its person's, or the one all workflow steps share. */
 export type RequesterKind = 'person' | 'step';

@@ -1,15 +1,13 @@
 import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
-import { RateLimitedError } from '../../src/ticketing/errors.js';
-import type { EventReport } from '../../src/ticketing/schemas.js';
-import {
-  type ReportCache,
-  SharedReportQueue,
-  type SharedReportQueueOptions,
-} from '../../src/ticketing/shared-report-queue.js';
-import { useRedis } from '../helpers/redis-server.js';
-import { sleep, waitFor } from '../helpers/wait-for.js';
-import { redisCommand } from '../replicas/redis-command.js';
+import type { ReportCache } from '../../../src/reports/queue/report-cache.js';
+import type { SharedReportQueueOptions } from '../../../src/reports/queue/shared-report-options.js';
+import { SharedReportQueue } from '../../../src/reports/queue/shared-report-queue.js';
+import { RateLimitedError } from '../../../src/ticketing/errors.js';
+import type { EventReport } from '../../../src/ticketing/schemas.js';
+import { useRedis } from '../../helpers/redis-server.js';
+import { sleep, waitFor } from '../../helpers/wait-for.js';
+import { redisCommand } from '../../replicas/redis-command.js';
 
 /**
  * The replicas' shared report queue takes people in turns, as the in-process one does

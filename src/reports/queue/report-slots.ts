@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { RateLimitObservation } from './rate-limit-headers.js';
-import type { ScriptRunner } from './shared-budget.js';
+import type { RateLimitObservation } from '../../ticketing/rate-limit-headers.js';
+import type { ScriptRunner } from '../../ticketing/shared-budget.js';
 import { type WatchShareOptions, watchShare } from './watch-share.js';
 
 export interface ReportSlotsOptions {

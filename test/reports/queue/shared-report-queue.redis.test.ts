@@ -1,16 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { SlidingWindow } from '../../src/simulator/sliding-window.js';
-import { RateLimitedError } from '../../src/ticketing/errors.js';
-import type { EventReport } from '../../src/ticketing/schemas.js';
-import {
-  type ReportOutcome,
-  SharedReportQueue,
-  type SharedReportQueueOptions,
-} from '../../src/ticketing/shared-report-queue.js';
-import { aheadClock } from '../helpers/clocks.js';
-import { useRedis } from '../helpers/redis-server.js';
-import { sleep, waitFor } from '../helpers/wait-for.js';
-import { commandsProcessed, redisCommand } from '../replicas/redis-command.js';
+import type { ReportOutcome } from '../../../src/reports/queue/report-queue.js';
+import type { SharedReportQueueOptions } from '../../../src/reports/queue/shared-report-options.js';
+import { SharedReportQueue } from '../../../src/reports/queue/shared-report-queue.js';
+import { SlidingWindow } from '../../../src/simulator/sliding-window.js';
+import { RateLimitedError } from '../../../src/ticketing/errors.js';
+import type { EventReport } from '../../../src/ticketing/schemas.js';
+import { aheadClock } from '../../helpers/clocks.js';
+import { useRedis } from '../../helpers/redis-server.js';
+import { sleep, waitFor } from '../../helpers/wait-for.js';
+import { commandsProcessed, redisCommand } from '../../replicas/redis-command.js';
 
 const redis = useRedis();
 let counter = 0;

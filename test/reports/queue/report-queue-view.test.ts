@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { admissionWaits } from '../../src/ticketing/report-queue-view.js';
+import { admissionWaits } from '../../../src/reports/queue/report-queue-view.js';
 
 const rule = { now: 10_000, limit: 2, windowMs: 1_000, blockedUntil: 0 };
 

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ReportQueue } from '../../src/ticketing/report-queue.js';
-import type { EventReport } from '../../src/ticketing/schemas.js';
-import { systemClock } from '../../src/time/clock.js';
-import { ttlCache } from '../../src/ttl-cache.js';
+import { InProcessReportQueue } from '../../../src/reports/queue/in-process-report-queue.js';
+import type { EventReport } from '../../../src/ticketing/schemas.js';
+import { systemClock } from '../../../src/time/clock.js';
+import { ttlCache } from '../../../src/ttl-cache.js';
 
 /** Asks for one event's report twice in a row and counts the calls the service would see. */
 async function callsForTwoAsks(cacheTtlMs: number | undefined): Promise<number> {
   let calls = 0;
-  const queue = new ReportQueue({
+  const queue = new InProcessReportQueue({
     limit: 10,
     windowMs: 1_000,
     ...(cacheTtlMs === undefined ? {} : { cacheTtlMs }),
