@@ -8,7 +8,8 @@ import { eventChoicesMessage, eventLabel } from '../../../render/event-blocks.js
 import { usageMessage } from '../../../render/help-blocks.js';
 import { clip, code, md } from '../../../render/mrkdwn.js';
 import { fetchingReportMessage } from '../../../render/report-blocks.js';
-import { watchListMessage, watchOutcomeMessage } from '../../../render/watch-blocks.js';
+import { watchListMessage } from '../../../render/watch-list-blocks.js';
+import { watchOutcomeMessage } from '../../../render/watch-outcome-blocks.js';
 import type { TicketingEvent } from '../../../ticketing/schemas.js';
 import { setWatch } from '../../../watches/set-watch.js';
 import { respondPrivately } from '../../answers/respond-safely.js';
