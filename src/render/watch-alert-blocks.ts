@@ -6,7 +6,16 @@ import { describeCondition, type WatchCondition } from '../watches/watch-conditi
 import { type Block, context, LIMITS, mrkdwnSection, type SlackMessage } from './block-kit.js';
 import { clip, code, joinMrkdwn, type Mrkdwn, md, readerDay, readerInstant, shorten } from './mrkdwn.js';
 import { humanise, reportCurrency } from './report-blocks.js';
-import { decimal, eventName, figureValue, num, soldWords, ticketsSold } from './watch-words.js';
+import { decimal, eventName, figureValue, mention, num, soldWords, ticketsSold } from './watch-words.js';
+
+/** The alert's quieting buttons: snooze the watch (for everyone), or mute it for the one who clicks. */
+export const WATCH_SNOOZE_ACTIONS = {
+  '1h': 'watch_snooze_1h',
+  '1d': 'watch_snooze_1d',
+  threshold: 'watch_snooze_threshold',
+} as const;
+export const WATCH_MUTE_ACTION = 'watch_mute';
+
 export interface WatchAlertInput {
   watch: Watch;
   /** The condition that crossed. */
@@ -14,6 +23,8 @@ export interface WatchAlertInput {
   /** Its figure at the crossing, as `judge` measured it. */
   value: number;
   check: Shown<EventCheck>;
+  /** Who the alert names: who set the watch up and who added the condition, unless they muted it. */
+  mentions?: readonly string[] | undefined;
 }
 
 /** `*Jazz Night*` in the message, `Jazz Night` in the notification. */
@@ -85,9 +96,27 @@ export function watchAlertMessage(input: WatchAlertInput): SlackMessage {
       : undefined;
   const blocks: Block[] = [mrkdwnSection(md`${ALERT_EMOJI[condition.condition.kind]} ${line}`)];
   if (sold) blocks.push(mrkdwnSection(md`${sold.bar} ${sold.counts}`));
+  const named = (input.mentions ?? []).flatMap((person) => mention(person) ?? []);
+  if (named.length > 0) details.push(md`for ${joinMrkdwn(named, md` `)}`);
   blocks.push(context(joinMrkdwn(details, md` · `)));
+  // The buttons name the event by its id (an id as the service gives them; nothing else is sent back).
+  if (/^[A-Za-z0-9_-]{1,200}$/.test(watch.eventId)) blocks.push(quietingButtons(watch));
   return {
     text: shorten(crossingWords(condition.condition, value, check.report, name), LIMITS.fallbackText),
     blocks,
   };
+}
+
+const button = (actionId: string, text: string, value: string) =>
+  ({ type: 'button', action_id: actionId, text: { type: 'plain_text', text }, value }) as const;
+
+/** Snooze for an hour, a day or until the next threshold; a channel watch also offers Mute for me. */
+function quietingButtons(watch: Watch): Block {
+  const elements = [
+    button(WATCH_SNOOZE_ACTIONS['1h'], 'Snooze 1 hour', watch.eventId),
+    button(WATCH_SNOOZE_ACTIONS['1d'], 'Snooze 1 day', watch.eventId),
+    button(WATCH_SNOOZE_ACTIONS.threshold, 'Snooze until next threshold', watch.eventId),
+  ];
+  if (!watch.personal) elements.push(button(WATCH_MUTE_ACTION, 'Mute for me', watch.eventId));
+  return { type: 'actions', elements };
 }

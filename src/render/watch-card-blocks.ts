@@ -7,6 +7,7 @@ import { type Block, context, header, LIMITS, mrkdwnSection, type SlackMessage }
 import { everyWords } from './every-words.js';
 import { clip, code, escapeText, joinMrkdwn, type Mrkdwn, md, readerInstant, shorten } from './mrkdwn.js';
 import { forecastWords } from './sales-blocks.js';
+import { snoozedLine } from './watch-quiet-blocks.js';
 import {
   conditionLines,
   eventName,
@@ -107,6 +108,8 @@ export function watchCardMessage(input: WatchCardInput): SlackMessage {
       break;
   }
   if (status) blocks.push(mrkdwnSection(status));
+  const snoozed = state === 'active' ? snoozedLine(watch, now) : undefined;
+  if (snoozed) blocks.push(snoozed);
 
   const sold = check ? soldWords(check.report) : undefined;
   const bar = sold && md`${sold.bar} ${sold.share}`;

@@ -114,6 +114,7 @@ import {
   watchPausedMessage,
   watchRefusedMessage,
 } from '../../src/render/watch-outcome-blocks.js';
+import { snoozedLine, snoozeWords, watchQuietAnswer } from '../../src/render/watch-quiet-blocks.js';
 import { watchSummaryMessage } from '../../src/render/watch-summary-blocks.js';
 import {
   conditionLines,
@@ -297,6 +298,11 @@ const WATCHES: Watch[] = HOSTILE.flatMap((text) =>
     paused: personal ? { reason: text, at: NOW } : undefined,
   })),
 );
+/** The sample watches snoozed for a while, until a threshold, and muted by hostile ids. */
+const QUIETED: Watch[] = WATCHES.flatMap((watch, index) => [
+  { ...watch, quiet: { snoozedUntil: NOW + 3_600_000, snoozedBy: watch.setBy, muted: [watch.eventName] } },
+  { ...watch, quiet: { untilThreshold: true, snoozedBy: index % 2 ? 'U0123456' : watch.eventName } },
+]);
 const watchCheck = (watch: Watch): Shown<EventCheck> =>
   shown<EventCheck>({
     eventId: watch.eventId,
@@ -850,13 +856,19 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
     watchAlertMessage: () =>
       WATCHES.flatMap((watch) =>
         watch.conditions.map((condition) =>
-          watchAlertMessage({ watch, condition, value: 3, check: watchCheck(watch) }),
+          watchAlertMessage({
+            watch,
+            condition,
+            value: 3,
+            check: watchCheck(watch),
+            mentions: [watch.setBy, 'U0123456', watch.eventName],
+          }),
         ),
       ),
   },
   'watch-card-blocks.ts': {
     watchCardMessage: () =>
-      WATCHES.flatMap((watch) =>
+      [...WATCHES, ...QUIETED].flatMap((watch) =>
         (['active', 'paused', 'ended', 'unwatched'] as const).flatMap((state) =>
           [watchCheck(watch), undefined].map((check) =>
             watchCardMessage({
@@ -913,6 +925,21 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
           ] satisfies SetWatchOutcome[]
         ).map((outcome) => watchOutcomeMessage(outcome, watch.eventName, (words) => plainMessage(words))),
       ),
+  },
+  'watch-quiet-blocks.ts': {
+    watchQuietAnswer: () =>
+      QUIETED.flatMap((watch) => [
+        watchQuietAnswer({ kind: 'snoozed', watch }),
+        watchQuietAnswer({ kind: 'muted', watch }),
+        watchQuietAnswer({ kind: 'unmuted', watch }),
+        watchQuietAnswer({ kind: 'not-yours', watch }),
+        watchQuietAnswer({ kind: 'gone' }),
+        watchQuietAnswer({ kind: 'thread-only', channel: watch.channel, on: true }),
+        watchQuietAnswer({ kind: 'thread-only', channel: 'C0123456', on: false }),
+        watchQuietAnswer({ kind: 'thread-only-personal' }),
+      ]),
+    snoozeWords: () => QUIETED.map((watch) => snoozeWords(watch, NOW) ?? md``),
+    snoozedLine: () => QUIETED.flatMap((watch) => snoozedLine(watch, NOW) ?? []),
   },
   'watch-summary-blocks.ts': {
     watchSummaryMessage: () =>
