@@ -28,6 +28,8 @@ export interface WatchConfirmationInput {
   already: readonly string[];
   /** Keys of the conditions already met by the report they were read from: no alert for those. */
   alreadyCrossed?: readonly string[] | undefined;
+  /** Conditions `--except` left out. */
+  excepted?: readonly string[] | undefined;
   intervalMs: number;
 }
 
@@ -56,6 +58,7 @@ export function watchConfirmationMessage(input: WatchConfirmationInput): SlackMe
     lines.push(
       md`• Already crossed when the watch was set: ${keys(input.alreadyCrossed)} (no alert for that; one comes if it clears and crosses again)`,
     );
+  if (input.excepted && input.excepted.length > 0) lines.push(md`• Left out (\`--except\`): ${keys(input.excepted)}`);
   const all = watch.conditions.map((state) => state.key);
   if (all.length > 0) lines.push(md`• All conditions now: ${keys(all)}`);
   const text = joinMrkdwn(lines);
@@ -119,6 +122,10 @@ export function watchOutcomeMessage(
     case 'set':
       return outcome.result.watch.paused
         ? warningMessage(md`I could not post the watch card there, so the watch is paused. I sent you the reason.`)
-        : watchConfirmationMessage({ ...outcome.result, alreadyCrossed: outcome.alreadyCrossed });
+        : watchConfirmationMessage({
+            ...outcome.result,
+            alreadyCrossed: outcome.alreadyCrossed,
+            excepted: outcome.excepted,
+          });
   }
 }
