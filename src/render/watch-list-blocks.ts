@@ -7,6 +7,7 @@ import { everyWords } from './every-words.js';
 import { channelLink, clip, code, joinMrkdwn, type Mrkdwn, md, readerInstant, shorten } from './mrkdwn.js';
 import { plural } from './plural.js';
 import { humanise, reportCurrency } from './report-blocks.js';
+import { snoozeWords } from './watch-quiet-blocks.js';
 import {
   conditionLines,
   eventName,
@@ -66,6 +67,8 @@ function listEntry(entry: WatchListEntry, input: WatchListInput): Mrkdwn {
   } else if (nextCheckAt !== undefined) {
     timing.push(nextCheckWords(nextCheckAt, input.now));
   }
+  const snoozed = watch.paused ? undefined : snoozeWords(watch, input.now);
+  if (snoozed) timing.push(md`:zzz: alerts snoozed ${snoozed}`);
   lines.push(joinMrkdwn(timing, md` · `));
   return joinMrkdwn(lines);
 }

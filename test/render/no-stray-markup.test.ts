@@ -888,7 +888,11 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
     watchListMessage: () =>
       (['channel', 'person'] as const).flatMap((where) => [
         watchListMessage({
-          entries: WATCHES.map((watch) => ({ watch, check: watchCheck(watch), nextCheckAt: NOW + 60_000 })),
+          entries: [...WATCHES, ...QUIETED].map((watch) => ({
+            watch,
+            check: watchCheck(watch),
+            nextCheckAt: NOW + 60_000,
+          })),
           intervalMs: 300_000,
           now: NOW,
           where,

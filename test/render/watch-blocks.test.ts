@@ -319,6 +319,22 @@ describe('the list of watches', () => {
     expect(text).toContain('every ~3 h');
   });
 
+  it('says a watch is snoozed while it is, and who snoozed it', () => {
+    const snoozed = (until: number) => [
+      {
+        watch: watch({ quiet: { snoozedUntil: until, snoozedBy: 'U0BOB12' } }),
+        check: check(),
+        nextCheckAt: NOW + MINUTE,
+      },
+    ];
+    const text = all(
+      watchListMessage({ entries: snoozed(NOW + HOUR), intervalMs: MINUTE, now: NOW, where: 'channel' }),
+    );
+    expect(text).toMatch(/:zzz: alerts snoozed until about <!date\^\d+\^[^>]*> by <@U0BOB12>/);
+    const over = all(watchListMessage({ entries: snoozed(NOW - 1), intervalMs: MINUTE, now: NOW, where: 'channel' }));
+    expect(over).not.toContain('snoozed');
+  });
+
   it('when empty, says how to start', () => {
     const message = watchListMessage({ entries: [], intervalMs: MINUTE, now: NOW, where: 'channel' });
     expect(message.text).toBe(
