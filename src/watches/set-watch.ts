@@ -82,6 +82,8 @@ export async function setWatch(
     : { conditions: defaultConditions(read.report) };
   if ('problem' in parsed) return { kind: 'conditions', problem: parsed.problem };
   const { kept, excepted } = exceptConditions(parsed.conditions, request.except ?? []);
+  if (kept.length === 0 && excepted.length > 0)
+    return { kind: 'conditions', problem: `--except left out every condition (${excepted.join(', ')}).` };
   if (kept.length === 0) return { kind: 'nothing-to-watch' };
   const result = await deps.watches.watch({
     channel: request.conversation,

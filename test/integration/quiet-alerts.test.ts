@@ -237,5 +237,9 @@ describe('quiet alerts through the real Bolt app', () => {
     expect(other?.conditions.map((c) => c.key)).toEqual(['sold out']);
 
     expect(await command(r, `watch ${event.id} --except`, 'U0EDITOR', 'C0003')).toMatch(/needs words/);
+    expect(await command(r, `watch ${event.id}: sold out --except sold`, 'U0EDITOR', 'C0003')).toMatch(
+      /left out every condition \(sold out\)/,
+    );
+    expect(await r.bot.watches.find({ channel: 'C0003' })).toEqual([]);
   });
 });
