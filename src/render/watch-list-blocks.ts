@@ -37,6 +37,8 @@ export interface WatchListInput {
   now: number;
   /** `channel`: what is watched here (`/events watches`); `person`: the watches one person set up (App Home). */
   where: 'channel' | 'person';
+  /** The channel keeps its alerts in the cards' threads (`/events watches thread-only on`). */
+  threadOnly?: boolean | undefined;
 }
 
 /** The last figures of an entry in one line: sold of capacity, else the first three figures. */
@@ -107,7 +109,10 @@ export function watchListMessage(input: WatchListInput): SlackMessage {
   const shown = entries.slice(0, room);
   for (const entry of shown) blocks.push(mrkdwnSection(listEntry(entry, input)));
   if (shown.length < entries.length) blocks.push(context(md`...and ${entries.length - shown.length} more watch(es)`));
-  blocks.push(context(md`${paceWords(input)} Alerts go to each card's thread.`));
+  const alerts = input.threadOnly
+    ? md`Alerts stay in each card's thread (thread-only): only a sell-out and an event's end show here too.`
+    : md`Alerts go to each card's thread.`;
+  blocks.push(context(md`${paceWords(input)} ${alerts}`));
   const names = joinMrkdwn(
     entries.slice(0, 5).map((entry) => eventName(entry.watch, 80)),
     md`, `,

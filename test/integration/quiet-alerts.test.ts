@@ -190,6 +190,7 @@ describe('quiet alerts through the real Bolt app', () => {
     expect(await command(r, 'watches thread-only on')).toMatch(/stay in each card/);
     r.sim.setFigures(event.id, { ticketsSold: Math.floor(capacity * 0.2) });
     await command(r, `watch ${event.id}: sold >= 50%, +1 sold, sold out`);
+    expect(await command(r, 'watches')).toMatch(/Alerts stay in each card's thread \(thread-only\)/);
     await check(r);
     await soldAt(r, event, Math.floor(capacity * 0.6));
     await r.slack.waitFor(() => (alerts(r).length === 2 ? true : undefined));

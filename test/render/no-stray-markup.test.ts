@@ -896,6 +896,7 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
           intervalMs: 300_000,
           now: NOW,
           where,
+          threadOnly: where === 'channel',
         }),
         watchListMessage({ entries: [], intervalMs: 300_000, now: NOW, where }),
       ]),

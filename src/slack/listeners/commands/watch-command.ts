@@ -208,6 +208,7 @@ export async function handleWatchCommand(
           pace: { watchedEvents, ...rule },
           now,
           where: command.personal ? 'person' : 'channel',
+          threadOnly: !command.personal && (await watches.quieting?.threadOnly(conversation)),
         });
         await respondPrivately(respond, message, deps.logger);
         return;
