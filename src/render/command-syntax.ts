@@ -20,9 +20,9 @@ export const COMMAND_SYNTAX = {
   digestOn: DIGEST_ON,
   digestActions: md`/events digest ${DIGEST_ACTIONS} [--me] [--sales]`,
   digestSales: DIGEST_SALES,
-  watch: md`/events watch [<id or name>[: conditions]] [--me]`,
+  watch: md`/events watch [<id or name>[: conditions]] [--except words] [--me]`,
   unwatch: md`/events unwatch <id or name> [--me]`,
-  watches: md`/events watches [--me]`,
+  watches: md`/events watches [--me] | thread-only [on | off]`,
   forecast: md`/events forecast accuracy`,
   help: md`/events help`,
 } as const satisfies Record<string, Mrkdwn>;

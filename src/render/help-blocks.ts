@@ -32,9 +32,10 @@ const EXPLAINED: Record<Command, (input: HelpInput) => Mrkdwn> = {
   digestSales: () =>
     md`a sales digest of the events watched here (\`--me\`: your own watches, in your DM): each one's sales since the last digest, its pace and forecast, the forecasts that moved most and a chart, from the figures already read (no report is fetched); daily, or weekly on Mondays (\`--weekdays fri\` for another day), e.g. \`/events digest on --sales weekly 08:00 Europe/Berlin\``,
   watch: () =>
-    md`watch an event here (or in your DM with \`--me\`): one card kept up to date, an alert in its thread when a condition is crossed, e.g. \`/events watch jazz night: ${WATCH_CONDITIONS_EXAMPLE}\`; checks use only report slots nobody is waiting for`,
+    md`watch an event here (or in your DM with \`--me\`): one card kept up to date, an alert in its thread when a condition is crossed, e.g. \`/events watch jazz night: ${WATCH_CONDITIONS_EXAMPLE}\`; checks use only report slots nobody is waiting for; \`--except pace STAFF\` leaves out a kind of condition or the promo codes and figures named so`,
   unwatch: () => md`stop watching an event here (or yours, with \`--me\`)`,
-  watches: () => md`what is watched here, by whom, and when it is checked next`,
+  watches: () =>
+    md`what is watched here, by whom, and when it is checked next; \`thread-only on\` keeps this channel's alerts in the cards' threads (a sell-out and an event's end still show in the channel)`,
   forecast: () =>
     md`how far to trust the sales forecasts: how far off they were at 25%, 50% and 75% of the sale of this organization's last finished events, and how often their range held (only you see it)`,
   help: () => md`this list`,

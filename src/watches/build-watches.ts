@@ -5,6 +5,7 @@ import { type KeyValueStore, LockBusy } from '../store/key-value-store.js';
 import type { RateLimitSpec } from '../ticketing/rate-limit.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
+import { AlertQuieting } from './alert-quieting.js';
 import type { WatchChat, WatchMessages } from './watch-chat.js';
 import { WatchScheduler, type WatchSchedulerOptions } from './watch-scheduler.js';
 import { type WatchReports, WatchService, type WatchServiceOptions, type WatchTurn } from './watch-service.js';
@@ -63,8 +64,10 @@ export interface BuiltWatches<M = unknown> {
  */
 export function buildWatches<M>(options: BuildWatchesOptions<M>): BuiltWatches<M> {
   const logger = options.logger.child({ component: 'watches' });
+  const store = new WatchStore(options.store, logger);
   const service = new WatchService<M>({
-    store: new WatchStore(options.store, logger),
+    store,
+    quieting: new AlertQuieting(store, options.store, options.clock),
     claims: options.claims,
     chat: options.chat,
     messages: options.messages,

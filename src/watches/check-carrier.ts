@@ -2,6 +2,7 @@ import type { Logger } from '../logger.js';
 import { soldFigure } from '../reports/report-figures.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
+import { baselineFrom, mayAlert } from './alert-quieting.js';
 import type { ConditionState, EventCheck, Watch } from './watch.js';
 import type { WatchForecast } from './watch-chat.js';
 import { judge } from './watch-condition.js';
@@ -119,13 +120,15 @@ export class CheckCarrier<M> {
       return;
     }
     const shown = gate.shown;
-    // Movement compares only checks made while this watch existed: a check from before it (a
-    // watch of the event elsewhere, or one ended since) is no baseline for it.
-    const sinceWatched = check.previousCheckedAt !== undefined && check.previousCheckedAt >= watch.createdAt;
+    // Movement compares only checks made while this watch existed and since its last snooze: a
+    // check from before (a watch of the event elsewhere, one ended since, a snoozed hour) is no
+    // baseline for it.
+    const baseline = baselineFrom(watch);
+    const sinceWatched = check.previousCheckedAt !== undefined && check.previousCheckedAt >= baseline;
     const reading = {
       report: check.report,
       previousSold: sinceWatched ? check.previousSold : undefined,
-      lastSaleAt: check.lastSaleAt === undefined ? undefined : Math.max(check.lastSaleAt, watch.createdAt),
+      lastSaleAt: check.lastSaleAt === undefined ? undefined : Math.max(check.lastSaleAt, baseline),
       now: check.checkedAt,
       forecast: ahead?.forecast,
       startsAtMs: ahead?.startsAtMs,
@@ -133,6 +136,8 @@ export class CheckCarrier<M> {
     const write = new ConditionWrites(watch, check.checkedAt, this.#o.store);
     let failed: { error: unknown } | undefined;
     for (const state of watch.conditions) {
+      // Snoozed: left as it stands, judged again (and alerted) on the first check after the snooze.
+      if (!mayAlert(watch, state.condition, check.checkedAt)) continue;
       const judgement = judge(state.condition, reading);
       if ('unknown' in judgement) {
         write.judged(state.key, (c) => ({ ...c, unknown: judgement.unknown, pending: judgement.pending }));

@@ -5,7 +5,7 @@ import type { EventReport, TicketingEvent } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
 import { watchedEventInfo } from './event-dates.js';
 import { crossedBeforeWatch } from './watch.js';
-import { defaultConditions, parseConditions } from './watch-condition.js';
+import { defaultConditions, exceptConditions, parseConditions } from './watch-condition.js';
 import type { WatchRefusal, WatchResult, WatchService } from './watch-service.js';
 
 /** What setting a watch needs besides the watch service: the report its conditions read, and the forecast. */
@@ -33,6 +33,8 @@ export interface SetWatchRequest {
   conditions: string;
   /** Set in a channel shared with another organization, confirmed there. */
   sharedConfirmed: boolean;
+  /** `--except`: words of promo codes or figures, or condition kinds, left out. */
+  except?: readonly string[] | undefined;
 }
 
 /** How setting a watch came out, for the listener to say in its own way. */
@@ -46,7 +48,7 @@ export type SetWatchOutcome =
   | { kind: 'conditions'; problem: string }
   /** No condition named, and the report allows none by default. */
   | { kind: 'nothing-to-watch' }
-  | { kind: 'set'; result: WatchResult; alreadyCrossed: string[] };
+  | { kind: 'set'; result: WatchResult; alreadyCrossed: string[]; excepted?: string[] | undefined };
 
 /**
  * Sets a watch, the steps the command and the form share, in their order: the event must not be
@@ -79,13 +81,16 @@ export async function setWatch(
     ? parseConditions(text, read.report, forecast, event.startsAtMs)
     : { conditions: defaultConditions(read.report) };
   if ('problem' in parsed) return { kind: 'conditions', problem: parsed.problem };
-  if (parsed.conditions.length === 0) return { kind: 'nothing-to-watch' };
+  const { kept, excepted } = exceptConditions(parsed.conditions, request.except ?? []);
+  if (kept.length === 0 && excepted.length > 0)
+    return { kind: 'conditions', problem: `--except left out every condition (${excepted.join(', ')}).` };
+  if (kept.length === 0) return { kind: 'nothing-to-watch' };
   const result = await deps.watches.watch({
     channel: request.conversation,
     personal: request.personal,
     event: watchedEventInfo(event, request.eventName),
     userId: request.userId,
-    conditions: parsed.conditions,
+    conditions: kept,
     readFrom: read.report,
     sharedConfirmed: !request.personal && request.sharedConfirmed,
   });
@@ -95,7 +100,7 @@ export async function setWatch(
   const alreadyCrossed = result.watch.conditions
     .filter((state) => result.added.includes(state.key) && crossedBeforeWatch(state))
     .map((state) => state.key);
-  return { kind: 'set', result, alreadyCrossed };
+  return { kind: 'set', result, alreadyCrossed, ...(excepted.length > 0 ? { excepted } : {}) };
 }
 
 /**

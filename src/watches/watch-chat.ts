@@ -63,7 +63,14 @@ export interface WatchMessages<M> {
     /** The event's forecast at the last check this replica made, if any. */
     ahead?: WatchForecast | undefined;
   }): M;
-  alert(input: { watch: Watch; condition: ConditionState; value: number; check: Shown<EventCheck> }): M;
+  alert(input: {
+    watch: Watch;
+    condition: ConditionState;
+    value: number;
+    check: Shown<EventCheck>;
+    /** Who the alert names (not those who muted the watch). */
+    mentions?: readonly string[];
+  }): M;
   summary(input: {
     watch: Watch;
     check: Shown<EventCheck> | undefined;

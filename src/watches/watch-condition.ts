@@ -417,3 +417,35 @@ export function parseConditions(
   }
   return { conditions };
 }
+
+/** Condition kinds by the words `--except` takes for them. */
+const KINDS_BY_WORD: Record<string, readonly WatchCondition['kind'][]> = {
+  promo: ['left'],
+  promos: ['left'],
+  sold: ['sold-share', 'sold-out'],
+  jump: ['sold-since'],
+  stall: ['stall'],
+  pace: ['pace-below', 'pace-halves'],
+  forecast: ['sells-out'],
+  figures: ['figure'],
+};
+
+/**
+ * The conditions `--except` leaves out: a word is a kind of condition (`promo`, `pace`, ...), or
+ * a word of a promo code's or a figure's name (any case); `excepted` names what was left out.
+ */
+export function exceptConditions(
+  conditions: readonly WatchCondition[],
+  words: readonly string[],
+): { kept: WatchCondition[]; excepted: string[] } {
+  const wanted = words.map((word) => word.toLowerCase());
+  const named = (name: string) => wanted.some((word) => name.toLowerCase().includes(word));
+  const left = (condition: WatchCondition) =>
+    wanted.some((word) => KINDS_BY_WORD[word]?.includes(condition.kind)) ||
+    (condition.kind === 'left' && named(condition.code)) ||
+    (condition.kind === 'figure' && named(condition.field));
+  return {
+    kept: conditions.filter((condition) => !left(condition)),
+    excepted: conditions.filter(left).map(describeCondition),
+  };
+}

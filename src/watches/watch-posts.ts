@@ -2,20 +2,12 @@ import type { Shown } from '../figures/may-show-figures.js';
 import type { Logger } from '../logger.js';
 import type { ClaimedWork } from '../store/claimed-work.js';
 import type { Clock } from '../time/clock.js';
+import { type AlertQuieting, broadcasts, isMuted, mentioned } from './alert-quieting.js';
 import { type ConditionState, type EventCheck, type Watch, watchKey } from './watch.js';
 import type { CardState, EndReason, WatchChat, WatchForecast, WatchMessages, WatchMetadata } from './watch-chat.js';
 import type { WatchCondition } from './watch-condition.js';
 import type { WatchGate } from './watch-figures.js';
 import type { WatchStore } from './watch-store.js';
-
-/** Conditions that a crossing also tells the channel (a threshold), not only the thread. */
-const BROADCAST: ReadonlySet<WatchCondition['kind']> = new Set([
-  'figure',
-  'sold-share',
-  'left',
-  'sold-out',
-  'sells-out',
-]);
 
 export interface WatchPostsOptions<M> {
   store: WatchStore;
@@ -32,6 +24,8 @@ export interface WatchPostsOptions<M> {
   figures: <T>(watch: Watch, figures: T) => Promise<WatchGate<T>>;
   /** Hears each alert posted. */
   onAlert?: ((kind: WatchCondition['kind']) => void) | undefined;
+  /** Snoozes, mutes and thread-only channels; undefined: none of them. */
+  quieting?: AlertQuieting | undefined;
 }
 
 /** A check just recorded and the pace of checks, handed to the cards it updates so they need not read them again. */
@@ -91,9 +85,9 @@ export class WatchPosts<M> {
         await this.#o.chat.reply(
           watch.channel,
           cardTs,
-          this.#o.messages.alert({ watch, condition: state, value, check }),
+          this.#o.messages.alert({ watch, condition: state, value, check, mentions: mentioned(watch, state) }),
           {
-            broadcast: BROADCAST.has(state.condition.kind),
+            broadcast: broadcasts(state.condition.kind, await this.#threadOnly(watch)),
             metadata,
           },
         );
@@ -104,6 +98,7 @@ export class WatchPosts<M> {
       }
       await this.#o.work.settle(key, 'done');
       this.#o.onAlert?.(state.condition.kind);
+      await this.#o.quieting?.thresholdAlerted(watch, check.checkedAt);
       return 'posted';
     });
   }
@@ -198,7 +193,8 @@ export class WatchPosts<M> {
               watch.cardTs,
               this.#o.messages.summary({ watch, check, withheld, why }),
               {
-                broadcast: false,
+                // A thread-only channel still hears that the event is over.
+                broadcast: await this.#threadOnly(watch),
                 metadata,
               },
             );
@@ -215,6 +211,10 @@ export class WatchPosts<M> {
       }
       await this.#o.store.remove(watch.channel, watch.eventId);
     });
+  }
+
+  async #threadOnly(watch: Watch): Promise<boolean> {
+    return !watch.personal && ((await this.#o.quieting?.threadOnly(watch.channel)) ?? false);
   }
 
   /** A channel that refuses posts pauses its watch, and the person who set it up is told once. */
@@ -240,6 +240,7 @@ export class WatchPosts<M> {
         await this.updateCard(paused, 'paused').catch((error: unknown) =>
           this.#o.logger.info('Could not mark a paused watch card', { channel: watch.channel, error }),
         );
+      if (!watch.personal && isMuted(watch, watch.setBy)) return;
       await this.#o.chat
         .notify(watch.setBy, this.#o.messages.paused(watch, reason))
         .catch((notifyError: unknown) =>

@@ -6,6 +6,7 @@ import { ClaimedWork, type ClaimOutcome } from '../store/claimed-work.js';
 import type { ClaimStore } from '../store/claims.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
+import type { AlertQuieting } from './alert-quieting.js';
 import { CheckCarrier } from './check-carrier.js';
 import { type EventCheck, newConditionState, type Watch } from './watch.js';
 import type { EndReason, WatchChat, WatchForecast, WatchMessages } from './watch-chat.js';
@@ -70,6 +71,8 @@ export interface WatchServiceOptions<M> {
    * read: the forecast conditions and the card read it. Undefined: none known.
    */
   forecast?: (eventId: string, report: EventReport) => Promise<WatchForecast | undefined>;
+  /** Snoozes, mutes and thread-only channels (`alert-quieting.ts`). */
+  quieting?: AlertQuieting | undefined;
 }
 
 /**
@@ -180,8 +183,12 @@ export class WatchService<M> {
   readonly #checks: CheckCarrier<M>;
   #lastMend = Number.NEGATIVE_INFINITY;
 
+  /** What the alerts' Snooze and Mute buttons and `/events watches thread-only` change. */
+  readonly quieting: AlertQuieting | undefined;
+
   constructor(options: WatchServiceOptions<M>) {
     this.#o = options;
+    this.quieting = options.quieting;
     const leaseMs = options.leaseMs ?? 120_000;
     this.#work = new ClaimedWork({
       claims: options.claims,
@@ -204,6 +211,7 @@ export class WatchService<M> {
       ahead: (eventId) => this.#checks.ahead(eventId),
       figures: (watch, figures) => this.figures(watch, figures),
       onAlert: options.onAlert,
+      quieting: options.quieting,
     });
     this.#checks = new CheckCarrier<M>({
       store: options.store,
@@ -401,6 +409,11 @@ export class WatchService<M> {
           error,
         }),
     });
+  }
+
+  /** Edits a watch's card to what it says now (a snooze set from one of its alerts). */
+  async refreshCard(watch: Watch): Promise<void> {
+    if (!watch.paused) await this.#posts.updateCard(watch, 'active');
   }
 
   /** How often each watched event is checked at least, with the events watched now. */

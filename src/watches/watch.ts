@@ -53,6 +53,28 @@ const conditionStateSchema = z.object({
   crossedAt: z.number().optional(),
 });
 
+/** How a watch is quieted: stored on the watch (`Watch.quiet`; see `alert-quieting.ts`). */
+export interface WatchQuiet {
+  /** No alert from a check made before this (a snooze for a while). */
+  snoozedUntil?: number | undefined;
+  /** Only thresholds alert until one does; that ends the snooze. */
+  untilThreshold?: true | undefined;
+  /** Who snoozed it (the card says so). */
+  snoozedBy?: string | undefined;
+  /** Movement (sold since, no sale for) counts only from checks made at or after this: a snooze's end. */
+  baselineAt?: number | undefined;
+  /** People this channel watch no longer mentions or messages. */
+  muted?: string[] | undefined;
+}
+
+export const watchQuietSchema = z.object({
+  snoozedUntil: z.number().optional(),
+  untilThreshold: z.literal(true).optional(),
+  snoozedBy: z.string().optional(),
+  baselineAt: z.number().optional(),
+  muted: z.array(z.string()).optional(),
+});
+
 /** One watched event in one conversation: one live card, its alerts in the card's thread. */
 export interface Watch {
   /** The channel, or for a personal watch the person's id (its DM). */
@@ -86,6 +108,8 @@ export interface Watch {
    * after it (slowly, or on another replica) records only the crossings it alerted.
    */
   judgedAt?: number | undefined;
+  /** Snoozed, muted by some: see `alert-quieting.ts`. */
+  quiet?: WatchQuiet | undefined;
 }
 
 export const watchSchema = z.object({
@@ -104,6 +128,7 @@ export const watchSchema = z.object({
   sharedConfirmed: z.literal(true).optional(),
   paused: z.object({ reason: z.string(), at: z.number() }).optional(),
   judgedAt: z.number().optional(),
+  quiet: watchQuietSchema.optional(),
 });
 
 /** What the last check of an event found: shared by every watch of the event. */

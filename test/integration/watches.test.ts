@@ -109,10 +109,13 @@ describe('/events watch through the real Bolt app', () => {
     expect(JSON.stringify(card.args.metadata)).toContain('eventops_watch');
     const capacity = event.capacity;
 
-    rig.sim.setFigures(event.id, { ticketsSold: Math.floor(capacity * 0.5) });
+    const half = Math.floor(capacity * 0.5);
+    rig.sim.setFigures(event.id, { ticketsSold: half });
     await check(rig);
     expect(updates(rig).length).toBeGreaterThanOrEqual(1);
-    expect(JSON.stringify(updates(rig).at(-1)?.args.blocks)).toContain('50');
+    // The counts, not the share: an odd capacity makes half of it 49.9%.
+    const counts = `(${half.toLocaleString('en-US')} of ${capacity.toLocaleString('en-US')})`;
+    expect(JSON.stringify(updates(rig).at(-1)?.args.blocks)).toContain(counts);
     expect(replies(rig)).toHaveLength(0);
 
     // Crossed: one alert, broadcast to the channel.

@@ -11,7 +11,7 @@ import { homeView } from '../../src/render/home-view.js';
 import { eventOption, watchModalView } from '../../src/render/modal-views.js';
 import { md } from '../../src/render/mrkdwn.js';
 import { promoAnnouncement, promoDoneMessage } from '../../src/render/promo-blocks.js';
-import { watchListMessage } from '../../src/render/watch-blocks.js';
+import { watchListMessage } from '../../src/render/watch-list-blocks.js';
 import { eventSchema } from '../../src/ticketing/schemas.js';
 import type { Watch } from '../../src/watches/watch.js';
 import { describeCondition, type WatchCondition } from '../../src/watches/watch-condition.js';

@@ -113,16 +113,33 @@ import {
 } from '../../src/render/shared-channel-blocks.js';
 import { forecastAccuracyLine, forecastAccuracyMessage } from '../../src/render/track-record-blocks.js';
 import { eventUnfurlBlocks } from '../../src/render/unfurl-blocks.js';
+import { watchAlertMessage } from '../../src/render/watch-alert-blocks.js';
+import { watchCardMessage } from '../../src/render/watch-card-blocks.js';
+import { watchListMessage } from '../../src/render/watch-list-blocks.js';
 import {
-  watchAlertMessage,
-  watchCardMessage,
   watchConfirmationMessage,
-  watchListMessage,
   watchOutcomeMessage,
   watchPausedMessage,
   watchRefusedMessage,
-  watchSummaryMessage,
-} from '../../src/render/watch-blocks.js';
+} from '../../src/render/watch-outcome-blocks.js';
+import { snoozedLine, snoozeWords, watchQuietAnswer } from '../../src/render/watch-quiet-blocks.js';
+import { watchSummaryMessage } from '../../src/render/watch-summary-blocks.js';
+import {
+  conditionLines,
+  decimal,
+  eventName,
+  figureValue,
+  fitLines,
+  mention,
+  nextCheckWords,
+  num,
+  promoLines,
+  reportFields,
+  resumeHint,
+  soldBar,
+  soldWords,
+  ticketsSold,
+} from '../../src/render/watch-words.js';
 import { withheldWords } from '../../src/render/withheld-words.js';
 import {
   asOfUtc,
@@ -296,6 +313,11 @@ const WATCHES: Watch[] = HOSTILE.flatMap((text) =>
     paused: personal ? { reason: text, at: NOW } : undefined,
   })),
 );
+/** The sample watches snoozed for a while, until a threshold, and muted by hostile ids. */
+const QUIETED: Watch[] = WATCHES.flatMap((watch, index) => [
+  { ...watch, quiet: { snoozedUntil: NOW + 3_600_000, snoozedBy: watch.setBy, muted: [watch.eventName] } },
+  { ...watch, quiet: { untilThreshold: true, snoozedBy: index % 2 ? 'U0123456' : watch.eventName } },
+]);
 const watchCheck = (watch: Watch): Shown<EventCheck> =>
   shown<EventCheck>({
     eventId: watch.eventId,
@@ -927,15 +949,23 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
       ]),
     ],
   },
-  'watch-blocks.ts': {
-    watchRefusedMessage: () =>
-      HOSTILE.flatMap((eventName) => [
-        watchRefusedMessage({ kind: 'too-many-conditions', max: 10, eventName }),
-        watchRefusedMessage({ kind: 'too-many-watches', max: 50 }),
-        watchRefusedMessage({ kind: 'nothing-to-watch', eventName }),
-      ]),
-    watchCardMessage: () =>
+  'watch-alert-blocks.ts': {
+    watchAlertMessage: () =>
       WATCHES.flatMap((watch) =>
+        watch.conditions.map((condition) =>
+          watchAlertMessage({
+            watch,
+            condition,
+            value: 3,
+            check: watchCheck(watch),
+            mentions: [watch.setBy, 'U0123456', watch.eventName],
+          }),
+        ),
+      ),
+  },
+  'watch-card-blocks.ts': {
+    watchCardMessage: () =>
+      [...WATCHES, ...QUIETED].flatMap((watch) =>
         (['active', 'paused', 'ended', 'unwatched'] as const).flatMap((state) =>
           [watchCheck(watch), undefined].map((check) =>
             watchCardMessage({
@@ -950,26 +980,30 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
           ),
         ),
       ),
-    watchAlertMessage: () =>
-      WATCHES.flatMap((watch) =>
-        watch.conditions.map((condition) =>
-          watchAlertMessage({ watch, condition, value: 3, check: watchCheck(watch) }),
-        ),
-      ),
-    watchSummaryMessage: () =>
-      WATCHES.flatMap((watch) => [
-        watchSummaryMessage({ watch, check: watchCheck(watch) }),
-        watchSummaryMessage({ watch, check: undefined }),
-      ]),
+  },
+  'watch-list-blocks.ts': {
     watchListMessage: () =>
       (['channel', 'person'] as const).flatMap((where) => [
         watchListMessage({
-          entries: WATCHES.map((watch) => ({ watch, check: watchCheck(watch), nextCheckAt: NOW + 60_000 })),
+          entries: [...WATCHES, ...QUIETED].map((watch) => ({
+            watch,
+            check: watchCheck(watch),
+            nextCheckAt: NOW + 60_000,
+          })),
           intervalMs: 300_000,
           now: NOW,
           where,
+          threadOnly: where === 'channel',
         }),
         watchListMessage({ entries: [], intervalMs: 300_000, now: NOW, where }),
+      ]),
+  },
+  'watch-outcome-blocks.ts': {
+    watchRefusedMessage: () =>
+      HOSTILE.flatMap((eventName) => [
+        watchRefusedMessage({ kind: 'too-many-conditions', max: 10, eventName }),
+        watchRefusedMessage({ kind: 'too-many-watches', max: 50 }),
+        watchRefusedMessage({ kind: 'nothing-to-watch', eventName }),
       ]),
     watchPausedMessage: () => WATCHES.map((watch) => watchPausedMessage(watch, escapeText(watch.eventName))),
     watchConfirmationMessage: () =>
@@ -993,6 +1027,49 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
           ] satisfies SetWatchOutcome[]
         ).map((outcome) => watchOutcomeMessage(outcome, watch.eventName, (words) => plainMessage(words))),
       ),
+  },
+  'watch-quiet-blocks.ts': {
+    watchQuietAnswer: () =>
+      QUIETED.flatMap((watch) => [
+        watchQuietAnswer({ kind: 'snoozed', watch }),
+        watchQuietAnswer({ kind: 'muted', watch }),
+        watchQuietAnswer({ kind: 'unmuted', watch }),
+        watchQuietAnswer({ kind: 'not-yours', watch }),
+        watchQuietAnswer({ kind: 'gone' }),
+        watchQuietAnswer({ kind: 'thread-only', channel: watch.channel, on: true }),
+        watchQuietAnswer({ kind: 'thread-only', channel: 'C0123456', on: false }),
+        watchQuietAnswer({ kind: 'thread-only-personal' }),
+      ]),
+    snoozeWords: () => QUIETED.map((watch) => snoozeWords(watch, NOW) ?? md``),
+    snoozedLine: () => QUIETED.flatMap((watch) => snoozedLine(watch, NOW) ?? []),
+  },
+  'watch-summary-blocks.ts': {
+    watchSummaryMessage: () =>
+      WATCHES.flatMap((watch) => [
+        watchSummaryMessage({ watch, check: watchCheck(watch) }),
+        watchSummaryMessage({ watch, check: undefined }),
+      ]),
+  },
+  'watch-words.ts': {
+    num: () => [num(1234.5), num(Number.NaN)],
+    decimal: () => [decimal(2.345)],
+    figureValue: () => HOSTILE.flatMap((text) => [figureValue(text, 12, text), figureValue('revenue', 12, 'EUR')]),
+    mention: () => [...HOSTILE, 'U0123456'].map((text) => mention(text) ?? md``),
+    eventName: () => WATCHES.map((watch) => eventName(watch, 20)),
+    nextCheckWords: () => [nextCheckWords(NOW, NOW), nextCheckWords(NOW + 60_000, NOW)],
+    soldBar: () => WATCHES.map((watch) => soldBar(watchCheck(watch).report) ?? md``),
+    soldWords: () => WATCHES.map((watch) => soldWords(watchCheck(watch).report)),
+    reportFields: () => WATCHES.map((watch) => reportFields(watchCheck(watch).report, 6)),
+    fitLines: () => fitLines(HOSTILE.map(escapeText), 2, (left) => md`...and ${left} more`),
+    promoLines: () =>
+      WATCHES.flatMap((watch) => [
+        ...promoLines(watchCheck(watch).report, 'left'),
+        ...promoLines(watchCheck(watch).report, 'used'),
+      ]),
+    ticketsSold: () => [ticketsSold(0), ticketsSold(1), ticketsSold(57)],
+    conditionLines: () =>
+      WATCHES.flatMap((watch) => [conditionLines(watch, watchCheck(watch), 3), conditionLines(watch, undefined, 3)]),
+    resumeHint: () => WATCHES.map(resumeHint),
   },
 };
 
@@ -1018,7 +1095,7 @@ describe('no stray <...> in anything src/render builds', () => {
         .filter((name) => typeof module[name] === 'function')
         .sort();
       const covered = [...Object.keys(RENDERS[file] ?? {}), ...(RAW_TEXT[file] ?? [])].sort();
-      expect(covered, `functions exported by src/render/${file}`).toEqual(exported);
+      expect(covered, `functions exported by src/render/$file`).toEqual(exported);
     }
     expect(Object.keys(RENDERS).filter((file) => !FILES.includes(file))).toEqual([]);
   });

@@ -2,14 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { Shown } from '../../src/figures/may-show-figures.js';
 import { LIMITS, type SlackMessage } from '../../src/render/block-kit.js';
 import { escapeText } from '../../src/render/mrkdwn.js';
-import {
-  watchAlertMessage,
-  watchCardMessage,
-  watchConfirmationMessage,
-  watchListMessage,
-  watchPausedMessage,
-  watchSummaryMessage,
-} from '../../src/render/watch-blocks.js';
+import { watchAlertMessage } from '../../src/render/watch-alert-blocks.js';
+import { watchCardMessage } from '../../src/render/watch-card-blocks.js';
+import { watchListMessage } from '../../src/render/watch-list-blocks.js';
+import { watchConfirmationMessage, watchPausedMessage } from '../../src/render/watch-outcome-blocks.js';
+import { watchSummaryMessage } from '../../src/render/watch-summary-blocks.js';
 import { HOSTILE_NAMES } from '../../src/simulator/seed.js';
 import type { ConditionState, EventCheck, Watch } from '../../src/watches/watch.js';
 import { describeCondition, type WatchCondition } from '../../src/watches/watch-condition.js';
@@ -320,6 +317,22 @@ describe('the list of watches', () => {
     expect(text).toContain('in <#C0123456>');
     expect(text).toContain('personal (your DMs)');
     expect(text).toContain('every ~3 h');
+  });
+
+  it('says a watch is snoozed while it is, and who snoozed it', () => {
+    const snoozed = (until: number) => [
+      {
+        watch: watch({ quiet: { snoozedUntil: until, snoozedBy: 'U0BOB12' } }),
+        check: check(),
+        nextCheckAt: NOW + MINUTE,
+      },
+    ];
+    const text = all(
+      watchListMessage({ entries: snoozed(NOW + HOUR), intervalMs: MINUTE, now: NOW, where: 'channel' }),
+    );
+    expect(text).toMatch(/:zzz: alerts snoozed until about <!date\^\d+\^[^>]*> by <@U0BOB12>/);
+    const over = all(watchListMessage({ entries: snoozed(NOW - 1), intervalMs: MINUTE, now: NOW, where: 'channel' }));
+    expect(over).not.toContain('snoozed');
   });
 
   it('when empty, says how to start', () => {

@@ -270,3 +270,37 @@ describe('commandFor: what a choice between events carries on its buttons', () =
     expect(commandFor(parsed, EVENT)).toBe(`watch ${EVENT}: no sale for 6h, sold >= 1`);
   });
 });
+
+describe('quiet alerts in the /events grammar', () => {
+  it('reads --except after the event and its conditions, and gives it back on a choice button', () => {
+    const parsed = parseEventsCommand('watch gala: sold out --except pace,STAFF vip --me');
+    expect(parsed).toMatchObject({
+      kind: 'watch',
+      conditions: 'sold out',
+      personal: true,
+      except: ['pace', 'STAFF', 'vip'],
+    });
+    expect(commandFor(parsed as FinishableCommand, EVENT)).toBe(
+      `watch ${EVENT}: sold out --except pace STAFF vip --me`,
+    );
+    expect(parseEventsCommand(`watch ${EVENT} --except promo`)).toMatchObject({ except: ['promo'], conditions: '' });
+  });
+
+  it('refuses --except with no words, or with no event before it', () => {
+    expect(parseEventsCommand('watch gala --except')).toMatchObject({ kind: 'invalid' });
+    expect(parseEventsCommand('watch --except pace')).toMatchObject({ kind: 'invalid' });
+  });
+
+  it('reads `watches thread-only [on | off]` as a channel setting', () => {
+    expect(parseEventsCommand('watches thread-only')).toEqual({ kind: 'watches-thread-only', on: true });
+    expect(parseEventsCommand('watches Thread-Only OFF')).toEqual({ kind: 'watches-thread-only', on: false });
+    for (const text of [
+      'watches thread-only maybe',
+      'watches thread-only on --me',
+      'watches loud',
+      'watches thread-only on now',
+    ])
+      expect(parseEventsCommand(text), text).toMatchObject({ kind: 'invalid' });
+    expect(parseEventsCommand('watches --me')).toEqual({ kind: 'watches', personal: true });
+  });
+});

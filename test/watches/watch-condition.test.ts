@@ -7,6 +7,7 @@ import {
   conditionsOffered,
   defaultConditions,
   describeCondition,
+  exceptConditions,
   type Judgement,
   judge,
   MAX_CONDITIONS,
@@ -698,5 +699,28 @@ describe('no crash on any report shape', () => {
         known(judge({ kind: 'sold-share', percent: 90 }, { ...reading(), report: { [field]: 950, capacity: 1000 } })),
       ).toMatchObject({ value: 95, met: true });
     }
+  });
+});
+
+describe('--except', () => {
+  const conditions: WatchCondition[] = [
+    { kind: 'sold-share', percent: 90 },
+    { kind: 'sold-out' },
+    { kind: 'left', code: 'STAFF50', max: 10, unit: 'percent' },
+    { kind: 'left', code: 'EARLYBIRD', max: 10, unit: 'percent' },
+    { kind: 'figure', field: 'checkIns', op: '>=', value: 100 },
+    { kind: 'pace-below', perDay: 5 },
+  ];
+  const kept = (words: string[]) => exceptConditions(conditions, words).kept.map(describeCondition);
+
+  it('leaves out a kind of condition by its word', () => {
+    expect(kept(['promo'])).toEqual(['sold >= 90%', 'sold out', 'checkIns >= 100', 'pace < 5/day']);
+    expect(kept(['pace', 'sold'])).toEqual(['STAFF50 left <= 10%', 'EARLYBIRD left <= 10%', 'checkIns >= 100']);
+  });
+
+  it('leaves out promo codes and figures whose names hold a word, in any case, and says what it left out', () => {
+    expect(kept(['staff', 'CHECK'])).toEqual(['sold >= 90%', 'sold out', 'EARLYBIRD left <= 10%', 'pace < 5/day']);
+    expect(exceptConditions(conditions, ['staff']).excepted).toEqual(['STAFF50 left <= 10%']);
+    expect(kept(['nothing-like-it'])).toHaveLength(conditions.length);
   });
 });

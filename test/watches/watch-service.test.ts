@@ -4,6 +4,7 @@ import type { Claim, ClaimStore } from '../../src/store/claims.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { StoreHandle } from '../../src/store/store-handle.js';
 import type { EventReport } from '../../src/ticketing/schemas.js';
+import { AlertQuieting } from '../../src/watches/alert-quieting.js';
 import type { ConditionState, EventCheck, Watch } from '../../src/watches/watch.js';
 import type { CardState, WatchChat, WatchMessages, WatchMetadata } from '../../src/watches/watch-chat.js';
 import type { WatchCondition } from '../../src/watches/watch-condition.js';
@@ -776,6 +777,20 @@ describe('WatchService: a crash between claiming an alert and settling it', () =
 });
 
 describe('WatchService: a channel that refuses posts', () => {
+  it('does not DM an owner who muted the watch that it is paused (issue 37: mute for me)', async () => {
+    const h = await harness();
+    const service = new WatchService<Msg>({
+      ...h.options(),
+      quieting: new AlertQuieting(h.store, h.opened.keyValue, h.clock),
+    });
+    await service.watch(request([soldAtLeast(400)]));
+    expect(await service.quieting?.toggleMute('C0OPS', EVENT.id, 'U0ALICE')).toBe(true);
+    h.slack.refusing.set('C0OPS', 'is_archived');
+    await service.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 1000 }));
+    expect((await h.store.get('C0OPS', EVENT.id))?.paused?.reason).toBe('is_archived');
+    expect(h.slack.notices).toEqual([]);
+  });
+
   it('pauses the watch when an alert is refused and tells the person who set it up, once', async () => {
     const h = await harness();
     const service = h.replica();

@@ -3,12 +3,10 @@ import { type Logger, silentLogger } from '../../logger.js';
 import type { Metrics } from '../../observability/metrics.js';
 import type { SlackMessage } from '../../render/block-kit.js';
 import { code, md } from '../../render/mrkdwn.js';
-import {
-  watchAlertMessage,
-  watchCardMessage,
-  watchPausedMessage,
-  watchSummaryMessage,
-} from '../../render/watch-blocks.js';
+import { watchAlertMessage } from '../../render/watch-alert-blocks.js';
+import { watchCardMessage } from '../../render/watch-card-blocks.js';
+import { watchPausedMessage } from '../../render/watch-outcome-blocks.js';
+import { watchSummaryMessage } from '../../render/watch-summary-blocks.js';
 import type { WatchChat, WatchMessages } from '../../watches/watch-chat.js';
 import { FIGURES_PAUSE } from '../../watches/watch-figures.js';
 import {

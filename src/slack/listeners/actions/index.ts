@@ -9,6 +9,7 @@ import { registerNextPageAction } from './next-page.js';
 import { registerPromoActions } from './promo-actions.js';
 import { registerSharedChannelActions } from './shared-channel-actions.js';
 import { registerWatchChart } from './watch-chart.js';
+import { registerWatchQuieting } from './watch-quieting.js';
 
 /** The buttons on messages and in App Home (a modal's own actions live with the modal, in `views/`). */
 export function registerActions(app: App, deps: SlackDeps): void {
@@ -21,4 +22,5 @@ export function registerActions(app: App, deps: SlackDeps): void {
   registerSharedChannelActions(app, deps);
   registerWatchChart(app, deps);
   registerEntityActions(app, deps);
+  registerWatchQuieting(app, deps);
 }

@@ -2,7 +2,7 @@ import type { App } from '@slack/bolt';
 import { warningMessage } from '../../../render/block-kit.js';
 import { clip, md } from '../../../render/mrkdwn.js';
 import { watchChartMessage } from '../../../render/sales-blocks.js';
-import { WATCH_CHART_ACTION } from '../../../render/watch-blocks.js';
+import { WATCH_CHART_ACTION } from '../../../render/watch-card-blocks.js';
 import { withheldWords } from '../../../render/withheld-words.js';
 import { parseId } from '../../../ticketing/ids.js';
 import { ackFirst } from '../../answers/ack-first.js';

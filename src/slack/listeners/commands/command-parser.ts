@@ -35,17 +35,24 @@ export type EventsCommand =
   | { kind: 'digest-off'; personal?: true; sales?: true }
   | { kind: 'digest-status'; personal?: true; sales?: true }
   | { kind: 'digest-now'; personal?: true; sales?: true }
-  /** `watch <event> [: conditions]`; `personal` (`--me`): in the person's DM. */
-  | { kind: 'watch'; target: EventTarget; conditions: string; personal: boolean }
+  /**
+   * `watch <event> [: conditions] [--except words]`; `personal` (`--me`): in the person's DM;
+   * `except`: words of promo codes or figures, or condition categories, left out.
+   */
+  | { kind: 'watch'; target: EventTarget; conditions: string; personal: boolean; except?: string[] }
   | { kind: 'watch-modal'; personal: boolean }
   | { kind: 'unwatch'; target: EventTarget; personal: boolean }
   | { kind: 'watches'; personal: boolean }
+  /** `watches thread-only [on | off]`: the channel's watch alerts stay in the cards' threads. */
+  | { kind: 'watches-thread-only'; on: boolean }
   /** `forecast accuracy`: the forecast's track record on the organization's finished events. */
   | { kind: 'forecast-accuracy' }
   | { kind: 'invalid'; problem: Mrkdwn; usage: Mrkdwn };
 
 /** The commands a choice between events finishes: each event's button runs it with that event. */
 export type FinishableCommand = Extract<EventsCommand, { kind: 'watch' | 'unwatch' | 'report' | 'promo' }>;
+
+const except = (words: readonly string[] | undefined) => (words?.length ? ` --except ${words.join(' ')}` : '');
 
 /**
  * `command` as it would be typed for one event, named by its id: what a choice's button carries,
@@ -56,7 +63,7 @@ export function commandFor(command: FinishableCommand, eventId: string): string 
   switch (command.kind) {
     case 'watch':
       // The colon ends the event, whatever the conditions hold.
-      return `watch ${eventId}${command.conditions ? `: ${command.conditions}` : ''}${me}`;
+      return `watch ${eventId}${command.conditions ? `: ${command.conditions}` : ''}${except(command.except)}${me}`;
     case 'unwatch':
       return `unwatch ${eventId}${me}`;
     case 'report':
@@ -140,11 +147,8 @@ export function parseEventsCommand(text: string): EventsCommand {
       if (rest.length === 0) return invalid(md`\`unwatch\` needs the event id or words of its name.`, USAGE.unwatch);
       return withTarget(rest, USAGE.unwatch, (target) => ({ kind: 'unwatch', target, personal }));
     }
-    case 'watches': {
-      const { rest, personal } = takeFlag(args, '--me');
-      if (rest.length > 0) return invalid(md`\`watches\` takes no more words than --me.`, USAGE.watches);
-      return { kind: 'watches', personal };
-    }
+    case 'watches':
+      return parseWatches(args);
     case 'forecast':
       if (args.length !== 1 || args[0]?.toLowerCase() !== 'accuracy')
         return invalid(md`\`forecast\` takes one word: \`accuracy\`.`, USAGE.forecast);
@@ -245,13 +249,36 @@ function takeFlag(args: readonly string[], flag: string): { rest: string[]; pers
   return { rest, personal: rest.length !== args.length };
 }
 
+/** `watches [--me]`, or `watches thread-only [on | off]` (a channel's setting: no `--me`). */
+function parseWatches(args: readonly string[]): EventsCommand {
+  const { rest, personal } = takeFlag(args, '--me');
+  if (rest.length === 0) return { kind: 'watches', personal };
+  const [setting, value = 'on', ...more] = rest.map((word) => word.toLowerCase());
+  if (setting !== 'thread-only')
+    return invalid(md`\`watches\` takes no more words than --me, or \`thread-only on\` or \`off\`.`, USAGE.watches);
+  if (personal)
+    return invalid(md`\`thread-only\` is a channel's setting: run it in the channel, without --me.`, USAGE.watches);
+  if ((value !== 'on' && value !== 'off') || more.length > 0)
+    return invalid(md`\`thread-only\` is followed by \`on\` or \`off\`.`, USAGE.watches);
+  return { kind: 'watches-thread-only', on: value === 'on' };
+}
+
 /**
- * `watch <event id or name> [: conditions] [--me]`: the conditions follow a colon, or the word
- * `when`, or an id (nothing to mistake for a name); with no event, a modal asks.
+ * `watch <event id or name> [: conditions] [--except words] [--me]`: the conditions follow a
+ * colon, or the word `when`, or an id (nothing to mistake for a name); the words after
+ * `--except` are left out; with no event, a modal asks.
  */
 function parseWatch(text: string): EventsCommand {
-  const { rest, personal } = takeFlag(text.trim().split(/\s+/).filter(Boolean), '--me');
-  if (rest.length === 0) return { kind: 'watch-modal', personal };
+  const { rest: all, personal } = takeFlag(text.trim().split(/\s+/).filter(Boolean), '--me');
+  const at = all.findIndex((word) => word.toLowerCase() === '--except');
+  const rest = at < 0 ? all : all.slice(0, at);
+  const excepted = at < 0 ? [] : all.slice(at + 1).flatMap((word) => word.split(',').filter(Boolean));
+  if (at >= 0 && excepted.length === 0)
+    return invalid(md`\`--except\` needs words of promo codes or figures, or a kind such as \`pace\`.`, USAGE.watch);
+  if (rest.length === 0) {
+    if (at >= 0) return invalid(md`\`--except\` goes after the event and its conditions.`, USAGE.watch);
+    return { kind: 'watch-modal', personal };
+  }
   const joined = rest.join(' ');
   let eventPart: string;
   let conditions = '';
@@ -277,6 +304,7 @@ function parseWatch(text: string): EventsCommand {
     target,
     conditions: conditions.trim(),
     personal,
+    ...(excepted.length > 0 ? { except: excepted } : {}),
   }));
 }
 

@@ -78,6 +78,7 @@ export function registerEventsCommand(app: App, deps: SlackDeps): void {
       case 'watch':
       case 'unwatch':
       case 'watches':
+      case 'watches-thread-only':
         await handleWatchCommand(deps, parsed, asker);
         return;
       case 'watch-modal':

@@ -8,7 +8,9 @@ import { eventChoicesMessage, eventLabel } from '../../../render/event-blocks.js
 import { usageMessage } from '../../../render/help-blocks.js';
 import { clip, code, md } from '../../../render/mrkdwn.js';
 import { fetchingReportMessage } from '../../../render/report-blocks.js';
-import { watchListMessage, watchOutcomeMessage } from '../../../render/watch-blocks.js';
+import { watchListMessage } from '../../../render/watch-list-blocks.js';
+import { watchOutcomeMessage } from '../../../render/watch-outcome-blocks.js';
+import { watchQuietAnswer } from '../../../render/watch-quiet-blocks.js';
 import type { TicketingEvent } from '../../../ticketing/schemas.js';
 import { setWatch } from '../../../watches/set-watch.js';
 import { respondPrivately } from '../../answers/respond-safely.js';
@@ -19,7 +21,7 @@ import { setWatchDeps, watchNotSet } from '../../reports/watch-report.js';
 import { commandFor, type EventsCommand, type FinishableCommand } from './command-parser.js';
 import { nameOrId, noEventAnswer, notOneEventAnswer } from './no-event-answer.js';
 
-type WatchCommand = Extract<EventsCommand, { kind: 'watch' | 'unwatch' | 'watches' }>;
+type WatchCommand = Extract<EventsCommand, { kind: 'watch' | 'unwatch' | 'watches' | 'watches-thread-only' }>;
 
 export interface WatchCommandContext {
   respond: RespondFn;
@@ -145,6 +147,7 @@ export async function handleWatchCommand(
             eventName,
             userId: context.userId,
             conditions: command.conditions ?? '',
+            except: command.except,
             sharedConfirmed: confirmed,
           },
           {
@@ -205,8 +208,17 @@ export async function handleWatchCommand(
           pace: { watchedEvents, ...rule },
           now,
           where: command.personal ? 'person' : 'channel',
+          threadOnly: !command.personal && (await watches.quieting?.threadOnly(conversation)),
         });
         await respondPrivately(respond, message, deps.logger);
+        return;
+      }
+      case 'watches-thread-only': {
+        // The channel's own setting: anyone in it may change it, as anyone may watch there.
+        if (!watches.quieting) throw new Error('no alert quieting in this deployment');
+        await watches.quieting.setThreadOnly(context.channelId, command.on);
+        const answer = { kind: 'thread-only', channel: context.channelId, on: command.on } as const;
+        await respondPrivately(respond, watchQuietAnswer(answer), deps.logger);
         return;
       }
     }

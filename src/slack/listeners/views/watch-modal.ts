@@ -13,7 +13,7 @@ import {
 } from '../../../render/modal-views.js';
 import { type Mrkdwn, md } from '../../../render/mrkdwn.js';
 import { fetchingReportMessage, fetchingReportWords, reportCurrency } from '../../../render/report-blocks.js';
-import { watchOutcomeMessage } from '../../../render/watch-blocks.js';
+import { watchOutcomeMessage } from '../../../render/watch-outcome-blocks.js';
 import { withheldWords } from '../../../render/withheld-words.js';
 import { parseId } from '../../../ticketing/ids.js';
 import type { EventReport } from '../../../ticketing/schemas.js';
