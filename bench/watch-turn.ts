@@ -80,6 +80,7 @@ function counting(inner: KeyValueStore) {
     },
     update: (key, change) => inner.update(key, change),
     exclusive: (key, work, options) => inner.exclusive(key, work, options),
+    section: (key, work, options) => inner.section(key, work, options),
   };
   return { store, tally };
 }
