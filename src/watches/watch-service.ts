@@ -213,6 +213,8 @@ export class WatchService<M> {
       intervalMs: () => this.intervalMs(),
       figures: (watch, figures) => this.figures(watch, figures),
       forecast: options.forecast,
+      // A check may wait out a slow one of the same event up to a lease; then it fails, to be tried again.
+      waitMs: leaseMs,
       onCheck: options.onCheck,
     });
   }
