@@ -5,7 +5,8 @@ import type { Clock } from '../time/clock.js';
 import type { ConditionState, EventCheck, Watch } from './watch.js';
 import type { WatchForecast } from './watch-chat.js';
 import { judge } from './watch-condition.js';
-import { pauseFor, type WatchGate } from './watch-figures.js';
+import { pauseFor, type WatchFigures } from './watch-figures.js';
+import type { WatchPace } from './watch-pace.js';
 import type { KnownCheck, WatchPosts } from './watch-posts.js';
 import type { WatchStore } from './watch-store.js';
 
@@ -15,9 +16,11 @@ export interface CheckCarrierOptions<M> {
   clock: Clock;
   logger: Logger;
   /** How often each watched event is checked now (the cards say it). */
-  intervalMs: () => Promise<number>;
-  /** A watch's figures through the figures rule (`WatchService.figures`). */
-  figures: <T>(watch: Watch, figures: T) => Promise<WatchGate<T>>;
+  pace: WatchPace;
+  /** Each event's forecast at its last check here, for the cards (`WatchPosts` reads it). */
+  ahead: Map<string, WatchForecast>;
+  /** A watch's figures through the figures rule. */
+  figures: WatchFigures;
   /** The event's forecast from its stored history, with the report just read. */
   forecast?: ((eventId: string, report: EventReport) => Promise<WatchForecast | undefined>) | undefined;
   /** How long a check waits for another replica's check of the event to end before it fails. */
@@ -37,16 +40,9 @@ type ConditionChange = (state: ConditionState) => ConditionState;
  */
 export class CheckCarrier<M> {
   readonly #o: CheckCarrierOptions<M>;
-  /** Each event's forecast at its last check here (what its card shows). */
-  readonly #ahead = new Map<string, WatchForecast>();
 
   constructor(options: CheckCarrierOptions<M>) {
     this.#o = options;
-  }
-
-  /** The event's forecast at its last check here, if one was known. */
-  ahead(eventId: string): WatchForecast | undefined {
-    return this.#ahead.get(eventId);
   }
 
   /**
@@ -84,9 +80,9 @@ export class CheckCarrier<M> {
     const watches = read.filter((w) => !w.paused);
     // One forecast a check, from the stored history: every watch of the event judges it.
     const ahead = watches.length > 0 ? await this.#forecastOf(eventId, report) : undefined;
-    if (ahead) this.#ahead.set(eventId, ahead);
+    if (ahead) this.#o.ahead.set(eventId, ahead);
     // The cards say this check and the pace of checks: read once for every watch of the event.
-    const known = { check, intervalMs: watches.length > 0 ? await this.#o.intervalMs() : 0 };
+    const known = { check, intervalMs: watches.length > 0 ? await this.#o.pace.intervalMs() : 0 };
     for (const watch of watches) {
       try {
         await this.#carry(watch, check, known, ahead);
