@@ -74,8 +74,9 @@ export class CheckCarrier<M> {
       checks: (previous?.checks ?? 0) + 1,
     };
     const read = await this.#o.store.ofEvent(eventId);
-    // Undefined: the event is watched no more.
-    if (!(await this.#o.store.recordCheck(check))) return;
+    // Undefined: the event is watched no more; another check: one a replica still on a version
+    // without the event's section recorded meanwhile (during a rolling upgrade).
+    if ((await this.#o.store.recordCheck(check)) !== check) return;
     this.#o.onCheck?.(source, previous ? now - previous.checkedAt : undefined);
     const watches = read.filter((w) => !w.paused);
     // One forecast a check, from the stored history: every watch of the event judges it.
