@@ -1512,6 +1512,24 @@ describe('WatchService: what one check writes, when an alert fails or a newer ch
   const checkAt = (h: Harness, ms: number, sold: number) =>
     h.replica({}, { clock: manualClock(T0 + ms) }).observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: sold }));
 
+  /** A check as `checkAt` makes it, and when it has asked for its place among the event's checks. */
+  function queuedCheckAt(h: Harness, ms: number, sold: number) {
+    let asked = () => {};
+    const inQueue = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    const keyValue: KeyValueStore = {
+      ...h.opened.keyValue,
+      section: (key, work, options) => {
+        asked();
+        return h.opened.keyValue.section(key, work, options);
+      },
+    };
+    const store = new WatchStore(keyValue, silentLogger);
+    const done = replicaOn(h, store, T0 + ms).observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: sold }));
+    return { done, inQueue };
+  }
+
   /** X (a minute in) sees `sold` and is slow to read its watches; `then` starts meanwhile; both run out. */
   async function slowReadOf(h: Harness, sold: number, then: () => Promise<void>) {
     await h.replica().watch(request([soldAtLeast(400)]));
@@ -1552,10 +1570,13 @@ describe('WatchService: what one check writes, when an alert fails or a newer ch
       .replica({ replyGate: held.gate, replying: held.replying }, { clock: manualClock(T0 + 10_000) })
       .observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 450 }));
     await held.aReplying;
-    // Y (20 s in) sees 300, clearly cleared; Z (30 s in) 450 again, a second crossing.
-    const later = [checkAt(h, 20_000, 300), checkAt(h, 30_000, 450)];
+    // Y (20 s in) sees 300, clearly cleared; Z (30 s in) 450 again, a second crossing. Z asks
+    // once Y waits: Z first would leave Y, read before it, nothing to do.
+    const y = queuedCheckAt(h, 20_000, 300);
+    await y.inQueue;
+    const z = checkAt(h, 30_000, 450);
     held.open();
-    await Promise.all([x, ...later]);
+    await Promise.all([x, y.done, z]);
     expect(await stateOf(h, SALES)).toMatchObject({ armed: false, crossings: 2 });
     await checkAt(h, 40_000, 450);
     expect(alertsOf(h, SALES)).toHaveLength(2);
