@@ -48,6 +48,13 @@ export interface KeyValueStore {
    * runs). `options.waitMs` bounds the wait for another process's hold (shared backends only).
    */
   exclusive<T>(key: string, work: () => Promise<T>, options?: LockOptions): Promise<T>;
+  /**
+   * Runs `work` alone among the sections of `key`: one at a time in this process, in the order
+   * they were asked, and on a shared backend one at a time across processes. Unlike `exclusive`
+   * it holds no write lock on the store (SQLite's is a transaction for the whole file), so `work`
+   * may read and `update` any key: a section is for work that takes a while, like one event's check.
+   */
+  section<T>(key: string, work: () => Promise<T>, options?: LockOptions): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -56,15 +63,32 @@ export type KeyLock = <T>(key: string, work: () => Promise<T>, options?: LockOpt
 
 const noLock: KeyLock = (_key, work) => work();
 
-/** keyv over `adapter`, with errors thrown (and logged) rather than swallowed. */
+/** Runs calls of one key one after another, in the order they came: each after the last has settled. */
+function inTurn(): KeyLock {
+  const tails = new Map<string, Promise<unknown>>();
+  return (key, work) => {
+    const next = (tails.get(key) ?? Promise.resolve()).catch(() => undefined).then(work);
+    tails.set(key, next);
+    const forget = () => tails.get(key) === next && tails.delete(key);
+    void next.then(forget, forget);
+    return next;
+  };
+}
+
+/**
+ * keyv over `adapter`, with errors thrown (and logged) rather than swallowed. `lock` holds a key
+ * across processes for `update` and `exclusive`; `sectionLock` for `section` (a shared backend's
+ * lock; none when one process owns the store).
+ */
 export function keyValueStore(
   adapter: KeyvStoreAdapter,
-  options: { namespace: string; logger: Logger; lock?: KeyLock },
+  options: { namespace: string; logger: Logger; lock?: KeyLock; sectionLock?: KeyLock },
 ): KeyValueStore {
   const keyv = new Keyv({ store: adapter, namespace: options.namespace, throwOnErrors: true });
   // keyv also emits what it throws; one log line per failure comes from `wrap` below.
   keyv.on('error', () => {});
-  const locks = new Map<string, Promise<unknown>>();
+  const locks = inTurn();
+  const sections = inTurn();
   const wrap = async <T>(what: string, key: string, work: () => Promise<T>): Promise<T> => {
     try {
       return await work();
@@ -88,16 +112,11 @@ export function keyValueStore(
         await store.set(key, updated);
         return updated;
       }),
-    exclusive: <T>(key: string, work: () => Promise<T>, lockOptions?: LockOptions): Promise<T> => {
-      const previous = locks.get(key) ?? Promise.resolve();
-      const next = previous.catch(() => undefined).then(() => (options.lock ?? noLock)(key, work, lockOptions));
-      locks.set(key, next);
-      void next.then(
-        () => locks.get(key) === next && locks.delete(key),
-        () => locks.get(key) === next && locks.delete(key),
-      );
-      return next;
-    },
+    exclusive: <T>(key: string, work: () => Promise<T>, lockOptions?: LockOptions): Promise<T> =>
+      locks(key, () => (options.lock ?? noLock)(key, work, lockOptions)),
+    // Apart from the keys' own locks: a section of a key never waits for an update of that key.
+    section: <T>(key: string, work: () => Promise<T>, lockOptions?: LockOptions): Promise<T> =>
+      sections(key, () => (options.sectionLock ?? noLock)(`section:${key}`, work, lockOptions)),
     close: () => keyv.disconnect(),
   };
   return store;

@@ -345,18 +345,15 @@ export async function openRedis(
     takeOver: (...args) => wrap('take over a claim', () => raw.takeOver(...args)),
     prune: () => raw.prune(),
   };
-  const keyValue = keyValueStore(adapter, {
-    namespace: options.namespace,
+  const lock = redisLock(
+    redis,
+    runScript,
+    `${prefix}lock:`,
+    options.lockMs ?? LOCK_MS,
     logger,
-    lock: redisLock(
-      redis,
-      runScript,
-      `${prefix}lock:`,
-      options.lockMs ?? LOCK_MS,
-      logger,
-      options.clock ?? systemClock,
-    ),
-  });
+    options.clock ?? systemClock,
+  );
+  const keyValue = keyValueStore(adapter, { namespace: options.namespace, logger, lock, sectionLock: lock });
   // Fail at start, with the address and what Redis refused, rather than on the first command.
   try {
     await probeAtStart(client, `${prefix}health:probe`, () => refused);

@@ -105,8 +105,10 @@ export function buildWatches<M>(options: BuildWatchesOptions<M>): BuiltWatches<M
     ...(options.onTurn ? { onTurn: options.onTurn } : {}),
   });
   const personFetched = (eventId: string, report: EventReport) => {
+    // Stamped now, as it arrives: a check waiting for the event's turn keeps its place in time.
+    const readAt = options.clock.now();
     options
-      .track(service.observe(eventId, report))
+      .track(service.observe(eventId, report, readAt))
       .catch((error: unknown) => logger.warn('A fetched report could not update its watches', { eventId, error }));
   };
   options.reads.onReportRead((eventId, report, readFor) => {

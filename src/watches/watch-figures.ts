@@ -5,6 +5,7 @@ import {
   showFigures,
   type Withheld,
 } from '../figures/may-show-figures.js';
+import type { Logger } from '../logger.js';
 import type { Watch } from './watch.js';
 
 /**
@@ -48,6 +49,25 @@ export async function watchFigures<T>(
       })
     : { room: { kind: 'internal' }, person: { kind: 'none' } };
   return showFigures(figures, reader, options.policy);
+}
+
+/** A watch's figures through the rule, for its conversation and the person it speaks for (or `person`, who clicked). */
+export type WatchFigures = <T>(watch: Watch, figures: T, person?: string) => Promise<WatchGate<T>>;
+
+/** `watchFigures` for every watch, with what the bot knows of its readers; a lookup that failed is logged. */
+export function figuresOfWatches(
+  reader: WatchReader | undefined,
+  policy: FiguresPolicy | undefined,
+  logger: Logger,
+): WatchFigures {
+  return (watch, figures, person) =>
+    watchFigures(watch, figures, {
+      reader,
+      policy,
+      person,
+      onLookupError: (error) =>
+        logger.info('Could not tell who reads a watch: its figures are held', { channel: watch.channel, error }),
+    });
 }
 
 /** The pause a withheld verdict calls for, or undefined when it may change by itself (not known yet). */

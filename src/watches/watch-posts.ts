@@ -6,7 +6,8 @@ import { type AlertQuieting, broadcasts, isMuted, mentioned } from './alert-quie
 import { type ConditionState, type EventCheck, type Watch, watchKey } from './watch.js';
 import type { CardState, EndReason, WatchChat, WatchForecast, WatchMessages, WatchMetadata } from './watch-chat.js';
 import type { WatchCondition } from './watch-condition.js';
-import type { WatchGate } from './watch-figures.js';
+import type { WatchFigures } from './watch-figures.js';
+import type { WatchPace } from './watch-pace.js';
 import type { WatchStore } from './watch-store.js';
 
 export interface WatchPostsOptions<M> {
@@ -17,11 +18,11 @@ export interface WatchPostsOptions<M> {
   clock: Clock;
   logger: Logger;
   /** How often each watched event is checked now (the card says it). */
-  intervalMs: () => Promise<number>;
-  /** The event's forecast at its last check here (the card says it). */
-  ahead: (eventId: string) => WatchForecast | undefined;
-  /** A watch's figures through the figures rule (`WatchService.figures`). */
-  figures: <T>(watch: Watch, figures: T) => Promise<WatchGate<T>>;
+  pace: WatchPace;
+  /** Each event's forecast at its last check here (the card says it; `CheckCarrier` writes it). */
+  ahead: ReadonlyMap<string, WatchForecast>;
+  /** A watch's figures through the figures rule. */
+  figures: WatchFigures;
   /** Hears each alert posted. */
   onAlert?: ((kind: WatchCondition['kind']) => void) | undefined;
   /** Snoozes, mutes and thread-only channels; undefined: none of them. */
@@ -142,7 +143,7 @@ export class WatchPosts<M> {
   /** The card's message as it stands now (`known`: the check just made and the pace, else read). */
   async card(watch: Watch, state: CardState, endedBy?: string, known?: KnownCheck): Promise<M> {
     const read = known ? known.check : await this.#o.store.lastCheck(watch.eventId);
-    const intervalMs = known ? known.intervalMs : await this.#o.intervalMs();
+    const intervalMs = known ? known.intervalMs : await this.#o.pace.intervalMs();
     const live = state === 'active';
     // A paused card shows no figures at all (its conversation may be shared by now); any other
     // asks the rule, whatever state it is in (unwatched and ended cards too).
@@ -157,7 +158,7 @@ export class WatchPosts<M> {
       intervalMs,
       state,
       ...(endedBy ? { endedBy } : {}),
-      ahead: live ? this.#o.ahead(watch.eventId) : undefined,
+      ahead: live ? this.#o.ahead.get(watch.eventId) : undefined,
     });
   }
 

@@ -11,16 +11,11 @@ import { CheckCarrier } from './check-carrier.js';
 import { type EventCheck, newConditionState, type Watch } from './watch.js';
 import type { EndReason, WatchChat, WatchForecast, WatchMessages } from './watch-chat.js';
 import { judge, MAX_CONDITIONS, type WatchCondition } from './watch-condition.js';
-import { pauseFor, type WatchGate, type WatchReader, watchFigures } from './watch-figures.js';
+import { figuresOfWatches, pauseFor, type WatchFigures, type WatchGate, type WatchReader } from './watch-figures.js';
 import { MAX_WATCHES_PER_PERSON } from './watch-limits.js';
+import { type Pace, WatchPace } from './watch-pace.js';
 import { WatchPosts } from './watch-posts.js';
-import {
-  checkInterval,
-  type NextCheck,
-  nextCheck,
-  type WatchCandidate,
-  type WatchScheduleRule,
-} from './watch-schedule.js';
+import { type NextCheck, nextCheck, type WatchCandidate, type WatchScheduleRule } from './watch-schedule.js';
 import { limitRefusal, type WatchedEvent, type WatchStore } from './watch-store.js';
 
 /** Reports for watches: only from slots people leave. */
@@ -181,6 +176,8 @@ export class WatchService<M> {
   readonly #work: ClaimedWork;
   readonly #posts: WatchPosts<M>;
   readonly #checks: CheckCarrier<M>;
+  readonly #pace: WatchPace;
+  readonly #figures: WatchFigures;
   #lastMend = Number.NEGATIVE_INFINITY;
 
   /** What the alerts' Snooze and Mute buttons and `/events watches thread-only` change. */
@@ -200,6 +197,10 @@ export class WatchService<M> {
       logger: options.logger,
       ...(options.claimRetentionMs !== undefined ? { retentionMs: options.claimRetentionMs } : {}),
     });
+    // Built in the order they use each other, none handed a way back into this service.
+    this.#pace = new WatchPace(options.store, options.rule);
+    this.#figures = figuresOfWatches(options.reader, options.figuresPolicy, options.logger);
+    const ahead = new Map<string, WatchForecast>();
     this.#posts = new WatchPosts<M>({
       store: options.store,
       work: this.#work,
@@ -207,9 +208,9 @@ export class WatchService<M> {
       messages: options.messages,
       clock: options.clock,
       logger: options.logger,
-      intervalMs: () => this.intervalMs(),
-      ahead: (eventId) => this.#checks.ahead(eventId),
-      figures: (watch, figures) => this.figures(watch, figures),
+      pace: this.#pace,
+      ahead,
+      figures: this.#figures,
       onAlert: options.onAlert,
       quieting: options.quieting,
     });
@@ -218,9 +219,12 @@ export class WatchService<M> {
       posts: this.#posts,
       clock: options.clock,
       logger: options.logger,
-      intervalMs: () => this.intervalMs(),
-      figures: (watch, figures) => this.figures(watch, figures),
+      pace: this.#pace,
+      ahead,
+      figures: this.#figures,
       forecast: options.forecast,
+      // A check may wait out a slow one of the same event up to a lease; then it fails, to be tried again.
+      waitMs: leaseMs,
       onCheck: options.onCheck,
     });
   }
@@ -399,16 +403,7 @@ export class WatchService<M> {
    * for (`person`: someone who clicked instead), or why they are held back.
    */
   figures<T>(watch: Watch, figures: T, person?: string): Promise<WatchGate<T>> {
-    return watchFigures(watch, figures, {
-      reader: this.#o.reader,
-      policy: this.#o.figuresPolicy,
-      person,
-      onLookupError: (error) =>
-        this.#o.logger.info('Could not tell who reads a watch: its figures are held', {
-          channel: watch.channel,
-          error,
-        }),
-    });
+    return this.#figures(watch, figures, person);
   }
 
   /** Edits a watch's card to what it says now (a snooze set from one of its alerts). */
@@ -417,14 +412,13 @@ export class WatchService<M> {
   }
 
   /** How often each watched event is checked at least, with the events watched now. */
-  async intervalMs(): Promise<number> {
-    return (await this.pace()).intervalMs;
+  intervalMs(): Promise<number> {
+    return this.#pace.intervalMs();
   }
 
   /** How often each watched event is checked now, and why: how many events are watched, in all. */
-  async pace(): Promise<{ intervalMs: number; watchedEvents: number; rule: WatchScheduleRule }> {
-    const watchedEvents = (await this.#o.store.schedule()).filter((e) => e.watches.some((w) => !w.paused)).length;
-    return { intervalMs: checkInterval(watchedEvents, this.#o.rule), watchedEvents, rule: this.#o.rule };
+  pace(): Promise<Pace> {
+    return this.#pace.now();
   }
 
   /** When the event's next check is due, by the current schedule. */

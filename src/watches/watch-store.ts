@@ -253,6 +253,15 @@ export class WatchStore {
     if (last) await this.#store.delete(checkKey(eventId));
   }
 
+  /**
+   * Runs `work` as the event's one check in progress: checks of one event (a watch's, a person's
+   * report) wait for each other, in this process and across replicas on Redis. `waitMs`: how long
+   * to wait for another replica's check before giving up (`LockBusy`).
+   */
+  checking<T>(eventId: string, work: () => Promise<T>, waitMs: number): Promise<T> {
+    return this.#store.section(`watch-check:${eventId}`, work, { waitMs });
+  }
+
   async lastCheck(eventId: string): Promise<EventCheck | undefined> {
     const parsed = eventCheckSchema.safeParse(await this.#store.get(checkKey(eventId)));
     return parsed.success ? (parsed.data as EventCheck) : undefined;

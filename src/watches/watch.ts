@@ -31,13 +31,6 @@ export interface ConditionState {
   unknown?: string | undefined;
   /** A forecast condition not judged yet: from about when its event's sales history allows it, and after what. */
   pending?: { from: number; after: string } | undefined;
-  /**
-   * When a check last saw its figure clearly cleared: a crossing alerted from an older check,
-   * recorded after it, leaves the condition armed for the next one.
-   */
-  clearedAt?: number | undefined;
-  /** When the check its last crossing was alerted from was made: a clearing seen after it re-arms the condition. */
-  crossedAt?: number | undefined;
 }
 
 const conditionStateSchema = z.object({
@@ -49,8 +42,6 @@ const conditionStateSchema = z.object({
   lastValue: z.number().optional(),
   unknown: z.string().optional(),
   pending: z.object({ from: z.number(), after: z.string() }).optional(),
-  clearedAt: z.number().optional(),
-  crossedAt: z.number().optional(),
 });
 
 /** How a watch is quieted: stored on the watch (`Watch.quiet`; see `alert-quieting.ts`). */
@@ -103,11 +94,6 @@ export interface Watch {
   sharedConfirmed?: true | undefined;
   /** The channel refused a post: no more checks here until the watch is set again. */
   paused?: { reason: string; at: number } | undefined;
-  /**
-   * When the check its conditions' states (and its card) reflect was made: an older check carried
-   * after it (slowly, or on another replica) records only the crossings it alerted.
-   */
-  judgedAt?: number | undefined;
   /** Snoozed, muted by some: see `alert-quieting.ts`. */
   quiet?: WatchQuiet | undefined;
 }
@@ -127,7 +113,6 @@ export const watchSchema = z.object({
   cardTs: z.string().optional(),
   sharedConfirmed: z.literal(true).optional(),
   paused: z.object({ reason: z.string(), at: z.number() }).optional(),
-  judgedAt: z.number().optional(),
   quiet: watchQuietSchema.optional(),
 });
 

@@ -373,7 +373,8 @@ describe('the person asks too: guests and strangers', () => {
         conditions: [{ kind: 'sold-out' }],
       });
     r.sim.setFigures(event.id, { ticketsSold: event.capacity });
-    await turnsUntilChecked(r, clock);
+    // Paused at its first check: the one the command made of the report it read, or a turn's.
+    await turnsUntil(r, clock, async () => (await watchIn(r, GUEST))?.paused !== undefined, 'the pause');
     const toGuest = r.slack.calls.filter(
       (c) => c.args.channel === GUEST || c.args.channel === GUEST_DM || c.args.user === GUEST,
     );

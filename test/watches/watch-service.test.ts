@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/logger.js';
 import type { Claim, ClaimStore } from '../../src/store/claims.js';
+import type { KeyValueStore } from '../../src/store/key-value-store.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { StoreHandle } from '../../src/store/store-handle.js';
 import type { EventReport } from '../../src/ticketing/schemas.js';
@@ -221,6 +222,15 @@ function simulatorReport(eventId: string, fields: Record<string, unknown>): Even
   };
 }
 
+/**
+ * The store as a replica whose hold on an event's check lapsed sees it: its sections wait for no
+ * one. Across processes a replica that dies (or is stuck for ten lives of the lock) frees the event
+ * for the others once its Redis lock lapses; in this one process its section would be held for good.
+ */
+function lapsedHold(inner: KeyValueStore): KeyValueStore {
+  return { ...inner, section: (_key, work) => work() };
+}
+
 /** A claim store that remembers which keys were claimed (to look at the claims a crash left). */
 function recordingClaims(inner: ClaimStore, keys: string[]): ClaimStore {
   return {
@@ -263,6 +273,8 @@ interface Harness {
       reports?: WatchReports;
       leaseMs?: number;
       eventDates?: WatchServiceOptions<Msg>['eventDates'];
+      /** Its hold on an event's check lapsed (see `lapsedHold`): it carries checks beside the others'. */
+      lapsed?: boolean;
     },
   ): WatchService<Msg>;
   /** What `replica()` builds a service from, to build one with other options. */
@@ -302,7 +314,7 @@ async function harness(): Promise<Harness> {
     }),
     replica: (behaviour = {}, options = {}) => {
       const serviceOptions: WatchServiceOptions<Msg> = {
-        store,
+        store: behaviour.died || options.lapsed ? new WatchStore(lapsedHold(opened.keyValue), silentLogger) : store,
         claims,
         chat: chatFor(slack, behaviour),
         messages,
@@ -621,7 +633,8 @@ describe('WatchService: alerts', () => {
     const { gate, open, replying, aReplying } = heldReply();
     const a = h.replica({ replyGate: gate, replying });
     const clockB = manualClock(T0 + 1);
-    const b = h.replica({}, { clock: clockB });
+    // Only a replica whose hold on the event's check lapsed carries a check beside another's.
+    const b = h.replica({}, { clock: clockB, lapsed: true });
     await a.watch(request([soldAtLeast(400), { kind: 'sold-out' }]));
     const report = h.reports.set(EVENT.id, { ticketsSold: 1000 });
     const first = a.observe(EVENT.id, report);
@@ -660,7 +673,8 @@ describe('WatchService: alerts', () => {
       what: 'A to renew its claim',
       timeoutMs: 5_000,
     });
-    await h.replica().observe(EVENT.id, report);
+    // A's hold on the event's check lapsed meanwhile (a Redis lock lives ten lives at most).
+    await h.replica({}, { lapsed: true }).observe(EVENT.id, report);
     open();
     await first;
     expect(h.slack.alerts()).toHaveLength(1);
@@ -1402,17 +1416,19 @@ describe('WatchService: what one check writes, when an alert fails or a newer ch
     return { a, b, c, d, open, aReplying };
   }
 
-  it('leaves a re-arm made since alone when an older check records a crossing already recorded', async () => {
+  it('leaves a re-arm made since alone when checks wait for an alert whose crossing they saw recorded', async () => {
     const h = await harness();
     const { a, b, c, d, open, aReplying } = await heldAlertAndThreeLater(h, [checkIns, soldAtLeast(400)]);
-    // A's check: both met; A is held posting the check-ins alert (its copy: sales armed, no crossing).
+    // A's check: both met; A is held posting the check-ins alert (sales armed, no crossing yet).
     const first = a.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 150, ticketsSold: 450 }));
     await aReplying;
-    // B alerts the sales crossing; C sees sales clear and re-arms it.
-    await b.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 150, ticketsSold: 450 }));
-    await c.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 150, ticketsSold: 300 }));
+    // B and C check meanwhile (B sees sales met, C sees them clear): each waits for the check before.
+    const later = [
+      b.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 150, ticketsSold: 450 })),
+      c.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 150, ticketsSold: 300 })),
+    ];
     open();
-    await first;
+    await Promise.all([first, ...later]);
     expect(await stateOf(h, 'ticketsSold >= 400')).toMatchObject({ armed: true, crossings: 1 });
     // Sales cross again: a second alert.
     await d.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 150, ticketsSold: 450 }));
@@ -1425,9 +1441,9 @@ describe('WatchService: what one check writes, when an alert fails or a newer ch
     const first = a.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 450 }));
     await aReplying;
     // While A's alert is out, B sees the figure clearly cleared.
-    await b.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 300 }));
+    const clearing = b.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 300 }));
     open();
-    await first;
+    await Promise.all([first, clearing]);
     expect(await stateOf(h, 'ticketsSold >= 400')).toMatchObject({ armed: true, crossings: 1 });
     // Between cleared and met (nothing re-arms it there), then over again: a second alert.
     await c.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 395 }));
@@ -1435,7 +1451,7 @@ describe('WatchService: what one check writes, when an alert fails or a newer ch
     expect(alertsOf(h, 'ticketsSold >= 400')).toHaveLength(2);
   });
 
-  it('keeps the re-arm of an older check when a newer one, judged first, saw the figure met again', async () => {
+  it('keeps the re-arm of a check held at another alert when the next one sees the figure met again', async () => {
     const h = await harness();
     const setUp = h.replica();
     await setUp.watch(request([checkIns, soldAtLeast(400)]));
@@ -1449,11 +1465,10 @@ describe('WatchService: what one check writes, when an alert fails or a newer ch
     // A's check: check-ins cross (held at its alert) and sales clear, judged after it.
     const first = a.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 150, ticketsSold: 300 }));
     await aReplying;
-    // B's newer check: sales at 450 again, seen disarmed (A's clearing not written yet): no alert.
-    await b.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 150, ticketsSold: 450 }));
+    // B's check (sales at 450 again) waits for A's clearing: the figure went down and up again.
+    const again = b.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 150, ticketsSold: 450 }));
     open();
-    await first;
-    // The clearing stands: the figure went down and up again, a crossing that is alerted now.
+    await Promise.all([first, again]);
     await c.observe(EVENT.id, h.reports.set(EVENT.id, { checkIns: 150, ticketsSold: 450 }));
     expect(alertsOf(h, 'ticketsSold >= 400')).toHaveLength(2);
   });
@@ -1471,10 +1486,10 @@ describe('WatchService: what one check writes, when an alert fails or a newer ch
     await a.watch(request([soldAtLeast(400), checkIns]));
     const first = a.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 450, checkIns: 5 }));
     await aReplying;
-    // The channel turns out shared: the next check pauses the watch.
+    // The channel turns out shared (`channel_shared`): another replica pauses the watch.
     sharing = 'external';
     const b = new WatchService<Msg>({ ...h.options(), clock: manualClock(T0 + MINUTE), reader });
-    await b.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 450, checkIns: 5 }));
+    expect(await b.reconsider('C0OPS')).toBe(1);
     expect((await h.store.get('C0OPS', EVENT.id))?.paused).toBeDefined();
     const edits = h.slack.updates.length;
     open();
@@ -1482,33 +1497,27 @@ describe('WatchService: what one check writes, when an alert fails or a newer ch
     expect(h.slack.updates.slice(edits).map((u) => (u.message as { state?: string }).state)).toEqual([]);
   });
 
-  /** A replica's store whose reads of the event's watches, or whose watch writes, wait at a gate the test opens. */
+  /** A replica's store whose reads of the event's watches wait at a gate the test opens. */
   class GatedStore extends WatchStore {
-    gate: { at: 'ofEvent' | 'update'; reached: () => void; open: Promise<void> } | undefined;
+    gate: { reached: () => void; open: Promise<void> } | undefined;
     override async ofEvent(eventId: string) {
-      await this.#wait('ofEvent');
+      const gate = this.gate;
+      this.gate = undefined;
+      if (gate) {
+        gate.reached();
+        await gate.open;
+      }
       return super.ofEvent(eventId);
     }
-    override async update(channel: string, eventId: string, change: (w: Watch | undefined) => Watch | undefined) {
-      await this.#wait('update');
-      return super.update(channel, eventId, change);
-    }
-    async #wait(at: 'ofEvent' | 'update') {
-      const gate = this.gate;
-      if (gate?.at !== at) return;
-      this.gate = undefined;
-      gate.reached();
-      await gate.open;
-    }
   }
-  /** Gates the store's next `at`: `reached` resolves when a replica waits there, `open` lets it go. */
-  function gated(store: GatedStore, at: 'ofEvent' | 'update') {
+  /** Gates the store's next read of an event's watches: `reached` resolves when a replica waits there, `open` lets it go. */
+  function gated(store: GatedStore) {
     let open = () => {};
     let reached = () => {};
     const waiting = new Promise<void>((resolve) => {
       reached = resolve;
     });
-    store.gate = { at, reached: () => reached(), open: new Promise<void>((resolve) => (open = resolve)) };
+    store.gate = { reached: () => reached(), open: new Promise<void>((resolve) => (open = resolve)) };
     return { waiting, open: () => open() };
   }
   const replicaOn = (h: Harness, store: WatchStore, t: number, behaviour: ChatBehaviour = {}) =>
@@ -1518,19 +1527,37 @@ describe('WatchService: what one check writes, when an alert fails or a newer ch
   const checkAt = (h: Harness, ms: number, sold: number) =>
     h.replica({}, { clock: manualClock(T0 + ms) }).observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: sold }));
 
-  /** X (a minute in) sees `sold` and is slow before it reads its watches; `then` runs meanwhile; X goes on after it. */
+  /** A check as `checkAt` makes it, and when it has asked for its place among the event's checks. */
+  function queuedCheckAt(h: Harness, ms: number, sold: number) {
+    let asked = () => {};
+    const inQueue = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    const keyValue: KeyValueStore = {
+      ...h.opened.keyValue,
+      section: (key, work, options) => {
+        asked();
+        return h.opened.keyValue.section(key, work, options);
+      },
+    };
+    const store = new WatchStore(keyValue, silentLogger);
+    const done = replicaOn(h, store, T0 + ms).observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: sold }));
+    return { done, inQueue };
+  }
+
+  /** X (a minute in) sees `sold` and is slow to read its watches; `then` starts meanwhile; both run out. */
   async function slowReadOf(h: Harness, sold: number, then: () => Promise<void>) {
     await h.replica().watch(request([soldAtLeast(400)]));
     const store = new GatedStore(h.opened.keyValue, silentLogger);
-    const slow = gated(store, 'ofEvent');
+    const slow = gated(store);
     const x = replicaOn(h, store, T0 + MINUTE).observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: sold }));
     await slow.waiting;
-    await then();
+    const meanwhile = then();
     slow.open();
-    await x;
+    await Promise.all([x, meanwhile]);
   }
 
-  it('alerts a crossing once when an older check that saw the figure clear is carried after a newer one crossed', async () => {
+  it('alerts a crossing once when a newer check waits for a slow one that saw the figure clear', async () => {
     const h = await harness();
     // X saw 300; meanwhile Y (two minutes in) sees 450 and alerts.
     await slowReadOf(h, 300, () => checkAt(h, 2 * MINUTE, 450));
@@ -1540,7 +1567,7 @@ describe('WatchService: what one check writes, when an alert fails or a newer ch
     expect(alertsOf(h, SALES)).toHaveLength(1);
   });
 
-  it('alerts no crossing from an older check carried after newer ones crossed and cleared', async () => {
+  it('alerts one crossing when newer checks that crossed and cleared wait for a slow one that crossed', async () => {
     const h = await harness();
     await slowReadOf(h, 450, async () => {
       await checkAt(h, 2 * MINUTE, 450);
@@ -1550,47 +1577,37 @@ describe('WatchService: what one check writes, when an alert fails or a newer ch
     expect(alertsOf(h, SALES)).toHaveLength(1);
   });
 
-  /** X (10 s in) sees 450 and is held at its alert; Y (20 s in) sees 300, clearly cleared, and waits before it writes. */
-  async function heldAlertThenHeldClearing(h: Harness) {
+  it('alerts the next crossing when checks that cleared and crossed again wait for a held alert', async () => {
+    const h = await harness();
     await h.replica().watch(request([soldAtLeast(400)]));
     const held = heldReply();
     const x = h
       .replica({ replyGate: held.gate, replying: held.replying }, { clock: manualClock(T0 + 10_000) })
       .observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 450 }));
     await held.aReplying;
-    const store = new GatedStore(h.opened.keyValue, silentLogger);
-    const slowWrite = gated(store, 'update');
-    const y = replicaOn(h, store, T0 + 20_000).observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 300 }));
-    await slowWrite.waiting;
-    return {
-      alert: async () => {
-        held.open();
-        await x;
-      },
-      clearing: async () => {
-        slowWrite.open();
-        await y;
-      },
-    };
-  }
-
-  it('records a clearing seen by a check whose write comes after a newer one was judged: the next crossing is alerted', async () => {
-    const h = await harness();
-    const late = await heldAlertThenHeldClearing(h);
-    // Z (30 s in) sees 450 again, a second crossing; X still holds the alert of the first.
-    await checkAt(h, 30_000, 450);
-    await late.clearing();
-    await late.alert();
+    // Y (20 s in) sees 300, clearly cleared; Z (30 s in) 450 again, a second crossing. Z asks
+    // once Y waits: Z first would leave Y, read before it, nothing to do.
+    const y = queuedCheckAt(h, 20_000, 300);
+    await y.inQueue;
+    const z = checkAt(h, 30_000, 450);
+    held.open();
+    await Promise.all([x, y.done, z]);
+    expect(await stateOf(h, SALES)).toMatchObject({ armed: false, crossings: 2 });
     await checkAt(h, 40_000, 450);
     expect(alertsOf(h, SALES)).toHaveLength(2);
   });
 
-  it('keeps a clearing when an older check’s crossing is written after the clearing check read its watches', async () => {
+  it('keeps the clearing a check saw once the crossing of the held alert before it is written', async () => {
     const h = await harness();
-    const late = await heldAlertThenHeldClearing(h);
-    // X's crossing (10 s) is written first, then Y's clearing (20 s), read before it.
-    await late.alert();
-    await late.clearing();
+    await h.replica().watch(request([soldAtLeast(400)]));
+    const held = heldReply();
+    const x = h
+      .replica({ replyGate: held.gate, replying: held.replying }, { clock: manualClock(T0 + 10_000) })
+      .observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 450 }));
+    await held.aReplying;
+    const clearing = checkAt(h, 20_000, 300);
+    held.open();
+    await Promise.all([x, clearing]);
     expect(await stateOf(h, SALES)).toMatchObject({ armed: true, crossings: 1 });
     await checkAt(h, 30_000, 450);
     expect(alertsOf(h, SALES)).toHaveLength(2);
@@ -1604,34 +1621,32 @@ describe('WatchService: what one check writes, when an alert fails or a newer ch
       .replica({ replyGate: held.gate, replying: held.replying }, { clock: manualClock(T0 + MINUTE) })
       .observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 450 }));
     await held.aReplying;
-    await h
+    const second = h
       .replica({}, { clock: manualClock(T0 + 2 * MINUTE) })
       .observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 470 }));
     held.open();
-    await first;
+    await Promise.all([first, second]);
     expect(await stateOf(h, SALES)).toMatchObject({ lastValue: 470, crossings: 1 });
   });
 
-  it('leaves the card showing the newest check when an older check is still being carried', async () => {
+  it('shows the newest check on the card once the check held at its alert is carried', async () => {
     const h = await harness();
     const { gate, open, replying, aReplying } = heldReply();
     const a = h.replica({ replyGate: gate, replying });
     const b = h.replica({}, { clock: manualClock(T0 + MINUTE) });
     await a.watch(request([soldAtLeast(400)]));
-    // A's check crosses and is held at its alert; B records a newer check meanwhile.
+    // A's check crosses and is held at its alert; B's newer check waits for it.
     const first = a.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 410 }));
     await aReplying;
-    await b.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 480 }));
+    const newer = b.observe(EVENT.id, h.reports.set(EVENT.id, { ticketsSold: 480 }));
     open();
-    await first;
+    await Promise.all([first, newer]);
     const cards = h.slack.updates
       .filter((u) => u.message.kind === 'card')
       .map((u) => u.message as { checks?: number; conditions: ConditionState[] });
-    // Its figures and its conditions come from the same check: the older check's alert counts as
-    // a crossing, its value of 410 does not stand beside the figures of the newer check.
+    // Its figures and its conditions come from the same check, the newest.
     expect(cards.at(-1)?.checks).toBe(2);
-    expect(cards.at(-1)?.conditions[0]).toMatchObject({ armed: false, crossings: 1 });
-    expect(cards.at(-1)?.conditions[0]?.lastValue).not.toBe(410);
-    expect((await h.store.get('C0OPS', EVENT.id))?.conditions[0]?.lastValue).not.toBe(410);
+    expect(cards.at(-1)?.conditions[0]).toMatchObject({ armed: false, crossings: 1, lastValue: 480 });
+    expect((await h.store.get('C0OPS', EVENT.id))?.conditions[0]?.lastValue).toBe(480);
   });
 });

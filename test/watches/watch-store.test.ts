@@ -59,6 +59,7 @@ function gatedOn(inner: KeyValueStore, key: string) {
     },
     update: (k, change) => inner.update(k, change),
     exclusive: (k, work, options) => inner.exclusive(k, work, options),
+    section: (k, work, options) => inner.section(k, work, options),
   };
   return { store, open: () => open(), waiting };
 }
