@@ -50,6 +50,11 @@ export interface FakeSlack {
   refusedBlockTypes: Set<string>;
   /** Answers the next call of `method` with HTTP 429 and this Retry-After (seconds). */
   rateLimitNext(method: string, retryAfterSeconds: number): void;
+  /**
+   * Holds the answer to the next call of `method` (answered as things stood when it came) until
+   * `release`: a test forces what happens meanwhile (a race), never waits on timing.
+   */
+  holdNext(method: string): { reached: Promise<void>; release(): void };
   /** What `apps.connections.open` answers (Socket Mode). */
   setSocketUrl(url: string): void;
   /** The first thing `find` gives (not undefined, null or false), looking every 10 ms; fails after `timeoutMs` (10 s). */
@@ -75,6 +80,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   };
   const userTeams = new Map<string, string>();
   const limited = new Map<string, number>();
+  const holds = new Map<string, { reached: () => void; released: Promise<void> }>();
   const history = new Map<string, HistoryMessage[]>();
   // A post to a user id lands in their DM; `conversations.open` names that DM `D` + the id's rest.
   const dmUsers = new Map<string, string>();
@@ -184,8 +190,15 @@ export async function startFakeSlack(): Promise<FakeSlack> {
           res.end(JSON.stringify({ ok: false, error: 'ratelimited' }));
           return;
         }
+        const answered = answer(method, args);
+        const hold = holds.get(method);
+        if (hold) {
+          holds.delete(method);
+          hold.reached();
+          await hold.released;
+        }
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(answer(method, args)));
+        res.end(JSON.stringify(answered));
       } else if (path.startsWith('/response/')) {
         const args = JSON.parse(body) as Record<string, unknown>;
         responses.push({ method: path, args, at: Date.now() });
@@ -222,6 +235,18 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     people,
     refusedBlockTypes,
     rateLimitNext: (method, seconds) => limited.set(method, seconds),
+    holdNext: (method) => {
+      let reached = () => {};
+      let release = () => {};
+      const reachedPromise = new Promise<void>((resolve) => {
+        reached = resolve;
+      });
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      holds.set(method, { reached, released });
+      return { reached: reachedPromise, release };
+    },
     setSocketUrl: (value) => {
       socketUrl = value;
     },

@@ -181,6 +181,22 @@ export class ReportMessage {
     return this.#chain;
   }
 
+  /** Tells `userId` alone: an ephemeral message in the channel message's channel, else by DM. */
+  async whisper(userId: string, message: SlackMessage): Promise<void> {
+    const target = this.#target;
+    if (target.kind === 'private') return void (await this.show(message, true));
+    try {
+      await this.#client.chat.postEphemeral({ channel: target.channel, user: userId, ...message });
+    } catch (error) {
+      this.#log.info('Could not answer privately in the channel; by DM instead', { slackError: slackErrorCode(error) });
+      await this.#client.chat
+        .postMessage({ channel: userId, ...message })
+        .catch((dmError: unknown) =>
+          this.#log.warn('Could not tell a person why a report is held', { error: dmError }),
+        );
+    }
+  }
+
   /** Posts the report in a channel (Post in channel), apart from this message; its ts; throws what Slack said. */
   async postIn(channel: string, message: SlackMessage): Promise<string | undefined> {
     return postCounted(this.#client, undefined, { channel, message }, refused(this.#log));
@@ -264,6 +280,15 @@ function reportView(message: ReportMessage, ask: ReportAsk, transport: ReportTra
           'shown' in gate ? { state: 'report', report: gate.shown } : { state: 'withheld', withheld: gate.withheld };
         if ('shown' in gate) sales = await salesOf(insights, eventId, ask.label, reported.report, reader, transport);
       } else status = reported;
+      // Why is the asker's to read, not the channel's: the channel message only says it is not here.
+      if (status.state === 'withheld' && where.kind === 'channel') {
+        const why = reportProgressMessage(status, ask.label, reportLimit, { eventId, describeError: userMessageFor });
+        await message.whisper(ask.userId, why);
+        return message.show(
+          plainMessage(md`The report for ${code(ask.label, 150)} is not shown in this channel.`),
+          true,
+        );
+      }
       const attachmentNote =
         status.state === 'report'
           ? await message.attach({
