@@ -244,6 +244,8 @@ export function conversationAudience(options: ConversationAudienceOptions): Conv
   return {
     bind(client) {
       bound = client;
+      // Who the bot is, asked now rather than in the first figures' way (a failure is asked again then).
+      botOrganization(client).catch(() => undefined);
     },
     async forget(conversation) {
       answers.delete(conversation);
