@@ -183,7 +183,9 @@ export function conversationAudience(options: ConversationAudienceOptions): Conv
         stranger: person.is_stranger === true,
       };
     });
-    const entry = { info, marks: current ?? [UNREAD] };
+    // Looked up for a channel's members, it was asked under no mark: a person's own ask (with
+    // replicas) looks again; without replicas there are no marks to heed.
+    const entry = { info, marks: current ?? (marks ? [UNREAD] : []) };
     people.set(user, entry);
     info.catch(() => {
       if (people.peek(user) === entry) people.delete(user);
