@@ -53,7 +53,9 @@ export const config = defineConfig({
     // expect.poll looks every 10 ms (not 50): each look later than needed is time the suite waits.
     // Most looks read memory; the dearest (a /metrics scrape, a page's locator) take a few ms, and
     // a look starts only once the one before has answered, so none piles up.
-    expect: { poll: { interval: 10 } },
+    // It waits up to 10 s (not 1 s): a poll waits for something to happen, it does not time it,
+    // and on a busy machine a first report or check (a channel's lookups first) passes 1 s.
+    expect: { poll: { interval: 10, timeout: 10_000 } },
     hookTimeout: 30_000,
     // Integration tests start their own servers on port 0.
     pool: 'forks',

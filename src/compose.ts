@@ -27,6 +27,7 @@ import type { ReportTarget } from './slack/answers/report-target.js';
 import type { SlackRetry } from './slack/app/bolt-app.js';
 import { buildSlackApp } from './slack/app/build-slack-app.js';
 import { conversationAudience } from './slack/deps/conversation-audience.js';
+import { storeForgetMarks } from './slack/deps/forget-marks.js';
 import { ReportStreams } from './slack/deps/report-streams.js';
 import { watchReader } from './slack/deps/watch-reader.js';
 import { workflowRuns } from './slack/deps/workflow-runs.js';
@@ -211,7 +212,12 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
     // organization): the figures rule's facts, for every path that sends figures.
     // With replicas an event that says who reads a conversation reaches one of them: the others
     // keep what they learnt for 30 s, not 5 minutes.
-    const audience = conversationAudience({ logger, clock, ...(shared ? { ttlMs: 30_000 } : {}) });
+    // The shared marks make a forget (an event that reached one replica) heard by all of them.
+    const audience = conversationAudience({
+      logger,
+      clock,
+      ...(shared ? { ttlMs: 30_000, marks: storeForgetMarks(store.keyValue, 60_000) } : {}),
+    });
     // One per process: the stream methods' tiers are counted across all of its reports.
     const reportStreams =
       config.slack.reportStreaming === 'on' ? new ReportStreams({ clock, logger, metrics }) : undefined;

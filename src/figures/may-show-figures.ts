@@ -20,6 +20,8 @@ export type Room =
   | { kind: 'private' }
   /** A conversation of the organization alone. */
   | { kind: 'internal' }
+  /** A conversation of the organization with guests of the workspace among its members. */
+  | { kind: 'guests' }
   /** Shared with another organization (Slack Connect), or a DM or group DM with someone of one. */
   | { kind: 'external' }
   /** Slack could not say. */
@@ -47,6 +49,8 @@ export const DEFAULT_FIGURES_POLICY: FiguresPolicy = { guestsMaySee: false };
 export type Withheld =
   | { why: 'shared' }
   | { why: 'guest' }
+  /** Guests of the workspace are members of the conversation. */
+  | { why: 'guests-in-room' }
   | { why: 'stranger' }
   | { why: 'not-known'; reason: string; about: 'conversation' | 'person' };
 
@@ -79,6 +83,9 @@ export function figuresWithheld(reader: Reader, policy: FiguresPolicy = DEFAULT_
     case 'private':
     case 'internal':
       return undefined;
+    case 'guests':
+      // A choice to share anyway was made for another organization, never for guests.
+      return policy.guestsMaySee ? undefined : { why: 'guests-in-room' };
     case 'external':
       return reader.chosenAnyway ? undefined : { why: 'shared' };
     case 'unknown':

@@ -1,4 +1,5 @@
 import type { types } from '@slack/bolt';
+import type { Shown, Withheld } from '../figures/may-show-figures.js';
 import type { TrackRecord } from '../forecast/track-record.js';
 import type { PromoChangeRecord, RecentActivity } from '../store/activity-store.js';
 import type { BudgetSnapshot } from '../ticketing/budget.js';
@@ -9,6 +10,7 @@ import { type PersonalDigestHomeInput, personalDigestHomeBlocks } from './digest
 import { eventSection } from './event-blocks.js';
 import { channelLink, clip, code, joinMrkdwn, type Mrkdwn, md, readerIsoInstant } from './mrkdwn.js';
 import { forecastAccuracyLine } from './track-record-blocks.js';
+import { withheldWords } from './withheld-words.js';
 
 export interface HomeViewInput {
   /** The next events, or the user-facing sentence saying why they could not be read. */
@@ -20,10 +22,20 @@ export interface HomeViewInput {
   watches?: readonly Watch[] | undefined;
   /** The person's own daily digest (in their DM); the section is left out when it could not be read. */
   personalDigest?: PersonalDigestHomeInput | undefined;
-  /** The sales forecast's track record on the organization's finished events; left out when not read. */
-  forecastAccuracy?: TrackRecord | undefined;
+  /**
+   * The tab's figures through the figures rule: the promo changes' quantities and the sales
+   * forecast's track record (left out when not read). Absent: neither is shown.
+   */
+  figures?: Shown<HomeFigures> | undefined;
+  /** Why the figures were held back (a guest, someone of another organization), said on the tab. */
+  withheld?: Withheld | undefined;
   /** Promo editors only: why "Set promo quantity" could not be restricted to them in Workflow Builder. */
   promoStepRestriction?: PromoStepRestriction | undefined;
+}
+
+/** What the home tab shows that is a figure, besides the promo changes' quantities. */
+export interface HomeFigures {
+  forecastAccuracy?: TrackRecord | undefined;
 }
 
 /** Why Slack did not take "Set promo quantity"'s restriction to the promo editors. */
@@ -139,9 +151,12 @@ export function homeView(input: HomeViewInput): types.HomeView {
         : joinMrkdwn(
             changes.map((c) => {
               const outcome = OUTCOME[c.outcome] ?? md`failed: ${clip(c.error ?? '', 200)}`;
-              const change =
-                c.previousQuantity === undefined ? md`→ ${c.quantity}` : md`${c.previousQuantity} → ${c.quantity}`;
-              return md`• ${promoChangeName(c)} ${change} · ${outcome} · ${readerIsoInstant(c.at)}`;
+              const change = !input.figures
+                ? md``
+                : c.previousQuantity === undefined
+                  ? md` → ${c.quantity}`
+                  : md` ${c.previousQuantity} → ${c.quantity}`;
+              return md`• ${promoChangeName(c)}${change} · ${outcome} · ${readerIsoInstant(c.at)}`;
             }),
           ),
     ),
@@ -150,7 +165,9 @@ export function homeView(input: HomeViewInput): types.HomeView {
   blocks.push(header(md`Your watches`), mrkdwnSection(watchLines(input.watches ?? [])));
   if (input.personalDigest) blocks.push(...personalDigestHomeBlocks(input.personalDigest));
   blocks.push(divider());
-  if (input.forecastAccuracy) blocks.push(context(forecastAccuracyLine(input.forecastAccuracy)));
+  const forecastAccuracy = input.figures?.forecastAccuracy;
+  if (forecastAccuracy) blocks.push(context(forecastAccuracyLine(forecastAccuracy)));
+  if (input.withheld) blocks.push(context(md`Quantities and forecasts are left out. ${withheldWords(input.withheld)}`));
   blocks.push(context(md`:bar_chart: Ticketing API budget: ${budgetLine(input.budget, input.now)}`));
   return { type: 'home', blocks: capBlocks(blocks, LIMITS.surfaceBlocks, (n) => md`...and ${n} more`) };
 }

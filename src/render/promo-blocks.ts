@@ -26,14 +26,20 @@ export interface PromoConfirmOptions {
   quantity: number;
   /** The code people know (`EARLYBIRD`), when a report named it. */
   code?: string | undefined;
-  /** The quantity now, when a report read for this named it. */
-  previousQuantity?: number | undefined;
-  /** How often it was redeemed, as the same report named it. */
-  redeemed?: number | undefined;
+  /** The code's figures now, through the figures rule (absent: a guest or a stranger asked, none shown). */
+  figures?: Shown<PromoNow> | undefined;
   /** The stored pending change's id: the only thing the buttons carry. */
   changeId: string;
   /** How long the confirmation stays valid, in minutes, for the person to know. */
   validForMinutes: number;
+}
+
+/** What a report read for the change said of the code now: figures, shown only through the rule. */
+export interface PromoNow {
+  /** The quantity now. */
+  previousQuantity?: number | undefined;
+  /** How often it was redeemed. */
+  redeemed?: number | undefined;
 }
 
 const redemptions = (quantity: number) => (quantity === 1 ? md`redemption` : md`redemptions`);
@@ -59,10 +65,11 @@ function changeLine(
 
 /** Asks before changing anything, naming exactly what will change. */
 export function promoConfirmMessage(options: PromoConfirmOptions): SlackMessage {
-  const { event, quantity, redeemed } = options;
-  const headline = changeLine(options, eventTitle(event));
+  const { event, quantity } = options;
+  const { previousQuantity, redeemed } = options.figures ?? {};
+  const headline = changeLine({ ...options, previousQuantity }, eventTitle(event));
   const nowParts = [
-    ...(options.previousQuantity === undefined ? [] : [md`it allows ${count(options.previousQuantity)} now`]),
+    ...(previousQuantity === undefined ? [] : [md`it allows ${count(previousQuantity)} now`]),
     ...(redeemed === undefined ? [] : [md`${count(redeemed)} ${redeemed === 1 ? md`is` : md`are`} redeemed`]),
   ];
   const now = nowParts.length > 0 ? md` (${joinMrkdwn(nowParts, md`; `)})` : md``;

@@ -47,6 +47,11 @@ export function reportHeldMessage(label: string, withheld: Withheld): SlackMessa
   return warningMessage(md`Report for ${code(label, 150)}: ${withheldWords(withheld)}`);
 }
 
+/** What a channel reads when the report asked there is held back: why is the asker's alone to read. */
+export function reportNotHereMessage(label: string): SlackMessage {
+  return plainMessage(md`The report for ${code(label, 150)} is not shown in this channel.`);
+}
+
 /** The private message once Post in channel has posted the report (`unattached`: why no file came with it). */
 export function postedInChannelMessage(unattached: Mrkdwn | undefined): SlackMessage {
   return plainMessage(

@@ -11,6 +11,8 @@ export function withheldWords(withheld: Withheld): Mrkdwn {
       return md`This conversation is shared with another organization, so sales and revenue are not posted here. Ask for the report in a channel of your own organization, or add \`--me\` to a watch to follow it yourself.`;
     case 'guest':
       return md`Sales and revenue are not shown to guests of this workspace. Ask a member of the organization if you need the figures.`;
+    case 'guests-in-room':
+      return md`Guests of this workspace are members of this conversation, so sales and revenue are not posted here. Ask in a channel without guests, or add \`--me\` to a watch to follow it yourself.`;
     case 'stranger':
       return md`Sales and revenue are shown only to people of the organization that runs these events.`;
     case 'not-known':

@@ -143,6 +143,13 @@ export function sandboxWebApi(deps: SandboxWebApiDeps): (method: string, args: J
           ? { ok: true, channel: { id: channel.id, is_im: true, user: channel.user } }
           : { ok: true, channel: { id: channel.id, is_channel: true, is_member: true, is_ext_shared: false } };
       }
+      case 'conversations.members': {
+        // Everyone of the sandbox is in every channel (none is a guest), as the figures rule asks.
+        const channel = state.channelFor(String(args.channel ?? ''));
+        if (!channel || channel.id !== args.channel) return { ok: false, error: 'channel_not_found' };
+        const members = [BOT_ID, ...state.users.map((user) => user.id)];
+        return { ok: true, members, response_metadata: { next_cursor: '' } };
+      }
       case 'conversations.open': {
         // The person's DM with the bot, by its own id (D...).
         const dm = state.channelFor(String(args.users ?? ''));

@@ -10,13 +10,14 @@ import type { Watch } from './watch.js';
 
 /**
  * Why a watch was paused when the figures rule held its figures back for good: its channel is
- * shared with another organization (and nobody confirmed it there), or the person it speaks for is
- * a guest or of another organization. Stored on the watch; the pause message words each.
+ * shared with another organization (and nobody confirmed it there), guests of the workspace are
+ * among its members, or the person it speaks for is a guest or of another organization. Stored on the watch; the pause message words each.
  */
 export const FIGURES_PAUSE = {
   shared: 'shared_with_another_organization',
   guest: 'set_by_a_guest',
   stranger: 'set_by_another_organization',
+  'guests-in-room': 'read_by_guests',
 } as const;
 
 /** Who would read a watch's figures: its conversation, and the person it speaks for (or who clicked). */

@@ -6,7 +6,7 @@ import { type AlertQuieting, broadcasts, isMuted, mentioned } from './alert-quie
 import { type ConditionState, type EventCheck, type Watch, watchKey } from './watch.js';
 import type { CardState, EndReason, WatchChat, WatchForecast, WatchMessages, WatchMetadata } from './watch-chat.js';
 import type { WatchCondition } from './watch-condition.js';
-import type { WatchFigures } from './watch-figures.js';
+import { pauseFor, type WatchFigures } from './watch-figures.js';
 import type { WatchPace } from './watch-pace.js';
 import type { WatchStore } from './watch-store.js';
 
@@ -82,6 +82,13 @@ export class WatchPosts<M> {
         await this.#o.work.settle(key, 'done');
         return 'posted';
       }
+      // Asked again at delivery: the conversation may have been shared (or a guest joined) since the
+      // check was judged, and its kept answer forgotten; nothing crossed, the condition stays armed.
+      const held = await this.#heldNow(watch, check);
+      if (held) {
+        await this.#o.work.release(key);
+        return 'refused';
+      }
       try {
         await this.#o.chat.reply(
           watch.channel,
@@ -102,6 +109,20 @@ export class WatchPosts<M> {
       await this.#o.quieting?.thresholdAlerted(watch, check.checkedAt);
       return 'posted';
     });
+  }
+
+  /**
+   * Whether the watch's figures may not go out now: it was paused or ended meanwhile, or the rule
+   * (asked again, of the watch as stored now) holds them; a hold that lasts pauses it.
+   */
+  async #heldNow(watch: Watch, check: EventCheck): Promise<boolean> {
+    const now = await this.#o.store.get(watch.channel, watch.eventId);
+    if (!now || now.createdAt !== watch.createdAt || now.paused) return true;
+    const gate = await this.#o.figures(now, check);
+    if (!('withheld' in gate)) return false;
+    const pause = pauseFor(gate.withheld);
+    if (pause) await this.pause(now, pause);
+    return true;
   }
 
   /** Posts the watch's card once (claimed), or edits it; returns its ts. */

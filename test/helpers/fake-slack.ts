@@ -60,6 +60,11 @@ export interface FakeSlack {
   allowStreaming(): void;
   /** Each streamed message by its ts: the chunks in the order they came, and the blocks it stopped with. */
   streams: Map<string, { channel: string; chunks: Record<string, unknown>[]; blocks?: unknown[]; stopped: boolean }>;
+  /**
+   * Holds the answer to the next call of `method` (answered as things stood when it came) until
+   * `release`: a test forces what happens meanwhile (a race), never waits on timing.
+   */
+  holdNext(method: string): { reached: Promise<void>; release(): void };
   /** What `apps.connections.open` answers (Socket Mode). */
   setSocketUrl(url: string): void;
   /** The first thing `find` gives (not undefined, null or false), looking every 10 ms; fails after `timeoutMs` (10 s). */
@@ -92,6 +97,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   const chunksOf = (args: Record<string, unknown>) =>
     (typeof args.chunks === 'string' ? JSON.parse(args.chunks) : (args.chunks ?? [])) as Record<string, unknown>[];
   const limited = new Map<string, number>();
+  const holds = new Map<string, { reached: () => void; released: Promise<void> }>();
   const history = new Map<string, HistoryMessage[]>();
   // A post to a user id lands in their DM; `conversations.open` names that DM `D` + the id's rest.
   const dmUsers = new Map<string, string>();
@@ -229,8 +235,15 @@ export async function startFakeSlack(): Promise<FakeSlack> {
           res.end(JSON.stringify({ ok: false, error: 'ratelimited' }));
           return;
         }
+        const answered = answer(method, args);
+        const hold = holds.get(method);
+        if (hold) {
+          holds.delete(method);
+          hold.reached();
+          await hold.released;
+        }
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(answer(method, args)));
+        res.end(JSON.stringify(answered));
       } else if (path.startsWith('/response/')) {
         const args = JSON.parse(body) as Record<string, unknown>;
         responses.push({ method: path, args, at: Date.now() });
@@ -272,6 +285,18 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     },
     streams,
     rateLimitNext: (method, seconds) => limited.set(method, seconds),
+    holdNext: (method) => {
+      let reached = () => {};
+      let release = () => {};
+      const reachedPromise = new Promise<void>((resolve) => {
+        reached = resolve;
+      });
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      holds.set(method, { reached, released });
+      return { reached: reachedPromise, release };
+    },
     setSocketUrl: (value) => {
       socketUrl = value;
     },

@@ -26,7 +26,8 @@ describe('/events promo by the code people know', () => {
     await command(rig, `watch ${promo.eventId}: sold out`);
     // The report the watch's conditions were read from is its first check: at hand from then on.
     const r = rig;
-    await expect.poll(async () => (await r.bot.watches.lastCheck(promo.eventId))?.checks).toBe(1);
+    // Waited for, not timed: the first check follows the channel's lookups (its members too).
+    await expect.poll(async () => (await r.bot.watches.lastCheck(promo.eventId))?.checks, { timeout: 10_000 }).toBe(1);
     const before = reportCalls(rig);
     const { responseUrl } = await command(rig, `promo ${promo.eventId} ${promo.code.toLowerCase()} 77`);
     const proposal = await nthResponse(rig, responseUrl);
@@ -77,7 +78,8 @@ describe('/events promo: the report at hand is fresh', () => {
     const promo = publishedPromo(rig);
     await command(rig, `watch ${promo.eventId}: sold out`);
     const r = rig;
-    await expect.poll(async () => (await r.bot.watches.lastCheck(promo.eventId))?.checks).toBe(1);
+    // Waited for, not timed: the first check follows the channel's lookups (its members too).
+    await expect.poll(async () => (await r.bot.watches.lastCheck(promo.eventId))?.checks, { timeout: 10_000 }).toBe(1);
     // The check is now two report windows old, and the quantity has changed since.
     clock.advance(120_000);
     promo.quantity += 3;

@@ -28,4 +28,22 @@ describe('who can read a conversation', () => {
     expect(await audience.of('C0PARTNER')).toEqual({ kind: 'external' });
     expect(slack.calls.filter((call) => call.method === 'conversations.info')).toHaveLength(2);
   });
+
+  it('looks each member of a channel up once; a member asking after is not looked up again', async () => {
+    slack = await startFakeSlack();
+    slack.members.set('C0ROOM', ['UBOT', 'U0ANNA', 'U0BEN']);
+    const audience = conversationAudience({
+      logger: createLogger({ level: 'error', write: () => {} }),
+      clock: { now: () => Date.now() },
+    });
+    audience.bind(new webApi.WebClient(TOKEN, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } }));
+    expect(await audience.of('C0ROOM')).toEqual({ kind: 'internal', botIsMember: true });
+    expect(await audience.person('U0ANNA')).toEqual({ kind: 'member' });
+    const lookedUp = slack.calls.filter((call) => call.method === 'users.info').map((call) => call.args.user);
+    expect(lookedUp.sort()).toEqual(['U0ANNA', 'U0BEN']);
+    // A guest among them: the room is the organization's, with a guest.
+    slack.people.set('U0GUEST', { is_restricted: true });
+    slack.members.set('C0MIXED', ['UBOT', 'U0ANNA', 'U0GUEST']);
+    expect(await audience.of('C0MIXED')).toEqual({ kind: 'internal', botIsMember: true, guests: true });
+  });
 });

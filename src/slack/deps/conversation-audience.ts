@@ -11,6 +11,7 @@ import {
 import type { Clock } from '../../time/clock.js';
 import { ttlCache } from '../../ttl-cache.js';
 import { slackErrorCode } from '../answers/slack-errors.js';
+import type { ForgetMarks } from './forget-marks.js';
 
 /**
  * Who can read a conversation, as far as figures are concerned: the organization alone (and
@@ -18,7 +19,8 @@ import { slackErrorCode } from '../answers/slack-errors.js';
  * a DM or group DM with a partner), or unknown because Slack could not say.
  */
 export type Audience =
-  | { kind: 'internal'; botIsMember: boolean }
+  /** `guests`: guests of the workspace are among its members (a channel's members are looked up). */
+  | { kind: 'internal'; botIsMember: boolean; guests?: boolean }
   | { kind: 'external' }
   | { kind: 'unknown'; reason: string };
 
@@ -31,9 +33,11 @@ export interface ConversationAudience {
    * Forgets what was kept of `conversation` (its sharing or membership changed: `channel_shared`,
    * `channel_unshared`, `member_joined_channel`), so the next ask looks again.
    */
-  forget(conversation: string): void;
+  forget(conversation: string): Promise<void>;
   /** Forgets what was kept of a person (`user_change`: made a guest, or a guest made a member). */
-  forgetPerson(user: string): void;
+  forgetPerson(user: string): Promise<void>;
+  /** Forgets every conversation and person kept (someone was made a guest: any channel they are in changed). */
+  forgetEveryone(): Promise<void>;
   /** The app's client, for callers that have none at hand (it exists once the app does). */
   bind(client: webApi.WebClient): void;
 }
@@ -45,10 +49,33 @@ export interface ConversationAudienceOptions {
   ttlMs?: number | undefined;
   /** How long a failed lookup is kept, so a burst of links makes one call. @default 30 s */
   failureTtlMs?: number | undefined;
+  /**
+   * With replicas: the shared marks a forget moves, read before a kept answer is trusted, so that
+   * an event that reached one replica is heeded by all of them at once.
+   */
+  marks?: ForgetMarks | undefined;
 }
 
 /** Most members of a group DM looked up (Slack allows 9 people in one). */
 const MAX_GROUP_MEMBERS = 16;
+
+/**
+ * Most members of a channel looked up (each person once, then kept): a larger channel is "not
+ * known", so its figures are held (the rule: what is not known is not allowed). Looking up more
+ * would spend minutes of `users.info` (Tier 4) on one answer.
+ */
+export const MAX_CHANNEL_MEMBERS = 500;
+
+/** People looked up at once. */
+const LOOKUPS_AT_ONCE = 8;
+
+/** What a kept answer was asked under: the shared marks as they were (none without replicas). */
+type Marks = readonly (string | undefined | typeof UNREAD)[];
+const UNREAD: unique symbol = Symbol('the mark could not be read');
+/** The mark every kept answer heeds (someone was made a guest). */
+const EVERYONE = 'everyone';
+const sameMarks = (a: Marks, b: Marks) =>
+  a.length === b.length && a.every((mark, i) => mark !== UNREAD && mark === b[i]);
 
 interface ConversationInfo {
   is_im?: boolean;
@@ -75,7 +102,8 @@ interface PersonInfo extends Organization {
 
 /** Where figures would be read, from what Slack said of the conversation. */
 export function roomOf(audience: Audience): Room {
-  return audience.kind === 'unknown' ? { kind: 'unknown', reason: audience.reason } : { kind: audience.kind };
+  if (audience.kind === 'unknown') return { kind: 'unknown', reason: audience.reason };
+  return audience.kind === 'internal' && audience.guests ? { kind: 'guests' } : { kind: audience.kind };
 }
 
 const sameOrganization = (a: Organization, b: Organization) =>
@@ -87,18 +115,36 @@ class UnknownAudience extends Error {
 }
 
 /**
- * Answers "may figures be shown in this conversation?" from `conversations.info` (and for DMs the
- * other people's teams), keeping each answer a few minutes and a failure a little while: one
- * Slack call per conversation, however many links are shared in it at once.
+ * Answers "may figures be shown in this conversation?" from `conversations.info` and the people in
+ * it (`conversations.members`, then `users.info` of each, kept), keeping each answer a few minutes
+ * and a failure a little while: one lookup per conversation, however many links are shared in it
+ * at once. With replicas a kept answer is trusted only while the shared marks have not moved.
  */
 export function conversationAudience(options: ConversationAudienceOptions): ConversationAudience {
-  const { logger, clock } = options;
+  const { logger, clock, marks } = options;
   const ttlMs = options.ttlMs ?? 5 * 60_000;
   const failureTtlMs = Math.min(options.failureTtlMs ?? 30_000, ttlMs);
-  const answers: LRUCache<string, Promise<Audience>> = ttlCache({ max: 5_000, ttlMs, clock });
-  const people: LRUCache<string, Promise<PersonInfo>> = ttlCache({ max: 5_000, ttlMs, clock });
+  const answers: LRUCache<string, { answer: Promise<Audience>; marks: Marks }> = ttlCache({ max: 5_000, ttlMs, clock });
+  const people: LRUCache<string, { info: Promise<PersonInfo>; marks: Marks }> = ttlCache({
+    max: 20_000,
+    ttlMs,
+    clock,
+  });
   let bot: Promise<Organization & { userId: string | undefined }> | undefined;
   const warned = new Set<string>();
+
+  const marksOf = (key: string): Promise<Marks> =>
+    marks
+      ? Promise.all([key, EVERYONE].map((each) => marks.read(each).catch((): typeof UNREAD => UNREAD)))
+      : Promise.resolve([]);
+  const move = async (key: string) => {
+    try {
+      await marks?.move(key);
+    } catch (error) {
+      // The other replicas learn it when what they kept expires (30 s with replicas).
+      logger.warn('Could not tell the other replicas to forget who reads a conversation', { key, error });
+    }
+  };
 
   const botOrganization = (client: webApi.WebClient) => {
     bot ??= client.auth.test().then(
@@ -115,31 +161,46 @@ export function conversationAudience(options: ConversationAudienceOptions): Conv
     return bot;
   };
 
-  const personOrganization = (client: webApi.WebClient, user: string) => {
-    let known = people.get(user);
-    if (!known) {
-      known = client.users.info({ user }).then((answer) => {
-        const person = answer.user as
-          | {
-              team_id?: string;
-              enterprise_user?: { enterprise_id?: string };
-              is_restricted?: boolean;
-              is_ultra_restricted?: boolean;
-              is_stranger?: boolean;
-            }
-          | undefined;
-        if (!person?.team_id) throw new UnknownAudience(`users.info named no team for ${user}`);
-        return {
-          teamId: person.team_id,
-          enterpriseId: person.enterprise_user?.enterprise_id,
-          guest: person.is_restricted === true || person.is_ultra_restricted === true,
-          stranger: person.is_stranger === true,
-        };
-      });
-      people.set(user, known);
-      known.catch(() => people.delete(user));
-    }
-    return known;
+  /** What Slack says of `user`, kept; `current`: the shared marks it must have been asked under (else any kept answer). */
+  const personOrganization = (client: webApi.WebClient, user: string, current?: Marks) => {
+    const kept = people.get(user);
+    if (kept && (current === undefined || sameMarks(kept.marks, current))) return kept.info;
+    const info = client.users.info({ user }).then((answer) => {
+      const person = answer.user as
+        | {
+            team_id?: string;
+            enterprise_user?: { enterprise_id?: string };
+            is_restricted?: boolean;
+            is_ultra_restricted?: boolean;
+            is_stranger?: boolean;
+          }
+        | undefined;
+      if (!person?.team_id) throw new UnknownAudience(`users.info named no team for ${user}`);
+      return {
+        teamId: person.team_id,
+        enterpriseId: person.enterprise_user?.enterprise_id,
+        guest: person.is_restricted === true || person.is_ultra_restricted === true,
+        stranger: person.is_stranger === true,
+      };
+    });
+    // Looked up for a channel's members, it was asked under no mark: a person's own ask (with
+    // replicas) looks again; without replicas there are no marks to heed.
+    const entry = { info, marks: current ?? (marks ? [UNREAD] : []) };
+    people.set(user, entry);
+    info.catch(() => {
+      if (people.peek(user) === entry) people.delete(user);
+    });
+    return info;
+  };
+
+  /** Every person of `users`, looked up a few at a time. */
+  const everyone = async (client: webApi.WebClient, users: readonly string[]) => {
+    const found: PersonInfo[] = [];
+    for (let i = 0; i < users.length; i += LOOKUPS_AT_ONCE)
+      found.push(
+        ...(await Promise.all(users.slice(i, i + LOOKUPS_AT_ONCE).map((user) => personOrganization(client, user)))),
+      );
+    return found;
   };
 
   async function lookUp(client: webApi.WebClient, conversation: string): Promise<Audience> {
@@ -148,27 +209,28 @@ export function conversationAudience(options: ConversationAudienceOptions): Conv
     if (info.is_ext_shared || info.is_pending_ext_shared || (info.is_shared && !info.is_org_shared)) {
       return { kind: 'external' };
     }
-    if (info.is_im || info.is_mpim) {
-      const self = await botOrganization(client);
-      let others: string[];
-      if (info.is_im) {
-        if (!info.user) throw new UnknownAudience('conversations.info named nobody in the DM');
-        others = [info.user];
-      } else {
-        const members = (await client.conversations.members({ channel: conversation, limit: 100 })).members ?? [];
-        if (self.userId && !members.includes(self.userId)) return { kind: 'internal', botIsMember: false };
-        others = members.filter((member) => member !== self.userId);
-        if (others.length > MAX_GROUP_MEMBERS) throw new UnknownAudience('too many people to look up');
-      }
-      const teams = await Promise.all(others.map((user) => personOrganization(client, user)));
-      // A group DM with a guest or someone of another organization is not the organization's alone,
-      // even where Slack gives them the same team id.
-      if (!teams.every((team) => sameOrganization(team, self) && !team.guest && !team.stranger))
-        return { kind: 'external' };
-      // The bot reads only the DMs it is in.
-      return { kind: 'internal', botIsMember: info.is_im ? true : info.is_member !== false };
+    // A channel the bot is not in gets no post from it (and its members may not be listed to it).
+    if (!info.is_im && !info.is_mpim && info.is_member !== true) return { kind: 'internal', botIsMember: false };
+    const self = await botOrganization(client);
+    let others: string[];
+    if (info.is_im) {
+      if (!info.user) throw new UnknownAudience('conversations.info named nobody in the DM');
+      others = [info.user];
+    } else {
+      const max = info.is_mpim ? MAX_GROUP_MEMBERS : MAX_CHANNEL_MEMBERS;
+      const members = await membersOf(client, conversation, max + 1);
+      if (info.is_mpim && self.userId && !members.includes(self.userId))
+        return { kind: 'internal', botIsMember: false };
+      others = members.filter((member) => member !== self.userId);
+      if (others.length > max) throw new UnknownAudience(`more than ${max} people to look up`);
     }
-    return { kind: 'internal', botIsMember: info.is_member === true };
+    const readers = await everyone(client, others);
+    // Someone of another organization among the readers makes it shared, even where Slack gives
+    // them the same team id; a DM or group DM with a guest too (it is that guest's conversation).
+    if (readers.some((reader) => reader.stranger || !sameOrganization(reader, self))) return { kind: 'external' };
+    const guests = readers.some((reader) => reader.guest);
+    if ((info.is_im || info.is_mpim) && guests) return { kind: 'external' };
+    return guests ? { kind: 'internal', botIsMember: true, guests } : { kind: 'internal', botIsMember: true };
   }
 
   const failed = (what: string, error: unknown, fields: Record<string, string>) => {
@@ -184,31 +246,42 @@ export function conversationAudience(options: ConversationAudienceOptions): Conv
   return {
     bind(client) {
       bound = client;
+      // Who the bot is, asked now rather than in the first figures' way (a failure is asked again then).
+      botOrganization(client).catch(() => undefined);
     },
-    forget(conversation) {
+    async forget(conversation) {
       answers.delete(conversation);
+      await move(`conversation:${conversation}`);
     },
-    forgetPerson(user) {
+    async forgetPerson(user) {
       people.delete(user);
+      await move(`person:${user}`);
+    },
+    async forgetEveryone() {
+      answers.clear();
+      people.clear();
+      await move(EVERYONE);
     },
     async person(user, client = bound): Promise<Person> {
       if (!client) return { kind: 'unknown', reason: 'no Slack client yet' };
       try {
-        const [self, info] = await Promise.all([botOrganization(client), personOrganization(client, user)]);
+        const current = await marksOf(`person:${user}`);
+        const [self, info] = await Promise.all([botOrganization(client), personOrganization(client, user, current)]);
         if (info.stranger || !sameOrganization(info, self)) return { kind: 'stranger' };
         return info.guest ? { kind: 'guest' } : { kind: 'member' };
       } catch (error) {
         return { kind: 'unknown', reason: failed('a person is', error, { user }) };
       }
     },
-    of(conversation, client = bound) {
-      const cached = answers.get(conversation);
-      if (cached) return cached;
+    async of(conversation, client = bound) {
+      const current = await marksOf(`conversation:${conversation}`);
+      const kept = answers.get(conversation);
+      if (kept && sameMarks(kept.marks, current)) return kept.answer;
       // Asked before the app exists: not known, and not kept (the next ask, with a client, looks).
       if (!client) {
         if (!warned.has('no client')) logger.warn('Asked who is in a conversation before the Slack app was bound');
         warned.add('no client');
-        return Promise.resolve({ kind: 'unknown', reason: 'no Slack client yet' });
+        return { kind: 'unknown', reason: 'no Slack client yet' };
       }
       const asked = lookUp(client, conversation).catch(
         (error: unknown): Audience => ({
@@ -216,14 +289,31 @@ export function conversationAudience(options: ConversationAudienceOptions): Conv
           reason: failed('is in a conversation', error, { conversation }),
         }),
       );
-      answers.set(conversation, asked);
+      const entry = { answer: asked, marks: current };
+      answers.set(conversation, entry);
       void asked.then((audience) => {
-        if (audience.kind === 'unknown' && answers.peek(conversation) === asked)
-          answers.set(conversation, asked, { ttl: failureTtlMs });
+        if (audience.kind === 'unknown' && answers.peek(conversation) === entry)
+          answers.set(conversation, entry, { ttl: failureTtlMs });
       });
       return asked;
     },
   };
+}
+
+/** The members of a conversation, page by page, stopping once there are `enough`. */
+async function membersOf(client: webApi.WebClient, conversation: string, enough: number): Promise<string[]> {
+  const members: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.conversations.members({
+      channel: conversation,
+      limit: 200,
+      ...(cursor ? { cursor } : {}),
+    });
+    members.push(...(page.members ?? []));
+    cursor = page.response_metadata?.next_cursor || undefined;
+  } while (cursor && members.length < enough);
+  return members;
 }
 
 /** A conversation id Slack can be asked about (not `COMPOSER`, not a person's id). */

@@ -4,7 +4,13 @@ import { type PromoCodeSources, type PromoRef, resolvePromo } from '../../promo/
 import { type SlackMessage, warningMessage } from '../../render/block-kit.js';
 import { noEventMessage } from '../../render/event-blocks.js';
 import { code, md } from '../../render/mrkdwn.js';
-import { confirmationRefusedMessage, promoCodeNotNamed, promoConfirmMessage } from '../../render/promo-blocks.js';
+import {
+  confirmationRefusedMessage,
+  type PromoConfirmOptions,
+  type PromoNow,
+  promoCodeNotNamed,
+  promoConfirmMessage,
+} from '../../render/promo-blocks.js';
 import { fetchingReportMessage } from '../../render/report-blocks.js';
 import { respondPrivately } from '../answers/respond-safely.js';
 import { restartingMessage, userMessageFor } from '../answers/user-message.js';
@@ -26,7 +32,13 @@ export function promoDeps(deps: SlackDeps, client: webApi.WebClient): PromoDeps 
 }
 
 /** What the person sees after asking for a promo change, from a command or from the modal. */
-export function proposalMessage(deps: SlackDeps, result: ProposeResult, eventId: string): SlackMessage {
+export function proposalMessage(
+  deps: SlackDeps,
+  result: ProposeResult,
+  eventId: string,
+  /** The person's right to the code's figures (`showFigures` for them, privately). */
+  mayShow: (figures: PromoNow) => PromoConfirmOptions['figures'],
+): SlackMessage {
   switch (result.kind) {
     case 'confirm':
       return promoConfirmMessage({
@@ -34,8 +46,7 @@ export function proposalMessage(deps: SlackDeps, result: ProposeResult, eventId:
         promoId: result.change.promoId,
         quantity: result.change.quantity,
         code: result.change.code,
-        previousQuantity: result.change.previousQuantity,
-        redeemed: result.change.redeemed,
+        figures: mayShow({ previousQuantity: result.change.previousQuantity, redeemed: result.change.redeemed }),
         changeId: result.change.id,
         validForMinutes: Math.round(deps.pending.ttlMs / 60_000),
       });

@@ -78,6 +78,8 @@ function pauseWords(reason: string) {
       return md`the channel is shared with another organization, and its card shows sales and revenue; run the watch command there again to confirm, or add \`--me\` to watch it for yourself`;
     case FIGURES_PAUSE.guest:
       return md`sales and revenue are not shown to guests of the workspace; ask a member of your organization to watch it`;
+    case FIGURES_PAUSE['guests-in-room']:
+      return md`guests of the workspace are members of the channel, and its card shows sales and revenue; watch it in a channel without guests, or add \`--me\` to watch it for yourself`;
     case FIGURES_PAUSE.stranger:
       return md`sales and revenue are shown only to people of the organization`;
     default:

@@ -226,6 +226,22 @@ export class ReportMessage {
     return this.#chain;
   }
 
+  /** Tells `userId` alone: an ephemeral message in the channel message's channel, else by DM. */
+  async whisper(userId: string, message: SlackMessage): Promise<void> {
+    const target = this.#target;
+    if (target.kind === 'private') return void (await this.show(message, true));
+    try {
+      await this.#client.chat.postEphemeral({ channel: target.channel, user: userId, ...message });
+    } catch (error) {
+      this.#log.info('Could not answer privately in the channel; by DM instead', { slackError: slackErrorCode(error) });
+      await this.#client.chat
+        .postMessage({ channel: userId, ...message })
+        .catch((dmError: unknown) =>
+          this.#log.warn('Could not tell a person why a report is held', { error: dmError }),
+        );
+    }
+  }
+
   /** Posts the report in a channel (Post in channel), apart from this message; its ts; throws what Slack said. */
   async postIn(channel: string, message: SlackMessage): Promise<string | undefined> {
     return postCounted(this.#client, undefined, { channel, message }, refused(this.#log));

@@ -9,6 +9,7 @@ import {
   postedInChannelMessage,
   type ReportAnswer,
   reportAnswerMessage,
+  reportNotHereMessage,
 } from '../../render/report-answer.js';
 import type { ShownReportStatus } from '../../render/report-blocks.js';
 import { reportStreamEnd, reportStreamProgress, reportStreamStart } from '../../render/report-stream-chunks.js';
@@ -120,6 +121,11 @@ function reportView(message: ReportMessage, ask: ReportAsk, transport: ReportTra
         reported.state === 'report'
           ? await shownFor(transport, ask, reported, await reportReader(transport, where, ask.userId))
           : { status: reported };
+      // Why is the asker's to read, not the channel's: the channel message only says it is not here.
+      if (shown.status.state === 'withheld' && where.kind === 'channel') {
+        await message.whisper(ask.userId, reportAnswerMessage(answerOf(transport, ask, shown)));
+        return message.show(reportNotHereMessage(ask.label), true, reportStreamEnd(false));
+      }
       const attachmentNote =
         shown.status.state === 'report' ? await message.attach(reportFile(ask, shown.status.report)) : undefined;
       const answer = answerOf(transport, ask, {

@@ -1,5 +1,5 @@
 import type { App, webApi } from '@slack/bolt';
-import { showFigures, type Withheld } from '../../../figures/may-show-figures.js';
+import { showFigures, shownOrNone, type Withheld } from '../../../figures/may-show-figures.js';
 import type { Logger } from '../../../logger.js';
 import { cancelPromoChange, confirmPromoChange } from '../../../promo/promo-changes.js';
 import { plainMessage, type SlackMessage, warningMessage } from '../../../render/block-kit.js';
@@ -19,7 +19,7 @@ import { buttonValue } from '../../answers/button-value.js';
 import { respondPrivately } from '../../answers/respond-safely.js';
 import { countSlackError, slackErrorCode } from '../../answers/slack-errors.js';
 import { userMessageFor } from '../../answers/user-message.js';
-import { conversationReader } from '../../deps/figures-reader.js';
+import { conversationReader, privateReader } from '../../deps/figures-reader.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { promoDeps } from '../../domain-sides/promo-context.js';
 
@@ -107,11 +107,14 @@ export function registerPromoActions(app: App, deps: SlackDeps): void {
       code: (result.kind === 'updated' ? result.update.promo.code : undefined) ?? change.code,
       previousQuantity: change.previousQuantity,
     };
+    // The quantity before is a figure: a guest or a stranger editor is told only what they set.
+    const toPerson = shownOrNone(outcome, await privateReader(deps.audience, body.user.id), deps.figuresPolicy);
+    const told = toPerson ?? { ...outcome, previousQuantity: undefined };
     let message: SlackMessage;
     if (result.kind === 'updated') {
-      message = promoDoneMessage(outcome, await announce(deps, client, change.channelId, outcome, log));
+      message = promoDoneMessage(told, await announce(deps, client, change.channelId, outcome, log));
     } else if (result.kind === 'unknown') {
-      message = promoUncertainMessage(outcome, userMessageFor(result.error));
+      message = promoUncertainMessage(told, userMessageFor(result.error));
     } else {
       message = promoFailedMessage(userMessageFor(result.error));
     }

@@ -1,13 +1,15 @@
 import type { webApi } from '@slack/bolt';
 import { type EventTarget, resolveEvent, targetText } from '../../../catalog/find-events.js';
+import { shownOrNone } from '../../../figures/may-show-figures.js';
 import { proposePromoChange } from '../../../promo/promo-changes.js';
 import { closeKnownCodes, type PromoRef } from '../../../promo/promo-codes.js';
 import { type SlackMessage, warningMessage } from '../../../render/block-kit.js';
 import { eventChoicesMessage } from '../../../render/event-blocks.js';
 import { code, joinMrkdwn, md } from '../../../render/mrkdwn.js';
-import { confirmationRefusedMessage } from '../../../render/promo-blocks.js';
+import { confirmationRefusedMessage, type PromoNow } from '../../../render/promo-blocks.js';
 import type { TicketingEvent } from '../../../ticketing/schemas.js';
 import { userMessageFor } from '../../answers/user-message.js';
+import { privateReader } from '../../deps/figures-reader.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import {
   type PromoReply,
@@ -86,7 +88,10 @@ export async function requestPromoChange(
     previousQuantity: target.previousQuantity,
     redeemed: target.redeemed,
   });
-  await reply.answer(proposalMessage(deps, result, event.id), { confirmation: result.kind === 'confirm' });
+  // The code's quantity now and its redemptions are figures: a guest or a stranger editor sees none.
+  const reader = await privateReader(deps.audience, request.userId);
+  const mayShow = (figures: PromoNow) => shownOrNone(figures, reader, deps.figuresPolicy);
+  await reply.answer(proposalMessage(deps, result, event.id, mayShow), { confirmation: result.kind === 'confirm' });
 }
 
 /**

@@ -5,15 +5,16 @@ import type { SlackDeps } from '../../deps/slack-deps.js';
 export const SHARING_EVENTS = ['channel_shared', 'channel_unshared', 'member_joined_channel', 'user_change'] as const;
 
 /**
- * Who reads a conversation changed (shared with another organization, unshared, someone joined):
- * what was kept of it is forgotten, so the next figures ask Slack again, and its confirmations to
- * share figures anyway end, pausing at once the watches whose figures may no longer go there. A
- * person changed (made a guest, or a member): what was kept of them is forgotten.
+ * Who reads a conversation changed (shared with another organization, unshared, a guest or a
+ * stranger joined): what was kept of it is forgotten, on every replica, so the next figures ask
+ * Slack again, and its confirmations to share figures anyway end, pausing at once the watches
+ * whose figures may no longer go there. A person changed (made a guest, or a member): what was
+ * kept of them is forgotten, and of every conversation when they are a guest now.
  */
 export function registerSharingChanges(app: App, deps: SlackDeps): void {
   const reconsider = async (channel: unknown, why: string) => {
     if (typeof channel !== 'string' || channel === '') return;
-    deps.audience.forget(channel);
+    await deps.audience.forget(channel);
     const paused = await deps.watches?.reconsider(channel).catch((error: unknown) => {
       deps.logger.warn('Could not reconsider the watches of a conversation whose readers changed', {
         channel,
@@ -29,12 +30,20 @@ export function registerSharingChanges(app: App, deps: SlackDeps): void {
   };
   app.event('channel_shared', async ({ event }) => reconsider(event.channel, 'shared'));
   app.event('channel_unshared', async ({ event }) => reconsider(event.channel, 'unshared'));
-  app.event('member_joined_channel', async ({ event }) => {
-    if (typeof event.user === 'string') deps.audience.forgetPerson(event.user);
-    await reconsider(event.channel, 'joined');
+  app.event('member_joined_channel', async ({ event, client }) => {
+    if (typeof event.user !== 'string') return reconsider(event.channel, 'joined');
+    // A member of the organization changes nothing the rule asks (every channel is looked up
+    // with its members); a guest, a stranger, or someone Slack could not say of changes who
+    // reads the channel.
+    const person = await deps.audience.person(event.user, client);
+    if (person.kind === 'member') return;
+    await reconsider(event.channel, `joined: ${person.kind}`);
   });
   app.event('user_change', async ({ event }) => {
-    const user = (event as { user?: { id?: unknown } }).user;
-    if (typeof user?.id === 'string') deps.audience.forgetPerson(user.id);
+    const user = (event as { user?: { id?: unknown; is_restricted?: unknown; is_ultra_restricted?: unknown } }).user;
+    if (typeof user?.id !== 'string') return;
+    await deps.audience.forgetPerson(user.id);
+    // Made a guest: every channel they are in now has a guest among its members.
+    if (user.is_restricted === true || user.is_ultra_restricted === true) await deps.audience.forgetEveryone();
   });
 }

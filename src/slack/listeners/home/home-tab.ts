@@ -1,6 +1,7 @@
 import type { webApi } from '@slack/bolt';
 import type { CatalogSnapshot } from '../../../catalog/event-catalog.js';
 import { isListedUpcoming } from '../../../catalog/is-upcoming.js';
+import { showFigures } from '../../../figures/may-show-figures.js';
 import { type TrackRecord, trackRecordOf } from '../../../forecast/track-record.js';
 import { withinDeadline } from '../../../observability/within-deadline.js';
 import type { PersonalDigestHomeInput } from '../../../render/digest-blocks.js';
@@ -10,6 +11,7 @@ import type { RecentActivity } from '../../../store/activity-store.js';
 import type { BudgetSnapshot } from '../../../ticketing/budget.js';
 import { countSlackError } from '../../answers/slack-errors.js';
 import { userMessageFor } from '../../answers/user-message.js';
+import { privateReader } from '../../deps/figures-reader.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 
 /** How long the first view waits for a crawl when none is in memory (a cold start): usually enough. */
@@ -69,8 +71,11 @@ export async function publishHome(
     undefined,
     'the forecast track record',
   );
+  // Quantities and forecasts as the figures rule allows this person (a guest or a stranger sees none).
+  const reader = privateReader(deps.audience, userId);
   const publish = async (events: HomeViewInput['events']) => {
     const budget = await bounded(() => deps.ticketing.budget(), NO_BUDGET, 'the budget');
+    const gate = showFigures({ forecastAccuracy: await forecastAccuracy }, await reader, deps.figuresPolicy);
     const view = homeView({
       events,
       activity: await activity,
@@ -78,7 +83,7 @@ export async function publishHome(
       now: deps.clock.now(),
       watches: await watches,
       personalDigest: await personalDigest,
-      forecastAccuracy: await forecastAccuracy,
+      ...('shown' in gate ? { figures: gate.shown } : { withheld: gate.withheld }),
       promoStepRestriction: deps.promoStepPermissions?.problemFor(userId),
     });
     try {
