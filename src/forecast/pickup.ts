@@ -24,6 +24,27 @@ export interface Sale {
 /** A finished event: its sold at the start is known. */
 export interface FinishedSale extends Sale {
   final: number;
+  /**
+   * Its demand, unconstrained: sold at `t` as read, but past a sell-out its pace before it carried
+   * on (what it would have sold with seats left). Pickup learns from demand: a sold-out event's
+   * flat end would teach that sales stop, and pull forecasts and sell-out times late.
+   */
+  demandAt(t: number): number | undefined;
+}
+
+/** How far back from a sell-out the pace it would have kept is read. */
+const PACE_BEFORE_SELL_OUT_MS = 2 * DAY;
+
+/** `soldIn`, carried on past a sell-out at the pace before it. */
+function demandOf(sale: Sale): (t: number) => number | undefined {
+  const capacity = sale.capacity;
+  const full = capacity === undefined ? -1 : sale.points.findIndex((p) => p.sold >= capacity);
+  const first = sale.points[0];
+  if (capacity === undefined || full <= 0 || !first) return (t) => soldIn(sale, t);
+  const out = sale.points[full] as SalesPoint;
+  const from = Math.max(first.at, out.at - PACE_BEFORE_SELL_OUT_MS);
+  const perMs = from < out.at ? Math.max(0, out.sold - (soldIn(sale, from) ?? out.sold)) / (out.at - from) : 0;
+  return (t) => (t <= out.at ? soldIn(sale, t) : out.sold + perMs * (t - out.at));
 }
 
 /** Align finished events by the share of their selling period gone, or by the time left before their start. */
@@ -77,19 +98,20 @@ export function finishedSale(event: {
   if (last.at < event.startsAtMs - Math.min(7 * DAY, Math.max(DAY, span / 10))) return undefined;
   const final = soldAt(event.points, event.startsAtMs);
   if (final === undefined || final <= 0) return undefined;
-  const sale: FinishedSale = {
+  const sale: Sale = {
     startsAtMs: event.startsAtMs,
     capacity: event.capacity ?? last.capacity,
     points: event.points,
     opensAt: opensAtOf(event.points),
-    final,
   };
-  return sale;
+  const finished: FinishedSale = { ...sale, final, demandAt: demandOf(sale) };
+  return finished;
 }
 
 /** A projection: sold at the start, and sold at any time from now to the start. */
 export interface Projection {
   atStart: number;
+  /** Demand by `t`, past capacity where the finished events it learned from sold out (for sell-out times). */
   at(t: number): number;
   /** Finished events it learned from. */
   from: number;
@@ -97,7 +119,7 @@ export interface Projection {
 
 /** How today's sales carry into the projection (in shares of capacity). */
 export type PickupModel =
-  /** Sold now plus the mean of what the finished events sold from the same point on. */
+  /** Sold now plus the median of what the finished events sold from the same point on. */
   | 'additive'
   /** Sold now times the finished events' sold at the start over their sold at the same point. */
   | 'multiplicative'
@@ -156,7 +178,11 @@ export function pickup(
     const meanY = ys.reduce((a, b) => a + b, 0) / ys.length;
     if (model === 'multiplicative' && sumX > 0 && x > 0) return size * x * (meanY / meanX);
     if (model === 'regression') return size * (meanY + slopeOf(xs, ys, shrink) * (x - meanX));
-    return size * (x + meanY - meanX);
+    // Additive: the median pickup, not the mean: one finished event that sold far more or less
+    // than the rest moves a mean, and the median misses by least on average (absolute error).
+    const pickups = ys.map((y, i) => y - (xs[i] as number)).sort((a, b) => a - b);
+    const half = (pickups.length - 1) / 2;
+    return size * (x + ((pickups[Math.floor(half)] as number) + (pickups[Math.ceil(half)] as number)) / 2);
   };
   return {
     atStart: project(refs.map((r) => r.e.final / r.size)),
@@ -166,7 +192,8 @@ export function pickup(
       return project(
         refs.map((r) => {
           const at = alignedAt(r.e, m, alignment) ?? r.e.startsAtMs;
-          return (at >= r.e.startsAtMs ? r.e.final : Math.max(r.sold, soldIn(r.e, at) ?? r.sold)) / r.size;
+          const end = r.e.demandAt(r.e.startsAtMs) ?? r.e.final;
+          return (at >= r.e.startsAtMs ? end : Math.max(r.sold, r.e.demandAt(at) ?? r.sold)) / r.size;
         }),
       );
     },

@@ -66,12 +66,18 @@ describe('additive pickup', () => {
     return e;
   };
 
-  it('adds the mean of what finished events sold from the same point on to what has sold', () => {
+  it('adds the median of what finished events sold from the same point on to what has sold', () => {
     const refs = [ref(400, 100, 1_000), ref(500, 150, 1_000)];
-    // Halfway: 300 and 350 more sold from there, 325 on average.
+    // Halfway: 300 and 350 more sold from there, 325 their median.
     expect(pickup(sale(120, 1_000), T0 + 10 * DAY, refs, 'share')?.atStart).toBeCloseTo(445);
     // The multiplicative view scales instead: 120 × 900 / 250.
     expect(pickup(sale(120, 1_000), T0 + 10 * DAY, refs, 'share', 'multiplicative')?.atStart).toBeCloseTo(432);
+  });
+
+  it('is not pulled by one finished event that sold far more than the rest', () => {
+    const refs = [ref(400, 100, 1_000), ref(500, 150, 1_000), ref(1_000, 100, 1_000)];
+    // 300, 350 and 900 more from halfway: the median 350, not the mean 517.
+    expect(pickup(sale(120, 1_000), T0 + 10 * DAY, refs, 'share')?.atStart).toBeCloseTo(470);
   });
 
   it('scales pickup by capacity: a hall twice the size picks up twice the tickets', () => {
