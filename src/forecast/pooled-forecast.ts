@@ -66,5 +66,6 @@ export function pooledForecast(
       latest: latest === undefined ? undefined : Math.max(latest, likelyAt),
     };
   }
-  return { ...pace, atStart, sellOut, basis: 'pooled-prior', coverage: 0.8, backtestedOn: 0 };
+  // No `basis`: nothing was learned or backtested; the card calls it a rough guess from the recent pace.
+  return { ...pace, atStart, sellOut, coverage: 0.8 };
 }
