@@ -5,12 +5,13 @@ import { paceOf } from './pace-of.js';
 import { type FinishedSale, finishedSale, momentOf, opensAtOf, type Sale, soldIn } from './pickup.js';
 
 /**
- * The forecaster that learns which method to trust (issue 35): additive and multiplicative pickup
- * aligned by share of the selling period and by time before the start, and a straight line, each
- * backtested on the organization's own finished events at the same point of their sale; the method
- * with the least error (drawn towards a pooled prior when there are few finished events) projects,
- * and its backtest residuals give an 80% interval. Undefined with fewer than `minSimilar` similar
- * finished events (the caller falls back). Pure.
+ * The forecaster that learns which method to trust (issue 35): additive pickup and a regression
+ * variant, aligned by share of the selling period and by time before the start, the recent pace and
+ * a straight line, each backtested on the organization's own finished events at the same point of
+ * their sale; the methods blend by their error (drawn towards a pooled prior when there are few
+ * finished events), and the blend's backtest residuals give an 80% interval. The sell-out time
+ * follows demand (`FinishedSale.demandAt`). Undefined with fewer than `minSimilar` similar finished
+ * events (the caller falls back to the pooled prior, `pooled-forecast.ts`). Pure.
  */
 
 /**
