@@ -5,9 +5,9 @@ import { paceOf } from './pace-of.js';
 import { type FinishedSale, finishedSale, momentOf, opensAtOf, type Sale, soldIn } from './pickup.js';
 
 /**
- * The forecaster that learns which method to trust (issue 35): additive pickup and a regression
- * variant, aligned by share of the selling period and by time before the start, the recent pace and
- * a straight line, each backtested on the organization's own finished events at the same point of
+ * The forecaster that learns which method to trust (issue 35): additive pickup, a regression and a
+ * paced variant, aligned by share of the selling period and by time before the start, the recent
+ * pace and a straight line, each backtested on the organization's own finished events at the same point of
  * their sale; the methods blend by their error (drawn towards a pooled prior when there are few
  * finished events), and the blend's backtest residuals give an 80% interval. The sell-out time
  * follows demand (`FinishedSale.demandAt`). Undefined with fewer than `minSimilar` similar finished
