@@ -80,9 +80,12 @@ function keyOf(event: FinishedEvent & { eventId?: string | undefined }): string 
   return `${event.eventId ?? ''}@${event.startsAtMs}:${event.capacity}:${event.points.length}:${last?.at}:${last?.sold}:${last?.capacity}`;
 }
 
-/** Tracked events already made, by what they were made from; the oldest dropped past `KEPT`. */
+/**
+ * Tracked events already made, by what they were made from; the oldest dropped past `KEPT` (a key
+ * names every earlier event, a few KB at 50: a bound on memory, and 20 readings' worth of events).
+ */
 const tracked = new Map<string, TrackedEvent | undefined>();
-const KEPT = 2_000;
+const KEPT = 200;
 
 /**
  * An event's tracked forecasts, made once: they depend only on its history and the events that
