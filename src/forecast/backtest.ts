@@ -60,6 +60,9 @@ export const METHODS: readonly { method: Method; prior: number }[] = [
   { method: pickupMethod('share', 'regression', 0.03), prior: 0.09 },
   { method: pickupMethod('days', 'additive'), prior: 0.085 },
   { method: pickupMethod('days', 'regression', 0.03), prior: 0.085 },
+  // Paced pickup: trusted as much as plain pickup until the organization's events say otherwise.
+  { method: pickupMethod('share', 'paced'), prior: 0.085 },
+  { method: pickupMethod('days', 'paced'), prior: 0.085 },
   { method: { name: 'recent-pace', project: recentPace }, prior: 0.25 },
   { method: { name: 'straight-line', project: straightLine }, prior: 0.25 },
 ];

@@ -18,6 +18,8 @@ export interface ForecastOptions {
   minSpanMs?: number;
   /** Fewest similar finished events for the booking-curve method. @default 3 */
   minSimilar?: number;
+  /** Whether to project the sell-out time (the track record needs only the sold at the start). @default true */
+  sellOut?: boolean;
 }
 
 /** How fast tickets sell now. Undefined where the history does not reach back far enough. */

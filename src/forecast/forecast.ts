@@ -1,6 +1,7 @@
 import { bookingCurveForecast } from './booking-curve-forecast.js';
 import type { Forecast, ForecastInput, ForecastOptions } from './forecast-types.js';
 import { learnedForecast } from './learned-forecast.js';
+import { pooledForecast } from './pooled-forecast.js';
 
 export { bookingCurve } from './booking-curve.js';
 export type {
@@ -25,14 +26,19 @@ export { soldAt } from './sold-at.js';
  * start, and the recent pace, each backtested on those finished events at the same point of their
  * sale (`backtest.ts`) and blended by how well they did, drawn towards a pooled prior; the range is
  * an 80% interval from the backtest's residuals (`interval.ts`). A history whose first point
- * already shows tickets sold is not read as a sale starting at zero. Otherwise the recent pace,
- * with a wide range skewed upwards, said to be a rough guess (`booking-curve-forecast.ts`, which
- * also keeps the booking-curve method this replaced).
+ * already shows tickets sold is not read as a sale starting at zero. Otherwise the recent pace
+ * (`booking-curve-forecast.ts`, which also keeps the booking-curve method this replaced) with an
+ * 80% interval from a pooled prior: how far the recent pace missed across many organizations
+ * (`pooled-forecast.ts`), wide and skewed upwards.
  */
 
 /** The pace, the projected sold at the start and the sell-out time, by the best method the history allows. */
 export function forecast(input: ForecastInput, options: ForecastOptions = {}): Forecast {
   const legacy = bookingCurveForecast(input, options);
   if (legacy.kind === 'none') return legacy;
-  return learnedForecast(input, options) ?? legacy;
+  const learned = learnedForecast(input, options);
+  if (learned) return learned;
+  // Too few similar finished events to backtest on: the recent pace, with the pooled prior's range.
+  const pace = legacy.method === 'recent-pace' ? legacy : bookingCurveForecast({ ...input, finished: [] }, options);
+  return pace.kind === 'forecast' ? pooledForecast(input, pace) : legacy;
 }

@@ -2,35 +2,53 @@ import { backtest, clampTo, METHODS } from './backtest.js';
 import type { Forecast, ForecastInput, ForecastOptions, SellOut } from './forecast-types.js';
 import { interval } from './interval.js';
 import { paceOf } from './pace-of.js';
-import { type FinishedSale, finishedSale, momentOf, opensAtOf, type Projection, type Sale, soldIn } from './pickup.js';
+import { type FinishedSale, finishedSale, momentOf, opensAtOf, type Sale, soldIn } from './pickup.js';
 
 /**
- * The forecaster that learns which method to trust (issue 35): additive and multiplicative pickup
- * aligned by share of the selling period and by time before the start, and a straight line, each
- * backtested on the organization's own finished events at the same point of their sale; the method
- * with the least error (drawn towards a pooled prior when there are few finished events) projects,
- * and its backtest residuals give an 80% interval. Undefined with fewer than `minSimilar` similar
- * finished events (the caller falls back). Pure.
+ * The forecaster that learns which method to trust (issue 35): additive pickup, a regression and a
+ * paced variant, aligned by share of the selling period and by time before the start, the recent
+ * pace and a straight line, each backtested on the organization's own finished events at the same point of
+ * their sale; the methods blend by their error (drawn towards a pooled prior when there are few
+ * finished events), and the blend's backtest residuals give an 80% interval. The sell-out time
+ * follows demand (`FinishedSale.demandAt`). Undefined with fewer than `minSimilar` similar finished
+ * events (the caller falls back to the pooled prior, `pooled-forecast.ts`). Pure.
  */
 
-/** How many backtest trials the pooled prior weighs as. */
-const PRIOR_WEIGHT = 3;
+/**
+ * How many backtest trials the pooled prior weighs as. One: the organization's own events soon
+ * outweigh it (three weighed too much: a straight line, best for steady sales, lost to pickup's prior).
+ * Chosen with `BLEND_POWER` on the benchmark's seeds 1-5 and checked on 6-15 (docs/benchmarks.md).
+ */
+const PRIOR_WEIGHT = 1;
 /** How sharply methods weigh by their backtest error. */
-const BLEND_POWER = 2;
+const BLEND_POWER = 3;
 
 const similar = (a: number | undefined, b: number | undefined) =>
   a === undefined || b === undefined || (a > 0 && b > 0 && Math.max(a, b) / Math.min(a, b) <= 2);
 
 const spanOf = (sale: Sale) => sale.startsAtMs - (sale.opensAt ?? sale.points[0]?.at ?? sale.startsAtMs);
 
-/** The first time from `now` on at which `sold + stretch × (path − sold)` reaches `capacity`, if before the start. */
-function reaches(path: Projection, sold: number, stretch: number, capacity: number, now: number, startsAtMs: number) {
-  const steps = 240;
+/** How many steps the sell-out time is searched in, from now to the start. */
+const SELL_OUT_STEPS = 240;
+
+/**
+ * The first time at which `sold + stretch × (path − sold)` reaches `capacity`, if before the start;
+ * `path` sampled at `SELL_OUT_STEPS` even steps from `now` (exclusive) to `startsAtMs` (once, for
+ * every stretch: each sample reads every finished event the methods learned from).
+ */
+function reaches(
+  path: readonly number[],
+  sold: number,
+  stretch: number,
+  capacity: number,
+  now: number,
+  startsAtMs: number,
+) {
   let before = sold;
   let beforeAt = now;
-  for (let s = 1; s <= steps; s += 1) {
-    const t = now + ((startsAtMs - now) * s) / steps;
-    const value = sold + stretch * (path.at(t) - sold);
+  for (let s = 1; s <= path.length; s += 1) {
+    const t = now + ((startsAtMs - now) * s) / path.length;
+    const value = sold + stretch * ((path[s - 1] as number) - sold);
     if (value >= capacity)
       return value === before ? t : beforeAt + ((t - beforeAt) * (capacity - before)) / (value - before);
     before = value;
@@ -57,7 +75,7 @@ export function learnedForecast(
 
   const trials = backtest(momentOf(sale, now), finished);
   // Each method's backtest error, drawn towards its pooled prior; the methods then weigh by how
-  // much better than the best they did (the best weighs 1, one 10% worse about 0.8, one twice as far off 0.25).
+  // much better than the best they did (the best weighs 1, one 10% worse about 0.75, one twice as far off 0.125).
   const scored = METHODS.flatMap(({ method, prior }, index) => {
     const projection = method.project(sale, now, finished);
     if (!projection) return [];
@@ -108,11 +126,16 @@ export function learnedForecast(
     likely,
     high: clampTo(likely + above * scale, sold, capacity),
   };
+  // The sell-out time follows demand (the finished events' sales carried on past their sell-outs),
+  // not the projected sold at the start: that one is a middle of outcomes capped at capacity, which
+  // stays under it whenever a sell-out is uncertain, and would put the sell-out late or never.
   let sellOut: SellOut | undefined;
   const remaining = chosen.projection.atStart - sold;
-  if (capacity !== undefined && sold < capacity && remaining > 0) {
-    const at = (bound: number) =>
-      reaches(chosen.projection, sold, (bound - sold) / remaining, capacity, now, startsAtMs);
+  if (options.sellOut !== false && capacity !== undefined && sold < capacity && remaining > 0) {
+    const path = Array.from({ length: SELL_OUT_STEPS }, (_, i) =>
+      chosen.projection.at(now + ((startsAtMs - now) * (i + 1)) / SELL_OUT_STEPS),
+    );
+    const at = (bound: number) => reaches(path, sold, (bound - sold) / remaining, capacity, now, startsAtMs);
     const likelyAt = at(chosen.projection.atStart);
     if (likelyAt !== undefined) {
       const earliest = at(chosen.projection.atStart + above * scale) ?? likelyAt;

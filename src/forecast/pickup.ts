@@ -7,6 +7,9 @@ import { soldAt } from './sold-at.js';
  */
 
 const DAY = 86_400_000;
+/** The recent run of sales `paced` pickup reads, and how long it is carried on. */
+const PACED_WINDOW_MS = 7 * DAY;
+const PACED_CARRIES_MS = 14 * DAY;
 
 /** An event's sale as the pickup methods read it. */
 export interface Sale {
@@ -24,6 +27,27 @@ export interface Sale {
 /** A finished event: its sold at the start is known. */
 export interface FinishedSale extends Sale {
   final: number;
+  /**
+   * Its demand, unconstrained: sold at `t` as read, but past a sell-out its pace before it carried
+   * on (what it would have sold with seats left). Pickup learns from demand: a sold-out event's
+   * flat end would teach that sales stop, and pull forecasts and sell-out times late.
+   */
+  demandAt(t: number): number | undefined;
+}
+
+/** How far back from a sell-out the pace it would have kept is read. */
+const PACE_BEFORE_SELL_OUT_MS = 2 * DAY;
+
+/** `soldIn`, carried on past a sell-out at the pace before it. */
+function demandOf(sale: Sale): (t: number) => number | undefined {
+  const capacity = sale.capacity;
+  const full = capacity === undefined ? -1 : sale.points.findIndex((p) => p.sold >= capacity);
+  const first = sale.points[0];
+  if (capacity === undefined || full <= 0 || !first) return (t) => soldIn(sale, t);
+  const out = sale.points[full] as SalesPoint;
+  const from = Math.max(first.at, out.at - PACE_BEFORE_SELL_OUT_MS);
+  const perMs = from < out.at ? Math.max(0, out.sold - (soldIn(sale, from) ?? out.sold)) / (out.at - from) : 0;
+  return (t) => (t <= out.at ? soldIn(sale, t) : out.sold + perMs * (t - out.at));
 }
 
 /** Align finished events by the share of their selling period gone, or by the time left before their start. */
@@ -77,19 +101,20 @@ export function finishedSale(event: {
   if (last.at < event.startsAtMs - Math.min(7 * DAY, Math.max(DAY, span / 10))) return undefined;
   const final = soldAt(event.points, event.startsAtMs);
   if (final === undefined || final <= 0) return undefined;
-  const sale: FinishedSale = {
+  const sale: Sale = {
     startsAtMs: event.startsAtMs,
     capacity: event.capacity ?? last.capacity,
     points: event.points,
     opensAt: opensAtOf(event.points),
-    final,
   };
-  return sale;
+  const finished: FinishedSale = { ...sale, final, demandAt: demandOf(sale) };
+  return finished;
 }
 
 /** A projection: sold at the start, and sold at any time from now to the start. */
 export interface Projection {
   atStart: number;
+  /** Demand by `t`, past capacity where the finished events it learned from sold out (for sell-out times). */
   at(t: number): number;
   /** Finished events it learned from. */
   from: number;
@@ -97,12 +122,17 @@ export interface Projection {
 
 /** How today's sales carry into the projection (in shares of capacity). */
 export type PickupModel =
-  /** Sold now plus the mean of what the finished events sold from the same point on. */
+  /** Sold now plus the median of what the finished events sold from the same point on. */
   | 'additive'
   /** Sold now times the finished events' sold at the start over their sold at the same point. */
   | 'multiplicative'
   /** Their mean sold at the start, plus a least-squares slope (drawn towards 1, additive) times how far ahead of them this one is. */
-  | 'regression';
+  | 'regression'
+  /**
+   * Additive, plus how far ahead of (or behind) the finished events this one sold over the last
+   * week, carried on for up to two weeks more: a run of strong or weak sales lasts a while.
+   */
+  | 'paced';
 
 /** The slope of a regression on `n` finished events, drawn towards 1 (additive) by `shrink`. */
 function slopeOf(xs: readonly number[], ys: readonly number[], shrink: number): number {
@@ -117,6 +147,34 @@ function slopeOf(xs: readonly number[], ys: readonly number[], shrink: number): 
   }
   const ols = sxx > 0 ? Math.min(3, Math.max(0, sxy / sxx)) : 1;
   return (sxx * ols + shrink) / (sxx + shrink);
+}
+
+/**
+ * How much faster than the finished events (their median) this sale sold over the last week, in
+ * shares of capacity per ms; 0 where the history or theirs does not reach back a week.
+ */
+function recentlyAhead(
+  sale: Sale,
+  now: number,
+  refs: readonly { e: FinishedSale; sold: number; size: number }[],
+  alignment: Alignment,
+  size: number,
+): number {
+  const before = soldIn(sale, now - PACED_WINDOW_MS);
+  const sold = soldIn(sale, now);
+  if (before === undefined || sold === undefined) return 0;
+  const then = momentOf(sale, now - PACED_WINDOW_MS);
+  const theirs: number[] = [];
+  for (const r of refs) {
+    const at = alignedAt(r.e, then, alignment);
+    const soldThen = at === undefined ? undefined : soldIn(r.e, at);
+    if (soldThen !== undefined) theirs.push((r.sold - soldThen) / r.size);
+  }
+  if (theirs.length < 2) return 0;
+  theirs.sort((a, b) => a - b);
+  const half = (theirs.length - 1) / 2;
+  const median = ((theirs[Math.floor(half)] as number) + (theirs[Math.ceil(half)] as number)) / 2;
+  return ((sold - before) / size - median) / PACED_WINDOW_MS;
 }
 
 /**
@@ -151,23 +209,34 @@ export function pickup(
   const sumX = xs.reduce((a, b) => a + b, 0);
   const meanX = sumX / refs.length;
   const shrink = options.shrink ?? 0.01;
-  /** The projection, in tickets, from each finished event's sold (as a share) at a later point. */
-  const project = (ys: number[]) => {
+  const aheadPerMs = model === 'paced' ? recentlyAhead(sale, now, refs, alignment, size) : 0;
+  /** The projection, in tickets, from each finished event's sold (as a share) at `t`, a later point. */
+  const project = (ys: number[], t: number) => {
     const meanY = ys.reduce((a, b) => a + b, 0) / ys.length;
     if (model === 'multiplicative' && sumX > 0 && x > 0) return size * x * (meanY / meanX);
     if (model === 'regression') return size * (meanY + slopeOf(xs, ys, shrink) * (x - meanX));
-    return size * (x + meanY - meanX);
+    // Additive: the median pickup, not the mean: one finished event that sold far more or less
+    // than the rest moves a mean, and the median misses by least on average (absolute error).
+    const pickups = ys.map((y, i) => y - (xs[i] as number)).sort((a, b) => a - b);
+    const half = (pickups.length - 1) / 2;
+    const median = ((pickups[Math.floor(half)] as number) + (pickups[Math.ceil(half)] as number)) / 2;
+    return size * (x + median + aheadPerMs * Math.min(PACED_CARRIES_MS, t - now));
   };
   return {
-    atStart: project(refs.map((r) => r.e.final / r.size)),
+    atStart: project(
+      refs.map((r) => r.e.final / r.size),
+      sale.startsAtMs,
+    ),
     at(t) {
       if (t <= now) return sold;
       const m = momentOf(sale, t);
       return project(
         refs.map((r) => {
           const at = alignedAt(r.e, m, alignment) ?? r.e.startsAtMs;
-          return (at >= r.e.startsAtMs ? r.e.final : Math.max(r.sold, soldIn(r.e, at) ?? r.sold)) / r.size;
+          const end = r.e.demandAt(r.e.startsAtMs) ?? r.e.final;
+          return (at >= r.e.startsAtMs ? end : Math.max(r.sold, r.e.demandAt(at) ?? r.sold)) / r.size;
         }),
+        t,
       );
     },
     from: refs.length,

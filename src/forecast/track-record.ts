@@ -60,44 +60,8 @@ export function trackRecord(
   const events: TrackedEvent[] = [];
   for (const event of finished) {
     if (events.length >= (options.last ?? TRACK_EVENTS)) break;
-    const sale = finishedSale(event);
-    const first = event.points[0];
-    if (!sale || !first) continue;
-    // Its sale from its opening, or from its first report where the history began after it opened.
-    const opens = opensAtOf(event.points) ?? first.at;
-    const norm = event.capacity ?? sale.final;
-    const forecasts: TrackedForecast[] = [];
-    for (const share of TRACK_SHARES) {
-      const at = opens + share * (event.startsAtMs - opens);
-      const points = event.points.filter((p) => p.at <= at);
-      // What was known then: its own history so far, and the events that had started by then.
-      const others = finished.filter((other) => other !== event && other.startsAtMs <= at);
-      const said = forecast({
-        now: at,
-        startsAtMs: event.startsAtMs,
-        capacity: points.at(-1)?.capacity,
-        points,
-        finished: others,
-      });
-      if (said.kind !== 'forecast') continue;
-      const { low, likely, high } = said.atStart;
-      forecasts.push({
-        share,
-        at,
-        said: said.atStart,
-        learnedFrom: said.learnedFrom,
-        error: Math.abs(likely - sale.final) / norm,
-        // Whole tickets: a range of 799.6-850 holds a final of 800.
-        held: Math.round(low) <= sale.final && sale.final <= Math.round(high),
-      });
-    }
-    events.push({
-      eventId: event.eventId,
-      startsAtMs: event.startsAtMs,
-      capacity: event.capacity,
-      final: sale.final,
-      forecasts,
-    });
+    const tracked = trackedOnce(event, finished);
+    if (tracked) events.push(tracked);
   }
   const all = events.flatMap((e) => e.forecasts);
   const mean = (values: number[]) =>
@@ -107,6 +71,79 @@ export function trackRecord(
     forecasts: all.length,
     meanError: mean(all.map((f) => f.error)),
     coverage: mean(all.map((f) => (f.held ? 1 : 0))),
+  };
+}
+
+/** A history as far as a tracked event depends on it: it, its start, and what its last point says. */
+function keyOf(event: FinishedEvent & { eventId?: string | undefined }): string {
+  const last = event.points.at(-1);
+  return `${event.eventId ?? ''}@${event.startsAtMs}:${event.capacity}:${event.points.length}:${last?.at}:${last?.sold}:${last?.capacity}`;
+}
+
+/**
+ * Tracked events already made, by what they were made from; the oldest dropped past `KEPT` (a key
+ * names every earlier event, a few KB at 50: a bound on memory, and 20 readings' worth of events).
+ */
+const tracked = new Map<string, TrackedEvent | undefined>();
+const KEPT = 200;
+
+/**
+ * An event's tracked forecasts, made once: they depend only on its history and the events that
+ * had started before its sale's 75% point, none of which a newly finished event changes. So each
+ * new reading of the finished events costs the forecasts of the newly finished ones only.
+ */
+function trackedOnce(
+  event: FinishedEvent & { eventId?: string | undefined },
+  finished: readonly (FinishedEvent & { eventId?: string | undefined })[],
+): TrackedEvent | undefined {
+  const earlier = finished.filter((other) => other !== event && other.startsAtMs < event.startsAtMs);
+  const key = [keyOf(event), ...earlier.map(keyOf)].join('|');
+  if (tracked.has(key)) return tracked.get(key);
+  const made = trackedEvent(event, earlier);
+  tracked.set(key, made);
+  if (tracked.size > KEPT) tracked.delete(tracked.keys().next().value as string);
+  return made;
+}
+
+/** What the forecast said at 25%, 50% and 75% of a finished event's sale; undefined if its history cannot say how it ended. */
+function trackedEvent(
+  event: FinishedEvent & { eventId?: string | undefined },
+  earlier: readonly FinishedEvent[],
+): TrackedEvent | undefined {
+  const sale = finishedSale(event);
+  const first = event.points[0];
+  if (!sale || !first) return undefined;
+  // Its sale from its opening, or from its first report where the history began after it opened.
+  const opens = opensAtOf(event.points) ?? first.at;
+  const norm = event.capacity ?? sale.final;
+  const forecasts: TrackedForecast[] = [];
+  for (const share of TRACK_SHARES) {
+    const at = opens + share * (event.startsAtMs - opens);
+    const points = event.points.filter((p) => p.at <= at);
+    // What was known then: its own history so far, and the events that had started by then.
+    const others = earlier.filter((other) => other.startsAtMs <= at);
+    const said = forecast(
+      { now: at, startsAtMs: event.startsAtMs, capacity: points.at(-1)?.capacity, points, finished: others },
+      { sellOut: false },
+    );
+    if (said.kind !== 'forecast') continue;
+    const { low, likely, high } = said.atStart;
+    forecasts.push({
+      share,
+      at,
+      said: said.atStart,
+      learnedFrom: said.learnedFrom,
+      error: Math.abs(likely - sale.final) / norm,
+      // Whole tickets: a range of 799.6-850 holds a final of 800.
+      held: Math.round(low) <= sale.final && sale.final <= Math.round(high),
+    });
+  }
+  return {
+    eventId: event.eventId,
+    startsAtMs: event.startsAtMs,
+    capacity: event.capacity,
+    final: sale.final,
+    forecasts,
   };
 }
 

@@ -66,12 +66,56 @@ describe('additive pickup', () => {
     return e;
   };
 
-  it('adds the mean of what finished events sold from the same point on to what has sold', () => {
+  it('adds the median of what finished events sold from the same point on to what has sold', () => {
     const refs = [ref(400, 100, 1_000), ref(500, 150, 1_000)];
-    // Halfway: 300 and 350 more sold from there, 325 on average.
+    // Halfway: 300 and 350 more sold from there, 325 their median.
     expect(pickup(sale(120, 1_000), T0 + 10 * DAY, refs, 'share')?.atStart).toBeCloseTo(445);
     // The multiplicative view scales instead: 120 × 900 / 250.
     expect(pickup(sale(120, 1_000), T0 + 10 * DAY, refs, 'share', 'multiplicative')?.atStart).toBeCloseTo(432);
+  });
+
+  it('is not pulled by one finished event that sold far more than the rest', () => {
+    const refs = [ref(400, 100, 1_000), ref(500, 150, 1_000), ref(1_000, 100, 1_000)];
+    // 300, 350 and 900 more from halfway: the median 350, not the mean 517.
+    expect(pickup(sale(120, 1_000), T0 + 10 * DAY, refs, 'share')?.atStart).toBeCloseTo(470);
+  });
+
+  it('paced: carries on for two weeks how far it sold ahead of the finished events over the last week', () => {
+    // Finished events: 10 a day for 40 days. This one sold 10 a day, then 20 a day over the last week.
+    const steady = (opensAt: number, days: number, perDay: (day: number) => number): SalesPoint[] => {
+      const points: SalesPoint[] = [];
+      let sold = 0;
+      for (let d = 0; d <= days; d += 1) {
+        if (d > 0) sold += perDay(d);
+        points.push({ at: opensAt + d * DAY, sold, capacity: 1_000 });
+      }
+      return points;
+    };
+    const refs = [1, 2, 3].map((i) => {
+      const opensAt = T0 - i * 100 * DAY;
+      const e = finishedSale({
+        startsAtMs: opensAt + 40 * DAY,
+        capacity: 1_000,
+        points: steady(opensAt, 40, () => 10),
+      });
+      if (!e) throw new Error('expected a finished sale');
+      return e;
+    });
+    const now = T0 + 20 * DAY;
+    const target: Sale = {
+      startsAtMs: T0 + 40 * DAY,
+      capacity: 1_000,
+      opensAt: T0,
+      points: steady(T0, 20, (d) => (d > 13 ? 20 : 10)),
+    };
+    // 270 sold; the finished events picked up 200 from here. Ahead by 10 a day over the last week:
+    // 140 more over the next two weeks, none after.
+    expect(pickup(target, now, refs, 'share')?.atStart).toBeCloseTo(470);
+    const paced = pickup(target, now, refs, 'share', 'paced');
+    expect(paced?.atStart).toBeCloseTo(610);
+    expect(paced?.at(now + 7 * DAY)).toBeCloseTo(270 + 70 + 70);
+    // The backtest can choose it.
+    expect(METHODS.map((m) => m.method.name)).toContain('pickup-days-paced');
   });
 
   it('scales pickup by capacity: a hall twice the size picks up twice the tickets', () => {

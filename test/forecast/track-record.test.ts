@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FinishedEvent } from '../../src/forecast/forecast.js';
 import { TRACK_SHARES, trackRecord } from '../../src/forecast/track-record.js';
+import type { SalesPoint } from '../../src/history/sales-point.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -76,6 +77,30 @@ describe('the track record', () => {
     const short = { eventId: 'evt_short', startsAtMs: T0 + 200 * DAY, capacity: 100, points: [{ at: T0, sold: 1 }] };
     const record = trackRecord([short, ...events], { last: 3 });
     expect(record.events.map((e) => e.eventId)).toEqual(['evt_5', 'evt_4', 'evt_3']);
+  });
+
+  it('makes each event’s forecasts once: a new reading with one more finished event adds only its own', () => {
+    const events = newestFirst(Array.from({ length: 7 }, (_, i) => finishedEvent(i, 800 + (i % 3) * 20)));
+    const before = trackRecord(events.slice(1));
+    const after = trackRecord(events);
+    expect(after.events[0]?.eventId).toBe('evt_6');
+    // The same tracked events, not made again: what they said depends on nothing that finished later.
+    for (const [i, tracked] of before.events.slice(0, -1).entries()) expect(after.events[i + 1]).toBe(tracked);
+  });
+
+  it('makes an event’s forecasts again when its history or an earlier event’s changed', () => {
+    const events = newestFirst(Array.from({ length: 6 }, (_, i) => finishedEvent(i, 800)));
+    const first = trackRecord(events);
+    // The oldest event's history read again with a late correction: every newer one learned from it.
+    const oldest = events.at(-1) as (typeof events)[number];
+    const corrected = {
+      ...oldest,
+      points: [...oldest.points.slice(0, -1), { ...(oldest.points.at(-1) as SalesPoint), sold: 600 }],
+    };
+    const again = trackRecord([...events.slice(0, -1), corrected]);
+    expect(again.events[0]).not.toBe(first.events[0]);
+    expect(again.events.at(-1)?.final).toBe(600);
+    expect(again.events[0]?.forecasts).not.toEqual(first.events[0]?.forecasts);
   });
 
   it('has no mean without finished events', () => {
