@@ -83,6 +83,7 @@ import {
   postedInChannelMessage,
   reportAnswerMessage,
   reportHeldMessage,
+  reportNotHereMessage,
 } from '../../src/render/report-answer.js';
 import {
   fetchingReportMessage,
@@ -828,6 +829,7 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
     ],
     reportHeldMessage: () =>
       HOSTILE.map((text) => reportHeldMessage(text, { why: 'not-known', about: 'person', reason: text })),
+    reportNotHereMessage: () => HOSTILE.map((text) => reportNotHereMessage(text)),
     notPostedInChannelMessage: () => [notPostedInChannelMessage(undefined), ...HOSTILE.map(notPostedInChannelMessage)],
   },
   'report-stream-chunks.ts': {
