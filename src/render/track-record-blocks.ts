@@ -1,6 +1,8 @@
+import type { Shown, Withheld } from '../figures/may-show-figures.js';
 import type { TrackedEvent, TrackRecord } from '../forecast/track-record.js';
-import { context, header, LIMITS, mrkdwnSection, type SlackMessage } from './block-kit.js';
+import { context, header, LIMITS, mrkdwnSection, plainMessage, type SlackMessage } from './block-kit.js';
 import { code, joinMrkdwn, type Mrkdwn, md, readerDay, shorten } from './mrkdwn.js';
+import { withheldWords } from './withheld-words.js';
 
 /**
  * The forecast's track record (issue 35), as people read it: how far off the forecast of sales at
@@ -37,8 +39,13 @@ function eventLine(event: TrackedEvent): Mrkdwn {
   return md`• ${name} (started ${readerDay(event.startsAtMs)}): ${joinMrkdwn(each, md`; `)}`;
 }
 
-/** `/events forecast accuracy`: the summary, then each finished event measured. */
-export function forecastAccuracyMessage(record: TrackRecord): SlackMessage {
+/** `/events forecast accuracy` held back by the figures rule (a guest, someone of another organization). */
+export function forecastAccuracyWithheldMessage(withheld: Withheld): SlackMessage {
+  return plainMessage(md`The forecast track record is not shown here: ${withheldWords(withheld)}`);
+}
+
+/** `/events forecast accuracy`: the summary, then each finished event measured (as the figures rule allows). */
+export function forecastAccuracyMessage(record: Shown<TrackRecord>): SlackMessage {
   const summary = summaryWords(record);
   if (!summary) return { text: NONE, blocks: [header(md`Forecast accuracy`), mrkdwnSection(NONE)] };
   const lead = md`Sales forecasts here were ${summary}.`;

@@ -67,3 +67,18 @@ describe('a promo editor who is a guest', () => {
     expect(home).toContain('not shown to guests');
   });
 });
+
+describe('the forecast track record asked for with /events forecast accuracy', () => {
+  it('is shown to a member and held back from a guest, who is told why', async () => {
+    const { r } = await onOneClock();
+    rig = r;
+    r.slack.people.set(GUEST, { is_restricted: true });
+
+    const member = JSON.stringify(await answerTo(r, await command(r, 'forecast accuracy', 'C0001', 'U0MEMBER')));
+    expect(member).toContain('Forecast accuracy');
+
+    const guest = JSON.stringify(await answerTo(r, await command(r, 'forecast accuracy', 'C0001', GUEST)));
+    expect(guest).not.toContain('Forecast accuracy');
+    expect(guest).toContain('not shown to guests');
+  });
+});

@@ -112,7 +112,11 @@ import {
   postInChannelBlocks,
   sharedChannelWatchMessage,
 } from '../../src/render/shared-channel-blocks.js';
-import { forecastAccuracyLine, forecastAccuracyMessage } from '../../src/render/track-record-blocks.js';
+import {
+  forecastAccuracyLine,
+  forecastAccuracyMessage,
+  forecastAccuracyWithheldMessage,
+} from '../../src/render/track-record-blocks.js';
 import { eventUnfurlBlocks } from '../../src/render/unfurl-blocks.js';
 import { watchAlertMessage } from '../../src/render/watch-alert-blocks.js';
 import { watchCardMessage } from '../../src/render/watch-card-blocks.js';
@@ -677,9 +681,11 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
       forecastAccuracyLine({ events: [], forecasts: 0, meanError: undefined, coverage: undefined }),
     ],
     forecastAccuracyMessage: () => [
-      forecastAccuracyMessage(SAMPLE_TRACK_RECORD),
-      forecastAccuracyMessage({ events: [], forecasts: 0, meanError: undefined, coverage: undefined }),
+      forecastAccuracyMessage(shown(SAMPLE_TRACK_RECORD)),
+      forecastAccuracyMessage(shown({ events: [], forecasts: 0, meanError: undefined, coverage: undefined })),
     ],
+    forecastAccuracyWithheldMessage: () =>
+      HOSTILE.map((text) => forecastAccuracyWithheldMessage({ why: 'not-known', about: 'person', reason: text })),
   },
   'sales-digest-blocks.ts': {
     salesDigestMessage: () =>

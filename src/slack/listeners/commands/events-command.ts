@@ -89,7 +89,7 @@ export function registerEventsCommand(app: App, deps: SlackDeps): void {
         });
         return;
       case 'forecast-accuracy':
-        await answerForecastAccuracy(deps, respond, log);
+        await answerForecastAccuracy(deps, respond, command.user_id, log);
         return;
       case 'digest-on':
       case 'digest-off':

@@ -1,18 +1,26 @@
 import type { RespondFn } from '@slack/bolt';
+import { showFigures } from '../../../figures/may-show-figures.js';
 import { trackRecordOf } from '../../../forecast/track-record.js';
 import type { Logger } from '../../../logger.js';
 import { plainMessage } from '../../../render/block-kit.js';
 import { md } from '../../../render/mrkdwn.js';
-import { forecastAccuracyMessage } from '../../../render/track-record-blocks.js';
+import { forecastAccuracyMessage, forecastAccuracyWithheldMessage } from '../../../render/track-record-blocks.js';
+import { privateReader } from '../../deps/figures-reader.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { respondPrivately } from '../../replies/respond-safely.js';
 import { userMessageFor } from '../../replies/user-message.js';
 
 /**
  * `/events forecast accuracy`: the forecast's track record on the organization's last finished
- * events, from their stored histories (no report call), to the person who asked only.
+ * events, from their stored histories (no report call), to the person who asked only, as the
+ * figures rule allows them (a guest or someone of another organization is told why not).
  */
-export async function answerForecastAccuracy(deps: SlackDeps, respond: RespondFn, log: Logger): Promise<void> {
+export async function answerForecastAccuracy(
+  deps: SlackDeps,
+  respond: RespondFn,
+  userId: string,
+  log: Logger,
+): Promise<void> {
   if (!deps.insights) {
     await respondPrivately(
       respond,
@@ -23,7 +31,9 @@ export async function answerForecastAccuracy(deps: SlackDeps, respond: RespondFn
   }
   let message: ReturnType<typeof forecastAccuracyMessage>;
   try {
-    message = forecastAccuracyMessage(trackRecordOf(await deps.insights.finished(deps.clock.now())));
+    const record = trackRecordOf(await deps.insights.finished(deps.clock.now()));
+    const gate = showFigures(record, await privateReader(deps.audience, userId), deps.figuresPolicy);
+    message = 'shown' in gate ? forecastAccuracyMessage(gate.shown) : forecastAccuracyWithheldMessage(gate.withheld);
   } catch (error) {
     log.warn('The forecast track record could not be read', { error });
     message = plainMessage(md`The finished events' sales histories could not be read: ${userMessageFor(error)}`);
