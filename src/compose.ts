@@ -26,7 +26,7 @@ import { ReportReads } from './reports/report-reads.js';
 import { buildReports, type Reports } from './reports/reports.js';
 import { buildTicketingService } from './simulator/build-ticketing-service.js';
 import type { Simulator } from './simulator/server.js';
-import type { ReportTarget } from './slack/answers/report-target.js';
+import type { ReportTarget } from './slack/replies/report-target.js';
 import type { SlackRetry } from './slack/app/bolt-app.js';
 import { buildSlackApp } from './slack/app/build-slack-app.js';
 import { buildSlackSides, type SlackSides } from './slack/app/build-slack-sides.js';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs, parseEnv } from 'node:util';
 import type { Bot } from './compose.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
-import { listenCheck } from './http/listen-check.js';
+import { listenCheck } from './lifecycle/listen-check.js';
 import { exitWithParent } from './lifecycle/exit-with-parent.js';
 import { isStartRefusal, listenRefusal, type StartRefusal } from './lifecycle/start-refusal.js';
 import { createLogger, type Logger } from './logger.js';

@@ -7,7 +7,7 @@ import type { ClaimStore } from '../store/claims.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
 import type { AlertQuieting } from './alert-quieting.js';
-import { CheckCarrier } from './check-carrier.js';
+import { WatchCheck } from './watch-check.js';
 import { type EventCheck, newConditionState, type Watch } from './watch.js';
 import type { EndReason, WatchChat, WatchForecast, WatchMessages } from './watch-chat.js';
 import { judge, MAX_CONDITIONS, type WatchCondition } from './watch-condition.js';
@@ -175,7 +175,7 @@ export class WatchService<M> {
   readonly #o: WatchServiceOptions<M>;
   readonly #work: ClaimedWork;
   readonly #posts: WatchPosts<M>;
-  readonly #checks: CheckCarrier<M>;
+  readonly #checks: WatchCheck<M>;
   readonly #pace: WatchPace;
   readonly #figures: WatchFigures;
   #lastMend = Number.NEGATIVE_INFINITY;
@@ -214,7 +214,7 @@ export class WatchService<M> {
       onAlert: options.onAlert,
       quieting: options.quieting,
     });
-    this.#checks = new CheckCarrier<M>({
+    this.#checks = new WatchCheck<M>({
       store: options.store,
       posts: this.#posts,
       clock: options.clock,

@@ -15,8 +15,8 @@ import { storeForgetMarks } from '../deps/forget-marks.js';
 import { ReportStreams } from '../deps/report-streams.js';
 import { watchReader } from '../deps/watch-reader.js';
 import { workflowRuns } from '../deps/workflow-runs.js';
-import { type DigestSlack, digestSlack } from '../domain-sides/digest-slack.js';
-import { watchMessages, watchSlack } from '../domain-sides/watch-slack.js';
+import { type DigestSlack, digestSlack } from '../adapters/digest-slack.js';
+import { watchMessages, watchSlack } from '../adapters/watch-slack.js';
 import { type DeliveryDeps, slackReportDelivery } from '../reports/ask-for-report.js';
 
 export interface BuildSlackSidesOptions {

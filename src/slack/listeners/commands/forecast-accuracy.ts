@@ -4,8 +4,8 @@ import type { Logger } from '../../../logger.js';
 import { plainMessage } from '../../../render/block-kit.js';
 import { md } from '../../../render/mrkdwn.js';
 import { forecastAccuracyMessage } from '../../../render/track-record-blocks.js';
-import { respondPrivately } from '../../answers/respond-safely.js';
-import { userMessageFor } from '../../answers/user-message.js';
+import { respondPrivately } from '../../replies/respond-safely.js';
+import { userMessageFor } from '../../replies/user-message.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 
 /**

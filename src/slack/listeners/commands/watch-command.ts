@@ -13,7 +13,7 @@ import { watchOutcomeMessage } from '../../../render/watch-outcome-blocks.js';
 import { watchQuietAnswer } from '../../../render/watch-quiet-blocks.js';
 import type { TicketingEvent } from '../../../ticketing/schemas.js';
 import { setWatch } from '../../../watches/set-watch.js';
-import { respondPrivately } from '../../answers/respond-safely.js';
+import { respondPrivately } from '../../replies/respond-safely.js';
 import { sharedChannelWatchRefusal } from '../../deps/conversation-audience.js';
 import { privateReader } from '../../deps/figures-reader.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';

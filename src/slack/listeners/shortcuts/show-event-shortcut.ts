@@ -2,9 +2,9 @@ import type { App } from '@slack/bolt';
 import { eventsNamedIn } from '../../../catalog/events-in-text.js';
 import { warningMessage } from '../../../render/block-kit.js';
 import { namedEventsMessage } from '../../../render/event-blocks.js';
-import { ackFirst } from '../../answers/ack-first.js';
-import { respondPrivately } from '../../answers/respond-safely.js';
-import { userMessageFor } from '../../answers/user-message.js';
+import { ackFirst } from '../../replies/ack-first.js';
+import { respondPrivately } from '../../replies/respond-safely.js';
+import { userMessageFor } from '../../replies/user-message.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 
 /** The message shortcut's callback id (manifest.yml: "Show event"). */

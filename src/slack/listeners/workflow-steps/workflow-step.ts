@@ -7,7 +7,7 @@ import {
   restartingProblem,
   type StepOutcome,
   stepFailure,
-} from '../../answers/finish-run.js';
+} from '../../replies/finish-run.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 
 /** One run of a step, as its handler sees it. */
