@@ -10,13 +10,13 @@ import { salesDigestMessage } from '../../render/sales-digest-blocks.js';
 import type { StoreHandle } from '../../store/store-handle.js';
 import type { Clock } from '../../time/clock.js';
 import type { WatchReader } from '../../watches/watch-figures.js';
+import { type DigestSlack, digestSlack } from '../adapters/digest-slack.js';
+import { watchMessages, watchSlack } from '../adapters/watch-slack.js';
 import { type ConversationAudience, conversationAudience } from '../deps/conversation-audience.js';
 import { storeForgetMarks } from '../deps/forget-marks.js';
 import { ReportStreams } from '../deps/report-streams.js';
 import { watchReader } from '../deps/watch-reader.js';
 import { workflowRuns } from '../deps/workflow-runs.js';
-import { type DigestSlack, digestSlack } from '../adapters/digest-slack.js';
-import { watchMessages, watchSlack } from '../adapters/watch-slack.js';
 import { type DeliveryDeps, slackReportDelivery } from '../reports/ask-for-report.js';
 
 export interface BuildSlackSidesOptions {

@@ -1,6 +1,7 @@
 import type { App, webApi } from '@slack/bolt';
 import type { Logger } from '../../../logger.js';
 import type { Mrkdwn } from '../../../render/mrkdwn.js';
+import type { SlackDeps } from '../../deps/slack-deps.js';
 import {
   couldNotFinish,
   finishRun,
@@ -8,7 +9,6 @@ import {
   type StepOutcome,
   stepFailure,
 } from '../../replies/finish-run.js';
-import type { SlackDeps } from '../../deps/slack-deps.js';
 
 /** One run of a step, as its handler sees it. */
 export interface StepRun {
