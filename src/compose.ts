@@ -4,42 +4,37 @@ import type { EventCatalog } from './catalog/event-catalog.js';
 import { eventLinks } from './catalog/event-links.js';
 import type { Config } from './config.js';
 import { buildDigests } from './digest/build-digests.js';
-import { salesDigestComposer } from './digest/digest-composers.js';
 import type { DigestService } from './digest/digest-service.js';
-import { watchedWithFigures } from './digest/watched-with-figures.js';
-import { type SalesInsights, salesInsights } from './forecast/sales-insights.js';
+import { salesInsights } from './forecast/sales-insights.js';
 import { buildSalesHistory } from './history/build-history.js';
 import type { SalesHistory } from './history/sales-history.js';
 import { Closers } from './lifecycle/closers.js';
 import { LatePart } from './lifecycle/late-part.js';
+import { shutdownInOrder } from './lifecycle/shutdown.js';
 import { WorkTracker } from './lifecycle/work-tracker.js';
 import type { Logger } from './logger.js';
-import { buildObservability, type ObservabilityDeadlines } from './observability/build-observability.js';
-import { type Readiness, startHealthServer } from './observability/health.js';
+import {
+  buildObservability,
+  type ObservabilityDeadlines,
+  startHealthPort,
+} from './observability/build-observability.js';
+import type { Readiness } from './observability/health.js';
 import type { Metrics } from './observability/metrics.js';
 import { KnownPromoCodes } from './promo/known-promo-codes.js';
 import type { SlackMessage } from './render/block-kit.js';
-import { digestMessage, digestPausedMessage } from './render/digest-blocks.js';
-import { salesDigestMessage } from './render/sales-digest-blocks.js';
+import { ReportReads } from './reports/report-reads.js';
 import { buildReports, type Reports } from './reports/reports.js';
+import { buildTicketingService } from './simulator/build-ticketing-service.js';
 import type { Simulator } from './simulator/server.js';
-import { digestSlack } from './slack/adapters/digest-slack.js';
-import { watchMessages, watchSlack } from './slack/adapters/watch-slack.js';
 import type { SlackRetry } from './slack/app/bolt-app.js';
 import { buildSlackApp } from './slack/app/build-slack-app.js';
-import { conversationAudience } from './slack/deps/conversation-audience.js';
-import { storeForgetMarks } from './slack/deps/forget-marks.js';
-import { ReportStreams } from './slack/deps/report-streams.js';
-import { watchReader } from './slack/deps/watch-reader.js';
-import { workflowRuns } from './slack/deps/workflow-runs.js';
+import { buildSlackSides, type SlackSides } from './slack/app/build-slack-sides.js';
 import type { ReportTarget } from './slack/replies/report-target.js';
-import { slackReportDelivery } from './slack/reports/ask-for-report.js';
 import { ActivityStore } from './store/activity-store.js';
 import { openStore } from './store/open-store.js';
 import type { StoreHandle } from './store/store-handle.js';
 import { buildTicketing } from './ticketing/build-ticketing.js';
 import type { RetryOptions, TicketingClient } from './ticketing/client.js';
-import { NotFoundError } from './ticketing/errors.js';
 import type { Clock } from './time/clock.js';
 import { systemClock } from './time/clock.js';
 import { type BuiltWatches, buildWatches } from './watches/build-watches.js';
@@ -108,43 +103,24 @@ export interface ComposeOptions {
   openStore?: () => Promise<StoreHandle>;
 }
 
-/** The demo service, when TICKETING_API_URL is `simulator`: loaded only then, so a deployment never holds it. */
-async function ticketingService(config: Config, logger: Logger, byDefault = false) {
-  if (config.ticketing.apiUrl !== 'simulator') {
-    const { apiUrl, apiKey } = config.ticketing;
-    if (!apiUrl || !apiKey) throw new Error('composeBot needs TICKETING_API_URL and TICKETING_API_KEY');
-    return { apiUrl, apiKey, simulator: undefined, close: async () => {} };
-  }
-  const { startSimulator } = await import('./simulator/server.js');
-  const simulator = await startSimulator({
-    orgLimit: config.ticketing.orgLimit,
-    reportLimit: config.ticketing.reportLimit,
-    // Sales accumulate, promo codes run down, some events sell out: a watch fires within minutes.
-    motion: 'moving',
-  });
-  logger.warn(
-    byDefault
-      ? 'TICKETING_API_URL is not set: the built-in simulator serves demo data (set it to a real service to use one)'
-      : 'TICKETING_API_URL=simulator: serving demo data from the built-in simulator',
-    { url: simulator.url },
-  );
-  return {
-    apiUrl: simulator.url,
-    apiKey: simulator.apiKeys[0] as string,
-    simulator,
-    close: () => simulator.close(),
-  };
+/** The store `STORE_URL` names (or the one the caller opens). */
+async function openBotStore(config: Config, options: ComposeOptions, clock: Clock): Promise<StoreHandle> {
+  const store = options.openStore
+    ? await options.openStore()
+    : await openStore(config.storeUrl, {
+        ...(options.cwd ? { cwd: options.cwd } : {}),
+        logger: options.logger,
+        namespace: config.storeNamespace,
+        clock,
+      });
+  options.logger.info('Store opened', { store: store.description });
+  return store;
 }
 
-/** The store `STORE_URL` names (or the one the caller opens). */
-function openBotStore(config: Config, options: ComposeOptions, clock: Clock): Promise<StoreHandle> {
-  if (options.openStore) return options.openStore();
-  return openStore(config.storeUrl, {
-    ...(options.cwd ? { cwd: options.cwd } : {}),
-    logger: options.logger,
-    namespace: config.storeNamespace,
-    clock,
-  });
+/** With replicas: the queue they share in Redis, and how a report read on this one is finished in Slack. */
+function sharedQueue(store: StoreHandle, config: Config, deliver: SlackSides['deliverReport']) {
+  const { keyValue, shared } = store;
+  return shared && { ...shared, store: keyValue, lockMs: config.reportJobLockMs, deliver };
 }
 
 /**
@@ -160,263 +136,113 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
   const closers = new Closers(logger);
   try {
     const store = closers.keep(await openBotStore(config, options, clock));
-    logger.info('Store opened', { store: store.description });
-    const { shared } = store;
-    const service = closers.keep(await ticketingService(config, logger, options.simulatorByDefault));
+    const { ticketing: limits, figuresPolicy } = config;
+    const service = closers.keep(await buildTicketingService(limits, options));
     const work = new WorkTracker();
+    // What most builders are given: the store's two faces, the clock and log, and shutdown's tracker.
+    const stores = { store: store.keyValue, claims: store.claims };
+    const base = { clock, logger, track: <T>(job: Promise<T>) => work.track(job) };
     const activity = new ActivityStore(store.keyValue, { keep: config.promoAuditKeep });
-    const promoCodes = new KnownPromoCodes({ store: store.keyValue, clock, logger });
 
-    // Parts that others refer to before they exist: read at a scrape, in a callback, once built.
-    const late = {
-      ticketing: new LatePart<TicketingClient>('The ticketing client'),
-      reports: new LatePart<Reports<ReportTarget>>('The reports'),
-      watches: new LatePart<BuiltWatches<SlackMessage>>('The watches'),
-      insights: new LatePart<SalesInsights>('The sales insights'),
-      app: new LatePart<App>('The Slack app'),
-    };
-    const slackClient = () => late.app.get().client;
-    // Read when a report is shown: built with the sales history, after the catalog.
-    const insights: SalesInsights = {
-      of: (eventId, report) => late.insights.get().of(eventId, report),
-      finished: (now) => late.insights.get().finished(now),
-    };
-
-    const observability = buildObservability({
-      store: store.keyValue,
-      clock,
-      deadlines: options.observability,
-      sources: {
-        budget: () => late.ticketing.get().budget(),
-        reportsWaiting: () => late.reports.get().waiting(),
-      },
-    });
+    const observability = buildObservability({ store: store.keyValue, clock, deadlines: options.observability });
     const { metrics, readiness, routes } = observability;
-
-    const client = late.ticketing.set(
-      closers.keep(
-        await buildTicketing({
-          apiUrl: service.apiUrl,
-          apiKey: service.apiKey,
-          limits: config.ticketing,
-          shared,
-          observer: observability.apiObserver(),
-          clock,
-          logger,
-          ...(options.ticketingRetry ? { retry: options.ticketingRetry } : {}),
-        }),
-      ),
+    const { apiUrl, apiKey, simulator } = service;
+    const observer = observability.apiObserver();
+    const retry = options.ticketingRetry;
+    const ticketing = closers.keep(
+      await buildTicketing({ apiUrl, apiKey, limits, shared: store.shared, observer, retry, clock, logger }),
     );
+    const sharedStores = store.shared && stores;
+    const catalog = buildCatalog({ ticketing, orgLimit: limits.orgLimit, shared: sharedStores, clock, logger });
 
-    // Who can read a conversation (Slack Connect) and who a person is (a guest, of another
-    // organization): the figures rule's facts, for every path that sends figures.
-    // With replicas an event that says who reads a conversation reaches one of them: the others
-    // keep what they learnt for 30 s, not 5 minutes.
-    // The shared marks make a forget (an event that reached one replica) heard by all of them.
-    const audience = conversationAudience({
-      logger,
-      clock,
-      ...(shared ? { ttlMs: 30_000, marks: storeForgetMarks(store.keyValue, 60_000) } : {}),
-    });
-    // One per process: the stream methods' tiers are counted across all of its reports.
-    const reportStreams =
-      config.slack.reportStreaming === 'on' ? new ReportStreams({ clock, logger, metrics }) : undefined;
+    // Every report read, before the reports: what follows a read (promo codes, the sales history,
+    // its forecasts) is built first, and the reports' Slack delivery shows those forecasts.
+    const reads = new ReportReads(logger);
+    const promoCodes = new KnownPromoCodes({ store: store.keyValue, clock, logger });
+    promoCodes.rememberEachRead(reads, base.track);
+    const eventInfo = (eventId: string) => catalog.current()?.byId.get(eventId);
+    const { history } = buildSalesHistory({ ...base, store: store.keyValue, reads, eventDates: eventInfo });
+    const insights = salesInsights({ history, eventInfo, clock });
+    const delivery = { activity, reportLimit: limits.reportLimit, insights };
+    const slack = buildSlackSides({ slack: config.slack, figuresPolicy, store, delivery, metrics, clock, logger });
 
-    // Reports, one service whichever queue keeps the limit: listeners and watches never ask which.
-    // What follows each report read registers with `reports.onReportRead` where it is built.
-    const reports = late.reports.set(
-      closers.keep(
-        await buildReports<ReportTarget>({
-          ticketing: client,
-          limits: config.ticketing,
-          shared: shared && {
-            connection: shared.connection,
-            namespace: shared.namespace,
-            store: store.keyValue,
-            lockMs: config.reportJobLockMs,
-            deliver: slackReportDelivery(
-              {
-                activity,
-                clock,
-                logger,
-                metrics,
-                reportLimit: config.ticketing.reportLimit,
-                store: store.keyValue,
-                insights,
-                audience,
-                figuresPolicy: config.figuresPolicy,
-                runs: workflowRuns(store.claims, clock, logger),
-                streams: reportStreams,
-              },
-              slackClient,
-            ),
-          },
-          lastCheck: async (eventId) => late.watches.peek()?.service.lastCheck(eventId),
-          activity,
-          clock,
-          logger,
-          metrics,
-          stopping: work.stopping,
-          progressIntervalMs: options.progressIntervalMs ?? 2_000,
-        }),
-      ),
-    );
-    promoCodes.rememberEachRead(reports, (job) => work.track(job));
-
-    const catalog = buildCatalog({
-      client,
-      orgLimit: config.ticketing.orgLimit,
-      shared: shared ? { store: store.keyValue, claims: store.claims } : undefined,
-      clock,
-      logger,
-    });
-
-    const history = buildSalesHistory({
-      store: store.keyValue,
-      reads: reports,
-      eventDates: (eventId) => catalog.current()?.byId.get(eventId),
-      track: (job) => work.track(job),
-      clock,
-      logger,
-    });
-
-    late.insights.set(
-      salesInsights({
-        history: history.history,
-        eventInfo: (eventId) => catalog.current()?.byId.get(eventId),
-        clock,
-      }),
-    );
-
-    const digests = buildDigests<SlackMessage>({
-      store: store.keyValue,
-      claims: store.claims,
-      catalog,
-      messages: { digest: digestMessage, paused: digestPausedMessage },
-      // The sales digest: the conversation's watched events (a person's own for --me), from their stored history.
-      sales: salesDigestComposer({
-        watched: (conversation) => watchedWithFigures(late.watches.get().service, conversation),
-        history: history.history,
-        finished: (now) => insights.finished(now),
-        message: salesDigestMessage,
-        clock,
-      }),
-      chat: digestSlack(slackClient, metrics, logger),
-      onOutcome: (outcome) => metrics.digests.inc({ outcome: outcome.kind }),
-      channelSpacingMs: options.digestChannelSpacingMs ?? 1_100,
-      graceMs: config.digestGraceMs,
-      retryBaseMs: options.digestRetryBaseMs,
-      track: (job) => work.track(job),
-      clock,
-      logger,
-    });
-
-    const watches = late.watches.set(
-      buildWatches<SlackMessage>({
-        store: store.keyValue,
-        reads: reports,
-        claims: store.claims,
-        chat: watchSlack(slackClient, metrics, logger),
-        messages: watchMessages,
-        reports: {
-          spare: (eventId, spareOptions) => reports.spare(eventId, spareOptions),
-          isNotFound: (error) => error instanceof NotFoundError,
-        },
-        reportLimit: config.ticketing.reportLimit,
-        minIntervalMs: config.watchMinIntervalMs,
-        maxWatchesPerPerson: config.watchesPerPerson,
-        reader: watchReader(audience),
-        figuresPolicy: config.figuresPolicy,
-        forecast: async (eventId, report) => {
-          const insight = await insights.of(eventId, report);
-          return insight && { forecast: insight.forecast, startsAtMs: insight.startsAtMs };
-        },
-        acrossReplicas: shared !== undefined,
-        leaseMs: config.reportJobLockMs,
-        eventDates: (eventId) => eventDatesIn(catalog.current(), eventId),
-        onCheck: (source, sinceMs) => {
-          metrics.watchChecks.inc({ source });
-          if (sinceMs !== undefined) metrics.watchCheckInterval.observe(sinceMs / 1000);
-        },
-        onAlert: (condition) => metrics.watchAlerts.inc({ condition }),
-        onTurn: (outcome) => metrics.watchTurns.inc({ outcome }),
-        track: (job) => work.track(job),
+    // The reports ask the watches for an event's last check, and the watches take the reports'
+    // spare slots: one of the two is built first, and the reports only ask once a report is wanted.
+    const built = new LatePart<BuiltWatches<SlackMessage>>('The watches');
+    const reports = closers.keep(
+      await buildReports<ReportTarget>({
+        ticketing,
+        limits,
+        reads,
+        shared: sharedQueue(store, config, slack.deliverReport),
+        lastCheck: async (eventId) => built.peek()?.service.lastCheck(eventId),
+        activity,
+        metrics,
+        stopping: work.stopping,
+        progressIntervalMs: options.progressIntervalMs ?? 2_000,
         clock,
         logger,
       }),
     );
+    observability.measure({ budget: () => ticketing.budget(), reportsWaiting: () => reports.waiting() });
 
-    const app = late.app.set(
-      await buildSlackApp({
-        slack: { ...config.slack, botToken },
-        store,
-        routes,
-        retry: options.slackRetry,
-        parts: {
-          ticketing: client,
-          catalog,
-          digests,
-          activity,
-          promoCodes,
-          reportLimit: config.ticketing.reportLimit,
-          reports,
-          watches: watches.service,
-          watchScheduler: watches.scheduler,
-          eventLinks: config.eventPageUrl ? eventLinks(config.eventPageUrl) : undefined,
-          audience,
-          figuresPolicy: config.figuresPolicy,
-          insights,
-          metrics,
-          reportStreams,
-          work,
-          logger,
-          clock,
-        },
-        interactiveTimeoutMs: options.interactiveTimeoutMs,
-        maxRateLimitWaitMs: options.maxRateLimitWaitMs,
-        progressIntervalMs: options.progressIntervalMs,
-        promoConfirmationTtlMs: options.promoConfirmationTtlMs,
-        promoStepRefreshMs: options.promoStepRefreshMs,
+    const watches = built.set(
+      buildWatches<SlackMessage>({
+        ...base,
+        ...stores,
+        ...slack.watches,
+        ...observability.watchObserver(),
+        reads,
+        reports,
+        insights,
+        figuresPolicy,
+        reportLimit: limits.reportLimit,
+        minIntervalMs: config.watchMinIntervalMs,
+        maxWatchesPerPerson: config.watchesPerPerson,
+        acrossReplicas: store.shared !== undefined,
+        leaseMs: config.reportJobLockMs,
+        eventDates: (eventId) => eventDatesIn(catalog.current(), eventId),
       }),
     );
-    reports.start();
-
-    // Socket Mode has no HTTP receiver: health and metrics get a small port of their own.
-    if (config.slack.appToken && options.healthPort !== undefined) {
-      const health = await startHealthServer(routes, options.healthPort, config.host);
-      closers.add(() => new Promise<void>((resolve) => health.server.close(() => resolve())));
-      logger.info('Health and metrics listening', { port: health.port });
-    }
-
-    let closing: Promise<void> | undefined;
-    return {
-      app,
-      digests,
-      ticketing: client,
-      reports,
-      activity,
-      simulator: service.simulator,
-      work,
+    const digests = buildDigests<SlackMessage>({
+      ...base,
+      ...stores,
+      ...slack.digests,
+      ...observability.digestObserver(),
       catalog,
-      watches: watches.service,
-      watchScheduler: watches.scheduler,
-      history: history.history,
-      metrics,
-      readiness,
-      close: (closeOptions = {}) => {
-        closing ??= (async () => {
-          digests.stop();
-          watches.scheduler.stop();
-          catalog.stop();
-          // Stops new work: queued reports are told so, commands arriving now are turned away.
-          const drained = await work.drain(closeOptions.drainMs ?? 30_000);
-          if (drained.unfinished > 0) logger.warn('Shutting down with work unfinished', drained);
-          await app.stop().catch(() => undefined);
-          await closers.closeAll();
-        })();
-        return closing;
+      salesFrom: { watches: watches.service, history, insights },
+      channelSpacingMs: options.digestChannelSpacingMs ?? 1_100,
+      graceMs: config.digestGraceMs,
+      retryBaseMs: options.digestRetryBaseMs,
+    });
+
+    const bot = { ticketing, reports, activity, simulator, work, catalog, history, digests, metrics, readiness };
+    const app = await buildSlackApp({
+      slack: { ...config.slack, botToken },
+      store,
+      routes,
+      retry: options.slackRetry,
+      sides: slack,
+      timings: options,
+      parts: {
+        ...bot,
+        watches: watches.service,
+        watchScheduler: watches.scheduler,
+        promoCodes,
+        insights,
+        figuresPolicy,
+        reportLimit: limits.reportLimit,
+        eventLinks: config.eventPageUrl ? eventLinks(config.eventPageUrl) : undefined,
+        clock,
+        logger,
       },
-    };
+    });
+    reports.start();
+    const socketMode = config.slack.appToken !== undefined;
+    closers.keep(await startHealthPort(routes, { socketMode, port: options.healthPort, host: config.host, logger }));
+
+    const close = shutdownInOrder({ starters: [digests, watches.scheduler, catalog], work, app, closers, logger });
+    return { ...bot, app, watches: watches.service, watchScheduler: watches.scheduler, close };
   } catch (error) {
     await closers.closeAll();
     throw error;

@@ -10,7 +10,7 @@ import { EventCatalog } from './event-catalog.js';
 
 /** The organization's events, crawled through `client`; with replicas, one crawl per period for all of them. */
 export function buildCatalog(options: {
-  client: TicketingClient;
+  ticketing: TicketingClient;
   orgLimit: RateLimitSpec;
   /** The replicas' shared store, or undefined for one process. */
   shared: { store: KeyValueStore; claims: ClaimStore } | undefined;
@@ -19,7 +19,7 @@ export function buildCatalog(options: {
 }): EventCatalog {
   const { shared } = options;
   return new EventCatalog({
-    client: options.client,
+    client: options.ticketing,
     orgLimit: options.orgLimit,
     share: shared ? { share: storeCatalogShare(shared.store, shared.claims), owner: randomUUID() } : undefined,
     clock: options.clock,

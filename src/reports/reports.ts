@@ -48,6 +48,11 @@ export interface BuildReportsOptions<W> extends ReportFlowDeps {
   shared?: SharedQueueOptions<W> | undefined;
   /** A watch's last check of the event, read when a report at hand is wanted (the watches exist later). */
   lastCheck: (eventId: string) => Promise<{ report: EventReport; checkedAt: number } | undefined>;
+  /**
+   * Where every report read goes, when made before the reports so that what follows a read (the
+   * sales history) can be built first. @default a new one
+   */
+  reads?: ReportReads | undefined;
 }
 
 /**
@@ -56,7 +61,7 @@ export interface BuildReportsOptions<W> extends ReportFlowDeps {
  */
 export async function buildReports<W>(options: BuildReportsOptions<W>): Promise<Reports<W>> {
   const { shared, ticketing } = options;
-  const reads = new ReportReads(options.logger);
+  const reads = options.reads ?? new ReportReads(options.logger);
   const queue = await buildReportQueue<W>({
     ...options,
     fetchReport: reads.reading((eventId, fetchOptions) => ticketing.fetchReport(eventId, fetchOptions)),

@@ -15,7 +15,7 @@ export interface BuildTicketingOptions {
   clock: Clock;
   logger: Logger;
   /** @default the client's (5 attempts, 200 ms doubling to 5 s) */
-  retry?: RetryOptions;
+  retry?: RetryOptions | undefined;
   /** @default the transport's (a 20 s deadline for each attempt) */
   timeouts?: TransportTimeouts;
 }

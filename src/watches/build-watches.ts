@@ -1,7 +1,9 @@
+import type { SalesInsights } from '../forecast/sales-insights.js';
 import type { Logger } from '../logger.js';
 import type { ReportReadSubscription } from '../reports/report-reads.js';
 import type { ClaimStore } from '../store/claims.js';
 import { type KeyValueStore, LockBusy } from '../store/key-value-store.js';
+import { NotFoundError } from '../ticketing/errors.js';
 import type { RateLimitSpec } from '../ticketing/rate-limit.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
@@ -16,6 +18,10 @@ export interface BuildWatchesOptions<M> {
   claims: ClaimStore;
   chat: WatchChat<M>;
   messages: WatchMessages<M>;
+  /**
+   * Where checks take their reports: spare slots only. Unless it says otherwise, a 404 from the
+   * client means the service does not know the event.
+   */
   reports: WatchReports;
   /** Where a report a person fetched is heard: it counts as a check of the event, if it is watched. */
   reads: ReportReadSubscription;
@@ -29,6 +35,8 @@ export interface BuildWatchesOptions<M> {
   figuresPolicy?: WatchServiceOptions<M>['figuresPolicy'];
   /** The event's forecast from its sales history, for the forecast conditions and the card. */
   forecast?: WatchServiceOptions<M>['forecast'];
+  /** Where `forecast` comes from when not given: the sales insights. */
+  insights?: Pick<SalesInsights, 'of'>;
   /** How long a watch claim is held before others may take it (a check's is renewed while it runs). */
   leaseMs?: number;
   /** The event's dates as the catalog in memory has them (a rescheduled event moves its watch). */
@@ -65,13 +73,24 @@ export interface BuiltWatches<M = unknown> {
 export function buildWatches<M>(options: BuildWatchesOptions<M>): BuiltWatches<M> {
   const logger = options.logger.child({ component: 'watches' });
   const store = new WatchStore(options.store, logger);
+  const { insights } = options;
+  const forecast: WatchServiceOptions<M>['forecast'] =
+    options.forecast ??
+    (insights &&
+      (async (eventId, report) => {
+        const insight = await insights.of(eventId, report);
+        return insight && { forecast: insight.forecast, startsAtMs: insight.startsAtMs };
+      }));
   const service = new WatchService<M>({
     store,
     quieting: new AlertQuieting(store, options.store, options.clock),
     claims: options.claims,
     chat: options.chat,
     messages: options.messages,
-    reports: options.reports,
+    reports: {
+      spare: (eventId, spareOptions) => options.reports.spare(eventId, spareOptions),
+      isNotFound: (error) => options.reports.isNotFound?.(error) ?? error instanceof NotFoundError,
+    },
     rule: { ...options.reportLimit, minIntervalMs: options.minIntervalMs },
     clock: options.clock,
     logger,
@@ -79,7 +98,7 @@ export function buildWatches<M>(options: BuildWatchesOptions<M>): BuiltWatches<M
     ...(options.maxWatchesPerPerson !== undefined ? { maxWatchesPerPerson: options.maxWatchesPerPerson } : {}),
     reader: options.reader,
     figuresPolicy: options.figuresPolicy,
-    ...(options.forecast ? { forecast: options.forecast } : {}),
+    ...(forecast ? { forecast } : {}),
     ...(options.eventDates ? { eventDates: options.eventDates } : {}),
     ...(options.onCheck ? { onCheck: options.onCheck } : {}),
     ...(options.onAlert ? { onAlert: options.onAlert } : {}),

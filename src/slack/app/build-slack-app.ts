@@ -7,6 +7,7 @@ import type { SlackDeps } from '../deps/slack-deps.js';
 import { workflowRuns } from '../deps/workflow-runs.js';
 import { PromoStepPermissions } from '../listeners/workflow-steps/promo-step-permissions.js';
 import { type BoltAppOptions, boltApp } from './bolt-app.js';
+import type { SlackSides } from './build-slack-sides.js';
 
 /** The parts of the bot the listeners use, built by the other areas. */
 export type SlackParts = Omit<
@@ -20,15 +21,24 @@ export type SlackParts = Omit<
   | 'progressIntervalMs'
   | 'unfurlFigures'
   | 'unfurlStyle'
+  | 'audience'
+  | 'reportStreams'
 >;
 
 export interface BuildSlackAppOptions {
   slack: Config['slack'] & { botToken: string };
   store: Pick<StoreHandle, 'keyValue' | 'claims'>;
   parts: SlackParts;
+  /** The areas' Slack sides: listeners use their audience and streams; they get the app's client once it is built. */
+  sides: Pick<SlackSides, 'bind' | 'audience' | 'reportStreams'>;
   routes: BoltAppOptions['routes'];
   /** How failed Web API calls are tried again. @default 2 retries, 500 ms doubling to 5 s */
   retry?: BoltAppOptions['retry'];
+  timings?: SlackTimings;
+}
+
+/** How long people and confirmations wait (`ComposeOptions` names the same). */
+export interface SlackTimings {
   /** A person's API call gives up after this long. @default 25 s */
   interactiveTimeoutMs?: number | undefined;
   /** Longest a person waits for the rate limit before being told how long it will be. @default 10 s */
@@ -46,16 +56,16 @@ export interface BuildSlackAppOptions {
  * promo codes, pending confirmations, workflow runs already seen, a person's API call options).
  */
 export function buildSlackApp(options: BuildSlackAppOptions): Promise<App> {
-  const { slack, store, parts } = options;
+  const { slack, store, parts, sides, timings = {} } = options;
   const { clock, logger } = parts;
-  const interactiveTimeoutMs = options.interactiveTimeoutMs ?? 25_000;
-  const maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 10_000;
+  const interactiveTimeoutMs = timings.interactiveTimeoutMs ?? 25_000;
+  const maxRateLimitWaitMs = timings.maxRateLimitWaitMs ?? 10_000;
   const editors = new PromoEditors(slack.promoEditors, { logger, clock });
   // Only editors may add "Set promo quantity" to a workflow: set at start, again when they change.
   const promoStepPermissions = new PromoStepPermissions({
     editors,
     logger,
-    refreshMs: options.promoStepRefreshMs,
+    refreshMs: timings.promoStepRefreshMs,
     signal: parts.work.stopping,
     clock,
   });
@@ -71,16 +81,18 @@ export function buildSlackApp(options: BuildSlackAppOptions): Promise<App> {
     },
     {
       ...parts,
+      audience: sides.audience,
+      reportStreams: sides.reportStreams,
       editors,
       promoStepPermissions,
       pending: new PendingPromoChanges({
         store: store.keyValue,
         claims: store.claims,
         clock,
-        ...(options.promoConfirmationTtlMs ? { ttlMs: options.promoConfirmationTtlMs } : {}),
+        ...(timings.promoConfirmationTtlMs ? { ttlMs: timings.promoConfirmationTtlMs } : {}),
       }),
       runs: workflowRuns(store.claims, clock, logger),
-      progressIntervalMs: options.progressIntervalMs ?? 2_000,
+      progressIntervalMs: timings.progressIntervalMs ?? 2_000,
       pageSize: 10,
       unfurlFigures: slack.unfurlFigures,
       unfurlStyle: slack.unfurlStyle,
@@ -94,8 +106,9 @@ export function buildSlackApp(options: BuildSlackAppOptions): Promise<App> {
   );
   return app.then((built) => {
     promoStepPermissions.start(built.client);
-    // Who can read a conversation is asked with the app's client, also by the watches and digests.
-    parts.audience.bind(built.client);
+    // Who can read a conversation, and every post of the watches, digests and shared reports, go
+    // through the app's client.
+    sides.bind(built.client);
     return built;
   });
 }
