@@ -11,6 +11,8 @@ const JS = 'text/javascript; charset=utf-8';
 const FILES: Record<string, { file: string; type: string }> = {
   '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
   '/app.css': { file: 'app.css', type: 'text/css; charset=utf-8' },
+  '/overlays.css': { file: 'overlays.css', type: 'text/css; charset=utf-8' },
+  '/forms.css': { file: 'forms.css', type: 'text/css; charset=utf-8' },
   '/app.js': { file: 'app.js', type: JS },
   '/mrkdwn.js': { file: 'mrkdwn.js', type: JS },
   '/emoji.js': { file: 'emoji.js', type: JS },
