@@ -11,7 +11,8 @@
  * - the scheduler's retry after "no spare slot" (2 s) = 33 ms and its longest sleep (15 s) =
  *   250 ms; a claim's lease (`REPORT_JOB_LOCK`, 30 s) = half a window. `buildWatches` does not
  *   let the scheduler's timings be passed, so the service and the scheduler are built by the rig
- *   (`watches-rig.ts`) as it builds them on SQLite (no `watch:turn` lock: one process), with the scaled timings.
+ *   (`watches-rig.ts`) as it builds them on SQLite (no `watch:turn` lock: one process), with the
+ *   scaled timings.
  *
  * Real parts: the simulator on loopback (5 ms latency, moving figures), the TicketingClient from
  * `createTicketingClient` with its in-process report queue, WatchService + WatchScheduler on

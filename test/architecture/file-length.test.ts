@@ -12,7 +12,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MAX_LINES = 500;
 /** The code the bot, the sandbox page and the benches run (tests are not held to it). */
 const FOLDERS = ['src', 'bench'];
-const CODE = /\.(ts|js)$/;
+const CODE = /\.(ts|js|css|html)$/;
 
 function codeFiles(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
