@@ -175,7 +175,7 @@ export function reportMessage(report: Shown<EventReport>, options: ReportMessage
 /** What the last states need besides the label: the event's id, and words for what went wrong. */
 export interface ReportStatusContext {
   eventId: string;
-  /** The one place an error becomes words (`slack/answers/user-message.ts`), passed in: render imports no Slack. */
+  /** The one place an error becomes words (`slack/replies/user-message.ts`), passed in: render imports no Slack. */
   describeError: (error: unknown) => Mrkdwn;
   /** Said under the report when the full JSON could not be attached. */
   attachmentNote?: Mrkdwn | undefined;

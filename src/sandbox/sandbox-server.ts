@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readBody } from '../http/read-body.js';
 import type { Logger } from '../logger.js';
+import { readBody } from '../read-body.js';
 import { BotForwarder } from './forward-to-bot.js';
 import { pageActions } from './page-actions.js';
 import { readPageFile } from './page-files.js';

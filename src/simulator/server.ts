@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readBody } from '../http/read-body.js';
+import { readBody } from '../read-body.js';
 import type { Clock } from '../time/clock.js';
 import { systemClock } from '../time/clock.js';
 import { CursorCodec } from './cursor.js';

@@ -19,7 +19,7 @@ export interface WatchPostsOptions<M> {
   logger: Logger;
   /** How often each watched event is checked now (the card says it). */
   pace: WatchPace;
-  /** Each event's forecast at its last check here (the card says it; `CheckCarrier` writes it). */
+  /** Each event's forecast at its last check here (the card says it; `WatchCheck` writes it). */
   ahead: ReadonlyMap<string, WatchForecast>;
   /** A watch's figures through the figures rule. */
   figures: WatchFigures;

@@ -6,9 +6,9 @@ import type { ClaimStore } from '../store/claims.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
 import type { AlertQuieting } from './alert-quieting.js';
-import { CheckCarrier } from './check-carrier.js';
 import type { EventCheck, Watch } from './watch.js';
 import type { WatchChat, WatchForecast, WatchMessages } from './watch-chat.js';
+import { WatchCheck } from './watch-check.js';
 import type { WatchCondition } from './watch-condition.js';
 import { figuresOfWatches, pauseFor, type WatchFigures, type WatchGate, type WatchReader } from './watch-figures.js';
 import { type Pace, WatchPace } from './watch-pace.js';
@@ -80,7 +80,7 @@ export interface WatchFilter {
 export class WatchService<M> {
   readonly #o: WatchServiceOptions<M>;
   readonly #posts: WatchPosts<M>;
-  readonly #checks: CheckCarrier<M>;
+  readonly #checks: WatchCheck<M>;
   readonly #pace: WatchPace;
   readonly #figures: WatchFigures;
   readonly #setup: WatchSetup<M>;
@@ -120,7 +120,7 @@ export class WatchService<M> {
       onAlert: options.onAlert,
       quieting: options.quieting,
     });
-    this.#checks = new CheckCarrier<M>({
+    this.#checks = new WatchCheck<M>({
       store: options.store,
       posts: this.#posts,
       clock: options.clock,

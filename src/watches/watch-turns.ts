@@ -3,8 +3,8 @@ import type { Logger } from '../logger.js';
 import type { ClaimedWork, ClaimOutcome } from '../store/claimed-work.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
-import type { CheckCarrier } from './check-carrier.js';
 import type { EndReason } from './watch-chat.js';
+import type { WatchCheck } from './watch-check.js';
 import type { WatchPosts } from './watch-posts.js';
 import { type NextCheck, nextCheck, type WatchCandidate, type WatchScheduleRule } from './watch-schedule.js';
 import type { WatchedEvent, WatchStore } from './watch-store.js';
@@ -51,7 +51,7 @@ export interface WatchTurnsOptions<M> {
   store: WatchStore;
   work: ClaimedWork;
   posts: WatchPosts<M>;
-  checks: CheckCarrier<M>;
+  checks: WatchCheck<M>;
   reports: WatchReports;
   rule: WatchScheduleRule;
   clock: Clock;

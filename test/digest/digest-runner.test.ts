@@ -14,7 +14,7 @@ import type { SlackMessage } from '../../src/render/block-kit.js';
 import { digestMessage, digestNowMessage, digestPausedMessage } from '../../src/render/digest-blocks.js';
 import { md } from '../../src/render/mrkdwn.js';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
-import { channelRefusal, personRefusal } from '../../src/slack/answers/slack-errors.js';
+import { channelRefusal, personRefusal } from '../../src/slack/replies/slack-errors.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { StoreHandle } from '../../src/store/store-handle.js';
 import { createTicketingClient } from '../../src/ticketing/create-client.js';

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readBody } from '../../src/http/read-body.js';
+import { readBody } from '../../src/read-body.js';
 import {
   conversationHistory,
   conversationReplies,

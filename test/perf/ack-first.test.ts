@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { connect, createServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { afterWaitingAcks } from '../../src/slack/answers/ack-first.js';
+import { afterWaitingAcks } from '../../src/slack/replies/ack-first.js';
 import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
 import { nthResponse } from '../helpers/bot-actions.js';
 import { commandBody, slackSignature } from '../helpers/slack-requests.js';

@@ -16,7 +16,7 @@ import type { StoreHandle } from '../../src/store/store-handle.js';
 import { type Rig, startRig } from '../helpers/ticketing.js';
 
 /**
- * The promo use cases without Bolt, wired as `slack/domain-sides/promo-context.ts` wires them: the real client
+ * The promo use cases without Bolt, wired as `slack/adapters/promo-context.ts` wires them: the real client
  * against the simulator on loopback, the shared catalog, and SQLite in memory, on a clock the test
  * moves.
  */

@@ -4,7 +4,7 @@ import { awaitReport, type ReplyTarget, replyView } from '../../src/reports/awai
 import type { ReportFlow } from '../../src/reports/report-flow.js';
 import type { ReportStatus } from '../../src/reports/report-status.js';
 import type { ReportDelivery } from '../../src/reports/report-surface.js';
-import { userMessageFor } from '../../src/slack/answers/user-message.js';
+import { userMessageFor } from '../../src/slack/replies/user-message.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { StoreHandle } from '../../src/store/store-handle.js';
 import {

@@ -1,6 +1,6 @@
 import { webApi } from '@slack/bolt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findPosted, postCounted, repliedInThread, SearchTooLong } from '../../src/slack/answers/posted-messages.js';
+import { findPosted, postCounted, repliedInThread, SearchTooLong } from '../../src/slack/replies/posted-messages.js';
 import { type FakeSlack, startFakeSlack } from '../helpers/fake-slack.js';
 
 let slack: FakeSlack;

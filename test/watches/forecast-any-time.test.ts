@@ -4,7 +4,7 @@ import { SalesHistory } from '../../src/history/sales-history.js';
 import { salesPointOf } from '../../src/history/sales-point.js';
 import { silentLogger } from '../../src/logger.js';
 import type { SlackMessage } from '../../src/render/block-kit.js';
-import { watchMessages } from '../../src/slack/domain-sides/watch-slack.js';
+import { watchMessages } from '../../src/slack/adapters/watch-slack.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { StoreHandle } from '../../src/store/store-handle.js';
 import type { EventReport, TicketingEvent } from '../../src/ticketing/schemas.js';

@@ -4,9 +4,9 @@ import { App, webApi } from '@slack/bolt';
 import { errorChain } from '../../error-chain.js';
 import { StartRefusal, systemCode } from '../../lifecycle/start-refusal.js';
 import { type Logger, withRequestId } from '../../logger.js';
-import { slackErrorCode } from '../answers/slack-errors.js';
 import type { SlackDeps } from '../deps/slack-deps.js';
 import { registerListeners } from '../listeners/index.js';
+import { slackErrorCode } from '../replies/slack-errors.js';
 import { boltLogger } from './bolt-logger.js';
 
 export interface BoltAppOptions {

@@ -10,7 +10,7 @@ import {
 } from '../../render/shared-channel-blocks.js';
 import type { Clock } from '../../time/clock.js';
 import { ttlCache } from '../../ttl-cache.js';
-import { slackErrorCode } from '../answers/slack-errors.js';
+import { slackErrorCode } from '../replies/slack-errors.js';
 import type { ForgetMarks } from './forget-marks.js';
 
 /**

@@ -4,9 +4,9 @@ import type { Metrics } from '../../observability/metrics.js';
 import type { SlackMessage } from '../../render/block-kit.js';
 import type { ReportStreamChunk } from '../../render/report-stream-chunks.js';
 import type { Clock } from '../../time/clock.js';
-import { counted } from '../answers/posted-messages.js';
-import { slackErrorCode } from '../answers/slack-errors.js';
-import { sendWithoutRichBlocksIfRefused } from '../answers/without-rich-blocks.js';
+import { counted } from '../replies/posted-messages.js';
+import { slackErrorCode } from '../replies/slack-errors.js';
+import { sendWithoutRichBlocksIfRefused } from '../replies/without-rich-blocks.js';
 
 export type StreamMethod = 'chat.startStream' | 'chat.appendStream' | 'chat.stopStream';
 

@@ -18,7 +18,7 @@ import type { RateLimitSpec } from '../../ticketing/rate-limit.js';
 import type { Clock } from '../../time/clock.js';
 import type { WatchScheduler } from '../../watches/watch-scheduler.js';
 import type { WatchService } from '../../watches/watch-service.js';
-import type { ReportTarget } from '../answers/report-target.js';
+import type { ReportTarget } from '../replies/report-target.js';
 import type { ConversationAudience } from './conversation-audience.js';
 import type { PromoEditors } from './promo-editors.js';
 import type { ReportStreams } from './report-streams.js';

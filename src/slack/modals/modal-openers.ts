@@ -2,8 +2,8 @@ import type { types, webApi } from '@slack/bolt';
 import { promoModalView, reportModalView, type WatchModalInput, watchModalView } from '../../render/modal-views.js';
 import { MAX_PROMO_QUANTITY } from '../../ticketing/promo-quantity.js';
 import type { TicketingEvent } from '../../ticketing/schemas.js';
-import { countSlackError } from '../answers/slack-errors.js';
 import type { SlackDeps } from '../deps/slack-deps.js';
+import { countSlackError } from '../replies/slack-errors.js';
 
 /** Where a modal was opened from: the channel its answers go to (none for a global shortcut). */
 export interface ModalOrigin {

@@ -2,9 +2,9 @@ import type { webApi } from '@slack/bolt';
 import type { SlackMessage } from '../../render/block-kit.js';
 import { type PromoAnswerPlace, promoAnswerView, promoNotEditorView } from '../../render/promo-blocks.js';
 import type { TicketingEvent } from '../../ticketing/schemas.js';
-import { countSlackError } from '../answers/slack-errors.js';
+import type { PromoReply } from '../adapters/promo-context.js';
 import type { SlackDeps } from '../deps/slack-deps.js';
-import type { PromoReply } from '../domain-sides/promo-context.js';
+import { countSlackError } from '../replies/slack-errors.js';
 import { type ModalOrigin, openPromoModal } from './modal-openers.js';
 
 /**

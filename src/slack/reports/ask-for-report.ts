@@ -11,10 +11,10 @@ import type { ReportFlowDeps } from '../../reports/report-flow.js';
 import type { ReportAsk, ReportSurface } from '../../reports/report-surface.js';
 import type { KeyValueStore } from '../../store/key-value-store.js';
 import type { EventReport } from '../../ticketing/schemas.js';
-import type { ReportDelivery, ReportTarget } from '../answers/report-target.js';
-import { respondPrivately } from '../answers/respond-safely.js';
 import { sharingDoubt } from '../deps/conversation-audience.js';
 import type { SlackDeps } from '../deps/slack-deps.js';
+import type { ReportDelivery, ReportTarget } from '../replies/report-target.js';
+import { respondPrivately } from '../replies/respond-safely.js';
 import { type ReportTransport, reportMessages, reportSurface, type SlackReportRequest } from './report-view.js';
 import { runReportView } from './run-report.js';
 

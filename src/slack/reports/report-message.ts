@@ -6,12 +6,12 @@ import type { Mrkdwn } from '../../render/mrkdwn.js';
 import { ATTACHMENT_NOTES } from '../../render/report-answer.js';
 import type { ReportStreamChunk } from '../../render/report-stream-chunks.js';
 import type { SharingDoubt } from '../../render/shared-channel-blocks.js';
-import { postCounted, updateCounted } from '../answers/posted-messages.js';
-import type { MessageTarget } from '../answers/report-target.js';
-import { respondPrivately } from '../answers/respond-safely.js';
-import { countSlackError, slackErrorCode } from '../answers/slack-errors.js';
-import { withoutRichBlocks } from '../answers/without-rich-blocks.js';
 import type { ReportStreams } from '../deps/report-streams.js';
+import { postCounted, updateCounted } from '../replies/posted-messages.js';
+import type { MessageTarget } from '../replies/report-target.js';
+import { respondPrivately } from '../replies/respond-safely.js';
+import { countSlackError, slackErrorCode } from '../replies/slack-errors.js';
+import { withoutRichBlocks } from '../replies/without-rich-blocks.js';
 
 /** response_url takes about 5 uses; progress through it is kept to a couple of edits. */
 const MAX_RESPOND_UPDATES = 2;

@@ -3,7 +3,7 @@ import { eventLabel } from '../../render/event-blocks.js';
 import { reportStepText } from '../../render/workflow-step-texts.js';
 import { figureOf, soldFigure } from '../../reports/report-figures.js';
 import type { EventReport, TicketingEvent } from '../../ticketing/schemas.js';
-import type { StepOutputs } from '../answers/finish-run.js';
+import type { StepOutputs } from '../replies/finish-run.js';
 
 /**
  * The headline figures a step outputs as numbers, each read from the report by name (any case,

@@ -27,13 +27,13 @@ import type {
 import type { KeyValueStore } from '../../store/key-value-store.js';
 import type { RateLimitSpec } from '../../ticketing/rate-limit.js';
 import type { EventReport } from '../../ticketing/schemas.js';
-import type { MessageTarget } from '../answers/report-target.js';
-import { countSlackError, slackErrorCode } from '../answers/slack-errors.js';
-import { userMessageFor } from '../answers/user-message.js';
 import { type ConversationAudience, roomOf } from '../deps/conversation-audience.js';
 import { conversationReader } from '../deps/figures-reader.js';
 import type { ReportStreams } from '../deps/report-streams.js';
 import type { WorkflowRuns } from '../deps/workflow-runs.js';
+import type { MessageTarget } from '../replies/report-target.js';
+import { countSlackError, slackErrorCode } from '../replies/slack-errors.js';
+import { userMessageFor } from '../replies/user-message.js';
 import { ReportMessage } from './report-message.js';
 
 /** The store's lock, taken in turn by every replica that edits one report's message. */

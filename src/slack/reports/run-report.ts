@@ -5,10 +5,10 @@ import type { Mrkdwn } from '../../render/mrkdwn.js';
 import { REPORT_STEP_TITLE, reportStepLost, withheldFromReportStep } from '../../render/workflow-step-texts.js';
 import { isFinal, type ReportStatus } from '../../reports/report-status.js';
 import type { ReportAsk, ReportSurface, ReportView } from '../../reports/report-surface.js';
-import { couldNotFinish, finishRun, restartingProblem } from '../answers/finish-run.js';
-import type { RunTarget } from '../answers/report-target.js';
 import type { ConversationAudience } from '../deps/conversation-audience.js';
 import { conversationReader } from '../deps/figures-reader.js';
+import { couldNotFinish, finishRun, restartingProblem } from '../replies/finish-run.js';
+import type { RunTarget } from '../replies/report-target.js';
 import { reportOutputs } from './report-outputs.js';
 
 /**

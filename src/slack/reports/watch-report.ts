@@ -2,8 +2,8 @@ import type { Mrkdwn } from '../../render/mrkdwn.js';
 import { md } from '../../render/mrkdwn.js';
 import type { ReportRead } from '../../reports/report-at-hand.js';
 import type { SetWatchDeps } from '../../watches/set-watch.js';
-import { restartingMessage, userMessageFor } from '../answers/user-message.js';
 import type { SlackDeps } from '../deps/slack-deps.js';
+import { restartingMessage, userMessageFor } from '../replies/user-message.js';
 import { reportAtHand, reportFor } from './ask-for-report.js';
 
 /**

@@ -2,10 +2,10 @@ import type { App, webApi } from '@slack/bolt';
 import { type DigestOnOptions, optionsOf, TIME_OF_DAY } from '../../../digest/subscription.js';
 import { DIGEST_HOME_OFF, DIGEST_HOME_ON, DIGEST_HOME_TIME } from '../../../render/digest-blocks.js';
 import { type Mrkdwn, md } from '../../../render/mrkdwn.js';
-import { ackFirst } from '../../answers/ack-first.js';
-import { userMessageFor } from '../../answers/user-message.js';
+import { digestRefusedWords, turnDigestOnInSlack } from '../../adapters/digest-slack.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
-import { digestRefusedWords, turnDigestOnInSlack } from '../../domain-sides/digest-slack.js';
+import { ackFirst } from '../../replies/ack-first.js';
+import { userMessageFor } from '../../replies/user-message.js';
 import { publishHome } from '../home/home-tab.js';
 
 /** App Home's "Turn on" without a digest to resume: `/events digest on --me`'s defaults. */

@@ -6,12 +6,12 @@ import { md } from '../../../render/mrkdwn.js';
 import { reportCurrency } from '../../../render/report-blocks.js';
 import type { TicketingEvent } from '../../../ticketing/schemas.js';
 import { conditionsOffered, defaultConditions } from '../../../watches/watch-condition.js';
-import { ackFirst } from '../../answers/ack-first.js';
-import { buttonValue } from '../../answers/button-value.js';
 import { privateReader } from '../../deps/figures-reader.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { openPromoModal, openWatchModal } from '../../modals/modal-openers.js';
 import { privateAnswer } from '../../modals/private-answer.js';
+import { ackFirst } from '../../replies/ack-first.js';
+import { buttonValue } from '../../replies/button-value.js';
 import { askForReport, reportFiguresAtHand } from '../../reports/ask-for-report.js';
 
 /**

@@ -4,11 +4,11 @@ import { PROMO_FOR_EVENT_ACTION, WATCH_FOR_EVENT_ACTION } from '../../../render/
 import { md } from '../../../render/mrkdwn.js';
 import { reportCurrency } from '../../../render/report-blocks.js';
 import { conditionsOffered, defaultConditions } from '../../../watches/watch-condition.js';
-import { ackFirst } from '../../answers/ack-first.js';
-import { buttonValue } from '../../answers/button-value.js';
 import { privateReader } from '../../deps/figures-reader.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { openPromoModal, openWatchModal } from '../../modals/modal-openers.js';
+import { ackFirst } from '../../replies/ack-first.js';
+import { buttonValue } from '../../replies/button-value.js';
 import { reportFiguresAtHand } from '../../reports/ask-for-report.js';
 import { showEvent } from '../commands/show-event.js';
 

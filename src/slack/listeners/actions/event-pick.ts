@@ -1,8 +1,8 @@
 import type { App } from '@slack/bolt';
 import { eventLabel, PICK_REPORT_ACTION, PICK_SHOW_ACTION } from '../../../render/event-blocks.js';
-import { ackFirst } from '../../answers/ack-first.js';
-import { buttonValue } from '../../answers/button-value.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
+import { ackFirst } from '../../replies/ack-first.js';
+import { buttonValue } from '../../replies/button-value.js';
 import { askForReport } from '../../reports/ask-for-report.js';
 import { showEvent } from '../commands/show-event.js';
 

@@ -2,10 +2,10 @@ import type { App } from '@slack/bolt';
 import { plainMessage } from '../../../render/block-kit.js';
 import { NEXT_PAGE_ACTION } from '../../../render/event-blocks.js';
 import { md } from '../../../render/mrkdwn.js';
-import { ackFirst } from '../../answers/ack-first.js';
-import { buttonValue } from '../../answers/button-value.js';
-import { respondPrivately } from '../../answers/respond-safely.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
+import { ackFirst } from '../../replies/ack-first.js';
+import { buttonValue } from '../../replies/button-value.js';
+import { respondPrivately } from '../../replies/respond-safely.js';
 import { decodePosition, showUpcomingPage } from '../commands/upcoming-page.js';
 
 /** The "Next" button of `/events list`: the next page of the same sorted, filtered list. */

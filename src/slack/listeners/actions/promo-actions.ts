@@ -14,14 +14,14 @@ import {
   promoFailedMessage,
   promoUncertainMessage,
 } from '../../../render/promo-blocks.js';
-import { ackFirst } from '../../answers/ack-first.js';
-import { buttonValue } from '../../answers/button-value.js';
-import { respondPrivately } from '../../answers/respond-safely.js';
-import { countSlackError, slackErrorCode } from '../../answers/slack-errors.js';
-import { userMessageFor } from '../../answers/user-message.js';
+import { promoDeps } from '../../adapters/promo-context.js';
 import { conversationReader, privateReader } from '../../deps/figures-reader.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
-import { promoDeps } from '../../domain-sides/promo-context.js';
+import { ackFirst } from '../../replies/ack-first.js';
+import { buttonValue } from '../../replies/button-value.js';
+import { respondPrivately } from '../../replies/respond-safely.js';
+import { countSlackError, slackErrorCode } from '../../replies/slack-errors.js';
+import { userMessageFor } from '../../replies/user-message.js';
 
 /**
  * Posts the announcement in the channel, if the figures rule lets its quantities go there (a

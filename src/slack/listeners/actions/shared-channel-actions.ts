@@ -7,10 +7,10 @@ import {
   WATCH_SHARED_CHANNEL_FOR_ME_ACTION,
 } from '../../../render/shared-channel-blocks.js';
 import { parseId } from '../../../ticketing/ids.js';
-import { ackFirst } from '../../answers/ack-first.js';
-import { buttonValue } from '../../answers/button-value.js';
-import { respondPrivately } from '../../answers/respond-safely.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
+import { ackFirst } from '../../replies/ack-first.js';
+import { buttonValue } from '../../replies/button-value.js';
+import { respondPrivately } from '../../replies/respond-safely.js';
 import { askForReport } from '../../reports/ask-for-report.js';
 import { parseEventsCommand } from '../commands/command-parser.js';
 import { handleWatchCommand } from '../commands/watch-command.js';

@@ -5,12 +5,12 @@ import { watchChartMessage } from '../../../render/sales-blocks.js';
 import { WATCH_CHART_ACTION } from '../../../render/watch-card-blocks.js';
 import { withheldWords } from '../../../render/withheld-words.js';
 import { parseId } from '../../../ticketing/ids.js';
-import { ackFirst } from '../../answers/ack-first.js';
-import { buttonValue } from '../../answers/button-value.js';
-import { postCounted } from '../../answers/posted-messages.js';
-import { respondPrivately } from '../../answers/respond-safely.js';
-import { countSlackError } from '../../answers/slack-errors.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
+import { ackFirst } from '../../replies/ack-first.js';
+import { buttonValue } from '../../replies/button-value.js';
+import { postCounted } from '../../replies/posted-messages.js';
+import { respondPrivately } from '../../replies/respond-safely.js';
+import { countSlackError } from '../../replies/slack-errors.js';
 
 /**
  * The watch card's **Chart** button: the event's sales chart (with capacity and the forecast), its

@@ -4,10 +4,10 @@ import { type WatchQuietAnswer, watchQuietAnswer } from '../../../render/watch-q
 import { parseId } from '../../../ticketing/ids.js';
 import { maySnooze, type SnoozeChoice } from '../../../watches/alert-quieting.js';
 import type { Watch } from '../../../watches/watch.js';
-import { ackFirst } from '../../answers/ack-first.js';
-import { buttonValue } from '../../answers/button-value.js';
-import { respondPrivately } from '../../answers/respond-safely.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
+import { ackFirst } from '../../replies/ack-first.js';
+import { buttonValue } from '../../replies/button-value.js';
+import { respondPrivately } from '../../replies/respond-safely.js';
 
 type ActionArgs = Parameters<Parameters<App['action']>[1]>[0];
 

@@ -9,11 +9,11 @@ import {
   noDigestMessage,
 } from '../../../render/digest-blocks.js';
 import { joinMrkdwn, md } from '../../../render/mrkdwn.js';
-import { respondPrivately } from '../../answers/respond-safely.js';
-import { channelProblem } from '../../answers/slack-errors.js';
-import { userMessageFor } from '../../answers/user-message.js';
+import { turnDigestOn } from '../../adapters/digest-slack.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
-import { turnDigestOn } from '../../domain-sides/digest-slack.js';
+import { respondPrivately } from '../../replies/respond-safely.js';
+import { channelProblem } from '../../replies/slack-errors.js';
+import { userMessageFor } from '../../replies/user-message.js';
 import type { EventsCommand } from './command-parser.js';
 
 export type DigestCommand = Extract<EventsCommand, { kind: `digest-${string}` }>;

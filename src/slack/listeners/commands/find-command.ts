@@ -4,9 +4,9 @@ import { MAX_CHOICES } from '../../../catalog/find-events.js';
 import { isCancelled, isListedUpcoming } from '../../../catalog/is-upcoming.js';
 import { warningMessage } from '../../../render/block-kit.js';
 import { eventChoicesMessage } from '../../../render/event-blocks.js';
-import { respondPrivately } from '../../answers/respond-safely.js';
-import { userMessageFor } from '../../answers/user-message.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
+import { respondPrivately } from '../../replies/respond-safely.js';
+import { userMessageFor } from '../../replies/user-message.js';
 import { nameOrId, noEventAnswer } from './no-event-answer.js';
 
 /**

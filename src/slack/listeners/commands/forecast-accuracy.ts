@@ -4,9 +4,9 @@ import type { Logger } from '../../../logger.js';
 import { plainMessage } from '../../../render/block-kit.js';
 import { md } from '../../../render/mrkdwn.js';
 import { forecastAccuracyMessage } from '../../../render/track-record-blocks.js';
-import { respondPrivately } from '../../answers/respond-safely.js';
-import { userMessageFor } from '../../answers/user-message.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
+import { respondPrivately } from '../../replies/respond-safely.js';
+import { userMessageFor } from '../../replies/user-message.js';
 
 /**
  * `/events forecast accuracy`: the forecast's track record on the organization's last finished

@@ -1,6 +1,6 @@
 import type { RespondFn, webApi } from '@slack/bolt';
+import { respondReply } from '../../adapters/promo-context.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
-import { respondReply } from '../../domain-sides/promo-context.js';
 import { type PromoRequest, requestPromoChange } from './request-promo-change.js';
 
 /**

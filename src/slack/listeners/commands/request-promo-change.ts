@@ -8,16 +8,16 @@ import { eventChoicesMessage } from '../../../render/event-blocks.js';
 import { code, joinMrkdwn, md } from '../../../render/mrkdwn.js';
 import { confirmationRefusedMessage, type PromoNow } from '../../../render/promo-blocks.js';
 import type { TicketingEvent } from '../../../ticketing/schemas.js';
-import { userMessageFor } from '../../answers/user-message.js';
-import { privateReader } from '../../deps/figures-reader.js';
-import type { SlackDeps } from '../../deps/slack-deps.js';
 import {
   type PromoReply,
   promoCodeSources,
   promoDeps,
   promoTargetFor,
   proposalMessage,
-} from '../../domain-sides/promo-context.js';
+} from '../../adapters/promo-context.js';
+import { privateReader } from '../../deps/figures-reader.js';
+import type { SlackDeps } from '../../deps/slack-deps.js';
+import { userMessageFor } from '../../replies/user-message.js';
 import { commandFor } from './command-parser.js';
 import { nameOrId, noEventAnswer } from './no-event-answer.js';
 

@@ -2,9 +2,9 @@ import type { RespondArguments, RespondFn, webApi } from '@slack/bolt';
 import { type EventTarget, resolveEvent, targetText } from '../../../catalog/find-events.js';
 import { warningMessage } from '../../../render/block-kit.js';
 import { eventCardMessage, eventChoicesMessage } from '../../../render/event-blocks.js';
-import { respondPrivately } from '../../answers/respond-safely.js';
-import { userMessageFor } from '../../answers/user-message.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
+import { respondPrivately } from '../../replies/respond-safely.js';
+import { userMessageFor } from '../../replies/user-message.js';
 import { nameOrId, noEventAnswer } from './no-event-answer.js';
 
 /** Who reads a card: a promo editor's has a Promo button. */

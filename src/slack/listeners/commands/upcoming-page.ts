@@ -11,10 +11,10 @@ import { warningMessage } from '../../../render/block-kit.js';
 import { asOfLine, eventListMessage, searchedForNote } from '../../../render/event-blocks.js';
 import { clip, code, joinMrkdwn, type Mrkdwn, md } from '../../../render/mrkdwn.js';
 import type { TicketingEvent } from '../../../ticketing/schemas.js';
-import { respondPrivately } from '../../answers/respond-safely.js';
-import { userMessageFor } from '../../answers/user-message.js';
 import { personZone } from '../../deps/person-zone.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
+import { respondPrivately } from '../../replies/respond-safely.js';
+import { userMessageFor } from '../../replies/user-message.js';
 import { nameOrId } from './no-event-answer.js';
 
 /** What the Next button carries: where the next page starts, named for whoever reads it later. */

@@ -7,8 +7,8 @@ import { EVENT_REF_TYPE, eventDetailsEntity, type FlexpaneFigures } from '../../
 import { parseId } from '../../../ticketing/ids.js';
 import type { TicketingEvent } from '../../../ticketing/schemas.js';
 import { ttlCache } from '../../../ttl-cache.js';
-import { countSlackError } from '../../answers/slack-errors.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
+import { countSlackError } from '../../replies/slack-errors.js';
 import { reportAtHand, reportFor } from '../../reports/ask-for-report.js';
 
 /** A report read earlier and when (the report at hand's shape). */

@@ -5,9 +5,9 @@ import { withinDeadline } from '../../../observability/within-deadline.js';
 import type { Block } from '../../../render/block-kit.js';
 import { eventEntity } from '../../../render/event-entity.js';
 import { eventUnfurlBlocks } from '../../../render/unfurl-blocks.js';
-import { countSlackError } from '../../answers/slack-errors.js';
 import { isConversationId, roomOf } from '../../deps/conversation-audience.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
+import { countSlackError } from '../../replies/slack-errors.js';
 import { reportAtHand } from '../../reports/ask-for-report.js';
 
 /** How long an unfurl waits for a crawl when none is in memory (a cold start). */

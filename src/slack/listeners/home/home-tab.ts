@@ -9,10 +9,10 @@ import { type HomeViewInput, homeView } from '../../../render/home-view.js';
 import { type Mrkdwn, md } from '../../../render/mrkdwn.js';
 import type { RecentActivity } from '../../../store/activity-store.js';
 import type { BudgetSnapshot } from '../../../ticketing/budget.js';
-import { countSlackError } from '../../answers/slack-errors.js';
-import { userMessageFor } from '../../answers/user-message.js';
 import { privateReader } from '../../deps/figures-reader.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
+import { countSlackError } from '../../replies/slack-errors.js';
+import { userMessageFor } from '../../replies/user-message.js';
 
 /** How long the first view waits for a crawl when none is in memory (a cold start): usually enough. */
 const CATALOG_WAIT_MS = 500;

@@ -2,10 +2,10 @@ import type { App } from '@slack/bolt';
 import { eventsNamedIn } from '../../../catalog/events-in-text.js';
 import { warningMessage } from '../../../render/block-kit.js';
 import { namedEventsMessage } from '../../../render/event-blocks.js';
-import { ackFirst } from '../../answers/ack-first.js';
-import { respondPrivately } from '../../answers/respond-safely.js';
-import { userMessageFor } from '../../answers/user-message.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
+import { ackFirst } from '../../replies/ack-first.js';
+import { respondPrivately } from '../../replies/respond-safely.js';
+import { userMessageFor } from '../../replies/user-message.js';
 
 /** The message shortcut's callback id (manifest.yml: "Show event"). */
 export const SHOW_EVENT_SHORTCUT = 'show_event_from_message';

@@ -15,11 +15,11 @@ import {
 import { parseId } from '../../../ticketing/ids.js';
 import { parsePromoQuantity } from '../../../ticketing/promo-quantity.js';
 import type { TicketingEvent } from '../../../ticketing/schemas.js';
-import { ackFirst } from '../../answers/ack-first.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { decodeOrigin } from '../../modals/modal-openers.js';
 import { privateAnswer } from '../../modals/private-answer.js';
 import { openPromoFormFor, promoFormAckView, promoFormReply } from '../../modals/promo-form.js';
+import { ackFirst } from '../../replies/ack-first.js';
 import { askForReport } from '../../reports/ask-for-report.js';
 import { requestPromoChange } from '../commands/request-promo-change.js';
 

@@ -1,5 +1,5 @@
 import { eventLabel } from '../../../render/event-blocks.js';
-import { stepFailure } from '../../answers/finish-run.js';
+import { stepFailure } from '../../replies/finish-run.js';
 import { askForStepReport } from '../../reports/ask-for-report.js';
 import {
   REPORT_STEP_TITLE,

@@ -2,8 +2,8 @@ import type { webApi } from '@slack/bolt';
 import type { Logger } from '../../../logger.js';
 import type { PromoStepRestriction } from '../../../render/home-view.js';
 import { type Clock, every, type Repeating } from '../../../time/clock.js';
-import { slackErrorCode } from '../../answers/slack-errors.js';
 import type { PromoEditors } from '../../deps/promo-editors.js';
+import { slackErrorCode } from '../../replies/slack-errors.js';
 import { promoQuantityStep } from './promo-quantity-step.js';
 
 const METHOD = 'functions.distributions.permissions.set';

@@ -3,7 +3,7 @@ import { upcomingEvents } from '../../../catalog/find-events.js';
 import { MAX_DIGEST_DAYS } from '../../../digest/subscription.js';
 import { clip, md } from '../../../render/mrkdwn.js';
 import { upcomingText } from '../../../render/workflow-step-texts.js';
-import { stepFailure } from '../../answers/finish-run.js';
+import { stepFailure } from '../../replies/finish-run.js';
 import { isProblem, textInput, wholeNumberInput } from './step-inputs.js';
 import type { WorkflowStep } from './workflow-step.js';
 

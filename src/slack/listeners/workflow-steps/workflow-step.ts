@@ -1,14 +1,14 @@
 import type { App, webApi } from '@slack/bolt';
 import type { Logger } from '../../../logger.js';
 import type { Mrkdwn } from '../../../render/mrkdwn.js';
+import type { SlackDeps } from '../../deps/slack-deps.js';
 import {
   couldNotFinish,
   finishRun,
   restartingProblem,
   type StepOutcome,
   stepFailure,
-} from '../../answers/finish-run.js';
-import type { SlackDeps } from '../../deps/slack-deps.js';
+} from '../../replies/finish-run.js';
 
 /** One run of a step, as its handler sees it. */
 export interface StepRun {

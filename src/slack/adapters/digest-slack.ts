@@ -7,10 +7,10 @@ import type { Metrics } from '../../observability/metrics.js';
 import { type SlackMessage, warningMessage } from '../../render/block-kit.js';
 import { digestAnnouncement, digestOnMessage, personalDigestAnnouncement } from '../../render/digest-blocks.js';
 import { code, type Mrkdwn, md } from '../../render/mrkdwn.js';
-import { dmConversations, findPosted, postCounted } from '../answers/posted-messages.js';
-import { channelRefusal, personRefusal, slackErrorCode } from '../answers/slack-errors.js';
-import { userMessageFor } from '../answers/user-message.js';
 import { personZone } from '../deps/person-zone.js';
+import { dmConversations, findPosted, postCounted } from '../replies/posted-messages.js';
+import { channelRefusal, personRefusal, slackErrorCode } from '../replies/slack-errors.js';
+import { userMessageFor } from '../replies/user-message.js';
 
 /** What the digest runner does in Slack: post, look for a post that may have gone out, tell a person. */
 export type DigestSlack = Pick<DigestRunnerOptions<SlackMessage>, 'post' | 'findPosted' | 'notify' | 'channelRefusal'>;

@@ -11,7 +11,7 @@ import type { WatchPace } from './watch-pace.js';
 import type { KnownCheck, WatchPosts } from './watch-posts.js';
 import type { WatchStore } from './watch-store.js';
 
-export interface CheckCarrierOptions<M> {
+export interface WatchCheckOptions<M> {
   store: WatchStore;
   posts: WatchPosts<M>;
   clock: Clock;
@@ -39,10 +39,10 @@ type ConditionChange = (state: ConditionState) => ConditionState;
  * in the card's thread, each card edited. Whoever read the report (the scheduler's spare slot or a
  * person) hands it here.
  */
-export class CheckCarrier<M> {
-  readonly #o: CheckCarrierOptions<M>;
+export class WatchCheck<M> {
+  readonly #o: WatchCheckOptions<M>;
 
-  constructor(options: CheckCarrierOptions<M>) {
+  constructor(options: WatchCheckOptions<M>) {
     this.#o = options;
   }
 

@@ -12,9 +12,9 @@ import {
   promoConfirmMessage,
 } from '../../render/promo-blocks.js';
 import { fetchingReportMessage } from '../../render/report-blocks.js';
-import { respondPrivately } from '../answers/respond-safely.js';
-import { restartingMessage, userMessageFor } from '../answers/user-message.js';
 import type { SlackDeps } from '../deps/slack-deps.js';
+import { respondPrivately } from '../replies/respond-safely.js';
+import { restartingMessage, userMessageFor } from '../replies/user-message.js';
 import { reportFiguresAtHand, reportFor } from '../reports/ask-for-report.js';
 
 /** The promo use cases' dependencies for one Slack request (editors are checked with its client). */

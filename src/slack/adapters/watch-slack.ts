@@ -15,8 +15,8 @@ import {
   postCounted,
   repliedInThread,
   updateCounted,
-} from '../answers/posted-messages.js';
-import { channelProblem, personRefusal } from '../answers/slack-errors.js';
+} from '../replies/posted-messages.js';
+import { channelProblem, personRefusal } from '../replies/slack-errors.js';
 
 /** The watches' Slack side, through the app's client (which exists once the app does). */
 export function watchSlack(
