@@ -11,6 +11,8 @@ const JS = 'text/javascript; charset=utf-8';
 const FILES: Record<string, { file: string; type: string }> = {
   '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
   '/app.css': { file: 'app.css', type: 'text/css; charset=utf-8' },
+  '/overlays.css': { file: 'overlays.css', type: 'text/css; charset=utf-8' },
+  '/forms.css': { file: 'forms.css', type: 'text/css; charset=utf-8' },
   '/app.js': { file: 'app.js', type: JS },
   '/mrkdwn.js': { file: 'mrkdwn.js', type: JS },
   '/emoji.js': { file: 'emoji.js', type: JS },
@@ -19,6 +21,16 @@ const FILES: Record<string, { file: string; type: string }> = {
   '/table.js': { file: 'table.js', type: JS },
   '/work-objects.js': { file: 'work-objects.js', type: JS },
   '/stream.js': { file: 'stream.js', type: JS },
+  '/ui.js': { file: 'ui.js', type: JS },
+  '/sandbox-calls.js': { file: 'sandbox-calls.js', type: JS },
+  '/blocks.js': { file: 'blocks.js', type: JS },
+  '/message-html.js': { file: 'message-html.js', type: JS },
+  '/render.js': { file: 'render.js', type: JS },
+  '/modal.js': { file: 'modal.js', type: JS },
+  '/form-values.js': { file: 'form-values.js', type: JS },
+  '/actions.js': { file: 'actions.js', type: JS },
+  '/file-viewer.js': { file: 'file-viewer.js', type: JS },
+  '/more-actions.js': { file: 'more-actions.js', type: JS },
 };
 
 /** Where the page loads Chart.js from: the sandbox itself, never a CDN (the page needs no network). */

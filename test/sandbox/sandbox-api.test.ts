@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -17,6 +18,9 @@ afterEach(async () => {
 
 const quiet = () => createLogger({ write: () => {} });
 const portOf = (s: Sandbox) => Number(new URL(s.url).port);
+
+/** The files of the sandbox's page folder, each of which the page may load. */
+const PAGE_FILES = readdirSync(new URL('../../src/sandbox/page/', import.meta.url));
 
 /**
  * A request as any client may send it, Host included (fetch does not let a caller set Host, and
@@ -161,8 +165,19 @@ describe('the sandbox drives only from its own page', () => {
     sandbox = await startSandbox({ logger: quiet() });
     const page = await send(sandbox, { path: '/' });
     expect(page.body).toContain(`<meta name="promo-shortcut" content="${CHANGE_PROMO_SHORTCUT}" />`);
-    const script = await send(sandbox, { path: '/app.js' });
-    expect(script.body).not.toContain(CHANGE_PROMO_SHORTCUT);
+    for (const file of PAGE_FILES.filter((name) => name.endsWith('.js'))) {
+      const script = await send(sandbox, { path: `/${file}` });
+      expect(script.body, file).not.toContain(CHANGE_PROMO_SHORTCUT);
+    }
+  });
+
+  it('serves every file of its page folder: a module or sheet not listed would break the page', async () => {
+    sandbox = await startSandbox({ logger: quiet() });
+    expect(PAGE_FILES).toContain('app.js');
+    for (const file of PAGE_FILES.filter((name) => name !== 'index.html')) {
+      const served = await send(sandbox, { path: `/${file}` });
+      expect({ file, status: served.status }).toEqual({ file, status: 200 });
+    }
   });
 
   it('refuses a request whose Host is not its own loopback address, the page included (DNS rebinding)', async () => {
