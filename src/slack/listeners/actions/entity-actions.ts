@@ -1,18 +1,14 @@
 import type { App } from '@slack/bolt';
-import { shownOrNone } from '../../../figures/may-show-figures.js';
 import { eventLabel } from '../../../render/event-blocks.js';
 import { ENTITY_PROMO_ACTION, ENTITY_REPORT_ACTION, ENTITY_WATCH_ACTION } from '../../../render/event-entity.js';
-import { md } from '../../../render/mrkdwn.js';
-import { reportCurrency } from '../../../render/report-blocks.js';
 import type { TicketingEvent } from '../../../ticketing/schemas.js';
-import { conditionsOffered, defaultConditions } from '../../../watches/watch-condition.js';
-import { privateReader } from '../../deps/figures-reader.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
-import { openPromoModal, openWatchModal } from '../../modals/modal-openers.js';
+import { openPromoModal } from '../../modals/modal-openers.js';
 import { privateAnswer } from '../../modals/private-answer.js';
 import { ackFirst } from '../../replies/ack-first.js';
 import { buttonValue } from '../../replies/button-value.js';
-import { askForReport, reportFiguresAtHand } from '../../reports/ask-for-report.js';
+import { askForReport } from '../../reports/ask-for-report.js';
+import { openWatchFormForEvent } from './watch-form-for-event.js';
 
 /**
  * A flexpane's buttons (an event's Work Object, opened by one person): Report sends the report to
@@ -50,21 +46,13 @@ export function registerEntityActions(app: App, deps: SlackDeps): void {
     const triggerId = 'trigger_id' in body ? body.trigger_id : undefined;
     const event = await eventOf(buttonValue(action).slice(0, 100));
     if (!triggerId || !event) return;
-    const atHand = await reportFiguresAtHand(deps, event.id).catch(() => undefined);
-    // The form offers what the report holds: only to someone the figures rule lets read it.
-    const report = atHand && shownOrNone(atHand, await privateReader(deps.audience, body.user.id), deps.figuresPolicy);
     // No conversation: the watch is the person's own (their DM with the bot).
-    await openWatchModal(deps, client, {
+    await openWatchFormForEvent(deps, client, {
       triggerId,
       channelId: undefined,
       personal: true,
       event,
-      offered: report ? conditionsOffered(report) : [],
-      ticked: report ? defaultConditions(report) : [],
-      currency: report ? reportCurrency(report) : undefined,
-      note: report
-        ? md`Offered from the event's latest report: only what it holds. More in the box below.`
-        : md`Type conditions below, or leave it empty for the usual ones: the event's report is read when you submit.`,
+      userId: body.user.id,
     });
   });
 

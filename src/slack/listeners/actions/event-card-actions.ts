@@ -1,16 +1,11 @@
 import type { App } from '@slack/bolt';
-import { shownOrNone } from '../../../figures/may-show-figures.js';
 import { PROMO_FOR_EVENT_ACTION, WATCH_FOR_EVENT_ACTION } from '../../../render/event-blocks.js';
-import { md } from '../../../render/mrkdwn.js';
-import { reportCurrency } from '../../../render/report-blocks.js';
-import { conditionsOffered, defaultConditions } from '../../../watches/watch-condition.js';
-import { privateReader } from '../../deps/figures-reader.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
-import { openPromoModal, openWatchModal } from '../../modals/modal-openers.js';
+import { openPromoModal } from '../../modals/modal-openers.js';
 import { ackFirst } from '../../replies/ack-first.js';
 import { buttonValue } from '../../replies/button-value.js';
-import { reportFiguresAtHand } from '../../reports/ask-for-report.js';
 import { showEvent } from '../commands/show-event.js';
+import { openWatchFormForEvent } from './watch-form-for-event.js';
 
 /**
  * An event card's Promo button: the promo form with its event picked (the form checks the editor).
@@ -31,20 +26,12 @@ export function registerEventCardActions(app: App, deps: SlackDeps): void {
       await showEvent(deps, respond, { id: eventId });
       return;
     }
-    const atHand = await reportFiguresAtHand(deps, event.id).catch(() => undefined);
-    // What is offered carries the report's figures: only for someone the figures rule lets read them.
-    const report = atHand && shownOrNone(atHand, await privateReader(deps.audience, body.user.id), deps.figuresPolicy);
-    await openWatchModal(deps, client, {
+    await openWatchFormForEvent(deps, client, {
       triggerId,
       channelId: body.channel?.id,
       personal: false,
       event,
-      offered: report ? conditionsOffered(report) : [],
-      ticked: report ? defaultConditions(report) : [],
-      currency: report ? reportCurrency(report) : undefined,
-      note: report
-        ? md`Offered from the event's latest report: only what it holds. More in the box below.`
-        : md`Type conditions below, or leave it empty for the usual ones: the event's report is read when you submit.`,
+      userId: body.user.id,
     });
   });
 
