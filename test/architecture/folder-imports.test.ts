@@ -232,6 +232,24 @@ function loopIn(graph: Record<string, readonly string[]>): string[] | undefined 
   return undefined;
 }
 
+const ARCHITECTURE_DOC = fileURLToPath(new URL('../../docs/architecture.md', import.meta.url));
+
+/** The "may import" column of the folder map's table in docs/architecture.md, by part. */
+function documentedMap(doc: string): Record<string, string[]> {
+  const section = doc.slice(doc.indexOf('## Folder map'));
+  const partOf = (cell: string) =>
+    cell.trim() === 'shared modules' ? 'shared' : cell.trim().replace(/^`|`$/g, '').replace(/\/$/, '');
+  const rows: Record<string, string[]> = {};
+  for (const line of section.split('\n')) {
+    const cells = line.split(' | ');
+    if (!line.startsWith('| ') || cells.length !== 3 || line.startsWith('| part of')) continue;
+    const imports = (cells[2] as string).replace(/ \|$/, '');
+    rows[partOf((cells[0] as string).slice(2))] =
+      imports === 'nothing of ours' ? [] : imports.split(', ').map(partOf).sort();
+  }
+  return rows;
+}
+
 describe('the folder map', () => {
   it('names every part of src/', () => {
     const parts = new Set(
@@ -269,6 +287,17 @@ describe('the folder map', () => {
 
   it("reaches the report queue's inside only through its entries from outside reports/", () => {
     expect(queueInsidesReached()).toEqual([]);
+  });
+
+  it("is the table of docs/architecture.md's folder map, row for row", () => {
+    expect(documentedMap(readFileSync(ARCHITECTURE_DOC, 'utf8'))).toEqual(
+      Object.fromEntries(Object.entries(ALLOWED).map(([part, imports]) => [part, [...imports].sort()])),
+    );
+  });
+
+  it('reads a changed row of the documented table as a difference (the check can fail)', () => {
+    const doc = readFileSync(ARCHITECTURE_DOC, 'utf8').replace('| `figures/` | ', '| `figures/` | x | `time/` |');
+    expect(documentedMap(doc).figures).not.toEqual(ALLOWED.figures);
   });
 
   it('finds a loop where there is one (the check can fail)', () => {
