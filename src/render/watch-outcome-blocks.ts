@@ -1,9 +1,11 @@
+import type { Withheld } from '../figures/may-show-figures.js';
 import type { SetWatchOutcome } from '../watches/set-watch.js';
 import type { Watch } from '../watches/watch.js';
 import { LIMITS, mrkdwnSection, plainMessage, type SlackMessage, warningMessage } from './block-kit.js';
 import { everyWords } from './every-words.js';
 import { channelLink, clip, code, joinMrkdwn, type Mrkdwn, md, shorten } from './mrkdwn.js';
 import { eventName, MAX_CONDITION_LINES } from './watch-words.js';
+import { withheldWords } from './withheld-words.js';
 /** The DM to the person who set a watch up when its conversation refuses posts (as `digestPausedMessage`). */
 export function watchPausedMessage(watch: Watch, reason: Mrkdwn): SlackMessage {
   const name = eventName(watch, 150);
@@ -128,4 +130,12 @@ export function watchOutcomeMessage(
             excepted: outcome.excepted,
           });
   }
+}
+
+/**
+ * A watch refused because the figures rule holds figures back from the person setting it: a
+ * watch's answer, cards and alerts carry what the event's report holds.
+ */
+export function watchHeldMessage(withheld: Withheld): SlackMessage {
+  return warningMessage(md`No watch set: a watch's cards and alerts carry sales figures. ${withheldWords(withheld)}`);
 }

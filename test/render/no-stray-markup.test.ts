@@ -123,6 +123,7 @@ import { watchCardMessage } from '../../src/render/watch-card-blocks.js';
 import { watchListMessage } from '../../src/render/watch-list-blocks.js';
 import {
   watchConfirmationMessage,
+  watchHeldMessage,
   watchOutcomeMessage,
   watchPausedMessage,
   watchRefusedMessage,
@@ -1008,6 +1009,8 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
       ]),
   },
   'watch-outcome-blocks.ts': {
+    watchHeldMessage: () =>
+      HOSTILE.map((text) => watchHeldMessage({ why: 'not-known', about: 'person', reason: text })),
     watchRefusedMessage: () =>
       HOSTILE.flatMap((eventName) => [
         watchRefusedMessage({ kind: 'too-many-conditions', max: 10, eventName }),

@@ -103,6 +103,10 @@ interface PersonInfo extends Organization {
 /** Where figures would be read, from what Slack said of the conversation. */
 export function roomOf(audience: Audience): Room {
   if (audience.kind === 'unknown') return { kind: 'unknown', reason: audience.reason };
+  // Its members were not looked up (they may include guests), so who reads it is not known: a
+  // workflow step can post where the bot cannot.
+  if (audience.kind === 'internal' && !audience.botIsMember)
+    return { kind: 'unknown', reason: 'the app is not in it; /invite it there' };
   return audience.kind === 'internal' && audience.guests ? { kind: 'guests' } : { kind: audience.kind };
 }
 

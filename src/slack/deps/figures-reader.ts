@@ -1,4 +1,4 @@
-import type { Reader } from '../../figures/may-show-figures.js';
+import { type FiguresPolicy, figuresWithheld, type Reader, type Withheld } from '../../figures/may-show-figures.js';
 import { type ConversationAudience, isConversationId, roomOf } from './conversation-audience.js';
 
 type Facts = Pick<ConversationAudience, 'of' | 'person'>;
@@ -6,6 +6,19 @@ type Facts = Pick<ConversationAudience, 'of' | 'person'>;
 /** Who reads an answer only `userId` sees (ephemeral, a response_url reply, App Home, their DM with the bot). */
 export async function privateReader(audience: Facts, userId: string): Promise<Reader> {
   return { room: { kind: 'private' }, person: await audience.person(userId) };
+}
+
+/**
+ * Why the figures rule holds figures back from `userId` wherever they read them (a guest, someone
+ * of another organization, a person Slack could not say of), or undefined: asked before anything
+ * that answers with what a report holds (a report, a watch's outcome).
+ */
+export async function heldFromPerson(
+  audience: Facts,
+  userId: string,
+  policy: FiguresPolicy | undefined,
+): Promise<Withheld | undefined> {
+  return figuresWithheld(await privateReader(audience, userId), policy);
 }
 
 /**

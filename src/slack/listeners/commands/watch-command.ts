@@ -9,12 +9,12 @@ import { usageMessage } from '../../../render/help-blocks.js';
 import { clip, code, md } from '../../../render/mrkdwn.js';
 import { fetchingReportMessage } from '../../../render/report-blocks.js';
 import { watchListMessage } from '../../../render/watch-list-blocks.js';
-import { watchOutcomeMessage } from '../../../render/watch-outcome-blocks.js';
+import { watchHeldMessage, watchOutcomeMessage } from '../../../render/watch-outcome-blocks.js';
 import { watchQuietAnswer } from '../../../render/watch-quiet-blocks.js';
 import type { TicketingEvent } from '../../../ticketing/schemas.js';
 import { setWatch } from '../../../watches/set-watch.js';
 import { sharedChannelWatchRefusal } from '../../deps/conversation-audience.js';
-import { privateReader } from '../../deps/figures-reader.js';
+import { heldFromPerson, privateReader } from '../../deps/figures-reader.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { respondPrivately } from '../../replies/respond-safely.js';
 import { setWatchDeps, watchNotSet } from '../../reports/watch-report.js';
@@ -128,6 +128,13 @@ export async function handleWatchCommand(
   try {
     switch (command.kind) {
       case 'watch': {
+        // The person first, before the event's report is read: a watch's answer names what the
+        // report holds (its promo codes, which conditions already crossed).
+        const held = await heldFromPerson(deps.audience, context.userId, deps.figuresPolicy);
+        if (held) {
+          await respondPrivately(respond, watchHeldMessage(held), deps.logger);
+          return;
+        }
         const event = await oneEvent(deps, command, respond);
         if (!event) return;
         const eventName = eventLabel(event);

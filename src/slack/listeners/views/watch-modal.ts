@@ -13,14 +13,14 @@ import {
 } from '../../../render/modal-views.js';
 import { type Mrkdwn, md } from '../../../render/mrkdwn.js';
 import { fetchingReportMessage, fetchingReportWords, reportCurrency } from '../../../render/report-blocks.js';
-import { watchOutcomeMessage } from '../../../render/watch-outcome-blocks.js';
+import { watchHeldMessage, watchOutcomeMessage } from '../../../render/watch-outcome-blocks.js';
 import { withheldWords } from '../../../render/withheld-words.js';
 import { parseId } from '../../../ticketing/ids.js';
 import type { EventReport } from '../../../ticketing/schemas.js';
 import { setWatch } from '../../../watches/set-watch.js';
 import { conditionsOffered, defaultConditions, parseConditions } from '../../../watches/watch-condition.js';
 import { sharedChannelWatchRefusal } from '../../deps/conversation-audience.js';
-import { privateReader } from '../../deps/figures-reader.js';
+import { heldFromPerson, privateReader } from '../../deps/figures-reader.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { decodeOrigin } from '../../modals/modal-openers.js';
 import { privateAnswer } from '../../modals/private-answer.js';
@@ -146,6 +146,13 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
     const wording = text ? parseConditions(text) : undefined;
     if (wording && 'problem' in wording) {
       await ack({ response_action: 'errors', errors: { [FIELDS.conditions.block]: wording.problem.slice(0, 150) } });
+      return;
+    }
+    // The person first: what the report at hand says of these conditions is a figure too.
+    const held = await heldFromPerson(deps.audience, body.user.id, deps.figuresPolicy);
+    if (held) {
+      await ackFirst(ack);
+      await privateAnswer(client, decodeOrigin(view.private_metadata), body.user.id)(watchHeldMessage(held));
       return;
     }
     const atHand = await reportAtHand(deps, id).catch(() => undefined);
