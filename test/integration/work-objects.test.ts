@@ -270,6 +270,22 @@ describe('event links as Work Objects', () => {
     expect(reportCalls(r)).toBe(before);
   });
 
+  it('offers no Report nor Watch when Slack does not say in time who the person is', async () => {
+    const { r, event, report, url } = await withReportAtHand();
+    const held = r.slack.holdNext('users.info');
+    try {
+      // Answered past the panel's deadline (users.info is held until then): the person is not known.
+      const panel = await openFlexpane(r, 'U0SLOWPERSON', url, event.id);
+      expect(actionIds(panel)).toEqual([]);
+      const reason = panel.entity_payload.custom_fields?.find((field) => field.key === 'figures_withheld');
+      expect(String(reason?.value)).toContain('did not answer in time');
+      const text = JSON.stringify(panel);
+      for (const figure of printedFigures(report)) expect(text).not.toContain(figure);
+    } finally {
+      held.release();
+    }
+  });
+
   it('answers an unknown event with an error panel rather than nothing', async () => {
     rig = await startBot({ env: { EVENT_PAGE_URL: PAGE } });
     await rig.bot.catalog.snapshot();

@@ -99,8 +99,12 @@ export function registerEntityDetails(app: App, deps: SlackDeps, links: EventLin
         event: found,
         postedUrl: url || found.url || '',
         now: deps.clock.now(),
-        // Who the person is was not known in time: no report is asked for someone who may not read it.
-        figures: figures?.figures ?? { kind: 'none', queued: false },
+        // Who the person is was not known in time: no figures and no buttons (nor a report asked
+        // for) for someone who may not read them; the panel says why.
+        figures: figures?.figures ?? {
+          kind: 'withheld',
+          withheld: { why: 'not-known', about: 'person', reason: 'Slack did not answer in time' },
+        },
         editor,
       }),
     });
