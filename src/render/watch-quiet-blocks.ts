@@ -1,7 +1,9 @@
+import type { Withheld } from '../figures/may-show-figures.js';
 import type { Watch } from '../watches/watch.js';
 import { type Block, context, plainMessage, type SlackMessage, warningMessage } from './block-kit.js';
 import { channelLink, code, type Mrkdwn, md, readerInstant } from './mrkdwn.js';
 import { eventName, mention } from './watch-words.js';
+import { withheldWords } from './withheld-words.js';
 
 /** What a click on an alert's Snooze or Mute, or `/events watches thread-only`, did: said to the person alone. */
 export type WatchQuietAnswer =
@@ -61,4 +63,11 @@ export function snoozeWords(watch: Watch, now?: number): Mrkdwn | undefined {
 export function snoozedLine(watch: Watch, now: number): Block | undefined {
   const words = snoozeWords(watch, now);
   return words && context(md`:zzz: Alerts snoozed ${words}`);
+}
+
+/** Thread-only refused: a channel's alerts are changed by those who may watch there. */
+export function threadOnlyHeldMessage(withheld: Withheld): SlackMessage {
+  return warningMessage(
+    md`This channel's alerts are not changed: that is for people who may set its watches. ${withheldWords(withheld)}`,
+  );
 }

@@ -182,6 +182,16 @@ describe('quiet alerts through the real Bolt app', () => {
     expect(await clickOn(r, both.args, 'watch_mute', 'U0EDITOR')).toMatch(/mentions you again/);
   });
 
+  it("a guest cannot make a channel's alerts thread-only: that is for those who may watch there", async () => {
+    rig = await startBot(FAST);
+    const r = rig;
+    r.slack.people.set('U0GUEST', { is_restricted: true });
+    expect(await command(r, 'watches thread-only on', 'U0GUEST')).toContain('not shown to guests');
+    expect(await r.bot.watches.quieting?.threadOnly('C0001')).toBe(false);
+    expect(await command(r, 'watches thread-only on')).toMatch(/stay in each card/);
+    expect(await r.bot.watches.quieting?.threadOnly('C0001')).toBe(true);
+  });
+
   it('a thread-only channel gets nothing outside the threads but a sell-out and the end', async () => {
     rig = await startBot(FAST);
     const r = rig;

@@ -128,7 +128,12 @@ import {
   watchPausedMessage,
   watchRefusedMessage,
 } from '../../src/render/watch-outcome-blocks.js';
-import { snoozedLine, snoozeWords, watchQuietAnswer } from '../../src/render/watch-quiet-blocks.js';
+import {
+  snoozedLine,
+  snoozeWords,
+  threadOnlyHeldMessage,
+  watchQuietAnswer,
+} from '../../src/render/watch-quiet-blocks.js';
 import { watchSummaryMessage } from '../../src/render/watch-summary-blocks.js';
 import {
   conditionLines,
@@ -1041,6 +1046,8 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
       ),
   },
   'watch-quiet-blocks.ts': {
+    threadOnlyHeldMessage: () =>
+      HOSTILE.map((text) => threadOnlyHeldMessage({ why: 'not-known', about: 'person', reason: text })),
     watchQuietAnswer: () =>
       QUIETED.flatMap((watch) => [
         watchQuietAnswer({ kind: 'snoozed', watch }),

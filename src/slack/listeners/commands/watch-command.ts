@@ -10,7 +10,7 @@ import { clip, code, md } from '../../../render/mrkdwn.js';
 import { fetchingReportMessage } from '../../../render/report-blocks.js';
 import { watchListMessage } from '../../../render/watch-list-blocks.js';
 import { watchHeldMessage, watchOutcomeMessage } from '../../../render/watch-outcome-blocks.js';
-import { watchQuietAnswer } from '../../../render/watch-quiet-blocks.js';
+import { threadOnlyHeldMessage, watchQuietAnswer } from '../../../render/watch-quiet-blocks.js';
 import type { TicketingEvent } from '../../../ticketing/schemas.js';
 import { setWatch } from '../../../watches/set-watch.js';
 import { sharedChannelWatchRefusal } from '../../deps/conversation-audience.js';
@@ -221,8 +221,13 @@ export async function handleWatchCommand(
         return;
       }
       case 'watches-thread-only': {
-        // The channel's own setting: anyone in it may change it, as anyone may watch there.
+        // The channel's own setting: anyone who may watch there may change it (a guest may not).
         if (!watches.quieting) throw new Error('no alert quieting in this deployment');
+        const held = await heldFromPerson(deps.audience, context.userId, deps.figuresPolicy);
+        if (held) {
+          await respondPrivately(respond, threadOnlyHeldMessage(held), deps.logger);
+          return;
+        }
         await watches.quieting.setThreadOnly(context.channelId, command.on);
         const answer = { kind: 'thread-only', channel: context.channelId, on: command.on } as const;
         await respondPrivately(respond, watchQuietAnswer(answer), deps.logger);
