@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SimEvent } from '../../src/simulator/seed.js';
 import { type BotRig, startBot } from '../helpers/bot.js';
-import { answerTo, blocksText, click, type Json, command as sendCommand } from '../helpers/bot-actions.js';
-import { aheadClock } from '../helpers/clocks.js';
+import { answerTo, blocksText, click, type Json } from '../helpers/bot-actions.js';
+import { fastWatches, watchCommand } from '../helpers/fast-watches.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 let rig: BotRig | undefined;
@@ -11,19 +11,11 @@ afterEach(async () => {
   rig = undefined;
 });
 
-/** Report windows of 1 s and checks at most every second; the bot and the simulator share a clock moved ahead. */
-const clock = aheadClock();
-const FAST = {
-  compose: { clock },
-  sim: { reportLimit: { limit: 3, windowMs: 1_000 }, clock },
-  env: { TICKETING_REPORT_LIMIT: '3/1s', WATCH_MIN_INTERVAL: '1s', TICKETING_REPORT_CACHE_TTL: '0' },
-};
+const { clock, options: FAST, check } = fastWatches();
 const HOUR = 3_600_000;
 
-async function command(r: BotRig, text: string, user = 'U0EDITOR', channel = 'C0001') {
-  const { responseUrl } = await sendCommand(r, text, user, channel);
-  return JSON.stringify(await answerTo(r, responseUrl));
-}
+// `/events <text>` in C0001 unless said; its answer after any "fetching" notice, as JSON.
+const command = watchCommand;
 
 /** Clicks a button of a message the bot posted, as `user`; the private answer, as JSON. */
 async function clickOn(r: BotRig, message: Json, actionId: string, user: string) {
@@ -58,18 +50,6 @@ const posts = (r: BotRig, channel = 'C0001') =>
 const replies = (r: BotRig, channel = 'C0001') => posts(r, channel).filter((c) => c.args.thread_ts !== undefined);
 const alerts = (r: BotRig, channel = 'C0001') =>
   replies(r, channel).filter((c) => JSON.stringify(c.args.metadata ?? {}).includes('"alert"'));
-
-/** Runs scheduler turns until one checks an event, moving the clock to the next one due. */
-async function check(r: BotRig) {
-  return waitFor(
-    async () => {
-      const turn = await r.bot.watches.turn();
-      if (turn.kind === 'idle' && turn.nextAt !== undefined) clock.advance(Math.max(0, turn.nextAt - clock.now()));
-      return turn.kind === 'checked' && turn;
-    },
-    { what: 'a check', timeoutMs: 10_000 },
-  );
-}
 
 /** Sets sold to `share` of capacity and checks the event. */
 async function soldAt(r: BotRig, event: SimEvent, sold: number) {

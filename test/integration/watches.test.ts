@@ -2,10 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { escapeText } from '../../src/render/mrkdwn.js';
 import type { SimEvent } from '../../src/simulator/seed.js';
 import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
-import { answerTo, FETCHING, command as sendCommand, submitWatchForm } from '../helpers/bot-actions.js';
-import { aheadClock } from '../helpers/clocks.js';
+import { FETCHING, submitWatchForm } from '../helpers/bot-actions.js';
+import { fastWatches, watchCommand } from '../helpers/fast-watches.js';
 import { commandBody, eventBody, postSigned, postSignedJson, viewSubmissionBody } from '../helpers/slack-requests.js';
-import { waitFor } from '../helpers/wait-for.js';
 
 let rig: BotRig | undefined;
 afterEach(async () => {
@@ -13,22 +12,10 @@ afterEach(async () => {
   rig = undefined;
 });
 
-/**
- * Report windows of 1 s and checks at most every second: the test's minute. The bot and the
- * simulator share one clock, moved ahead to the next check rather than waited for.
- */
-const clock = aheadClock();
-const FAST = {
-  compose: { clock },
-  sim: { reportLimit: { limit: 3, windowMs: 1_000 }, clock },
-  env: { TICKETING_REPORT_LIMIT: '3/1s', WATCH_MIN_INTERVAL: '1s', TICKETING_REPORT_CACHE_TTL: '0' },
-};
+const { clock, options: FAST, check } = fastWatches();
 
-/** `/events <text>`, signed (in C0001 unless said); its answer after any "fetching" notice, as JSON. */
-async function command(r: BotRig, text: string, user = 'U0EDITOR', channel = 'C0001') {
-  const { responseUrl } = await sendCommand(r, text, user, channel);
-  return JSON.stringify(await answerTo(r, responseUrl));
-}
+// `/events <text>` in C0001 unless said; its answer after any "fetching" notice, as JSON.
+const command = watchCommand;
 
 /** An upcoming published event with a capacity and at least one promo code. */
 function watchable(r: BotRig): { event: SimEvent; code: string; quantity: number } {
@@ -44,25 +31,6 @@ function watchable(r: BotRig): { event: SimEvent; code: string; quantity: number
 const posts = (r: BotRig) => r.slack.calls.filter((c) => c.method === 'chat.postMessage');
 const updates = (r: BotRig) => r.slack.calls.filter((c) => c.method === 'chat.update');
 const replies = (r: BotRig) => posts(r).filter((c) => c.args.thread_ts !== undefined);
-
-/**
- * Runs scheduler turns until one checks an event, moving the clock to the next one due (a turn
- * that found another at work looks again a little later).
- */
-async function check(r: BotRig) {
-  let last: unknown;
-  return waitFor(
-    async () => {
-      const turn = await r.bot.watches.turn();
-      last = turn;
-      if (turn.kind === 'idle' && turn.nextAt !== undefined) clock.advance(Math.max(0, turn.nextAt - clock.now()));
-      return turn.kind === 'checked' && turn;
-    },
-    { what: 'a check', timeoutMs: 10_000 },
-  ).catch((error: unknown) => {
-    throw new Error(`no check came: ${JSON.stringify(last)}`, { cause: error });
-  });
-}
 
 /** The person picks an event in the open watch form (`block_actions` from the modal's picker). */
 async function pickInForm(r: BotRig, eventId: string, privateMetadata: string) {
