@@ -96,7 +96,9 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-      mixin: () => requestContext.getStore() ?? {},
+      // A copy: pino merges each line's fields into what the mixin returns, which would keep them
+      // in the request's context for its later lines.
+      mixin: () => ({ ...requestContext.getStore() }),
       hooks: { streamWrite: scrub },
     },
     destination,
