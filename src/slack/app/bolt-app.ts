@@ -39,7 +39,7 @@ export interface SlackRetry {
 async function botIdentity(
   options: BoltAppOptions,
   clientOptions: webApi.WebClientOptions,
-): Promise<{ botId: string; botUserId: string; teamId: string | undefined }> {
+): Promise<{ botId: string; botUserId: string; teamId: string | undefined; enterpriseId: string | undefined }> {
   // Bolt's logger, so the client's warnings are log lines, not plain text beside the operator's.
   const client = new webApi.WebClient(options.botToken, { ...clientOptions, logger: boltLogger(options.logger) });
   let answer: webApi.AuthTestResponse;
@@ -52,7 +52,12 @@ async function botIdentity(
     throw new StartRefusal(
       "SLACK_BOT_TOKEN: Slack named no bot for this token; use the Bot User OAuth Token (xoxb-...) from the app's OAuth & Permissions page",
     );
-  return { botId: answer.bot_id, botUserId: answer.user_id, teamId: answer.team_id };
+  return {
+    botId: answer.bot_id,
+    botUserId: answer.user_id,
+    teamId: answer.team_id,
+    enterpriseId: answer.enterprise_id || undefined,
+  };
 }
 
 /** What each refusal of the token means, and what mends it. */
@@ -102,9 +107,11 @@ export async function boltApp(options: BoltAppOptions, deps: SlackDeps): Promise
     },
     timeout: 10_000,
   };
-  const { teamId, ...identity } = await botIdentity(options, clientOptions);
-  // The team a report's stream is addressed to, known now: no auth.test of its own.
+  const { teamId, enterpriseId, ...identity } = await botIdentity(options, clientOptions);
+  // The team a report's stream is addressed to and the bot's organization, known now: neither
+  // asks auth.test again.
   if (teamId) deps.reportStreams?.addressTo(teamId);
+  deps.audience.knowBot({ teamId, enterpriseId, userId: identity.botUserId });
   const base = {
     token: options.botToken,
     ...identity,

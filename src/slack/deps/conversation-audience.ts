@@ -40,6 +40,13 @@ export interface ConversationAudience {
   forgetEveryone(): Promise<void>;
   /** The app's client, for callers that have none at hand (it exists once the app does). */
   bind(client: webApi.WebClient): void;
+  /** Who the bot is, as Slack named it at start (`auth.test`): the rule need not ask again. */
+  knowBot(bot: BotIdentity): void;
+}
+
+/** The bot's organization and user, as `auth.test` names them. */
+export interface BotIdentity extends Organization {
+  userId: string | undefined;
 }
 
 export interface ConversationAudienceOptions {
@@ -134,7 +141,7 @@ export function conversationAudience(options: ConversationAudienceOptions): Conv
     ttlMs,
     clock,
   });
-  let bot: Promise<Organization & { userId: string | undefined }> | undefined;
+  let bot: Promise<BotIdentity> | undefined;
   const warned = new Set<string>();
 
   const marksOf = (key: string): Promise<Marks> =>
@@ -248,6 +255,9 @@ export function conversationAudience(options: ConversationAudienceOptions): Conv
 
   let bound: webApi.WebClient | undefined;
   return {
+    knowBot(identity) {
+      bot = Promise.resolve(identity);
+    },
     bind(client) {
       bound = client;
       // Who the bot is, asked now rather than in the first figures' way (a failure is asked again then).
