@@ -1,9 +1,10 @@
 /**
  * When each watched event is checked. With W watched events and no one asking, every event is
  * checked at least every max(ceil(W / limit) windows, the minimum interval): the report limit's
- * slots go round the events. Among those due, the most overdue goes first (one never checked
- * counts as due now), then the one starting sooner; a slot that would otherwise go unused checks
- * early the event starting soonest (never sooner than the minimum interval after its last check).
+ * slots go round the events. Among those due, the most overdue goes first, then the one starting
+ * sooner; a slot that would otherwise go unused checks early the event starting soonest (never
+ * sooner than the minimum interval after its last check). One never checked is due at once, and
+ * ranks by its own deadline: an interval after it was first watched.
  */
 export interface WatchScheduleRule {
   /** Report calls per window (the spec's 3). */
@@ -18,6 +19,8 @@ export interface WatchCandidate {
   eventId: string;
   /** The last check of the event (a watch's or a person's report); undefined: never checked. */
   lastCheckedAt: number | undefined;
+  /** Since when it has been watched (undefined: not known, a record written before it was kept). */
+  watchedSince?: number | undefined;
   startsAtMs: number | undefined;
 }
 
@@ -51,9 +54,16 @@ export function nextCheck(
     .map((candidate) => {
       const dueAt =
         candidate.lastCheckedAt === undefined ? Number.NEGATIVE_INFINITY : candidate.lastCheckedAt + interval;
-      // One never checked ranks as due now: behind those already overdue, never ahead of them (each
-      // watch set would otherwise push every check then due a slot later, past its bound).
-      return { candidate, dueAt, rank: candidate.lastCheckedAt === undefined ? now : dueAt };
+      // One never checked ranks by its deadline, an interval after it was first watched, and no
+      // later than now: behind the checks already overdue that fall due before it (each watch set
+      // would otherwise push them a slot later, past their bound), and ahead of them once it is
+      // the most overdue. Ranked at now for ever, it waited behind overdue checks without end
+      // whenever the slots could not keep up (people's reports taking most of them).
+      const rank =
+        candidate.lastCheckedAt !== undefined
+          ? dueAt
+          : Math.min(now, (candidate.watchedSince ?? Number.POSITIVE_INFINITY) + interval);
+      return { candidate, dueAt, rank };
     })
     .sort((a, b) => a.rank - b.rank || startOf(a.candidate) - startOf(b.candidate));
   const first = due[0] as (typeof due)[number];

@@ -53,6 +53,8 @@ export interface WatchedEvent {
   watches: Watcher[];
   /** When its report was last read (a watch's check or a person's report). */
   checkedAt: number | undefined;
+  /** Since when it has been watched without a break (its oldest watch's setting); unknown in older records. */
+  watchedSince: number | undefined;
   /** When a check last failed since its last good one. */
   failedAt: number | undefined;
   /** Report calls in a row that answered "not found". */
@@ -64,6 +66,7 @@ const scheduledSchema = z.object({
   endsAtMs: z.number().optional(),
   watches: z.array(z.object({ channel: z.string(), paused: z.boolean(), by: z.string().optional() })),
   checkedAt: z.number().optional(),
+  watchedSince: z.number().optional(),
   failedAt: z.number().optional(),
   notFound: z.number().int().nonnegative().optional(),
 });
@@ -127,8 +130,17 @@ export class WatchStore {
     for (const [eventId, value] of Object.entries(parsed.data)) {
       const entry = scheduledSchema.safeParse(value);
       if (!entry.success) continue;
-      const { startsAtMs, endsAtMs, watches, checkedAt, failedAt, notFound } = entry.data;
-      events.push({ eventId, startsAtMs, endsAtMs, watches, checkedAt, failedAt, notFound: notFound ?? 0 });
+      const { startsAtMs, endsAtMs, watches, checkedAt, watchedSince, failedAt, notFound } = entry.data;
+      events.push({
+        eventId,
+        startsAtMs,
+        endsAtMs,
+        watches,
+        checkedAt,
+        watchedSince,
+        failedAt,
+        notFound: notFound ?? 0,
+      });
     }
     return events;
   }
@@ -168,7 +180,8 @@ export class WatchStore {
     await this.#schedule(eventId, (entry) => {
       const watches = entry?.watches.filter((w) => w.channel !== channel) ?? [];
       watches.push({ channel, paused, by: watch.setBy });
-      return { ...entry, startsAtMs: watch.startsAtMs, endsAtMs: watch.endsAtMs, watches };
+      const watchedSince = Math.min(entry?.watchedSince ?? watch.createdAt, watch.createdAt);
+      return { ...entry, startsAtMs: watch.startsAtMs, endsAtMs: watch.endsAtMs, watchedSince, watches };
     });
     // An unwatch that removed it meanwhile stands: its index and schedule entries go again.
     if ((await this.get(channel, eventId))?.createdAt !== watch.createdAt) await this.#forgetEntry(channel, eventId);
@@ -331,6 +344,7 @@ export class WatchStore {
           startsAtMs: entry?.startsAtMs ?? fresh.startsAtMs,
           endsAtMs: entry?.endsAtMs ?? fresh.endsAtMs,
           checkedAt: entry?.checkedAt ?? checkedAt,
+          watchedSince: Math.min(entry?.watchedSince ?? fresh.createdAt, fresh.createdAt),
           failedAt: entry?.failedAt ?? (typeof failedAt === 'number' ? failedAt : undefined),
           watches: [...watchers, { channel: fresh.channel, paused: fresh.paused !== undefined, by: fresh.setBy }],
         };

@@ -96,6 +96,7 @@ export class WatchTurns<M> {
         // A failed check waits its interval like a good one: an event whose report keeps
         // failing must not stay the most overdue and hold every other watch up.
         lastCheckedAt: latest(event.checkedAt, event.failedAt),
+        watchedSince: event.watchedSince,
         startsAtMs: event.startsAtMs,
       });
     }

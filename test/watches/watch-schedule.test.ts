@@ -204,6 +204,26 @@ describe('nextCheck, one step', () => {
     expect(nextCheck(list.slice(0, 2), T0 + 20 * MINUTE, RULE)?.eventId).toBe('evt_soon');
   });
 
+  it('ranks an event never checked by its deadline, an interval after it was first watched: behind checks due before it, ahead of those due after', () => {
+    // Interval: 10 min. The checked event fell due 5 min ago (last checked 15 min ago).
+    const checked = { eventId: 'evt_checked', lastCheckedAt: T0 - 15 * MINUTE, startsAtMs: T0 + DAY };
+    const fresh = (watchedFor: number) => ({
+      eventId: 'evt_new',
+      lastCheckedAt: undefined,
+      watchedSince: T0 - watchedFor,
+      startsAtMs: T0 + 2 * DAY,
+    });
+    // Watched 4 min: its deadline is 6 min away, the overdue check goes first.
+    expect(nextCheck([checked, fresh(4 * MINUTE)], T0, RULE)?.eventId).toBe('evt_checked');
+    // Watched 16 min (people's reports kept the slots): overdue by 6 min, more than the other.
+    expect(nextCheck([checked, fresh(16 * MINUTE)], T0, RULE)?.eventId).toBe('evt_new');
+    // Not known since when (a record from before): ranked as due now, behind every overdue check.
+    expect(nextCheck([checked, { ...fresh(0), watchedSince: undefined }], T0, RULE)?.eventId).toBe('evt_checked');
+    // Ahead of a check not yet due, however recently it was watched.
+    const notDue = { ...checked, lastCheckedAt: T0 - 5 * MINUTE };
+    expect(nextCheck([notDue, fresh(0)], T0, RULE)).toMatchObject({ eventId: 'evt_new', dueKey: 'evt_new:never' });
+  });
+
   it('never checks early within the minimum interval', () => {
     const rule: WatchScheduleRule = { limit: 3, windowMs: MINUTE, minIntervalMs: 10 * MINUTE };
     const list: WatchCandidate[] = [{ eventId: 'evt_1', lastCheckedAt: T0, startsAtMs: T0 + DAY }];
