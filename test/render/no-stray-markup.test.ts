@@ -17,6 +17,12 @@ import {
   warning,
   warningMessage,
 } from '../../src/render/block-kit.js';
+import {
+  cancelledEventMessage,
+  cancelledSummaryOpening,
+  cancelledSummaryText,
+  markedEventOption,
+} from '../../src/render/cancelled-words.js';
 import { USAGE } from '../../src/render/command-syntax.js';
 import {
   digestAnnouncement,
@@ -564,6 +570,14 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
       }),
     ],
   },
+  'cancelled-words.ts': {
+    cancelledEventMessage: () =>
+      HOSTILE.flatMap((name) => [cancelledEventMessage(name, 'watch'), cancelledEventMessage(name, 'promo')]),
+    cancelledSummaryOpening: () =>
+      hostileText().flatMap((name) => [cancelledSummaryOpening(name, true), cancelledSummaryOpening(name, false)]),
+    cancelledSummaryText: () => hostileText().map(cancelledSummaryText),
+    markedEventOption: () => EVENTS.map((event) => markedEventOption({ ...event, status: 'cancelled' })),
+  },
   'limit-wording.ts': {
     describeLimit: () =>
       [1, 3_600_000, 60_000, 120_000, 1_000, 500].map((windowMs) =>
@@ -1095,6 +1109,7 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
 /** Exports that return raw text, not markup: every builder above escapes what they return. */
 const RAW_TEXT: Record<string, readonly string[]> = {
   'event-blocks.ts': ['eventLabel'],
+  'cancelled-words.ts': ['cancelledEventFieldError'],
   'condition-label.ts': ['conditionLabel'],
   'event-time.ts': ['zoneLabel', 'describeEventTime', 'shortEventTime'],
   'mrkdwn.ts': ['utcMinute'],
