@@ -54,6 +54,7 @@ import { everyWords } from '../../src/render/every-words.js';
 import { helpMessage, usageMessage } from '../../src/render/help-blocks.js';
 import { homeView } from '../../src/render/home-view.js';
 import { describeLimit } from '../../src/render/limit-wording.js';
+import { missingCodeMessage } from '../../src/render/missing-code-blocks.js';
 import { eventOption, promoModalView, reportModalView, watchModalView } from '../../src/render/modal-views.js';
 import {
   channelLink,
@@ -577,6 +578,17 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
       hostileText().flatMap((name) => [cancelledSummaryOpening(name, true), cancelledSummaryOpening(name, false)]),
     cancelledSummaryText: () => hostileText().map(cancelledSummaryText),
     markedEventOption: () => EVENTS.map((event) => markedEventOption({ ...event, status: 'cancelled' })),
+  },
+  'missing-code-blocks.ts': {
+    missingCodeMessage: () =>
+      HOSTILE.flatMap((name) => [
+        missingCodeMessage({ eventName: name, codes: [], command: (each) => `promo ${name} ${each} 10` }),
+        missingCodeMessage({
+          eventName: name,
+          codes: ['EARLYBIRD', name],
+          command: (each) => `promo ${name} ${each} 10`,
+        }),
+      ]),
   },
   'limit-wording.ts': {
     describeLimit: () =>

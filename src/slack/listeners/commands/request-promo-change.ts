@@ -22,6 +22,7 @@ import type { SlackDeps } from '../../deps/slack-deps.js';
 import { userMessageFor } from '../../replies/user-message.js';
 import { commandFor } from './command-parser.js';
 import { nameOrId, noEventAnswer } from './no-event-answer.js';
+import { promoCodeLeftOut } from './promo-code-left-out.js';
 
 export interface PromoRequest {
   userId: string;
@@ -55,6 +56,11 @@ export async function requestPromoChange(
   } catch (error) {
     deps.logger.info('Finding the event of a promo change failed', { error });
     await reply.answer(warningMessage(userMessageFor(error)));
+    return;
+  }
+  const leftOut = await promoCodeLeftOut(deps, request, resolved);
+  if (leftOut) {
+    await reply.answer(leftOut);
     return;
   }
   const query = targetText(request.target);
