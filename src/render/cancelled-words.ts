@@ -13,11 +13,14 @@ const WHAT: Record<CancelledAsk, Mrkdwn> = {
   promo: md`its promo codes are not to be changed`,
 };
 
-/** Refuses to watch or promote a cancelled event, naming it and where the upcoming ones are. */
+/** Why a cancelled event is not watched or promoted, naming it and where the upcoming ones are. */
+export function cancelledEventWords(eventName: string, ask: CancelledAsk): Mrkdwn {
+  return md`*${clip(eventName, 200)}* is cancelled: ${WHAT[ask]}. Nothing was changed. \`/events list\` shows the upcoming events.`;
+}
+
+/** Refuses to watch or promote a cancelled event, as a message. */
 export function cancelledEventMessage(eventName: string, ask: CancelledAsk): SlackMessage {
-  return warningMessage(
-    md`*${clip(eventName, 200)}* is cancelled: ${WHAT[ask]}. Nothing was changed. \`/events list\` shows the upcoming events.`,
-  );
+  return warningMessage(cancelledEventWords(eventName, ask));
 }
 
 /** The same refusal as a form's field error (plain text, within Slack's 150 characters for it). */
@@ -31,8 +34,8 @@ export function cancelledEventFieldError(eventName: string, ask: CancelledAsk): 
 /** The opening of a cancelled event's watch summary (`withheld`: its figures are not shown here). */
 export function cancelledSummaryOpening(name: Mrkdwn, withheld: boolean): Mrkdwn {
   return withheld
-    ? md`:x: *${name}* is cancelled. The watch has ended.`
-    : md`:x: *${name}* is cancelled, so the watch has ended. Last figures read:`;
+    ? md`:no_entry: *${name}* is cancelled. The watch has ended.`
+    : md`:no_entry: *${name}* is cancelled, so the watch has ended. Last figures read:`;
 }
 
 /** The summary's notification text for a cancelled event. */
@@ -41,7 +44,7 @@ export function cancelledSummaryText(name: Mrkdwn): Mrkdwn {
 }
 
 /** A watch card's status once its event is cancelled. */
-export const CANCELLED_CARD_STATUS = md`:x: The event is cancelled, so the watch has ended. No more checks.`;
+export const CANCELLED_CARD_STATUS = md`:no_entry: The event is cancelled, so the watch has ended. No more checks.`;
 
 /** A picker option for a picker that offers events that are not upcoming: a cancelled one says so first. */
 export function markedEventOption(event: TicketingEvent): ReturnType<typeof eventOption> {

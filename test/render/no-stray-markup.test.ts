@@ -19,6 +19,7 @@ import {
 } from '../../src/render/block-kit.js';
 import {
   cancelledEventMessage,
+  cancelledEventWords,
   cancelledSummaryOpening,
   cancelledSummaryText,
   markedEventOption,
@@ -572,6 +573,7 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
     ],
   },
   'cancelled-words.ts': {
+    cancelledEventWords: () => HOSTILE.map((name) => cancelledEventWords(name, 'promo')),
     cancelledEventMessage: () =>
       HOSTILE.flatMap((name) => [cancelledEventMessage(name, 'watch'), cancelledEventMessage(name, 'promo')]),
     cancelledSummaryOpening: () =>
