@@ -25,6 +25,11 @@ async function startLocalSandbox(
     `Starting the local Slack sandbox (no SLACK_ variable is set) on http://127.0.0.1:${config.port}/, one process, its store ${inMemory ? 'in memory (nothing kept after exit)' : `in ${store} (kept across restarts)`}`,
     env.STORE_URL?.trim() ? { storeUrl: 'set but not used by the sandbox (SANDBOX_STORE names its store)' } : {},
   );
+  // A copied .env.example sets STORE_URL: said plainly, not only in a JSON field.
+  if (env.STORE_URL?.trim())
+    process.stdout.write(
+      `STORE_URL is not used by the sandbox; its store is ${inMemory ? 'in memory' : store} (SANDBOX_STORE)\n`,
+    );
   // The sandbox and its page load only in the sandbox: a workspace deployment never holds them.
   const { startSandboxStack } = await import('./sandbox/sandbox-stack.js');
   const stack = await startSandboxStack({ env, logger, port: config.port, store });

@@ -160,13 +160,7 @@ export async function closeKnownCodes(
   if (!('code' in ref)) return [];
   const atHand = await sources.reportAtHand(eventId).catch(() => undefined);
   if (atHand && findQuantityRow(atHand, ref.code)) return [];
-  const remembered = await Promise.resolve()
-    .then(() => sources.known?.codes(eventId))
-    .catch(() => undefined);
-  const codes = [
-    ...(atHand ? quantityRows(atHand).flatMap((row) => (row.id === undefined ? [] : [row.label])) : []),
-    ...(remembered ?? []).map((each) => each.code),
-  ].filter(isPromoCode);
+  const codes = await codesKnown(sources, eventId, atHand);
   const digits = (text: string) => text.replace(/\D/g, '');
   return didYouMean(
     ref.code,
@@ -178,4 +172,27 @@ export async function closeKnownCodes(
 function rowWithId(report: EventReport, promoId: string) {
   const id = normaliseApiId('promo', promoId);
   return quantityRows(report).find((row) => row.id !== undefined && normaliseApiId('promo', row.id) === id);
+}
+
+/** The codes known for an event without a report call: in the report at hand, or remembered from earlier ones. */
+export async function knownCodes(
+  sources: Pick<PromoCodeSources, 'known' | 'reportAtHand'>,
+  eventId: string,
+): Promise<string[]> {
+  return codesKnown(sources, eventId, await sources.reportAtHand(eventId).catch(() => undefined));
+}
+
+async function codesKnown(
+  sources: Pick<PromoCodeSources, 'known'>,
+  eventId: string,
+  atHand: EventReport | undefined,
+): Promise<string[]> {
+  const remembered = await Promise.resolve()
+    .then(() => sources.known?.codes(eventId))
+    .catch(() => undefined);
+  const codes = [
+    ...(atHand ? quantityRows(atHand).flatMap((row) => (row.id === undefined ? [] : [row.label])) : []),
+    ...(remembered ?? []).map((each) => each.code),
+  ].filter(isPromoCode);
+  return [...new Set(codes)];
 }

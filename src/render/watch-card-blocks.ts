@@ -4,6 +4,7 @@ import { parsePlainDate } from '../time/zoned.js';
 import type { EventCheck, Watch } from '../watches/watch.js';
 import { FIGURES_PAUSE } from '../watches/watch-figures.js';
 import { type Block, context, header, LIMITS, mrkdwnSection, type SlackMessage } from './block-kit.js';
+import { CANCELLED_CARD_STATUS } from './cancelled-words.js';
 import { everyWords } from './every-words.js';
 import { clip, code, escapeText, joinMrkdwn, type Mrkdwn, md, readerInstant, shorten } from './mrkdwn.js';
 import { forecastWords } from './sales-blocks.js';
@@ -39,7 +40,7 @@ function endWords(watch: Watch): Mrkdwn | undefined {
   return watch.endsAtMs !== undefined ? readerInstant(watch.endsAtMs) : undefined;
 }
 
-type CardState = 'active' | 'paused' | 'ended' | 'unlisted' | 'unwatched';
+type CardState = 'active' | 'paused' | 'ended' | 'unlisted' | 'cancelled' | 'unwatched';
 
 export interface WatchCardInput {
   watch: Watch;
@@ -67,6 +68,7 @@ const CARD_TITLES: Record<CardState, Mrkdwn> = {
   paused: md`Paused`,
   ended: md`Watch ended`,
   unlisted: md`Watch ended`,
+  cancelled: md`Watch ended`,
   unwatched: md`Watch stopped`,
 };
 
@@ -96,6 +98,10 @@ export function watchCardMessage(input: WatchCardInput): SlackMessage {
     case 'unlisted':
       status = md`:checkered_flag: The service no longer lists this event, so the watch has ended. No more checks.`;
       gist = md`Watch of ${name} ended: the event is no longer listed by the service`;
+      break;
+    case 'cancelled':
+      status = CANCELLED_CARD_STATUS;
+      gist = md`Watch of ${name} ended: the event is cancelled`;
       break;
     case 'unwatched':
       status = by

@@ -2,6 +2,7 @@ import type { Withheld } from '../figures/may-show-figures.js';
 import type { SetWatchOutcome } from '../watches/set-watch.js';
 import type { Watch } from '../watches/watch.js';
 import { LIMITS, mrkdwnSection, plainMessage, type SlackMessage, warningMessage } from './block-kit.js';
+import { cancelledEventMessage } from './cancelled-words.js';
 import { everyWords } from './every-words.js';
 import { channelLink, clip, code, joinMrkdwn, type Mrkdwn, md, shorten } from './mrkdwn.js';
 import { eventName, MAX_CONDITION_LINES } from './watch-words.js';
@@ -112,6 +113,8 @@ export function watchOutcomeMessage(
   problem: (words: Mrkdwn) => SlackMessage,
 ): SlackMessage {
   switch (outcome.kind) {
+    case 'cancelled':
+      return cancelledEventMessage(eventName, 'watch');
     case 'over':
       return warningMessage(md`*${clip(eventName, 200)}* is over: there is nothing left to watch.`);
     case 'wording':

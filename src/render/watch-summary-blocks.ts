@@ -2,6 +2,7 @@ import type { Shown, Withheld } from '../figures/may-show-figures.js';
 import type { EventCheck, Watch } from '../watches/watch.js';
 import { describeCondition } from '../watches/watch-condition.js';
 import { type Block, context, LIMITS, mrkdwnSection, type SlackMessage } from './block-kit.js';
+import { cancelledSummaryOpening, cancelledSummaryText } from './cancelled-words.js';
 import { code, joinMrkdwn, type Mrkdwn, md, readerInstant, shorten } from './mrkdwn.js';
 import {
   eventName,
@@ -20,7 +21,7 @@ export interface WatchSummaryInput {
   /** Why the final figures are held back. */
   withheld?: Withheld | undefined;
   /** Why the watch ended: the event is over, or the service lists it no more. @default 'over' */
-  why?: 'over' | 'unlisted' | undefined;
+  why?: 'over' | 'unlisted' | 'cancelled' | undefined;
 }
 
 /** The last reply in the card's thread when the event is over: final figures, promo codes used, alerts and checks. */
@@ -30,11 +31,14 @@ export function watchSummaryMessage(input: WatchSummaryInput): SlackMessage {
   const alerts = watch.conditions.reduce((sum, state) => sum + state.crossings, 0);
   const checks = check?.checks ?? 0;
   const unlisted = input.why === 'unlisted';
-  const opening = input.withheld
-    ? md`:checkered_flag: *${name}* ${unlisted ? md`is no longer listed by the service` : md`is over`}. The watch has ended.`
-    : unlisted
-      ? md`:checkered_flag: *${name}* is no longer listed by the service, so the watch has ended. Last figures read:`
-      : md`:checkered_flag: *${name}* is over. The watch has ended; final figures:`;
+  const cancelled = input.why === 'cancelled';
+  const opening = cancelled
+    ? cancelledSummaryOpening(name, input.withheld !== undefined)
+    : input.withheld
+      ? md`:checkered_flag: *${name}* ${unlisted ? md`is no longer listed by the service` : md`is over`}. The watch has ended.`
+      : unlisted
+        ? md`:checkered_flag: *${name}* is no longer listed by the service, so the watch has ended. Last figures read:`
+        : md`:checkered_flag: *${name}* is over. The watch has ended; final figures:`;
   const blocks: Block[] = [mrkdwnSection(opening)];
   const bar = check ? soldBar(check.report) : undefined;
   if (check) {
@@ -68,9 +72,11 @@ export function watchSummaryMessage(input: WatchSummaryInput): SlackMessage {
   const headline = sold ? md`: ${sold.share}` : md``;
   return {
     text: shorten(
-      unlisted
-        ? md`${name} is no longer listed by the service; the watch has ended${headline}.`
-        : md`${name} is over${headline}. ${alerts} alert(s), ${checks} check(s).`,
+      cancelled
+        ? cancelledSummaryText(name)
+        : unlisted
+          ? md`${name} is no longer listed by the service; the watch has ended${headline}.`
+          : md`${name} is over${headline}. ${alerts} alert(s), ${checks} check(s).`,
       LIMITS.fallbackText,
     ),
     blocks: blocks.slice(0, LIMITS.messageBlocks),

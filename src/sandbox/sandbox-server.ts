@@ -79,7 +79,8 @@ export async function startSandbox(options: {
   function respond(target: ResponseTarget, body: Json): void {
     const text = String(body.text ?? '');
     const blocks = Array.isArray(body.blocks) ? body.blocks : [];
-    const original = target.messageTs ? state.find(target.channel, target.messageTs) : undefined;
+    const originalTs = target.messageTs ?? target.postedTs;
+    const original = originalTs ? state.find(target.channel, originalTs) : undefined;
     if (original && body.delete_original) {
       state.messages.splice(state.messages.indexOf(original), 1);
       state.touch();
@@ -94,13 +95,14 @@ export async function startSandbox(options: {
         state.post({ channel: target.channel, author: target.user, text: target.command, blocks: [] });
         target.command = undefined;
       }
-      state.post({
+      const posted = state.post({
         channel: target.channel,
         author: BOT_ID,
         text,
         blocks,
         ephemeralFor: body.response_type === 'in_channel' ? undefined : target.user,
       });
+      target.postedTs = posted.ts;
     }
   }
 

@@ -74,6 +74,11 @@ export interface ResponseTarget {
   messageTs?: string | undefined;
   /** The slash command this response_url answers: shown to everyone above its first `in_channel` answer, as Slack does. */
   command?: string | undefined;
+  /**
+   * The last message this response_url posted (a command has no message of its own): what a later
+   * post with `replace_original` or `delete_original` acts on, as in Slack.
+   */
+  postedTs?: string | undefined;
 }
 
 /** Who a trigger_id was handed to, so the view it opens is theirs. */

@@ -1,4 +1,5 @@
 import type { CatalogSnapshot } from '../catalog/event-catalog.js';
+import { isCancelled } from '../catalog/is-upcoming.js';
 import type { TicketingEvent } from '../ticketing/schemas.js';
 import type { EventDates, WatchedEventInfo } from './watch-service.js';
 
@@ -30,6 +31,7 @@ export function eventDatesIn(snapshot: CatalogSnapshot | undefined, eventId: str
         endsAtMs: event.endsAtMs,
         endsOn: endsOn(event),
         asOf: snapshot.asOf,
+        ...(isCancelled(event) ? { cancelled: true } : {}),
       }
     : { listed: false, asOf: snapshot.asOf };
 }

@@ -1,4 +1,4 @@
-import { isUpcoming } from '../catalog/is-upcoming.js';
+import { isCancelled, isUpcoming } from '../catalog/is-upcoming.js';
 import type { Forecast } from '../forecast/forecast.js';
 import type { ReportRead } from '../reports/report-at-hand.js';
 import type { EventReport, TicketingEvent } from '../ticketing/schemas.js';
@@ -40,6 +40,8 @@ export interface SetWatchRequest {
 /** How setting a watch came out, for the listener to say in its own way. */
 export type SetWatchOutcome =
   | { kind: 'over' }
+  /** The event is cancelled: nothing to watch, nothing was read. */
+  | { kind: 'cancelled' }
   /** The words do not parse (or more than ten): no report was read. */
   | { kind: 'wording'; problem: string }
   /** The conversation or the person has as many watches as allowed: no report was read. */
@@ -64,6 +66,7 @@ export async function setWatch(
   hooks: { fetching: () => Promise<unknown>; stopBeforeReport?: () => Promise<boolean> },
 ): Promise<SetWatchOutcome | undefined> {
   const { event } = request;
+  if (isCancelled(event)) return { kind: 'cancelled' };
   if (!isUpcoming(event, deps.clock.now())) return { kind: 'over' };
   const text = request.conditions.trim();
   const wording = text ? parseConditions(text) : undefined;

@@ -42,10 +42,10 @@ export interface WatchChat<M> {
   channelRefusal(error: unknown): string | undefined;
 }
 
-export type CardState = 'active' | 'paused' | 'ended' | 'unlisted' | 'unwatched';
+export type CardState = 'active' | 'paused' | 'ended' | 'unlisted' | 'cancelled' | 'unwatched';
 
-/** Why a watch ended on its own: its event is over, or the service lists it no more. */
-export type EndReason = 'over' | 'unlisted';
+/** Why a watch ended on its own: its event is over, cancelled, or the service lists it no more. */
+export type EndReason = 'over' | 'unlisted' | 'cancelled';
 
 /** How watch messages are built: passed in, so the domain never imports presentation. */
 export interface WatchMessages<M> {

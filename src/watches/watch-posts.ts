@@ -221,7 +221,7 @@ export class WatchPosts<M> {
               },
             );
           }
-          await this.updateCard(watch, why === 'unlisted' ? 'unlisted' : 'ended');
+          await this.updateCard(watch, why === 'over' ? 'ended' : why);
         }
         await this.#o.work.settle(key, 'done');
       } catch (error) {

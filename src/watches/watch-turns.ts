@@ -25,7 +25,15 @@ export interface WatchReports {
  * all-day event), or that a complete crawl read after `asOf` no longer lists it.
  */
 export type EventDates =
-  | { listed: true; startsAtMs: number; endsAtMs: number; endsOn: string | undefined; asOf: number }
+  | {
+      listed: true;
+      startsAtMs: number;
+      endsAtMs: number;
+      endsOn: string | undefined;
+      asOf: number;
+      /** The service says the event is cancelled: its watches end. */
+      cancelled?: boolean | undefined;
+    }
   | { listed: false; asOf: number };
 
 /** What one scheduler turn did, and when to look again. */
@@ -116,8 +124,8 @@ export class WatchTurns<M> {
   /**
    * The event with its dates as this replica's catalog has them now (a rescheduled event moves its
    * watches), unless they were read before the watches' own: a replica whose catalog is behind
-   * does not move them back. An event a complete crawl made after its watches no longer lists
-   * ends them ('ended').
+   * does not move them back. An event a complete crawl made after its watches no longer lists,
+   * or lists as cancelled, ends them ('ended').
    */
   async #redated(event: WatchedEvent): Promise<WatchedEvent | 'ended'> {
     const dates = this.#o.eventDates?.(event.eventId);
@@ -129,6 +137,11 @@ export class WatchTurns<M> {
         eventId: event.eventId,
       });
       await this.#endEvent(event, 'unlisted');
+      return 'ended';
+    }
+    if (dates.cancelled) {
+      this.#o.logger.info('A watched event is cancelled: its watches end', { eventId: event.eventId });
+      await this.#endEvent(event, 'cancelled');
       return 'ended';
     }
     if (dates.startsAtMs === event.startsAtMs && dates.endsAtMs === event.endsAtMs) return event;

@@ -120,7 +120,14 @@ const interactive = (payload: Record<string, unknown>) =>
   )}`;
 
 /** Typeahead of an `external_select` (a block_suggestion request). */
-export function blockSuggestionBody(options: { actionId: string; blockId: string; value: string; userId?: string }) {
+export function blockSuggestionBody(options: {
+  actionId: string;
+  blockId: string;
+  value: string;
+  userId?: string;
+  /** The form the picker is in. @default 'promo_modal' */
+  callbackId?: string;
+}) {
   return interactive({
     type: 'block_suggestion',
     user: { id: options.userId ?? 'U0EDITOR', username: 'someone', team_id: 'T0001' },
@@ -128,7 +135,7 @@ export function blockSuggestionBody(options: { actionId: string; blockId: string
     block_id: options.blockId,
     value: options.value,
     container: { type: 'view', view_id: 'V0001' },
-    view: { id: 'V0001', type: 'modal', callback_id: 'promo_modal' },
+    view: { id: 'V0001', type: 'modal', callback_id: options.callbackId ?? 'promo_modal' },
   });
 }
 

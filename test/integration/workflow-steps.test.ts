@@ -339,6 +339,25 @@ describe('Set promo quantity', () => {
     expect(promo.quantity).toBe(before + 1);
   });
 
+  it('refuses a cancelled event: changes nothing and spends no report call', async () => {
+    rig = await startBot();
+    const r = rig;
+    const { event, promos } = eventWithPromos(r);
+    const promo = promos[0] as SimPromo;
+    const before = promo.quantity;
+    event.status = 'cancelled';
+    const done = await runStep(r, 'set_promo_quantity', {
+      run_by: EDITOR,
+      event: event.id,
+      promo: promo.code,
+      quantity: before + 1,
+    });
+    expect(done.method).toBe('functions.completeError');
+    expect(String(done.args.error)).toContain('is cancelled');
+    expect(promo.quantity).toBe(before);
+    expect(r.sim.stats().log.filter((entry) => entry.path.endsWith('/report'))).toHaveLength(0);
+  });
+
   it('looks the code up in a report read for the run, not one at hand from an earlier read', async () => {
     rig = await startBot();
     const r = rig;

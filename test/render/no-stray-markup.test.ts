@@ -17,6 +17,13 @@ import {
   warning,
   warningMessage,
 } from '../../src/render/block-kit.js';
+import {
+  cancelledEventMessage,
+  cancelledEventWords,
+  cancelledSummaryOpening,
+  cancelledSummaryText,
+  markedEventOption,
+} from '../../src/render/cancelled-words.js';
 import { USAGE } from '../../src/render/command-syntax.js';
 import {
   digestAnnouncement,
@@ -48,6 +55,7 @@ import { everyWords } from '../../src/render/every-words.js';
 import { helpMessage, usageMessage } from '../../src/render/help-blocks.js';
 import { homeView } from '../../src/render/home-view.js';
 import { describeLimit } from '../../src/render/limit-wording.js';
+import { missingCodeMessage } from '../../src/render/missing-code-blocks.js';
 import { eventOption, promoModalView, reportModalView, watchModalView } from '../../src/render/modal-views.js';
 import {
   channelLink,
@@ -563,6 +571,26 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
         withheld: { why: 'not-known', reason: '<!channel>', about: 'person' },
       }),
     ],
+  },
+  'cancelled-words.ts': {
+    cancelledEventWords: () => HOSTILE.map((name) => cancelledEventWords(name, 'promo')),
+    cancelledEventMessage: () =>
+      HOSTILE.flatMap((name) => [cancelledEventMessage(name, 'watch'), cancelledEventMessage(name, 'promo')]),
+    cancelledSummaryOpening: () =>
+      hostileText().flatMap((name) => [cancelledSummaryOpening(name, true), cancelledSummaryOpening(name, false)]),
+    cancelledSummaryText: () => hostileText().map(cancelledSummaryText),
+    markedEventOption: () => EVENTS.map((event) => markedEventOption({ ...event, status: 'cancelled' })),
+  },
+  'missing-code-blocks.ts': {
+    missingCodeMessage: () =>
+      HOSTILE.flatMap((name) => [
+        missingCodeMessage({ eventName: name, codes: [], command: (each) => `promo ${name} ${each} 10` }),
+        missingCodeMessage({
+          eventName: name,
+          codes: ['EARLYBIRD', name],
+          command: (each) => `promo ${name} ${each} 10`,
+        }),
+      ]),
   },
   'limit-wording.ts': {
     describeLimit: () =>
@@ -1095,6 +1123,7 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
 /** Exports that return raw text, not markup: every builder above escapes what they return. */
 const RAW_TEXT: Record<string, readonly string[]> = {
   'event-blocks.ts': ['eventLabel'],
+  'cancelled-words.ts': ['cancelledEventFieldError'],
   'condition-label.ts': ['conditionLabel'],
   'event-time.ts': ['zoneLabel', 'describeEventTime', 'shortEventTime'],
   'mrkdwn.ts': ['utcMinute'],

@@ -277,3 +277,27 @@ describe('the sandbox keeps a bounded number of response_urls and triggers', () 
     expect(await open(triggers[2] ?? null)).toMatchObject({ ok: true });
   });
 });
+
+describe('a command’s response_url, as in Slack', () => {
+  it('replaces the message it posted before when told to replace_original, and posts beside it otherwise', async () => {
+    sandbox = await startSandbox({ logger: quiet() });
+    const received = await connectRecordingBot(sandbox);
+    await send(sandbox, {
+      method: 'POST',
+      path: '/ui/command',
+      headers: fromPage(sandbox, await pageToken(sandbox)),
+      body: JSON.stringify(COMMAND),
+    });
+    const path = new URL(received[0]?.get('response_url') ?? '').pathname;
+    const post = (body: Record<string, unknown>) =>
+      send(sandbox as Sandbox, { method: 'POST', path, body: JSON.stringify(body) });
+    const texts = () => (sandbox as Sandbox).state.messages.map((message) => message.text);
+    await post({ text: 'Fetching the report' });
+    await post({ text: 'The answer', replace_original: true });
+    expect(texts()).toEqual(['The answer']);
+    await post({ text: 'A second answer' });
+    expect(texts()).toEqual(['The answer', 'A second answer']);
+    await post({ text: 'The second, replaced', replace_original: true });
+    expect(texts()).toEqual(['The answer', 'The second, replaced']);
+  });
+});

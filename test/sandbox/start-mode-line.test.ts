@@ -60,6 +60,18 @@ describe('the first log line says which mode started and where', () => {
     }
   });
 
+  it('the sandbox with STORE_URL set (a copied .env.example): one plain line says it is not used, and names the store', async () => {
+    const main = await startMain({ PORT: '0', SANDBOX_STORE: 'memory', STORE_URL: 'sqlite://./data/eventops.sqlite' });
+    try {
+      await main.waitFor(/open http:\/\/127\.0\.0\.1:\d+/);
+      expect(main.output().stdout).toContain(
+        'STORE_URL is not used by the sandbox; its store is in memory (SANDBOX_STORE)',
+      );
+    } finally {
+      await stopped(main);
+    }
+  });
+
   it('a workspace on SQLite: the HTTP receiver, its port, one process, the store', async () => {
     const main = await startMain(workspace({ STORE_URL: 'sqlite://:memory:' }));
     await main.exited;

@@ -1,10 +1,12 @@
 import type { webApi } from '@slack/bolt';
 import { type EventTarget, resolveEvent, targetText } from '../../../catalog/find-events.js';
+import { isCancelled } from '../../../catalog/is-upcoming.js';
 import { shownOrNone } from '../../../figures/may-show-figures.js';
 import { proposePromoChange } from '../../../promo/promo-changes.js';
 import { closeKnownCodes, type PromoRef } from '../../../promo/promo-codes.js';
 import { type SlackMessage, warningMessage } from '../../../render/block-kit.js';
-import { eventChoicesMessage } from '../../../render/event-blocks.js';
+import { cancelledEventMessage } from '../../../render/cancelled-words.js';
+import { eventChoicesMessage, eventLabel } from '../../../render/event-blocks.js';
 import { code, joinMrkdwn, md } from '../../../render/mrkdwn.js';
 import { confirmationRefusedMessage, type PromoNow } from '../../../render/promo-blocks.js';
 import type { TicketingEvent } from '../../../ticketing/schemas.js';
@@ -20,6 +22,7 @@ import type { SlackDeps } from '../../deps/slack-deps.js';
 import { userMessageFor } from '../../replies/user-message.js';
 import { commandFor } from './command-parser.js';
 import { nameOrId, noEventAnswer } from './no-event-answer.js';
+import { promoCodeLeftOut } from './promo-code-left-out.js';
 
 export interface PromoRequest {
   userId: string;
@@ -55,6 +58,11 @@ export async function requestPromoChange(
     await reply.answer(warningMessage(userMessageFor(error)));
     return;
   }
+  const leftOut = await promoCodeLeftOut(deps, request, resolved);
+  if (leftOut) {
+    await reply.answer(leftOut);
+    return;
+  }
   const query = targetText(request.target);
   const asked = { kind: 'promo', target: request.target, promo: request.promo, quantity: request.quantity } as const;
   const action = { verb: 'Choose', command: (eventId: string) => commandFor(asked, eventId) };
@@ -68,6 +76,10 @@ export async function requestPromoChange(
     return;
   }
   const { event } = resolved;
+  if (isCancelled(event)) {
+    await reply.answer(cancelledEventMessage(eventLabel(event), 'promo'));
+    return;
+  }
   // A code close to one known for the event (EARLYBRD): asked at once, not looked up in a report.
   const close = await closeKnownCodes(promoCodeSources(deps, request.userId), event.id, request.promo);
   if ('code' in request.promo && close.length > 0) {

@@ -2,6 +2,7 @@ import type { App } from '@slack/bolt';
 import { searchEvents } from '../../../catalog/event-search.js';
 import { isListedUpcoming } from '../../../catalog/is-upcoming.js';
 import { parsePromoRef } from '../../../promo/promo-codes.js';
+import { markedEventOption } from '../../../render/cancelled-words.js';
 import { eventLabel, noEventMessage } from '../../../render/event-blocks.js';
 import {
   CHANGE_PROMO_SHORTCUT,
@@ -11,6 +12,7 @@ import {
   MAX_OPTIONS,
   PROMO_MODAL,
   REPORT_MODAL,
+  WATCH_MODAL,
 } from '../../../render/modal-views.js';
 import { parseId } from '../../../ticketing/ids.js';
 import { parsePromoQuantity } from '../../../ticketing/promo-quantity.js';
@@ -55,6 +57,15 @@ export function eventInMemory(deps: SlackDeps, eventId: string): TicketingEvent 
   return deps.clock.now() - snapshot.asOf < deps.catalog.periodMs ? 'unlisted' : undefined;
 }
 
+/** The forms whose event must be upcoming (not over, not cancelled): their pickers offer no other. */
+const UPCOMING_ONLY: ReadonlySet<string> = new Set([PROMO_MODAL, WATCH_MODAL]);
+
+/** The form a picker's typeahead comes from (its view's callback id), or '' when Slack sends none. */
+const pickerOf = (body: object): string => {
+  const view = 'view' in body ? (body.view as { callback_id?: unknown } | undefined) : undefined;
+  return typeof view?.callback_id === 'string' ? view.callback_id : '';
+};
+
 /** The modals, their event picker (typeahead from the catalog) and the global shortcut. */
 export function registerEventModals(app: App, deps: SlackDeps): void {
   app.options(EVENT_PICKER_ACTION, async ({ ack, body }) => {
@@ -72,10 +83,15 @@ export function registerEventModals(app: App, deps: SlackDeps): void {
     if (snapshot) {
       try {
         const now = deps.clock.now();
+        // Watching and promoting need an upcoming event: other pickers offer the rest, marked.
+        const upcomingOnly = !query.trim() || UPCOMING_ONLY.has(pickerOf(body));
         const events = query.trim()
           ? searchEvents(snapshot.events, query).map((match) => match.event)
-          : snapshot.events.filter((event) => isListedUpcoming(event, now));
-        options = events.slice(0, MAX_OPTIONS).map(eventOption);
+          : snapshot.events;
+        options = events
+          .filter((event) => !upcomingOnly || isListedUpcoming(event, now))
+          .slice(0, MAX_OPTIONS)
+          .map(upcomingOnly ? eventOption : markedEventOption);
       } catch (error) {
         deps.logger.warn('The event picker could not search the catalog', { error });
       }

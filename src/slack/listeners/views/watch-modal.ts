@@ -1,8 +1,9 @@
 import type { App } from '@slack/bolt';
-import { isUpcoming } from '../../../catalog/is-upcoming.js';
+import { isCancelled, isUpcoming } from '../../../catalog/is-upcoming.js';
 import { type Shown, showFigures } from '../../../figures/may-show-figures.js';
 import type { Forecast } from '../../../forecast/forecast.js';
 import { warningMessage } from '../../../render/block-kit.js';
+import { cancelledEventFieldError } from '../../../render/cancelled-words.js';
 import { eventLabel } from '../../../render/event-blocks.js';
 import {
   EVENT_PICKER_ACTION,
@@ -130,6 +131,11 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
     if (!eventId || known === 'unlisted') {
       const problem = eventId ? 'That event is no longer listed.' : 'Pick an event.';
       await ack({ response_action: 'errors', errors: { [FIELDS.event.block]: problem } });
+      return;
+    }
+    if (known && isCancelled(known)) {
+      const cancelled = cancelledEventFieldError(eventLabel(known), 'watch');
+      await ack({ response_action: 'errors', errors: { [FIELDS.event.block]: cancelled } });
       return;
     }
     if (known && !isUpcoming(known, deps.clock.now())) {

@@ -1,5 +1,7 @@
+import { isCancelled } from '../../../catalog/is-upcoming.js';
 import { applyWorkflowPromoChange, type WorkflowPromoTarget } from '../../../promo/promo-changes.js';
 import { parsePromoRef } from '../../../promo/promo-codes.js';
+import { cancelledEventWords } from '../../../render/cancelled-words.js';
 import { eventLabel } from '../../../render/event-blocks.js';
 import { clip, code, md } from '../../../render/mrkdwn.js';
 import { promoCodeNotNamed } from '../../../render/promo-blocks.js';
@@ -63,6 +65,7 @@ export const promoQuantityStep: WorkflowStep = {
     if ('problem' in promo) return stepFailure(md`Promo code ${code(promoText, 64)}: ${clip(promo.problem, 200)}.`);
     const event = await eventForStepExactly(deps, textInput(run.inputs, 'event'));
     if (isProblem(event)) return stepFailure(event.problem);
+    if (isCancelled(event)) return stepFailure(cancelledEventWords(eventLabel(event), 'promo'));
 
     // Unattended, the code is looked up in a report read for this run: never one at hand from an
     // earlier read, nor a code remembered for weeks (it may have been recreated since).

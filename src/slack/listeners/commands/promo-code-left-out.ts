@@ -1,0 +1,39 @@
+import { type Resolved, resolveEvent } from '../../../catalog/find-events.js';
+import { knownCodes } from '../../../promo/promo-codes.js';
+import type { SlackMessage } from '../../../render/block-kit.js';
+import { eventLabel } from '../../../render/event-blocks.js';
+import { missingCodeMessage } from '../../../render/missing-code-blocks.js';
+import { promoCodeSources } from '../../adapters/promo-context.js';
+import type { SlackDeps } from '../../deps/slack-deps.js';
+import { commandFor } from './command-parser.js';
+import type { PromoRequest } from './request-promo-change.js';
+
+/**
+ * `/events promo Winter Gala 10` parses as the event "Winter" and the code "Gala". When that code
+ * is known for none of the events the words match, but the words with it name one event, the code
+ * was left out: the answer asks which, from the codes known without a report call. Undefined
+ * otherwise (the request goes on as typed).
+ */
+export async function promoCodeLeftOut(
+  deps: SlackDeps,
+  request: PromoRequest,
+  resolved: Resolved,
+): Promise<SlackMessage | undefined> {
+  const { target, promo } = request;
+  if (!('words' in target) || !('code' in promo)) return undefined;
+  const sources = promoCodeSources(deps, request.userId);
+  const typed = promo.code.toUpperCase();
+  const matching = resolved.kind === 'found' ? [resolved.event] : resolved.kind === 'choices' ? resolved.events : [];
+  for (const event of matching) {
+    if ((await knownCodes(sources, event.id)).some((each) => each.toUpperCase() === typed)) return undefined;
+  }
+  const words = `${target.words} ${promo.code}`;
+  const whole = await resolveEvent(deps.catalog, { words }, deps.interactive()).catch(() => undefined);
+  if (whole?.kind !== 'found') return undefined;
+  const codes = await knownCodes(sources, whole.event.id);
+  return missingCodeMessage({
+    eventName: eventLabel(whole.event),
+    codes,
+    command: (each) => commandFor({ kind: 'promo', target, promo: { code: each }, quantity: request.quantity }, words),
+  });
+}
