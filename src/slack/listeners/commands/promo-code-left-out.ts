@@ -1,12 +1,11 @@
-import { type Resolved, resolveEvent } from '../../../catalog/find-events.js';
-import { knownCodes } from '../../../promo/promo-codes.js';
+import { type EventTarget, type Resolved, resolveEvent } from '../../../catalog/find-events.js';
+import { knownCodes, type PromoRef } from '../../../promo/promo-codes.js';
 import type { SlackMessage } from '../../../render/block-kit.js';
 import { eventLabel } from '../../../render/event-blocks.js';
 import { missingCodeMessage } from '../../../render/missing-code-blocks.js';
 import { promoCodeSources } from '../../adapters/promo-context.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { commandFor } from './command-parser.js';
-import type { PromoRequest } from './request-promo-change.js';
 
 /**
  * `/events promo Winter Gala 10` parses as the event "Winter" and the code "Gala". When that code
@@ -16,7 +15,7 @@ import type { PromoRequest } from './request-promo-change.js';
  */
 export async function promoCodeLeftOut(
   deps: SlackDeps,
-  request: PromoRequest,
+  request: { userId: string; target: EventTarget; promo: PromoRef; quantity: number },
   resolved: Resolved,
 ): Promise<SlackMessage | undefined> {
   const { target, promo } = request;
