@@ -25,6 +25,7 @@ import {
   readerInstant,
   readerIsoInstant,
 } from './mrkdwn.js';
+import { plural } from './plural.js';
 
 export interface DigestInput {
   /** What the digest lists, each under its day, in order (see `eventsByDay`). */
@@ -63,7 +64,7 @@ export function digestMessage(input: DigestInput): SlackMessage {
     if (entry.day !== currentDay) {
       currentDay = entry.day;
       const count = entries.filter((e) => e.day === entry.day).length;
-      blocks.push(mrkdwnSection(md`*${clip(formatDay(entry.day), 80)}* · ${count} event(s)`));
+      blocks.push(mrkdwnSection(md`*${clip(formatDay(entry.day), 80)}* · ${plural(count, 'event')}`));
     }
     blocks.push(...eventSection(entry.event));
     shown += 1;
@@ -72,7 +73,7 @@ export function digestMessage(input: DigestInput): SlackMessage {
     blocks.push(context(md`...and ${entries.length - shown} more: \`/events list\` shows them all`));
   const first = (entries[0] as DayEntry).event;
   return {
-    text: md`Daily digest for ${clip(input.date, 10)}: ${entries.length} event(s) ${window}, first ${eventPlainTitle(first)}`,
+    text: md`Daily digest for ${clip(input.date, 10)}: ${plural(entries.length, 'event')} ${window}, first ${eventPlainTitle(first)}`,
     blocks,
   };
 }
@@ -152,7 +153,8 @@ function salesDigestStatusMessage(input: DigestStatusInput): SlackMessage {
 export function digestStatusMessage(input: DigestStatusInput): SlackMessage {
   if (input.kind === 'sales') return salesDigestStatusMessage(input);
   const { paused, time, days, runs } = statusParts(input);
-  const window = input.days === 1 ? md`today's events` : md`the events of today and the next ${input.days - 1} day(s)`;
+  const window =
+    input.days === 1 ? md`today's events` : md`the events of today and the next ${plural(input.days - 1, 'day')}`;
   const lines = [
     input.personal
       ? md`*Your daily digest, in your DM with me*${paused}`
@@ -307,7 +309,7 @@ export function digestNowMessage(
           ? md`${w.the} could not be ${w.gone} just now, and eventops is shutting down: run \`/events digest now${personal ? md` --me` : md``}${sales ? md` --sales` : md``}\` again once it is back.`
           : outcome.retryAt === undefined
             ? md`${w.the} could not be ${w.gone}, and its grace period is over. It has been logged.`
-            : md`${w.the} could not be ${w.gone} just now; I'll try again in about ${minutesUntil(outcome.retryAt, now)} minute(s).`,
+            : md`${w.the} could not be ${w.gone} just now; I'll try again in about ${plural(minutesUntil(outcome.retryAt, now), 'minute')}.`,
       );
     case 'not-this-weekday':
       return plainMessage(md`${personal ? md`Your` : md`This`} ${digest} ${w.comes} on this weekday.`);
@@ -316,7 +318,7 @@ export function digestNowMessage(
   }
 }
 
-/** Whole minutes until `at`, one at least (a retry "in about N minute(s)"). */
+/** Whole minutes until `at`, one at least (a retry "in about 3 minutes"). */
 const minutesUntil = (at: number, now: number) => Math.max(1, Math.ceil((at - now) / 60_000));
 
 /** The DM to the person who set a digest up when its channel refuses posts. */

@@ -2,6 +2,7 @@ import type { TicketingEvent } from '../ticketing/schemas.js';
 import { type Block, context, header, LIMITS, mrkdwnSection, type SlackMessage } from './block-kit.js';
 import { describeEventTime } from './event-time.js';
 import { clip, clipName, code, dateToken, joinMrkdwn, type Mrkdwn, md, readerInstant, shorten } from './mrkdwn.js';
+import { plural } from './plural.js';
 
 const STATUS_BADGES: Record<string, Mrkdwn> = {
   cancelled: md`:no_entry: *Cancelled*`,
@@ -252,7 +253,7 @@ export function eventListMessage(options: EventListOptions): SlackMessage {
   }
   const first = shown[0];
   const summary = options.page
-    ? md`${options.title}: ${options.events.length} event(s), page ${options.page}`
-    : md`${options.title}: ${options.events.length} event(s)`;
+    ? md`${options.title}: ${plural(options.events.length, 'event')}, page ${options.page}`
+    : md`${options.title}: ${plural(options.events.length, 'event')}`;
   return { text: first ? md`${summary}. First: ${eventPlainTitle(first)}` : summary, blocks };
 }

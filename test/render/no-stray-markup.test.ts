@@ -166,6 +166,7 @@ import { eventSchema, type TicketingEvent } from '../../src/ticketing/schemas.js
 import type { SetWatchOutcome } from '../../src/watches/set-watch.js';
 import { type EventCheck, newConditionState, type Watch } from '../../src/watches/watch.js';
 import type { WatchCondition } from '../../src/watches/watch-condition.js';
+import { maybePlurals } from '../helpers/maybe-plural.js';
 import { shown } from '../helpers/shown.js';
 import { strayMarkup } from '../helpers/stray-markup.js';
 
@@ -1095,6 +1096,7 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
 /** Exports that return raw text, not markup: every builder above escapes what they return. */
 const RAW_TEXT: Record<string, readonly string[]> = {
   'event-blocks.ts': ['eventLabel'],
+  'plural.ts': ['countedWords'],
   'condition-label.ts': ['conditionLabel'],
   'event-time.ts': ['zoneLabel', 'describeEventTime', 'shortEventTime'],
   'mrkdwn.ts': ['utcMinute'],
@@ -1127,6 +1129,14 @@ describe('no stray <...> in anything src/render builds', () => {
     const rendered = render();
     expect(rendered.length).toBeGreaterThan(0);
     expect(strayMarkup(rendered)).toEqual([]);
+  });
+
+  it.each(
+    Object.entries(RENDERS).flatMap(([file, builders]) =>
+      Object.entries(builders).map(([name, render]) => ({ file, name, render })),
+    ),
+  )('$file $name writes counts in words, no "(s)" plural', ({ render }) => {
+    expect(maybePlurals(JSON.stringify(render()))).toEqual([]);
   });
 
   it('finds what it looks for: a bracket in template text, a token in plain text, a broken token', () => {
