@@ -170,7 +170,8 @@ export function eventChoicesMessage(options: {
       : button(PICK_SHOW_ACTION, 'Show', event.id);
   const total = options.counts?.total ?? options.events.length;
   const title = md`${total} event${total === 1 ? md`` : md`s`} match${total === 1 ? md`es` : md``} "${clip(options.query, 60)}"`;
-  const blocks: Block[] = [mrkdwnSection(options.heading ?? md`${title}: which one?`)];
+  // One match is no choice: it is listed with its button, no question asked.
+  const blocks: Block[] = [mrkdwnSection(options.heading ?? (total === 1 ? md`${title}:` : md`${title}: which one?`))];
   if (finish && !carried)
     blocks.push(context(md`Your command is too long to carry on a button: type it again with the event's id.`));
   if (options.counts) {

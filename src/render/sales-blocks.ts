@@ -146,7 +146,7 @@ export function salesChartBlocks(input: {
   const chart: DataVisualizationBlock = {
     type: 'data_visualization',
     title: plain(`Tickets sold: ${input.eventName}`, CHART_LIMITS.title),
-    chart: { type: 'line', series, axis_config: { categories, x_label: 'Read at', y_label: 'Tickets sold' } },
+    chart: { type: 'line', series, axis_config: { categories, x_label: 'Time read', y_label: 'Tickets sold' } },
   };
   return [chart as unknown as Block];
 }

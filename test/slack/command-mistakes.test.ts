@@ -70,3 +70,17 @@ describe('parseEventsCommand: a promo change without its quantity', () => {
     expect(problem).toContain(`\`/events promo ${EVENT} &lt;code&gt; 5\``);
   });
 });
+
+describe('parseEventsCommand: clean words for a mistake', () => {
+  it('ends a bad quantity with the value it got, not a full stop before it', () => {
+    const problem = refusal(`promo ${EVENT} EARLYBIRD -5`).problem;
+    expect(problem).toContain('(got "-5").');
+    expect(problem).not.toMatch(/\.\s*\(got/);
+  });
+
+  it('suggests the one digest option a short word starts, "of" meaning off', () => {
+    expect(refusal('digest of').problem).toBe('Unknown digest action "of". Did you mean `/events digest off`?');
+    expect(refusal('digest no --me').problem).toContain('Did you mean `/events digest now --me`?');
+    expect(refusal('digest o').problem).toBe('Unknown digest action "o".');
+  });
+});

@@ -83,6 +83,9 @@ function searchText(words: string, usage: Mrkdwn): EventsCommand | undefined {
   return problem === undefined ? undefined : invalid(md`${clip(problem, 300)}`, usage);
 }
 
+/** A problem's sentence without its full stop, for the "(got ...)." that follows it. */
+const withoutStop = (problem: string): string => problem.replace(/\.$/, '');
+
 /** What the person typed, quoted and shortened. */
 function shown(text: string): Mrkdwn {
   return md`"${clip(text, 40)}"`;
@@ -123,12 +126,13 @@ export function parseEventsCommand(text: string): EventsCommand {
       }
       const promoText = args[args.length - 2] as string;
       const promo = parsePromoRef(promoText);
-      if ('problem' in promo) return invalid(md`${clip(promo.problem, 200)} (got ${shown(promoText)}).`, USAGE.promo);
+      if ('problem' in promo)
+        return invalid(md`${clip(withoutStop(promo.problem), 200)} (got ${shown(promoText)}).`, USAGE.promo);
       const raw = args[args.length - 1] as string;
       const quantity = parsePromoQuantity(raw);
       if ('problem' in quantity)
         return invalid(
-          md`${clip(quantity.problem, 300)} (got ${shown(raw)}). Type it after the code, e.g. ${typeThis(['promo', ...args.slice(0, -1), EXAMPLE_QUANTITY])}.`,
+          md`${clip(withoutStop(quantity.problem), 300)} (got ${shown(raw)}). Type it after the code, e.g. ${typeThis(['promo', ...args.slice(0, -1), EXAMPLE_QUANTITY])}.`,
           USAGE.promo,
         );
       return withTarget(args.slice(0, -2), USAGE.promo, (target) => ({
@@ -337,7 +341,7 @@ function parseDigest(args: readonly string[]): EventsCommand {
     case 'now':
       return only('digest-now');
     default: {
-      const close = didYouMean(action, DIGEST_ACTIONS);
+      const close = didYouMean(action, DIGEST_ACTIONS, { startsOne: true });
       const flags = [...(personal ? ['--me'] : []), ...(sales ? ['--sales'] : [])];
       const meant = close.map((each) => `digest ${each}`);
       return invalid(
