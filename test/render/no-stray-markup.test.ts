@@ -1097,6 +1097,7 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
 const RAW_TEXT: Record<string, readonly string[]> = {
   'event-blocks.ts': ['eventLabel'],
   'plural.ts': ['countedWords'],
+  'day-words.ts': ['longDayWords', 'shortDayWords'],
   'condition-label.ts': ['conditionLabel'],
   'event-time.ts': ['zoneLabel', 'describeEventTime', 'shortEventTime'],
   'mrkdwn.ts': ['utcMinute'],
