@@ -67,10 +67,10 @@ export function asOfLine(asOf: number): Mrkdwn {
  * with the ranges that exist.
  */
 export function searchedForNote(words: string, rangeWords: readonly string[]): Mrkdwn {
-  const named = rangeWords.map((range) => code(range));
+  const named = rangeWords.map((range) => code(`/events list ${range}`));
   const last = named.pop() ?? md``;
   const ranges = named.length > 0 ? md`${joinMrkdwn(named, md`, `)} or ${last}` : last;
-  return md`"${clip(words, 60)}" is not a range, so I searched for it in event names (the ranges are ${ranges}).`;
+  return md`"${clip(words, 60)}" is not a range, so I searched for it in event names (for a range, type ${ranges}).`;
 }
 
 /** `/events show`: one event's card, its name in the header alone, with its buttons (`promo`: for a promo editor). */

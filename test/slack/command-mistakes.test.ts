@@ -84,3 +84,12 @@ describe('parseEventsCommand: clean words for a mistake', () => {
     expect(refusal('digest o').problem).toBe('Unknown digest action "o".');
   });
 });
+
+describe('parseEventsCommand: an unknown digest option', () => {
+  it('is called an option, with the one meant, not "not a timezone"', () => {
+    const problem = refusal('digest on 08:00 --skipempty').problem;
+    expect(problem).toBe('"--skipempty" is not an option of `digest on`. Did you mean `--skip-empty`?');
+    expect(refusal('digest on --frequently').problem).toContain('is not an option of `digest on`');
+    expect(refusal('digest on --frequently').problem).not.toContain('timezone');
+  });
+});

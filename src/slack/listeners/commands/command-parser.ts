@@ -357,6 +357,22 @@ function parseDigest(args: readonly string[]): EventsCommand {
 /** What can follow `digest`. */
 const DIGEST_ACTIONS = ['on', 'off', 'status', 'now'];
 
+/** The options of `digest on`, `--me` and `--sales` taken before it is parsed. */
+const DIGEST_ON_OPTIONS = ['--days', '--skip-empty', '--match', '--weekdays', '--me', '--sales'];
+
+/** A `--word` that is no option of `digest on`: said so (not "not a timezone"), with the one meant or all of them. */
+function unknownDigestOption(arg: string): Mrkdwn {
+  const close = didYouMean(arg, DIGEST_ON_OPTIONS);
+  const named = (options: readonly string[], separator: Mrkdwn) =>
+    joinMrkdwn(
+      options.map((each) => code(each)),
+      separator,
+    );
+  return close.length > 0
+    ? md`${shown(arg)} is not an option of \`digest on\`. Did you mean ${named(close, md` or `)}?`
+    : md`${shown(arg)} is not an option of \`digest on\` (its options: ${named(DIGEST_ON_OPTIONS, md`, `)}).`;
+}
+
 const CADENCES = ['daily', 'weekly'] as const;
 const cadenceOf = (arg: string) => CADENCES.find((cadence) => cadence === arg.toLowerCase());
 
@@ -420,6 +436,8 @@ function parseDigestOn(args: readonly string[]): DigestOnOptions | { problem: Mr
       result.timezone = arg;
     } else if (cadenceOf(arg)) {
       return { problem: md`${shown(arg)} is for the sales digest: add --sales.` };
+    } else if (arg.startsWith('--')) {
+      return { problem: unknownDigestOption(arg) };
     } else {
       return { problem: md`${shown(arg)} is not a timezone I know (use an IANA name such as Europe/Berlin).` };
     }
