@@ -4,6 +4,7 @@ import { eventLinks } from './catalog/event-links.js';
 import { ConfigError, loadConfig, withoutSlack } from './config.js';
 import { createLogger } from './logger.js';
 import { describeEventTime } from './render/event-time.js';
+import { countedWords } from './render/plural.js';
 import { inProcessQueue } from './reports/queue/build-report-queue.js';
 import { appManifest } from './slack/app/app-manifest.js';
 import type { TicketingClient } from './ticketing/client.js';
@@ -49,7 +50,8 @@ async function run(client: TicketingClient, limits: TicketingLimits, argv: strin
   });
   const [command, ...rest] = positionals;
   const expectArgs = (count: number) => {
-    if (rest.length !== count) throw new UsageError(`${command} takes ${count} argument(s), got ${rest.length}`);
+    if (rest.length !== count)
+      throw new UsageError(`${command} takes ${countedWords(count, 'argument')}, got ${rest.length}`);
   };
   switch (command) {
     case 'check': {
@@ -82,7 +84,7 @@ async function run(client: TicketingClient, limits: TicketingLimits, argv: strin
           const status = event.status && event.status !== 'published' ? ` [${event.status}]` : '';
           io.out(`${event.id}  ${event.name ?? '(untitled)'}${status}\n    ${describeEventTime(event)}`);
         }
-        io.out(`${events.length} event(s)`);
+        io.out(countedWords(events.length, 'event'));
       }
       return;
     }

@@ -6,6 +6,7 @@ import { exitWithParent } from './lifecycle/exit-with-parent.js';
 import { listenCheck } from './lifecycle/listen-check.js';
 import { isStartRefusal, listenRefusal, type StartRefusal } from './lifecycle/start-refusal.js';
 import { createLogger, type Logger } from './logger.js';
+import { countedWords } from './render/plural.js';
 import type { SandboxStack } from './sandbox/sandbox-stack.js';
 import { describeRedis, parseRedisUrl, redisSecrets } from './store/redis-url.js';
 
@@ -192,7 +193,7 @@ async function main(): Promise<void> {
   });
   process.on('unhandledRejection', (reason) => logger.error('Unhandled rejection', { error: reason }));
   if (read)
-    logger.info(`Read ${read.file}: ${read.variables} variable(s), under the environment's`, {
+    logger.info(`Read ${read.file}: ${countedWords(read.variables, 'variable')}, under the environment's`, {
       keptFromEnvironment: read.keptFromEnvironment,
       leftEmptySoUnset: read.leftEmpty,
     });

@@ -29,7 +29,7 @@ describe('eventops CLI', () => {
   it('events lists the first page; --all --json lists every event', async () => {
     const first = await cli(['events']);
     expect(first.code).toBe(0);
-    expect(first.out).toContain('10 event(s)');
+    expect(first.out).toContain('10 events');
     const all = await cli(['events', '--all', '--json']);
     expect(all.code).toBe(0);
     expect((JSON.parse(all.out) as unknown[]).length).toBe(150);

@@ -53,13 +53,29 @@ export function typoDistance(typed: string, candidate: string): number | undefin
 }
 
 /**
+ * The one candidate a short word begins ("of": off), for a few option words where a word under 3
+ * letters forgives no typo; none when it begins several ("o": on and off) or is one of them.
+ */
+function startsOne(typed: string, candidates: readonly string[]): string[] {
+  const lower = typed.toLowerCase();
+  if (candidates.some((candidate) => candidate.toLowerCase() === lower)) return [];
+  const begun = candidates.filter((candidate) => candidate.toLowerCase().startsWith(lower));
+  return begun.length === 1 ? begun : [];
+}
+
+/**
  * The candidates a mistyped word was most likely meant to be: those nearest it within the typos
  * its length forgives (every one equally near, in the order given, at most `max`), spelled as the
  * candidates are. None when it matches one exactly (case ignored): that is no mistake.
  */
-export function didYouMean(typed: string, candidates: readonly string[], options: { max?: number } = {}): string[] {
+export function didYouMean(
+  typed: string,
+  candidates: readonly string[],
+  options: { max?: number; startsOne?: boolean } = {},
+): string[] {
   const wanted = typed.trim();
   if (!wanted) return [];
+  if (options.startsOne && allowedTypos(wanted.length) === 0) return startsOne(wanted, candidates);
   let best = Number.POSITIVE_INFINITY;
   const nearest = new Map<string, string>();
   for (const candidate of candidates) {

@@ -1,7 +1,6 @@
 import type { DayEntry } from '../catalog/calendar-days.js';
 import type { DigestOutcome } from '../digest/digest-runner.js';
 import { describeWeekdays, type Subscription, timeOfDay } from '../digest/subscription.js';
-import { parsePlainDate } from '../time/zoned.js';
 import {
   type Block,
   context,
@@ -13,11 +12,11 @@ import {
   warning,
   warningMessage,
 } from './block-kit.js';
+import { longDayWords, shortDayWords } from './day-words.js';
 import { eventPlainTitle, eventSection } from './event-blocks.js';
 import {
   channelLink,
   clip,
-  escapeText,
   joinMrkdwn,
   type Mrkdwn,
   md,
@@ -25,6 +24,7 @@ import {
   readerInstant,
   readerIsoInstant,
 } from './mrkdwn.js';
+import { plural } from './plural.js';
 
 export interface DigestInput {
   /** What the digest lists, each under its day, in order (see `eventsByDay`). */
@@ -34,21 +34,13 @@ export interface DigestInput {
   date: string;
 }
 
-const dayTitle = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long' });
-
-/** `Sunday 22 November` for a `YYYY-MM-DD` (a calendar date: never shifted by a zone). */
-function formatDay(day: string): string {
-  const date = parsePlainDate(day);
-  return date ? dayTitle.format(Date.UTC(date.year, date.month - 1, date.day, 12)) : day;
-}
-
 /** The daily digest: whole days in the channel's zone, each day's events soonest first, within Slack's limits. */
 export function digestMessage(input: DigestInput): SlackMessage {
   const window = input.days === 1 ? md`today` : md`the next ${input.days} days`;
   const { entries } = input;
   if (entries.length === 0) {
     return {
-      text: md`Daily digest for ${clip(input.date, 10)}: nothing scheduled ${window}.`,
+      text: md`Daily digest for ${clip(longDayWords(input.date), 40)}: nothing scheduled ${window}.`,
       blocks: [mrkdwnSection(md`:calendar: Nothing scheduled ${window}.`)],
     };
   }
@@ -63,7 +55,7 @@ export function digestMessage(input: DigestInput): SlackMessage {
     if (entry.day !== currentDay) {
       currentDay = entry.day;
       const count = entries.filter((e) => e.day === entry.day).length;
-      blocks.push(mrkdwnSection(md`*${clip(formatDay(entry.day), 80)}* · ${count} event(s)`));
+      blocks.push(mrkdwnSection(md`*${clip(longDayWords(entry.day), 80)}* · ${plural(count, 'event')}`));
     }
     blocks.push(...eventSection(entry.event));
     shown += 1;
@@ -72,7 +64,7 @@ export function digestMessage(input: DigestInput): SlackMessage {
     blocks.push(context(md`...and ${entries.length - shown} more: \`/events list\` shows them all`));
   const first = (entries[0] as DayEntry).event;
   return {
-    text: md`Daily digest for ${clip(input.date, 10)}: ${entries.length} event(s) ${window}, first ${eventPlainTitle(first)}`,
+    text: md`Daily digest for ${clip(longDayWords(input.date), 40)}: ${plural(entries.length, 'event')} ${window}, first ${eventPlainTitle(first)}`,
     blocks,
   };
 }
@@ -152,7 +144,8 @@ function salesDigestStatusMessage(input: DigestStatusInput): SlackMessage {
 export function digestStatusMessage(input: DigestStatusInput): SlackMessage {
   if (input.kind === 'sales') return salesDigestStatusMessage(input);
   const { paused, time, days, runs } = statusParts(input);
-  const window = input.days === 1 ? md`today's events` : md`the events of today and the next ${input.days - 1} day(s)`;
+  const window =
+    input.days === 1 ? md`today's events` : md`the events of today and the next ${plural(input.days - 1, 'day')}`;
   const lines = [
     input.personal
       ? md`*Your daily digest, in your DM with me*${paused}`
@@ -191,18 +184,8 @@ export function personalDigestAnnouncement(subscription: Subscription): SlackMes
   );
 }
 
-const firstDay = new Intl.DateTimeFormat('en-US', {
-  weekday: 'short',
-  month: 'short',
-  day: 'numeric',
-  timeZone: 'UTC',
-});
-
-/** A plain date in words, as other dates read (`Sat, Nov 28`); text that is no date is shown as given. */
-function dayWords(date: string): Mrkdwn {
-  const day = parsePlainDate(date);
-  return day ? escapeText(firstDay.format(Date.UTC(day.year, day.month - 1, day.day))) : clip(date, 10);
-}
+/** A plain date in words, as other dates read (`Sat, Nov 28`). */
+const dayWords = (date: string): Mrkdwn => clip(shortDayWords(date), 20);
 
 const windowWords = (days: number) => (days === 1 ? md`today's events` : md`the events of the next ${days} days`);
 
@@ -307,7 +290,7 @@ export function digestNowMessage(
           ? md`${w.the} could not be ${w.gone} just now, and eventops is shutting down: run \`/events digest now${personal ? md` --me` : md``}${sales ? md` --sales` : md``}\` again once it is back.`
           : outcome.retryAt === undefined
             ? md`${w.the} could not be ${w.gone}, and its grace period is over. It has been logged.`
-            : md`${w.the} could not be ${w.gone} just now; I'll try again in about ${minutesUntil(outcome.retryAt, now)} minute(s).`,
+            : md`${w.the} could not be ${w.gone} just now; I'll try again in about ${plural(minutesUntil(outcome.retryAt, now), 'minute')}.`,
       );
     case 'not-this-weekday':
       return plainMessage(md`${personal ? md`Your` : md`This`} ${digest} ${w.comes} on this weekday.`);
@@ -316,7 +299,7 @@ export function digestNowMessage(
   }
 }
 
-/** Whole minutes until `at`, one at least (a retry "in about N minute(s)"). */
+/** Whole minutes until `at`, one at least (a retry "in about 3 minutes"). */
 const minutesUntil = (at: number, now: number) => Math.max(1, Math.ceil((at - now) / 60_000));
 
 /** The DM to the person who set a digest up when its channel refuses posts. */

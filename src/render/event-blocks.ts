@@ -2,6 +2,7 @@ import type { TicketingEvent } from '../ticketing/schemas.js';
 import { type Block, context, header, LIMITS, mrkdwnSection, type SlackMessage } from './block-kit.js';
 import { describeEventTime } from './event-time.js';
 import { clip, clipName, code, dateToken, joinMrkdwn, type Mrkdwn, md, readerInstant, shorten } from './mrkdwn.js';
+import { plural } from './plural.js';
 
 const STATUS_BADGES: Record<string, Mrkdwn> = {
   cancelled: md`:no_entry: *Cancelled*`,
@@ -66,10 +67,10 @@ export function asOfLine(asOf: number): Mrkdwn {
  * with the ranges that exist.
  */
 export function searchedForNote(words: string, rangeWords: readonly string[]): Mrkdwn {
-  const named = rangeWords.map((range) => code(range));
+  const named = rangeWords.map((range) => code(`/events list ${range}`));
   const last = named.pop() ?? md``;
   const ranges = named.length > 0 ? md`${joinMrkdwn(named, md`, `)} or ${last}` : last;
-  return md`"${clip(words, 60)}" is not a range, so I searched for it in event names (the ranges are ${ranges}).`;
+  return md`"${clip(words, 60)}" is not a range, so I searched for it in event names (for a range, type ${ranges}).`;
 }
 
 /** `/events show`: one event's card, its name in the header alone, with its buttons (`promo`: for a promo editor). */
@@ -169,7 +170,8 @@ export function eventChoicesMessage(options: {
       : button(PICK_SHOW_ACTION, 'Show', event.id);
   const total = options.counts?.total ?? options.events.length;
   const title = md`${total} event${total === 1 ? md`` : md`s`} match${total === 1 ? md`es` : md``} "${clip(options.query, 60)}"`;
-  const blocks: Block[] = [mrkdwnSection(options.heading ?? md`${title}: which one?`)];
+  // One match is no choice: it is listed with its button, no question asked.
+  const blocks: Block[] = [mrkdwnSection(options.heading ?? (total === 1 ? md`${title}:` : md`${title}: which one?`))];
   if (finish && !carried)
     blocks.push(context(md`Your command is too long to carry on a button: type it again with the event's id.`));
   if (options.counts) {
@@ -252,7 +254,7 @@ export function eventListMessage(options: EventListOptions): SlackMessage {
   }
   const first = shown[0];
   const summary = options.page
-    ? md`${options.title}: ${options.events.length} event(s), page ${options.page}`
-    : md`${options.title}: ${options.events.length} event(s)`;
+    ? md`${options.title}: ${plural(options.events.length, 'event')}, page ${options.page}`
+    : md`${options.title}: ${plural(options.events.length, 'event')}`;
   return { text: first ? md`${summary}. First: ${eventPlainTitle(first)}` : summary, blocks };
 }

@@ -74,13 +74,13 @@ export function promoConfirmMessage(options: PromoConfirmOptions): SlackMessage 
   ];
   const now = nowParts.length > 0 ? md` (${joinMrkdwn(nowParts, md`; `)})` : md``;
   const what = md`set promo code ${promoName(options)} on *${eventTitle(event)}* to ${count(quantity)} ${redemptions(quantity)}`;
-  // Set below what is redeemed, the code is used up at once: said before the one button.
+  // Set at or below what is redeemed, the code is used up at once: said before the one button.
   const below =
-    redeemed !== undefined && quantity < redeemed
+    redeemed !== undefined && quantity <= redeemed
       ? [
           mrkdwnSection(
             warning(
-              md`${count(redeemed)} ${redeemed === 1 ? md`is` : md`are`} already redeemed, more than ${count(quantity)}: the code would be used up at once (redemptions made are not undone). Type a quantity of at least ${count(redeemed)} to keep it usable.`,
+              md`${count(redeemed)} ${redeemed === 1 ? md`is` : md`are`} already redeemed, ${quantity === redeemed ? md`as many as` : md`more than`} ${count(quantity)}: the code would be used up at once, none left (redemptions made are not undone). Type a quantity of at least ${count(redeemed + 1)} to keep it usable.`,
             ),
           ),
         ]

@@ -14,6 +14,7 @@ import {
   type SlackMessage,
   warningMessage,
 } from './block-kit.js';
+import { shortDayWords } from './day-words.js';
 import { describeLimit } from './limit-wording.js';
 import { clip, code, type Mrkdwn, md, readerIsoInstant, shorten } from './mrkdwn.js';
 import { withheldWords } from './withheld-words.js';
@@ -99,7 +100,7 @@ function table(key: string, rows: Row[], currency: string | undefined): Block[] 
   const shown = rows.slice(0, MAX_ROWS);
   const measured = (row: Row) => (barKey && typeof row[barKey] === 'number' ? Math.max(0, row[barKey] as number) : 0);
   const max = Math.max(...shown.map(measured), 1);
-  const labels = shown.map((row) => String(row[labelKey] ?? '').slice(0, 24));
+  const labels = shown.map((row) => shortDayWords(String(row[labelKey] ?? '')).slice(0, 24));
   const labelWidth = Math.max(...labels.map((l) => l.length), humanise(labelKey).length);
   const cells = shown.map((row) =>
     numericKeys.map((k) => (typeof row[k] === 'number' ? formatNumber(k, row[k] as number, currency) : '')),

@@ -146,7 +146,7 @@ export function salesChartBlocks(input: {
   const chart: DataVisualizationBlock = {
     type: 'data_visualization',
     title: plain(`Tickets sold: ${input.eventName}`, CHART_LIMITS.title),
-    chart: { type: 'line', series, axis_config: { categories, x_label: 'Read at', y_label: 'Tickets sold' } },
+    chart: { type: 'line', series, axis_config: { categories, x_label: 'Time read', y_label: 'Tickets sold' } },
   };
   return [chart as unknown as Block];
 }
@@ -179,7 +179,7 @@ type Cell = ReturnType<typeof cell>;
  * A table of a header and `rows`, within Slack's limits: at most 99 rows under the header and
  * `CHART_LIMITS.tableText` characters in all; a note says how many rows were left for the full report.
  */
-function tableBlocks(header: Cell[], rows: readonly Cell[][], what: Mrkdwn, align: ('left' | 'right')[]): Block[] {
+function tableBlocks(header: Cell[], rows: readonly Cell[][], what: string, align: ('left' | 'right')[]): Block[] {
   const size = (row: readonly Cell[]) => row.reduce((sum, c) => sum + c.text.length, 0);
   let budget = CHART_LIMITS.tableText - size(header);
   const kept: Cell[][] = [];
@@ -196,7 +196,7 @@ function tableBlocks(header: Cell[], rows: readonly Cell[][], what: Mrkdwn, alig
     },
   ];
   if (kept.length < rows.length)
-    blocks.push(context(md`...and ${rows.length - kept.length} more ${what} in the full report.`));
+    blocks.push(context(md`...and ${plural(rows.length - kept.length, `more ${what}`)} in the full report.`));
   return blocks;
 }
 
@@ -208,7 +208,7 @@ export function promoTableBlocks(report: EventReport): Block[] {
   return tableBlocks(
     [cell('Promo code'), cell('Redeemed'), cell('Quantity'), cell('Left')],
     rows.map((row) => [cell(row.label), number(row.redeemed), number(row.quantity), number(row.left)]),
-    md`promo code(s)`,
+    'promo code',
     ['left', 'right', 'right', 'right'],
   );
 }
@@ -221,7 +221,7 @@ export function figuresTableBlocks(report: EventReport): Block[] {
   return tableBlocks(
     [cell('Figure'), cell('Value')],
     figures.map(([key, value]) => [cell(humanise(key)), cell(formatNumber(key, value, currency))]),
-    md`figure(s)`,
+    'figure',
     ['left', 'right'],
   );
 }
@@ -240,11 +240,11 @@ export function paceWords(forecast: Forecast): Mrkdwn | undefined {
 /** "2-5 days before the event", from the earliest and latest projected sell-out ("80% likely" when calibrated). */
 function daysBefore(startsAtMs: number, earliest: number, latest: number | undefined, likely: Mrkdwn): Mrkdwn {
   const most = Math.floor((startsAtMs - earliest) / DAY);
-  if (latest === undefined) return md`${likely}up to ${most} day(s) before the event, or not before it at all`;
+  if (latest === undefined) return md`${likely}up to ${plural(most, 'day')} before the event, or not before it at all`;
   const least = Math.floor((startsAtMs - latest) / DAY);
   if (most < 1) return md`in its final day`;
   return least === most
-    ? md`${likely}${most} day(s) before the event`
+    ? md`${likely}${plural(most, 'day')} before the event`
     : md`${likely}${Math.max(0, least)}-${most} days before the event`;
 }
 

@@ -1,6 +1,7 @@
 import type { SalesDigestEntry } from '../forecast/sales-digest.js';
 import { type Block, context, header, LIMITS, mrkdwnSection, type SlackMessage } from './block-kit.js';
 import { clip, escapeText, joinMrkdwn, type Mrkdwn, md, readerInstant, shorten } from './mrkdwn.js';
+import { plural } from './plural.js';
 import { CHART_LIMITS, chartLabels, type DataVisualizationBlock, forecastWords } from './sales-blocks.js';
 
 /** Most events one sales digest lists (each a section; the rest are counted). */
@@ -23,8 +24,8 @@ function movedWords(entry: SalesDigestEntry): Mrkdwn | undefined {
   if (!moved) return undefined;
   if ('days' in moved) {
     if (Math.abs(moved.days) < 0.5) return undefined;
-    const days = escapeText(oneDecimal.format(Math.abs(moved.days)));
-    return moved.days > 0 ? md`sell-out now ${days} day(s) sooner` : md`sell-out now ${days} day(s) later`;
+    const days = plural(Math.round(Math.abs(moved.days) * 10) / 10, 'day');
+    return moved.days > 0 ? md`sell-out now ${days} sooner` : md`sell-out now ${days} later`;
   }
   if (Math.abs(moved.share) < 0.01) return undefined;
   const points = escapeText(oneDecimal.format(Math.abs(moved.share) * 100));
@@ -89,9 +90,9 @@ export function salesDigestMessage(input: SalesDigestInput): SlackMessage {
     );
   for (const entry of entries.slice(0, MAX_ENTRIES)) blocks.push(mrkdwnSection(entryLine(entry)));
   if (entries.length > MAX_ENTRIES)
-    blocks.push(context(md`...and ${entries.length - MAX_ENTRIES} more watched event(s).`));
+    blocks.push(context(md`...and ${plural(entries.length - MAX_ENTRIES, 'more watched event')}.`));
   blocks.push(...soldSinceChart(entries));
   const totalSince = entries.reduce((sum, e) => sum + (e.soldSince ?? 0), 0);
-  const text = md`${title}: ${count(totalSince)} tickets sold since ${sinceWords} across ${entries.length} watched event(s).`;
+  const text = md`${title}: ${count(totalSince)} tickets sold since ${sinceWords} across ${plural(entries.length, 'watched event')}.`;
   return { text: shorten(text, LIMITS.fallbackText), blocks: blocks.slice(0, LIMITS.messageBlocks) };
 }

@@ -2,6 +2,7 @@ import type { Shown, Withheld } from '../figures/may-show-figures.js';
 import type { TrackedEvent, TrackRecord } from '../forecast/track-record.js';
 import { context, header, LIMITS, mrkdwnSection, plainMessage, type SlackMessage } from './block-kit.js';
 import { code, joinMrkdwn, type Mrkdwn, md, readerDay, shorten } from './mrkdwn.js';
+import { plural } from './plural.js';
 import { withheldWords } from './withheld-words.js';
 
 /**
@@ -16,7 +17,7 @@ const percent = (share: number) => Math.round(share * 100);
 function summaryWords(record: TrackRecord): Mrkdwn | undefined {
   if (record.meanError === undefined || record.coverage === undefined) return undefined;
   const events = record.events.filter((e) => e.forecasts.length > 0).length;
-  return md`off by ${percent(record.meanError)}% of capacity on average over the last ${events} finished event(s) (${record.forecasts} forecast(s) at 25%, 50% and 75% of each sale); its 80% range held the outcome ${percent(record.coverage)}% of the time`;
+  return md`off by ${percent(record.meanError)}% of capacity on average over the last ${plural(events, 'finished event')} (${plural(record.forecasts, 'forecast')} at 25%, 50% and 75% of each sale); its 80% range held the outcome ${percent(record.coverage)}% of the time`;
 }
 
 const NONE = md`No finished events with a sales history to measure the forecast by yet: it is measured on each event once it has started.`;

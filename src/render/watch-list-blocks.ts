@@ -108,7 +108,8 @@ export function watchListMessage(input: WatchListInput): SlackMessage {
   const room = LIMITS.messageBlocks - 3;
   const shown = entries.slice(0, room);
   for (const entry of shown) blocks.push(mrkdwnSection(listEntry(entry, input)));
-  if (shown.length < entries.length) blocks.push(context(md`...and ${entries.length - shown.length} more watch(es)`));
+  if (shown.length < entries.length)
+    blocks.push(context(md`...and ${plural(entries.length - shown.length, 'more watch', 'more watches')}`));
   const alerts = input.threadOnly
     ? md`Alerts stay in each card's thread (thread-only): only a sell-out and an event's end show here too.`
     : md`Alerts go to each card's thread.`;

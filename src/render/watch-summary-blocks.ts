@@ -4,6 +4,7 @@ import { describeCondition } from '../watches/watch-condition.js';
 import { type Block, context, LIMITS, mrkdwnSection, type SlackMessage } from './block-kit.js';
 import { cancelledSummaryOpening, cancelledSummaryText } from './cancelled-words.js';
 import { code, joinMrkdwn, type Mrkdwn, md, readerInstant, shorten } from './mrkdwn.js';
+import { plural } from './plural.js';
 import {
   eventName,
   fitLines,
@@ -58,14 +59,14 @@ export function watchSummaryMessage(input: WatchSummaryInput): SlackMessage {
       .filter((state) => state.crossings > 0)
       .map((state) => md`• ${code(describeCondition(state.condition), 100)} ×${state.crossings}`),
     MAX_CONDITION_LINES,
-    (left) => md`...and ${left} more condition(s)`,
+    (left) => md`...and ${plural(left, 'more condition')}`,
   );
   blocks.push(
     mrkdwnSection(
       fired.length > 0 ? md`*Alerts*: ${alerts}\n${joinMrkdwn(fired)}` : md`*Alerts*: none (no condition was crossed)`,
     ),
   );
-  const about: Mrkdwn[] = [md`${checks} check(s)`, md`watched since ${readerInstant(watch.createdAt)}`];
+  const about: Mrkdwn[] = [plural(checks, 'check'), md`watched since ${readerInstant(watch.createdAt)}`];
   if (check) about.push(md`last check ${readerInstant(check.checkedAt)}`);
   blocks.push(context(joinMrkdwn(about, md` · `)));
   const sold = check ? soldWords(check.report) : undefined;
@@ -76,7 +77,7 @@ export function watchSummaryMessage(input: WatchSummaryInput): SlackMessage {
         ? cancelledSummaryText(name)
         : unlisted
           ? md`${name} is no longer listed by the service; the watch has ended${headline}.`
-          : md`${name} is over${headline}. ${alerts} alert(s), ${checks} check(s).`,
+          : md`${name} is over${headline}. ${plural(alerts, 'alert')}, ${plural(checks, 'check')}.`,
       LIMITS.fallbackText,
     ),
     blocks: blocks.slice(0, LIMITS.messageBlocks),

@@ -16,6 +16,7 @@ import {
   readerDay,
   readerInstant,
 } from './mrkdwn.js';
+import { plural } from './plural.js';
 import { figureFields, formatNumber, reportCurrency } from './report-blocks.js';
 
 /**
@@ -109,7 +110,7 @@ export function promoLines(report: EventReport, verb: 'left' | 'used'): Mrkdwn[]
       ? md`• ${code(row.label, 60)} ${num(row.left)} of ${num(row.quantity)} left`
       : md`• ${code(row.label, 60)} ${num(row.redeemed)} of ${num(row.quantity)} used (${num(row.left)} left)`,
   );
-  return fitLines(lines, MAX_PROMOS, (left) => md`...and ${left} more promo code(s)`);
+  return fitLines(lines, MAX_PROMOS, (left) => md`...and ${plural(left, 'more promo code')}`);
 }
 
 /** A condition's last figure in words, as `judge` measures it. */
@@ -165,7 +166,7 @@ function conditionStatus(state: ConditionState, figures: { currency: string | un
     const times = state.crossings > 1 ? md` (${state.crossings} times)` : md``;
     return md`:white_check_mark: crossed${times}${now}`;
   }
-  const before = state.crossings > 0 ? md` (crossed ${state.crossings} time(s) before)` : md``;
+  const before = state.crossings > 0 ? md` (crossed ${plural(state.crossings, 'time')} before)` : md``;
   return md`watching${before}${now}`;
 }
 
@@ -186,7 +187,7 @@ export function conditionLines(watch: Watch, check: Shown<EventCheck> | undefine
   const lines = fitLines(
     watch.conditions.map((state) => conditionLine(watch, state, figures)),
     maxLines,
-    (left) => md`...and ${left} more condition(s)`,
+    (left) => md`...and ${plural(left, 'more condition')}`,
   );
   return joinMrkdwn(lines);
 }

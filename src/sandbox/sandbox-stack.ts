@@ -5,6 +5,7 @@ import { eventLinks } from '../catalog/event-links.js';
 import { type Bot, type ComposeOptions, composeBot } from '../compose.js';
 import { loadConfig } from '../config.js';
 import type { Logger } from '../logger.js';
+import { countedWords } from '../render/plural.js';
 import { type Sandbox, startSandbox } from './sandbox-server.js';
 import { EDITORS_GROUP } from './sandbox-state.js';
 import { seedSalesHistory } from './seed-sales-history.js';
@@ -80,7 +81,9 @@ export async function startSandboxStack(options: {
           .track(seedSalesHistory({ simulator, history: bot.history, now: Date.now() }))
           .then((seeded) => {
             if (seeded > 0)
-              options.logger.info(`Seeded the sales history of ${seeded} demo event(s) from the simulator's past`);
+              options.logger.info(
+                `Seeded the sales history of ${countedWords(seeded, 'demo event')} from the simulator's past`,
+              );
             return seeded;
           })
           .catch((error: unknown) => {

@@ -381,7 +381,7 @@ export class TicketingClient {
         failures += 1;
         if (!plan.idempotent || failures >= this.#retry.maxAttempts) {
           throw new UnavailableError(
-            `${where} answered ${response.status} ${failures} time(s)${serverSays(response.body)}`,
+            `${where} answered ${response.status} ${failures === 1 ? 'once' : `${failures} times`}${serverSays(response.body)}`,
             { status: response.status },
           );
         }

@@ -55,7 +55,7 @@ describe('the sales digest', () => {
     expect(json).toContain('Forecast moved most: *Surge Night*');
     expect(json).toContain('+200 sold');
     expect(message.text).toContain('210 tickets sold since');
-    expect(message.text).toContain('2 watched event(s)');
+    expect(message.text).toContain('2 watched events');
     // "since" reads in each reader's zone; clients that cannot render the token read the UTC minute, said so.
     const sinceIso = new Date(since).toISOString();
     expect(json).toContain(`|${sinceIso.slice(0, 10)} ${sinceIso.slice(11, 16)} UTC>`);

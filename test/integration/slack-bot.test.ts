@@ -211,6 +211,24 @@ describe('promo changes', () => {
     });
   });
 
+  it('warns when the new quantity equals what is redeemed (none left) and names the least that keeps it usable', async () => {
+    rig = await startBot();
+    const r = rig;
+    const promo = r.sim.catalog.promos.find((each) => each.redeemed >= 5);
+    if (!promo) throw new Error('no promo with redemptions');
+    const atEqual = blocksText(
+      await answerTo(r, (await command(r, `promo ${promo.eventId} ${promo.id} ${promo.redeemed}`)).responseUrl),
+    );
+    expect(atEqual).toContain('already redeemed');
+    expect(atEqual).toContain('none left');
+    expect(atEqual).toContain(`at least *${promo.redeemed + 1}* to keep it usable`);
+    const usable = blocksText(
+      await answerTo(r, (await command(r, `promo ${promo.eventId} ${promo.id} ${promo.redeemed + 1}`)).responseUrl),
+    );
+    expect(usable).toContain(`*${promo.redeemed}* are redeemed`);
+    expect(usable).not.toContain('already redeemed');
+  });
+
   it('lets members of an editor user group change promos, and cancel leaves everything as it was', async () => {
     rig = await startBot();
     rig.slack.groups.set('S0EDITORS', ['U0GROUPIE']);

@@ -132,3 +132,12 @@ describe('a choice between events', () => {
     expect(JSON.stringify(message.blocks)).toContain('too long to carry on a button');
   });
 });
+
+describe('one event matching', () => {
+  it('is said in the singular, with no "which one?" to answer', () => {
+    const one = event({ startDate: '2026-12-01T10:00:00Z', endDate: '2026-12-01T11:00:00Z', timezone: 'UTC' }, 7);
+    const text = JSON.stringify(eventChoicesMessage({ events: [one], query: 'jazz', action: 'show', asOf: 0 }).blocks);
+    expect(text).toContain('1 event matches');
+    expect(text).not.toContain('which one');
+  });
+});

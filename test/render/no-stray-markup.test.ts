@@ -174,6 +174,7 @@ import { eventSchema, type TicketingEvent } from '../../src/ticketing/schemas.js
 import type { SetWatchOutcome } from '../../src/watches/set-watch.js';
 import { type EventCheck, newConditionState, type Watch } from '../../src/watches/watch.js';
 import type { WatchCondition } from '../../src/watches/watch-condition.js';
+import { maybePlurals } from '../helpers/maybe-plural.js';
 import { shown } from '../helpers/shown.js';
 import { strayMarkup } from '../helpers/stray-markup.js';
 
@@ -1124,6 +1125,8 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
 const RAW_TEXT: Record<string, readonly string[]> = {
   'event-blocks.ts': ['eventLabel'],
   'cancelled-words.ts': ['cancelledEventFieldError'],
+  'plural.ts': ['countedWords'],
+  'day-words.ts': ['longDayWords', 'shortDayWords'],
   'condition-label.ts': ['conditionLabel'],
   'event-time.ts': ['zoneLabel', 'describeEventTime', 'shortEventTime'],
   'mrkdwn.ts': ['utcMinute'],
@@ -1156,6 +1159,14 @@ describe('no stray <...> in anything src/render builds', () => {
     const rendered = render();
     expect(rendered.length).toBeGreaterThan(0);
     expect(strayMarkup(rendered)).toEqual([]);
+  });
+
+  it.each(
+    Object.entries(RENDERS).flatMap(([file, builders]) =>
+      Object.entries(builders).map(([name, render]) => ({ file, name, render })),
+    ),
+  )('$file $name writes counts in words, no "(s)" plural', ({ render }) => {
+    expect(maybePlurals(JSON.stringify(render()))).toEqual([]);
   });
 
   it('finds what it looks for: a bracket in template text, a token in plain text, a broken token', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { digestMessage } from '../../src/render/digest-blocks.js';
 import { homeView } from '../../src/render/home-view.js';
 import { md } from '../../src/render/mrkdwn.js';
 import {
@@ -8,6 +9,7 @@ import {
   reportProgressMessage,
 } from '../../src/render/report-blocks.js';
 import type { BudgetSnapshot } from '../../src/ticketing/budget.js';
+import { eventSchema } from '../../src/ticketing/schemas.js';
 import { sampleReport } from '../helpers/sample-report.js';
 import { shown } from '../helpers/shown.js';
 
@@ -154,5 +156,23 @@ describe('what a report table measures', () => {
     const text = JSON.stringify(reportMessage(shown(sampleReport()), { eventId: 'evt_1' }).blocks);
     expect(text).toContain(`<!date^${Date.parse('2026-12-01T08:55:00.000Z') / 1000}^`);
     expect(text).not.toContain('2026-12-01T08:55');
+  });
+});
+
+describe('days in words', () => {
+  it('labels sales by day as a day in words, not an ISO date', () => {
+    const text = JSON.stringify(reportMessage(shown(report), { eventId: 'evt_1' }).blocks);
+    expect(text).toContain('Sun, Nov 1');
+    expect(text).not.toContain('2026-11-01');
+  });
+
+  it('names the daily digest’s day in words in its notification text', () => {
+    const when = { startDate: '2026-11-28T10:00:00Z', endDate: '2026-11-28T11:00:00Z', timezone: 'UTC' };
+    const event = eventSchema.parse({ id: 'evt_3f2c1a9e-8b7d-4c6e-9f01-000000000001', name: 'Jazz Night', ...when });
+    for (const entries of [[{ event, day: '2026-11-28' }], []]) {
+      const { text } = digestMessage({ entries, days: 1, date: '2026-11-28' });
+      expect(text).toContain('Daily digest for Saturday 28 November');
+      expect(text).not.toContain('2026-11-28');
+    }
   });
 });

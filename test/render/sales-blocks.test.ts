@@ -113,7 +113,7 @@ describe('promo codes as a bar chart and a table', () => {
     expect(table.type).toBe('table');
     expect(table.rows).toHaveLength(100);
     expect(table.rows.every((row) => row.length === 4)).toBe(true);
-    expect(JSON.stringify(blocks[1])).toContain('31 more promo code(s)');
+    expect(JSON.stringify(blocks[1])).toContain('31 more promo codes');
   });
 
   it('tables the report’s figures too, each with its value as the report shows it', () => {
@@ -155,7 +155,7 @@ describe('promo codes as a bar chart and a table', () => {
     expect(cells.reduce((sum, c) => sum + c.text.length, 0)).toBeLessThanOrEqual(CHART_LIMITS.tableText);
     const shown = table.rows.length - 1;
     expect(shown).toBeLessThan(99);
-    expect(JSON.stringify(blocks[1])).toContain(`${99 - shown} more promo code(s)`);
+    expect(JSON.stringify(blocks[1])).toContain(`${99 - shown} more promo codes`);
   });
 
   it('puts one table in a report message: the promo codes’, else the figures’', () => {
@@ -213,7 +213,7 @@ describe('the forecast in words', () => {
       { ...calibrated, sellOut: { earliest: START - 5 * DAY - HOUR, likely: START - 3 * DAY, latest: undefined } },
       START,
     );
-    expect(open).toContain('80% likely up to 5 day(s) before the event, or not before it at all');
+    expect(open).toContain('80% likely up to 5 days before the event, or not before it at all');
     // Quartile ranges, not calibrated, make no such claim.
     expect(forecastWords(sellingOut, START)).not.toContain('80%');
   });

@@ -268,15 +268,15 @@ describe('the final summary', () => {
     expect(text).toContain('`EARLYBIRD` 88 of 100 used (12 left)');
     expect(text).toContain('*Alerts*: 3');
     expect(text).toContain('`sold out` ×2');
-    expect(text).toContain('42 check(s)');
-    expect(message.text).toBe('Jazz Night is over: 52% sold (520 of 1,000). 3 alert(s), 42 check(s).');
+    expect(text).toContain('42 checks');
+    expect(message.text).toBe('Jazz Night is over: 52% sold (520 of 1,000). 3 alerts, 42 checks.');
   });
 
   it('copes with an event that was never checked', () => {
     const message = watchSummaryMessage({ watch: watch({ conditions: [] }), check: undefined });
     expect(all(message)).toContain('no final figures');
     expect(all(message)).toContain('*Alerts*: none');
-    expect(message.text).toBe('Jazz Night is over. 0 alert(s), 0 check(s).');
+    expect(message.text).toBe('Jazz Night is over. 0 alerts, 0 checks.');
   });
 });
 
@@ -495,14 +495,14 @@ describe('Block Kit limits', () => {
     for (const message of messages) expect(overLimits(message)).toEqual([]);
 
     const cardText = all(messages[0] as SlackMessage);
-    expect(cardText).toContain('...and 92 more promo code(s)');
+    expect(cardText).toContain('...and 92 more promo codes');
     // As many condition lines as fit one section, the rest counted.
     const shown = (cardText.match(/• `PROMO\d+/g) ?? []).length;
     expect(shown).toBeGreaterThan(0);
-    expect(cardText).toContain(`...and ${50 - shown} more condition(s)`);
+    expect(cardText).toContain(`...and ${50 - shown} more conditions`);
     const list = messages[messages.length - 1] as SlackMessage;
     expect(list.blocks).toHaveLength(LIMITS.messageBlocks);
-    expect(all(list)).toContain('...and 13 more watch(es)');
+    expect(all(list)).toContain('...and 13 more watches');
   });
 });
 

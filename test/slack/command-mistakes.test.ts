@@ -70,3 +70,26 @@ describe('parseEventsCommand: a promo change without its quantity', () => {
     expect(problem).toContain(`\`/events promo ${EVENT} &lt;code&gt; 5\``);
   });
 });
+
+describe('parseEventsCommand: clean words for a mistake', () => {
+  it('ends a bad quantity with the value it got, not a full stop before it', () => {
+    const problem = refusal(`promo ${EVENT} EARLYBIRD -5`).problem;
+    expect(problem).toContain('(got "-5").');
+    expect(problem).not.toMatch(/\.\s*\(got/);
+  });
+
+  it('suggests the one digest option a short word starts, "of" meaning off', () => {
+    expect(refusal('digest of').problem).toBe('Unknown digest action "of". Did you mean `/events digest off`?');
+    expect(refusal('digest no --me').problem).toContain('Did you mean `/events digest now --me`?');
+    expect(refusal('digest o').problem).toBe('Unknown digest action "o".');
+  });
+});
+
+describe('parseEventsCommand: an unknown digest option', () => {
+  it('is called an option, with the one meant, not "not a timezone"', () => {
+    const problem = refusal('digest on 08:00 --skipempty').problem;
+    expect(problem).toBe('"--skipempty" is not an option of `digest on`. Did you mean `--skip-empty`?');
+    expect(refusal('digest on --frequently').problem).toContain('is not an option of `digest on`');
+    expect(refusal('digest on --frequently').problem).not.toContain('timezone');
+  });
+});

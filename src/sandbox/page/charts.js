@@ -37,7 +37,9 @@ export function chartWords(block) {
   if (chart.type === 'pie')
     return `${title} (pie chart): ${(chart.segments ?? []).map((s) => `${s.label} ${figure(s.value)}`).join(', ')}`;
   const categories = categoriesOf(chart);
-  const axes = [chart.axis_config?.x_label, chart.axis_config?.y_label].filter(Boolean).join(' by ');
+  // "Tickets sold by time read": what is counted, then what it is counted by.
+  const x = chart.axis_config?.x_label;
+  const axes = [chart.axis_config?.y_label, x && `${x[0].toLowerCase()}${x.slice(1)}`].filter(Boolean).join(' by ');
   const series = (chart.series ?? []).map(
     (each) =>
       `${each.name}: ${valuesOf(each, categories)

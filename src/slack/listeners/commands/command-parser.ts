@@ -83,6 +83,9 @@ function searchText(words: string, usage: Mrkdwn): EventsCommand | undefined {
   return problem === undefined ? undefined : invalid(md`${clip(problem, 300)}`, usage);
 }
 
+/** A problem's sentence without its full stop, for the "(got ...)." that follows it. */
+const withoutStop = (problem: string): string => problem.replace(/\.$/, '');
+
 /** What the person typed, quoted and shortened. */
 function shown(text: string): Mrkdwn {
   return md`"${clip(text, 40)}"`;
@@ -123,12 +126,13 @@ export function parseEventsCommand(text: string): EventsCommand {
       }
       const promoText = args[args.length - 2] as string;
       const promo = parsePromoRef(promoText);
-      if ('problem' in promo) return invalid(md`${clip(promo.problem, 200)} (got ${shown(promoText)}).`, USAGE.promo);
+      if ('problem' in promo)
+        return invalid(md`${clip(withoutStop(promo.problem), 200)} (got ${shown(promoText)}).`, USAGE.promo);
       const raw = args[args.length - 1] as string;
       const quantity = parsePromoQuantity(raw);
       if ('problem' in quantity)
         return invalid(
-          md`${clip(quantity.problem, 300)} (got ${shown(raw)}). Type it after the code, e.g. ${typeThis(['promo', ...args.slice(0, -1), EXAMPLE_QUANTITY])}.`,
+          md`${clip(withoutStop(quantity.problem), 300)} (got ${shown(raw)}). Type it after the code, e.g. ${typeThis(['promo', ...args.slice(0, -1), EXAMPLE_QUANTITY])}.`,
           USAGE.promo,
         );
       return withTarget(args.slice(0, -2), USAGE.promo, (target) => ({
@@ -337,7 +341,7 @@ function parseDigest(args: readonly string[]): EventsCommand {
     case 'now':
       return only('digest-now');
     default: {
-      const close = didYouMean(action, DIGEST_ACTIONS);
+      const close = didYouMean(action, DIGEST_ACTIONS, { startsOne: true });
       const flags = [...(personal ? ['--me'] : []), ...(sales ? ['--sales'] : [])];
       const meant = close.map((each) => `digest ${each}`);
       return invalid(
@@ -352,6 +356,22 @@ function parseDigest(args: readonly string[]): EventsCommand {
 
 /** What can follow `digest`. */
 const DIGEST_ACTIONS = ['on', 'off', 'status', 'now'];
+
+/** The options of `digest on`, `--me` and `--sales` taken before it is parsed. */
+const DIGEST_ON_OPTIONS = ['--days', '--skip-empty', '--match', '--weekdays', '--me', '--sales'];
+
+/** A `--word` that is no option of `digest on`: said so (not "not a timezone"), with the one meant or all of them. */
+function unknownDigestOption(arg: string): Mrkdwn {
+  const close = didYouMean(arg, DIGEST_ON_OPTIONS);
+  const named = (options: readonly string[], separator: Mrkdwn) =>
+    joinMrkdwn(
+      options.map((each) => code(each)),
+      separator,
+    );
+  return close.length > 0
+    ? md`${shown(arg)} is not an option of \`digest on\`. Did you mean ${named(close, md` or `)}?`
+    : md`${shown(arg)} is not an option of \`digest on\` (its options: ${named(DIGEST_ON_OPTIONS, md`, `)}).`;
+}
 
 const CADENCES = ['daily', 'weekly'] as const;
 const cadenceOf = (arg: string) => CADENCES.find((cadence) => cadence === arg.toLowerCase());
@@ -416,6 +436,8 @@ function parseDigestOn(args: readonly string[]): DigestOnOptions | { problem: Mr
       result.timezone = arg;
     } else if (cadenceOf(arg)) {
       return { problem: md`${shown(arg)} is for the sales digest: add --sales.` };
+    } else if (arg.startsWith('--')) {
+      return { problem: unknownDigestOption(arg) };
     } else {
       return { problem: md`${shown(arg)} is not a timezone I know (use an IANA name such as Europe/Berlin).` };
     }
