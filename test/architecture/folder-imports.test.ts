@@ -42,7 +42,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'watches',
   ],
   'config.ts': ['catalog', 'figures', 'reports', 'shared', 'store', 'ticketing', 'watches'],
-  'main.ts': ['compose.ts', 'config.ts', 'lifecycle', 'sandbox', 'shared', 'store'],
+  'main.ts': ['compose.ts', 'config.ts', 'lifecycle', 'render', 'sandbox', 'shared', 'store'],
   shared: ['time'],
   catalog: ['shared', 'store', 'ticketing', 'time'],
   digest: ['catalog', 'figures', 'forecast', 'history', 'shared', 'store', 'time'],
