@@ -190,6 +190,8 @@ describe('parseEventsCommand: the sales digest', () => {
     ['digest on --sales daily weekly', 'daily or weekly, not both'],
     ['digest on weekly', 'add --sales'],
     ['digest now --sales weekly', 'takes no more words'],
+    ['digest on --sales monthly', 'is not daily or weekly, nor a timezone'],
+    ['digest on --sales wekly', 'Did you mean `weekly`?'],
   ])('explains what is wrong with %j', (text, problem) => {
     const parsed = parseEventsCommand(text);
     expect(parsed.kind).toBe('invalid');

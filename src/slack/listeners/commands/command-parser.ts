@@ -386,7 +386,10 @@ function parseSalesDigestOn(args: readonly string[]): DigestOnOptions | { proble
         problem: md`${clip(flag, 10)} is for the event digest; the sales digest covers the events watched here.`,
       };
   }
-  const options = parseDigestOn(args.filter((arg) => cadenceOf(arg) === undefined));
+  const options = parseDigestOn(
+    args.filter((arg) => cadenceOf(arg) === undefined),
+    true,
+  );
   if ('problem' in options) return options;
   const cadence = cadences[0] ?? 'daily';
   if (cadence === 'weekly' && options.weekdays && options.weekdays.length !== 1)
@@ -394,7 +397,7 @@ function parseSalesDigestOn(args: readonly string[]): DigestOnOptions | { proble
   return { ...options, sales: { cadence } };
 }
 
-function parseDigestOn(args: readonly string[]): DigestOnOptions | { problem: Mrkdwn } {
+function parseDigestOn(args: readonly string[], sales = false): DigestOnOptions | { problem: Mrkdwn } {
   const result: DigestOnOptions = { time: undefined, timezone: undefined, days: 1, skipEmpty: false };
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i] as string;
@@ -438,6 +441,13 @@ function parseDigestOn(args: readonly string[]): DigestOnOptions | { problem: Mr
       return { problem: md`${shown(arg)} is for the sales digest: add --sales.` };
     } else if (arg.startsWith('--')) {
       return { problem: unknownDigestOption(arg) };
+    } else if (sales) {
+      // A sales digest's word is a cadence more often than a zone ("monthly", "wekly").
+      const close = didYouMean(arg, CADENCES);
+      const meant = close.length > 0 ? md` Did you mean ${code(close[0] as string)}?` : md``;
+      return {
+        problem: md`${shown(arg)} is not daily or weekly, nor a timezone I know (use an IANA name such as Europe/Berlin).${meant}`,
+      };
     } else {
       return { problem: md`${shown(arg)} is not a timezone I know (use an IANA name such as Europe/Berlin).` };
     }
