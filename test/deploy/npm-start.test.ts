@@ -108,7 +108,7 @@ describe('npm start', () => {
     try {
       await start.waitFor(/open http:\/\/127\.0\.0\.1:\d+\//, 20_000);
       const first = JSON.parse(start.output().stderr.split('\n')[0] ?? '{}') as Record<string, unknown>;
-      expect(first.msg).toMatch(/^Read \.env: 3 variable\(s\), under the environment's/);
+      expect(first.msg).toMatch(/^Read \.env: 3 variables, under the environment's/);
       expect(first.keptFromEnvironment).toEqual(['LOG_LEVEL']);
       const bot = descendants(pid);
       leftovers.push(...bot);

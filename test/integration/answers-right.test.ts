@@ -37,7 +37,7 @@ describe('answers that are right', () => {
     const { responseUrl } = await command(rig, 'list nextweek');
     const answer = JSON.stringify(await nthResponse(rig, responseUrl));
     expect(answer).toContain('not a range');
-    expect(answer).toContain('`today`, `tomorrow` or `week`');
+    expect(answer).toContain('`/events list today`, `/events list tomorrow` or `/events list week`');
     expect(answer).toContain('searched for');
   });
 

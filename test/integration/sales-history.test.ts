@@ -213,7 +213,7 @@ describe('the forecast’s track record', () => {
     expect(answer.args.response_type).toBe('ephemeral');
     const text = JSON.stringify(answer.args);
     expect(text).toContain('Forecast accuracy');
-    expect(text).toMatch(/off by \d+% of capacity on average over the last 6 finished event\(s\) \(18 forecast\(s\)/);
+    expect(text).toMatch(/off by \d+% of capacity on average over the last 6 finished events \(18 forecasts/);
     expect(text).toMatch(/its 80% range held the outcome \d+% of the time/);
     expect(text).toContain('evt_past_5');
     // From the stored histories only: no report call.
