@@ -61,4 +61,20 @@ describe('/events promo with the code left out', () => {
     const answer = blocksText(await answerTo(rig, responseUrl));
     expect(answer).not.toContain('promo code is missing');
   });
+
+  it('goes on as typed when the code is also a word of the event’s name, with no code known yet', async () => {
+    rig = await startBot();
+    const r = rig;
+    const { event, code } = await namedEventWithPromo(r);
+    // The event really has a code named like the first word of its name (GALA on "Gala Night").
+    const word = (event.name.split(' ')[0] as string).toUpperCase();
+    const promo = r.sim.catalog.promos.find((each) => each.eventId === event.id && each.code === code);
+    if (!promo) throw new Error('the code vanished');
+    promo.code = word;
+    const { responseUrl } = await command(r, `promo ${event.name} ${word} 10`);
+    const answer = blocksText(await answerTo(r, responseUrl));
+    expect(answer).not.toContain('promo code is missing');
+    expect(answer).toContain(word);
+    expect(reportCalls(r)).toBeGreaterThan(0);
+  });
 });

@@ -7,10 +7,26 @@ import { promoCodeSources } from '../../adapters/promo-context.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { commandFor } from './command-parser.js';
 
+const nameWords = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/**
+ * Whether `words` are words of `name` in a row, the code as the next one: the search forgives
+ * order, prefixes and typos, so "Clock Party CLOCK" finds "Clock Party" too, though CLOCK is a
+ * code typed after the whole name.
+ */
+function continuesName(name: string, words: string): boolean {
+  const whole = nameWords(name);
+  const typed = nameWords(words);
+  if (typed.length === 0) return false;
+  for (let start = 0; start + typed.length <= whole.length; start += 1)
+    if (typed.every((word, i) => whole[start + i] === word)) return true;
+  return false;
+}
+
 /**
  * `/events promo Winter Gala 10` parses as the event "Winter" and the code "Gala". When that code
- * is known for none of the events the words match, but the words with it name one event, the code
- * was left out: the answer asks which, from the codes known without a report call. Undefined
+ * is known for none of the events the words match, but the words with it are words of one event's
+ * name in a row, the code was left out: the answer asks which, from the codes known without a report call. Undefined
  * otherwise (the request goes on as typed).
  */
 export async function promoCodeLeftOut(
@@ -28,7 +44,7 @@ export async function promoCodeLeftOut(
   }
   const words = `${target.words} ${promo.code}`;
   const whole = await resolveEvent(deps.catalog, { words }, deps.interactive()).catch(() => undefined);
-  if (whole?.kind !== 'found') return undefined;
+  if (whole?.kind !== 'found' || !continuesName(whole.event.name ?? '', words)) return undefined;
   const codes = await knownCodes(sources, whole.event.id);
   return missingCodeMessage({
     eventName: eventLabel(whole.event),
