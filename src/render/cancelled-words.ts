@@ -3,7 +3,7 @@ import type { TicketingEvent } from '../ticketing/schemas.js';
 import { type SlackMessage, warningMessage } from './block-kit.js';
 import { eventLabel } from './event-blocks.js';
 import { eventOption } from './modal-views.js';
-import { clip, type Mrkdwn, md } from './mrkdwn.js';
+import { clipName, type Mrkdwn, md } from './mrkdwn.js';
 
 /** What a person asked to do with an event that turned out cancelled. */
 export type CancelledAsk = 'watch' | 'promo';
@@ -15,7 +15,7 @@ const WHAT: Record<CancelledAsk, Mrkdwn> = {
 
 /** Why a cancelled event is not watched or promoted, naming it and where the upcoming ones are. */
 export function cancelledEventWords(eventName: string, ask: CancelledAsk): Mrkdwn {
-  return md`*${clip(eventName, 200)}* is cancelled: ${WHAT[ask]}. Nothing was changed. \`/events list\` shows the upcoming events.`;
+  return md`*${clipName(eventName, 200)}* is cancelled: ${WHAT[ask]}. Nothing was changed. \`/events list\` shows the upcoming events.`;
 }
 
 /** Refuses to watch or promote a cancelled event, as a message. */

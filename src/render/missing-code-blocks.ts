@@ -1,5 +1,5 @@
 import { type SlackMessage, warningMessage } from './block-kit.js';
-import { clip, code, joinMrkdwn, md } from './mrkdwn.js';
+import { clipName, code, joinMrkdwn, md } from './mrkdwn.js';
 
 /** What a promo command with its code left out names: the event, its known codes, the command to type. */
 export interface MissingCodeInput {
@@ -15,7 +15,7 @@ const MAX_CODES = 10;
 
 /** `/events promo Winter Gala 10`: the code is missing. Which one, from the known codes, or what to type. */
 export function missingCodeMessage(input: MissingCodeInput): SlackMessage {
-  const name = clip(input.eventName, 150);
+  const name = clipName(input.eventName, 150);
   const [first] = input.codes;
   if (first === undefined) {
     return warningMessage(
