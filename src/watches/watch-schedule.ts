@@ -59,15 +59,22 @@ export function nextCheck(
       // would otherwise push them a slot later, past their bound), and ahead of them once it is
       // the most overdue. Ranked at now for ever, it waited behind overdue checks without end
       // whenever the slots could not keep up (people's reports taking most of them).
+      // A record written before `watchedSince` was kept has waited an unknown time, perhaps since
+      // before the upgrade: it goes first, once.
       const rank =
         candidate.lastCheckedAt !== undefined
           ? dueAt
-          : Math.min(now, (candidate.watchedSince ?? Number.POSITIVE_INFINITY) + interval);
+          : candidate.watchedSince === undefined
+            ? Number.NEGATIVE_INFINITY
+            : Math.min(now, candidate.watchedSince + interval);
       return { candidate, dueAt, rank };
     })
     .sort((a, b) => a.rank - b.rank || startOf(a.candidate) - startOf(b.candidate));
   const first = due[0] as (typeof due)[number];
-  const keyOf = (candidate: WatchCandidate) => `${candidate.eventId}:${candidate.lastCheckedAt ?? 'never'}`;
+  // A never-checked event's key names since when it is watched: watched again after all its
+  // watches went, it is new work, not the check an earlier claim already settled.
+  const keyOf = (candidate: WatchCandidate) =>
+    `${candidate.eventId}:${candidate.lastCheckedAt ?? `never:${candidate.watchedSince ?? 'unknown'}`}`;
   if (first.dueAt <= now)
     return {
       eventId: first.candidate.eventId,

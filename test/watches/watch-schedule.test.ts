@@ -171,12 +171,17 @@ describe('nextCheck, one step', () => {
     expect(nextCheck([], T0, RULE)).toBeUndefined();
   });
 
-  it('a never-checked event is due now, keyed "never"', () => {
+  it('a never-checked event is due now, keyed "never" and since when it is watched', () => {
     expect(nextCheck([{ eventId: 'evt_1', lastCheckedAt: undefined, startsAtMs: T0 }], T0, RULE)).toEqual({
       eventId: 'evt_1',
       dueAt: 0,
-      dueKey: 'evt_1:never',
+      dueKey: 'evt_1:never:unknown',
     });
+    // Its watches all went and it is watched again: new work, not a check a claim settled before.
+    const since = (watchedSince: number) =>
+      nextCheck([{ eventId: 'evt_1', lastCheckedAt: undefined, watchedSince, startsAtMs: T0 }], T0, RULE)?.dueKey;
+    expect(since(T0 - MINUTE)).toBe(`evt_1:never:${T0 - MINUTE}`);
+    expect(since(T0)).not.toBe(since(T0 - MINUTE));
   });
 
   it('names the next due time when nothing is due, keyed by the last check (the same on every replica)', () => {
@@ -217,11 +222,15 @@ describe('nextCheck, one step', () => {
     expect(nextCheck([checked, fresh(4 * MINUTE)], T0, RULE)?.eventId).toBe('evt_checked');
     // Watched 16 min (people's reports kept the slots): overdue by 6 min, more than the other.
     expect(nextCheck([checked, fresh(16 * MINUTE)], T0, RULE)?.eventId).toBe('evt_new');
-    // Not known since when (a record from before): ranked as due now, behind every overdue check.
-    expect(nextCheck([checked, { ...fresh(0), watchedSince: undefined }], T0, RULE)?.eventId).toBe('evt_checked');
+    // Not known since when (a record from before the upgrade, or rewritten by an older replica): it
+    // may have waited since before, so it goes first, once.
+    expect(nextCheck([checked, { ...fresh(0), watchedSince: undefined }], T0, RULE)?.eventId).toBe('evt_new');
     // Ahead of a check not yet due, however recently it was watched.
     const notDue = { ...checked, lastCheckedAt: T0 - 5 * MINUTE };
-    expect(nextCheck([notDue, fresh(0)], T0, RULE)).toMatchObject({ eventId: 'evt_new', dueKey: 'evt_new:never' });
+    expect(nextCheck([notDue, fresh(0)], T0, RULE)).toMatchObject({
+      eventId: 'evt_new',
+      dueKey: `evt_new:never:${T0}`,
+    });
   });
 
   it('never checks early within the minimum interval', () => {

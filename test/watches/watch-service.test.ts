@@ -1055,7 +1055,9 @@ describe('WatchService: checks and report slots', () => {
     busy.mode = 'none';
     const a = h.replica({}, { reports: busy });
     expect(await a.turn()).toEqual({ kind: 'no-spare-slot', eventId: EVENT.id });
-    expect(await h.opened.claims.get(`watch-due:${EVENT.id}:never`)).toBeUndefined();
+    const [scheduled] = await h.store.schedule();
+    expect(scheduled?.watchedSince).toBeDefined();
+    expect(await h.opened.claims.get(`watch-due:${EVENT.id}:never:${scheduled?.watchedSince}`)).toBeUndefined();
     expect(await h.store.lastCheck(EVENT.id)).toBeUndefined();
     expect(await a.turn()).toEqual({ kind: 'no-spare-slot', eventId: EVENT.id });
     expect(await h.replica().turn()).toEqual({ kind: 'checked', eventId: EVENT.id });
