@@ -75,8 +75,9 @@ export function promoConfirmMessage(options: PromoConfirmOptions): SlackMessage 
   const now = nowParts.length > 0 ? md` (${joinMrkdwn(nowParts, md`; `)})` : md``;
   const what = md`set promo code ${promoName(options)} on *${eventTitle(event)}* to ${count(quantity)} ${redemptions(quantity)}`;
   // Set at or below what is redeemed, the code is used up at once: said before the one button.
+  // Not for 0 with none redeemed: that is how a code nobody used is closed.
   const below =
-    redeemed !== undefined && quantity <= redeemed
+    redeemed !== undefined && (quantity < redeemed || (quantity === redeemed && redeemed > 0))
       ? [
           mrkdwnSection(
             warning(

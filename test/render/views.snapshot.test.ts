@@ -143,6 +143,27 @@ describe('promo views', () => {
     expect(message).toMatchSnapshot();
   });
 
+  it('warns before a quantity at or below what is redeemed, not before closing an unused code', () => {
+    const first = EVENTS[0];
+    if (!first) throw new Error('no event');
+    const confirm = (quantity: number, redeemed: number) =>
+      JSON.stringify(
+        promoConfirmMessage({
+          event: first,
+          promoId: outcome.promoId,
+          quantity,
+          figures: shown({ previousQuantity: 100, redeemed }),
+          changeId: '00000000-0000-4000-8000-000000000001',
+          validForMinutes: 10,
+        }),
+      );
+    expect(confirm(10, 43)).toContain('already redeemed');
+    expect(confirm(43, 43)).toContain('already redeemed');
+    expect(confirm(44, 43)).not.toContain('already redeemed');
+    // Set to 0 with none redeemed: the usual way to close a code, nothing to warn of.
+    expect(confirm(0, 0)).not.toContain('already redeemed');
+  });
+
   it('announces, confirms (announced or not), and reports an unknown or failed change', () => {
     expect(promoAnnouncement(shown(outcome))).toMatchSnapshot();
     expect(promoDoneMessage(outcome, true)).toMatchSnapshot();
