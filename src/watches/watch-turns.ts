@@ -130,9 +130,13 @@ export class WatchTurns<M> {
   async #redated(event: WatchedEvent): Promise<WatchedEvent | 'ended'> {
     const dates = this.#o.eventDates?.(event.eventId);
     if (!dates) return event;
-    if (!dates.listed) {
+    if (!dates.listed || dates.cancelled) {
+      // Only a catalog read after every watch of the event ends them: one behind (another
+      // replica's, or an event reinstated since) leaves a watch just set alone.
       const watches = await this.#o.store.ofEvent(event.eventId);
       if (watches.length === 0 || watches.some((w) => (w.datesAsOf ?? w.createdAt) >= dates.asOf)) return event;
+    }
+    if (!dates.listed) {
       this.#o.logger.info('A watched event is no longer listed by the service: its watches end', {
         eventId: event.eventId,
       });

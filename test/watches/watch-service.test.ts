@@ -1245,6 +1245,29 @@ describe('WatchService: events that vanish', () => {
     expect(await service.list({})).toHaveLength(0);
   });
 
+  it('leaves a watch set after the catalog said cancelled alone (a catalog behind, or the event reinstated)', async () => {
+    const h = await harness();
+    // This replica's catalog read the event as cancelled an hour before the watch was set.
+    const readAt = h.clock.t - HOUR;
+    const service = h.replica(
+      {},
+      {
+        eventDates: () => ({
+          listed: true,
+          cancelled: true,
+          startsAtMs: EVENT.startsAtMs,
+          endsAtMs: EVENT.endsAtMs,
+          endsOn: undefined,
+          asOf: readAt,
+        }),
+      },
+    );
+    await service.watch(request([soldAtLeast(400)]));
+    expect(await service.turn()).toEqual({ kind: 'checked', eventId: EVENT.id });
+    expect(h.slack.summaries()).toHaveLength(0);
+    expect(await service.list({})).toHaveLength(1);
+  });
+
   it('ends the watches of an event whose report answers 404 twice, and spends no more report calls on it', async () => {
     const h = await harness();
     const service = h.replica();
