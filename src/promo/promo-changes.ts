@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EventCatalog } from '../catalog/event-catalog.js';
+import { isCancelled } from '../catalog/is-upcoming.js';
 import type { Logger } from '../logger.js';
 import type { ActivityStore, PromoChangeOutcome, PromoChangeRecord } from '../store/activity-store.js';
 import type { CallOptions, PromoUpdate, TicketingClient } from '../ticketing/client.js';
@@ -75,7 +76,7 @@ export async function proposePromoChange(deps: PromoDeps, request: ProposeReques
   }
 }
 
-export type Refusal = 'unknown' | 'used' | 'expired' | 'not-yours' | 'not-editor';
+export type Refusal = 'unknown' | 'used' | 'expired' | 'not-yours' | 'not-editor' | 'event-cancelled';
 
 export type ConfirmResult =
   | { kind: 'refused'; refusal: Refusal }
@@ -105,6 +106,10 @@ export async function confirmPromoChange(deps: PromoDeps, request: ConfirmReques
   if (change.requestedBy !== request.userId) return refuse('not-yours');
   if (deps.clock.now() >= change.expiresAt) return refuse('expired');
   if (!(await deps.isEditor(request.userId))) return refuse('not-editor');
+  // Cancelled since it was proposed: a code of a cancelled event is not changed. A catalog that
+  // cannot answer now leaves the change as proposed.
+  const found = await deps.events.lookup(change.eventId, deps.interactive()).catch(() => undefined);
+  if (found?.event && isCancelled(found.event)) return refuse('event-cancelled');
   if (!(await deps.pending.claim(change.id, `${request.userId}:${randomUUID()}`))) return refuse('used');
 
   const written = await writeAudited(

@@ -171,7 +171,7 @@ export function promoFailedMessage(reason: Mrkdwn): SlackMessage {
 }
 
 /** Why a confirmation click was refused. */
-export type ConfirmationRefusal = 'unknown' | 'used' | 'expired' | 'not-yours' | 'not-editor';
+export type ConfirmationRefusal = 'unknown' | 'used' | 'expired' | 'not-yours' | 'not-editor' | 'event-cancelled';
 
 const REFUSALS: Record<ConfirmationRefusal, Mrkdwn> = {
   unknown: warning(
@@ -181,6 +181,7 @@ const REFUSALS: Record<ConfirmationRefusal, Mrkdwn> = {
   expired: md`:hourglass: This confirmation has expired, so nothing was changed. Run the command again.`,
   'not-yours': md`:no_entry: Only the person who asked for this change can confirm it. Nothing was changed.`,
   'not-editor': md`:no_entry: Only promo editors can change promo codes. An admin can add you (or a user group you're in) to PROMO_EDITORS.`,
+  'event-cancelled': md`:no_entry: The event was cancelled since this change was proposed, so nothing was changed.`,
 };
 
 export function confirmationRefusedMessage(refusal: ConfirmationRefusal): SlackMessage {

@@ -236,6 +236,28 @@ describe('confirmPromoChange', () => {
     expect(await confirmPromoChange(r.deps, { changeId, userId: 'U0EDITOR' })).toMatchObject({ kind: 'updated' });
   });
 
+  it('refuses a confirmation once the event was cancelled since the change was proposed, and audits it', async () => {
+    const r = await startPromoRig();
+    const promo = promoAt(r, 7);
+    const changeId = await proposed(r, promo, 9);
+    // The catalog now reads the event as cancelled.
+    const deps: PromoDeps = {
+      ...r.deps,
+      events: {
+        lookup: async (eventId, options) => {
+          const found = await r.deps.events.lookup(eventId, options);
+          return found.event ? { ...found, event: { ...found.event, status: 'cancelled' } } : found;
+        },
+      },
+    };
+    expect(await confirmPromoChange(deps, { changeId, userId: 'U0EDITOR' })).toEqual({
+      kind: 'refused',
+      refusal: 'event-cancelled',
+    });
+    expect(writes(r)).toHaveLength(0);
+    expect((await r.deps.activity.promoAudit())[0]).toMatchObject({ outcome: 'refused', error: 'event-cancelled' });
+  });
+
   it('refuses an id it never issued (forged or malformed) and audits it as unknown', async () => {
     const r = await startPromoRig();
     for (const changeId of ['00000000-0000-4000-8000-000000000000', '{"q":999999999999}']) {
