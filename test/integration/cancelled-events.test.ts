@@ -78,16 +78,22 @@ describe('a cancelled event cannot be watched or promoted', () => {
   it('leaves cancelled events out of the watch and promo pickers, and marks them in the report picker', async () => {
     rig = await startBot();
     const event = cancelledEvent(rig);
-    const typed = async (callbackId: string) => {
+    // An upcoming event, to show the same pickers do answer a typed name.
+    const upcoming = rig.sim.catalog.events.find(
+      (each) => each.status === 'published' && each.startsAtMs > Date.now() + 86_400_000,
+    );
+    if (!upcoming) throw new Error('no upcoming event in the seed');
+    const typed = async (callbackId: string, value = event.name) => {
       const answer = await postSigned(
         (rig as BotRig).url,
         SIGNING_SECRET,
-        blockSuggestionBody({ actionId: EVENT_PICKER_ACTION, blockId: 'event', value: event.name, callbackId }),
+        blockSuggestionBody({ actionId: EVENT_PICKER_ACTION, blockId: 'event', value, callbackId }),
       );
       return (JSON.parse(answer.text) as Options).options;
     };
     for (const form of [WATCH_MODAL, PROMO_MODAL]) {
       expect((await typed(form)).map((option) => option.value)).not.toContain(event.id);
+      expect((await typed(form, upcoming.name)).map((option) => option.value)).toContain(upcoming.id);
     }
     const offered = (await typed(REPORT_MODAL)).find((option) => option.value === event.id);
     expect(offered?.text.text).toMatch(/^\(cancelled\) /);
