@@ -60,12 +60,20 @@ describe('a report waiting in the shared queue (Redis mode)', () => {
         );
         expect(reply.status).toBe(200);
       }
-      // The first is being fetched; the second waits a minute behind it.
+      // One is being fetched; the other waits a minute behind it. Which is which is the queue's
+      // order, not the commands' (each is queued after its ack): read it from the service's log.
       await rig.slack.waitFor(() => (rig.sim.stats().admittedReports === 1 ? true : undefined));
+      // The service logs a call once it has answered it (after its 4 s).
+      const fetched = await rig.slack.waitFor(
+        () => rig.sim.stats().log.find((entry) => entry.path.endsWith('/report'))?.path,
+        15_000,
+      );
+      const waiting = [first, second].find((event) => !fetched.includes((event?.id ?? '').replace(/^evt_/, '')));
+      expect(waiting).toBeDefined();
       const posts = () =>
         rig.slack.calls.filter((call) => call.method === 'chat.postMessage' && call.args.channel === 'C0FOLLOW');
       await rig.slack.waitFor(() => (posts().length === 2 ? true : undefined));
-      // The second's follower looks at the queue again (a round after its first).
+      // The waiting one's follower looks at the queue again (a round after its first).
       const rounds = down.taken;
       await rig.slack.waitFor(() => (down.taken >= rounds + 1 ? true : undefined));
       // Redis goes away for a while (two of the follower's rounds fail) and comes back empty (a
@@ -78,15 +86,14 @@ describe('a report waiting in the shared queue (Redis mode)', () => {
       await redisCommand(url, 'FLUSHDB');
       await rig.slack.waitFor(() => (down.refused >= 2 ? true : undefined));
       down.now = false;
-      // The second's message: the first's fetch (4 s) may also end inside the outage, its answer
-      // lost with Redis, and its message say so first (seen on a loaded clean-clone run).
+      // The waiting one's message (the other's was answered before the outage).
       const told = await rig.slack.waitFor(
         () =>
           rig.slack.calls.find(
             (call) =>
               call.method === 'chat.update' &&
               String(call.args.text).includes('was not fetched') &&
-              String(call.args.text).includes(`/events report ${second?.id}`),
+              String(call.args.text).includes(`/events report ${waiting?.id}`),
           ),
         // The store client reconnects with a backoff first; on a loaded machine that took over 5 s.
         20_000,
