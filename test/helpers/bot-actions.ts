@@ -106,19 +106,25 @@ export function publishedPromo(r: BotRig): SimPromo {
 /**
  * Sets a sold-out watch of a seed event straight through the watch service (no command, no
  * audience lookup): for tests about what happens to a watch once it exists. Personal when
- * `channel` is a person's id (`U…`).
+ * `channel` is a person's id (`U…`); set by U0EDITOR unless said; ending an hour after it starts
+ * unless the event says when.
  */
 export async function watchDirectly(
   r: BotRig,
   channel: string,
-  event: { id: string; name: string; startsAtMs: number },
-  options: { sharedConfirmed?: boolean } = {},
+  event: { id: string; name: string; startsAtMs: number; endsAtMs?: number },
+  options: { sharedConfirmed?: boolean; userId?: string } = {},
 ): Promise<void> {
   await r.bot.watches.watch({
     channel,
     personal: channel.startsWith('U'),
-    event: { id: event.id, name: event.name, startsAtMs: event.startsAtMs, endsAtMs: event.startsAtMs + 3_600_000 },
-    userId: 'U0EDITOR',
+    event: {
+      id: event.id,
+      name: event.name,
+      startsAtMs: event.startsAtMs,
+      endsAtMs: event.endsAtMs ?? event.startsAtMs + 3_600_000,
+    },
+    userId: options.userId ?? 'U0EDITOR',
     conditions: [{ kind: 'sold-out' }],
     sharedConfirmed: options.sharedConfirmed,
   });

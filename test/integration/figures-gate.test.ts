@@ -12,6 +12,7 @@ import {
   nthResponse,
   responsesTo,
   command as send,
+  watchDirectly,
 } from '../helpers/bot-actions.js';
 import { type AheadClock, aheadClock } from '../helpers/clocks.js';
 import type { SlackCall } from '../helpers/fake-slack.js';
@@ -364,14 +365,7 @@ describe('the person asks too: guests and strangers', () => {
     const asked = await command(r, `watch ${event.id}: sold out --me`, 'C0001', GUEST);
     await r.slack.waitFor(() => responsesTo(r, asked)[0]);
     // Set by the command, or refused at once: either way the rule decides at its check.
-    if (!(await watchIn(r, GUEST)))
-      await r.bot.watches.watch({
-        channel: GUEST,
-        personal: true,
-        event: { id: event.id, name: event.name, startsAtMs: event.startsAtMs, endsAtMs: event.startsAtMs + 3_600_000 },
-        userId: GUEST,
-        conditions: [{ kind: 'sold-out' }],
-      });
+    if (!(await watchIn(r, GUEST))) await watchDirectly(r, GUEST, event, { userId: GUEST });
     r.sim.setFigures(event.id, { ticketsSold: event.capacity });
     // Paused at its first check: the one the command made of the report it read, or a turn's.
     await turnsUntil(r, clock, async () => (await watchIn(r, GUEST))?.paused !== undefined, 'the pause');

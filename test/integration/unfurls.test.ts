@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { eventLinks } from '../../src/catalog/event-links.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
-import { reportCalls } from '../helpers/bot-actions.js';
+import { reportCalls, watchDirectly } from '../helpers/bot-actions.js';
 import { eventBody, postSignedJson } from '../helpers/slack-requests.js';
 import { sleep } from '../helpers/wait-for.js';
 
@@ -64,13 +64,12 @@ describe('event links unfold into event cards', () => {
       .map((each) => snapshot.byId.get(each.id))
       .find((each) => each !== undefined && each.endsAtMs > Date.now());
     if (!event) throw new Error('the seed has upcoming published events');
-    await rig.bot.watches.watch({
-      channel: 'C0009',
-      personal: false,
-      event: { id: event.id, name: event.name ?? event.id, startsAtMs: event.startsAtMs, endsAtMs: event.endsAtMs },
-      userId: 'U0ALICE',
-      conditions: [{ kind: 'sold-out' }],
-    });
+    await watchDirectly(
+      rig,
+      'C0009',
+      { id: event.id, name: event.name ?? event.id, startsAtMs: event.startsAtMs, endsAtMs: event.endsAtMs },
+      { userId: 'U0ALICE' },
+    );
     expect((await rig.bot.watches.turn()).kind).toBe('checked');
     const reportsBefore = reportCalls(rig);
     const url = `https://tickets.example.com/e/${event.id}`;
@@ -124,13 +123,12 @@ async function withReportAtHand(env: Record<string, string> = {}) {
     .map((each) => snapshot.byId.get(each.id))
     .find((each) => each !== undefined && each.endsAtMs > Date.now());
   if (!event) throw new Error('the seed has upcoming published events');
-  await r.bot.watches.watch({
-    channel: 'C0009',
-    personal: false,
-    event: { id: event.id, name: event.name ?? event.id, startsAtMs: event.startsAtMs, endsAtMs: event.endsAtMs },
-    userId: 'U0ALICE',
-    conditions: [{ kind: 'sold-out' }],
-  });
+  await watchDirectly(
+    r,
+    'C0009',
+    { id: event.id, name: event.name ?? event.id, startsAtMs: event.startsAtMs, endsAtMs: event.endsAtMs },
+    { userId: 'U0ALICE' },
+  );
   expect((await r.bot.watches.turn()).kind).toBe('checked');
   return { r, event, url: `https://tickets.example.com/e/${event.id}` };
 }

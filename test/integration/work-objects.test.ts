@@ -12,7 +12,7 @@ import { formatNumber, reportCurrency } from '../../src/render/report-blocks.js'
 import { topFigures } from '../../src/reports/report-figures.js';
 import type { EventReport } from '../../src/ticketing/schemas.js';
 import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
-import { click, type Json, reportCalls } from '../helpers/bot-actions.js';
+import { click, type Json, reportCalls, watchDirectly } from '../helpers/bot-actions.js';
 import { eventBody, postSigned, postSignedJson, viewSubmissionBody } from '../helpers/slack-requests.js';
 import { sleep } from '../helpers/wait-for.js';
 
@@ -53,13 +53,12 @@ async function withReportAtHand() {
     (each) => each.status === 'published' && each.start.kind === 'instant' && each.endsAtMs > Date.now() && each.venue,
   );
   if (!event) throw new Error('the seed has upcoming published events with a venue');
-  await r.bot.watches.watch({
-    channel: 'C0009',
-    personal: false,
-    event: { id: event.id, name: event.name ?? event.id, startsAtMs: event.startsAtMs, endsAtMs: event.endsAtMs },
-    userId: 'U0ALICE',
-    conditions: [{ kind: 'sold-out' }],
-  });
+  await watchDirectly(
+    r,
+    'C0009',
+    { id: event.id, name: event.name ?? event.id, startsAtMs: event.startsAtMs, endsAtMs: event.endsAtMs },
+    { userId: 'U0ALICE' },
+  );
   expect((await r.bot.watches.turn()).kind).toBe('checked');
   const report = (await r.bot.watches.lastCheck(event.id))?.report as EventReport;
   return { r, event, report, url: `https://tickets.example.com/e/${event.id}` };
