@@ -18,6 +18,14 @@ export interface SandboxInBrowser {
   messageWith(text: string): ReturnType<Page['locator']>;
   /** A bot message posted straight through the sandbox's Web API, as the bot posts. */
   postFromBot(message: Record<string, unknown>): Promise<void>;
+  /**
+   * Watches `sold >= 90%` in #general, typed as a person would, on an upcoming event of at least
+   * 100 seats whose figures stand still but for what the test sets; the event and its card.
+   */
+  watchStillEvent(): Promise<{
+    event: ReturnType<SandboxInBrowser['simulator']>['catalog']['events'][number];
+    card: ReturnType<Page['locator']>;
+  }>;
 }
 
 /**
@@ -119,6 +127,22 @@ export function useSandboxInBrowser(launch: () => Promise<Browser>): SandboxInBr
         body: JSON.stringify({ channel: 'CGENERAL01', ...message }),
       });
       expect(await response.json()).toMatchObject({ ok: true });
+    },
+    async watchStillEvent() {
+      const now = Date.now();
+      const event = rig
+        .simulator()
+        .catalog.events.find(
+          (each) => each.status === 'published' && each.startsAtMs > now + 86_400_000 && each.capacity >= 100,
+        );
+      if (!event) throw new Error('no watchable event in the seed');
+      // Its figures stand still but for the test's changes (the first events listed sell by the minute).
+      rig.simulator().setMotion(event.id, 'still');
+      await rig.page.click('[data-channel=CGENERAL01]');
+      await rig.type(`/events watch ${event.id}: sold >= 90%`);
+      const card = rig.page.locator('[data-testid=message]', { hasText: 'Watching:' }).last();
+      await expect.poll(() => card.count(), { timeout: 10_000 }).toBe(1);
+      return { event, card };
     },
   };
   return rig;

@@ -105,17 +105,7 @@ const colouredPixels = async (png: Buffer) =>
 
 describe('the sandbox page draws what Slack would', () => {
   it('shows a watch card that updates in place, and its alert in the thread and the channel', async () => {
-    const now = Date.now();
-    const event = simulator().catalog.events.find(
-      (each) => each.status === 'published' && each.startsAtMs > now + 86_400_000 && each.capacity >= 100,
-    );
-    if (!event) throw new Error('no watchable event in the seed');
-    // Its figures stand still but for the change below (the first events listed sell by the minute).
-    simulator().setMotion(event.id, 'still');
-    await rig.page.click('[data-channel=CGENERAL01]');
-    await type(`/events watch ${event.id}: sold >= 90%`);
-    const card = rig.page.locator('[data-testid=message]', { hasText: 'Watching:' }).last();
-    await expect.poll(() => card.count(), { timeout: 10_000 }).toBe(1);
+    const { event, card } = await rig.watchStillEvent();
     // The report its conditions were read from is its first check: the card shows its figures.
     const figure = (n: number) => n.toLocaleString('en-US');
     await expect.poll(() => card.innerText()).toContain(`of ${figure(event.capacity)}`);

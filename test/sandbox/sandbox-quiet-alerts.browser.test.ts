@@ -5,20 +5,11 @@ import { useSandboxInBrowser } from './sandbox-in-browser.js';
 // An alert's Snooze and Mute for me controls, as the sandbox page draws them and a person clicks
 // them in a real Chromium (issue 37): the bot answers privately, and the card says the snooze.
 const rig = useSandboxInBrowser(() => launchChromium());
-const { type, simulator } = rig;
+const { simulator } = rig;
 
 describe('quiet alerts in the sandbox', () => {
   it('shows Snooze and Mute for me on an alert, and both work when clicked', async () => {
-    const now = Date.now();
-    const event = simulator().catalog.events.find(
-      (each) => each.status === 'published' && each.startsAtMs > now + 86_400_000 && each.capacity >= 100,
-    );
-    if (!event) throw new Error('no watchable event in the seed');
-    simulator().setMotion(event.id, 'still');
-    await rig.page.click('[data-channel=CGENERAL01]');
-    await type(`/events watch ${event.id}: sold >= 90%`);
-    const card = rig.page.locator('[data-testid=message]', { hasText: 'Watching:' }).last();
-    await expect.poll(() => card.count(), { timeout: 10_000 }).toBe(1);
+    const { event, card } = await rig.watchStillEvent();
     simulator().setFigures(event.id, { ticketsSold: Math.floor(event.capacity * 0.95) });
     await expect
       .poll(async () => (await rig.stack.bot.watches.turn()).kind, { timeout: 20_000, interval: 50 })
