@@ -1,3 +1,4 @@
+import { searchWords } from '../../../catalog/event-search.js';
 import { type EventTarget, type Resolved, resolveEvent } from '../../../catalog/find-events.js';
 import { knownCodes, type PromoRef } from '../../../promo/promo-codes.js';
 import type { SlackMessage } from '../../../render/block-kit.js';
@@ -7,16 +8,14 @@ import { promoCodeSources } from '../../adapters/promo-context.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { commandFor } from './command-parser.js';
 
-const nameWords = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-
 /**
  * Whether `words` are words of `name` in a row, the code as the next one: the search forgives
  * order, prefixes and typos, so "Clock Party CLOCK" finds "Clock Party" too, though CLOCK is a
  * code typed after the whole name.
  */
 function continuesName(name: string, words: string): boolean {
-  const whole = nameWords(name);
-  const typed = nameWords(words);
+  const whole = searchWords(name);
+  const typed = searchWords(words);
   if (typed.length === 0) return false;
   for (let start = 0; start + typed.length <= whole.length; start += 1)
     if (typed.every((word, i) => whole[start + i] === word)) return true;
