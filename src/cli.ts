@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { eventLinks } from './catalog/event-links.js';
-import { ConfigError, loadConfig, withoutSlack } from './config.js';
+import { ConfigError, loadConfig, unreadVariables, unreadVariableWords, withoutSlack } from './config.js';
 import { createLogger } from './logger.js';
 import { describeEventTime } from './render/event-time.js';
 import { countedWords } from './render/plural.js';
@@ -137,6 +137,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
   let client: TicketingClient | undefined;
   try {
     const config = loadConfig(withoutSlack(env));
+    for (const unread of unreadVariables(withoutSlack(env))) io.err(unreadVariableWords(unread));
     if (!config.ticketing.apiUrl || config.ticketing.apiUrl === 'simulator' || !config.ticketing.apiKey) {
       throw new UsageError(
         'Set TICKETING_API_URL and TICKETING_API_KEY (`npm run simulator` prints a simulator URL and key).',
@@ -178,6 +179,7 @@ async function printManifest(args: string[], env: Record<string, string | undefi
   try {
     if (args.length > 1) throw new UsageError(`manifest takes at most one path, got ${args.length}`);
     const config = loadConfig(withoutSlack(env));
+    for (const unread of unreadVariables(withoutSlack(env))) io.err(unreadVariableWords(unread));
     const path = args[0] ?? 'manifest.yml';
     let template: string;
     try {

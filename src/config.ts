@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { editDistance } from './catalog/did-you-mean.js';
 import { eventLinks } from './catalog/event-links.js';
 import type { FiguresPolicy } from './figures/may-show-figures.js';
 import { LOG_LEVELS } from './logger.js';
@@ -288,6 +289,13 @@ function ruleProblems(env: Record<string, string | undefined>): { variable: stri
   const problems: { variable: string; message: string }[] = [];
   if (apiUrl.success && apiUrl.data && apiUrl.data !== 'simulator' && !filled('TICKETING_API_KEY'))
     problems.push({ variable: 'TICKETING_API_KEY', message: 'required when TICKETING_API_URL is set' });
+  // A key with no URL is a service half named: the start would serve demo data instead of it.
+  if (filled('TICKETING_API_KEY') && !filled('TICKETING_API_URL'))
+    problems.push({
+      variable: 'TICKETING_API_URL',
+      message:
+        'required when TICKETING_API_KEY is set: the Event Ticketing Service URL the key is for (unset the key to run on the built-in demo data)',
+    });
   // Real people must never see demo data or fake promo changes by accident.
   if (filled('SLACK_BOT_TOKEN') && !filled('TICKETING_API_URL'))
     problems.push({
@@ -321,6 +329,49 @@ function slackProblems(env: Record<string, string | undefined>): { variable: str
 
 /** Every environment variable the configuration reads (for the docs and deploy files' checks). */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape);
+
+/** A variable set that looks like one of ours but is not read, and the one it most resembles. */
+export interface UnreadVariable {
+  variable: string;
+  resembles: string | undefined;
+}
+
+/** The first words of our variables (`TICKETING_`, `SLACK_`, ...): a name that starts with one is meant for us. */
+const OUR_PREFIXES = [
+  ...new Set(CONFIG_VARIABLES.filter((name) => name.includes('_')).map((name) => name.slice(0, name.indexOf('_') + 1))),
+];
+
+/** The closest variable we read, within three edits, or none. */
+function resembling(name: string): string | undefined {
+  let best: { name: string; distance: number } | undefined;
+  for (const known of CONFIG_VARIABLES) {
+    const distance = editDistance(name, known, 3);
+    if (distance <= 3 && (!best || distance < best.distance)) best = { name: known, distance };
+  }
+  return best?.name;
+}
+
+/**
+ * Variables set with one of our prefixes (or within two typos of one of our names) that the
+ * configuration does not read: a mistyped `TICKETING_API_ULR` would otherwise be silently ignored.
+ * Names only, never values; in name order.
+ */
+export function unreadVariables(env: Record<string, string | undefined>): UnreadVariable[] {
+  return Object.keys(env)
+    .filter((name) => env[name] !== undefined && !CONFIG_VARIABLES.includes(name))
+    .filter(
+      (name) =>
+        OUR_PREFIXES.some((prefix) => name.startsWith(prefix)) ||
+        (name.length >= 7 && CONFIG_VARIABLES.some((known) => editDistance(name, known, 2) <= 2)),
+    )
+    .sort()
+    .map((variable) => ({ variable, resembles: resembling(variable) }));
+}
+
+/** One line for an unread variable: its name, and the variable it resembles. */
+export function unreadVariableWords({ variable, resembles }: UnreadVariable): string {
+  return `${variable} is set but eventops reads no such variable${resembles ? `: did you mean ${resembles}?` : ''}`;
+}
 
 /**
  * The bot's validated configuration: what `loadConfig` makes of the environment it is handed
@@ -398,8 +449,17 @@ export interface Config {
 
 export class ConfigError extends Error {
   readonly code = 'invalid_config';
-  constructor(readonly problems: { variable: string; message: string }[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  ${p.variable}: ${p.message}`).join('\n')}`);
+  constructor(
+    readonly problems: { variable: string; message: string }[],
+    readonly unread: UnreadVariable[] = [],
+  ) {
+    super(
+      [
+        'Invalid configuration:',
+        ...problems.map((p) => `  ${p.variable}: ${p.message}`),
+        ...unread.map((u) => `  ${unreadVariableWords(u)}`),
+      ].join('\n'),
+    );
     this.name = 'ConfigError';
   }
 }
@@ -422,7 +482,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     ...ruleProblems(env),
     ...slackProblems(env),
   ];
-  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems, unreadVariables(env));
   const e: Env = parsed.data;
   return {
     mode: e.SLACK_BOT_TOKEN ? 'workspace' : 'sandbox',

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs, parseEnv } from 'node:util';
 import type { Bot } from './compose.js';
-import { type Config, ConfigError, loadConfig } from './config.js';
+import { type Config, ConfigError, loadConfig, unreadVariables, unreadVariableWords } from './config.js';
 import { exitWithParent } from './lifecycle/exit-with-parent.js';
 import { listenCheck } from './lifecycle/listen-check.js';
 import { isStartRefusal, listenRefusal, type StartRefusal } from './lifecycle/start-refusal.js';
@@ -45,6 +45,9 @@ async function startLocalSandbox(
       inMemory
         ? 'Its store: in memory, nothing kept after exit (SANDBOX_STORE=memory).'
         : `Its store: ${store}, kept across restarts (SANDBOX_STORE=memory keeps nothing).`,
+      ...(stack.eventLinkPattern
+        ? [`Event links it unfolds into cards: ${stack.eventLinkPattern} (EVENT_PAGE_URL to change).`]
+        : []),
       '',
     ].join('\n'),
   );
@@ -197,6 +200,7 @@ async function main(): Promise<void> {
       keptFromEnvironment: read.keptFromEnvironment,
       leftEmptySoUnset: read.leftEmpty,
     });
+  for (const unread of unreadVariables(env)) logger.warn(unreadVariableWords(unread), { variable: unread.variable });
 
   // Handlers first: a signal during startup (or the digest catch-up) still shuts down cleanly.
   let stop: () => Promise<void> = async () => {};

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_VARIABLES, ConfigError, loadConfig, parseRateLimit } from '../src/config.js';
+import { CONFIG_VARIABLES, ConfigError, loadConfig, parseRateLimit, unreadVariables } from '../src/config.js';
 import { fakeSlackToken } from './helpers/fake-tokens.js';
 
 describe('loadConfig', () => {
@@ -237,6 +237,50 @@ describe('loadConfig', () => {
     expect(loadConfig({}).watchesPerPerson).toBe(20);
     expect(loadConfig({ WATCHES_PER_PERSON: '3' }).watchesPerPerson).toBe(3);
     expect(() => loadConfig({ WATCHES_PER_PERSON: '-1' })).toThrow(ConfigError);
+  });
+
+  it('a key without its URL is one clear problem, not demo data, and a mistyped URL is named with the one it resembles', () => {
+    const error = (() => {
+      try {
+        loadConfig({ TICKETING_API_ULR: 'https://tickets.example.com', TICKETING_API_KEY: 'sk_live_0123456789' });
+      } catch (caught) {
+        return caught as ConfigError;
+      }
+      throw new Error('a key with no URL started');
+    })();
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.problems.map((p) => p.variable)).toEqual(['TICKETING_API_URL']);
+    expect(error.problems[0]?.message).toMatch(/^required when TICKETING_API_KEY is set/);
+    expect(error.message).toContain(
+      'TICKETING_API_ULR is set but eventops reads no such variable: did you mean TICKETING_API_URL?',
+    );
+    expect(error.message).not.toContain('sk_live_0123456789');
+    expect(error.message).not.toContain('tickets.example.com');
+  });
+
+  it('names unread variables with our prefixes, or close to one of our names, and ignores the rest', () => {
+    expect(
+      unreadVariables({
+        TICKETING_API_ULR: 'x',
+        WATCH_MIN_INTERVALL: '5m',
+        SLACK_SIGNNG_SECRET: 's',
+        TICKETNG_ORG_LIMIT: '1/1s',
+        PATH: '/usr/bin',
+        HOME: '/root',
+        PORTS: '1',
+        NODE_OPTIONS: '',
+        TICKETING_API_URL: 'simulator',
+        REPORT_STREAMING: 'on',
+      }),
+    ).toEqual([
+      { variable: 'SLACK_SIGNNG_SECRET', resembles: 'SLACK_SIGNING_SECRET' },
+      { variable: 'TICKETING_API_ULR', resembles: 'TICKETING_API_URL' },
+      { variable: 'TICKETNG_ORG_LIMIT', resembles: 'TICKETING_ORG_LIMIT' },
+      { variable: 'WATCH_MIN_INTERVALL', resembles: 'WATCH_MIN_INTERVAL' },
+    ]);
+    expect(unreadVariables({ TICKETING_SOMETHING_ELSE_ENTIRELY: '1' })).toEqual([
+      { variable: 'TICKETING_SOMETHING_ELSE_ENTIRELY', resembles: undefined },
+    ]);
   });
 
   it('parses rate limits in ms, s, m and h', () => {

@@ -24,6 +24,8 @@ export interface SandboxStack {
   bot: Bot;
   /** The page to open. */
   url: string;
+  /** The event page links that unfold in the sandbox, as a pattern: `https://tickets.example.com/e/<event id>`. */
+  eventLinkPattern: string | undefined;
   /** Settles once the simulator's past is in the sales history: how many events it seeded (0 on a real service). */
   salesHistorySeeded: Promise<number>;
   close(): Promise<void>;
@@ -95,6 +97,9 @@ export async function startSandboxStack(options: {
       sandbox,
       bot,
       url: sandbox.url,
+      eventLinkPattern: config.eventPageUrl
+        ?.replace('{id}', '<event id>')
+        .replace('{bareId}', '<event id without evt_>'),
       salesHistorySeeded,
       close: async () => {
         await bot.close();

@@ -44,6 +44,45 @@ describe('the first log line says which mode started and where', () => {
     }
   });
 
+  it('the sandbox names the event link pattern it unfolds, and warns of a mistyped variable by the one it resembles', async () => {
+    const main = await startMain({ PORT: '0', SANDBOX_STORE: 'memory', REPORT_STREAMNG: 'off' });
+    try {
+      await main.waitFor(/open http:\/\/127\.0\.0\.1:\d+/);
+      await main.waitFor(/Event links it unfolds/);
+      expect(main.output().stdout).toContain(
+        'Event links it unfolds into cards: https://tickets.example.com/e/<event id> (EVENT_PAGE_URL to change).',
+      );
+      const warning = main
+        .output()
+        .stderr.split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { msg?: string; level?: unknown })
+        .find((line) => line.msg?.startsWith('REPORT_STREAMNG'));
+      expect(warning?.msg).toBe(
+        'REPORT_STREAMNG is set but eventops reads no such variable: did you mean REPORT_STREAMING?',
+      );
+    } finally {
+      await stopped(main);
+    }
+  });
+
+  it('a key set without its URL (the URL mistyped) refuses to start on demo data, naming both in plain lines', async () => {
+    const main = await startMain({
+      PORT: '0',
+      SANDBOX_STORE: 'memory',
+      TICKETING_API_ULR: 'https://tickets.example.com/api',
+      TICKETING_API_KEY: 'sk_test_not_real_0123',
+    });
+    expect(await main.exited).toBe(2);
+    const { stderr, stdout } = main.output();
+    expect(stderr).toContain('TICKETING_API_URL: required when TICKETING_API_KEY is set');
+    expect(stderr).toContain(
+      'TICKETING_API_ULR is set but eventops reads no such variable: did you mean TICKETING_API_URL?',
+    );
+    expect(stderr).not.toContain('sk_test_not_real_0123');
+    expect(stdout).not.toContain('open http');
+  });
+
   it('the sandbox on a SQLite URL SANDBOX_STORE names: that store, said kept across restarts', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sandbox-store-'));
     const store = `sqlite://${dir}/sandbox.sqlite`;
