@@ -180,7 +180,7 @@ async function main(): Promise<void> {
   } catch (error) {
     if (error instanceof ConfigError) {
       const source = read ? `; ${read.file} was read, and the environment's values win over it` : '';
-      refuseEarly(`${error.message}\nSee .env.example and the README's configuration table${source}.`);
+      refuseEarly(`${error.message}\nSee .env.example and docs/configuration.md${source}.`);
     }
     throw error;
   }
