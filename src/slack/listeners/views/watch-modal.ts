@@ -200,7 +200,13 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
           stopBeforeReport: async () => {
             if (personal || !origin.channelId) return false;
             const shown = { id: event.id, label: eventName };
-            const refusal = await sharedChannelWatchRefusal(deps.audience, origin.channelId, shown, text);
+            const refusal = await sharedChannelWatchRefusal(
+              deps.audience,
+              origin.channelId,
+              shown,
+              text,
+              deps.figuresPolicy,
+            );
             if (refusal) await respond(refusal);
             return refusal !== undefined;
           },

@@ -1,0 +1,90 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { BotRig } from '../helpers/bot.js';
+import { click, type Json, responsesTo } from '../helpers/bot-actions.js';
+import {
+  buttons,
+  command,
+  figuresIn,
+  GUEST,
+  onOneClock,
+  posts,
+  SHARED_INFO,
+  saidOn,
+  sentTo,
+  slackEvent,
+  upcoming,
+} from './figures-gate-rig.js';
+
+/**
+ * The figures rule's last edges (issue 42, items 5 to 10), on the real Bolt app with signed
+ * requests, the fake Slack and the simulator over loopback.
+ */
+
+let rig: BotRig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+const started = async (env: Record<string, string> = {}) => {
+  const both = await onOneClock(env);
+  rig = both.r;
+  return both;
+};
+
+const reportCalls = (r: BotRig) => r.sim.stats().log.filter((entry) => /\/report$/.test(entry.path)).length;
+
+describe('a Slack Connect channel with a guest of the workspace among its members', () => {
+  it('"Post in channel" and "watch here anyway", offered before the guest joined, show no figures there', async () => {
+    const { r } = await started();
+    const channel = 'C0CONNECT';
+    r.slack.conversations.set(channel, SHARED_INFO);
+    r.slack.members.set(channel, ['UBOT', 'U0EDITOR']);
+    const [first, second] = [upcoming(r, 0), upcoming(r, 1)];
+    // Both choices are offered while no guest is among the members.
+    const asked = await command(r, `report ${first.id}`, channel);
+    const report = await r.slack.waitFor(() =>
+      responsesTo(r, asked).find((call) => buttons(call.args).has('report_post_in_channel')),
+    );
+    const post = buttons(report.args).get('report_post_in_channel') as Json;
+    const watchAsked = await command(r, `watch ${second.id}: sold out`, channel);
+    const refusal = await r.slack.waitFor(() =>
+      responsesTo(r, watchAsked).find((call) => buttons(call.args).has('watch_shared_channel_anyway')),
+    );
+    const anyway = buttons(refusal.args).get('watch_shared_channel_anyway') as Json;
+
+    // A guest of our own workspace joins; Slack says so.
+    r.slack.people.set(GUEST, { is_restricted: true });
+    r.slack.members.set(channel, ['UBOT', 'U0EDITOR', GUEST]);
+    await slackEvent(r, { type: 'member_joined_channel', user: GUEST, channel, team: 'T0001' });
+    await r.slack.waitFor(() =>
+      r.logs.find((line) => line.includes('Who reads a conversation changed: its figures are asked about again')),
+    );
+
+    const reportsBefore = reportCalls(r);
+    const posting = await click(r, 'report_post_in_channel', String(post.value), 'U0EDITOR', { channelId: channel });
+    await r.slack.waitFor(() =>
+      responsesTo(r, posting.responseUrl).find((call) =>
+        /Guests of this workspace are members/.test(JSON.stringify(call.args)),
+      ),
+    );
+    const watching = await click(r, 'watch_shared_channel_anyway', String(anyway.value), 'U0EDITOR', {
+      channelId: channel,
+    });
+    const answer = await r.slack.waitFor(() => responsesTo(r, watching.responseUrl)[0]);
+    // Refused again, and no "anyway" offered any more: a choice never lifts a guest.
+    expect(JSON.stringify(answer.args)).toMatch(/guests of this workspace are among its members/);
+    expect(buttons(answer.args).has('watch_shared_channel_anyway')).toBe(false);
+    expect(await r.bot.watches.list({ channel })).toHaveLength(0);
+    for (const call of sentTo(r, channel)) expect(figuresIn(call.args), call.method).toBe(false);
+    expect(posts(r, channel)).toEqual([]);
+    // Nothing spent on either: the rule was asked before a report.
+    expect(reportCalls(r)).toBe(reportsBefore);
+
+    // A report asked for there now comes privately, with no button to post it.
+    const again = await command(r, `report ${first.id}`, channel);
+    await r.slack.waitFor(() => figuresIn(saidOn(r, again)));
+    for (const call of responsesTo(r, again)) expect(buttons(call.args).has('report_post_in_channel')).toBe(false);
+    expect(saidOn(r, again)).toMatch(/guests of this workspace are among its members/);
+  });
+});
