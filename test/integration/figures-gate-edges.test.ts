@@ -3,6 +3,8 @@ import type { BotRig } from '../helpers/bot.js';
 import { click, type Json, responsesTo } from '../helpers/bot-actions.js';
 import {
   buttons,
+  cardIn,
+  cardNow,
   command,
   figuresIn,
   GUEST,
@@ -12,7 +14,10 @@ import {
   saidOn,
   sentTo,
   slackEvent,
+  turnsUntil,
   upcoming,
+  watchIn,
+  withPromo,
 } from './figures-gate-rig.js';
 
 /**
@@ -86,5 +91,70 @@ describe('a Slack Connect channel with a guest of the workspace among its member
     await r.slack.waitFor(() => figuresIn(saidOn(r, again)));
     for (const call of responsesTo(r, again)) expect(buttons(call.args).has('report_post_in_channel')).toBe(false);
     expect(saidOn(r, again)).toMatch(/guests of this workspace are among its members/);
+  });
+});
+
+/** What a condition's state says (each derived from the figures): none of it where they are held. */
+const STATES =
+  /already crossed|: watching|crossed \(|:white_check_mark: crossed|cannot be checked|not judged yet|\*Alerts\*/;
+
+describe('cards, watch lists and answers that hold figures back', () => {
+  it('hold back what is derived from them too: crossings, states and the promo codes a condition names', async () => {
+    const { r, clock } = await started();
+    const { event, promo } = withPromo(r);
+    r.sim.setFigures(event.id, { ticketsSold: Math.floor(event.capacity / 2) });
+    const conditions = 'sold >= 40%, sold >= 95%';
+
+    // A member's channel watch in a channel with a guest among its members: its card says nothing
+    // of where sales stand ("already crossed", "watching").
+    r.slack.people.set(GUEST, { is_restricted: true });
+    r.slack.members.set('C0MIXED', ['UBOT', 'U0EDITOR', GUEST]);
+    await command(r, `watch ${event.id}: ${conditions}`, 'C0MIXED');
+    const mixed = await cardIn(r, 'C0MIXED');
+    await r.slack.waitFor(() =>
+      /Sales and revenue are not shown here/.test(JSON.stringify(cardNow(r, 'C0MIXED', mixed))),
+    );
+
+    // A channel of the organization alone, where the card shows them all...
+    await command(r, `watch ${event.id}: ${conditions}`, 'C0OPS');
+    const card = await cardIn(r, 'C0OPS');
+    await r.slack.waitFor(() => /already crossed/.test(JSON.stringify(cardNow(r, 'C0OPS', card).blocks)));
+    // ...and a condition the report cannot answer, which names the codes it does.
+    await r.bot.watches.watch({
+      channel: 'C0OPS',
+      personal: false,
+      event: { id: event.id, name: event.name, startsAtMs: event.startsAtMs, endsAtMs: event.startsAtMs + 3_600_000 },
+      userId: 'U0EDITOR',
+      conditions: [{ kind: 'left', code: 'NOSUCHCODE', max: 5, unit: 'count' }],
+    });
+    await turnsUntil(
+      r,
+      clock,
+      async () => (await watchIn(r, 'C0OPS'))?.conditions.some((state) => state.unknown?.includes(promo.code)) ?? false,
+      'the unknown code judged',
+    );
+    await r.slack.waitFor(() => JSON.stringify(cardNow(r, 'C0OPS', card).blocks).includes('cannot be checked'));
+
+    // A guest's /events watches there lists the conditions and nothing derived from the figures.
+    const listed = await command(r, 'watches', 'C0OPS', GUEST);
+    await r.slack.waitFor(() => (/Watched here/.test(saidOn(r, listed)) ? true : undefined));
+    expect(saidOn(r, listed)).toContain('sold &gt;= 95%');
+    expect(saidOn(r, listed)).not.toMatch(STATES);
+    expect(saidOn(r, listed)).not.toContain(promo.code);
+    expect(figuresIn(saidOn(r, listed))).toBe(false);
+
+    // The channel is shared: the paused card says where no condition stands either.
+    const sharedFrom = r.slack.calls.length;
+    r.slack.conversations.set('C0OPS', SHARED_INFO);
+    await slackEvent(r, { type: 'channel_shared', channel: 'C0OPS', connected_team_id: 'T0PARTNER', event_ts: '5.1' });
+    await r.slack.waitFor(() => (/Paused/.test(JSON.stringify(cardNow(r, 'C0OPS', card).blocks)) ? true : undefined));
+    const since = r.slack.calls.slice(sharedFrom);
+    for (const channel of ['C0OPS', 'C0MIXED'])
+      for (const call of sentTo(r, channel).filter((each) => channel === 'C0MIXED' || since.includes(each))) {
+        const said = JSON.stringify(call.args);
+        expect(said, `${call.method} in ${channel}`).not.toMatch(STATES);
+        expect(said, `${call.method} in ${channel}`).not.toContain(promo.code);
+        expect(figuresIn(call.args), `${call.method} in ${channel}`).toBe(false);
+      }
   });
 });

@@ -145,6 +145,7 @@ import {
 import { watchSummaryMessage } from '../../src/render/watch-summary-blocks.js';
 import {
   conditionLines,
+  crossingCounts,
   decimal,
   eventName,
   figureValue,
@@ -1117,6 +1118,7 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
     ticketsSold: () => [ticketsSold(0), ticketsSold(1), ticketsSold(57)],
     conditionLines: () =>
       WATCHES.flatMap((watch) => [conditionLines(watch, watchCheck(watch), 3), conditionLines(watch, undefined, 3)]),
+    crossingCounts: () => WATCHES.flatMap((watch) => crossingCounts(watch, watchCheck(watch)).lines),
     resumeHint: () => WATCHES.map(resumeHint),
   },
 };
