@@ -146,10 +146,9 @@ export function conversationAudience(options: ConversationAudienceOptions): Conv
   let bot: Promise<BotIdentity> | undefined;
   const warned = new Set<string>();
 
+  const markOf = (key: string) => (marks ? marks.read(key).catch((): typeof UNREAD => UNREAD) : undefined);
   const marksOf = (key: string): Promise<Marks> =>
-    marks
-      ? Promise.all([key, EVERYONE].map((each) => marks.read(each).catch((): typeof UNREAD => UNREAD)))
-      : Promise.resolve([]);
+    marks ? Promise.all([key, EVERYONE].map((each) => markOf(each))) : Promise.resolve([]);
   const move = async (key: string) => {
     try {
       await marks?.move(key);
@@ -174,7 +173,10 @@ export function conversationAudience(options: ConversationAudienceOptions): Conv
     return bot;
   };
 
-  /** What Slack says of `user`, kept; `current`: the shared marks it must have been asked under (else any kept answer). */
+  /**
+   * What Slack says of `user`, kept; `current`: the shared marks (`person:<user>`, then everyone's)
+   * it must have been asked under (else any kept answer: without replicas there are none).
+   */
   const personOrganization = (client: webApi.WebClient, user: string, current?: Marks) => {
     const kept = people.get(user);
     if (kept && (current === undefined || sameMarks(kept.marks, current))) return kept.info;
@@ -196,8 +198,6 @@ export function conversationAudience(options: ConversationAudienceOptions): Conv
         stranger: person.is_stranger === true,
       };
     });
-    // Looked up for a channel's members, it was asked under no mark: a person's own ask (with
-    // replicas) looks again; without replicas there are no marks to heed.
     const entry = { info, marks: current ?? (marks ? [UNREAD] : []) };
     people.set(user, entry);
     info.catch(() => {
@@ -206,13 +206,18 @@ export function conversationAudience(options: ConversationAudienceOptions): Conv
     return info;
   };
 
-  /** Every person of `users`, looked up a few at a time. */
+  /**
+   * Every person of `users`, looked up a few at a time. With replicas each kept answer is trusted
+   * only under the shared marks as they are now, as a person's own ask is: someone made a guest
+   * on another replica reads as a guest here at once, among a channel's members too.
+   */
   const everyone = async (client: webApi.WebClient, users: readonly string[]) => {
     const found: PersonInfo[] = [];
+    const all = await markOf(EVERYONE);
+    const lookUpOne = async (user: string) =>
+      personOrganization(client, user, marks ? [await markOf(`person:${user}`), all] : undefined);
     for (let i = 0; i < users.length; i += LOOKUPS_AT_ONCE)
-      found.push(
-        ...(await Promise.all(users.slice(i, i + LOOKUPS_AT_ONCE).map((user) => personOrganization(client, user)))),
-      );
+      found.push(...(await Promise.all(users.slice(i, i + LOOKUPS_AT_ONCE).map(lookUpOne))));
     return found;
   };
 
