@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BotRig } from '../helpers/bot.js';
-import { click, type Json, responsesTo } from '../helpers/bot-actions.js';
+import { click, type Json, pickInWatchForm, responsesTo } from '../helpers/bot-actions.js';
 import {
   buttons,
   cardIn,
@@ -156,5 +156,25 @@ describe('cards, watch lists and answers that hold figures back', () => {
         expect(said, `${call.method} in ${channel}`).not.toContain(promo.code);
         expect(figuresIn(call.args), `${call.method} in ${channel}`).toBe(false);
       }
+  });
+});
+
+describe('a guest picking events in the watch form', () => {
+  it('spends no report call: the form says at once why no watch can be set', async () => {
+    const { r } = await started();
+    r.slack.people.set(GUEST, { is_restricted: true });
+    await r.bot.catalog.snapshot();
+    const before = reportCalls(r);
+    const metadata = JSON.stringify({ channelId: 'C0OPS' });
+    for (const n of [0, 1, 2]) {
+      const from = r.slack.calls.length;
+      await pickInWatchForm(r, upcoming(r, n).id, metadata, GUEST);
+      const redrawn = await r.slack.waitFor(() =>
+        r.slack.calls.slice(from).find((call) => call.method === 'views.update'),
+      );
+      expect(JSON.stringify(redrawn.args)).toContain('not shown to guests of this workspace');
+      expect(figuresIn(redrawn.args)).toBe(false);
+    }
+    expect(reportCalls(r)).toBe(before);
   });
 });
