@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BotRig } from '../helpers/bot.js';
-import { click, type Json, pickInWatchForm, responsesTo } from '../helpers/bot-actions.js';
+import { answerTo, click, type Json, pickInWatchForm, responsesTo, watchDirectly } from '../helpers/bot-actions.js';
 import {
   buttons,
   cardIn,
@@ -176,5 +176,40 @@ describe('a guest picking events in the watch form', () => {
       expect(figuresIn(redrawn.args)).toBe(false);
     }
     expect(reportCalls(r)).toBe(before);
+  });
+});
+
+describe("changing or ending a channel's watches and digests", () => {
+  it('asks who the person is, as thread-only does: a person of another organization or a guest ends nothing', async () => {
+    const { r } = await started();
+    const event = upcoming(r);
+    await watchDirectly(r, 'C0OPS', event);
+    await answerTo(r, await command(r, 'digest on 09:00 UTC', 'C0OPS'));
+    expect((await r.bot.digests.status('C0OPS'))?.subscription.status).toBe('active');
+    r.slack.userTeams.set('U0PARTNER', 'T0PARTNER');
+    r.slack.people.set('U0PARTNER', { is_stranger: true });
+    r.slack.people.set(GUEST, { is_restricted: true });
+
+    for (const [user, text] of [
+      ['U0PARTNER', `unwatch ${event.id}`],
+      ['U0PARTNER', 'digest off'],
+      [GUEST, 'digest off'],
+      [GUEST, 'digest now'],
+      [GUEST, `unwatch ${event.id}`],
+    ] as const) {
+      const asked = await command(r, text, 'C0OPS', user);
+      const answer = await r.slack.waitFor(() => responsesTo(r, asked)[0]);
+      expect(JSON.stringify(answer.args), `${user}: ${text}`).toMatch(
+        /This channel's (watches are|digest is) not changed/,
+      );
+    }
+    expect(await r.bot.watches.list({ channel: 'C0OPS' })).toHaveLength(1);
+    expect((await r.bot.digests.status('C0OPS'))?.subscription.status).toBe('active');
+
+    // A member of the organization ends them.
+    await answerTo(r, await command(r, `unwatch ${event.id}`, 'C0OPS'));
+    await answerTo(r, await command(r, 'digest off', 'C0OPS'));
+    expect(await r.bot.watches.list({ channel: 'C0OPS' })).toHaveLength(0);
+    expect((await r.bot.digests.status('C0OPS'))?.subscription.status).not.toBe('active');
   });
 });

@@ -160,7 +160,7 @@ import {
   soldWords,
   ticketsSold,
 } from '../../src/render/watch-words.js';
-import { withheldWords } from '../../src/render/withheld-words.js';
+import { channelChangeHeldMessage, withheldWords } from '../../src/render/withheld-words.js';
 import {
   asOfUtc,
   promoStepSummary,
@@ -992,6 +992,10 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
         withheldWords({ why: 'not-known', reason, about: 'conversation' }),
         withheldWords({ why: 'not-known', reason, about: 'person' }),
       ]),
+    ],
+    channelChangeHeldMessage: () => [
+      channelChangeHeldMessage({ why: 'guest' }, 'watches'),
+      ...HOSTILE.map((reason) => channelChangeHeldMessage({ why: 'not-known', reason, about: 'person' }, 'digest')),
     ],
   },
   'watch-alert-blocks.ts': {

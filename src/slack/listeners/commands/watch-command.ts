@@ -11,6 +11,7 @@ import { fetchingReportMessage } from '../../../render/report-blocks.js';
 import { watchListMessage } from '../../../render/watch-list-blocks.js';
 import { watchHeldMessage, watchOutcomeMessage } from '../../../render/watch-outcome-blocks.js';
 import { threadOnlyHeldMessage, watchQuietAnswer } from '../../../render/watch-quiet-blocks.js';
+import { channelChangeHeldMessage } from '../../../render/withheld-words.js';
 import type { TicketingEvent } from '../../../ticketing/schemas.js';
 import { setWatch } from '../../../watches/set-watch.js';
 import { sharedChannelWatchRefusal, sharingDoubt } from '../../deps/conversation-audience.js';
@@ -191,6 +192,14 @@ export async function handleWatchCommand(
         return;
       }
       case 'unwatch': {
+        // A channel's watches are ended by those who may set them (as thread-only): asked first.
+        const held = command.personal
+          ? undefined
+          : await heldFromPerson(deps.audience, context.userId, deps.figuresPolicy);
+        if (held) {
+          await respondPrivately(respond, channelChangeHeldMessage(held, 'watches'), deps.logger);
+          return;
+        }
         const event = await eventToUnwatch(deps, watches, command, context);
         if (!event) return;
         const ended = await watches.unwatch(conversationOf(command, context), event.id, context.userId);
