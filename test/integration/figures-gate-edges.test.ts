@@ -1,6 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { BotRig } from '../helpers/bot.js';
+import { type BotRig, SIGNING_SECRET } from '../helpers/bot.js';
 import { answerTo, click, type Json, pickInWatchForm, responsesTo, watchDirectly } from '../helpers/bot-actions.js';
+import type { SlackCall } from '../helpers/fake-slack.js';
+import { functionExecutedBody, postSignedJson } from '../helpers/slack-requests.js';
 import {
   buttons,
   cardIn,
@@ -211,5 +214,62 @@ describe("changing or ending a channel's watches and digests", () => {
     await answerTo(r, await command(r, 'digest off', 'C0OPS'));
     expect(await r.bot.watches.list({ channel: 'C0OPS' })).toHaveLength(0);
     expect((await r.bot.digests.status('C0OPS'))?.subscription.status).not.toBe('active');
+  });
+});
+
+/** Runs "Set promo quantity" as Slack would (function_executed), signed; how it completed. */
+async function setPromoStep(r: BotRig, inputs: Record<string, unknown>): Promise<SlackCall> {
+  const executionId = `Fx${randomUUID().slice(0, 10)}`;
+  const token = ['xwfp', '-', 'fake-', 'workflow-token'].join('');
+  const body = functionExecutedBody('set_promo_quantity', inputs, executionId, token);
+  expect((await postSignedJson(r.url, SIGNING_SECRET, body)).status).toBe(200);
+  return r.slack.waitFor(
+    () =>
+      r.slack.calls.find(
+        (call) => call.method.startsWith('functions.complete') && call.args.function_execution_id === executionId,
+      ),
+    20_000,
+  );
+}
+
+describe('the "Set promo quantity" step', () => {
+  it('asks about the person running it and where its outputs go: quantities only for a member, posted inside', async () => {
+    const { r } = await started();
+    r.slack.people.set(GUEST, { is_restricted: true });
+    r.slack.groups.set('S0EDITORS', [GUEST]);
+    r.slack.conversations.set('C0CONNECT', SHARED_INFO);
+    const { event, promo } = withPromo(r);
+    const run = (runBy: string, postIn: string | undefined, quantity: number) =>
+      setPromoStep(r, {
+        run_by: { id: runBy, secret: 'slack-sets-this' },
+        ...(postIn ? { post_in: postIn } : {}),
+        event: event.id,
+        promo: promo.code,
+        quantity,
+      });
+    const QUANTITIES = /previous_quantity|new_quantity|it allowed/;
+
+    // A member editor, posting in a channel of the organization alone: the quantities (the subject).
+    const member = await run('U0EDITOR', 'C0OPS', 60);
+    expect(member.method).toBe('functions.completeSuccess');
+    expect(JSON.stringify(member.args.outputs)).toMatch(QUANTITIES);
+
+    // A guest editor; a later step posting in a Slack Connect channel; no "Posts in" at all.
+    for (const [runBy, postIn, words] of [
+      [GUEST, 'C0OPS', 'not shown to guests of this workspace'],
+      ['U0EDITOR', 'C0CONNECT', 'shared with another organization'],
+      ['U0EDITOR', undefined, '"Posts in" input'],
+    ] as const) {
+      const quantity = 61 + (postIn?.length ?? 0);
+      const done = await run(runBy, postIn, quantity);
+      expect(done.method, `${runBy} in ${postIn}`).toBe('functions.completeSuccess');
+      const outputs = done.args.outputs as Json;
+      expect(JSON.stringify(outputs), `${runBy} in ${postIn}`).not.toMatch(QUANTITIES);
+      // What the run asked for, and that it was done, are the runner's to read.
+      expect(outputs).toMatchObject({ requested_quantity: quantity, outcome: 'updated' });
+      expect(String(outputs.summary)).toContain(`was set to allow *${quantity}* redemptions`);
+      expect(String(outputs.summary)).toContain(words);
+      expect(promo.quantity).toBe(quantity);
+    }
   });
 });

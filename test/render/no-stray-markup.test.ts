@@ -703,11 +703,14 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
     promoStepSummary: () =>
       EVENTS.flatMap((event) =>
         HOSTILE.flatMap((text) => [
-          promoStepSummary(event, { code: text, promoId: 'promo_<x>', previousQuantity: 3 }, 5, {
-            kind: 'updated',
-            quantity: 5,
+          promoStepSummary(event, { code: text, promoId: 'promo_<x>' }, 5, 'updated', {
+            shown: shown({ previous: 3, now: 5 }),
           }),
-          promoStepSummary(event, { promoId: text }, 5, { kind: 'unknown' }),
+          promoStepSummary(event, { promoId: text }, 5, 'unknown', { shown: shown({ previous: 3, now: undefined }) }),
+          promoStepSummary(event, { code: text, promoId: 'promo_<x>' }, 5, 'updated', { withheld: { why: 'guest' } }),
+          promoStepSummary(event, { promoId: text }, 5, 'unknown', {
+            withheld: { why: 'not-known', reason: text, about: 'conversation' },
+          }),
         ]),
       ),
   },
