@@ -115,7 +115,8 @@ export function roomOf(audience: Audience): Room {
   // workflow step can post where the bot cannot.
   if (audience.kind === 'internal' && !audience.botIsMember)
     return { kind: 'unknown', reason: 'the app is not in it; /invite it there' };
-  if (audience.kind === 'external') return audience.guests ? { kind: 'external', guests: audience.guests } : audience;
+  // Its members as read: a choice to share there anyway never lifts a guest among them.
+  if (audience.kind === 'external') return audience;
   return audience.guests ? { kind: 'guests' } : { kind: 'internal' };
 }
 
