@@ -22,8 +22,12 @@ export type Room =
   | { kind: 'internal' }
   /** A conversation of the organization with guests of the workspace among its members. */
   | { kind: 'guests' }
-  /** Shared with another organization (Slack Connect), or a DM or group DM with someone of one. */
-  | { kind: 'external' }
+  /**
+   * Shared with another organization (Slack Connect), or a DM or group DM with someone of one.
+   * `guests`: guests of the workspace are among its members (`some`), or its members could not
+   * be read (`not-known`); absent: they were read, and none is a guest.
+   */
+  | { kind: 'external'; guests?: 'some' | 'not-known' | undefined }
   /** Slack could not say. */
   | { kind: 'unknown'; reason: string };
 
@@ -60,7 +64,8 @@ export interface Reader {
   /**
    * Someone who may change the watch or post chose to share the figures in this conversation
    * anyway, after Slack said it is shared (a `sharedConfirmed` watch, a Post in channel click).
-   * It lifts only `shared`: never an unknown answer, a guest or a stranger.
+   * It lifts only `shared`: never an unknown answer, a guest (asking, or among the members) or a
+   * stranger.
    */
   chosenAnyway?: boolean | undefined;
 }
@@ -87,7 +92,13 @@ export function figuresWithheld(reader: Reader, policy: FiguresPolicy = DEFAULT_
       // A choice to share anyway was made for another organization, never for guests.
       return policy.guestsMaySee ? undefined : { why: 'guests-in-room' };
     case 'external':
-      return reader.chosenAnyway ? undefined : { why: 'shared' };
+      if (!reader.chosenAnyway) return { why: 'shared' };
+      // A choice was made for the other organization, never for guests of our own among the
+      // members, nor for members nobody could read.
+      if (reader.room.guests === 'some') return policy.guestsMaySee ? undefined : { why: 'guests-in-room' };
+      if (reader.room.guests === 'not-known')
+        return { why: 'not-known', reason: 'its members could not be read', about: 'conversation' };
+      return undefined;
     case 'unknown':
       return { why: 'not-known', reason: reader.room.reason, about: 'conversation' };
   }

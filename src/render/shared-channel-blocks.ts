@@ -5,16 +5,24 @@ export const REPORT_POST_IN_CHANNEL_ACTION = 'report_post_in_channel';
 export const WATCH_SHARED_CHANNEL_ANYWAY_ACTION = 'watch_shared_channel_anyway';
 export const WATCH_SHARED_CHANNEL_FOR_ME_ACTION = 'watch_shared_channel_for_me';
 
-/** Why figures were kept out of a channel: it is shared with another organization, or Slack could not say. */
-export type SharingDoubt = 'external' | 'unknown';
+/**
+ * Why figures were kept out of a channel: it is shared with another organization (`external`: a
+ * choice may share them there anyway), shared and guests of the workspace are among its members
+ * (`external-guests`) or its members could not be read (`external-unread`), where no choice
+ * lifts it; or Slack could not say (`unknown`).
+ */
+export type SharingDoubt = 'external' | 'external-guests' | 'external-unread' | 'unknown';
 
 /** Longest value a button carries (Slack allows 2000). */
 const MAX_VALUE = 1_900;
 
-const sharedWords = (why: SharingDoubt): Mrkdwn =>
-  why === 'external'
-    ? md`This channel is shared with another organization`
-    : md`I could not check whether this channel is shared with another organization`;
+const SHARED_WORDS: Record<SharingDoubt, Mrkdwn> = {
+  external: md`This channel is shared with another organization`,
+  'external-guests': md`This channel is shared with another organization, and guests of this workspace are among its members`,
+  'external-unread': md`This channel is shared with another organization, and I could not read who is in it`,
+  unknown: md`I could not check whether this channel is shared with another organization`,
+};
+const sharedWords = (why: SharingDoubt): Mrkdwn => SHARED_WORDS[why];
 
 /** The context line under a report answered privately, and its button to post it in the channel. */
 export function postInChannelBlocks(options: { eventId: string; label: string; why: SharingDoubt }): Block[] {
@@ -27,6 +35,9 @@ export function postInChannelBlocks(options: { eventId: string; label: string; w
         md`:eyes: ${sharedWords(options.why)}, so only you see this report. Ask again in a minute to post it there.`,
       ),
     ];
+  // A choice never lifts guests of the workspace among the members, nor members not read.
+  if (options.why !== 'external')
+    return [context(md`:eyes: ${sharedWords(options.why)}, so only you see this report.`)];
   return [
     context(md`:eyes: ${sharedWords(options.why)}, so only you see this report.`),
     {
@@ -62,8 +73,12 @@ export function sharedChannelWatchMessage(options: {
   command: string;
   why: SharingDoubt;
 }): SlackMessage {
+  const everyone =
+    options.why === 'external-guests'
+      ? md`everyone in it, guests and people outside your organization too`
+      : md`everyone in it, people outside your organization too`;
   const text = warning(
-    md`${sharedWords(options.why)}: a watch card for *${clip(options.eventName, 200)}* here would show its ticket sales and revenue to everyone in it, people outside your organization too. The watch was not set.`,
+    md`${sharedWords(options.why)}: a watch card for *${clip(options.eventName, 200)}* here would show its ticket sales and revenue to ${everyone}. The watch was not set.`,
   );
   const blocks: Block[] = [mrkdwnSection(text)];
   if (options.command.length <= MAX_VALUE) {
@@ -77,7 +92,8 @@ export function sharedChannelWatchMessage(options: {
           text: { type: 'plain_text', text: 'Watch it for me' },
           value: options.command,
         },
-        // Offered only where Slack said the channel is shared (not when it could not say).
+        // Offered only where Slack said the channel is shared and a choice may lift that: not
+        // when it could not say, nor with guests of the workspace among its members.
         ...(options.why === 'external' ? [anywayButton(options.command, options.why)] : []),
       ],
     });

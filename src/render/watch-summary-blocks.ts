@@ -1,14 +1,12 @@
 import type { Shown, Withheld } from '../figures/may-show-figures.js';
 import type { EventCheck, Watch } from '../watches/watch.js';
-import { describeCondition } from '../watches/watch-condition.js';
 import { type Block, context, LIMITS, mrkdwnSection, type SlackMessage } from './block-kit.js';
 import { cancelledSummaryOpening, cancelledSummaryText } from './cancelled-words.js';
-import { code, joinMrkdwn, type Mrkdwn, md, readerInstant, shorten } from './mrkdwn.js';
+import { joinMrkdwn, type Mrkdwn, md, readerInstant, shorten } from './mrkdwn.js';
 import { plural } from './plural.js';
 import {
+  crossingCounts,
   eventName,
-  fitLines,
-  MAX_CONDITION_LINES,
   MAX_SUMMARY_FIGURES,
   promoLines,
   reportFields,
@@ -29,7 +27,8 @@ export interface WatchSummaryInput {
 export function watchSummaryMessage(input: WatchSummaryInput): SlackMessage {
   const { watch, check } = input;
   const name = eventName(watch, 150);
-  const alerts = watch.conditions.reduce((sum, state) => sum + state.crossings, 0);
+  // How many alerts came, and for what, says where sales went: only beside the figures.
+  const crossed = check ? crossingCounts(watch, check) : undefined;
   const checks = check?.checks ?? 0;
   const unlisted = input.why === 'unlisted';
   const cancelled = input.why === 'cancelled';
@@ -54,18 +53,14 @@ export function watchSummaryMessage(input: WatchSummaryInput): SlackMessage {
   } else {
     blocks.push(mrkdwnSection(md`No report was read while it was watched, so there are no final figures.`));
   }
-  const fired = fitLines(
-    watch.conditions
-      .filter((state) => state.crossings > 0)
-      .map((state) => md`• ${code(describeCondition(state.condition), 100)} ×${state.crossings}`),
-    MAX_CONDITION_LINES,
-    (left) => md`...and ${plural(left, 'more condition')}`,
-  );
-  blocks.push(
-    mrkdwnSection(
-      fired.length > 0 ? md`*Alerts*: ${alerts}\n${joinMrkdwn(fired)}` : md`*Alerts*: none (no condition was crossed)`,
-    ),
-  );
+  if (crossed)
+    blocks.push(
+      mrkdwnSection(
+        crossed.lines.length > 0
+          ? md`*Alerts*: ${crossed.total}\n${joinMrkdwn(crossed.lines)}`
+          : md`*Alerts*: none (no condition was crossed)`,
+      ),
+    );
   const about: Mrkdwn[] = [plural(checks, 'check'), md`watched since ${readerInstant(watch.createdAt)}`];
   if (check) about.push(md`last check ${readerInstant(check.checkedAt)}`);
   blocks.push(context(joinMrkdwn(about, md` · `)));
@@ -77,7 +72,9 @@ export function watchSummaryMessage(input: WatchSummaryInput): SlackMessage {
         ? cancelledSummaryText(name)
         : unlisted
           ? md`${name} is no longer listed by the service; the watch has ended${headline}.`
-          : md`${name} is over${headline}. ${plural(alerts, 'alert')}, ${plural(checks, 'check')}.`,
+          : crossed
+            ? md`${name} is over${headline}. ${plural(crossed.total, 'alert')}, ${plural(checks, 'check')}.`
+            : md`${name} is over.`,
       LIMITS.fallbackText,
     ),
     blocks: blocks.slice(0, LIMITS.messageBlocks),

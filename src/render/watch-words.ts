@@ -146,10 +146,11 @@ export function ticketsSold(count: number): Mrkdwn {
 }
 
 /**
- * Where a condition stands: watching, crossed, or why it cannot be checked; its last figure only
- * with the figures shown (`figures` undefined: held back).
+ * Where a condition stands: watching, crossed, or why it cannot be checked, with its last figure.
+ * Each is derived from the figures (a crossing says where sales stand, an unanswerable condition
+ * names the report's promo codes), so it takes the check the figures rule let through.
  */
-function conditionStatus(state: ConditionState, figures: { currency: string | undefined } | undefined): Mrkdwn {
+function conditionStatus(state: ConditionState, check: Shown<EventCheck>): Mrkdwn {
   if (state.pending) {
     // A forecast condition set before its event's history allows it: judged from about then on.
     const what = state.condition.kind === 'sells-out' ? md`forecast` : md`pace`;
@@ -158,9 +159,9 @@ function conditionStatus(state: ConditionState, figures: { currency: string | un
   }
   if (state.unknown !== undefined) return warning(md`cannot be checked: ${clip(state.unknown, 200)}`);
   const now =
-    state.lastValue === undefined || !figures
+    state.lastValue === undefined
       ? md``
-      : md` · now ${valueWords(state.condition, state.lastValue, figures.currency)}`;
+      : md` · now ${valueWords(state.condition, state.lastValue, reportCurrency(check.report))}`;
   if (crossedBeforeWatch(state)) return md`already crossed when the watch was set${now}`;
   if (!state.armed) {
     const times = state.crossings > 1 ? md` (${state.crossings} times)` : md``;
@@ -170,26 +171,40 @@ function conditionStatus(state: ConditionState, figures: { currency: string | un
   return md`watching${before}${now}`;
 }
 
-function conditionLine(
-  watch: Watch,
-  state: ConditionState,
-  figures: { currency: string | undefined } | undefined,
-): Mrkdwn {
+/** A condition as asked for, and where it stands only beside a check shown. */
+function conditionLine(watch: Watch, state: ConditionState, check: Shown<EventCheck> | undefined): Mrkdwn {
   const by = state.addedBy !== watch.setBy ? mention(state.addedBy) : undefined;
   const added = by ? md` · added by ${by}` : md``;
-  return md`• ${code(describeCondition(state.condition), 100)}: ${conditionStatus(state, figures)}${added}`;
+  const label = code(describeCondition(state.condition), 100);
+  return check ? md`• ${label}: ${conditionStatus(state, check)}${added}` : md`• ${label}${added}`;
 }
 
-/** Each condition with its state, within `maxLines`; their last figures only beside a check shown. */
+/**
+ * Each condition, within `maxLines`; where each stands (watching, crossed, how often, why it
+ * cannot be checked) and its last figure only beside a check shown (`check` undefined: none yet,
+ * or held back, and then nothing derived from the figures is said either).
+ */
 export function conditionLines(watch: Watch, check: Shown<EventCheck> | undefined, maxLines: number): Mrkdwn {
   if (watch.conditions.length === 0) return md`No conditions: the figures are kept up to date.`;
-  const figures = check ? { currency: reportCurrency(check.report) } : undefined;
   const lines = fitLines(
-    watch.conditions.map((state) => conditionLine(watch, state, figures)),
+    watch.conditions.map((state) => conditionLine(watch, state, check)),
     maxLines,
     (left) => md`...and ${plural(left, 'more condition')}`,
   );
   return joinMrkdwn(lines);
+}
+
+/** How many alerts each condition gave (crossings say where sales went): only beside a check shown. */
+export function crossingCounts(watch: Watch, _check: Shown<EventCheck>): { total: number; lines: Mrkdwn[] } {
+  const fired = watch.conditions.filter((state) => state.crossings > 0);
+  return {
+    total: fired.reduce((sum, state) => sum + state.crossings, 0),
+    lines: fitLines(
+      fired.map((state) => md`• ${code(describeCondition(state.condition), 100)} ×${state.crossings}`),
+      MAX_CONDITION_LINES,
+      (left) => md`...and ${plural(left, 'more condition')}`,
+    ),
+  };
 }
 
 export const resumeHint = (watch: Watch) => md`set it again with ${code(`/events watch ${watch.eventId}`, 120)}`;

@@ -1,4 +1,5 @@
 import type { Withheld } from '../figures/may-show-figures.js';
+import { type SlackMessage, warningMessage } from './block-kit.js';
 import { code, type Mrkdwn, md } from './mrkdwn.js';
 
 /**
@@ -18,4 +19,16 @@ export function withheldWords(withheld: Withheld): Mrkdwn {
     case 'not-known':
       return md`Slack could not say who can read ${withheld.about === 'person' ? md`this for you` : md`this conversation`} (${code(withheld.reason, 60)}), so its sales and revenue are held back. Try again in a minute.`;
   }
+}
+
+/**
+ * A change to a channel's watches or digests refused (`/events unwatch`, `/events digest off`...):
+ * that is for people who may set them, as `watches thread-only` says.
+ */
+export function channelChangeHeldMessage(withheld: Withheld, what: 'watches' | 'digest'): SlackMessage {
+  const changed =
+    what === 'watches'
+      ? md`This channel's watches are not changed: that is for people who may set them.`
+      : md`This channel's digest is not changed: that is for people who may set it.`;
+  return warningMessage(md`${changed} ${withheldWords(withheld)}`);
 }

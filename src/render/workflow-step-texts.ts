@@ -43,18 +43,41 @@ export function upcomingText(input: {
   return joinMrkdwn(lines);
 }
 
-/** What "Set promo quantity" says it did: the code, the event, the quantity now (or that it is not known), and before. */
+/** A promo code's quantities a "Set promo quantity" run read: before its write, and as the service answered it. */
+export interface PromoStepQuantities {
+  previous: number | undefined;
+  /** Undefined when the write was never answered. */
+  now: number | undefined;
+}
+
+/**
+ * What "Set promo quantity" says it did (`unknown`: the write was never answered): the code, the
+ * event, the quantity asked for, and the quantities before and now only as the figures rule let
+ * them through for the run (else why they are left out). What the run asked for is always said.
+ */
 export function promoStepSummary(
   event: TicketingEvent,
-  target: { code?: string | undefined; promoId: string; previousQuantity?: number | undefined },
+  target: { code?: string | undefined; promoId: string },
   requested: number,
-  outcome: { kind: 'updated'; quantity: number } | { kind: 'unknown' },
+  outcome: 'updated' | 'unknown',
+  quantities: { shown: Shown<PromoStepQuantities> } | { withheld: Withheld },
 ): Mrkdwn {
   const promo = code(target.code ?? target.promoId, 64);
-  const was = target.previousQuantity === undefined ? md`` : md` (it allowed ${target.previousQuantity})`;
-  return outcome.kind === 'updated'
-    ? md`Promo code ${promo} of *${eventTitle(event)}* now allows *${outcome.quantity}* redemptions${was}.`
-    : md`The Event Ticketing Service never answered, so it is not known whether promo code ${promo} of *${eventTitle(event)}* now allows *${requested}* redemptions${was}. Check it before running the workflow again.`;
+  const shown = 'shown' in quantities ? quantities.shown : undefined;
+  const was = shown?.previous === undefined ? md`` : md` (it allowed ${shown.previous})`;
+  const left = 'withheld' in quantities ? md` ${promoStepWithheld(quantities.withheld)}` : md``;
+  if (outcome === 'unknown')
+    return md`The Event Ticketing Service never answered, so it is not known whether promo code ${promo} of *${eventTitle(event)}* now allows *${requested}* redemptions${was}. Check it before running the workflow again.${left}`;
+  return shown?.now !== undefined
+    ? md`Promo code ${promo} of *${eventTitle(event)}* now allows *${shown.now}* redemptions${was}.`
+    : md`Promo code ${promo} of *${eventTitle(event)}* was set to allow *${requested}* redemptions.${left}`;
+}
+
+/** Why a "Set promo quantity" run's outputs leave its quantities out, for the workflow's author. */
+function promoStepWithheld(withheld: Withheld): Mrkdwn {
+  if (withheld.why === 'not-known' && withheld.reason === 'no post_in input')
+    return md`Its quantities are left out: set the step's "Posts in" input to the channel a later step posts them in.`;
+  return md`Its quantities are left out: ${withheldWords(withheld)}`;
 }
 
 /** The step that asks for reports, as Workflow Builder lists it and its errors name it. */

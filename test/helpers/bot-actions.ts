@@ -34,6 +34,40 @@ export async function click(
   return { ...result, responseUrl };
 }
 
+/** `user` picks an event in the open watch form (`block_actions` from the modal's picker), signed. */
+export async function pickInWatchForm(r: BotRig, eventId: string, privateMetadata: string, user = 'U0ALICE') {
+  const picked = {
+    type: 'block_actions',
+    team: { id: 'T0001', domain: 'test' },
+    api_app_id: 'A0001',
+    token: 'legacy-verification-token',
+    user: { id: user, username: user.toLowerCase(), team_id: 'T0001' },
+    trigger_id: '123.456.abc',
+    container: { type: 'view', view_id: 'V0001' },
+    view: {
+      id: 'V0001',
+      hash: '1.abc',
+      type: 'modal',
+      callback_id: 'watch_modal',
+      private_metadata: privateMetadata,
+      state: {
+        values: { event: { event_picker: { type: 'external_select', selected_option: { value: eventId } } } },
+      },
+    },
+    actions: [
+      {
+        type: 'external_select',
+        action_id: 'event_picker',
+        block_id: 'event',
+        selected_option: { value: eventId, text: { type: 'plain_text', text: 'x' } },
+        action_ts: '1.3',
+      },
+    ],
+  };
+  const body = `payload=${encodeURIComponent(JSON.stringify(picked))}`;
+  expect((await postSigned(r.url, SIGNING_SECRET, body)).status).toBe(200);
+}
+
 /**
  * Submits the watch form opened in `channelId` with `eventId` picked and `conditions` typed, as
  * `userId` (U0EDITOR unless said), signed; what the bot answered at once (a field error, or nothing).

@@ -122,6 +122,7 @@ describe('a promo code named by its code, on Redis (the shared report queue)', (
     const executionId = `Fx${randomUUID().slice(0, 10)}`;
     const inputs = {
       run_by: { id: 'U0EDITOR', secret: 'slack-sets-this' },
+      post_in: 'C0OPS',
       event: promo.eventId,
       promo: promo.code,
       quantity: 44,

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { escapeText } from '../../src/render/mrkdwn.js';
 import type { SimEvent } from '../../src/simulator/seed.js';
 import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
-import { FETCHING, submitWatchForm } from '../helpers/bot-actions.js';
+import { FETCHING, pickInWatchForm, submitWatchForm } from '../helpers/bot-actions.js';
 import { fastWatches, watchCommand } from '../helpers/fast-watches.js';
 import { commandBody, eventBody, postSigned, postSignedJson, viewSubmissionBody } from '../helpers/slack-requests.js';
 
@@ -31,40 +31,6 @@ function watchable(r: BotRig): { event: SimEvent; code: string; quantity: number
 const posts = (r: BotRig) => r.slack.calls.filter((c) => c.method === 'chat.postMessage');
 const updates = (r: BotRig) => r.slack.calls.filter((c) => c.method === 'chat.update');
 const replies = (r: BotRig) => posts(r).filter((c) => c.args.thread_ts !== undefined);
-
-/** The person picks an event in the open watch form (`block_actions` from the modal's picker). */
-async function pickInForm(r: BotRig, eventId: string, privateMetadata: string) {
-  const picked = {
-    type: 'block_actions',
-    team: { id: 'T0001', domain: 'test' },
-    api_app_id: 'A0001',
-    token: 'legacy-verification-token',
-    user: { id: 'U0ALICE', username: 'alice', team_id: 'T0001' },
-    trigger_id: '123.456.abc',
-    container: { type: 'view', view_id: 'V0001' },
-    view: {
-      id: 'V0001',
-      hash: '1.abc',
-      type: 'modal',
-      callback_id: 'watch_modal',
-      private_metadata: privateMetadata,
-      state: {
-        values: { event: { event_picker: { type: 'external_select', selected_option: { value: eventId } } } },
-      },
-    },
-    actions: [
-      {
-        type: 'external_select',
-        action_id: 'event_picker',
-        block_id: 'event',
-        selected_option: { value: eventId, text: { type: 'plain_text', text: 'x' } },
-        action_ts: '1.3',
-      },
-    ],
-  };
-  const body = `payload=${encodeURIComponent(JSON.stringify(picked))}`;
-  expect((await postSigned(r.url, SIGNING_SECRET, body)).status).toBe(200);
-}
 
 describe('/events watch through the real Bolt app', () => {
   it('posts one card, edits it at each check, and alerts in its thread once per crossing, with hysteresis', async () => {
@@ -226,7 +192,7 @@ describe('/events watch through the real Bolt app', () => {
     const view = open.args.view as { callback_id: string; private_metadata: string };
     expect(view.callback_id).toBe('watch_modal');
     // The person picks the event: the form comes back with the conditions its report allows.
-    await pickInForm(rig, event.id, view.private_metadata);
+    await pickInWatchForm(rig, event.id, view.private_metadata);
     const update = await rig.slack.waitFor(() => rig?.slack.calls.find((c) => c.method === 'views.update'));
     const redrawn = JSON.stringify(update.args.view);
     expect(redrawn).toContain('sold &gt;= 90%');
@@ -263,7 +229,7 @@ describe('/events watch through the real Bolt app', () => {
     const { event, code } = watchable(rig);
     await rig.bot.catalog.snapshot();
     const reportsBefore = rig.sim.stats().admittedReports;
-    await pickInForm(rig, event.id, JSON.stringify({ channelId: 'C0002' }));
+    await pickInWatchForm(rig, event.id, JSON.stringify({ channelId: 'C0002' }));
     const redraws = () => (rig as BotRig).slack.calls.filter((c) => c.method === 'views.update');
     await rig.slack.waitFor(() => redraws()[1]);
     // First the form says it is fetching the report; then it offers what the report holds.

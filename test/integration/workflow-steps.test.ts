@@ -266,6 +266,7 @@ describe('Set promo quantity', () => {
     const before = promo.quantity;
     const done = await runStep(rig, 'set_promo_quantity', {
       run_by: EDITOR,
+      post_in: 'C0OPS',
       event: event.id,
       promo: promo.code,
       quantity: 75,
@@ -368,6 +369,7 @@ describe('Set promo quantity', () => {
     await r.slack.waitFor(() => (reportCalls(r).length === 1 ? true : undefined));
     const done = await runStep(r, 'set_promo_quantity', {
       run_by: EDITOR,
+      post_in: 'C0OPS',
       event: event.id,
       promo: promo.code,
       quantity: 12,
@@ -388,6 +390,7 @@ describe('Set promo quantity', () => {
     rig.sim.knobs.faultRate = 1;
     const done = await runStep(rig, 'set_promo_quantity', {
       run_by: EDITOR,
+      post_in: 'C0OPS',
       event: event.id,
       promo: promo.id,
       quantity: 250,

@@ -145,6 +145,7 @@ import {
 import { watchSummaryMessage } from '../../src/render/watch-summary-blocks.js';
 import {
   conditionLines,
+  crossingCounts,
   decimal,
   eventName,
   figureValue,
@@ -159,7 +160,7 @@ import {
   soldWords,
   ticketsSold,
 } from '../../src/render/watch-words.js';
-import { withheldWords } from '../../src/render/withheld-words.js';
+import { channelChangeHeldMessage, withheldWords } from '../../src/render/withheld-words.js';
 import {
   asOfUtc,
   promoStepSummary,
@@ -702,11 +703,14 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
     promoStepSummary: () =>
       EVENTS.flatMap((event) =>
         HOSTILE.flatMap((text) => [
-          promoStepSummary(event, { code: text, promoId: 'promo_<x>', previousQuantity: 3 }, 5, {
-            kind: 'updated',
-            quantity: 5,
+          promoStepSummary(event, { code: text, promoId: 'promo_<x>' }, 5, 'updated', {
+            shown: shown({ previous: 3, now: 5 }),
           }),
-          promoStepSummary(event, { promoId: text }, 5, { kind: 'unknown' }),
+          promoStepSummary(event, { promoId: text }, 5, 'unknown', { shown: shown({ previous: 3, now: undefined }) }),
+          promoStepSummary(event, { code: text, promoId: 'promo_<x>' }, 5, 'updated', { withheld: { why: 'guest' } }),
+          promoStepSummary(event, { promoId: text }, 5, 'unknown', {
+            withheld: { why: 'not-known', reason: text, about: 'conversation' },
+          }),
         ]),
       ),
   },
@@ -992,6 +996,10 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
         withheldWords({ why: 'not-known', reason, about: 'person' }),
       ]),
     ],
+    channelChangeHeldMessage: () => [
+      channelChangeHeldMessage({ why: 'guest' }, 'watches'),
+      ...HOSTILE.map((reason) => channelChangeHeldMessage({ why: 'not-known', reason, about: 'person' }, 'digest')),
+    ],
   },
   'watch-alert-blocks.ts': {
     watchAlertMessage: () =>
@@ -1117,6 +1125,7 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
     ticketsSold: () => [ticketsSold(0), ticketsSold(1), ticketsSold(57)],
     conditionLines: () =>
       WATCHES.flatMap((watch) => [conditionLines(watch, watchCheck(watch), 3), conditionLines(watch, undefined, 3)]),
+    crossingCounts: () => WATCHES.flatMap((watch) => crossingCounts(watch, watchCheck(watch)).lines),
     resumeHint: () => WATCHES.map(resumeHint),
   },
 };

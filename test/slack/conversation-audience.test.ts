@@ -46,4 +46,26 @@ describe('who can read a conversation', () => {
     slack.members.set('C0MIXED', ['UBOT', 'U0ANNA', 'U0GUEST']);
     expect(await audience.of('C0MIXED')).toEqual({ kind: 'internal', botIsMember: true, guests: true });
   });
+
+  it("reads a shared channel's members too: a guest of our own among them, or members not read, is said", async () => {
+    slack = await startFakeSlack();
+    const audience = conversationAudience({
+      logger: createLogger({ level: 'error', write: () => {} }),
+      clock: { now: () => Date.now() },
+    });
+    audience.bind(new webApi.WebClient(TOKEN, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } }));
+    const shared = { is_channel: true, is_member: true, is_shared: true, is_ext_shared: true };
+    slack.userTeams.set('U0PARTNER', 'T0PARTNER');
+    slack.people.set('U0PARTNER', { is_stranger: true, is_restricted: true });
+    slack.people.set('U0GUEST', { is_restricted: true });
+    slack.conversations.set('C0CONNECT', shared);
+    slack.members.set('C0CONNECT', ['UBOT', 'U0ANNA', 'U0PARTNER']);
+    // A guest of the other organization is theirs to judge: only the shared channel is said.
+    expect(await audience.of('C0CONNECT')).toEqual({ kind: 'external' });
+    slack.conversations.set('C0CONNECTED', shared);
+    slack.members.set('C0CONNECTED', ['UBOT', 'U0ANNA', 'U0PARTNER', 'U0GUEST']);
+    expect(await audience.of('C0CONNECTED')).toEqual({ kind: 'external', guests: 'some' });
+    slack.conversations.set('C0OUTSIDE', { ...shared, is_member: false });
+    expect(await audience.of('C0OUTSIDE')).toEqual({ kind: 'external', guests: 'not-known' });
+  });
 });

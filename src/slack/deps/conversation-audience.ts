@@ -1,6 +1,6 @@
 import type { webApi } from '@slack/bolt';
 import type { LRUCache } from 'lru-cache';
-import type { Person, Room } from '../../figures/may-show-figures.js';
+import { type FiguresPolicy, figuresWithheld, type Person, type Room } from '../../figures/may-show-figures.js';
 import type { Logger } from '../../logger.js';
 import type { SlackMessage } from '../../render/block-kit.js';
 import {
@@ -21,7 +21,8 @@ import type { ForgetMarks } from './forget-marks.js';
 export type Audience =
   /** `guests`: guests of the workspace are among its members (a channel's members are looked up). */
   | { kind: 'internal'; botIsMember: boolean; guests?: boolean }
-  | { kind: 'external' }
+  /** `guests`: guests of the workspace are among its members (`some`), or they could not be read. */
+  | { kind: 'external'; guests?: 'some' | 'not-known' }
   | { kind: 'unknown'; reason: string };
 
 export interface ConversationAudience {
@@ -114,7 +115,9 @@ export function roomOf(audience: Audience): Room {
   // workflow step can post where the bot cannot.
   if (audience.kind === 'internal' && !audience.botIsMember)
     return { kind: 'unknown', reason: 'the app is not in it; /invite it there' };
-  return audience.kind === 'internal' && audience.guests ? { kind: 'guests' } : { kind: audience.kind };
+  // Its members as read: a choice to share there anyway never lifts a guest among them.
+  if (audience.kind === 'external') return audience;
+  return audience.guests ? { kind: 'guests' } : { kind: 'internal' };
 }
 
 const sameOrganization = (a: Organization, b: Organization) =>
@@ -144,10 +147,9 @@ export function conversationAudience(options: ConversationAudienceOptions): Conv
   let bot: Promise<BotIdentity> | undefined;
   const warned = new Set<string>();
 
+  const markOf = (key: string) => (marks ? marks.read(key).catch((): typeof UNREAD => UNREAD) : undefined);
   const marksOf = (key: string): Promise<Marks> =>
-    marks
-      ? Promise.all([key, EVERYONE].map((each) => marks.read(each).catch((): typeof UNREAD => UNREAD)))
-      : Promise.resolve([]);
+    marks ? Promise.all([key, EVERYONE].map((each) => markOf(each))) : Promise.resolve([]);
   const move = async (key: string) => {
     try {
       await marks?.move(key);
@@ -172,7 +174,10 @@ export function conversationAudience(options: ConversationAudienceOptions): Conv
     return bot;
   };
 
-  /** What Slack says of `user`, kept; `current`: the shared marks it must have been asked under (else any kept answer). */
+  /**
+   * What Slack says of `user`, kept; `current`: the shared marks (`person:<user>`, then everyone's)
+   * it must have been asked under (else any kept answer: without replicas there are none).
+   */
   const personOrganization = (client: webApi.WebClient, user: string, current?: Marks) => {
     const kept = people.get(user);
     if (kept && (current === undefined || sameMarks(kept.marks, current))) return kept.info;
@@ -194,8 +199,6 @@ export function conversationAudience(options: ConversationAudienceOptions): Conv
         stranger: person.is_stranger === true,
       };
     });
-    // Looked up for a channel's members, it was asked under no mark: a person's own ask (with
-    // replicas) looks again; without replicas there are no marks to heed.
     const entry = { info, marks: current ?? (marks ? [UNREAD] : []) };
     people.set(user, entry);
     info.catch(() => {
@@ -204,24 +207,57 @@ export function conversationAudience(options: ConversationAudienceOptions): Conv
     return info;
   };
 
-  /** Every person of `users`, looked up a few at a time. */
+  /**
+   * Every person of `users`, looked up a few at a time. With replicas each kept answer is trusted
+   * only under the shared marks as they are now, as a person's own ask is: someone made a guest
+   * on another replica reads as a guest here at once, among a channel's members too.
+   */
   const everyone = async (client: webApi.WebClient, users: readonly string[]) => {
     const found: PersonInfo[] = [];
+    const all = await markOf(EVERYONE);
+    const lookUpOne = async (user: string) =>
+      personOrganization(client, user, marks ? [await markOf(`person:${user}`), all] : undefined);
     for (let i = 0; i < users.length; i += LOOKUPS_AT_ONCE)
-      found.push(
-        ...(await Promise.all(users.slice(i, i + LOOKUPS_AT_ONCE).map((user) => personOrganization(client, user)))),
-      );
+      found.push(...(await Promise.all(users.slice(i, i + LOOKUPS_AT_ONCE).map(lookUpOne))));
     return found;
   };
 
   async function lookUp(client: webApi.WebClient, conversation: string): Promise<Audience> {
     const answer = await client.conversations.info({ channel: conversation });
     const info = (answer.channel ?? {}) as ConversationInfo;
-    if (info.is_ext_shared || info.is_pending_ext_shared || (info.is_shared && !info.is_org_shared)) {
-      return { kind: 'external' };
-    }
+    const shared = info.is_ext_shared || info.is_pending_ext_shared || (info.is_shared && !info.is_org_shared);
     // A channel the bot is not in gets no post from it (and its members may not be listed to it).
-    if (!info.is_im && !info.is_mpim && info.is_member !== true) return { kind: 'internal', botIsMember: false };
+    if (!info.is_im && !info.is_mpim && info.is_member !== true)
+      return shared ? { kind: 'external', guests: 'not-known' } : { kind: 'internal', botIsMember: false };
+    // A shared channel's members are read too: a choice to share there anyway never lifts a
+    // guest of our own among them (what cannot be read counts as one).
+    const readers = shared
+      ? await readersOf(client, conversation, info).catch((error: unknown) => {
+          logger.info('Could not read the members of a shared conversation: a choice cannot show figures there', {
+            conversation,
+            error,
+          });
+          return undefined;
+        })
+      : await readersOf(client, conversation, info);
+    if (readers === undefined) return { kind: 'external', guests: 'not-known' };
+    if (readers === 'bot-not-in') return { kind: 'internal', botIsMember: false };
+    const { self, people } = readers;
+    const ours = (reader: PersonInfo) => !reader.stranger && sameOrganization(reader, self);
+    const guests = people.some((reader) => reader.guest && ours(reader));
+    // Someone of another organization among the readers makes it shared, even where Slack gives
+    // them the same team id; a DM or group DM with a guest too (it is that guest's conversation).
+    if (shared || people.some((reader) => !ours(reader)) || ((info.is_im || info.is_mpim) && guests))
+      return guests ? { kind: 'external', guests: 'some' } : { kind: 'external' };
+    return guests ? { kind: 'internal', botIsMember: true, guests } : { kind: 'internal', botIsMember: true };
+  }
+
+  /** Who reads `conversation` besides the bot, each looked up (kept); `bot-not-in`: a group DM without the bot. */
+  async function readersOf(
+    client: webApi.WebClient,
+    conversation: string,
+    info: ConversationInfo,
+  ): Promise<{ self: BotIdentity; people: PersonInfo[] } | 'bot-not-in'> {
     const self = await botOrganization(client);
     let others: string[];
     if (info.is_im) {
@@ -230,18 +266,11 @@ export function conversationAudience(options: ConversationAudienceOptions): Conv
     } else {
       const max = info.is_mpim ? MAX_GROUP_MEMBERS : MAX_CHANNEL_MEMBERS;
       const members = await membersOf(client, conversation, max + 1);
-      if (info.is_mpim && self.userId && !members.includes(self.userId))
-        return { kind: 'internal', botIsMember: false };
+      if (info.is_mpim && self.userId && !members.includes(self.userId)) return 'bot-not-in';
       others = members.filter((member) => member !== self.userId);
       if (others.length > max) throw new UnknownAudience(`more than ${max} people to look up`);
     }
-    const readers = await everyone(client, others);
-    // Someone of another organization among the readers makes it shared, even where Slack gives
-    // them the same team id; a DM or group DM with a guest too (it is that guest's conversation).
-    if (readers.some((reader) => reader.stranger || !sameOrganization(reader, self))) return { kind: 'external' };
-    const guests = readers.some((reader) => reader.guest);
-    if ((info.is_im || info.is_mpim) && guests) return { kind: 'external' };
-    return guests ? { kind: 'internal', botIsMember: true, guests } : { kind: 'internal', botIsMember: true };
+    return { self, people: await everyone(client, others) };
   }
 
   const failed = (what: string, error: unknown, fields: Record<string, string>) => {
@@ -336,30 +365,37 @@ export const isConversationId = (id: string | undefined): id is string =>
 
 /**
  * Why a report or watch card should not go into `conversation` unasked: it is shared with another
- * organization, or Slack could not say; undefined for the organization's own conversations and a
+ * organization (and whether a choice may share it there anyway, as the figures rule says with
+ * `policy`), or Slack could not say; undefined for the organization's own conversations and a
  * person's DM with the bot (named by their user id).
  */
 export async function sharingDoubt(
   audience: ConversationAudience,
   conversation: string,
   client?: webApi.WebClient,
+  policy?: FiguresPolicy,
 ): Promise<SharingDoubt | undefined> {
   if (!isConversationId(conversation)) return undefined;
   const known = await audience.of(conversation, client);
-  return known.kind === 'internal' ? undefined : known.kind;
+  if (known.kind === 'internal') return undefined;
+  if (known.kind === 'unknown') return 'unknown';
+  const chosen = figuresWithheld({ room: roomOf(known), person: { kind: 'none' }, chosenAnyway: true }, policy);
+  if (!chosen) return 'external';
+  return chosen.why === 'guests-in-room' ? 'external-guests' : 'external-unread';
 }
 
 /**
  * The private answer to a channel watch asked for where its card could not go as asked: a channel
  * the bot is not in (its card could never be posted: how to invite it), or one shared with another
- * organization (its card shows sales and revenue: for the person, or there anyway); undefined where
- * the channel is the organization's own and the bot is in it.
+ * organization (its card shows sales and revenue: for the person, or there anyway where a choice
+ * may lift it); undefined where the channel is the organization's own and the bot is in it.
  */
 export async function sharedChannelWatchRefusal(
   audience: ConversationAudience,
   channelId: string,
   event: { id: string; label: string },
   conditions: string,
+  policy?: FiguresPolicy,
 ): Promise<SlackMessage | undefined> {
   const command = `watch ${event.id}${conditions.trim() ? `: ${conditions.trim()}` : ''}`;
   if (isConversationId(channelId) && !channelId.startsWith('D')) {
@@ -367,7 +403,7 @@ export async function sharedChannelWatchRefusal(
     if (known.kind === 'internal' && !known.botIsMember)
       return notInChannelWatchMessage({ eventName: event.label, command });
   }
-  const why = await sharingDoubt(audience, channelId);
+  const why = await sharingDoubt(audience, channelId, undefined, policy);
   if (!why) return undefined;
   return sharedChannelWatchMessage({ eventName: event.label, command, why });
 }

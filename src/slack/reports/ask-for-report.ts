@@ -12,6 +12,7 @@ import type { ReportAsk, ReportSurface } from '../../reports/report-surface.js';
 import type { KeyValueStore } from '../../store/key-value-store.js';
 import type { EventReport } from '../../ticketing/schemas.js';
 import { sharingDoubt } from '../deps/conversation-audience.js';
+import { conversationReader } from '../deps/figures-reader.js';
 import type { SlackDeps } from '../deps/slack-deps.js';
 import type { ReportDelivery, ReportTarget } from '../replies/report-target.js';
 import { respondPrivately } from '../replies/respond-safely.js';
@@ -32,7 +33,14 @@ export async function askForReport(
   // before anything is posted in the channel or a report call is spent (and asked again when the
   // report comes: they may have been made a guest meanwhile).
   const person = await deps.audience.person(request.userId, request.client);
-  const held = figuresWithheld({ room: { kind: 'private' }, person }, deps.figuresPolicy);
+  // Post in channel asks of the channel too, before a report is spent on it: a choice never
+  // lifts a guest among its members, nor members that could not be read.
+  const held = request.postInChannel
+    ? figuresWithheld(
+        await conversationReader(deps.audience, request.channelId, request.userId, { chosenAnyway: true }),
+        deps.figuresPolicy,
+      )
+    : figuresWithheld({ room: { kind: 'private' }, person }, deps.figuresPolicy);
   if (held) {
     await respondPrivately(request.respond, reportHeldMessage(request.label, held), deps.logger);
     if (request.postInChannel) await deps.runs.finish(request.postInChannel.once, request.postInChannel.owner, false);
@@ -41,7 +49,7 @@ export async function askForReport(
   // Post in channel: the wait shows privately, the report goes to the channel when it comes.
   const keepPrivate = request.postInChannel
     ? undefined
-    : await sharingDoubt(deps.audience, request.channelId, request.client);
+    : await sharingDoubt(deps.audience, request.channelId, request.client, deps.figuresPolicy);
   const transport: ReportTransport = {
     reportLimit: deps.reportLimit,
     logger: deps.logger,

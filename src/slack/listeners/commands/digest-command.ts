@@ -9,7 +9,9 @@ import {
   noDigestMessage,
 } from '../../../render/digest-blocks.js';
 import { joinMrkdwn, md } from '../../../render/mrkdwn.js';
+import { channelChangeHeldMessage } from '../../../render/withheld-words.js';
 import { turnDigestOn } from '../../adapters/digest-slack.js';
+import { heldFromPerson } from '../../deps/figures-reader.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { respondPrivately } from '../../replies/respond-safely.js';
 import { channelProblem } from '../../replies/slack-errors.js';
@@ -42,6 +44,11 @@ async function answer(deps: SlackDeps, digests: DigestService, command: DigestCo
   // A person's own digest is keyed by the person, wherever they ask for it; a sales digest beside the event digest.
   const conversation = personal ? request.userId : request.channelId;
   const key = sales ? salesKey(conversation) : conversation;
+  // A channel's digests are changed by those who may set them (as thread-only): asked first.
+  if (!personal && command.kind !== 'digest-status') {
+    const held = await heldFromPerson(deps.audience, request.userId, deps.figuresPolicy);
+    if (held) return channelChangeHeldMessage(held, 'digest');
+  }
   switch (command.kind) {
     case 'digest-on':
       return turnDigestOn(deps, { ...request, personal }, command.options);

@@ -11,9 +11,10 @@ import { fetchingReportMessage } from '../../../render/report-blocks.js';
 import { watchListMessage } from '../../../render/watch-list-blocks.js';
 import { watchHeldMessage, watchOutcomeMessage } from '../../../render/watch-outcome-blocks.js';
 import { threadOnlyHeldMessage, watchQuietAnswer } from '../../../render/watch-quiet-blocks.js';
+import { channelChangeHeldMessage } from '../../../render/withheld-words.js';
 import type { TicketingEvent } from '../../../ticketing/schemas.js';
 import { setWatch } from '../../../watches/set-watch.js';
-import { sharedChannelWatchRefusal } from '../../deps/conversation-audience.js';
+import { sharedChannelWatchRefusal, sharingDoubt } from '../../deps/conversation-audience.js';
 import { heldFromPerson, privateReader } from '../../deps/figures-reader.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { respondPrivately } from '../../replies/respond-safely.js';
@@ -139,12 +140,13 @@ export async function handleWatchCommand(
         if (!event) return;
         const eventName = eventLabel(event);
         // "Watch in this channel anyway" is a choice made only where Slack says the channel is
-        // shared, now: an old button clicked after the channel was unshared (or when Slack cannot
-        // say) records no confirmation, and the usual checks apply.
+        // shared, now, and a choice may lift that: an old button clicked after the channel was
+        // unshared, when Slack cannot say, or with a guest of the workspace among its members
+        // records no confirmation, and the usual checks apply.
         const confirmed =
           context.sharedChannelConfirmed === true &&
           !command.personal &&
-          (await deps.audience.of(context.channelId)).kind === 'external';
+          (await sharingDoubt(deps.audience, context.channelId, undefined, deps.figuresPolicy)) === 'external';
         const outcome = await setWatch(
           setWatchDeps({ ...deps, watches }),
           {
@@ -174,6 +176,7 @@ export async function handleWatchCommand(
                 context.channelId,
                 named,
                 command.conditions,
+                deps.figuresPolicy,
               );
               if (refusal) await respondPrivately(respond, refusal, deps.logger);
               return refusal !== undefined;
@@ -189,6 +192,14 @@ export async function handleWatchCommand(
         return;
       }
       case 'unwatch': {
+        // A channel's watches are ended by those who may set them (as thread-only): asked first.
+        const held = command.personal
+          ? undefined
+          : await heldFromPerson(deps.audience, context.userId, deps.figuresPolicy);
+        if (held) {
+          await respondPrivately(respond, channelChangeHeldMessage(held, 'watches'), deps.logger);
+          return;
+        }
         const event = await eventToUnwatch(deps, watches, command, context);
         if (!event) return;
         const ended = await watches.unwatch(conversationOf(command, context), event.id, context.userId);

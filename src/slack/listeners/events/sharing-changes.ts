@@ -44,6 +44,8 @@ export function registerSharingChanges(app: App, deps: SlackDeps): void {
     if (typeof user?.id !== 'string') return;
     await deps.audience.forgetPerson(user.id);
     // Made a guest: every channel they are in now has a guest among its members.
-    if (user.is_restricted === true || user.is_ultra_restricted === true) await deps.audience.forgetEveryone();
+    const guest = user.is_restricted === true || user.is_ultra_restricted === true;
+    if (guest) await deps.audience.forgetEveryone();
+    deps.logger.info('A person changed: who they are is asked about again', { user: user.id, guest });
   });
 }

@@ -88,6 +88,13 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
           return undefined;
         });
     let hash: string | undefined = view.hash;
+    // The person first: nothing is read (nor a report call spent) for someone who will be shown
+    // nothing of it, and whose watch would be refused.
+    const held = await heldFromPerson(deps.audience, body.user.id, deps.figuresPolicy);
+    if (held) {
+      await redraw(undefined, md`A watch's cards and alerts carry sales figures. ${withheldWords(held)}`, hash);
+      return;
+    }
     let report = await reportFiguresAtHand(deps, event.id).catch(() => undefined);
     if (!report) {
       // None at hand: fetched in the person's turn, the form saying so meanwhile.
@@ -106,7 +113,7 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
       }
     }
     // What is offered carries the report's figures (a revenue threshold near today's): only for
-    // someone the figures rule lets read them.
+    // someone the figures rule lets read them (asked again: they may have been made a guest since).
     const gate = showFigures(report, await privateReader(deps.audience, body.user.id), deps.figuresPolicy);
     if ('withheld' in gate) {
       await redraw(undefined, md`${withheldWords(gate.withheld)} Type conditions below.`, hash);
@@ -200,7 +207,13 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
           stopBeforeReport: async () => {
             if (personal || !origin.channelId) return false;
             const shown = { id: event.id, label: eventName };
-            const refusal = await sharedChannelWatchRefusal(deps.audience, origin.channelId, shown, text);
+            const refusal = await sharedChannelWatchRefusal(
+              deps.audience,
+              origin.channelId,
+              shown,
+              text,
+              deps.figuresPolicy,
+            );
             if (refusal) await respond(refusal);
             return refusal !== undefined;
           },

@@ -1,40 +1,53 @@
 import { isCancelled } from '../../../catalog/is-upcoming.js';
+import type { Shown, Withheld } from '../../../figures/may-show-figures.js';
 import { applyWorkflowPromoChange, type WorkflowPromoTarget } from '../../../promo/promo-changes.js';
 import { parsePromoRef } from '../../../promo/promo-codes.js';
 import { cancelledEventWords } from '../../../render/cancelled-words.js';
 import { eventLabel } from '../../../render/event-blocks.js';
 import { clip, code, md } from '../../../render/mrkdwn.js';
 import { promoCodeNotNamed } from '../../../render/promo-blocks.js';
-import { promoStepSummary } from '../../../render/workflow-step-texts.js';
+import { type PromoStepQuantities, promoStepSummary } from '../../../render/workflow-step-texts.js';
 import { promoQuantityProblem } from '../../../ticketing/promo-quantity.js';
 import type { TicketingEvent } from '../../../ticketing/schemas.js';
 import { promoDeps } from '../../adapters/promo-context.js';
 import { type StepOutputs, stepFailure } from '../../replies/finish-run.js';
 import { userMessageFor } from '../../replies/user-message.js';
 import { reportFor } from '../../reports/ask-for-report.js';
-import { eventForStepExactly, isProblem, textInput, userContextId, wholeNumberInput } from './step-inputs.js';
+import { runFigures } from '../../reports/run-report.js';
+import {
+  conversationInput,
+  eventForStepExactly,
+  isProblem,
+  textInput,
+  userContextId,
+  wholeNumberInput,
+} from './step-inputs.js';
 import { stepProblem, type WorkflowStep } from './workflow-step.js';
 
 const TITLE = 'Set promo quantity';
 
-/** What every finished run outputs: the event, the promo code, the quantities and the outcome. */
+/**
+ * What every finished run outputs: the event, the promo code, the quantity asked for and the
+ * outcome; the quantities before and now only as the figures rule let them through for the run.
+ */
 function outputs(
   event: TicketingEvent,
   target: WorkflowPromoTarget,
   requested: number,
-  outcome: { kind: 'updated'; quantity: number } | { kind: 'unknown' },
+  outcome: 'updated' | 'unknown',
+  quantities: { shown: Shown<PromoStepQuantities> } | { withheld: Withheld },
 ): StepOutputs {
-  const summary = promoStepSummary(event, target, requested, outcome);
+  const shown = 'shown' in quantities ? quantities.shown : undefined;
   return {
     event_id: event.id,
     event_name: eventLabel(event),
     promo_id: target.promoId,
     ...(target.code ? { promo_code: target.code } : {}),
-    ...(target.previousQuantity === undefined ? {} : { previous_quantity: target.previousQuantity }),
-    ...(outcome.kind === 'updated' ? { new_quantity: outcome.quantity } : {}),
+    ...(shown?.previous === undefined ? {} : { previous_quantity: shown.previous }),
+    ...(shown?.now === undefined ? {} : { new_quantity: shown.now }),
     requested_quantity: requested,
-    outcome: outcome.kind,
-    summary,
+    outcome,
+    summary: promoStepSummary(event, target, requested, outcome, quantities),
   };
 }
 
@@ -73,6 +86,12 @@ export const promoQuantityStep: WorkflowStep = {
       reportAtHand: async () => undefined,
       fetchReport: (eventId: string) => reportFor(deps, eventId, userId, { fresh: true }),
     };
+    // Its outputs go where its later steps post them: the quantities only for a runner and a
+    // conversation the figures rule allows, as the report step asks (the change itself is the
+    // promo editor's to make either way).
+    const where = { runBy: userId, postIn: conversationInput(run.inputs.post_in) };
+    const quantitiesOf = (quantities: PromoStepQuantities) =>
+      runFigures({ audience: deps.audience, policy: deps.figuresPolicy }, where, quantities);
     const result = await applyWorkflowPromoChange(promoDeps(deps, run.client), forThisRun, {
       userId,
       eventId: event.id,
@@ -95,13 +114,14 @@ export const promoQuantityStep: WorkflowStep = {
             ? stepProblem(deps, TITLE, result.error)
             : md`The promo code was not changed: ${userMessageFor(result.error)}`,
         );
-      case 'updated':
-        return {
-          kind: 'complete',
-          outputs: outputs(event, result, quantity, { kind: 'updated', quantity: result.update.quantity }),
-        };
-      case 'unknown':
-        return { kind: 'complete', outputs: outputs(event, result, quantity, { kind: 'unknown' }) };
+      case 'updated': {
+        const quantities = await quantitiesOf({ previous: result.previousQuantity, now: result.update.quantity });
+        return { kind: 'complete', outputs: outputs(event, result, quantity, 'updated', quantities) };
+      }
+      case 'unknown': {
+        const quantities = await quantitiesOf({ previous: result.previousQuantity, now: undefined });
+        return { kind: 'complete', outputs: outputs(event, result, quantity, 'unknown', quantities) };
+      }
     }
   },
 };

@@ -1,0 +1,275 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type BotRig, SIGNING_SECRET } from '../helpers/bot.js';
+import { answerTo, click, type Json, pickInWatchForm, responsesTo, watchDirectly } from '../helpers/bot-actions.js';
+import type { SlackCall } from '../helpers/fake-slack.js';
+import { functionExecutedBody, postSignedJson } from '../helpers/slack-requests.js';
+import {
+  buttons,
+  cardIn,
+  cardNow,
+  command,
+  figuresIn,
+  GUEST,
+  onOneClock,
+  posts,
+  SHARED_INFO,
+  saidOn,
+  sentTo,
+  slackEvent,
+  turnsUntil,
+  upcoming,
+  watchIn,
+  withPromo,
+} from './figures-gate-rig.js';
+
+/**
+ * The figures rule's last edges (issue 42, items 5 to 10), on the real Bolt app with signed
+ * requests, the fake Slack and the simulator over loopback.
+ */
+
+let rig: BotRig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+const started = async (env: Record<string, string> = {}) => {
+  const both = await onOneClock(env);
+  rig = both.r;
+  return both;
+};
+
+const reportCalls = (r: BotRig) => r.sim.stats().log.filter((entry) => /\/report$/.test(entry.path)).length;
+
+describe('a Slack Connect channel with a guest of the workspace among its members', () => {
+  it('"Post in channel" and "watch here anyway", offered before the guest joined, show no figures there', async () => {
+    const { r } = await started();
+    const channel = 'C0CONNECT';
+    r.slack.conversations.set(channel, SHARED_INFO);
+    r.slack.members.set(channel, ['UBOT', 'U0EDITOR']);
+    const [first, second] = [upcoming(r, 0), upcoming(r, 1)];
+    // Both choices are offered while no guest is among the members.
+    const asked = await command(r, `report ${first.id}`, channel);
+    const report = await r.slack.waitFor(() =>
+      responsesTo(r, asked).find((call) => buttons(call.args).has('report_post_in_channel')),
+    );
+    const post = buttons(report.args).get('report_post_in_channel') as Json;
+    const watchAsked = await command(r, `watch ${second.id}: sold out`, channel);
+    const refusal = await r.slack.waitFor(() =>
+      responsesTo(r, watchAsked).find((call) => buttons(call.args).has('watch_shared_channel_anyway')),
+    );
+    const anyway = buttons(refusal.args).get('watch_shared_channel_anyway') as Json;
+
+    // A guest of our own workspace joins; Slack says so.
+    r.slack.people.set(GUEST, { is_restricted: true });
+    r.slack.members.set(channel, ['UBOT', 'U0EDITOR', GUEST]);
+    await slackEvent(r, { type: 'member_joined_channel', user: GUEST, channel, team: 'T0001' });
+    await r.slack.waitFor(() =>
+      r.logs.find((line) => line.includes('Who reads a conversation changed: its figures are asked about again')),
+    );
+
+    const reportsBefore = reportCalls(r);
+    const posting = await click(r, 'report_post_in_channel', String(post.value), 'U0EDITOR', { channelId: channel });
+    await r.slack.waitFor(() =>
+      responsesTo(r, posting.responseUrl).find((call) =>
+        /Guests of this workspace are members/.test(JSON.stringify(call.args)),
+      ),
+    );
+    const watching = await click(r, 'watch_shared_channel_anyway', String(anyway.value), 'U0EDITOR', {
+      channelId: channel,
+    });
+    const answer = await r.slack.waitFor(() => responsesTo(r, watching.responseUrl)[0]);
+    // Refused again, and no "anyway" offered any more: a choice never lifts a guest.
+    expect(JSON.stringify(answer.args)).toMatch(/guests of this workspace are among its members/);
+    expect(buttons(answer.args).has('watch_shared_channel_anyway')).toBe(false);
+    expect(await r.bot.watches.list({ channel })).toHaveLength(0);
+    for (const call of sentTo(r, channel)) expect(figuresIn(call.args), call.method).toBe(false);
+    expect(posts(r, channel)).toEqual([]);
+    // Nothing spent on either: the rule was asked before a report.
+    expect(reportCalls(r)).toBe(reportsBefore);
+
+    // A report asked for there now comes privately, with no button to post it.
+    const again = await command(r, `report ${first.id}`, channel);
+    await r.slack.waitFor(() => figuresIn(saidOn(r, again)));
+    for (const call of responsesTo(r, again)) expect(buttons(call.args).has('report_post_in_channel')).toBe(false);
+    expect(saidOn(r, again)).toMatch(/guests of this workspace are among its members/);
+  });
+});
+
+/** What a condition's state says (each derived from the figures): none of it where they are held. */
+const STATES =
+  /already crossed|: watching|crossed \(|:white_check_mark: crossed|cannot be checked|not judged yet|\*Alerts\*/;
+
+describe('cards, watch lists and answers that hold figures back', () => {
+  it('hold back what is derived from them too: crossings, states and the promo codes a condition names', async () => {
+    const { r, clock } = await started();
+    const { event, promo } = withPromo(r);
+    r.sim.setFigures(event.id, { ticketsSold: Math.floor(event.capacity / 2) });
+    const conditions = 'sold >= 40%, sold >= 95%';
+
+    // A member's channel watch in a channel with a guest among its members: its card says nothing
+    // of where sales stand ("already crossed", "watching").
+    r.slack.people.set(GUEST, { is_restricted: true });
+    r.slack.members.set('C0MIXED', ['UBOT', 'U0EDITOR', GUEST]);
+    await command(r, `watch ${event.id}: ${conditions}`, 'C0MIXED');
+    const mixed = await cardIn(r, 'C0MIXED');
+    await r.slack.waitFor(() =>
+      /Sales and revenue are not shown here/.test(JSON.stringify(cardNow(r, 'C0MIXED', mixed))),
+    );
+
+    // A channel of the organization alone, where the card shows them all...
+    await command(r, `watch ${event.id}: ${conditions}`, 'C0OPS');
+    const card = await cardIn(r, 'C0OPS');
+    await r.slack.waitFor(() => /already crossed/.test(JSON.stringify(cardNow(r, 'C0OPS', card).blocks)));
+    // ...and a condition the report cannot answer, which names the codes it does.
+    await r.bot.watches.watch({
+      channel: 'C0OPS',
+      personal: false,
+      event: { id: event.id, name: event.name, startsAtMs: event.startsAtMs, endsAtMs: event.startsAtMs + 3_600_000 },
+      userId: 'U0EDITOR',
+      conditions: [{ kind: 'left', code: 'NOSUCHCODE', max: 5, unit: 'count' }],
+    });
+    await turnsUntil(
+      r,
+      clock,
+      async () => (await watchIn(r, 'C0OPS'))?.conditions.some((state) => state.unknown?.includes(promo.code)) ?? false,
+      'the unknown code judged',
+    );
+    await r.slack.waitFor(() => JSON.stringify(cardNow(r, 'C0OPS', card).blocks).includes('cannot be checked'));
+
+    // A guest's /events watches there lists the conditions and nothing derived from the figures.
+    const listed = await command(r, 'watches', 'C0OPS', GUEST);
+    await r.slack.waitFor(() => (/Watched here/.test(saidOn(r, listed)) ? true : undefined));
+    expect(saidOn(r, listed)).toContain('sold &gt;= 95%');
+    expect(saidOn(r, listed)).not.toMatch(STATES);
+    expect(saidOn(r, listed)).not.toContain(promo.code);
+    expect(figuresIn(saidOn(r, listed))).toBe(false);
+
+    // The channel is shared: the paused card says where no condition stands either.
+    const sharedFrom = r.slack.calls.length;
+    r.slack.conversations.set('C0OPS', SHARED_INFO);
+    await slackEvent(r, { type: 'channel_shared', channel: 'C0OPS', connected_team_id: 'T0PARTNER', event_ts: '5.1' });
+    await r.slack.waitFor(() => (/Paused/.test(JSON.stringify(cardNow(r, 'C0OPS', card).blocks)) ? true : undefined));
+    const since = r.slack.calls.slice(sharedFrom);
+    for (const channel of ['C0OPS', 'C0MIXED'])
+      for (const call of sentTo(r, channel).filter((each) => channel === 'C0MIXED' || since.includes(each))) {
+        const said = JSON.stringify(call.args);
+        expect(said, `${call.method} in ${channel}`).not.toMatch(STATES);
+        expect(said, `${call.method} in ${channel}`).not.toContain(promo.code);
+        expect(figuresIn(call.args), `${call.method} in ${channel}`).toBe(false);
+      }
+  });
+});
+
+describe('a guest picking events in the watch form', () => {
+  it('spends no report call: the form says at once why no watch can be set', async () => {
+    const { r } = await started();
+    r.slack.people.set(GUEST, { is_restricted: true });
+    await r.bot.catalog.snapshot();
+    const before = reportCalls(r);
+    const metadata = JSON.stringify({ channelId: 'C0OPS' });
+    for (const n of [0, 1, 2]) {
+      const from = r.slack.calls.length;
+      await pickInWatchForm(r, upcoming(r, n).id, metadata, GUEST);
+      const redrawn = await r.slack.waitFor(() =>
+        r.slack.calls.slice(from).find((call) => call.method === 'views.update'),
+      );
+      expect(JSON.stringify(redrawn.args)).toContain('not shown to guests of this workspace');
+      expect(figuresIn(redrawn.args)).toBe(false);
+    }
+    expect(reportCalls(r)).toBe(before);
+  });
+});
+
+describe("changing or ending a channel's watches and digests", () => {
+  it('asks who the person is, as thread-only does: a person of another organization or a guest ends nothing', async () => {
+    const { r } = await started();
+    const event = upcoming(r);
+    await watchDirectly(r, 'C0OPS', event);
+    await answerTo(r, await command(r, 'digest on 09:00 UTC', 'C0OPS'));
+    expect((await r.bot.digests.status('C0OPS'))?.subscription.status).toBe('active');
+    r.slack.userTeams.set('U0PARTNER', 'T0PARTNER');
+    r.slack.people.set('U0PARTNER', { is_stranger: true });
+    r.slack.people.set(GUEST, { is_restricted: true });
+
+    for (const [user, text] of [
+      ['U0PARTNER', `unwatch ${event.id}`],
+      ['U0PARTNER', 'digest off'],
+      [GUEST, 'digest off'],
+      [GUEST, 'digest now'],
+      [GUEST, `unwatch ${event.id}`],
+    ] as const) {
+      const asked = await command(r, text, 'C0OPS', user);
+      const answer = await r.slack.waitFor(() => responsesTo(r, asked)[0]);
+      expect(JSON.stringify(answer.args), `${user}: ${text}`).toMatch(
+        /This channel's (watches are|digest is) not changed/,
+      );
+    }
+    expect(await r.bot.watches.list({ channel: 'C0OPS' })).toHaveLength(1);
+    expect((await r.bot.digests.status('C0OPS'))?.subscription.status).toBe('active');
+
+    // A member of the organization ends them.
+    await answerTo(r, await command(r, `unwatch ${event.id}`, 'C0OPS'));
+    await answerTo(r, await command(r, 'digest off', 'C0OPS'));
+    expect(await r.bot.watches.list({ channel: 'C0OPS' })).toHaveLength(0);
+    expect((await r.bot.digests.status('C0OPS'))?.subscription.status).not.toBe('active');
+  });
+});
+
+/** Runs "Set promo quantity" as Slack would (function_executed), signed; how it completed. */
+async function setPromoStep(r: BotRig, inputs: Record<string, unknown>): Promise<SlackCall> {
+  const executionId = `Fx${randomUUID().slice(0, 10)}`;
+  const token = ['xwfp', '-', 'fake-', 'workflow-token'].join('');
+  const body = functionExecutedBody('set_promo_quantity', inputs, executionId, token);
+  expect((await postSignedJson(r.url, SIGNING_SECRET, body)).status).toBe(200);
+  return r.slack.waitFor(
+    () =>
+      r.slack.calls.find(
+        (call) => call.method.startsWith('functions.complete') && call.args.function_execution_id === executionId,
+      ),
+    20_000,
+  );
+}
+
+describe('the "Set promo quantity" step', () => {
+  it('asks about the person running it and where its outputs go: quantities only for a member, posted inside', async () => {
+    const { r } = await started();
+    r.slack.people.set(GUEST, { is_restricted: true });
+    r.slack.groups.set('S0EDITORS', [GUEST]);
+    r.slack.conversations.set('C0CONNECT', SHARED_INFO);
+    const { event, promo } = withPromo(r);
+    const run = (runBy: string, postIn: string | undefined, quantity: number) =>
+      setPromoStep(r, {
+        run_by: { id: runBy, secret: 'slack-sets-this' },
+        ...(postIn ? { post_in: postIn } : {}),
+        event: event.id,
+        promo: promo.code,
+        quantity,
+      });
+    const QUANTITIES = /previous_quantity|new_quantity|it allowed/;
+
+    // A member editor, posting in a channel of the organization alone: the quantities (the subject).
+    const member = await run('U0EDITOR', 'C0OPS', 60);
+    expect(member.method).toBe('functions.completeSuccess');
+    expect(JSON.stringify(member.args.outputs)).toMatch(QUANTITIES);
+
+    // A guest editor; a later step posting in a Slack Connect channel; no "Posts in" at all.
+    for (const [runBy, postIn, words] of [
+      [GUEST, 'C0OPS', 'not shown to guests of this workspace'],
+      ['U0EDITOR', 'C0CONNECT', 'shared with another organization'],
+      ['U0EDITOR', undefined, '"Posts in" input'],
+    ] as const) {
+      const quantity = 61 + (postIn?.length ?? 0);
+      const done = await run(runBy, postIn, quantity);
+      expect(done.method, `${runBy} in ${postIn}`).toBe('functions.completeSuccess');
+      const outputs = done.args.outputs as Json;
+      expect(JSON.stringify(outputs), `${runBy} in ${postIn}`).not.toMatch(QUANTITIES);
+      // What the run asked for, and that it was done, are the runner's to read.
+      expect(outputs).toMatchObject({ requested_quantity: quantity, outcome: 'updated' });
+      expect(String(outputs.summary)).toContain(`was set to allow *${quantity}* redemptions`);
+      expect(String(outputs.summary)).toContain(words);
+      expect(promo.quantity).toBe(quantity);
+    }
+  });
+});
