@@ -229,7 +229,8 @@ const SCHEMA_BASE = 'https://raw.githubusercontent.com/slackapi/manifest-schema/
 function slackManifestValidator(dir: string) {
   const read = (path: string) => JSON.parse(readFileSync(join(dir, path), 'utf8')) as Record<string, unknown>;
   const ajv = new Ajv({ allErrors: true, strict: false });
-  addFormats(ajv);
+  // A CommonJS module: its function is also its `default`, which is what NodeNext types see.
+  addFormats.default(ajv);
   for (const version of ['1.0.0', '2.0.0'])
     ajv.addSchema(read(`schemas/manifest.schema.${version}.json`), `${SCHEMA_BASE}manifest.schema.${version}.json`);
   const all = ajv.compile(read('manifest.schema.json'));

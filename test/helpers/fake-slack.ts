@@ -6,6 +6,7 @@ import {
   conversationReplies,
   type HistoryMessage,
 } from '../../src/sandbox/conversation-history.js';
+import { streamStartRefusal } from '../../src/sandbox/sandbox-streams.js';
 import { parseWebApiArgs } from '../../src/sandbox/web-api-args.js';
 import { waitFor } from './wait-for.js';
 
@@ -59,7 +60,10 @@ export interface FakeSlack {
   /** Accepts `chat.startStream`, `chat.appendStream` and `chat.stopStream`. */
   allowStreaming(): void;
   /** Each streamed message by its ts: the chunks in the order they came, and the blocks it stopped with. */
-  streams: Map<string, { channel: string; chunks: Record<string, unknown>[]; blocks?: unknown[]; stopped: boolean }>;
+  streams: Map<
+    string,
+    { channel: string; threadTs: string; chunks: Record<string, unknown>[]; blocks?: unknown[]; stopped: boolean }
+  >;
   /**
    * Holds the answer to the next call of `method` (answered as things stood when it came) until
    * `release`: a test forces what happens meanwhile (a race), never waits on timing.
@@ -118,9 +122,17 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     if (refusedMethods.has(method)) return { ok: false, error: 'unknown_method' };
     switch (method) {
       case 'chat.startStream': {
+        // As Slack takes it: a reply (thread_ts), addressed to a person of a team outside a DM.
+        const refusal = streamStartRefusal(args);
+        if (refusal) return { ok: false, error: refusal };
         ts += 1;
         const started = `${ts}.000100`;
-        streams.set(started, { channel: String(args.channel), chunks: chunksOf(args), stopped: false });
+        streams.set(started, {
+          channel: String(args.channel),
+          threadTs: String(args.thread_ts),
+          chunks: chunksOf(args),
+          stopped: false,
+        });
         return { ok: true, channel: args.channel, ts: started };
       }
       case 'chat.appendStream':
