@@ -29,6 +29,8 @@ export interface FakeSlack {
   responses: SlackCall[];
   /** Answers the next call of `method` with `{ ok: false, error }`. */
   failNext(method: string, error: string, times?: number): void;
+  /** Answers the next call of `method` with `answer` as it is (an `ok` with a warning, say). */
+  answerNext(method: string, answer: Record<string, unknown>): void;
   /** The `ts` of each message `chat.postMessage` created, in order. */
   postedTs: string[];
   /** Members of user groups, for `usergroups.users.list`. */
@@ -83,6 +85,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   const calls: SlackCall[] = [];
   const responses: SlackCall[] = [];
   const failures = new Map<string, { error: string; times: number }>();
+  const answers = new Map<string, Record<string, unknown>>();
   const groups = new Map<string, string[]>();
   const conversations = new Map<string, Record<string, unknown>>();
   const members = new Map<string, string[]>();
@@ -113,6 +116,11 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   let socketUrl: string | undefined;
 
   const answer = (method: string, args: Record<string, unknown>): Record<string, unknown> => {
+    const given = answers.get(method);
+    if (given) {
+      answers.delete(method);
+      return given;
+    }
     const failure = failures.get(method);
     if (failure && failure.times > 0) {
       failure.times -= 1;
@@ -313,6 +321,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       socketUrl = value;
     },
     failNext: (method, error, times = 1) => failures.set(method, { error, times }),
+    answerNext: (method, answer) => answers.set(method, answer),
     waitFor: (find, timeoutMs = 10_000) =>
       waitFor(find, { what: 'the condition given to slack.waitFor', timeoutMs, intervalMs: 10 }),
     close: async () => {
