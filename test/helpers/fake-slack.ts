@@ -157,7 +157,17 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       case 'apps.connections.open':
         return socketUrl ? { ok: true, url: socketUrl } : { ok: false, error: 'invalid_auth' };
       case 'auth.test':
-        return { ok: true, user_id: 'UBOT', bot_id: 'BBOT', team_id: 'T0001', user: 'eventops', team: 'Test' };
+        return {
+          ok: true,
+          user_id: 'UBOT',
+          bot_id: 'BBOT',
+          app_id: 'A0001',
+          team_id: 'T0001',
+          user: 'eventops',
+          team: 'Test',
+        };
+      case 'bots.info':
+        return { ok: true, bot: { id: args.bot, app_id: 'A0001', user_id: 'UBOT', deleted: false } };
       case 'chat.postMessage': {
         ts += 1;
         const threadTs = typeof args.thread_ts === 'string' ? args.thread_ts : undefined;
@@ -232,6 +242,9 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       case 'functions.completeError':
         return { ok: true };
       case 'functions.distributions.permissions.set':
+        // A step is named by its callback id and its app's id (docs.slack.dev), or by its own id.
+        if (typeof args.function_id !== 'string' && typeof args.function_app_id !== 'string')
+          return { ok: false, error: 'invalid_arguments' };
         return { ok: true, permission_type: args.permission_type };
       default:
         return { ok: false, error: 'unknown_method' };
