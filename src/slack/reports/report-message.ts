@@ -1,4 +1,4 @@
-import type { RespondFn, webApi } from '@slack/bolt';
+import type { RespondArguments, RespondFn, webApi } from '@slack/bolt';
 import type { Logger } from '../../logger.js';
 import type { Metrics } from '../../observability/metrics.js';
 import type { SlackMessage } from '../../render/block-kit.js';
@@ -47,13 +47,13 @@ const refused = (logger: Logger) => ({ logger, kind: 'report' });
 
 /** A direct message in place of a response URL. */
 function respondByDm(client: webApi.WebClient, userId: string): RespondFn {
-  return (async (message: { text?: string; blocks?: unknown[] }) => {
-    await client.chat.postMessage({
-      channel: userId,
-      text: message.text ?? '',
-      ...(message.blocks ? { blocks: message.blocks } : {}),
-    } as never);
-  }) as unknown as RespondFn;
+  const send = async (message: string | RespondArguments) => {
+    const text = typeof message === 'string' ? message : 'text' in message ? (message.text ?? '') : '';
+    const blocks = typeof message !== 'string' && 'blocks' in message ? message.blocks : undefined;
+    await client.chat.postMessage({ channel: userId, text, ...(blocks ? { blocks } : {}) });
+  };
+  // Bolt's `respond` resolves to the response URL's answer; a DM has none to give.
+  return send as unknown as RespondFn;
 }
 
 /**
