@@ -1,7 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { z } from 'zod';
+import { runCli } from '../src/cli.js';
 import { appManifest } from '../src/slack/app/app-manifest.js';
 
 const TEMPLATE = readFileSync(new URL('../manifest.yml', import.meta.url), 'utf8');
@@ -11,24 +16,25 @@ const TEMPLATE = readFileSync(new URL('../manifest.yml', import.meta.url), 'utf8
  * reference gives them (https://docs.slack.dev/reference/app-manifest). Strict: a misspelt key fails.
  */
 const callbackId = z.string().regex(/^[a-z0-9_]{1,255}$/);
+/** A step's parameter in the flat form of Bolt's custom-step template: its key repeated as `name`. */
 const parameter = z
   .object({
     type: z.string().min(1),
     title: z.string().min(1).max(255),
     description: z.string().max(1000).optional(),
     hint: z.string().max(1000).optional(),
+    is_required: z.boolean(),
+    name: z.string(),
     minimum: z.number().optional(),
     maximum: z.number().optional(),
   })
   .strict();
 const parameters = z
-  .object({
-    properties: z.record(z.string().regex(/^[a-z0-9_]+$/), parameter),
-    required: z.array(z.string()).optional(),
-  })
-  .strict();
+  .record(z.string().regex(/^[a-z0-9_]+$/), parameter)
+  .refine((each) => Object.entries(each).every(([key, p]) => p.name === key), 'each parameter names its own key');
 const manifestSchema = z
   .object({
+    _metadata: z.object({ major_version: z.literal(1), minor_version: z.number().int() }).strict(),
     display_information: z
       .object({
         name: z.string().min(1).max(35),
@@ -133,6 +139,31 @@ describe('manifest.yml', () => {
     );
   });
 
+  it('reads the history of every kind of conversation a digest or watch posts in, a group DM too (its posts found after a crash)', () => {
+    const manifest = parse(TEMPLATE) as z.infer<typeof manifestSchema>;
+    expect(manifest.oauth_config.scopes.bot).toEqual(
+      expect.arrayContaining(['channels:history', 'groups:history', 'im:history', 'mpim:history']),
+    );
+  });
+
+  it('subscribes to function_executed, the event every run of a declared step arrives as', () => {
+    const manifest = parse(TEMPLATE) as z.infer<typeof manifestSchema>;
+    expect(Object.keys(manifest.functions ?? {})).not.toHaveLength(0);
+    expect(manifest.settings.event_subscriptions.bot_events).toContain('function_executed');
+  });
+
+  it('gains function_executed wherever steps are declared, once; nothing of it without steps', () => {
+    const withoutEvent = TEMPLATE.replace(/^ {6}- function_executed\n/m, '');
+    expect(withoutEvent).not.toContain('- function_executed');
+    const events = (text: string) =>
+      (parse(text) as z.infer<typeof manifestSchema>).settings.event_subscriptions.bot_events;
+    const added = appManifest(appManifest(withoutEvent, {}), {});
+    expect(events(added).filter((event) => event === 'function_executed')).toHaveLength(1);
+    const noSteps = parse(withoutEvent) as Record<string, unknown>;
+    delete noSteps.functions;
+    expect(events(appManifest(stringify(noSteps), {}))).not.toContain('function_executed');
+  });
+
   it('gains the unfurl domain, the links scopes and link_shared with EVENT_PAGE_URL, once, and still validates', () => {
     const once = appManifest(TEMPLATE, { unfurlHost: 'tickets.example.com' });
     const twice = appManifest(once, { unfurlHost: 'tickets.example.com' });
@@ -172,4 +203,79 @@ describe('manifest.yml', () => {
     const plain = parse(appManifest(TEMPLATE, { workObjects: true })) as z.infer<typeof manifestSchema>;
     expect(plain.settings.event_subscriptions.bot_events).not.toContain('entity_details_requested');
   });
+});
+
+/**
+ * Slack's published manifest schema (slackapi/manifest-schema), kept outside the repository as
+ * data: SLACK_MANIFEST_SCHEMA_DIR, else the nearest `shared/slack-manifest-schema` beside the
+ * repository or above it. Nothing of it is committed; without it these tests say they skipped.
+ */
+function manifestSchemaDir(): string | undefined {
+  const given = process.env.SLACK_MANIFEST_SCHEMA_DIR;
+  if (given) return existsSync(join(given, 'manifest.schema.json')) ? given : undefined;
+  let dir = dirname(fileURLToPath(new URL('../package.json', import.meta.url)));
+  for (;;) {
+    const candidate = join(dirname(dir), 'shared', 'slack-manifest-schema');
+    if (existsSync(join(candidate, 'manifest.schema.json'))) return candidate;
+    if (dirname(dir) === dir) return undefined;
+    dir = dirname(dir);
+  }
+}
+
+const SCHEMA_DIR = manifestSchemaDir();
+/** Where manifest.schema.json finds each version (its `$ref`s), served from the local copies. */
+const SCHEMA_BASE = 'https://raw.githubusercontent.com/slackapi/manifest-schema/v0.5.0/schemas/';
+
+function slackManifestValidator(dir: string) {
+  const read = (path: string) => JSON.parse(readFileSync(join(dir, path), 'utf8')) as Record<string, unknown>;
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  // A CommonJS module: its function is also its `default`, which is what NodeNext types see.
+  addFormats.default(ajv);
+  for (const version of ['1.0.0', '2.0.0'])
+    ajv.addSchema(read(`schemas/manifest.schema.${version}.json`), `${SCHEMA_BASE}manifest.schema.${version}.json`);
+  const all = ajv.compile(read('manifest.schema.json'));
+  const v1 = ajv.getSchema(`${SCHEMA_BASE}manifest.schema.1.0.0.json`);
+  if (!v1) throw new Error('the v1 schema did not load');
+  /** Every error, as `path message`: none when the manifest is valid both ways. */
+  return (text: string): string[] => {
+    const manifest = parse(text) as unknown;
+    const errors = [...(v1(manifest) ? [] : (v1.errors ?? [])), ...(all(manifest) ? [] : (all.errors ?? []))];
+    return errors.map((error) => `${error.instancePath} ${error.message}`);
+  };
+}
+
+describe("Slack's published manifest schema", () => {
+  it.skipIf(!SCHEMA_DIR)(
+    `takes manifest.yml and every manifest eventops manifest prints, steps included${SCHEMA_DIR ? '' : ' (SKIPPED: no shared/slack-manifest-schema beside or above the repository, nor SLACK_MANIFEST_SCHEMA_DIR)'}`,
+    async () => {
+      const errorsOf = slackManifestValidator(SCHEMA_DIR as string);
+      // The check can fail: the Deno SDK's {properties, required} form is what Slack refuses.
+      const deno = parse(TEMPLATE) as { functions: Record<string, { input_parameters: unknown }> };
+      for (const step of Object.values(deno.functions))
+        step.input_parameters = { properties: step.input_parameters, required: [] };
+      expect(errorsOf(stringify(deno))).not.toHaveLength(0);
+
+      expect(errorsOf(TEMPLATE)).toEqual([]);
+      const printed = async (env: Record<string, string>) => {
+        const out: string[] = [];
+        const err: string[] = [];
+        const path = fileURLToPath(new URL('../manifest.yml', import.meta.url));
+        const code = await runCli(['manifest', path], env, { out: (t) => out.push(t), err: (t) => err.push(t) });
+        expect({ code, err: err.join('\n') }).toEqual({ code: 0, err: '' });
+        return out.join('\n');
+      };
+      const plain = await printed({});
+      const workObjects = await printed({ EVENT_PAGE_URL: 'https://tickets.example.com/events/{id}' });
+      const classic = await printed({
+        EVENT_PAGE_URL: 'https://tickets.example.com/events/{id}',
+        UNFURL_STYLE: 'classic',
+      });
+      for (const manifest of [plain, workObjects, classic]) {
+        expect(errorsOf(manifest)).toEqual([]);
+        expect(Object.keys((parse(manifest) as { functions: object }).functions)).toHaveLength(3);
+        expect(manifest).toContain('- function_executed');
+      }
+      expect(workObjects).toContain('- entity_details_requested');
+    },
+  );
 });

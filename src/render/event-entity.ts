@@ -153,7 +153,7 @@ function figureFieldsOf(
       label: 'Figures',
       type: 'string',
       value: `As of ${new Date(readAt).toISOString().slice(0, 16).replace('T', ' ')} UTC, ${ageWords(readAt, now)}${
-        refreshing ? ' (a fresher report was asked for: open this again in a minute)' : ''
+        refreshing ? ' (a fresher report was asked for: press this panel’s refresh button in a minute)' : ''
       }`,
     },
     {
@@ -199,7 +199,7 @@ function figureFieldsOf(
 }
 
 const NO_FIGURES_AT_HAND =
-  'No figures read recently are at hand, so none are shown yet: a report was asked for in your turn. Open this again in a minute, or press Report to have it in your DM when it comes.';
+  'No figures read recently are at hand, so none are shown yet: a report was asked for in your turn. Press this panel’s refresh button in a minute to see it (opening the panel again shows it as it was), or press Report to have it in your DM when it comes.';
 const NO_REPORT_QUEUED =
   'No figures read recently are at hand, and no report could be asked for just now. Press Report to have one in your DM.';
 

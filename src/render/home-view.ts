@@ -52,6 +52,7 @@ const TOKEN_FIX = md`check SLACK_BOT_TOKEN (reinstall the app if it was revoked)
 /** What an admin can do about a refusal, by Slack's error code. */
 const MANIFEST_FIX = md`update the app from manifest.yml, which declares the step (\`set_promo_quantity\`)`;
 const PEOPLE_FIX = md`check that PROMO_EDITORS (and its user groups) name only people of this organization`;
+const APP_FIX = md`check that SLACK_BOT_TOKEN is this app's bot token and the app has the \`users:read\` scope (its id is read with \`bots.info\`)`;
 const STEP_RESTRICTION_FIXES = new Map<string, Mrkdwn>([
   ['invalid_auth', TOKEN_FIX],
   ['not_authed', TOKEN_FIX],
@@ -62,6 +63,7 @@ const STEP_RESTRICTION_FIXES = new Map<string, Mrkdwn>([
   ['app_not_found', MANIFEST_FIX],
   ['user_not_found', PEOPLE_FIX],
   ['invalid_user_id', PEOPLE_FIX],
+  ['app_id_unknown', APP_FIX],
 ]);
 const DEFAULT_STEP_RESTRICTION_FIX = md`check that the app is installed at the organization level with org-ready apps on (\`org_deploy_enabled\` in manifest.yml), or, as an org admin, limit the step with \`admin.functions.permissions.set\``;
 

@@ -5,6 +5,19 @@ type Json = Record<string, unknown>;
 const chunksOf = (args: Json): unknown[] => (Array.isArray(args.chunks) ? args.chunks : []);
 
 /**
+ * Why Slack would refuse a `chat.startStream`: no `thread_ts` (@slack/web-api's
+ * `ChatStartStreamArguments` requires it; Slack streams only replies), or outside a DM no
+ * `recipient_user_id` and `recipient_team_id`.
+ */
+export function streamStartRefusal(args: Json): string | undefined {
+  if (typeof args.thread_ts !== 'string' || args.thread_ts === '') return 'invalid_arguments';
+  const inDm = String(args.channel).startsWith('D');
+  if (!inDm && (typeof args.recipient_user_id !== 'string' || typeof args.recipient_team_id !== 'string'))
+    return 'invalid_arguments';
+  return undefined;
+}
+
+/**
  * `chat.startStream`, `chat.appendStream` and `chat.stopStream`, as Slack answers them: a bot
  * message that gathers its chunks while it streams (the page draws its plan and steps) and ends
  * with the blocks the stop carries. Undefined for any other method.
@@ -12,6 +25,8 @@ const chunksOf = (args: Json): unknown[] => (Array.isArray(args.chunks) ? args.c
 export function sandboxStreamMethod(state: SandboxState, method: string, args: Json): Json | undefined {
   switch (method) {
     case 'chat.startStream': {
+      const refusal = streamStartRefusal(args);
+      if (refusal) return { ok: false, error: refusal };
       const channel = state.channelFor(String(args.channel));
       if (!channel) return { ok: false, error: 'channel_not_found' };
       const message = state.post({
@@ -19,7 +34,7 @@ export function sandboxStreamMethod(state: SandboxState, method: string, args: J
         author: BOT_ID,
         text: '',
         blocks: [],
-        threadTs: typeof args.thread_ts === 'string' ? args.thread_ts : undefined,
+        threadTs: String(args.thread_ts),
         stream: { chunks: chunksOf(args), streaming: true },
       });
       return { ok: true, channel: message.channel, ts: message.ts };

@@ -37,6 +37,7 @@ export function sandboxWebApi(deps: SandboxWebApiDeps): (method: string, args: J
           ok: true,
           user_id: BOT_ID,
           bot_id: 'BEVENTOPS',
+          app_id: 'ASANDBOX',
           team_id: 'TSANDBOX',
           user: 'eventops',
           team: 'Sandbox',
@@ -190,6 +191,9 @@ export function sandboxWebApi(deps: SandboxWebApiDeps): (method: string, args: J
         return { ok: true, files: files.map((file) => ({ id: file.id, title: file.title })) };
       }
       case 'functions.distributions.permissions.set':
+        // A step is named by its callback id and its app's id (docs.slack.dev), or by its own id.
+        if (typeof args.function_id !== 'string' && typeof args.function_app_id !== 'string')
+          return { ok: false, error: 'invalid_arguments' };
         // The sandbox has no Workflow Builder: who may add the step is noted, and taken.
         logger.debug('Workflow step distribution set', {
           step: args.function_callback_id,

@@ -6,6 +6,7 @@ import {
   conversationReplies,
   type HistoryMessage,
 } from '../../src/sandbox/conversation-history.js';
+import { streamStartRefusal } from '../../src/sandbox/sandbox-streams.js';
 import { parseWebApiArgs } from '../../src/sandbox/web-api-args.js';
 import { waitFor } from './wait-for.js';
 
@@ -28,6 +29,8 @@ export interface FakeSlack {
   responses: SlackCall[];
   /** Answers the next call of `method` with `{ ok: false, error }`. */
   failNext(method: string, error: string, times?: number): void;
+  /** Answers the next call of `method` with `answer` as it is (an `ok` with a warning, say). */
+  answerNext(method: string, answer: Record<string, unknown>): void;
   /** The `ts` of each message `chat.postMessage` created, in order. */
   postedTs: string[];
   /** Members of user groups, for `usergroups.users.list`. */
@@ -59,7 +62,10 @@ export interface FakeSlack {
   /** Accepts `chat.startStream`, `chat.appendStream` and `chat.stopStream`. */
   allowStreaming(): void;
   /** Each streamed message by its ts: the chunks in the order they came, and the blocks it stopped with. */
-  streams: Map<string, { channel: string; chunks: Record<string, unknown>[]; blocks?: unknown[]; stopped: boolean }>;
+  streams: Map<
+    string,
+    { channel: string; threadTs: string; chunks: Record<string, unknown>[]; blocks?: unknown[]; stopped: boolean }
+  >;
   /**
    * Holds the answer to the next call of `method` (answered as things stood when it came) until
    * `release`: a test forces what happens meanwhile (a race), never waits on timing.
@@ -79,6 +85,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   const calls: SlackCall[] = [];
   const responses: SlackCall[] = [];
   const failures = new Map<string, { error: string; times: number }>();
+  const answers = new Map<string, Record<string, unknown>>();
   const groups = new Map<string, string[]>();
   const conversations = new Map<string, Record<string, unknown>>();
   const members = new Map<string, string[]>();
@@ -109,6 +116,11 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   let socketUrl: string | undefined;
 
   const answer = (method: string, args: Record<string, unknown>): Record<string, unknown> => {
+    const given = answers.get(method);
+    if (given) {
+      answers.delete(method);
+      return given;
+    }
     const failure = failures.get(method);
     if (failure && failure.times > 0) {
       failure.times -= 1;
@@ -118,9 +130,17 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     if (refusedMethods.has(method)) return { ok: false, error: 'unknown_method' };
     switch (method) {
       case 'chat.startStream': {
+        // As Slack takes it: a reply (thread_ts), addressed to a person of a team outside a DM.
+        const refusal = streamStartRefusal(args);
+        if (refusal) return { ok: false, error: refusal };
         ts += 1;
         const started = `${ts}.000100`;
-        streams.set(started, { channel: String(args.channel), chunks: chunksOf(args), stopped: false });
+        streams.set(started, {
+          channel: String(args.channel),
+          threadTs: String(args.thread_ts),
+          chunks: chunksOf(args),
+          stopped: false,
+        });
         return { ok: true, channel: args.channel, ts: started };
       }
       case 'chat.appendStream':
@@ -137,7 +157,17 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       case 'apps.connections.open':
         return socketUrl ? { ok: true, url: socketUrl } : { ok: false, error: 'invalid_auth' };
       case 'auth.test':
-        return { ok: true, user_id: 'UBOT', bot_id: 'BBOT', team_id: 'T0001', user: 'eventops', team: 'Test' };
+        return {
+          ok: true,
+          user_id: 'UBOT',
+          bot_id: 'BBOT',
+          app_id: 'A0001',
+          team_id: 'T0001',
+          user: 'eventops',
+          team: 'Test',
+        };
+      case 'bots.info':
+        return { ok: true, bot: { id: args.bot, app_id: 'A0001', user_id: 'UBOT', deleted: false } };
       case 'chat.postMessage': {
         ts += 1;
         const threadTs = typeof args.thread_ts === 'string' ? args.thread_ts : undefined;
@@ -212,6 +242,9 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       case 'functions.completeError':
         return { ok: true };
       case 'functions.distributions.permissions.set':
+        // A step is named by its callback id and its app's id (docs.slack.dev), or by its own id.
+        if (typeof args.function_id !== 'string' && typeof args.function_app_id !== 'string')
+          return { ok: false, error: 'invalid_arguments' };
         return { ok: true, permission_type: args.permission_type };
       default:
         return { ok: false, error: 'unknown_method' };
@@ -301,6 +334,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       socketUrl = value;
     },
     failNext: (method, error, times = 1) => failures.set(method, { error, times }),
+    answerNext: (method, answer) => answers.set(method, answer),
     waitFor: (find, timeoutMs = 10_000) =>
       waitFor(find, { what: 'the condition given to slack.waitFor', timeoutMs, intervalMs: 10 }),
     close: async () => {

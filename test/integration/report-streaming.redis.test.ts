@@ -8,11 +8,12 @@ const redis = useRedis();
 
 /*
  * Issue 37 item 2 with replicas: the shared queue persists where a report's message lives, and
- * whichever replica fetches the report finishes it. A streamed message is stopped there with the
- * report's blocks (its `streaming` mark crosses Redis), not edited as a notice.
+ * whichever replica fetches the report finishes it. A streamed wait is a reply under its notice:
+ * the replica that delivers the report edits the notice to it and stops the reply (the reply's ts
+ * crosses Redis with the notice's).
  */
 describe('a streamed report in the shared queue (Redis mode)', () => {
-  it('is stopped with its blocks by the replica that delivers it, never edited as a notice', async () => {
+  it('edits the notice to the report and stops its reply, on the replica that delivers it', async () => {
     const rig = await startBot({
       env: { STORE_URL: `${redis.url}/3`, TICKETING_REPORT_LIMIT: '1/2s', REPORT_STREAMING: 'on' },
       compose: { progressIntervalMs: 100 },
@@ -30,12 +31,14 @@ describe('a streamed report in the shared queue (Redis mode)', () => {
       () => [...rig.slack.streams.values()].find((each) => each.channel === 'C0OPS' && each.stopped),
       20_000,
     );
-    expect(JSON.stringify(stream.blocks)).toContain('Tickets sold');
     expect(stream.chunks.filter((chunk) => chunk.id === 'draw').at(-1)).toMatchObject({ status: 'complete' });
-    // Neither a notice posted nor an edit of the stream in its channel.
-    const notices = rig.slack.calls.filter(
-      (call) => call.args.channel === 'C0OPS' && (call.method === 'chat.postMessage' || call.method === 'chat.update'),
-    );
-    expect(notices).toEqual([]);
+    // One notice, the stream's parent, edited once: to the report.
+    const inChannel = (method: string) =>
+      rig.slack.calls.filter((call) => call.args.channel === 'C0OPS' && call.method === method);
+    expect(inChannel('chat.postMessage')).toHaveLength(1);
+    const edits = inChannel('chat.update');
+    expect(edits).toHaveLength(1);
+    expect(edits[0]?.args.ts).toBe(stream.threadTs);
+    expect(JSON.stringify(edits[0]?.args.blocks)).toContain('Tickets sold');
   });
 });

@@ -32,7 +32,7 @@ const messageCalls = (calls: SlackCall[], channel: string) =>
   );
 
 describe('a report asked for in a channel', () => {
-  it('streams its steps while it waits and stops as the same report blocks as the notice it replaces', async () => {
+  it('streams its steps in a reply under its notice while it waits, and edits the notice to the report', async () => {
     rig = await startBot({ env: { TICKETING_REPORT_LIMIT: '1/4s', REPORT_STREAMING: 'on' } });
     const r = rig;
     r.slack.allowStreaming();
@@ -45,6 +45,12 @@ describe('a report asked for in a channel', () => {
     const stream = await r.slack.waitFor(() =>
       [...r.slack.streams.values()].find((each) => each.channel === 'C0OPS' && each.stopped),
     );
+    // The stream is a reply under the notice posted first (Slack streams only replies).
+    const notice = r.slack.calls.find((call) => call.method === 'chat.postMessage' && call.args.channel === 'C0OPS');
+    const noticeTs =
+      r.slack.postedTs[r.slack.calls.filter((call) => call.method === 'chat.postMessage').indexOf(notice as SlackCall)];
+    expect(noticeTs).toBeDefined();
+    expect(stream.threadTs).toBe(noticeTs);
     // On the way: the plan named after the event, its place in the queue, the fetch, then every step done.
     expect(stream.chunks[0]).toMatchObject({ type: 'plan_update' });
     // The event's name, escaped: a name such as `<!channel>` pings nobody from a plan's title either.
@@ -56,15 +62,20 @@ describe('a report asked for in a channel', () => {
       expect.arrayContaining(['pending', 'complete']),
     );
     expect(tasks(stream.chunks, 'draw').at(-1)).toMatchObject({ status: 'complete' });
-    expect(JSON.stringify(stream.blocks)).toContain('Tickets sold');
-    // The full report as a file, in the streamed message's thread as in the notice's.
-    const [ts] = [...r.slack.streams].find(([, each]) => each === stream) ?? [];
-    const upload = r.slack.calls.find(
-      (call) => call.method === 'files.completeUploadExternal' && call.args.thread_ts === ts,
+    // The figures are in the notice, once: the reply carries the steps only.
+    expect(stream.blocks).toBeUndefined();
+    const edits = r.slack.calls.filter((call) => call.method === 'chat.update' && call.args.channel === 'C0OPS');
+    expect(edits).toHaveLength(1);
+    expect(edits[0]?.args.ts).toBe(noticeTs);
+    expect(JSON.stringify(edits[0]?.args.blocks)).toContain('Tickets sold');
+    // The full report as a file, in the notice's thread beside the stream.
+    const upload = await r.slack.waitFor(() =>
+      r.slack.calls.find((call) => call.method === 'files.completeUploadExternal' && call.args.thread_ts === noticeTs),
     );
     expect(upload).toBeDefined();
-    const streamed = messageCalls(r.slack.calls, 'C0OPS');
-    expect(streamed.map((call) => call.method)).not.toContain('chat.postMessage');
+    const made = messageCalls(r.slack.calls, 'C0OPS').map((call) => call.method);
+    expect(made.slice(0, 2)).toEqual(['chat.postMessage', 'chat.startStream']);
+    expect(made.filter((method) => method === 'chat.postMessage')).toHaveLength(1);
     // The stream is addressed to the team Slack named at start, and the figures rule knows the
     // bot's organization from the same answer: the process asked who it is once.
     expect(authTests()).toBe(1);
@@ -80,14 +91,21 @@ describe('a report asked for in a channel', () => {
           JSON.stringify(call.args.blocks).includes('Tickets sold'),
       ),
     );
-    expect(edited.args.blocks).toEqual(stream.blocks);
+    expect(edited.args.blocks).toEqual(edits[0]?.args.blocks);
     expect(reportPaths(r)).toHaveLength(2);
-    // Refused once, remembered: a third report tries no stream at all.
+    // A method Slack does not have is refused everywhere: a third report tries no stream at all,
+    // and the operator was told which method and why.
     await command(r, `report ${event.id}`, 'U0EDITOR', 'C0OPS3');
     await r.slack.waitFor(() =>
       r.slack.calls.find((call) => call.method === 'chat.update' && call.args.channel === 'C0OPS3'),
     );
-    expect(r.slack.calls.filter((call) => call.method === 'chat.startStream')).toHaveLength(3);
+    // C0AHEAD's, C0OPS's and C0OPS2's refused one: none for C0OPS3.
+    expect(r.slack.calls.filter((call) => call.method === 'chat.startStream').map((call) => call.args.channel)).toEqual(
+      ['C0AHEAD', 'C0OPS', 'C0OPS2'],
+    );
+    const warned = r.logs.filter((line) => line.includes('"level":"warn"') && line.includes('chat.startStream'));
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toContain('unknown_method');
   });
 
   it('falls back to the notice edited in place when Slack refuses the stream, and delivers the report', async () => {
@@ -106,8 +124,10 @@ describe('a report asked for in a channel', () => {
     );
     expect(report).toBeDefined();
     const made = messageCalls(r.slack.calls, 'C0OPS').map((call) => call.method);
-    expect(made[0]).toBe('chat.startStream');
-    expect(made).toContain('chat.postMessage');
+    expect(made.slice(0, 2)).toEqual(['chat.postMessage', 'chat.startStream']);
     expect(made.filter((method) => method.endsWith('Stream'))).toEqual(['chat.startStream']);
+    // Every stream the bot asked for was a reply, addressed to the person who asked.
+    const start = r.slack.calls.find((call) => call.method === 'chat.startStream');
+    expect(start?.args).toMatchObject({ thread_ts: expect.any(String), recipient_user_id: 'U0EDITOR' });
   });
 });

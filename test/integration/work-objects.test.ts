@@ -158,6 +158,69 @@ describe('event links as Work Objects', () => {
     expect(JSON.stringify((classic.args.unfurls as Record<string, unknown>)[url])).toContain(event.id);
   });
 
+  it('sends the classic card when Slack takes the Work Object with ok and a warning (nothing would unfold)', async () => {
+    const { r, event, url } = await withReportAtHand();
+    r.slack.answerNext('chat.unfurl', {
+      ok: true,
+      warning: 'invalid_metadata_format',
+      response_metadata: { messages: ['missing required field (pointer: /metadata/entities/0)'] },
+    });
+    await signedEvent(r, {
+      type: 'link_shared',
+      user: 'U0ALICE',
+      channel: 'C0001',
+      message_ts: '1700000000.000400',
+      links: [{ url, domain: 'tickets.example.com' }],
+    });
+    const classic = await r.slack.waitFor(() => sent(r, 'chat.unfurl')[1]);
+    expect(sent(r, 'chat.unfurl')[0]?.args.metadata).toBeDefined();
+    expect(JSON.stringify((classic.args.unfurls as Record<string, unknown>)[url])).toContain(event.id);
+    const warned = r.logs.filter((line) => line.includes('"level":"warn"') && line.includes('chat.unfurl'));
+    expect(warned.join('\n')).toContain('invalid_metadata_format');
+  });
+
+  it('keeps the Work Object when Slack warns only of how the request was encoded', async () => {
+    const { r, url } = await withReportAtHand();
+    r.slack.answerNext('chat.unfurl', { ok: true, warning: 'superfluous_charset' });
+    await signedEvent(r, {
+      type: 'link_shared',
+      user: 'U0ALICE',
+      channel: 'C0001',
+      message_ts: '1700000000.000500',
+      links: [{ url, domain: 'tickets.example.com' }],
+    });
+    await r.slack.waitFor(() => sent(r, 'chat.unfurl')[0]);
+    // Closing the bot waits for the work in flight: a classic card, had one followed, is sent by then.
+    await r.close();
+    rig = undefined;
+    expect(sent(r, 'chat.unfurl')).toHaveLength(1);
+    expect(sent(r, 'chat.unfurl')[0]?.args.metadata).toBeDefined();
+  });
+
+  it('reads the link as posted from app_unfurl_url, and finds the event by it without an external_ref', async () => {
+    const { r, event, url } = await withReportAtHand();
+    const posted = `${url}?utm_source=newsletter`;
+    const trigger = 'trigger.posted-link';
+    // As docs.slack.dev's example has it: link.url is the entity's URL, app_unfurl_url the link as posted.
+    await signedEvent(r, {
+      type: 'entity_details_requested',
+      user: 'U0ALICE',
+      trigger_id: trigger,
+      entity_url: 'https://tickets.example.com/',
+      link: { url: 'https://tickets.example.com/', domain: 'tickets.example.com' },
+      app_unfurl_url: posted,
+      channel: 'C0001',
+      message_ts: '1700000001.000100',
+      event_ts: '1700000001.000200',
+    });
+    const call = await r.slack.waitFor(() =>
+      sent(r, 'entity.presentDetails').find((c) => c.args.trigger_id === trigger),
+    );
+    const panel = call.args.metadata as Entity;
+    expect(panel.external_ref).toMatchObject({ id: event.id });
+    expect(panel.app_unfurl_url).toBe(posted);
+  });
+
   it("fills an employee's flexpane with the figures at hand, how old they are, and Report and Watch, at no report call", async () => {
     const { r, event, report, url } = await withReportAtHand();
     const before = reportCalls(r);
@@ -192,7 +255,7 @@ describe('event links as Work Objects', () => {
     expect(reportCalls(r)).toBe(before);
   });
 
-  it('answers at once with nothing at hand, queues a report, and shows its figures when opened again', async () => {
+  it('answers at once with nothing at hand, queues a report, and shows its figures when the panel is refreshed', async () => {
     // No report cache: what was fetched for the person's flexpane is still theirs to see.
     rig = await startBot({
       env: { EVENT_PAGE_URL: PAGE, TICKETING_REPORT_LIMIT: '3/1s', TICKETING_REPORT_CACHE_TTL: '0' },
@@ -205,8 +268,11 @@ describe('event links as Work Objects', () => {
     const first = await openFlexpane(r, 'U0ALICE', url, event.id);
     const pending = first.entity_payload.custom_fields?.find((field) => field.key === 'figures_pending');
     expect(String(pending?.value)).toContain('a report was asked for in your turn');
+    // Slack keeps an opened flexpane and asks again only on its refresh button: the words say so.
+    expect(String(pending?.value)).toContain('refresh button');
+    expect(String(pending?.value)).not.toMatch(/open this again/i);
     await r.slack.waitFor(() => reportCalls(r) === 1 || undefined);
-    // The report lands in the cache as it is delivered: the next opening shows it (a few tries, no timing).
+    // The report lands in the cache as it is delivered: the refresh button's request shows it (a few tries, no timing).
     let again = await openFlexpane(r, 'U0ALICE', url, event.id);
     for (let tries = 0; tries < 50 && !keys(again).includes('figures_age'); tries++) {
       await sleep(20);
@@ -302,6 +368,7 @@ describe('event links as Work Objects', () => {
       trigger_id: trigger,
       error: { status: 'custom', custom_title: 'Event not found' },
     });
+    expect(String((call.args.error as { custom_message?: string }).custom_message)).toContain('refresh button');
   });
 
   it('reads UNFURL_STYLE as work-object (the default) or classic, and names a wrong value', () => {

@@ -519,8 +519,8 @@ describe('the manifest declares what the steps do', () => {
         {
           title: string;
           description: string;
-          input_parameters: { properties: Record<string, { type: string }>; required?: string[] };
-          output_parameters: { properties: Record<string, { type: string }>; required?: string[] };
+          input_parameters: Record<string, { type: string; name: string; is_required: boolean }>;
+          output_parameters: Record<string, { type: string; name: string; is_required: boolean }>;
         }
       >;
     };
@@ -531,11 +531,14 @@ describe('the manifest declares what the steps do', () => {
       expect(step.title).toBeTruthy();
       expect(step.description).toBeTruthy();
       for (const parameters of [step.input_parameters, step.output_parameters]) {
-        for (const property of Object.values(parameters.properties)) expect(types).toContain(property.type);
-        for (const name of parameters.required ?? []) expect(Object.keys(parameters.properties)).toContain(name);
+        for (const [key, parameter] of Object.entries(parameters)) {
+          expect(types).toContain(parameter.type);
+          expect(parameter.name).toBe(key);
+          expect(typeof parameter.is_required).toBe('boolean');
+        }
       }
     }
-    expect(Object.keys(manifest.functions.set_promo_quantity?.input_parameters.properties ?? {})).toEqual([
+    expect(Object.keys(manifest.functions.set_promo_quantity?.input_parameters ?? {})).toEqual([
       'run_by',
       'event',
       'promo',
@@ -544,7 +547,7 @@ describe('the manifest declares what the steps do', () => {
     // What the runs above completed with: every output is declared for its step.
     expect(completedOutputs.size).toBeGreaterThan(0);
     for (const [id, names] of completedOutputs) {
-      const declared = Object.keys(manifest.functions[id]?.output_parameters.properties ?? {});
+      const declared = Object.keys(manifest.functions[id]?.output_parameters ?? {});
       for (const name of names) expect(declared).toContain(name);
     }
   });

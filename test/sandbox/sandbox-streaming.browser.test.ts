@@ -28,8 +28,11 @@ const task = (id: string, title: string, status: string, details?: string) => ({
 
 describe('a streamed message in the sandbox', () => {
   it('shows each chunk as it arrives, then the blocks it stops with', async () => {
+    // Slack streams only replies: the stream answers a message, in its thread.
+    const parent = await call('chat.postMessage', { channel: 'CGENERAL01', text: 'Report for Jazz Night: queued' });
     const started = await call('chat.startStream', {
       channel: 'CGENERAL01',
+      thread_ts: parent.ts,
       recipient_user_id: 'UEDITOR01',
       recipient_team_id: 'TSANDBOX',
       task_display_mode: 'plan',
@@ -40,7 +43,8 @@ describe('a streamed message in the sandbox', () => {
       ],
     });
     const ts = String(started.ts);
-    const message = rig.page.locator(`[data-testid=message][data-ts="${ts}"]`);
+    await rig.page.locator(`[data-thread="${String(parent.ts)}"]`).click();
+    const message = rig.page.locator(`#thread [data-testid=message][data-ts="${ts}"]`);
     const stream = message.locator('[data-testid=stream]');
     const queue = stream.locator('[data-task=queue]');
     await expect.poll(() => stream.getAttribute('data-streaming'), { timeout: 10_000 }).toBe('yes');
@@ -76,17 +80,19 @@ describe('a streamed message in the sandbox', () => {
     expect(await stream.locator('[data-task=fetch]').getAttribute('data-status')).toBe('complete');
   });
 
-  it('streams a report the bot is asked for, and ends it as the report with every step done', async () => {
+  it('streams a report the bot is asked for in a reply under its notice, and edits the notice to the report', async () => {
     const event = rig.nameableEvent();
     await rig.type(`/events report ${event.id}`);
-    const report = rig.page.locator('[data-testid=message]', { hasText: event.name }).filter({
-      has: rig.page.locator('[data-testid=stream][data-streaming=no]'),
+    const notice = rig.page.locator('#messages [data-testid=message]', { hasText: 'Tickets sold' }).filter({
+      hasText: event.name,
     });
-    await expect.poll(() => report.count(), { timeout: 20_000 }).toBe(1);
-    const statuses = await report
+    await expect.poll(() => notice.count(), { timeout: 20_000 }).toBe(1);
+    await notice.locator('[data-thread]').click();
+    const stream = rig.page.locator('#thread [data-testid=stream][data-streaming=no]');
+    await expect.poll(() => stream.count(), { timeout: 10_000 }).toBe(1);
+    const statuses = await stream
       .locator('[data-testid=stream-task]')
       .evaluateAll((tasks) => tasks.map((each) => each.getAttribute('data-status')));
     expect(statuses).toEqual(['complete', 'complete', 'complete']);
-    expect(await report.innerText()).toContain('Tickets sold');
   });
 });

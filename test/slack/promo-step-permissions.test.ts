@@ -6,6 +6,7 @@ import { homeView } from '../../src/render/home-view.js';
 import { PromoEditors } from '../../src/slack/deps/promo-editors.js';
 import { PromoStepPermissions } from '../../src/slack/listeners/workflow-steps/promo-step-permissions.js';
 import type { BudgetSnapshot } from '../../src/ticketing/budget.js';
+import { startBot } from '../helpers/bot.js';
 import { ManualClock } from '../helpers/clocks.js';
 import { type FakeSlack, startFakeSlack } from '../helpers/fake-slack.js';
 import { fakeSlackToken } from '../helpers/fake-tokens.js';
@@ -28,15 +29,21 @@ afterEach(async () => {
 });
 
 /** The module under test on a clock that moves only when told: its refreshes run by hand (`refresh()`) or as the clock passes them. */
-function permissions(ids: string[], clock = new ManualClock(Date.now())) {
+function permissions(
+  ids: string[],
+  clock = new ManualClock(Date.now()),
+  app: { appId?: string; botId?: string } = { appId: 'A0APP' },
+) {
   const logger = createLogger({ level: 'info', write: (line) => logs.push(line), secrets: [TOKEN] });
-  return new PromoStepPermissions({
+  const step = new PromoStepPermissions({
     editors: new PromoEditors(ids, { logger, clock }),
     logger,
     refreshMs: 300_000,
     signal: stop.signal,
     clock,
   });
+  step.forApp(app);
+  return step;
 }
 
 const client = (apiUrl: string) => new webApi.WebClient(TOKEN, { slackApiUrl: apiUrl, retryConfig: { retries: 0 } });
@@ -56,13 +63,16 @@ describe('keeping Set promo quantity restricted to the promo editors', () => {
     const clock = new ManualClock(Date.now());
     const step = permissions(['S0EDITORS'], clock);
     const sent = () => slack.calls.filter((call) => call.method === SET).map((call) => call.args);
-    step.start(client(slack.apiUrl));
-    await vi.waitFor(() => expect(sent()).toHaveLength(1));
+    const web = client(slack.apiUrl);
+    step.start(web);
+    await vi.waitFor(() => expect(sent()).toHaveLength(1), { timeout: 10_000 });
+    // The first pass is over once Slack's answer is read (a pass under way is joined, not doubled).
+    await step.refresh(web);
     slack.groups.set('S0EDITORS', ['U0ANNA']);
     await clock.advance(299_000);
     expect(sent()).toHaveLength(1);
     await clock.advance(1_000);
-    await vi.waitFor(() => expect(sent()).toHaveLength(2));
+    await vi.waitFor(() => expect(sent()).toHaveLength(2), { timeout: 10_000 });
     expect(sent()[1]).toMatchObject({ permission_type: 'named_entities', user_ids: 'U0ANNA' });
     stop.abort();
     slack.groups.set('S0EDITORS', ['U0BEN']);
@@ -112,9 +122,47 @@ describe('keeping Set promo quantity restricted to the promo editors', () => {
     await step.refresh(web);
     const sent = slack.calls.filter((call) => call.method === SET).map((call) => call.args);
     expect(sent).toEqual([
-      { function_callback_id: 'set_promo_quantity', permission_type: 'app_collaborators' },
-      { function_callback_id: 'set_promo_quantity', permission_type: 'named_entities', user_ids: 'U0ANNA,U0BEN' },
+      { function_callback_id: 'set_promo_quantity', function_app_id: 'A0APP', permission_type: 'app_collaborators' },
+      {
+        function_callback_id: 'set_promo_quantity',
+        function_app_id: 'A0APP',
+        permission_type: 'named_entities',
+        user_ids: 'U0ANNA,U0BEN',
+      },
     ]);
+  });
+
+  it('names the step by its callback id and its app’s id, asking Slack for the app once when auth.test gave none', async () => {
+    const step = permissions(['U0EDITOR'], new ManualClock(Date.now()), { botId: 'BBOT' });
+    const web = client(slack.apiUrl);
+    await step.refresh(web);
+    await step.refresh(web);
+    expect(slack.calls.filter((call) => call.method === 'bots.info').map((call) => call.args.bot)).toEqual(['BBOT']);
+    expect(slack.calls.find((call) => call.method === SET)?.args).toMatchObject({
+      function_callback_id: 'set_promo_quantity',
+      function_app_id: 'A0001',
+    });
+    expect(step.problemFor('U0EDITOR')).toBeUndefined();
+  });
+
+  it('is named at start by the app id Slack gave the bot (auth.test), by the real bot', async () => {
+    const rig = await startBot({});
+    try {
+      const set = await rig.slack.waitFor(() => rig.slack.calls.find((call) => call.method === SET));
+      expect(set.args).toMatchObject({ function_callback_id: 'set_promo_quantity', function_app_id: 'A0001' });
+      expect(rig.slack.calls.filter((call) => call.method === 'bots.info')).toEqual([]);
+    } finally {
+      await rig.close();
+    }
+  });
+
+  it('sends nothing and says why when Slack names no app for the bot', async () => {
+    slack.failNext('bots.info', 'bot_not_found');
+    const step = permissions(['U0EDITOR'], new ManualClock(Date.now()), { botId: 'BGONE' });
+    await step.refresh(client(slack.apiUrl));
+    expect(slack.calls.filter((call) => call.method === SET)).toEqual([]);
+    expect(step.problemFor('U0EDITOR')).toMatchObject({ error: 'app_id_unknown', reached: true });
+    expect(warnings().join('\n')).toContain('app_id_unknown');
   });
 });
 
@@ -145,6 +193,7 @@ describe('the App Home line about the step', () => {
     expect(home('not_allowed', true)).toContain('org_deploy_enabled');
     expect(home('invalid_auth', true)).toContain('SLACK_BOT_TOKEN');
     expect(home('function_not_found', true)).toContain('manifest.yml');
+    expect(home('app_id_unknown', true)).toContain('bots.info');
     expect(home('ECONNREFUSED', false)).toContain('could not be reached');
     expect(home('not_allowed', true)).toContain('tries again every 5 min');
   });

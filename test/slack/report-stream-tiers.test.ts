@@ -98,7 +98,7 @@ const byMethod = (calls: { method: string }[]) =>
   }, {});
 
 describe('30 reports waiting', () => {
-  it('make no more Slack calls streamed than as notices, and no method passes its tier in any minute', async () => {
+  it('stream their waits as replies under their notices, with fewer edits, and no method passes its tier in any minute', async () => {
     const today = await thirtyWaiting(false);
     await slack?.close();
     const streamed = await thirtyWaiting(true);
@@ -110,16 +110,23 @@ describe('30 reports waiting', () => {
     // Today: one post and an edit per place, per fetch and for the report, for each report.
     expect(todayCounts['chat.postMessage']).toBe(WAITING);
     expect(streamedCounts['auth.test']).toBeUndefined();
-    expect(streamed.length).toBeLessThanOrEqual(today.length);
+    // Streamed, a report makes at most two calls more than its notice did (the reply's start and
+    // stop), and fewer edits: the places go to the reply, the notice is edited once.
+    const streams = streamedCounts['chat.startStream'] ?? 0;
+    expect(streamed.length).toBeLessThanOrEqual(today.length + 2 * streams);
     for (let i = 0; i < WAITING; i += 1) {
       const channel = `C${i}`;
       expect(streamed.filter((call) => call.channel === channel).length).toBeLessThanOrEqual(
-        today.filter((call) => call.channel === channel).length,
+        today.filter((call) => call.channel === channel).length + 2,
       );
     }
-    // Every report ends: each stream started is stopped (or edited), each notice edited last.
-    expect(streamedCounts['chat.stopStream']).toBe(streamedCounts['chat.startStream']);
-    expect((streamedCounts['chat.startStream'] ?? 0) + (streamedCounts['chat.postMessage'] ?? 0)).toBe(WAITING);
+    expect(streamedCounts['chat.update'] ?? 0).toBeLessThan(todayCounts['chat.update'] ?? 0);
+    // Every report ends: each stream started is stopped, each notice posted and edited last.
+    expect(streamedCounts['chat.stopStream']).toBe(streams);
+    expect(streamedCounts['chat.postMessage']).toBe(WAITING);
+    // Every stream is a reply under its report's notice.
+    const notices = new Set((slack as FakeSlack).postedTs);
+    for (const stream of (slack as FakeSlack).streams.values()) expect(notices).toContain(stream.threadTs);
     // 30 at once is more than startStream's 20 a minute: the rest are today's notices.
     expect(streamedCounts['chat.startStream']).toBe(STREAM_TIERS['chat.startStream']);
     for (const [method, most] of Object.entries(busiestMinute(streamed))) {

@@ -26,12 +26,16 @@ function addTo(doc: ReturnType<typeof parseDocument>, path: string[], value: str
  * The Slack app manifest for this deployment: the committed `manifest.yml`, plus what the
  * configuration turns on. With EVENT_PAGE_URL, its host under `app_unfurl_domains`, the
  * `links:read` and `links:write` scopes and the `link_shared` event (and `entity_details_requested`
- * for Work Objects).
+ * for Work Objects). Wherever steps are declared (`functions`), the `function_executed` event their
+ * runs arrive as.
  */
 export function appManifest(template: string, options: ManifestOptions): string {
   const doc = parseDocument(template);
   if (doc.errors.length > 0) throw new Error(`manifest.yml does not parse: ${doc.errors[0]?.message}`);
   if (!isMap(doc.contents)) throw new Error('manifest.yml is not a map');
+  const functions = doc.get('functions', true);
+  if (isMap(functions) && functions.items.length > 0)
+    addTo(doc, ['settings', 'event_subscriptions', 'bot_events'], 'function_executed');
   if (options.unfurlHost) {
     addTo(doc, ['features', 'unfurl_domains'], options.unfurlHost);
     addTo(doc, ['oauth_config', 'scopes', 'bot'], 'links:read');

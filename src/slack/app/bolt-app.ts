@@ -39,7 +39,13 @@ export interface SlackRetry {
 async function botIdentity(
   options: BoltAppOptions,
   clientOptions: webApi.WebClientOptions,
-): Promise<{ botId: string; botUserId: string; teamId: string | undefined; enterpriseId: string | undefined }> {
+): Promise<{
+  botId: string;
+  botUserId: string;
+  appId: string | undefined;
+  teamId: string | undefined;
+  enterpriseId: string | undefined;
+}> {
   // Bolt's logger, so the client's warnings are log lines, not plain text beside the operator's.
   const client = new webApi.WebClient(options.botToken, { ...clientOptions, logger: boltLogger(options.logger) });
   let answer: webApi.AuthTestResponse;
@@ -55,6 +61,7 @@ async function botIdentity(
   return {
     botId: answer.bot_id,
     botUserId: answer.user_id,
+    appId: answer.app_id || undefined,
     teamId: answer.team_id,
     enterpriseId: answer.enterprise_id || undefined,
   };
@@ -107,11 +114,13 @@ export async function boltApp(options: BoltAppOptions, deps: SlackDeps): Promise
     },
     timeout: 10_000,
   };
-  const { teamId, enterpriseId, ...identity } = await botIdentity(options, clientOptions);
+  const { teamId, enterpriseId, appId, ...identity } = await botIdentity(options, clientOptions);
   // The team a report's stream is addressed to and the bot's organization, known now: neither
   // asks auth.test again.
   if (teamId) deps.reportStreams?.addressTo(teamId);
   deps.audience.knowBot({ teamId, enterpriseId, userId: identity.botUserId });
+  // The promo step is named to Slack by its callback id and this app's id.
+  deps.promoStepPermissions?.forApp({ appId, botId: identity.botId });
   const base = {
     token: options.botToken,
     ...identity,

@@ -35,7 +35,12 @@ export interface SlackDeps {
   activity: ActivityStore;
   editors: PromoEditors;
   /** Keeps "Set promo quantity" offered in Workflow Builder to the editors; App Home says when Slack refused. */
-  promoStepPermissions?: { problemFor(userId: string): PromoStepRestriction | undefined } | undefined;
+  promoStepPermissions?:
+    | {
+        problemFor(userId: string): PromoStepRestriction | undefined;
+        forApp(app: { appId?: string | undefined; botId?: string | undefined }): void;
+      }
+    | undefined;
   /** Workflow runs delivered so far: a run Slack delivers twice is run once. */
   runs: WorkflowRuns;
   /** Promo changes waiting for their requester's confirmation. */

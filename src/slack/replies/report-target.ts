@@ -7,8 +7,11 @@ import type { ReportDelivery as Delivery } from '../../reports/report-surface.js
  * bot can edit, or the private answer (through the response URL while it lasts, else a DM).
  */
 export type MessageTarget =
-  /** `streaming`: a stream (`chat.startStream`) that the report stops, rather than a notice edited. */
-  | { kind: 'channel'; channel: string; ts: string; streaming?: true | undefined }
+  /**
+   * A notice in a channel (`ts`), edited to the report; `stream`: the reply under it that streams
+   * the wait (`chat.startStream`), stopped when the report comes.
+   */
+  | { kind: 'channel'; channel: string; ts: string; stream?: string | undefined }
   | {
       kind: 'private';
       userId: string;

@@ -1,4 +1,4 @@
-import type { RespondFn, webApi } from '@slack/bolt';
+import type { RespondArguments, RespondFn, webApi } from '@slack/bolt';
 import type { Logger } from '../../logger.js';
 import type { Metrics } from '../../observability/metrics.js';
 import type { SlackMessage } from '../../render/block-kit.js';
@@ -16,9 +16,7 @@ import { withoutRichBlocks } from '../replies/without-rich-blocks.js';
 /** response_url takes about 5 uses; progress through it is kept to a couple of edits. */
 const MAX_RESPOND_UPDATES = 2;
 
-type Target =
-  | { kind: 'channel'; channel: string; ts: string; streaming?: true | undefined }
-  | { kind: 'private'; updates: number };
+type Target = Extract<MessageTarget, { kind: 'channel' }> | { kind: 'private'; updates: number };
 
 /** Bolt's `respond`, rebuilt from a response URL alone (another replica has no Bolt request). */
 function respondVia(responseUrl: string): RespondFn {
@@ -49,13 +47,13 @@ const refused = (logger: Logger) => ({ logger, kind: 'report' });
 
 /** A direct message in place of a response URL. */
 function respondByDm(client: webApi.WebClient, userId: string): RespondFn {
-  return (async (message: { text?: string; blocks?: unknown[] }) => {
-    await client.chat.postMessage({
-      channel: userId,
-      text: message.text ?? '',
-      ...(message.blocks ? { blocks: message.blocks } : {}),
-    } as never);
-  }) as unknown as RespondFn;
+  const send = async (message: string | RespondArguments) => {
+    const text = typeof message === 'string' ? message : 'text' in message ? (message.text ?? '') : '';
+    const blocks = typeof message !== 'string' && 'blocks' in message ? message.blocks : undefined;
+    await client.chat.postMessage({ channel: userId, text, ...(blocks ? { blocks } : {}) });
+  };
+  // Bolt's `respond` resolves to the response URL's answer; a DM has none to give.
+  return send as unknown as RespondFn;
 }
 
 /**
@@ -109,8 +107,9 @@ export class ReportMessage {
 
   /**
    * Posts the first version in the channel, or privately when the bot may not post there or the
-   * channel is shared with another organization (`keepPrivate`). In the channel, with `stream`,
-   * the wait streams where Slack lets it (its first chunks); else it is the notice `first`.
+   * channel is shared with another organization (`keepPrivate`). In the channel it is the notice
+   * `first`; with `stream`, the wait also streams in a reply under it where Slack lets it (its
+   * first chunks), and the notice is edited once, to the report.
    */
   static async open(
     slack: {
@@ -138,26 +137,9 @@ export class ReportMessage {
       };
       return new ReportMessage(slack.client, slack.respond, log, { kind: 'private', updates: 0 }, where);
     }
-    const streams = slack.stream?.streams;
-    const streamed =
-      slack.stream &&
-      (await slack.stream.streams.start(
-        slack.client,
-        { channel: channelId, userId: slack.userId },
-        slack.stream.chunks,
-      ));
-    if (streamed) {
-      const target: Target = { kind: 'channel', ...streamed, streaming: true };
-      return new ReportMessage(slack.client, slack.respond, log, target, target, streams);
-    }
+    let posted: { channel?: string | undefined; ts?: string | undefined };
     try {
-      const posted = await slack.client.chat.postMessage({
-        channel: channelId,
-        text: first.text,
-        blocks: first.blocks,
-      });
-      const target: Target = { kind: 'channel', channel: posted.channel ?? channelId, ts: posted.ts as string };
-      return new ReportMessage(slack.client, slack.respond, log, target, target);
+      posted = await slack.client.chat.postMessage({ channel: channelId, text: first.text, blocks: first.blocks });
     } catch (error) {
       countSlackError(slack.metrics, 'chat.postMessage', error);
       log.info('Posting the report in the channel failed; answering privately', { slackError: slackErrorCode(error) });
@@ -165,17 +147,43 @@ export class ReportMessage {
       const where: MessageTarget = { kind: 'private', userId: slack.userId, responseUrl: slack.responseUrl };
       return new ReportMessage(slack.client, slack.respond, log, { kind: 'private', updates: 0 }, where);
     }
+    const notice = { channel: posted.channel ?? channelId, ts: posted.ts as string };
+    // The wait streams as a reply under the notice (Slack streams only replies), where Slack lets it.
+    const reply =
+      slack.stream &&
+      (await slack.stream.streams.start(
+        slack.client,
+        { channel: notice.channel, userId: slack.userId, threadTs: notice.ts },
+        slack.stream.chunks,
+      ));
+    const target: Target = { kind: 'channel', ...notice, ...(reply ? { stream: reply.ts } : {}) };
+    return new ReportMessage(
+      slack.client,
+      slack.respond,
+      log,
+      target,
+      target,
+      reply ? slack.stream?.streams : undefined,
+    );
   }
 
   /**
    * Replaces the message; a progress update (`final` false) may be skipped on the private path. A
-   * streamed message takes `chunks` instead: progress is appended (coalesced to the newest while
-   * an append is under way), and the last stops the stream with the message's blocks.
+   * streamed wait takes `chunks` too: progress is appended to the reply (coalesced to the newest
+   * while an append is under way) and leaves the notice alone; the last edits the notice to
+   * `message` and stops the reply.
    */
   show(message: SlackMessage, final: boolean, chunks?: ReportStreamChunk[]): Promise<unknown> {
     const target = this.#target;
-    if (target.kind === 'channel' && target.streaming && this.#streams) {
-      return this.#stream(this.#streams, target, message, final, chunks ?? []);
+    if (target.kind === 'channel' && target.stream && this.#streams) {
+      return this.#stream(
+        this.#streams,
+        { channel: target.channel, ts: target.ts },
+        target.stream,
+        message,
+        final,
+        chunks ?? [],
+      );
     }
     this.#chain = this.#chain
       .then(async () => {
@@ -201,11 +209,13 @@ export class ReportMessage {
 
   #stream(
     streams: ReportStreams,
-    at: { channel: string; ts: string },
+    notice: { channel: string; ts: string },
+    stream: string,
     message: SlackMessage,
     final: boolean,
     chunks: ReportStreamChunk[],
   ): Promise<unknown> {
+    const reply = { channel: notice.channel, ts: stream };
     if (!final) {
       const queued = this.#pending !== undefined;
       this.#pending = chunks;
@@ -216,11 +226,11 @@ export class ReportMessage {
         if (!final) {
           const newest = this.#pending;
           this.#pending = undefined;
-          if (newest) await streams.append(this.#client, at, newest);
+          if (newest) await streams.append(this.#client, reply, newest);
           return;
         }
-        if (await streams.stop(this.#client, at, chunks, message)) return;
-        await updateCounted(this.#client, undefined, { ...at, message }, refused(this.#log));
+        await updateCounted(this.#client, undefined, { ...notice, message }, refused(this.#log));
+        await streams.stop(this.#client, reply, chunks);
       })
       .catch((error: unknown) => this.#log.warn('Could not update the report message', { error }));
     return this.#chain;

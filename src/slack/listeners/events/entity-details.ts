@@ -14,13 +14,21 @@ import { reportAtHand, reportFor } from '../../reports/ask-for-report.js';
 /** A report read earlier and when (the report at hand's shape). */
 type ReportRead = NonNullable<Awaited<ReturnType<typeof reportAtHand>>>;
 
-/** What Slack sends when a person opens a Work Object's flexpane (`entity_details_requested`). */
+/**
+ * What Slack sends when a person opens a Work Object's flexpane or presses its refresh button
+ * (`entity_details_requested`, docs.slack.dev): the link as posted is `app_unfurl_url`; `link.url`
+ * and `entity_url` are the entity's own URL.
+ */
 interface EntityDetailsRequested {
   user?: string;
   trigger_id?: string;
+  app_unfurl_url?: string;
+  entity_url?: string;
   link?: { url?: string };
   external_ref?: { id?: string; type?: string };
 }
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /**
  * Slack's trigger lasts 3 s: what the flexpane gathers (the person, the editors, the report at
@@ -37,7 +45,8 @@ const OLDEST_SHOWN_MS = 24 * 3_600_000;
  * (a private surface): the card's fields, and the figures when the figures rule lets this person
  * read them, from the report at hand (no report call while answering). With none fresh enough, a
  * report is queued in the person's turn, after the answer: the flexpane says so and shows the
- * figures the next time it is opened. Guests and people of another organization get the card's
+ * figures when its refresh button is pressed (Slack keeps an opened flexpane for some minutes and
+ * asks again only on that button). Guests and people of another organization get the card's
  * fields and why there are no figures.
  */
 export function registerEntityDetails(app: App, deps: SlackDeps, links: EventLinks): void {
@@ -66,7 +75,8 @@ export function registerEntityDetails(app: App, deps: SlackDeps, links: EventLin
     const log = deps.logger.child({ event: 'entity_details_requested' });
     const { user: userId, trigger_id: triggerId } = asked;
     if (!userId || !triggerId) return;
-    const url = typeof asked.link?.url === 'string' ? asked.link.url : '';
+    const posted = text(asked.app_unfurl_url);
+    const url = posted || text(asked.link?.url) || text(asked.entity_url);
     const eventId = eventIdOf(asked.external_ref) ?? links.eventIdIn(url);
     const found = eventId ? deps.catalog.current()?.byId.get(eventId) : undefined;
     const present = (args: Omit<webApi.EntityPresentDetailsArguments, 'trigger_id'>) =>
@@ -80,7 +90,7 @@ export function registerEntityDetails(app: App, deps: SlackDeps, links: EventLin
           status: 'custom',
           custom_title: 'Event not found',
           custom_message:
-            'This event is not in the organization’s event list: it may have been removed, or the list is still loading after a restart. Try again in a minute, or /events find.',
+            'This event is not in the organization’s event list: it may have been removed, or the list is still loading after a restart. Press this panel’s refresh button in a minute, or use /events find.',
         },
       });
       return;

@@ -65,16 +65,20 @@ export function registerLinkUnfurls(app: App, deps: SlackDeps, links: EventLinks
       return event ? [{ url: link.url, event }] : [];
     });
     if (found.length === 0) return;
-    // A posted message by its channel and ts; a link still in the composer by its unfurl id.
-    const where =
-      shared.channel && shared.message_ts
-        ? { channel: shared.channel, ts: shared.message_ts }
-        : { unfurl_id: shared.unfurl_id ?? '', source: shared.source ?? '' };
+    const where = unfurlTarget(shared);
+    if (!where) return;
     if (deps.unfurlStyle === 'work-object') {
       const entities = found.map(({ url, event }) => eventEntity({ event, postedUrl: url, now: deps.clock.now() }));
       try {
-        await client.chat.unfurl({ ...where, metadata: { entities } } as Parameters<typeof client.chat.unfurl>[0]);
-        return;
+        const answer = await client.chat.unfurl({ ...where, metadata: { entities } });
+        // Slack may take a Work Object it will not show (previews off, an entity it does not
+        // accept) with `ok` and a warning: nothing unfolds unless the classic card follows.
+        const warning = unfurlWarning(answer);
+        if (!warning) return;
+        log.warn('Slack took the Work Object unfurl with a warning; sending the classic card', {
+          method: 'chat.unfurl',
+          warning,
+        });
       } catch (error) {
         // A workspace or app without Work Object previews: the classic card, as UNFURL_STYLE=classic.
         countSlackError(deps.metrics, 'chat.unfurl', error);
@@ -89,12 +93,34 @@ export function registerLinkUnfurls(app: App, deps: SlackDeps, links: EventLinks
       unfurls[url] = { blocks: eventUnfurlBlocks({ event, asOf: snapshot.asOf, report }) };
     }
     try {
-      await client.chat.unfurl({ ...where, unfurls } as Parameters<typeof client.chat.unfurl>[0]);
+      await client.chat.unfurl({ ...where, unfurls });
     } catch (error) {
       countSlackError(deps.metrics, 'chat.unfurl', error);
       log.warn('Could not unfurl event links', { error });
     }
   });
+}
+
+/** Where the cards go: a posted message by its channel and ts, a link still in the composer by its unfurl id. */
+function unfurlTarget(
+  shared: LinkSharedEvent,
+): { channel: string; ts: string } | { unfurl_id: string; source: 'composer' | 'conversations_history' } | undefined {
+  if (shared.channel && shared.message_ts) return { channel: shared.channel, ts: shared.message_ts };
+  if (!shared.unfurl_id) return undefined;
+  return { unfurl_id: shared.unfurl_id, source: shared.source === 'composer' ? 'composer' : 'conversations_history' };
+}
+
+/** Warnings about how a request was encoded, not about what it carried. */
+const TRANSPORT_WARNINGS = new Set(['missing_charset', 'superfluous_charset']);
+
+/** What Slack warned of about the unfurl when it answered `ok` (its `warning`, and the messages that explain it), if anything. */
+function unfurlWarning(answer: webApi.ChatUnfurlResponse): string | undefined {
+  const notes = [
+    answer.warning,
+    ...(answer.response_metadata?.warnings ?? []),
+    ...(answer.response_metadata?.messages ?? []),
+  ].filter((note): note is string => typeof note === 'string' && note !== '' && !TRANSPORT_WARNINGS.has(note));
+  return notes.length > 0 ? [...new Set(notes)].join('; ').slice(0, 300) : undefined;
 }
 
 /**

@@ -23,6 +23,15 @@ export interface PromoStepPermissionsOptions {
 type Distribution = { permission_type: 'named_entities'; user_ids: string } | { permission_type: 'app_collaborators' };
 
 /**
+ * `functions.distributions.permissions.set`'s arguments as docs.slack.dev gives them (@slack/web-api
+ * has no type for this method): the step named by its callback id *and* the app's id.
+ */
+export type FunctionsDistributionsPermissionsSetArguments = Distribution & {
+  function_callback_id: string;
+  function_app_id: string;
+};
+
+/**
  * Keeps "Set promo quantity" offered in Workflow Builder to the promo editors only: at start, and
  * whenever the editors (PROMO_EDITORS' users and its user groups' members) are not the ones Slack
  * last took, it sets the step's distribution to them. With no editors at all it names the app's
@@ -42,6 +51,8 @@ export class PromoStepPermissions {
   readonly #clock: Clock;
   #running: Promise<void> | undefined;
   #timer: Repeating | undefined;
+  /** The app the step belongs to: its id when `auth.test` gave one, else found from the bot's (`bots.info`). */
+  #app: { appId?: string | undefined; botId?: string | undefined } = {};
 
   constructor(options: PromoStepPermissionsOptions) {
     const refreshMs = options.refreshMs ?? 5 * 60_000;
@@ -53,6 +64,19 @@ export class PromoStepPermissions {
     this.#refreshMs = refreshMs;
     this.#signal = options.signal;
     this.#clock = options.clock;
+  }
+
+  /** Which app the step is: as Slack named the bot at start (`auth.test`). */
+  forApp(app: { appId?: string | undefined; botId?: string | undefined }): void {
+    this.#app = { ...app };
+  }
+
+  /** The app's id, asked of Slack (`bots.info`, users:read) only if `auth.test` did not give it. */
+  async #appId(client: webApi.WebClient): Promise<string | undefined> {
+    if (this.#app.appId || !this.#app.botId) return this.#app.appId;
+    const answer = await client.bots.info({ bot: this.#app.botId }).catch(() => undefined);
+    this.#app.appId = answer?.bot?.app_id || undefined;
+    return this.#app.appId;
   }
 
   /** Restricts the step now, then checks the editors every `refreshMs` until the signal aborts. */
@@ -90,7 +114,15 @@ export class PromoStepPermissions {
     const key = JSON.stringify(distribution);
     if (key === this.#applied || this.#signal.aborted) return;
     try {
-      await client.apiCall(METHOD, { function_callback_id: promoQuantityStep.callbackId, ...distribution });
+      const appId = await this.#appId(client);
+      // Slack identifies a step by its callback id and its app's id: without the app, nothing is sent.
+      if (!appId) throw new AppUnknown();
+      const args: FunctionsDistributionsPermissionsSetArguments = {
+        function_callback_id: promoQuantityStep.callbackId,
+        function_app_id: appId,
+        ...distribution,
+      };
+      await client.apiCall(METHOD, args);
     } catch (error) {
       const failure = { ...describeFailure(error), retryEveryMs: this.#refreshMs };
       // Once per cause: the same refusal at every refresh says nothing new.
@@ -119,8 +151,14 @@ export class PromoStepPermissions {
   }
 }
 
+/** Slack named no app for the bot (`auth.test`, then `bots.info`): the step cannot be named to Slack. */
+class AppUnknown extends Error {
+  readonly code = 'app_id_unknown';
+}
+
 /** A failed Web API call's code, without anything else of the error (it may carry the request). */
 function describeFailure(error: unknown): { error: string; reached: boolean } {
+  if (error instanceof AppUnknown) return { error: error.code, reached: true };
   const platform = slackErrorCode(error);
   if (platform) return { error: platform, reached: true };
   const { code, statusCode, original } = (error ?? {}) as { code?: unknown; statusCode?: unknown; original?: unknown };
