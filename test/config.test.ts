@@ -294,11 +294,9 @@ describe('loadConfig', () => {
 describe('the deploy files and the docs name only variables the configuration reads, and all of them', () => {
   const read = (file: string) => readFileSync(new URL(`../${file}`, import.meta.url), 'utf8');
 
-  it('.env.example and the configuration guide\'s table list every variable, and nothing else', () => {
+  it(".env.example and the configuration guide's table list every variable, and nothing else", () => {
     const example = new Set([...read('.env.example').matchAll(/^([A-Z_]+)=/gm)].map((match) => match[1]));
-    const table = new Set(
-      [...read('docs/configuration.md').matchAll(/^\| `([A-Z_]+)`/gm)].map((match) => match[1]),
-    );
+    const table = new Set([...read('docs/configuration.md').matchAll(/^\| `([A-Z_]+)`/gm)].map((match) => match[1]));
     for (const name of CONFIG_VARIABLES) {
       expect(example, `.env.example lacks ${name}`).toContain(name);
       expect(table, `docs/configuration.md's table lacks ${name}`).toContain(name);
