@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -543,7 +544,22 @@ describe('the manifest declares what the steps do', () => {
       'event',
       'promo',
       'quantity',
+      'post_in',
     ]);
+    // Every input a step's handler reads is declared for it: Slack sends only declared inputs, so
+    // an undeclared one (a promo step's post_in, once) is never there in a real workspace.
+    const stepsDir = new URL('../../src/slack/listeners/workflow-steps/', import.meta.url);
+    for (const file of readdirSync(stepsDir).filter((name) => name.endsWith('-step.ts'))) {
+      const source = readFileSync(new URL(file, stepsDir), 'utf8');
+      const callbackId = /callbackId: '([a-z_]+)'/.exec(source)?.[1];
+      if (!callbackId) continue;
+      const read = new Set(
+        [...source.matchAll(/run\.inputs\.([a-z_]+)|run\.inputs, '([a-z_]+)'/g)].map((m) => m[1] ?? m[2]),
+      );
+      expect(read.size, `${file} reads inputs`).toBeGreaterThan(0);
+      const declared = Object.keys(manifest.functions[callbackId]?.input_parameters ?? {});
+      for (const name of read) expect(declared, `${callbackId} reads ${name}`).toContain(name);
+    }
     // What the runs above completed with: every output is declared for its step.
     expect(completedOutputs.size).toBeGreaterThan(0);
     for (const [id, names] of completedOutputs) {
