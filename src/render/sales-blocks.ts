@@ -1,9 +1,11 @@
 import type { Shown } from '../figures/may-show-figures.js';
+import type { Comparables } from '../forecast/comparables.js';
 import type { Forecast } from '../forecast/forecast.js';
 import type { SalesPoint } from '../history/sales-point.js';
 import { quantityRows, topFigures } from '../reports/report-figures.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import { type Block, context, LIMITS, mrkdwnSection, type SlackMessage } from './block-kit.js';
+import { comparablesWords, percent } from './comparables-words.js';
 import { clip, escapeText, joinMrkdwn, type Mrkdwn, md, readerDay, shorten } from './mrkdwn.js';
 import { plural } from './plural.js';
 import { formatNumber, humanise, reportCurrency } from './report-blocks.js';
@@ -147,6 +149,40 @@ export function salesChartBlocks(input: {
     type: 'data_visualization',
     title: plain(`Tickets sold: ${input.eventName}`, CHART_LIMITS.title),
     chart: { type: 'line', series, axis_config: { categories, x_label: 'Time read', y_label: 'Tickets sold' } },
+  };
+  return [chart as unknown as Block];
+}
+
+/** A chart label for a time before the start: "21d", "36h". */
+const beforeLabel = (beforeMs: number) =>
+  beforeMs < 2 * DAY ? `${Math.max(0, Math.round(beforeMs / HOUR))}h` : `${Math.round(beforeMs / DAY)}d`;
+
+/**
+ * This event's share sold against the similar events' band (lowest, median, highest) by time
+ * before the start: a line chart where the history holds at least three steps, else nothing.
+ */
+export function comparablesChartBlocks(comparables: Comparables): Block[] {
+  if (comparables.kind !== 'compared') return [];
+  const band = comparables.band.slice(-CHART_LIMITS.categories);
+  if (band.length < MIN_CHART_POINTS) return [];
+  const categories = chartLabels(band.map((p) => `${beforeLabel(p.beforeMs)} to go`));
+  const series = (name: string, value: (p: (typeof band)[number]) => number) => ({
+    name,
+    data: band.map((p, i) => ({ label: categories[i] as string, value: percent(value(p)) })),
+  });
+  const chart: DataVisualizationBlock = {
+    type: 'data_visualization',
+    title: 'Sold against similar events (%)',
+    chart: {
+      type: 'line',
+      series: [
+        series('This event', (p) => p.share ?? 0),
+        series('Similar: lowest', (p) => p.similar.low),
+        series('Similar: median', (p) => p.similar.median),
+        series('Similar: highest', (p) => p.similar.high),
+      ],
+      axis_config: { categories, x_label: 'Time before the start', y_label: '% of capacity sold' },
+    },
   };
   return [chart as unknown as Block];
 }
@@ -309,6 +345,8 @@ export interface SalesFigures {
         startsAtMs: number;
         timezone: string;
         forecast: Forecast;
+        /** Where it stands against similar finished events (none: not compared). */
+        comparables?: Comparables | undefined;
       }
     | undefined;
 }
@@ -340,6 +378,13 @@ export function reportSalesBlocks(input: {
         zone: insight.timezone,
       }),
     );
+    // Where it stands against similar events: a sentence, and their band beside its curve.
+    const standing = insight.comparables ? comparablesWords(insight.comparables) : undefined;
+    if (standing) {
+      blocks.push(context(md`:bar_chart: ${standing}`));
+      text = md`${text} ${standing}`;
+      blocks.push(...comparablesChartBlocks(insight.comparables as Comparables));
+    }
   }
   // Slack shows one table per message: the promo codes' where the report names any, else its figures'.
   const promoTable = promoTableBlocks(report);

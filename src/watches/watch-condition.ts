@@ -1,4 +1,6 @@
 import type { Shown } from '../figures/may-show-figures.js';
+import type { Comparables } from '../forecast/comparables.js';
+import { flatlineOdds } from '../forecast/flatline-odds.js';
 import type { Forecast } from '../forecast/forecast.js';
 import {
   fieldKey,
@@ -32,7 +34,11 @@ export type WatchCondition =
   /** Sales slow below a pace: sold per day over the last week (else the last day). */
   | { kind: 'pace-below'; perDay: number }
   /** The last day's pace is half the week before's or less. */
-  | { kind: 'pace-halves' };
+  | { kind: 'pace-halves' }
+  /** Sold below the similar finished events' range at the same time before their start. */
+  | { kind: 'behind-similar' }
+  /** No sale for a span in which the similar events sold so much that a pause is unlikely. */
+  | { kind: 'flatline' };
 
 /** The figures of one check a condition is judged on. */
 export interface Reading {
@@ -46,7 +52,31 @@ export interface Reading {
   forecast?: Forecast | undefined;
   /** When the event starts (the forecast's horizon), when known. */
   startsAtMs?: number | undefined;
+  /** Where the event stands against its similar finished events, for the conditions that read it. */
+  comparables?: Comparables | undefined;
 }
+
+/** What a comparables condition measured besides its value, for its alert's words. */
+export type Measured =
+  | {
+      kind: 'behind-similar';
+      beforeMs: number;
+      /** This event's share sold and the similar events' then (0 to 1). */
+      share: number;
+      low: number;
+      median: number;
+      high: number;
+      count: number;
+    }
+  | {
+      kind: 'flatline';
+      /** The span with no sale, and what the similar events sold in the same span (median). */
+      spanMs: number;
+      expected: number;
+      /** The chance of no sale in it at their pace (0 to 1). */
+      chance: number;
+      count: number;
+    };
 
 /**
  * A projected sell-out alerts when it is at least this long before the start, and re-arms once
@@ -61,7 +91,7 @@ const SELLS_OUT_CLEARS_MS = 6 * 3_600_000;
  * other side, by a margin (hysteresis), so a figure wobbling around a threshold fires once.
  */
 export type Judgement =
-  | { value: number; met: boolean; cleared: boolean }
+  | { value: number; met: boolean; cleared: boolean; measured?: Measured | undefined }
   /**
    * Not known, with the reason. `pending`: a forecast condition not judged yet, whose event's sales
    * history will allow it from about `from`, after `after` ("3 reports over 6 hours").
@@ -98,6 +128,10 @@ export function describeCondition(condition: WatchCondition): string {
       return `pace < ${condition.perDay}/day`;
     case 'pace-halves':
       return 'pace halves';
+    case 'behind-similar':
+      return 'behind similar';
+    case 'flatline':
+      return 'flatline';
   }
 }
 
@@ -105,6 +139,25 @@ export function describeCondition(condition: WatchCondition): string {
 export const FORECAST_KINDS: ReadonlySet<WatchCondition['kind']> = new Set(['sells-out', 'pace-below', 'pace-halves']);
 
 const NO_FORECAST = 'the sales history is too short for a forecast yet';
+
+/** The conditions that compare with the similar finished events: accepted wherever the report has the figures they read. */
+export const COMPARABLES_KINDS: ReadonlySet<WatchCondition['kind']> = new Set(['behind-similar', 'flatline']);
+
+/** A flatline alerts when no sale in its span was at most this likely at the similar events' pace. */
+export const FLATLINE_CHANCE = 0.01;
+/** ...and re-arms once a pause as long is this likely again (a sale starts the span anew). */
+const FLATLINE_CLEARS = 0.1;
+
+/** Why a comparables condition is not judged: too few similar events (and how many it needs), or nothing to compare. */
+function notCompared(comparables: Comparables | undefined): Judgement {
+  if (!comparables) return { unknown: 'no sales history to compare with similar events yet' };
+  if (comparables.kind === 'too-few')
+    return {
+      unknown: `${comparables.found} similar finished ${comparables.found === 1 ? 'event reaches' : 'events reach'} back this far; comparing needs ${comparables.needs}`,
+    };
+  if (comparables.kind === 'none') return { unknown: `nothing to compare: ${comparables.reason}` };
+  return { unknown: 'nothing to compare' };
+}
 
 /**
  * A forecast condition not judged yet: `what` (the forecast, the pace) comes at about `from`, after
@@ -244,6 +297,45 @@ export function judge(condition: WatchCondition, reading: Reading): Judgement {
       const share = round1((pace.perHourLastDay * 24) / pace.perDayWeekBefore);
       return { value: share, met: share <= 0.5, cleared: share >= 0.6 };
     }
+    case 'behind-similar': {
+      if (!soldOfCapacity(report)) return { unknown: 'the report has no tickets sold of a capacity' };
+      const compared = reading.comparables;
+      if (compared?.kind !== 'compared') return notCompared(compared);
+      // Its value is this event's share sold (in %); met below the lowest of the similar events at
+      // the same time before their start, cleared once clearly back within their range.
+      const value = round1(compared.share * 100);
+      const low = compared.atThisPoint.low * 100;
+      return {
+        value,
+        met: value < round1(low),
+        cleared: value >= low + SHARE_MARGIN,
+        measured: {
+          kind: 'behind-similar',
+          beforeMs: compared.beforeMs,
+          share: compared.share,
+          ...compared.atThisPoint,
+          count: compared.count,
+        },
+      };
+    }
+    case 'flatline': {
+      if (!soldFigure(report)) return { unknown: 'the report has no tickets sold' };
+      const compared = reading.comparables;
+      if (compared?.kind !== 'compared') return notCompared(compared);
+      // The span counts from the last sale this watch saw (never one before it was set).
+      if (reading.lastSaleAt === undefined) return { value: 100, met: false, cleared: true };
+      const startsAtMs = reading.startsAtMs ?? reading.now + compared.beforeMs;
+      const odds = flatlineOdds(compared, { lastSaleAt: reading.lastSaleAt, now: reading.now, startsAtMs });
+      if (!odds) return { value: 100, met: false, cleared: true };
+      // Its value is the chance of so long a pause at the similar events' pace, in %.
+      const value = Math.round(odds.chance * 10_000) / 100;
+      return {
+        value,
+        met: odds.chance <= FLATLINE_CHANCE,
+        cleared: odds.chance >= FLATLINE_CLEARS,
+        measured: { kind: 'flatline', ...odds },
+      };
+    }
   }
 }
 
@@ -258,6 +350,12 @@ export function cannotCheck(
   forecast?: Forecast,
   startsAtMs?: number,
 ): string | undefined {
+  // Compared with similar events at each check: accepted wherever the report holds what they read.
+  if (COMPARABLES_KINDS.has(condition.kind)) {
+    if (condition.kind === 'behind-similar' && !soldOfCapacity(report))
+      return 'the report has no tickets sold of a capacity';
+    return soldFigure(report) ? undefined : 'the report has no tickets sold';
+  }
   const judgement = judge(condition, {
     report,
     previousSold: undefined,
@@ -292,6 +390,7 @@ export function conditionsOffered(report: Shown<EventReport>, forecast?: Forecas
     offered.push({ kind: 'sold-share', percent: 90 }, { kind: 'sold-out' });
     offered.push({ kind: 'sold-since', count: Math.max(10, Math.round(pair.capacity * 0.05)) });
     offered.push({ kind: 'stall', hours: 24 });
+    offered.push({ kind: 'behind-similar' }, { kind: 'flatline' });
   }
   // Not judged yet, but accepted: the history allows a forecast, or the pace, before long.
   if (forecast?.kind === 'none' && forecast.readyAt !== undefined && pair) offered.push({ kind: 'sells-out' });
@@ -327,6 +426,8 @@ const CLAUSES: [RegExp, (match: RegExpMatchArray) => WatchCondition | string][] 
   [/^sold[\s-]?out$/i, () => ({ kind: 'sold-out' })],
   [/^(?:sells?|will\s+sell)[\s-]?out\s+before(?:\s+the)?\s+(?:start|event)$/i, () => ({ kind: 'sells-out' })],
   [/^pace\s+halves$/i, () => ({ kind: 'pace-halves' })],
+  [/^behind\s+similar(?:\s+events)?$/i, () => ({ kind: 'behind-similar' })],
+  [/^(?:sales\s+)?flat[\s-]?line$/i, () => ({ kind: 'flatline' })],
   [
     new RegExp(String.raw`^pace\s*<\s*${NUMBER}\s*(?:/\s*day|a\s+day|per\s+day)$`, 'i'),
     (m) => {
@@ -426,6 +527,9 @@ const KINDS_BY_WORD: Record<string, readonly WatchCondition['kind'][]> = {
   jump: ['sold-since'],
   stall: ['stall'],
   pace: ['pace-below', 'pace-halves'],
+  similar: ['behind-similar', 'flatline'],
+  behind: ['behind-similar'],
+  flatline: ['flatline'],
   forecast: ['sells-out'],
   figures: ['figure'],
 };
