@@ -1,5 +1,5 @@
 import type { Comparables, Spread } from '../forecast/comparables.js';
-import type { Measured } from '../watches/watch-condition.js';
+import type { Measured } from '../watches/similar-judgement.js';
 import { escapeText, type Mrkdwn, md } from './mrkdwn.js';
 import { plural } from './plural.js';
 
@@ -13,8 +13,7 @@ import { plural } from './plural.js';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-/** A share as a whole percentage. */
-export const percent = (share: number) => Math.round(share * 100);
+const percent = (share: number) => Math.round(share * 100);
 const pct = (share: number) => md`${percent(share)}%`;
 
 /** "24-40%", or "31%" when the lowest and the highest round alike. */

@@ -5,7 +5,7 @@ import type { SalesPoint } from '../history/sales-point.js';
 import { quantityRows, topFigures } from '../reports/report-figures.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import { type Block, context, LIMITS, mrkdwnSection, type SlackMessage } from './block-kit.js';
-import { comparablesWords, percent } from './comparables-words.js';
+import { comparablesWords } from './comparables-words.js';
 import { clip, escapeText, joinMrkdwn, type Mrkdwn, md, readerDay, shorten } from './mrkdwn.js';
 import { plural } from './plural.js';
 import { formatNumber, humanise, reportCurrency } from './report-blocks.js';
@@ -168,7 +168,7 @@ export function comparablesChartBlocks(comparables: Comparables): Block[] {
   const categories = chartLabels(band.map((p) => `${beforeLabel(p.beforeMs)} to go`));
   const series = (name: string, value: (p: (typeof band)[number]) => number) => ({
     name,
-    data: band.map((p, i) => ({ label: categories[i] as string, value: percent(value(p)) })),
+    data: band.map((p, i) => ({ label: categories[i] as string, value: Math.round(value(p) * 100) })),
   });
   const chart: DataVisualizationBlock = {
     type: 'data_visualization',

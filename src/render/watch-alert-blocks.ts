@@ -1,8 +1,9 @@
 import type { Shown } from '../figures/may-show-figures.js';
 import { findQuantityRow } from '../reports/report-figures.js';
 import type { EventReport } from '../ticketing/schemas.js';
+import type { Measured } from '../watches/similar-judgement.js';
 import type { ConditionState, EventCheck, Watch } from '../watches/watch.js';
-import { describeCondition, type Measured, type WatchCondition } from '../watches/watch-condition.js';
+import { describeCondition, type WatchCondition } from '../watches/watch-condition.js';
 import { type Block, context, LIMITS, mrkdwnSection, type SlackMessage } from './block-kit.js';
 import { measuredWords } from './comparables-words.js';
 import { clip, code, joinMrkdwn, type Mrkdwn, md, readerDay, readerInstant, shorten } from './mrkdwn.js';

@@ -1,6 +1,5 @@
 import type { Shown } from '../figures/may-show-figures.js';
 import type { Comparables } from '../forecast/comparables.js';
-import { flatlineOdds } from '../forecast/flatline-odds.js';
 import type { Forecast } from '../forecast/forecast.js';
 import {
   fieldKey,
@@ -12,6 +11,7 @@ import {
   topFigures,
 } from '../reports/report-figures.js';
 import type { EventReport } from '../ticketing/schemas.js';
+import { behindSimilar, flatline, type Measured } from './similar-judgement.js';
 
 /**
  * What a watch listens for, built from what an event's report holds (its body is not specified:
@@ -55,28 +55,6 @@ export interface Reading {
   /** Where the event stands against its similar finished events, for the conditions that read it. */
   comparables?: Comparables | undefined;
 }
-
-/** What a comparables condition measured besides its value, for its alert's words. */
-export type Measured =
-  | {
-      kind: 'behind-similar';
-      beforeMs: number;
-      /** This event's share sold and the similar events' then (0 to 1). */
-      share: number;
-      low: number;
-      median: number;
-      high: number;
-      count: number;
-    }
-  | {
-      kind: 'flatline';
-      /** The span with no sale, and what the similar events sold in the same span (median). */
-      spanMs: number;
-      expected: number;
-      /** The chance of no sale in it at their pace (0 to 1). */
-      chance: number;
-      count: number;
-    };
 
 /**
  * A projected sell-out alerts when it is at least this long before the start, and re-arms once
@@ -142,22 +120,6 @@ const NO_FORECAST = 'the sales history is too short for a forecast yet';
 
 /** The conditions that compare with the similar finished events: accepted wherever the report has the figures they read. */
 export const COMPARABLES_KINDS: ReadonlySet<WatchCondition['kind']> = new Set(['behind-similar', 'flatline']);
-
-/** A flatline alerts when no sale in its span was at most this likely at the similar events' pace. */
-export const FLATLINE_CHANCE = 0.01;
-/** ...and re-arms once a pause as long is this likely again (a sale starts the span anew). */
-const FLATLINE_CLEARS = 0.1;
-
-/** Why a comparables condition is not judged: too few similar events (and how many it needs), or nothing to compare. */
-function notCompared(comparables: Comparables | undefined): Judgement {
-  if (!comparables) return { unknown: 'no sales history to compare with similar events yet' };
-  if (comparables.kind === 'too-few')
-    return {
-      unknown: `${comparables.found} similar finished ${comparables.found === 1 ? 'event reaches' : 'events reach'} back this far; comparing needs ${comparables.needs}`,
-    };
-  if (comparables.kind === 'none') return { unknown: `nothing to compare: ${comparables.reason}` };
-  return { unknown: 'nothing to compare' };
-}
 
 /**
  * A forecast condition not judged yet: `what` (the forecast, the pace) comes at about `from`, after
@@ -297,45 +259,12 @@ export function judge(condition: WatchCondition, reading: Reading): Judgement {
       const share = round1((pace.perHourLastDay * 24) / pace.perDayWeekBefore);
       return { value: share, met: share <= 0.5, cleared: share >= 0.6 };
     }
-    case 'behind-similar': {
+    case 'behind-similar':
       if (!soldOfCapacity(report)) return { unknown: 'the report has no tickets sold of a capacity' };
-      const compared = reading.comparables;
-      if (compared?.kind !== 'compared') return notCompared(compared);
-      // Its value is this event's share sold (in %); met below the lowest of the similar events at
-      // the same time before their start, cleared once clearly back within their range.
-      const value = round1(compared.share * 100);
-      const low = compared.atThisPoint.low * 100;
-      return {
-        value,
-        met: value < round1(low),
-        cleared: value >= low + SHARE_MARGIN,
-        measured: {
-          kind: 'behind-similar',
-          beforeMs: compared.beforeMs,
-          share: compared.share,
-          ...compared.atThisPoint,
-          count: compared.count,
-        },
-      };
-    }
-    case 'flatline': {
+      return behindSimilar(reading.comparables);
+    case 'flatline':
       if (!soldFigure(report)) return { unknown: 'the report has no tickets sold' };
-      const compared = reading.comparables;
-      if (compared?.kind !== 'compared') return notCompared(compared);
-      // The span counts from the last sale this watch saw (never one before it was set).
-      if (reading.lastSaleAt === undefined) return { value: 100, met: false, cleared: true };
-      const startsAtMs = reading.startsAtMs ?? reading.now + compared.beforeMs;
-      const odds = flatlineOdds(compared, { lastSaleAt: reading.lastSaleAt, now: reading.now, startsAtMs });
-      if (!odds) return { value: 100, met: false, cleared: true };
-      // Its value is the chance of so long a pause at the similar events' pace, in %.
-      const value = Math.round(odds.chance * 10_000) / 100;
-      return {
-        value,
-        met: odds.chance <= FLATLINE_CHANCE,
-        cleared: odds.chance >= FLATLINE_CLEARS,
-        measured: { kind: 'flatline', ...odds },
-      };
-    }
+      return flatline(reading);
   }
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { EventReport } from '../ticketing/schemas.js';
-import { describeCondition, type Measured, type WatchCondition } from './watch-condition.js';
+import type { Measured } from './similar-judgement.js';
+import { describeCondition, type WatchCondition } from './watch-condition.js';
 
 const conditionSchema: z.ZodType<WatchCondition> = z.union([
   z.object({ kind: z.literal('figure'), field: z.string(), op: z.enum(['>=', '<=']), value: z.number() }),

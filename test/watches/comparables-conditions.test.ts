@@ -10,6 +10,12 @@ import type { StoreHandle } from '../../src/store/store-handle.js';
 import type { EventReport, TicketingEvent } from '../../src/ticketing/schemas.js';
 import { setWatch } from '../../src/watches/set-watch.js';
 import type { WatchChat } from '../../src/watches/watch-chat.js';
+import {
+  cannotCheck,
+  describeCondition,
+  exceptConditions,
+  parseConditions,
+} from '../../src/watches/watch-condition.js';
 import { WatchService } from '../../src/watches/watch-service.js';
 import { WatchStore } from '../../src/watches/watch-store.js';
 import { ManualClock } from '../helpers/clocks.js';
@@ -249,5 +255,31 @@ describe('flatline', () => {
     await check(before);
     expect(alerts).toHaveLength(1);
     expect(textOf(alerts[0] as SlackMessage)).toContain('no sale for 7 hours');
+  });
+});
+
+describe('the two conditions in words', () => {
+  it('reads "behind similar" and "flatline" (and their other spellings) back as themselves', () => {
+    const parsed = parseConditions('behind similar events, sales flat-line', { ticketsSold: 3, capacity: 10 });
+    expect('conditions' in parsed && parsed.conditions.map(describeCondition)).toEqual(['behind similar', 'flatline']);
+    expect(parseConditions('Behind Similar, FLATLINE')).toEqual({
+      conditions: [{ kind: 'behind-similar' }, { kind: 'flatline' }],
+    });
+  });
+
+  it('is accepted wherever the report has the figures it reads, compared at each check', () => {
+    expect(cannotCheck({ kind: 'behind-similar' }, { ticketsSold: 3, capacity: 10 })).toBeUndefined();
+    expect(cannotCheck({ kind: 'flatline' }, { ticketsSold: 3 })).toBeUndefined();
+    expect(cannotCheck({ kind: 'behind-similar' }, { ticketsSold: 3 })).toBe(
+      'the report has no tickets sold of a capacity',
+    );
+    expect(cannotCheck({ kind: 'flatline' }, { checkIns: 3 })).toBe('the report has no tickets sold');
+  });
+
+  it('is left out by --except similar, behind or flatline', () => {
+    const both = [{ kind: 'behind-similar' as const }, { kind: 'flatline' as const }, { kind: 'sold-out' as const }];
+    expect(exceptConditions(both, ['similar']).kept).toEqual([{ kind: 'sold-out' }]);
+    expect(exceptConditions(both, ['flatline']).excepted).toEqual(['flatline']);
+    expect(exceptConditions(both, ['behind']).excepted).toEqual(['behind similar']);
   });
 });
