@@ -13,12 +13,8 @@ import { type FinishedSale, finishedSale, opensAtOf, soldIn } from './pickup.js'
  * the same time before its start.
  */
 
-const HOUR = 3_600_000;
-
 /** Fewest similar finished events a comparison is made from. */
 export const MIN_COMPARABLES = 3;
-/** Most points of the chart's band (Slack draws at most 20 categories). */
-const BAND_POINTS = 12;
 
 /** A finished event a comparison may read: the forecast's, with what the catalog knows of it. */
 export interface ComparableEvent extends FinishedEvent {
@@ -45,14 +41,6 @@ export interface Spread {
   low: number;
   median: number;
   high: number;
-}
-
-/** One step of the chart: this event's share and the similar events' spread, at a time before the start. */
-export interface BandPoint {
-  beforeMs: number;
-  /** This event's share then; undefined before its history starts. */
-  share: number | undefined;
-  similar: Spread;
 }
 
 /** A similar finished event, as the comparison and the flatline odds read it. */
@@ -87,8 +75,6 @@ export type Comparables =
       final: Spread;
       /** The narrowings that applied (same venue, same weekday), besides capacity and selling period. */
       alike: ('venue' | 'weekday')[];
-      /** This event's curve against their band, oldest first, up to now. */
-      band: BandPoint[];
       members: Comparable[];
     };
 
@@ -194,34 +180,21 @@ export function comparables(input: ComparablesInput, options: { minComparables?:
     atThisPoint: spreadOf(sharesThen),
     final: spreadOf(members.map((m) => Math.min(1, m.final / m.capacity))),
     alike,
-    band: bandOf(sale, members, first.at, now),
     members,
   };
 }
 
 /**
- * This event's curve and the similar events' band at even steps from its first read to now (at
- * most `BAND_POINTS`); a step none of them reaches back to is left out.
+ * The similar events' spread at each of `times` of this event (the same time before their start),
+ * from those whose history reaches back to it; undefined where none does.
  */
-function bandOf(
-  sale: { startsAtMs: number; capacity: number; points: readonly SalesPoint[]; opensAt: number | undefined },
-  members: readonly Comparable[],
-  from: number,
-  now: number,
-): BandPoint[] {
-  const steps = now - from < HOUR ? 1 : BAND_POINTS;
-  const band: BandPoint[] = [];
-  for (let i = 0; i < steps; i += 1) {
-    const at = steps === 1 ? now : from + ((now - from) * i) / (steps - 1);
-    const beforeMs = sale.startsAtMs - at;
-    const theirs = members.flatMap((m) => shareBefore(m, beforeMs) ?? []);
-    if (theirs.length === 0) continue;
-    const sold = soldIn(sale, at);
-    band.push({
-      beforeMs,
-      share: sold === undefined ? undefined : Math.min(1, sold / sale.capacity),
-      similar: spreadOf(theirs),
-    });
-  }
-  return band;
+export function similarBand(
+  compared: Extract<Comparables, { kind: 'compared' }>,
+  startsAtMs: number,
+  times: readonly number[],
+): (Spread | undefined)[] {
+  return times.map((at) => {
+    const theirs = compared.members.flatMap((m) => shareBefore(m, Math.max(0, startsAtMs - at)) ?? []);
+    return theirs.length > 0 ? spreadOf(theirs) : undefined;
+  });
 }

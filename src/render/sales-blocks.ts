@@ -1,5 +1,5 @@
 import type { Shown } from '../figures/may-show-figures.js';
-import type { Comparables } from '../forecast/comparables.js';
+import { type Comparables, type Spread, similarBand } from '../forecast/comparables.js';
 import type { Forecast } from '../forecast/forecast.js';
 import type { SalesPoint } from '../history/sales-point.js';
 import { quantityRows, topFigures } from '../reports/report-figures.js';
@@ -104,7 +104,9 @@ function labels(times: readonly number[], zone: string): string[] {
 /**
  * Sold over time, with capacity and, past the last read, the forecast at the start: one line
  * "Sold, then forecast" (its last step is the projection, as the text beside it says) and one of
- * capacity. With fewer than three reads it says so instead of drawing a line through two dots.
+ * capacity; with a comparison, the similar events' band (their lowest, median and highest at the
+ * same time before their start, in tickets of this capacity; at the start, what they ended at).
+ * With fewer than three reads it says so instead of drawing a line through two dots.
  */
 export function salesChartBlocks(input: {
   eventName: string;
@@ -113,6 +115,7 @@ export function salesChartBlocks(input: {
   startsAtMs: number;
   forecast: Forecast | undefined;
   zone: string;
+  comparables?: Comparables | undefined;
 }): Block[] {
   const { points } = input;
   if (points.length < MIN_CHART_POINTS)
@@ -145,6 +148,14 @@ export function salesChartBlocks(input: {
   const capacity = input.capacity ?? withForecast?.capacity;
   if (capacity !== undefined)
     series.push({ name: 'Capacity', data: categories.map((label) => ({ label, value: capacity })) });
+  series.push(
+    ...bandSeries(
+      input.comparables,
+      input.startsAtMs,
+      [...shown.map((p) => p.at), ...(withForecast ? [input.startsAtMs] : [])],
+      categories,
+    ),
+  );
   const chart: DataVisualizationBlock = {
     type: 'data_visualization',
     title: plain(`Tickets sold: ${input.eventName}`, CHART_LIMITS.title),
@@ -153,38 +164,32 @@ export function salesChartBlocks(input: {
   return [chart as unknown as Block];
 }
 
-/** A chart label for a time before the start: "21d", "36h". */
-const beforeLabel = (beforeMs: number) =>
-  beforeMs < 2 * DAY ? `${Math.max(0, Math.round(beforeMs / HOUR))}h` : `${Math.round(beforeMs / DAY)}d`;
-
 /**
- * This event's share sold against the similar events' band (lowest, median, highest) by time
- * before the start: a line chart where the history holds at least three steps, else nothing.
+ * The similar events' band as three series over the chart's categories (taken at `times`), in
+ * tickets of this event's capacity; none without a comparison, or where a category has no similar
+ * event reaching back to it (a line with a gap would read as zero).
  */
-export function comparablesChartBlocks(comparables: Comparables): Block[] {
-  if (comparables.kind !== 'compared') return [];
-  const band = comparables.band.slice(-CHART_LIMITS.categories);
-  if (band.length < MIN_CHART_POINTS) return [];
-  const categories = chartLabels(band.map((p) => `${beforeLabel(p.beforeMs)} to go`));
-  const series = (name: string, value: (p: (typeof band)[number]) => number) => ({
+function bandSeries(
+  comparables: Comparables | undefined,
+  startsAtMs: number,
+  times: readonly number[],
+  categories: readonly string[],
+): DataVisualizationBlock['chart']['series'] {
+  if (comparables?.kind !== 'compared') return [];
+  const band = similarBand(comparables, startsAtMs, times);
+  if (band.some((spread) => spread === undefined)) return [];
+  const line = (name: string, pick: (spread: Spread) => number) => ({
     name,
-    data: band.map((p, i) => ({ label: categories[i] as string, value: Math.round(value(p) * 100) })),
+    data: categories.map((label, i) => ({
+      label,
+      value: Math.round(pick(band[i] as Spread) * comparables.capacity),
+    })),
   });
-  const chart: DataVisualizationBlock = {
-    type: 'data_visualization',
-    title: 'Sold against similar events (%)',
-    chart: {
-      type: 'line',
-      series: [
-        series('This event', (p) => p.share ?? 0),
-        series('Similar: lowest', (p) => p.similar.low),
-        series('Similar: median', (p) => p.similar.median),
-        series('Similar: highest', (p) => p.similar.high),
-      ],
-      axis_config: { categories, x_label: 'Time before the start', y_label: '% of capacity sold' },
-    },
-  };
-  return [chart as unknown as Block];
+  return [
+    line('Similar: lowest', (s) => s.low),
+    line('Similar: median', (s) => s.median),
+    line('Similar: highest', (s) => s.high),
+  ];
 }
 
 /** Each promo code's redeemed against its quantity, as a bar chart; none when the report names no codes. */
@@ -376,14 +381,14 @@ export function reportSalesBlocks(input: {
         startsAtMs: insight.startsAtMs,
         forecast: insight.forecast,
         zone: insight.timezone,
+        comparables: insight.comparables,
       }),
     );
-    // Where it stands against similar events: a sentence, and their band beside its curve.
+    // Where it stands against similar events (their band is drawn in the sales chart above).
     const standing = insight.comparables ? comparablesWords(insight.comparables) : undefined;
     if (standing) {
       blocks.push(context(md`:bar_chart: ${standing}`));
       text = md`${text} ${standing}`;
-      blocks.push(...comparablesChartBlocks(insight.comparables as Comparables));
     }
   }
   // Slack shows one table per message: the promo codes' where the report names any, else its figures'.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ComparableEvent, comparables } from '../../src/forecast/comparables.js';
+import { type ComparableEvent, comparables, similarBand } from '../../src/forecast/comparables.js';
 import { flatlineOdds } from '../../src/forecast/flatline-odds.js';
 import type { SalesPoint } from '../../src/history/sales-point.js';
 import { comparablesWords } from '../../src/render/comparables-words.js';
@@ -69,14 +69,16 @@ describe('comparables', () => {
     );
   });
 
-  it('draws its curve against their band from its first read to now', () => {
+  it('gives their band at any time of this sale, and at the start what they ended at', () => {
     const result = comparables(upcoming(0.38, { finished: similar }));
     if (result.kind !== 'compared') throw new Error(result.kind);
-    expect(result.band.length).toBeGreaterThanOrEqual(3);
-    const last = result.band.at(-1);
-    expect(last?.beforeMs).toBe(21 * DAY);
-    expect(last?.share).toBeCloseTo(0.38, 2);
-    expect(last?.similar.low).toBeCloseTo(0.24, 2);
+    const startsAtMs = NOW + 21 * DAY;
+    const [opening, now, start] = similarBand(result, startsAtMs, [startsAtMs - 42 * DAY, NOW, startsAtMs]);
+    expect(opening).toEqual({ low: 0, median: 0, high: 0 });
+    expect(now?.low).toBeCloseTo(0.24, 2);
+    expect(start).toEqual(result.final);
+    // Before their sales opened: nothing sold yet.
+    expect(similarBand(result, startsAtMs, [startsAtMs - 60 * DAY])).toEqual([{ low: 0, median: 0, high: 0 }]);
   });
 
   it('leaves out events of another size or selling period, the event itself, and those read too late', () => {

@@ -107,7 +107,6 @@ import {
 import { reportStreamEnd, reportStreamProgress, reportStreamStart } from '../../src/render/report-stream-chunks.js';
 import {
   chartLabels,
-  comparablesChartBlocks,
   figuresTableBlocks,
   forecastWords,
   paceWords,
@@ -374,11 +373,6 @@ const SAMPLE_COMPARABLES: Comparables[] = [
     atThisPoint: { low: 0.24, median: 0.31, high: 0.4 },
     final: { low: 0.78, median: 0.9, high: 1 },
     alike: ['venue', 'weekday'],
-    band: [28, 25, 21].map((days, i) => ({
-      beforeMs: days * 86_400_000,
-      share: 0.1 * (i + 2),
-      similar: { low: 0.1 * i, median: 0.1 * i + 0.05, high: 0.1 * i + 0.1 },
-    })),
     members: [],
   },
   { kind: 'too-few', found: 1, needs: 3, beforeMs: 30 * 3_600_000, share: 0.5 },
@@ -789,7 +783,6 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
     timeToGo: () => [3_600_000, 30 * 3_600_000, 21 * 86_400_000].map(timeToGo),
   },
   'sales-blocks.ts': {
-    comparablesChartBlocks: () => SAMPLE_COMPARABLES.flatMap(comparablesChartBlocks),
     salesChartBlocks: () =>
       HOSTILE.flatMap((eventName) =>
         [2, 5, 40].map((n) =>
