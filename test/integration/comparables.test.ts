@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { isListedUpcoming } from '../../src/catalog/is-upcoming.js';
-import { type BotRig, startBot } from '../helpers/bot.js';
-import { command } from '../helpers/bot-actions.js';
+import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
+import { command, watchDirectly } from '../helpers/bot-actions.js';
+import { eventBody, postSignedJson } from '../helpers/slack-requests.js';
 import { GUEST, slackEvent } from './figures-gate-rig.js';
 
 /**
@@ -104,5 +105,55 @@ describe('an event against similar finished events', () => {
     const guest = await homeOf(r, GUEST);
     expect(guest).toContain('Upcoming events');
     expect(guest).not.toContain('similar events');
+  });
+
+  it('the details panel (flexpane) says where it stands to an employee, and not to a guest', async () => {
+    rig = await startBot({
+      env: {
+        EVENT_PAGE_URL: 'https://tickets.example.com/e/{id}',
+        TICKETING_REPORT_LIMIT: '3/1s',
+        WATCH_MIN_INTERVAL: '1s',
+      },
+    });
+    const r = rig;
+    r.slack.people.set(GUEST, { is_restricted: true });
+    const event = r.sim.catalog.events.find(
+      (e) => e.status === 'published' && e.startsAtMs > Date.now() + 10 * DAY && e.capacity >= 100,
+    );
+    if (!event) throw new Error('no event ten days ahead');
+    await historiesFor(r, event, 0.25);
+    // A watch's check puts a report at hand (the flexpane makes no report call of its own).
+    const known = (await r.bot.catalog.snapshot()).byId.get(event.id);
+    if (!known) throw new Error('the catalog lists the event');
+    const dates = { id: event.id, name: event.name, startsAtMs: known.startsAtMs, endsAtMs: known.endsAtMs };
+    await watchDirectly(r, 'C0009', dates, { userId: 'U0ALICE' });
+    expect((await r.bot.watches.turn()).kind).toBe('checked');
+    const fieldOf = async (user: string) => {
+      const trigger = `trigger.${user}`;
+      const answer = await postSignedJson(
+        r.url,
+        SIGNING_SECRET,
+        eventBody({
+          type: 'entity_details_requested',
+          user,
+          trigger_id: trigger,
+          link: { url: `https://tickets.example.com/e/${event.id}`, domain: 'tickets.example.com' },
+          external_ref: { id: event.id, type: 'event' },
+          channel: 'C0001',
+          message_ts: '1700000300.000100',
+          event_ts: '1700000300.000200',
+        }),
+      );
+      expect(answer.status).toBe(200);
+      const call = await r.slack.waitFor(() =>
+        r.slack.calls.find((c) => c.method === 'entity.presentDetails' && c.args.trigger_id === trigger),
+      );
+      if (!call.args.metadata) throw new Error(JSON.stringify(call.args));
+      const fields = (call.args.metadata as { entity_payload: { custom_fields?: { key: string; value?: unknown }[] } })
+        .entity_payload.custom_fields;
+      return fields?.find((field) => field.key === 'similar_events')?.value;
+    };
+    expect(String(await fieldOf('U0ALICE'))).toMatch(/^25% sold with \d+ days to go; similar events were at \d+-\d+%/);
+    expect(await fieldOf(GUEST)).toBeUndefined();
   });
 });
