@@ -156,4 +156,31 @@ describe('an event against similar finished events', () => {
     expect(String(await fieldOf('U0ALICE'))).toMatch(/^25% sold with \d+ days to go; similar events were at \d+-\d+%/);
     expect(await fieldOf(GUEST)).toBeUndefined();
   });
+
+  it('the sales digest says where each watched event stands', async () => {
+    rig = await startBot({ compose: { digestRetryBaseMs: 100, digestChannelSpacingMs: 10 } });
+    const r = rig;
+    const event = r.sim.catalog.events.find(
+      (e) => e.status === 'published' && e.startsAtMs > Date.now() + 10 * DAY && e.capacity >= 100,
+    );
+    if (!event) throw new Error('no event ten days ahead');
+    await historiesFor(r, event, 0.35);
+    const said = async (text: string) => {
+      const { responseUrl } = await command(r, text);
+      const path = new URL(responseUrl).pathname;
+      const answer = await r.slack.waitFor(() =>
+        r.slack.responses.findLast((c) => c.method === path && !String(c.args.text).startsWith(':hourglass')),
+      );
+      return JSON.stringify(answer.args);
+    };
+    expect(await said(`watch ${event.id}: sold out`)).not.toContain('warning');
+    expect(await said('digest on --sales daily 08:00 UTC')).toContain('Daily sales digest on');
+    expect(await said('digest now --sales')).toContain("Posted today's sales digest.");
+    const digest = r.slack.calls.find(
+      (c) => c.method === 'chat.postMessage' && JSON.stringify(c.args.blocks ?? []).includes('Daily sales digest'),
+    );
+    expect(JSON.stringify(digest?.args.blocks)).toMatch(
+      /35% sold with \d+ days to go; similar events were at \d+-\d+% \(median \d+%\) then, and ended at 60-90% \(4 events\)/,
+    );
+  });
 });
