@@ -309,17 +309,22 @@ export function defaultConditions(report: EventReport | undefined): WatchConditi
 }
 
 /**
- * Conditions a report (and, for the forecast's, the event's sales history) allows, as examples for
- * a person choosing (the modal's options, the parser's hints).
+ * Conditions a report (and, for the forecast's and the comparison's, the event's sales history)
+ * allows, as examples for a person choosing (the modal's options, the parser's hints).
  */
-export function conditionsOffered(report: Shown<EventReport>, forecast?: Forecast): WatchCondition[] {
+export function conditionsOffered(
+  report: Shown<EventReport>,
+  forecast?: Forecast,
+  comparables?: Comparables,
+): WatchCondition[] {
   const offered: WatchCondition[] = [];
   const pair = soldOfCapacity(report);
   if (pair) {
     offered.push({ kind: 'sold-share', percent: 90 }, { kind: 'sold-out' });
     offered.push({ kind: 'sold-since', count: Math.max(10, Math.round(pair.capacity * 0.05)) });
     offered.push({ kind: 'stall', hours: 24 });
-    offered.push({ kind: 'behind-similar' }, { kind: 'flatline' });
+    // Offered where the organization has similar finished events to compare with now.
+    if (comparables?.kind === 'compared') offered.push({ kind: 'behind-similar' }, { kind: 'flatline' });
   }
   // Not judged yet, but accepted: the history allows a forecast, or the pace, before long.
   if (forecast?.kind === 'none' && forecast.readyAt !== undefined && pair) offered.push({ kind: 'sells-out' });

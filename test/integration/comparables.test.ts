@@ -183,4 +183,30 @@ describe('an event against similar finished events', () => {
       /35% sold with \d+ days to go; similar events were at \d+-\d+% \(median \d+%\) then, and ended at 60-90% \(4 events\)/,
     );
   });
+
+  it('`/events watch <id>: behind similar, flatline` sets both, and the card says where the event stands', async () => {
+    rig = await startBot();
+    const r = rig;
+    const event = r.sim.catalog.events.find(
+      (e) => e.status === 'published' && e.startsAtMs > Date.now() + 10 * DAY && e.capacity >= 100,
+    );
+    if (!event) throw new Error('no event ten days ahead');
+    await historiesFor(r, event, 0.45);
+    const { responseUrl } = await command(r, `watch ${event.id}: behind similar, flatline`);
+    const path = new URL(responseUrl).pathname;
+    const answer = await r.slack.waitFor(() =>
+      r.slack.responses.findLast((c) => c.method === path && !String(c.args.text).startsWith(':hourglass')),
+    );
+    expect(JSON.stringify(answer.args)).not.toContain('warning');
+    const stored = await r.bot.watches.list({ channel: 'C0001' });
+    expect(stored[0]?.watch.conditions.map((c) => c.key)).toEqual(['behind similar', 'flatline']);
+    const card = await r.slack.waitFor(() =>
+      r.slack.calls.findLast(
+        (c) =>
+          (c.method === 'chat.postMessage' || c.method === 'chat.update') &&
+          JSON.stringify(c.args.blocks ?? []).includes(':bar_chart: 45% sold with'),
+      ),
+    );
+    expect(JSON.stringify(card.args.blocks)).toContain('similar events were at');
+  });
 });

@@ -12,6 +12,7 @@ import { setWatch } from '../../src/watches/set-watch.js';
 import type { WatchChat } from '../../src/watches/watch-chat.js';
 import {
   cannotCheck,
+  conditionsOffered,
   describeCondition,
   exceptConditions,
   parseConditions,
@@ -19,6 +20,7 @@ import {
 import { WatchService } from '../../src/watches/watch-service.js';
 import { WatchStore } from '../../src/watches/watch-store.js';
 import { ManualClock } from '../helpers/clocks.js';
+import { shown } from '../helpers/shown.js';
 
 /**
  * Issue 45: `behind similar` and `flatline`, set as the command and the form set them, judged at
@@ -281,5 +283,25 @@ describe('the two conditions in words', () => {
     expect(exceptConditions(both, ['similar']).kept).toEqual([{ kind: 'sold-out' }]);
     expect(exceptConditions(both, ['flatline']).excepted).toEqual(['flatline']);
     expect(exceptConditions(both, ['behind']).excepted).toEqual(['behind similar']);
+  });
+
+  it('is offered in the form where the event has similar events to compare with now', () => {
+    const report = shown({ ticketsSold: 300, capacity: 1000 });
+    const compared = {
+      kind: 'compared' as const,
+      beforeMs: DAY,
+      share: 0.3,
+      capacity: 1000,
+      count: 3,
+      atThisPoint: { low: 0.2, median: 0.3, high: 0.4 },
+      final: { low: 0.7, median: 0.8, high: 0.9 },
+      alike: [],
+      members: [],
+    };
+    expect(conditionsOffered(report, undefined, compared)).toEqual(
+      expect.arrayContaining([{ kind: 'behind-similar' }, { kind: 'flatline' }]),
+    );
+    const tooFew = { kind: 'too-few' as const, found: 2, needs: 3, beforeMs: DAY, share: 0.3 };
+    expect(conditionsOffered(report, undefined, tooFew).map((c) => c.kind)).not.toContain('flatline');
   });
 });

@@ -598,8 +598,6 @@ describe('defaultConditions and conditionsOffered', () => {
       { kind: 'sold-out' },
       { kind: 'sold-since', count: 50 },
       { kind: 'stall', hours: 24 },
-      { kind: 'behind-similar' },
-      { kind: 'flatline' },
       { kind: 'left', code: 'EARLYBIRD', max: 10, unit: 'percent' },
       { kind: 'left', code: 'VIPFRIENDS', max: 10, unit: 'percent' },
       figure('grossRevenue', '>=', 31_200),
