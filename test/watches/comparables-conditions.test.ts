@@ -91,6 +91,8 @@ async function rig(soldBefore: (at: number) => number, finalShares = FINAL_SHARE
   });
   const cards: SlackMessage[] = [];
   const alerts: SlackMessage[] = [];
+  /** Whether each alert was also sent to the channel. */
+  const broadcasts: boolean[] = [];
   const chat: WatchChat<SlackMessage> = {
     postCard: async (_channel, message) => {
       cards.push(message);
@@ -99,8 +101,9 @@ async function rig(soldBefore: (at: number) => number, finalShares = FINAL_SHARE
     updateCard: async (_channel, _ts, message) => {
       cards.push(message);
     },
-    reply: async (_channel, _threadTs, message) => {
+    reply: async (_channel, _threadTs, message, { broadcast }) => {
       alerts.push(message);
+      broadcasts.push(broadcast);
     },
     findCard: async () => undefined,
     findReply: async () => false,
@@ -158,7 +161,7 @@ async function rig(soldBefore: (at: number) => number, finalShares = FINAL_SHARE
     expect(outcome?.kind).toBe('set');
     return outcome;
   };
-  return { clock, cards, alerts, check, watch };
+  return { clock, cards, alerts, broadcasts, check, watch };
 }
 
 /** Straight sales from the opening to `share` of capacity now. */
@@ -166,7 +169,7 @@ const steadyTo = (share: number) => (at: number) => Math.round((share * CAPACITY
 
 describe('behind similar', () => {
   it('alerts once when sales fall below the similar events range at the same point, and again after a recovery', async () => {
-    const { clock, cards, alerts, check, watch } = await rig(steadyTo(0.32));
+    const { clock, cards, alerts, broadcasts, check, watch } = await rig(steadyTo(0.32));
     await watch('behind similar', 320);
     expect(alerts).toHaveLength(0);
     expect(textOf(cards.at(-1) as SlackMessage)).toContain(
@@ -192,6 +195,8 @@ describe('behind similar', () => {
     await clock.advance(5 * DAY);
     await check(455);
     expect(alerts).toHaveLength(2);
+    // A threshold: also sent to the channel.
+    expect(broadcasts).toEqual([true, true]);
   });
 
   it('does not alert on an event that was already behind when the watch was set', async () => {
@@ -215,7 +220,7 @@ describe('behind similar', () => {
 
 describe('flatline', () => {
   it('alerts once a pause is unlikely at the similar events pace, saying how unlikely, and re-arms after a sale', async () => {
-    const { clock, alerts, check, watch } = await rig(steadyTo(0.4));
+    const { clock, alerts, broadcasts, check, watch } = await rig(steadyTo(0.4));
     await watch('flatline', 400);
     // Three hours without a sale: the similar events sold about 2.4 then, a pause is about 9% likely.
     await clock.advance(3 * HOUR);
@@ -241,6 +246,8 @@ describe('flatline', () => {
     await clock.advance(7 * HOUR);
     await check(401);
     expect(alerts).toHaveLength(2);
+    // Movement, like a stall: kept in the card's thread.
+    expect(broadcasts).toEqual([false, false]);
   });
 
   it('never counts a pause from before the watch was set', async () => {
