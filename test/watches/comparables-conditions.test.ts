@@ -93,6 +93,8 @@ async function rig(soldBefore: (at: number) => number, finalShares = FINAL_SHARE
   const alerts: SlackMessage[] = [];
   /** Whether each alert was also sent to the channel. */
   const broadcasts: boolean[] = [];
+  /** The conversation of each alert. */
+  const alertedIn: string[] = [];
   const chat: WatchChat<SlackMessage> = {
     postCard: async (_channel, message) => {
       cards.push(message);
@@ -101,7 +103,8 @@ async function rig(soldBefore: (at: number) => number, finalShares = FINAL_SHARE
     updateCard: async (_channel, _ts, message) => {
       cards.push(message);
     },
-    reply: async (_channel, _threadTs, message, { broadcast }) => {
+    reply: async (channel, _threadTs, message, { broadcast }) => {
+      alertedIn.push(channel);
       alerts.push(message);
       broadcasts.push(broadcast);
     },
@@ -136,7 +139,7 @@ async function rig(soldBefore: (at: number) => number, finalShares = FINAL_SHARE
   };
   /** The event's report read now and carried to its watches. */
   const check = async (ticketsSold: number) => service.observe(EVENT.id, await read(ticketsSold), clock.now());
-  const watch = async (conditions: string, ticketsSold: number) => {
+  const watch = async (conditions: string, ticketsSold: number, conversation = 'C0OPS') => {
     const outcome = await setWatch(
       {
         watches: service,
@@ -148,7 +151,7 @@ async function rig(soldBefore: (at: number) => number, finalShares = FINAL_SHARE
         logger: silentLogger,
       },
       {
-        conversation: 'C0OPS',
+        conversation,
         personal: false,
         event: EVENT,
         eventName: EVENT.name as string,
@@ -161,7 +164,7 @@ async function rig(soldBefore: (at: number) => number, finalShares = FINAL_SHARE
     expect(outcome?.kind).toBe('set');
     return outcome;
   };
-  return { clock, cards, alerts, broadcasts, check, watch };
+  return { clock, cards, alerts, broadcasts, alertedIn, check, watch };
 }
 
 /** Straight sales from the opening to `share` of capacity now. */
@@ -264,6 +267,23 @@ describe('flatline', () => {
     await check(before);
     expect(alerts).toHaveLength(1);
     expect(textOf(alerts[0] as SlackMessage)).toContain('no sale for 7 hours');
+  });
+});
+
+describe('flatline in a second conversation', () => {
+  it('counts its pause from when its own watch was set, not from the event’s last sale', async () => {
+    const { clock, alertedIn, check, watch } = await rig(steadyTo(0.4));
+    await watch('flatline', 400);
+    await clock.advance(5 * HOUR);
+    await check(400);
+    // Five quiet hours already: a watch set now elsewhere starts its span now.
+    await watch('flatline', 400, 'C0MKT');
+    await clock.advance(3 * HOUR);
+    await check(400);
+    expect(alertedIn).toEqual(['C0OPS']);
+    await clock.advance(4 * HOUR);
+    await check(400);
+    expect(alertedIn).toEqual(['C0OPS', 'C0MKT']);
   });
 });
 
