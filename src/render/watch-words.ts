@@ -139,7 +139,10 @@ function valueWords(condition: WatchCondition, value: number, currency: string |
     case 'behind-similar':
       return md`${num(value)}% sold`;
     case 'flatline':
-      return md`a pause this long: about ${num(value)}% likely at similar events' pace`;
+      // 100: no pause to judge (a sale at the last check, or no similar events reaching back to it).
+      return value >= 100
+        ? md`no pause to judge`
+        : md`a pause this long: about ${num(value)}% likely at similar events' pace`;
   }
 }
 
