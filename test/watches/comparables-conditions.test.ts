@@ -223,7 +223,7 @@ describe('behind similar', () => {
 
 describe('flatline', () => {
   it('alerts once a pause is unlikely at the similar events pace, saying how unlikely, and re-arms after a sale', async () => {
-    const { clock, alerts, broadcasts, check, watch } = await rig(steadyTo(0.4));
+    const { clock, cards, alerts, broadcasts, check, watch } = await rig(steadyTo(0.4));
     await watch('flatline', 400);
     // Three hours without a sale: the similar events sold about 2.4 then, a pause is about 9% likely.
     await clock.advance(3 * HOUR);
@@ -242,10 +242,16 @@ describe('flatline', () => {
     await clock.advance(HOUR);
     await check(400);
     expect(alerts).toHaveLength(1);
+    expect(textOf(cards.at(-1) as SlackMessage)).toMatch(
+      /`flatline`: :white_check_mark: crossed · now a pause this long: about 0\.\d+% likely/,
+    );
 
     // A sale starts the span anew (re-armed); seven more quiet hours alert again.
     await clock.advance(HOUR);
     await check(401);
+    expect(textOf(cards.at(-1) as SlackMessage)).toContain(
+      '`flatline`: watching (crossed 1 time before) · now no pause to judge',
+    );
     await clock.advance(7 * HOUR);
     await check(401);
     expect(alerts).toHaveLength(2);
