@@ -84,7 +84,8 @@ export function flatline(reading: {
 }): SimilarJudgement {
   const compared = reading.comparables;
   if (compared?.kind !== 'compared') return notCompared(compared);
-  if (reading.lastSaleAt === undefined) return { value: 100, met: false, cleared: true };
+  // Nothing to judge without a sale seen, or with no seat left to sell.
+  if (reading.lastSaleAt === undefined || compared.share >= 1) return { value: 100, met: false, cleared: true };
   const startsAtMs = reading.startsAtMs ?? reading.now + compared.beforeMs;
   const odds = flatlineOdds(compared, { lastSaleAt: reading.lastSaleAt, now: reading.now, startsAtMs });
   if (!odds) return { value: 100, met: false, cleared: true };

@@ -276,6 +276,18 @@ describe('flatline', () => {
   });
 });
 
+describe('flatline on a sold-out event', () => {
+  it('does not read no sale as a problem when no seat is left', async () => {
+    const { clock, alerts, check, watch } = await rig(steadyTo(0.4));
+    await watch('flatline', 400);
+    await clock.advance(HOUR);
+    await check(CAPACITY);
+    await clock.advance(12 * HOUR);
+    await check(CAPACITY);
+    expect(alerts).toHaveLength(0);
+  });
+});
+
 describe('flatline in a second conversation', () => {
   it('counts its pause from when its own watch was set, not from the event’s last sale', async () => {
     const { clock, alertedIn, check, watch } = await rig(steadyTo(0.4));
