@@ -29,7 +29,7 @@ export interface BuildDigestsOptions<M>
   salesFrom?: {
     watches: DigestWatches;
     history: Pick<SalesHistory, 'read'>;
-    insights: Pick<SalesInsights, 'finished'>;
+    insights: Pick<SalesInsights, 'finished'> & Partial<Pick<SalesInsights, 'comparablesOf'>>;
   };
   /** Keeps a running digest in view of shutdown. */
   track: <T>(work: Promise<T>) => Promise<T>;
@@ -52,6 +52,7 @@ export function buildDigests<M>(options: BuildDigestsOptions<M>): DigestService 
         watched: (conversation) => watchedWithFigures(from.watches, conversation),
         history: from.history,
         finished: (now) => from.insights.finished(now),
+        ...(from.insights.comparablesOf ? { comparables: from.insights.comparablesOf } : {}),
         message: salesMessage,
         clock,
       }));

@@ -2,9 +2,11 @@ import { calendarDays, type DayEntry, eventsByDay } from '../catalog/calendar-da
 import type { EventCatalog } from '../catalog/event-catalog.js';
 import { searchEvents } from '../catalog/event-search.js';
 import type { Shown } from '../figures/may-show-figures.js';
+import type { Comparables } from '../forecast/comparables.js';
 import type { FinishedEvent } from '../forecast/forecast.js';
 import { firstSince, type SalesDigestEntry, salesDigestEntries } from '../forecast/sales-digest.js';
 import type { SalesHistory } from '../history/sales-history.js';
+import type { SalesPoint } from '../history/sales-point.js';
 import type { Clock } from '../time/clock.js';
 import { parsePlainDate } from '../time/zoned.js';
 import type { Fire } from './fire-times.js';
@@ -68,6 +70,11 @@ export function salesDigestComposer<M>(options: {
   history: Pick<SalesHistory, 'read'>;
   /** The finished events a forecast learns from (the sales insights' own, read again at most every 10 minutes). */
   finished: (now: number) => Promise<FinishedEvent[]>;
+  /** Where an event stands against similar finished events (the sales insights' `comparablesOf`). */
+  comparables?: (
+    event: { eventId: string; startsAtMs: number; points: readonly SalesPoint[] },
+    now: number,
+  ) => Promise<Comparables>;
   message: (input: SalesDigestMessageInput) => M;
   clock: Clock;
 }): DigestComposer<M> {
@@ -94,6 +101,8 @@ export function salesDigestComposer<M>(options: {
         });
       }
       const entries = salesDigestEntries({ now, since, events, finished: await options.finished(now) });
+      const compare = options.comparables;
+      if (compare) for (const entry of entries) entry.comparables = await compare(entry, now).catch(() => undefined);
       return { message: options.message({ entries, cadence, since, now }), events: entries.length };
     },
   };

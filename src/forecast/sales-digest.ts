@@ -1,4 +1,5 @@
 import type { SalesPoint } from '../history/sales-point.js';
+import type { Comparables } from './comparables.js';
 import { type FinishedEvent, type Forecast, forecast, soldAt } from './forecast.js';
 
 /** One watched event in a sales digest: its sales since the last digest, pace and forecast, and how the forecast moved. */
@@ -17,6 +18,8 @@ export interface SalesDigestEntry {
    */
   moved: { days: number } | { share: number } | undefined;
   points: readonly SalesPoint[];
+  /** Where it stands against the organization's similar finished events, when compared. */
+  comparables?: Comparables | undefined;
 }
 
 const DAY = 86_400_000;

@@ -2,6 +2,7 @@ import type { SalesHistory } from '../history/sales-history.js';
 import { type SalesPoint, salesPointOf } from '../history/sales-point.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
+import { type ComparableEvent, type Comparables, comparables } from './comparables.js';
 import { type FinishedEvent, type Forecast, forecast } from './forecast.js';
 
 /** What is known of an event's sales now: its history, the forecast made from it, and what it needs. */
@@ -13,6 +14,8 @@ export interface SalesInsight {
   timezone: string;
   points: SalesPoint[];
   forecast: Forecast;
+  /** Where it stands against the organization's similar finished events (`comparables.ts`). */
+  comparables: Comparables;
 }
 
 export interface SalesInsights {
@@ -27,6 +30,14 @@ export interface SalesInsights {
    * minutes: the same array until then), each with its `eventId`.
    */
   finished(now: number): Promise<FinishedEvent[]>;
+  /**
+   * Where an event stands against the organization's similar finished events, from a history the
+   * caller holds (the sales digest's), with its venue and zone from the catalog.
+   */
+  comparablesOf(
+    event: { eventId: string; startsAtMs: number; points: readonly SalesPoint[] },
+    now: number,
+  ): Promise<Comparables>;
 }
 
 const FINISHED_FOR_MS = 10 * 60_000;
@@ -38,21 +49,27 @@ const FINISHED_FOR_MS = 10 * 60_000;
  */
 export function salesInsights(options: {
   history: SalesHistory;
-  eventInfo: (eventId: string) => { startsAtMs: number; timezone: string } | undefined;
+  eventInfo: (eventId: string) => { startsAtMs: number; timezone: string; venue?: string | undefined } | undefined;
   clock: Clock;
 }): SalesInsights {
-  let finished: { at: number; events: Promise<(FinishedEvent & { eventId: string })[]> } | undefined;
+  let finished: { at: number; events: Promise<(ComparableEvent & { eventId: string })[]> } | undefined;
   const finishedEvents = (now: number) => {
     if (!finished || now - finished.at > FINISHED_FOR_MS) {
       const events = options.history.finished(now).then((histories) =>
         histories
           .filter((h) => h.startsAtMs !== undefined)
-          .map((h) => ({
-            eventId: h.eventId,
-            startsAtMs: h.startsAtMs as number,
-            capacity: h.points.at(-1)?.capacity,
-            points: h.points,
-          })),
+          .map((h) => {
+            // The catalog's venue and zone where it still lists the event (comparables narrow by them).
+            const info = options.eventInfo(h.eventId);
+            return {
+              eventId: h.eventId,
+              startsAtMs: h.startsAtMs as number,
+              capacity: h.points.at(-1)?.capacity,
+              points: h.points,
+              venue: info?.venue,
+              timezone: info?.timezone,
+            };
+          }),
       );
       finished = { at: now, events };
       events.catch(() => {
@@ -61,8 +78,25 @@ export function salesInsights(options: {
     }
     return finished.events;
   };
+  const compare = async (
+    event: { eventId: string; startsAtMs: number; points: readonly SalesPoint[] },
+    now: number,
+  ): Promise<Comparables> => {
+    const info = options.eventInfo(event.eventId);
+    return comparables({
+      now,
+      eventId: event.eventId,
+      startsAtMs: event.startsAtMs,
+      capacity: event.points.at(-1)?.capacity,
+      points: event.points,
+      venue: info?.venue,
+      timezone: info?.timezone,
+      finished: await finishedEvents(now),
+    });
+  };
   return {
     finished: (now) => finishedEvents(now),
+    comparablesOf: compare,
 
     async of(eventId, report) {
       const now = options.clock.now();
@@ -85,6 +119,7 @@ export function salesInsights(options: {
         timezone: info?.timezone ?? 'UTC',
         points,
         forecast: forecast({ now, startsAtMs, capacity, points, finished: await finishedEvents(now) }),
+        comparables: await compare({ eventId, startsAtMs, points }, now),
       };
     },
   };

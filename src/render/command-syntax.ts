@@ -35,7 +35,7 @@ export const USAGE = {
   find: COMMAND_SYNTAX.find,
   promo: COMMAND_SYNTAX.promo,
   digest: md`${DIGEST_ON} | ${DIGEST_ACTIONS} [--me] [--sales]; ${DIGEST_SALES}`,
-  watch: md`${COMMAND_SYNTAX.watch} (conditions such as: ${WATCH_CONDITIONS_EXAMPLE}, checkIns >= 100; and, judged from when the event's sales history allows: sells out before start, pace < 20/day, pace halves)`,
+  watch: md`${COMMAND_SYNTAX.watch} (conditions such as: ${WATCH_CONDITIONS_EXAMPLE}, checkIns >= 100; and, judged from when the event's sales history allows: sells out before start, pace < 20/day, pace halves; against similar finished events: behind similar, flatline)`,
   unwatch: COMMAND_SYNTAX.unwatch,
   watches: COMMAND_SYNTAX.watches,
   forecast: COMMAND_SYNTAX.forecast,

@@ -27,5 +27,9 @@ export function conditionLabel(condition: WatchCondition, currency: string | und
       return `Sales pace below ${count.format(condition.perDay)} a day`;
     case 'pace-halves':
       return 'Sales pace halves';
+    case 'behind-similar':
+      return 'Sold below similar events at this point';
+    case 'flatline':
+      return 'No sale for longer than similar events make likely';
   }
 }

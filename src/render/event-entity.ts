@@ -1,8 +1,10 @@
 import type { types } from '@slack/bolt';
 import type { Shown, Withheld } from '../figures/may-show-figures.js';
+import type { Comparables } from '../forecast/comparables.js';
 import type { Forecast } from '../forecast/forecast-types.js';
 import { fieldKey, quantityRows, topFigures } from '../reports/report-figures.js';
 import type { EventReport, TicketingEvent } from '../ticketing/schemas.js';
+import { comparablesWords } from './comparables-words.js';
 import { eventLabel } from './event-blocks.js';
 import { describeEventTime } from './event-time.js';
 import { clip, escapeText, type Mrkdwn } from './mrkdwn.js';
@@ -38,12 +40,20 @@ export interface EventEntityInput {
   now: number;
 }
 
+/** A report at hand with its forecast and where it stands against similar events. */
+export interface FlexpaneReport {
+  report: EventReport;
+  readAt: number;
+  forecast?: Forecast | undefined;
+  comparables?: Comparables | undefined;
+}
+
 /** What the flexpane shows of figures, as the figures rule and the report at hand allow. */
 export type FlexpaneFigures =
   /** A report at hand the rule let through for this person, with its insight and whether a fresher one was queued. */
   | {
       kind: 'shown';
-      figures: Shown<{ report: EventReport; readAt: number; forecast?: Forecast | undefined }>;
+      figures: Shown<FlexpaneReport>;
       refreshing: boolean;
     }
   /** The rule holds them back from this person: the card's fields and why. */
@@ -140,12 +150,12 @@ function ageWords(readAt: number, now: number): string {
 }
 
 function figureFieldsOf(
-  figures: Shown<{ report: EventReport; readAt: number; forecast?: Forecast | undefined }>,
+  figures: Shown<FlexpaneReport>,
   event: TicketingEvent,
   refreshing: boolean,
   now: number,
 ): CustomField[] {
-  const { report, readAt, forecast } = figures;
+  const { report, readAt, forecast, comparables } = figures;
   const currency = reportCurrency(report);
   const fields: CustomField[] = [
     {
@@ -194,6 +204,15 @@ function figureFieldsOf(
       type: 'string',
       long: true,
       value: wordsOf(forecastWords(forecast, event.startsAtMs)),
+    });
+  const standing = comparables ? comparablesWords(comparables) : undefined;
+  if (standing)
+    fields.push({
+      key: 'similar_events',
+      label: 'Against similar events',
+      type: 'string',
+      long: true,
+      value: wordsOf(standing),
     });
   return fields;
 }

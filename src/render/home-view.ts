@@ -1,11 +1,13 @@
 import type { types } from '@slack/bolt';
 import type { Shown, Withheld } from '../figures/may-show-figures.js';
+import type { Comparables } from '../forecast/comparables.js';
 import type { TrackRecord } from '../forecast/track-record.js';
 import type { PromoChangeRecord, RecentActivity } from '../store/activity-store.js';
 import type { BudgetSnapshot } from '../ticketing/budget.js';
 import type { TicketingEvent } from '../ticketing/schemas.js';
 import type { Watch } from '../watches/watch.js';
 import { type Block, capBlocks, context, divider, header, LIMITS, mrkdwnSection, warning } from './block-kit.js';
+import { comparablesWords } from './comparables-words.js';
 import { type PersonalDigestHomeInput, personalDigestHomeBlocks } from './digest-blocks.js';
 import { eventSection } from './event-blocks.js';
 import { channelLink, clip, code, joinMrkdwn, type Mrkdwn, md, readerIsoInstant } from './mrkdwn.js';
@@ -36,6 +38,8 @@ export interface HomeViewInput {
 /** What the home tab shows that is a figure, besides the promo changes' quantities. */
 export interface HomeFigures {
   forecastAccuracy?: TrackRecord | undefined;
+  /** Where each upcoming event shown stands against similar finished events, by event id. */
+  standing?: ReadonlyMap<string, Comparables> | undefined;
 }
 
 /** Why Slack did not take "Set promo quantity"'s restriction to the promo editors. */
@@ -133,7 +137,13 @@ export function homeView(input: HomeViewInput): types.HomeView {
   const blocks: Block[] = [header(md`Upcoming events`)];
   if ('error' in input.events) blocks.push(mrkdwnSection(warning(input.events.error)));
   else if (input.events.length === 0) blocks.push(mrkdwnSection(md`No upcoming events.`));
-  else for (const event of input.events.slice(0, 5)) blocks.push(...eventSection(event));
+  else
+    for (const event of input.events.slice(0, 5)) {
+      blocks.push(...eventSection(event));
+      const compared = input.figures?.standing?.get(event.id);
+      const standing = compared ? comparablesWords(compared) : undefined;
+      if (standing) blocks.push(context(md`:bar_chart: ${standing}`));
+    }
 
   blocks.push(divider(), header(md`Your recent reports`));
   const reports = input.activity.reports.slice(0, 5);

@@ -1,9 +1,11 @@
 import type { Shown } from '../figures/may-show-figures.js';
+import { type Comparables, type Spread, similarBand } from '../forecast/comparables.js';
 import type { Forecast } from '../forecast/forecast.js';
 import type { SalesPoint } from '../history/sales-point.js';
 import { quantityRows, topFigures } from '../reports/report-figures.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import { type Block, context, LIMITS, mrkdwnSection, type SlackMessage } from './block-kit.js';
+import { comparablesWords } from './comparables-words.js';
 import { clip, escapeText, joinMrkdwn, type Mrkdwn, md, readerDay, shorten } from './mrkdwn.js';
 import { plural } from './plural.js';
 import { formatNumber, humanise, reportCurrency } from './report-blocks.js';
@@ -102,7 +104,9 @@ function labels(times: readonly number[], zone: string): string[] {
 /**
  * Sold over time, with capacity and, past the last read, the forecast at the start: one line
  * "Sold, then forecast" (its last step is the projection, as the text beside it says) and one of
- * capacity. With fewer than three reads it says so instead of drawing a line through two dots.
+ * capacity; with a comparison, the similar events' band (their lowest, median and highest at the
+ * same time before their start, in tickets of this capacity; at the start, what they ended at).
+ * With fewer than three reads it says so instead of drawing a line through two dots.
  */
 export function salesChartBlocks(input: {
   eventName: string;
@@ -111,6 +115,7 @@ export function salesChartBlocks(input: {
   startsAtMs: number;
   forecast: Forecast | undefined;
   zone: string;
+  comparables?: Comparables | undefined;
 }): Block[] {
   const { points } = input;
   if (points.length < MIN_CHART_POINTS)
@@ -143,12 +148,48 @@ export function salesChartBlocks(input: {
   const capacity = input.capacity ?? withForecast?.capacity;
   if (capacity !== undefined)
     series.push({ name: 'Capacity', data: categories.map((label) => ({ label, value: capacity })) });
+  series.push(
+    ...bandSeries(
+      input.comparables,
+      input.startsAtMs,
+      [...shown.map((p) => p.at), ...(withForecast ? [input.startsAtMs] : [])],
+      categories,
+    ),
+  );
   const chart: DataVisualizationBlock = {
     type: 'data_visualization',
     title: plain(`Tickets sold: ${input.eventName}`, CHART_LIMITS.title),
     chart: { type: 'line', series, axis_config: { categories, x_label: 'Time read', y_label: 'Tickets sold' } },
   };
   return [chart as unknown as Block];
+}
+
+/**
+ * The similar events' band as three series over the chart's categories (taken at `times`), in
+ * tickets of this event's capacity; none without a comparison, or where a category has no similar
+ * event reaching back to it (a line with a gap would read as zero).
+ */
+function bandSeries(
+  comparables: Comparables | undefined,
+  startsAtMs: number,
+  times: readonly number[],
+  categories: readonly string[],
+): DataVisualizationBlock['chart']['series'] {
+  if (comparables?.kind !== 'compared') return [];
+  const band = similarBand(comparables, startsAtMs, times);
+  if (band.some((spread) => spread === undefined)) return [];
+  const line = (name: string, pick: (spread: Spread) => number) => ({
+    name,
+    data: categories.map((label, i) => ({
+      label,
+      value: Math.round(pick(band[i] as Spread) * comparables.capacity),
+    })),
+  });
+  return [
+    line('Similar: lowest', (s) => s.low),
+    line('Similar: median', (s) => s.median),
+    line('Similar: highest', (s) => s.high),
+  ];
 }
 
 /** Each promo code's redeemed against its quantity, as a bar chart; none when the report names no codes. */
@@ -309,6 +350,8 @@ export interface SalesFigures {
         startsAtMs: number;
         timezone: string;
         forecast: Forecast;
+        /** Where it stands against similar finished events (none: not compared). */
+        comparables?: Comparables | undefined;
       }
     | undefined;
 }
@@ -338,8 +381,15 @@ export function reportSalesBlocks(input: {
         startsAtMs: insight.startsAtMs,
         forecast: insight.forecast,
         zone: insight.timezone,
+        comparables: insight.comparables,
       }),
     );
+    // Where it stands against similar events (their band is drawn in the sales chart above).
+    const standing = insight.comparables ? comparablesWords(insight.comparables) : undefined;
+    if (standing) {
+      blocks.push(context(md`:bar_chart: ${standing}`));
+      text = md`${text} ${standing}`;
+    }
   }
   // Slack shows one table per message: the promo codes' where the report names any, else its figures'.
   const promoTable = promoTableBlocks(report);

@@ -1,5 +1,6 @@
 import type { SalesDigestEntry } from '../forecast/sales-digest.js';
 import { type Block, context, header, LIMITS, mrkdwnSection, type SlackMessage } from './block-kit.js';
+import { comparablesWords } from './comparables-words.js';
 import { clip, escapeText, joinMrkdwn, type Mrkdwn, md, readerInstant, shorten } from './mrkdwn.js';
 import { plural } from './plural.js';
 import { CHART_LIMITS, chartLabels, type DataVisualizationBlock, forecastWords } from './sales-blocks.js';
@@ -41,6 +42,8 @@ function entryLine(entry: SalesDigestEntry): Mrkdwn {
   const total = entry.sold === undefined ? md`` : md` (${count(entry.sold)} in all)`;
   const moved = movedWords(entry);
   const lines = [md`*${name}*: ${since}${total}`, forecastWords(entry.forecast, entry.startsAtMs)];
+  const standing = entry.comparables ? comparablesWords(entry.comparables) : undefined;
+  if (standing) lines.push(standing);
   if (moved) lines.push(md`_${moved}_`);
   return joinMrkdwn(lines);
 }

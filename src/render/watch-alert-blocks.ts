@@ -1,9 +1,11 @@
 import type { Shown } from '../figures/may-show-figures.js';
 import { findQuantityRow } from '../reports/report-figures.js';
 import type { EventReport } from '../ticketing/schemas.js';
+import type { Measured } from '../watches/similar-judgement.js';
 import type { ConditionState, EventCheck, Watch } from '../watches/watch.js';
 import { describeCondition, type WatchCondition } from '../watches/watch-condition.js';
 import { type Block, context, LIMITS, mrkdwnSection, type SlackMessage } from './block-kit.js';
+import { measuredWords } from './comparables-words.js';
 import { clip, code, joinMrkdwn, type Mrkdwn, md, readerDay, readerInstant, shorten } from './mrkdwn.js';
 import { humanise, reportCurrency } from './report-blocks.js';
 import { decimal, eventName, figureValue, mention, num, soldWords, ticketsSold } from './watch-words.js';
@@ -31,7 +33,13 @@ export interface WatchAlertInput {
 type Name = Mrkdwn;
 
 /** One crossing in words, led by the event's name (a broadcast reply is read outside the thread). */
-function crossingWords(condition: WatchCondition, value: number, report: EventReport, name: Name): Mrkdwn {
+function crossingWords(
+  condition: WatchCondition,
+  value: number,
+  report: EventReport,
+  name: Name,
+  measured?: Measured,
+): Mrkdwn {
   const currency = reportCurrency(report);
   switch (condition.kind) {
     case 'sold-share':
@@ -60,6 +68,14 @@ function crossingWords(condition: WatchCondition, value: number, report: EventRe
       return md`${name}: sales slowed to ${decimal(value)} a day (watching for fewer than ${num(condition.perDay)})`;
     case 'pace-halves':
       return md`${name}: the last day's sales pace is ${num(Math.round(value * 100))}% of the week before's (watching for half or less)`;
+    case 'behind-similar':
+      return measured?.kind === 'behind-similar'
+        ? md`${name} is behind similar events: ${measuredWords(measured)}`
+        : md`${name} is behind similar events: ${num(value)}% sold`;
+    case 'flatline':
+      return measured?.kind === 'flatline'
+        ? md`${name} may have a sales problem: ${measuredWords(measured)}`
+        : md`${name} may have a sales problem: a pause this long has about a ${num(value)}% chance at similar events' pace`;
     case 'figure': {
       const field = clip(humanise(condition.field), 100);
       const verb = condition.op === '>=' ? md`reached` : md`fell to`;
@@ -78,13 +94,15 @@ const ALERT_EMOJI: Record<WatchCondition['kind'], Mrkdwn> = {
   'sells-out': md`:crystal_ball:`,
   'pace-below': md`:turtle:`,
   'pace-halves': md`:chart_with_downwards_trend:`,
+  'behind-similar': md`:snail:`,
+  flatline: md`:warning:`,
 };
 
 /** One reply in the card's thread for one crossing; its `text` alone carries the news to a notification. */
 export function watchAlertMessage(input: WatchAlertInput): SlackMessage {
   const { watch, condition, value, check } = input;
   const name = eventName(watch, 150);
-  const line = crossingWords(condition.condition, value, check.report, md`*${name}*`);
+  const line = crossingWords(condition.condition, value, check.report, md`*${name}*`, condition.measured);
   const details: Mrkdwn[] = [
     md`as of ${readerInstant(check.checkedAt)}`,
     md`condition ${code(describeCondition(condition.condition), 100)}`,
@@ -102,7 +120,10 @@ export function watchAlertMessage(input: WatchAlertInput): SlackMessage {
   // The buttons name the event by its id (an id as the service gives them; nothing else is sent back).
   if (/^[A-Za-z0-9_-]{1,200}$/.test(watch.eventId)) blocks.push(quietingButtons(watch));
   return {
-    text: shorten(crossingWords(condition.condition, value, check.report, name), LIMITS.fallbackText),
+    text: shorten(
+      crossingWords(condition.condition, value, check.report, name, condition.measured),
+      LIMITS.fallbackText,
+    ),
     blocks,
   };
 }

@@ -1,10 +1,12 @@
 import type { Shown, Withheld } from '../figures/may-show-figures.js';
+import type { Comparables } from '../forecast/comparables.js';
 import type { Forecast } from '../forecast/forecast.js';
 import { parsePlainDate } from '../time/zoned.js';
 import type { EventCheck, Watch } from '../watches/watch.js';
 import { FIGURES_PAUSE } from '../watches/watch-figures.js';
 import { type Block, context, header, LIMITS, mrkdwnSection, type SlackMessage } from './block-kit.js';
 import { CANCELLED_CARD_STATUS } from './cancelled-words.js';
+import { comparablesWords } from './comparables-words.js';
 import { everyWords } from './every-words.js';
 import { clip, code, escapeText, joinMrkdwn, type Mrkdwn, md, readerInstant, shorten } from './mrkdwn.js';
 import { forecastWords } from './sales-blocks.js';
@@ -57,7 +59,7 @@ export interface WatchCardInput {
   /** How often the event is checked, said on an active card. */
   intervalMs?: number | undefined;
   /** The event's pace and forecast from its sales history, said on an active card. */
-  ahead?: { forecast: Forecast; startsAtMs: number } | undefined;
+  ahead?: { forecast: Forecast; startsAtMs: number; comparables?: Comparables | undefined } | undefined;
 }
 
 /** The card's Chart button: the sales chart, promo codes and figures in the card's thread. */
@@ -141,6 +143,9 @@ export function watchCardMessage(input: WatchCardInput): SlackMessage {
       ? forecastWords(input.ahead.forecast, input.ahead.startsAtMs)
       : undefined;
   if (ahead) blocks.push(context(md`:crystal_ball: ${ahead}`));
+  const standing =
+    state === 'active' && check && input.ahead?.comparables ? comparablesWords(input.ahead.comparables) : undefined;
+  if (standing) blocks.push(context(md`:bar_chart: ${standing}`));
 
   const timing: Mrkdwn[] = [];
   if (check) timing.push(md`as of ${readerInstant(check.checkedAt)}`);

@@ -136,6 +136,13 @@ function valueWords(condition: WatchCondition, value: number, currency: string |
       return md`${decimal(value)} sold/day`;
     case 'pace-halves':
       return md`the last day's pace is ${num(Math.round(value * 100))}% of the week before's`;
+    case 'behind-similar':
+      return md`${num(value)}% sold`;
+    case 'flatline':
+      // 100: no pause to judge (a sale at the last check, or no similar events reaching back to it).
+      return value >= 100
+        ? md`no pause to judge`
+        : md`a pause this long: about ${num(value)}% likely at similar events' pace`;
   }
 }
 

@@ -3,7 +3,7 @@ import { salesPointOf } from '../history/sales-point.js';
 import { BRISK_EVENTS } from '../simulator/moving-figures.js';
 import type { Simulator } from '../simulator/server.js';
 
-/** Most finished events seeded: enough for the forecast to learn from (it needs 3 similar ones). */
+/** Most finished events seeded: enough for the forecast to learn from and the first events listed to compare with (each needs 3 similar ones). */
 const FINISHED_EVENTS = 20;
 
 /**

@@ -19,6 +19,7 @@ const THRESHOLDS: ReadonlySet<WatchCondition['kind']> = new Set([
   'left',
   'sold-out',
   'sells-out',
+  'behind-similar',
 ]);
 
 /** Alerts that also go to the channel, not only the thread: thresholds, or in a thread-only channel a sell-out. */

@@ -79,7 +79,9 @@ export function buildWatches<M>(options: BuildWatchesOptions<M>): BuiltWatches<M
     (insights &&
       (async (eventId, report) => {
         const insight = await insights.of(eventId, report);
-        return insight && { forecast: insight.forecast, startsAtMs: insight.startsAtMs };
+        return (
+          insight && { forecast: insight.forecast, startsAtMs: insight.startsAtMs, comparables: insight.comparables }
+        );
       }));
   const service = new WatchService<M>({
     store,

@@ -1,4 +1,5 @@
 import { isCancelled, isUpcoming } from '../catalog/is-upcoming.js';
+import type { Comparables } from '../forecast/comparables.js';
 import type { Forecast } from '../forecast/forecast.js';
 import type { ReportRead } from '../reports/report-at-hand.js';
 import type { EventReport, TicketingEvent } from '../ticketing/schemas.js';
@@ -15,6 +16,8 @@ export interface SetWatchDeps {
   reportToWatch(eventId: string, userId: string, fetching: () => Promise<unknown>): Promise<ReportRead>;
   /** The event's forecast from its stored history (no report call); undefined when none. */
   forecast(eventId: string, report: EventReport): Promise<Forecast | undefined>;
+  /** Where the event stands against similar finished events (no report call); a `behind similar` already met starts crossed. */
+  comparables?(eventId: string, report: EventReport): Promise<Comparables | undefined>;
   /** A watch was set: the scheduler looks again. */
   poke(): void;
   clock: Clock;
@@ -88,6 +91,9 @@ export async function setWatch(
   if (kept.length === 0 && excepted.length > 0)
     return { kind: 'conditions', problem: `--except left out every condition (${excepted.join(', ')}).` };
   if (kept.length === 0) return { kind: 'nothing-to-watch' };
+  const compared = kept.some((c) => c.kind === 'behind-similar')
+    ? await deps.comparables?.(event.id, read.report).catch(() => undefined)
+    : undefined;
   const result = await deps.watches.watch({
     channel: request.conversation,
     personal: request.personal,
@@ -95,6 +101,7 @@ export async function setWatch(
     userId: request.userId,
     conditions: kept,
     readFrom: read.report,
+    ...(compared ? { comparedFrom: compared } : {}),
     sharedConfirmed: !request.personal && request.sharedConfirmed,
   });
   if (result.refused) return { kind: 'refused', refusal: result.refused };

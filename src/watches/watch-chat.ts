@@ -1,4 +1,5 @@
 import type { Shown, Withheld } from '../figures/may-show-figures.js';
+import type { Comparables } from '../forecast/comparables.js';
 import type { Forecast } from '../forecast/forecast.js';
 import type { ConditionState, EventCheck, Watch } from './watch.js';
 
@@ -84,4 +85,6 @@ export interface WatchMessages<M> {
 export interface WatchForecast {
   forecast: Forecast;
   startsAtMs: number;
+  /** Where it stands against the organization's similar finished events. */
+  comparables?: Comparables | undefined;
 }

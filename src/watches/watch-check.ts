@@ -134,6 +134,7 @@ export class WatchCheck<M> {
       now: check.checkedAt,
       forecast: ahead?.forecast,
       startsAtMs: ahead?.startsAtMs,
+      comparables: ahead?.comparables,
     };
     const write = new ConditionWrites(watch, this.#o.store);
     let failed: { error: unknown } | undefined;
@@ -145,7 +146,7 @@ export class WatchCheck<M> {
         write.change(state.key, (c) => ({ ...c, unknown: judgement.unknown, pending: judgement.pending }));
         continue;
       }
-      const seen = { lastValue: judgement.value, unknown: undefined, pending: undefined };
+      const seen = { lastValue: judgement.value, unknown: undefined, pending: undefined, measured: judgement.measured };
       if (state.armed && judgement.met) {
         await write.flush();
         let posted: Awaited<ReturnType<WatchPosts<M>['alert']>>;

@@ -1,4 +1,5 @@
 import type { Shown } from '../figures/may-show-figures.js';
+import type { Comparables } from '../forecast/comparables.js';
 import type { Forecast } from '../forecast/forecast.js';
 import {
   fieldKey,
@@ -10,6 +11,7 @@ import {
   topFigures,
 } from '../reports/report-figures.js';
 import type { EventReport } from '../ticketing/schemas.js';
+import { behindSimilar, flatline, type Measured } from './similar-judgement.js';
 
 /**
  * What a watch listens for, built from what an event's report holds (its body is not specified:
@@ -32,7 +34,11 @@ export type WatchCondition =
   /** Sales slow below a pace: sold per day over the last week (else the last day). */
   | { kind: 'pace-below'; perDay: number }
   /** The last day's pace is half the week before's or less. */
-  | { kind: 'pace-halves' };
+  | { kind: 'pace-halves' }
+  /** Sold below the similar finished events' range at the same time before their start. */
+  | { kind: 'behind-similar' }
+  /** No sale for a span in which the similar events sold so much that a pause is unlikely. */
+  | { kind: 'flatline' };
 
 /** The figures of one check a condition is judged on. */
 export interface Reading {
@@ -46,6 +52,8 @@ export interface Reading {
   forecast?: Forecast | undefined;
   /** When the event starts (the forecast's horizon), when known. */
   startsAtMs?: number | undefined;
+  /** Where the event stands against its similar finished events, for the conditions that read it. */
+  comparables?: Comparables | undefined;
 }
 
 /**
@@ -61,7 +69,7 @@ const SELLS_OUT_CLEARS_MS = 6 * 3_600_000;
  * other side, by a margin (hysteresis), so a figure wobbling around a threshold fires once.
  */
 export type Judgement =
-  | { value: number; met: boolean; cleared: boolean }
+  | { value: number; met: boolean; cleared: boolean; measured?: Measured | undefined }
   /**
    * Not known, with the reason. `pending`: a forecast condition not judged yet, whose event's sales
    * history will allow it from about `from`, after `after` ("3 reports over 6 hours").
@@ -98,6 +106,10 @@ export function describeCondition(condition: WatchCondition): string {
       return `pace < ${condition.perDay}/day`;
     case 'pace-halves':
       return 'pace halves';
+    case 'behind-similar':
+      return 'behind similar';
+    case 'flatline':
+      return 'flatline';
   }
 }
 
@@ -105,6 +117,9 @@ export function describeCondition(condition: WatchCondition): string {
 export const FORECAST_KINDS: ReadonlySet<WatchCondition['kind']> = new Set(['sells-out', 'pace-below', 'pace-halves']);
 
 const NO_FORECAST = 'the sales history is too short for a forecast yet';
+
+/** The conditions that compare with the similar finished events: accepted wherever the report has the figures they read. */
+export const COMPARABLES_KINDS: ReadonlySet<WatchCondition['kind']> = new Set(['behind-similar', 'flatline']);
 
 /**
  * A forecast condition not judged yet: `what` (the forecast, the pace) comes at about `from`, after
@@ -244,6 +259,12 @@ export function judge(condition: WatchCondition, reading: Reading): Judgement {
       const share = round1((pace.perHourLastDay * 24) / pace.perDayWeekBefore);
       return { value: share, met: share <= 0.5, cleared: share >= 0.6 };
     }
+    case 'behind-similar':
+      if (!soldOfCapacity(report)) return { unknown: 'the report has no tickets sold of a capacity' };
+      return behindSimilar(reading.comparables);
+    case 'flatline':
+      if (!soldFigure(report)) return { unknown: 'the report has no tickets sold' };
+      return flatline(reading);
   }
 }
 
@@ -258,6 +279,12 @@ export function cannotCheck(
   forecast?: Forecast,
   startsAtMs?: number,
 ): string | undefined {
+  // Compared with similar events at each check: accepted wherever the report holds what they read.
+  if (COMPARABLES_KINDS.has(condition.kind)) {
+    if (condition.kind === 'behind-similar' && !soldOfCapacity(report))
+      return 'the report has no tickets sold of a capacity';
+    return soldFigure(report) ? undefined : 'the report has no tickets sold';
+  }
   const judgement = judge(condition, {
     report,
     previousSold: undefined,
@@ -282,16 +309,22 @@ export function defaultConditions(report: EventReport | undefined): WatchConditi
 }
 
 /**
- * Conditions a report (and, for the forecast's, the event's sales history) allows, as examples for
- * a person choosing (the modal's options, the parser's hints).
+ * Conditions a report (and, for the forecast's and the comparison's, the event's sales history)
+ * allows, as examples for a person choosing (the modal's options, the parser's hints).
  */
-export function conditionsOffered(report: Shown<EventReport>, forecast?: Forecast): WatchCondition[] {
+export function conditionsOffered(
+  report: Shown<EventReport>,
+  forecast?: Forecast,
+  comparables?: Comparables,
+): WatchCondition[] {
   const offered: WatchCondition[] = [];
   const pair = soldOfCapacity(report);
   if (pair) {
     offered.push({ kind: 'sold-share', percent: 90 }, { kind: 'sold-out' });
     offered.push({ kind: 'sold-since', count: Math.max(10, Math.round(pair.capacity * 0.05)) });
     offered.push({ kind: 'stall', hours: 24 });
+    // Offered where the organization has similar finished events to compare with now.
+    if (comparables?.kind === 'compared') offered.push({ kind: 'behind-similar' }, { kind: 'flatline' });
   }
   // Not judged yet, but accepted: the history allows a forecast, or the pace, before long.
   if (forecast?.kind === 'none' && forecast.readyAt !== undefined && pair) offered.push({ kind: 'sells-out' });
@@ -327,6 +360,8 @@ const CLAUSES: [RegExp, (match: RegExpMatchArray) => WatchCondition | string][] 
   [/^sold[\s-]?out$/i, () => ({ kind: 'sold-out' })],
   [/^(?:sells?|will\s+sell)[\s-]?out\s+before(?:\s+the)?\s+(?:start|event)$/i, () => ({ kind: 'sells-out' })],
   [/^pace\s+halves$/i, () => ({ kind: 'pace-halves' })],
+  [/^behind\s+similar(?:\s+events)?$/i, () => ({ kind: 'behind-similar' })],
+  [/^(?:sales\s+)?flat[\s-]?line$/i, () => ({ kind: 'flatline' })],
   [
     new RegExp(String.raw`^pace\s*<\s*${NUMBER}\s*(?:/\s*day|a\s+day|per\s+day)$`, 'i'),
     (m) => {
@@ -426,6 +461,9 @@ const KINDS_BY_WORD: Record<string, readonly WatchCondition['kind'][]> = {
   jump: ['sold-since'],
   stall: ['stall'],
   pace: ['pace-below', 'pace-halves'],
+  similar: ['behind-similar', 'flatline'],
+  behind: ['behind-similar'],
+  flatline: ['flatline'],
   forecast: ['sells-out'],
   figures: ['figure'],
 };

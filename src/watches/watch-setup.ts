@@ -1,3 +1,4 @@
+import type { Comparables } from '../forecast/comparables.js';
 import type { Logger } from '../logger.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
@@ -23,13 +24,22 @@ export interface WatchRequest {
    * the confirmation say "already crossed"), and re-arms when the figure clears, as after an alert.
    */
   readFrom?: EventReport | undefined;
+  /** Where the event stood against similar events then: a `behind similar` already met starts crossed, as a threshold does. */
+  comparedFrom?: Comparables | undefined;
 }
 
 /** A new condition's state: disarmed when `report` already meets its threshold (movements never are). */
-function startingState(condition: WatchCondition, userId: string, report: EventReport | undefined, now: number) {
+function startingState(
+  condition: WatchCondition,
+  userId: string,
+  report: EventReport | undefined,
+  now: number,
+  comparables?: Comparables,
+) {
   const state = newConditionState(condition, userId);
-  if (!report || condition.kind === 'sold-since' || condition.kind === 'stall') return state;
-  const judgement = judge(condition, { report, previousSold: undefined, lastSaleAt: undefined, now });
+  if (!report || condition.kind === 'sold-since' || condition.kind === 'stall' || condition.kind === 'flatline')
+    return state;
+  const judgement = judge(condition, { report, previousSold: undefined, lastSaleAt: undefined, now, comparables });
   return 'unknown' in judgement || !judgement.met ? state : { ...state, armed: false, lastValue: judgement.value };
 }
 
@@ -124,7 +134,7 @@ export class WatchSetup<M> {
         current && !current.paused ? current : { ...this.#draft(request, now), conditions: current?.conditions ?? [] };
       const conditions = [...base.conditions];
       for (const condition of request.conditions) {
-        const state = startingState(condition, request.userId, request.readFrom, now);
+        const state = startingState(condition, request.userId, request.readFrom, now, request.comparedFrom);
         if (conditions.some((c) => c.key === state.key)) already.push(state.key);
         else {
           conditions.push(state);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { EventReport } from '../ticketing/schemas.js';
+import type { Measured } from './similar-judgement.js';
 import { describeCondition, type WatchCondition } from './watch-condition.js';
 
 const conditionSchema: z.ZodType<WatchCondition> = z.union([
@@ -12,6 +13,27 @@ const conditionSchema: z.ZodType<WatchCondition> = z.union([
   z.object({ kind: z.literal('sells-out') }),
   z.object({ kind: z.literal('pace-below'), perDay: z.number() }),
   z.object({ kind: z.literal('pace-halves') }),
+  z.object({ kind: z.literal('behind-similar') }),
+  z.object({ kind: z.literal('flatline') }),
+]);
+
+const measuredSchema: z.ZodType<Measured> = z.union([
+  z.object({
+    kind: z.literal('behind-similar'),
+    beforeMs: z.number(),
+    share: z.number(),
+    low: z.number(),
+    median: z.number(),
+    high: z.number(),
+    count: z.number(),
+  }),
+  z.object({
+    kind: z.literal('flatline'),
+    spanMs: z.number(),
+    expected: z.number(),
+    chance: z.number(),
+    count: z.number(),
+  }),
 ]);
 
 /** One condition of a watch and where it stands. */
@@ -31,6 +53,8 @@ export interface ConditionState {
   unknown?: string | undefined;
   /** A forecast condition not judged yet: from about when its event's sales history allows it, and after what. */
   pending?: { from: number; after: string } | undefined;
+  /** What a comparables condition measured at the last check (the similar events' range, a pause's odds). */
+  measured?: Measured | undefined;
 }
 
 const conditionStateSchema = z.object({
@@ -42,6 +66,7 @@ const conditionStateSchema = z.object({
   lastValue: z.number().optional(),
   unknown: z.string().optional(),
   pending: z.object({ from: z.number(), after: z.string() }).optional(),
+  measured: measuredSchema.optional(),
 });
 
 /** How a watch is quieted: stored on the watch (`Watch.quiet`; see `alert-quieting.ts`). */

@@ -4,6 +4,7 @@ import type { DayEntry } from '../../src/catalog/calendar-days.js';
 import type { DigestOutcome } from '../../src/digest/digest-runner.js';
 import type { Subscription } from '../../src/digest/subscription.js';
 import type { Shown } from '../../src/figures/may-show-figures.js';
+import type { Comparables } from '../../src/forecast/comparables.js';
 import type { Forecast } from '../../src/forecast/forecast.js';
 import type { TrackRecord } from '../../src/forecast/track-record.js';
 import {
@@ -25,6 +26,7 @@ import {
   markedEventOption,
 } from '../../src/render/cancelled-words.js';
 import { USAGE } from '../../src/render/command-syntax.js';
+import { chanceWords, comparablesWords, measuredWords, timeToGo } from '../../src/render/comparables-words.js';
 import {
   digestAnnouncement,
   digestMessage,
@@ -361,6 +363,22 @@ const watchCheck = (watch: Watch): Shown<EventCheck> =>
  * A module or export missing here fails the first test, so a new builder cannot go unchecked.
  */
 /** A forecast that sells out, for the sales blocks' samples. */
+/** A comparison, and one with too few similar events: no outside text, but every word and label they carry. */
+const SAMPLE_COMPARABLES: Comparables[] = [
+  {
+    kind: 'compared',
+    beforeMs: 21 * 86_400_000,
+    share: 0.38,
+    capacity: 500,
+    count: 4,
+    atThisPoint: { low: 0.24, median: 0.31, high: 0.4 },
+    final: { low: 0.78, median: 0.9, high: 1 },
+    alike: ['venue', 'weekday'],
+    members: [],
+  },
+  { kind: 'too-few', found: 1, needs: 3, beforeMs: 30 * 3_600_000, share: 0.5 },
+];
+
 const SAMPLE_FORECAST = {
   kind: 'forecast',
   method: 'booking-curve',
@@ -747,6 +765,26 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
           now: NOW,
         }),
       ),
+  },
+  'comparables-words.ts': {
+    comparablesWords: () => [
+      ...SAMPLE_COMPARABLES.flatMap((c) => comparablesWords(c) ?? []),
+      comparablesWords({ kind: 'none', reason: '<!channel>' }) ?? md`none`,
+    ],
+    measuredWords: () => [
+      measuredWords({
+        kind: 'behind-similar',
+        beforeMs: 9 * 86_400_000,
+        share: 0.2,
+        low: 0.3,
+        median: 0.4,
+        high: 0.5,
+        count: 4,
+      }),
+      measuredWords({ kind: 'flatline', spanMs: 7 * 3_600_000, expected: 5.6, chance: 0.0037, count: 4 }),
+    ],
+    chanceWords: () => [0.5, 0.0037, 0.00004, 1e-9].map(chanceWords),
+    timeToGo: () => [3_600_000, 30 * 3_600_000, 21 * 86_400_000].map(timeToGo),
   },
   'sales-blocks.ts': {
     salesChartBlocks: () =>

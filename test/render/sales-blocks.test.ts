@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Comparables } from '../../src/forecast/comparables.js';
 import type { Forecast } from '../../src/forecast/forecast.js';
 import {
   CHART_LIMITS,
@@ -90,6 +91,72 @@ describe('the sales chart', () => {
       zone: 'UTC',
     });
     expect(JSON.stringify(one)).toContain('1 report read so far');
+  });
+});
+
+describe('the sales chart against similar events', () => {
+  // Three similar finished events of 500 seats that sold straight to 60%, 80% and 100% over 20 days.
+  const members = [0.6, 0.8, 1].map((share, i) => {
+    const startsAtMs = NOW - (i + 3) * DAY;
+    const points = Array.from({ length: 41 }, (_, j) => ({
+      at: startsAtMs - 20 * DAY + j * 12 * HOUR,
+      sold: Math.round((share * 500 * j) / 40),
+    }));
+    return { eventId: `evt_${i}`, startsAtMs, capacity: 500, final: share * 500, opensAt: points[0]?.at, points };
+  });
+  const comparables: Comparables = {
+    kind: 'compared',
+    beforeMs: START - NOW,
+    share: 0.4,
+    capacity: 500,
+    count: 3,
+    atThisPoint: { low: 0.3, median: 0.4, high: 0.5 },
+    final: { low: 0.6, median: 0.8, high: 1 },
+    alike: [],
+    members,
+  };
+  const points = Array.from({ length: 11 }, (_, i) => ({ at: NOW - (10 - i) * DAY, sold: i * 20 }));
+
+  it('draws their lowest, median and highest at the same time before their start, and at the start what they ended at', () => {
+    const [chart] = charts(
+      salesChartBlocks({
+        eventName: 'Jazz',
+        points,
+        capacity: 500,
+        startsAtMs: START,
+        forecast: sellingOut,
+        zone: 'UTC',
+        comparables,
+      }),
+    );
+    const series = chart?.chart.series ?? [];
+    expect(series.map((s) => s.name)).toEqual([
+      'Sold, then forecast',
+      'Capacity',
+      'Similar: lowest',
+      'Similar: median',
+      'Similar: highest',
+    ]);
+    // Ten days before the start they were halfway through: 150, 200 and 250 of 500; at the start 300-500.
+    const values = (name: string) => series.find((s) => s.name === name)?.data.map((d) => d.value);
+    expect(values('Similar: lowest')?.slice(-2)).toEqual([150, 300]);
+    expect(values('Similar: median')?.slice(-2)).toEqual([200, 400]);
+    expect(values('Similar: highest')?.slice(-2)).toEqual([250, 500]);
+    expect(values('Similar: lowest')?.[0]).toBe(0);
+  });
+
+  it('says where the event stands under the chart, in the report and its text', () => {
+    const sales = reportSalesBlocks({
+      eventName: 'Jazz',
+      figures: shown({
+        report: {},
+        insight: { points, capacity: 500, startsAtMs: START, timezone: 'UTC', forecast: sellingOut, comparables },
+      }),
+    });
+    expect(sales.text).toContain(
+      '40% sold with 10 days to go; similar events were at 30-50% (median 40%) then, and ended at 60-100% (3 events).',
+    );
+    expect(JSON.stringify(sales.blocks)).toContain(':bar_chart: 40% sold with 10 days to go');
   });
 });
 

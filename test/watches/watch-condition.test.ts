@@ -317,13 +317,17 @@ describe('describeCondition', () => {
 describe('parseConditions: what it accepts', () => {
   it('accepts every example the /events watch usage line gives', () => {
     const unescaped = USAGE.watch.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
-    const parts = /conditions such as: (.*); and, judged from when the event's sales history allows: (.*)\)$/.exec(
-      unescaped,
-    );
+    const parts =
+      /conditions such as: (.*); and, judged from when the event's sales history allows: (.*); against similar finished events: (.*)\)$/.exec(
+        unescaped,
+      );
     const examples = parts?.[1];
     expect(examples).toBe('sold >= 90%, EARLYBIRD left <= 10, +50 sold, no sale for 6h, sold out, checkIns >= 100');
     expect(parseConditions(parts?.[2] as string)).toEqual({
       conditions: [{ kind: 'sells-out' }, { kind: 'pace-below', perDay: 20 }, { kind: 'pace-halves' }],
+    });
+    expect(parseConditions(parts?.[3] as string)).toEqual({
+      conditions: [{ kind: 'behind-similar' }, { kind: 'flatline' }],
     });
     const expected: WatchCondition[] = [
       { kind: 'sold-share', percent: 90 },

@@ -29,6 +29,7 @@ export function setWatchDeps(deps: SlackDeps & { watches: NonNullable<SlackDeps[
     watches: deps.watches,
     reportToWatch: (eventId, userId, fetching) => reportToWatch(deps, eventId, userId, fetching),
     forecast: async (eventId, report) => (await deps.insights?.of(eventId, report))?.forecast,
+    comparables: async (eventId, report) => (await deps.insights?.of(eventId, report))?.comparables,
     poke: () => deps.watchScheduler?.poke(),
     clock: deps.clock,
     logger: deps.logger,

@@ -144,7 +144,11 @@ async function flexpaneFigures(
   const atHand = mine && (!shared || mine.readAt > shared.readAt) ? mine : shared;
   if (!atHand) return { figures: { kind: 'none', queued: queue(event.id, userId) }, editor };
   const insight = await deps.insights?.of(event.id, atHand.report).catch(() => undefined);
-  const shown = shownOrNone({ ...atHand, forecast: insight?.forecast }, reader, deps.figuresPolicy);
+  const shown = shownOrNone(
+    { ...atHand, forecast: insight?.forecast, comparables: insight?.comparables },
+    reader,
+    deps.figuresPolicy,
+  );
   if (!shown) return { figures: { kind: 'none', queued: false }, editor };
   const stale = deps.clock.now() - atHand.readAt > FRESH_ENOUGH_MS;
   return { figures: { kind: 'shown', figures: shown, refreshing: stale && queue(event.id, userId) }, editor };

@@ -2,6 +2,7 @@ import type { webApi } from '@slack/bolt';
 import type { CatalogSnapshot } from '../../../catalog/event-catalog.js';
 import { isListedUpcoming } from '../../../catalog/is-upcoming.js';
 import { showFigures } from '../../../figures/may-show-figures.js';
+import type { Comparables } from '../../../forecast/comparables.js';
 import { type TrackRecord, trackRecordOf } from '../../../forecast/track-record.js';
 import { withinDeadline } from '../../../observability/within-deadline.js';
 import type { PersonalDigestHomeInput } from '../../../render/digest-blocks.js';
@@ -73,9 +74,29 @@ export async function publishHome(
   );
   // Quantities and forecasts as the figures rule allows this person (a guest or a stranger sees none).
   const reader = privateReader(deps.audience, userId);
+  // Where each upcoming event shown stands against similar finished events (stored history only).
+  const standingOf = (events: HomeViewInput['events']) =>
+    bounded<Map<string, Comparables>>(
+      async () => {
+        const standing = new Map<string, Comparables>();
+        const insights = deps.insights;
+        if (!insights || 'error' in events) return standing;
+        for (const event of events.slice(0, 5)) {
+          const insight = await insights.of(event.id);
+          if (insight) standing.set(event.id, insight.comparables);
+        }
+        return standing;
+      },
+      new Map(),
+      'the events against similar ones',
+    );
   const publish = async (events: HomeViewInput['events']) => {
     const budget = await bounded(() => deps.ticketing.budget(), NO_BUDGET, 'the budget');
-    const gate = showFigures({ forecastAccuracy: await forecastAccuracy }, await reader, deps.figuresPolicy);
+    const gate = showFigures(
+      { forecastAccuracy: await forecastAccuracy, standing: await standingOf(events) },
+      await reader,
+      deps.figuresPolicy,
+    );
     const view = homeView({
       events,
       activity: await activity,

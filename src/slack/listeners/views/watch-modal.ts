@@ -1,6 +1,7 @@
 import type { App } from '@slack/bolt';
 import { isCancelled, isUpcoming } from '../../../catalog/is-upcoming.js';
 import { type Shown, showFigures } from '../../../figures/may-show-figures.js';
+import type { Comparables } from '../../../forecast/comparables.js';
 import type { Forecast } from '../../../forecast/forecast.js';
 import { warningMessage } from '../../../render/block-kit.js';
 import { cancelledEventFieldError } from '../../../render/cancelled-words.js';
@@ -67,6 +68,7 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
       note: Mrkdwn,
       hash: string | undefined,
       forecast?: Forecast,
+      comparables?: Comparables,
     ) =>
       client.views
         .update({
@@ -75,7 +77,7 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
           view: watchModalView({
             privateMetadata: view.private_metadata,
             event,
-            offered: report ? conditionsOffered(report, forecast) : [],
+            offered: report ? conditionsOffered(report, forecast, comparables) : [],
             ticked: report ? defaultConditions(report) : [],
             currency: report ? reportCurrency(report) : undefined,
             note,
@@ -126,6 +128,7 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
       md`Offered from the event's latest report and sales history: only what they hold. More in the box below.`,
       hash,
       ahead?.forecast,
+      ahead?.comparables,
     );
   });
 
