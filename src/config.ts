@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { editDistance } from './catalog/did-you-mean.js';
+import { didYouMean } from './catalog/did-you-mean.js';
 import { eventLinks } from './catalog/event-links.js';
 import type { FiguresPolicy } from './figures/may-show-figures.js';
 import { LOG_LEVELS } from './logger.js';
@@ -293,8 +293,7 @@ function ruleProblems(env: Record<string, string | undefined>): { variable: stri
   if (filled('TICKETING_API_KEY') && !filled('TICKETING_API_URL'))
     problems.push({
       variable: 'TICKETING_API_URL',
-      message:
-        'required when TICKETING_API_KEY is set: the Event Ticketing Service URL the key is for (unset the key to run on the built-in demo data)',
+      message: 'required when TICKETING_API_KEY is set (unset both for demo data)',
     });
   // Real people must never see demo data or fake promo changes by accident.
   if (filled('SLACK_BOT_TOKEN') && !filled('TICKETING_API_URL'))
@@ -331,41 +330,21 @@ function slackProblems(env: Record<string, string | undefined>): { variable: str
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape);
 
 /** A variable set that looks like one of ours but is not read, and the one it most resembles. */
-export interface UnreadVariable {
-  variable: string;
-  resembles: string | undefined;
-}
+export type UnreadVariable = { variable: string; resembles: string | undefined };
 
 /** The first words of our variables (`TICKETING_`, `SLACK_`, ...): a name that starts with one is meant for us. */
-const OUR_PREFIXES = [
-  ...new Set(CONFIG_VARIABLES.filter((name) => name.includes('_')).map((name) => name.slice(0, name.indexOf('_') + 1))),
-];
+const OUR_PREFIXES = new Set(CONFIG_VARIABLES.filter((name) => name.includes('_')).map((name) => name.split('_')[0]));
 
-/** The closest variable we read, within three edits, or none. */
-function resembling(name: string): string | undefined {
-  let best: { name: string; distance: number } | undefined;
-  for (const known of CONFIG_VARIABLES) {
-    const distance = editDistance(name, known, 3);
-    if (distance <= 3 && (!best || distance < best.distance)) best = { name: known, distance };
-  }
-  return best?.name;
-}
-
-/**
- * Variables set with one of our prefixes (or within two typos of one of our names) that the
- * configuration does not read: a mistyped `TICKETING_API_ULR` would otherwise be silently ignored.
- * Names only, never values; in name order.
- */
+/** Variables set with our prefixes (or a typo from our names) that nothing reads, as `TICKETING_API_ULR`. */
 export function unreadVariables(env: Record<string, string | undefined>): UnreadVariable[] {
   return Object.keys(env)
     .filter((name) => env[name] !== undefined && !CONFIG_VARIABLES.includes(name))
+    .map((variable) => ({ variable, resembles: didYouMean(variable, CONFIG_VARIABLES, { max: 1 })[0] }))
     .filter(
-      (name) =>
-        OUR_PREFIXES.some((prefix) => name.startsWith(prefix)) ||
-        (name.length >= 7 && CONFIG_VARIABLES.some((known) => editDistance(name, known, 2) <= 2)),
+      ({ variable, resembles }) =>
+        OUR_PREFIXES.has(variable.split('_')[0] as string) || (resembles && variable.length >= 7),
     )
-    .sort()
-    .map((variable) => ({ variable, resembles: resembling(variable) }));
+    .sort((a, b) => a.variable.localeCompare(b.variable));
 }
 
 /** One line for an unread variable: its name, and the variable it resembles. */
@@ -453,13 +432,8 @@ export class ConfigError extends Error {
     readonly problems: { variable: string; message: string }[],
     readonly unread: UnreadVariable[] = [],
   ) {
-    super(
-      [
-        'Invalid configuration:',
-        ...problems.map((p) => `  ${p.variable}: ${p.message}`),
-        ...unread.map((u) => `  ${unreadVariableWords(u)}`),
-      ].join('\n'),
-    );
+    const lines = [...problems.map((p) => `${p.variable}: ${p.message}`), ...unread.map(unreadVariableWords)];
+    super(`Invalid configuration:\n${lines.map((line) => `  ${line}`).join('\n')}`);
     this.name = 'ConfigError';
   }
 }
