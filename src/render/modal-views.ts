@@ -46,6 +46,21 @@ export function eventOption(event: TicketingEvent) {
   return { text: plain(room > 10 ? md`${shorten(name, room)} · ${when}` : name), value: event.id };
 }
 
+/** Slack's limit for an option group's label. */
+const GROUP_LABEL = 75;
+
+/**
+ * The picker's answer when the words typed match no event: one group whose label says so and
+ * whose options are the events whose names come closest (a "did you mean" a person picks from).
+ */
+export function closeEventsGroup(query: string, options: readonly ReturnType<typeof eventOption>[]) {
+  const words = escapeText(query.trim());
+  return {
+    label: plain(md`No event matches "${shorten(words, 30)}". Did you mean:`, GROUP_LABEL),
+    options: [...options],
+  };
+}
+
 const eventPicker = (
   options: { dispatch?: boolean; initial?: ReturnType<typeof eventOption> | undefined } = {},
 ): types.InputBlock => ({

@@ -1,11 +1,12 @@
 import type { App } from '@slack/bolt';
-import { searchEvents } from '../../../catalog/event-search.js';
+import { closeEvents, searchEvents } from '../../../catalog/event-search.js';
 import { isListedUpcoming } from '../../../catalog/is-upcoming.js';
 import { parsePromoRef } from '../../../promo/promo-codes.js';
 import { markedEventOption } from '../../../render/cancelled-words.js';
 import { eventLabel, noEventMessage } from '../../../render/event-blocks.js';
 import {
   CHANGE_PROMO_SHORTCUT,
+  closeEventsGroup,
   EVENT_PICKER_ACTION,
   eventOption,
   FIELDS,
@@ -80,23 +81,24 @@ export function registerEventModals(app: App, deps: SlackDeps): void {
         return undefined;
       }));
     let options: ReturnType<typeof eventOption>[] = [];
+    let closest: ReturnType<typeof closeEventsGroup> | undefined;
     if (snapshot) {
       try {
         const now = deps.clock.now();
         // Watching and promoting need an upcoming event: other pickers offer the rest, marked.
         const upcomingOnly = !query.trim() || UPCOMING_ONLY.has(pickerOf(body));
-        const events = query.trim()
-          ? searchEvents(snapshot.events, query).map((match) => match.event)
-          : snapshot.events;
-        options = events
-          .filter((event) => !upcomingOnly || isListedUpcoming(event, now))
-          .slice(0, MAX_OPTIONS)
-          .map(upcomingOnly ? eventOption : markedEventOption);
+        const offered = snapshot.events.filter((event) => !upcomingOnly || isListedUpcoming(event, now));
+        const option = upcomingOnly ? eventOption : markedEventOption;
+        const events = query.trim() ? searchEvents(offered, query).map((match) => match.event) : offered;
+        options = events.slice(0, MAX_OPTIONS).map(option);
+        // Nothing matches: say so in the list, over the names that come closest (if any come close).
+        const close = options.length === 0 && query.trim() ? closeEvents(offered, query).map(option) : [];
+        if (close.length > 0) closest = closeEventsGroup(query, close);
       } catch (error) {
         deps.logger.warn('The event picker could not search the catalog', { error });
       }
     }
-    await ack({ options });
+    await ack(closest ? { option_groups: [closest] } : { options });
   });
 
   app.shortcut(CHANGE_PROMO_SHORTCUT, async ({ ack, shortcut, client }) => {
