@@ -1,7 +1,8 @@
 import type { App } from '@slack/bolt';
 import { closeEvents, searchEvents } from '../../../catalog/event-search.js';
 import { isListedUpcoming } from '../../../catalog/is-upcoming.js';
-import { parsePromoRef } from '../../../promo/promo-codes.js';
+import { withinDeadline } from '../../../observability/within-deadline.js';
+import { closeKnownCodes, parsePromoRef } from '../../../promo/promo-codes.js';
 import { markedEventOption } from '../../../render/cancelled-words.js';
 import { eventLabel, noEventMessage } from '../../../render/event-blocks.js';
 import {
@@ -15,9 +16,11 @@ import {
   REPORT_MODAL,
   WATCH_MODAL,
 } from '../../../render/modal-views.js';
+import { promoCodeFieldError } from '../../../render/promo-blocks.js';
 import { parseId } from '../../../ticketing/ids.js';
 import { parsePromoQuantity } from '../../../ticketing/promo-quantity.js';
 import type { TicketingEvent } from '../../../ticketing/schemas.js';
+import { promoCodeSources } from '../../adapters/promo-context.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { decodeOrigin } from '../../modals/modal-openers.js';
 import { privateAnswer } from '../../modals/private-answer.js';
@@ -66,6 +69,25 @@ const pickerOf = (body: object): string => {
   const view = 'view' in body ? (body.view as { callback_id?: unknown } | undefined) : undefined;
   return typeof view?.callback_id === 'string' ? view.callback_id : '';
 };
+
+/** How long a form's submission waits for the codes known for its event: Slack waits 3 s for the answer. */
+const KNOWN_CODES_WAIT_MS = 1_000;
+
+/**
+ * The promo code field's error when the code typed is none of the event's known codes but close
+ * to some ("did you mean"), from the catalog and codes in memory or the store, within
+ * `KNOWN_CODES_WAIT_MS`; undefined when nothing says the code is wrong (the change goes on).
+ */
+async function closeCodeError(deps: SlackDeps, eventId: string, typed: string, userId: string) {
+  const event = eventInMemory(deps, eventId);
+  if (!event || event === 'unlisted') return undefined;
+  const close = await withinDeadline(
+    closeKnownCodes(promoCodeSources(deps, userId), event.id, { code: typed }),
+    KNOWN_CODES_WAIT_MS,
+    "The event's known promo codes",
+  ).catch(() => []);
+  return close.length > 0 ? promoCodeFieldError(typed, close, eventLabel(event)) : undefined;
+}
 
 /** The modals, their event picker (typeahead from the catalog) and the global shortcut. */
 export function registerEventModals(app: App, deps: SlackDeps): void {
@@ -121,6 +143,12 @@ export function registerEventModals(app: App, deps: SlackDeps): void {
     if ('problem' in promo) errors[FIELDS.promo.block] = `${promo.problem.slice(0, 140)}.`;
     const quantity = parsePromoQuantity(quantityText);
     if ('problem' in quantity) errors[FIELDS.quantity.block] = quantity.problem;
+    // A code close to one known for the event (EARLYBRD): the form stays as typed, the code's
+    // field saying which was meant (from what is known without a report call).
+    if (!errors[FIELDS.promo.block] && eventId && 'code' in promo) {
+      const codeError = await closeCodeError(deps, eventId, promo.code, body.user.id);
+      if (codeError) errors[FIELDS.promo.block] = codeError;
+    }
     if (Object.keys(errors).length > 0) {
       await ack({ response_action: 'errors', errors });
       return;
