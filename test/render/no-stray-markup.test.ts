@@ -56,7 +56,13 @@ import { helpMessage, usageMessage } from '../../src/render/help-blocks.js';
 import { homeView } from '../../src/render/home-view.js';
 import { describeLimit } from '../../src/render/limit-wording.js';
 import { missingCodeMessage } from '../../src/render/missing-code-blocks.js';
-import { eventOption, promoModalView, reportModalView, watchModalView } from '../../src/render/modal-views.js';
+import {
+  closeEventsGroup,
+  eventOption,
+  promoModalView,
+  reportModalView,
+  watchModalView,
+} from '../../src/render/modal-views.js';
 import {
   channelLink,
   clip,
@@ -601,6 +607,7 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
   },
   'modal-views.ts': {
     eventOption: () => EVENTS.map(eventOption),
+    closeEventsGroup: () => HOSTILE.map((query) => closeEventsGroup(query, EVENTS.map(eventOption))),
     promoModalView: () => [promoModalView('{"channel":"<!channel>"}', 1_000_000)],
     reportModalView: () => [reportModalView('{"channel":"<!channel>"}')],
     watchModalView: () => [
@@ -1125,6 +1132,7 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
 const RAW_TEXT: Record<string, readonly string[]> = {
   'event-blocks.ts': ['eventLabel'],
   'cancelled-words.ts': ['cancelledEventFieldError'],
+  'promo-blocks.ts': ['promoCodeFieldError'],
   'plural.ts': ['countedWords'],
   'day-words.ts': ['longDayWords', 'shortDayWords'],
   'condition-label.ts': ['conditionLabel'],
