@@ -1,6 +1,7 @@
 import type { types } from '@slack/bolt';
 import type { TicketingEvent } from '../ticketing/schemas.js';
 import { describeCondition, type WatchCondition } from '../watches/watch-condition.js';
+import { warning } from './block-kit.js';
 import { conditionLabel } from './condition-label.js';
 import { eventLabel } from './event-blocks.js';
 import { shortEventTime } from './event-time.js';
@@ -78,8 +79,28 @@ const eventPicker = (
   },
 });
 
-/** The promo change modal: event picker, promo code id, quantity (0 to `maxQuantity`). */
-export function promoModalView(privateMetadata: string, maxQuantity: number, event?: TicketingEvent): types.ModalView {
+/** What a person typed in the promo form, shown again with the code's problem under its field. */
+export interface PromoFormTyped {
+  code: string;
+  quantity: string;
+  /** Why the code was not taken (found only after **Review**, in the event's report). */
+  codeProblem: Mrkdwn;
+}
+
+/**
+ * The promo change modal: event picker, promo code id, quantity (0 to `maxQuantity`); `typed`: the
+ * form as it was submitted, back with the code's problem under its field (Slack's own field errors
+ * exist only in the answer to a submission, not in a later update).
+ */
+export function promoModalView(
+  privateMetadata: string,
+  maxQuantity: number,
+  event?: TicketingEvent,
+  typed?: PromoFormTyped,
+): types.ModalView {
+  const codeProblem: types.KnownBlock[] = typed
+    ? [{ type: 'context', block_id: 'promo_problem', elements: [{ type: 'mrkdwn', text: warning(typed.codeProblem) }] }]
+    : [];
   return {
     type: 'modal',
     callback_id: PROMO_MODAL,
@@ -94,8 +115,14 @@ export function promoModalView(privateMetadata: string, maxQuantity: number, eve
         block_id: FIELDS.promo.block,
         label: plain(md`Promo code`),
         hint: hint(md`Its code (EARLYBIRD, found in the event's report) or its id (promo_…)`),
-        element: { type: 'plain_text_input', action_id: FIELDS.promo.action, max_length: 100 },
+        element: {
+          type: 'plain_text_input',
+          action_id: FIELDS.promo.action,
+          max_length: 100,
+          ...(typed ? { initial_value: typed.code } : {}),
+        },
       },
+      ...codeProblem,
       {
         type: 'input',
         block_id: FIELDS.quantity.block,
@@ -109,6 +136,7 @@ export function promoModalView(privateMetadata: string, maxQuantity: number, eve
           is_decimal_allowed: false,
           min_value: '0',
           max_value: String(maxQuantity),
+          ...(typed?.quantity ? { initial_value: typed.quantity } : {}),
         },
       },
     ],

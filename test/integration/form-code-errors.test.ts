@@ -76,6 +76,74 @@ describe('the promo form with a mistyped code', () => {
   });
 });
 
+/** Opens the promo form from the shortcut and submits it as typed; what the bot answered at once, and the view's id. */
+async function submitPromoForm(r: BotRig, eventId: string, code: string, quantity: string) {
+  await postSigned(r.url, SIGNING_SECRET, shortcutBody({ callbackId: CHANGE_PROMO_SHORTCUT }));
+  const opened = await r.slack.waitFor(() => views(r, 'views.open').at(-1));
+  const submitted = await postSigned(
+    r.url,
+    SIGNING_SECRET,
+    viewSubmissionBody({
+      callbackId: PROMO_MODAL,
+      privateMetadata: String((opened.args.view as Json).private_metadata),
+      values: {
+        [FIELDS.event.block]: {
+          [FIELDS.event.action]: { type: 'external_select', selected_option: { value: eventId } },
+        },
+        [FIELDS.promo.block]: { [FIELDS.promo.action]: { type: 'plain_text_input', value: code } },
+        [FIELDS.quantity.block]: { [FIELDS.quantity.action]: { type: 'number_input', value: quantity } },
+      },
+    }),
+  );
+  return JSON.parse(submitted.text) as { response_action?: string; errors?: Record<string, string> };
+}
+
+/** The form's input blocks' typed values and the words under the code, as the last views.update put them. */
+const formBack = (r: BotRig) => {
+  const view = views(r, 'views.update').at(-1)?.args.view as Json | undefined;
+  const blocks = (view?.blocks ?? []) as Json[];
+  const element = (blockId: string) => blocks.find((block) => block.block_id === blockId)?.element as Json | undefined;
+  return {
+    callbackId: view?.callback_id,
+    code: element(FIELDS.promo.block)?.initial_value,
+    quantity: element(FIELDS.quantity.block)?.initial_value,
+    event: (element(FIELDS.event.block)?.initial_option as Json | undefined)?.value,
+    problem: JSON.stringify(blocks.find((block) => block.block_id === 'promo_problem') ?? null),
+  };
+};
+
+describe('the promo form with a code no report has named yet', () => {
+  it('reads the report after Review and, the code not in it, comes back as typed with "did you mean" under the code', async () => {
+    rig = await startBot();
+    const r = rig;
+    const promo = earlybird(r);
+    // Nothing read yet: no code of the event is known, so the form cannot tell at once.
+    const answer = await submitPromoForm(r, promo.eventId, 'EARLYBRD', '25');
+    expect(answer.response_action).toBe('update');
+    await r.slack.waitFor(() => (formBack(r).callbackId === PROMO_MODAL ? true : undefined));
+    const back = formBack(r);
+    expect(back).toMatchObject({ code: 'EARLYBRD', quantity: '25', event: promo.eventId });
+    expect(back.problem).toContain('names no code `EARLYBRD`. Did you mean `EARLYBIRD`?');
+    // Nothing posted in the person's DM: the answer is on the form.
+    expect(views(r, 'chat.postMessage').filter((call) => call.args.channel === 'U0EDITOR')).toHaveLength(0);
+    expect(reportCalls(r)).toBe(1);
+    expect(promo.quantity).not.toBe(25);
+  });
+
+  it('goes on to the confirmation for a code the report names, with that one report read', async () => {
+    rig = await startBot();
+    const r = rig;
+    const promo = earlybird(r);
+    await submitPromoForm(r, promo.eventId, 'earlybird', '25');
+    const confirmation = await r.slack.waitFor(() =>
+      r.slack.calls.find((call) => call.method === 'chat.postMessage' && call.args.channel === 'U0EDITOR'),
+    );
+    expect(JSON.stringify(confirmation.args.blocks)).toContain('EARLYBIRD');
+    expect(JSON.stringify(confirmation.args.blocks)).toContain('25');
+    expect(reportCalls(r)).toBe(1);
+  });
+});
+
 describe('the watch form with a mistyped code', () => {
   it('names the code meant on the conditions field', async () => {
     rig = await startBot();

@@ -86,6 +86,7 @@ import {
   promoAnnouncement,
   promoAnswerView,
   promoCodeNotNamed,
+  promoCodeProblem,
   promoConfirmMessage,
   promoDoneMessage,
   promoFailedMessage,
@@ -608,7 +609,16 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
   'modal-views.ts': {
     eventOption: () => EVENTS.map(eventOption),
     closeEventsGroup: () => HOSTILE.map((query) => closeEventsGroup(query, EVENTS.map(eventOption))),
-    promoModalView: () => [promoModalView('{"channel":"<!channel>"}', 1_000_000)],
+    promoModalView: () => [
+      promoModalView('{"channel":"<!channel>"}', 1_000_000),
+      ...hostileText().map((text) =>
+        promoModalView('{"channel":"<!channel>"}', 1_000_000, HOSTILE_EVENT, {
+          code: text,
+          quantity: '25',
+          codeProblem: promoCodeProblem(text, [text], []),
+        }),
+      ),
+    ],
     reportModalView: () => [reportModalView('{"channel":"<!channel>"}')],
     watchModalView: () => [
       watchModalView({ privateMetadata: '{"channel":"<!channel>"}', personal: true }),
@@ -848,6 +858,11 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
     promoFailedMessage: () => hostileText().map(promoFailedMessage),
     promoCodeNotNamed: () =>
       hostileText().map((text) => plainMessage(promoCodeNotNamed(text, [...HOSTILE, 'EARLYBIRD']))),
+    promoCodeProblem: () =>
+      hostileText().flatMap((text) => [
+        plainMessage(promoCodeProblem(text, [...HOSTILE], [...HOSTILE])),
+        plainMessage(promoCodeProblem(text, [], [...HOSTILE, 'EARLYBIRD'])),
+      ]),
     confirmationRefusedMessage: () =>
       (['unknown', 'used', 'expired', 'not-yours', 'not-editor'] satisfies ConfirmationRefusal[]).map(
         confirmationRefusedMessage,

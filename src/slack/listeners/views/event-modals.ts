@@ -1,8 +1,7 @@
 import type { App } from '@slack/bolt';
 import { closeEvents, searchEvents } from '../../../catalog/event-search.js';
 import { isListedUpcoming } from '../../../catalog/is-upcoming.js';
-import { withinDeadline } from '../../../observability/within-deadline.js';
-import { closeKnownCodes, parsePromoRef } from '../../../promo/promo-codes.js';
+import { parsePromoRef } from '../../../promo/promo-codes.js';
 import { markedEventOption } from '../../../render/cancelled-words.js';
 import { eventLabel, noEventMessage } from '../../../render/event-blocks.js';
 import {
@@ -16,11 +15,8 @@ import {
   REPORT_MODAL,
   WATCH_MODAL,
 } from '../../../render/modal-views.js';
-import { promoCodeFieldError } from '../../../render/promo-blocks.js';
 import { parseId } from '../../../ticketing/ids.js';
 import { parsePromoQuantity } from '../../../ticketing/promo-quantity.js';
-import type { TicketingEvent } from '../../../ticketing/schemas.js';
-import { promoCodeSources } from '../../adapters/promo-context.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { decodeOrigin } from '../../modals/modal-openers.js';
 import { privateAnswer } from '../../modals/private-answer.js';
@@ -28,6 +24,8 @@ import { openPromoFormFor, promoFormAckView, promoFormReply } from '../../modals
 import { ackFirst } from '../../replies/ack-first.js';
 import { askForReport } from '../../reports/ask-for-report.js';
 import { requestPromoChange } from '../commands/request-promo-change.js';
+import { eventInMemory } from './event-in-memory.js';
+import { codeFoundAfterReview, promoFormErrors } from './promo-form-check.js';
 
 export type ViewState = Record<
   string,
@@ -42,25 +40,6 @@ const FIRST_CRAWL_WAIT_MS = 500;
 /** How long a report picked before the first crawl waits for the event's name before going ahead without it. */
 const NAME_WAIT_MS = 2_000;
 
-/**
- * What the catalog in memory says of a picked event, without waiting (Slack waits 3 s for the
- * answer to a submission): found; surely not listed (a miss in a crawl still within its period, or
- * an id no picker gave); or not known yet (no crawl so far, or one past its period).
- */
-export function eventInMemory(deps: SlackDeps, eventId: string): TicketingEvent | 'unlisted' | undefined {
-  let id: string;
-  try {
-    id = parseId('event', eventId);
-  } catch {
-    return 'unlisted';
-  }
-  const snapshot = deps.catalog.current();
-  if (!snapshot) return undefined;
-  const event = snapshot.byId.get(id);
-  if (event) return event;
-  return deps.clock.now() - snapshot.asOf < deps.catalog.periodMs ? 'unlisted' : undefined;
-}
-
 /** The forms whose event must be upcoming (not over, not cancelled): their pickers offer no other. */
 const UPCOMING_ONLY: ReadonlySet<string> = new Set([PROMO_MODAL, WATCH_MODAL]);
 
@@ -69,25 +48,6 @@ const pickerOf = (body: object): string => {
   const view = 'view' in body ? (body.view as { callback_id?: unknown } | undefined) : undefined;
   return typeof view?.callback_id === 'string' ? view.callback_id : '';
 };
-
-/** How long a form's submission waits for the codes known for its event: Slack waits 3 s for the answer. */
-const KNOWN_CODES_WAIT_MS = 1_000;
-
-/**
- * The promo code field's error when the code typed is none of the event's known codes but close
- * to some ("did you mean"), from the catalog and codes in memory or the store, within
- * `KNOWN_CODES_WAIT_MS`; undefined when nothing says the code is wrong (the change goes on).
- */
-async function closeCodeError(deps: SlackDeps, eventId: string, typed: string, userId: string) {
-  const event = eventInMemory(deps, eventId);
-  if (!event || event === 'unlisted') return undefined;
-  const close = await withinDeadline(
-    closeKnownCodes(promoCodeSources(deps, userId), event.id, { code: typed }),
-    KNOWN_CODES_WAIT_MS,
-    "The event's known promo codes",
-  ).catch(() => []);
-  return close.length > 0 ? promoCodeFieldError(typed, close, eventLabel(event)) : undefined;
-}
 
 /** The modals, their event picker (typeahead from the catalog) and the global shortcut. */
 export function registerEventModals(app: App, deps: SlackDeps): void {
@@ -143,12 +103,9 @@ export function registerEventModals(app: App, deps: SlackDeps): void {
     if ('problem' in promo) errors[FIELDS.promo.block] = `${promo.problem.slice(0, 140)}.`;
     const quantity = parsePromoQuantity(quantityText);
     if ('problem' in quantity) errors[FIELDS.quantity.block] = quantity.problem;
-    // A code close to one known for the event (EARLYBRD): the form stays as typed, the code's
-    // field saying which was meant (from what is known without a report call).
-    if (!errors[FIELDS.promo.block] && eventId && 'code' in promo) {
-      const codeError = await closeCodeError(deps, eventId, promo.code, body.user.id);
-      if (codeError) errors[FIELDS.promo.block] = codeError;
-    }
+    // What is known without a report call (a cancelled event, a code close to a known one): on its field.
+    if (Object.keys(errors).length === 0 && !('problem' in promo))
+      Object.assign(errors, await promoFormErrors(deps, { eventId, promo, userId: body.user.id }));
     if (Object.keys(errors).length > 0) {
       await ack({ response_action: 'errors', errors });
       return;
@@ -157,18 +114,17 @@ export function registerEventModals(app: App, deps: SlackDeps): void {
     // The form stays open, saying where the confirmation goes, then where it went.
     await ackFirst(() => ack({ response_action: 'update', view: promoFormAckView(origin) }));
     if ('problem' in promo || 'problem' in quantity) return;
-    await requestPromoChange(
-      deps,
-      client,
-      promoFormReply(deps, client, { origin, userId: body.user.id, viewId: body.view?.id }),
-      {
-        userId: body.user.id,
-        channelId: origin.channelId ?? '',
-        target: { id: eventId },
-        promo,
-        quantity: quantity.quantity,
-      },
-    );
+    const reply = promoFormReply(deps, client, { origin, userId: body.user.id, viewId: body.view?.id });
+    // A code nothing at hand names is looked up now: one the report does not name brings the form back as typed.
+    const form = { eventId, promo, quantityText, userId: body.user.id, viewId: body.view?.id };
+    if (!(await codeFoundAfterReview(deps, client, reply, { ...form, privateMetadata: view.private_metadata }))) return;
+    await requestPromoChange(deps, client, reply, {
+      userId: body.user.id,
+      channelId: origin.channelId ?? '',
+      target: { id: eventId },
+      promo,
+      quantity: quantity.quantity,
+    });
   });
 
   app.view(REPORT_MODAL, async ({ ack, view, body, client }) => {

@@ -30,7 +30,8 @@ import { countSlackError } from '../../replies/slack-errors.js';
 import { userMessageFor } from '../../replies/user-message.js';
 import { reportAtHand, reportFiguresAtHand, reportFor } from '../../reports/ask-for-report.js';
 import { setWatchDeps, watchNotSet } from '../../reports/watch-report.js';
-import { eventInMemory, type ViewState } from './event-modals.js';
+import { eventInMemory } from './event-in-memory.js';
+import type { ViewState } from './event-modals.js';
 
 type Checked = { selected_options?: { value?: string }[] | null };
 
