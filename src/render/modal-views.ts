@@ -143,6 +143,19 @@ export function promoModalView(
   };
 }
 
+/**
+ * The watch form once submitted, while the event's report is read to check its conditions, and
+ * then what came of it (`text`), its answer's words; no submit, so it is not sent twice.
+ */
+export function watchFormAnswerView(text: Mrkdwn): types.ModalView {
+  return {
+    type: 'modal',
+    title: plain(md`Watch an event`),
+    close: plain(md`Close`),
+    blocks: [{ type: 'section', text: { type: 'mrkdwn', text: shorten(text, 3000) } }],
+  };
+}
+
 /** The report modal: an event picker. */
 export function reportModalView(privateMetadata: string): types.ModalView {
   return {
@@ -168,6 +181,8 @@ export interface WatchModalInput {
   /** Said under the choices: where they come from, or why there are none. */
   note?: Mrkdwn | undefined;
   personal: boolean;
+  /** The conditions as typed, back with their problem under the field (found once the report was read). */
+  typed?: { conditions: string; problem: Mrkdwn } | undefined;
 }
 
 /** Slack's limits for checkboxes: 10 options. */
@@ -215,8 +230,22 @@ export function watchModalView(input: WatchModalInput): types.ModalView {
       optional: true,
       label: plain(md`Other conditions`),
       hint: hint(md`Separated by commas: sold >= 95%, EARLYBIRD left <= 10, +50 sold, no sale for 6h, checkIns >= 100`),
-      element: { type: 'plain_text_input', action_id: FIELDS.conditions.action, max_length: 500 },
+      element: {
+        type: 'plain_text_input',
+        action_id: FIELDS.conditions.action,
+        max_length: 500,
+        ...(input.typed?.conditions ? { initial_value: input.typed.conditions.slice(0, 500) } : {}),
+      },
     },
+    ...(input.typed
+      ? [
+          {
+            type: 'context' as const,
+            block_id: 'watch_problem',
+            elements: [{ type: 'mrkdwn' as const, text: warning(input.typed.problem) }],
+          },
+        ]
+      : []),
     {
       type: 'input',
       block_id: FIELDS.personal.block,

@@ -61,6 +61,7 @@ import {
   eventOption,
   promoModalView,
   reportModalView,
+  watchFormAnswerView,
   watchModalView,
 } from '../../src/render/modal-views.js';
 import {
@@ -620,8 +621,17 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
       ),
     ],
     reportModalView: () => [reportModalView('{"channel":"<!channel>"}')],
+    watchFormAnswerView: () => hostileText().map((text) => watchFormAnswerView(text)),
     watchModalView: () => [
       watchModalView({ privateMetadata: '{"channel":"<!channel>"}', personal: true }),
+      ...hostileText().map((text) =>
+        watchModalView({
+          privateMetadata: '{}',
+          event: HOSTILE_EVENT,
+          personal: false,
+          typed: { conditions: text, problem: text },
+        }),
+      ),
       ...EVENTS.map((event) =>
         watchModalView({
           privateMetadata: '{}',
