@@ -195,6 +195,11 @@ export class SandboxState {
     this.messages.splice(0, this.messages.length, ...messages);
     const latest = Math.max(0, ...messages.map((message) => Math.floor(Number(message.ts)) || 0));
     this.#ts = Math.max(this.#ts, latest);
+    // A new file's id (F00000001) must not be a kept file's: the page opens a file by its id.
+    const fileIds = messages.flatMap((message) =>
+      (message.files ?? []).map((file) => Number(/\d+$/.exec(file.id)?.[0])),
+    );
+    this.#ids = Math.max(this.#ids, ...fileIds.filter(Number.isFinite));
     this.touch();
   }
 
