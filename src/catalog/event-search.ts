@@ -49,10 +49,14 @@ function allowedTypos(word: string): number {
   return word.length < 8 ? 1 : 2;
 }
 
-/** How well one typed word matches one word of a name: 3 exact, 2 prefix, 1 typo, 0 none. */
-function wordScore(typed: string, word: string): number {
+/**
+ * How well one typed word matches one word of a name: 3 exact, 2 prefix, 1 typo, 0 none. A prefix
+ * needs 3 letters, but the last word typed may be begun with any (`winter g`): the person is
+ * still typing it, in a picker's typeahead as in a command.
+ */
+function wordScore(typed: string, word: string, last: boolean): number {
   if (typed === word) return 3;
-  if (typed.length >= 3 && word.startsWith(typed)) return 2;
+  if ((last || typed.length >= 3) && word.startsWith(typed)) return 2;
   const typos = allowedTypos(typed);
   if (typos > 0 && editDistance(typed, word, typos) <= typos) return 1;
   return 0;
@@ -66,7 +70,7 @@ export interface SearchMatch {
 
 /**
  * Events whose name matches every typed word (in any order; case, accents and small typos
- * forgiven), best first, then soonest first. Events without a name never match words, and text
+ * forgiven; the last word may be the start of one of any length), best first, then soonest first. Events without a name never match words, and text
  * over `MAX_SEARCH_TEXT` matches nothing (commands say why first; a picker simply offers nothing).
  */
 export function searchEvents(events: readonly TicketingEvent[], query: string): SearchMatch[] {
@@ -78,8 +82,9 @@ export function searchEvents(events: readonly TicketingEvent[], query: string): 
     if (!event.name) continue;
     const words = nameWords(event, event.name);
     let score = 0;
-    for (const each of typed) {
-      const best = Math.max(0, ...words.map((word) => wordScore(each, word)));
+    for (const [index, each] of typed.entries()) {
+      const last = index === typed.length - 1;
+      const best = Math.max(0, ...words.map((word) => wordScore(each, word, last)));
       if (best === 0) {
         score = 0;
         break;

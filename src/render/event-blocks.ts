@@ -186,9 +186,12 @@ export function eventChoicesMessage(options: {
     );
   }
   for (const event of shownEvents) {
+    // Each row says its own status (a cancelled one among the rest), as the event's card does.
+    const badge = statusBadge(event);
+    const title = badge ? md`*${eventTitle(event)}*  ${badge}` : md`*${eventTitle(event)}*`;
     blocks.push({
       type: 'section',
-      text: { type: 'mrkdwn', text: md`*${eventTitle(event)}*\n:calendar: ${clip(describeEventTime(event), 300)}` },
+      text: { type: 'mrkdwn', text: md`${title}\n:calendar: ${clip(describeEventTime(event), 300)}` },
       accessory: choiceButton(event),
     });
   }
@@ -214,6 +217,8 @@ export interface EventListOptions {
   promo?: boolean | undefined;
   /** The "Next" button's value, when there is a next page. */
   nextValue?: string | undefined;
+  /** The "Previous" button's value, when there is a page before. */
+  previousValue?: string | undefined;
   /** Shown when there are no events. */
   emptyText?: Mrkdwn;
   /** 1-based page number, for the footer. */
@@ -223,8 +228,12 @@ export interface EventListOptions {
 }
 
 export const NEXT_PAGE_ACTION = 'events_next_page';
+export const PREVIOUS_PAGE_ACTION = 'events_previous_page';
 
-/** `/events list`: a page of events with a "Next" button that carries where the next page starts. */
+/**
+ * `/events list`: a page of events with "Previous" and "Next" buttons that carry where the page
+ * before and the next page start.
+ */
 export function eventListMessage(options: EventListOptions): SlackMessage {
   const blocks: Block[] = [header(options.title)];
   if (options.events.length === 0) {
@@ -239,19 +248,11 @@ export function eventListMessage(options: EventListOptions): SlackMessage {
   const hidden = options.events.length - shown.length;
   if (hidden > 0) blocks.push(context(md`...and ${hidden} more`));
   if (options.footer) blocks.push(context(options.footer));
-  if (options.nextValue) {
-    blocks.push({
-      type: 'actions',
-      elements: [
-        {
-          type: 'button',
-          action_id: NEXT_PAGE_ACTION,
-          text: { type: 'plain_text', text: 'Next' },
-          value: options.nextValue,
-        },
-      ],
-    });
-  }
+  const pages = [
+    ...(options.previousValue ? [button(PREVIOUS_PAGE_ACTION, 'Previous', options.previousValue)] : []),
+    ...(options.nextValue ? [button(NEXT_PAGE_ACTION, 'Next', options.nextValue)] : []),
+  ];
+  if (pages.length > 0) blocks.push({ type: 'actions', elements: pages });
   const first = shown[0];
   const summary = options.page
     ? md`${options.title}: ${plural(options.events.length, 'event')}, page ${options.page}`

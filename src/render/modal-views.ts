@@ -1,6 +1,7 @@
 import type { types } from '@slack/bolt';
 import type { TicketingEvent } from '../ticketing/schemas.js';
 import { describeCondition, type WatchCondition } from '../watches/watch-condition.js';
+import { warning } from './block-kit.js';
 import { conditionLabel } from './condition-label.js';
 import { eventLabel } from './event-blocks.js';
 import { shortEventTime } from './event-time.js';
@@ -46,6 +47,21 @@ export function eventOption(event: TicketingEvent) {
   return { text: plain(room > 10 ? md`${shorten(name, room)} · ${when}` : name), value: event.id };
 }
 
+/** Slack's limit for an option group's label. */
+const GROUP_LABEL = 75;
+
+/**
+ * The picker's answer when the words typed match no event: one group whose label says so and
+ * whose options are the events whose names come closest (a "did you mean" a person picks from).
+ */
+export function closeEventsGroup(query: string, options: readonly ReturnType<typeof eventOption>[]) {
+  const words = escapeText(query.trim());
+  return {
+    label: plain(md`No event matches "${shorten(words, 30)}". Did you mean:`, GROUP_LABEL),
+    options: [...options],
+  };
+}
+
 const eventPicker = (
   options: { dispatch?: boolean; initial?: ReturnType<typeof eventOption> | undefined } = {},
 ): types.InputBlock => ({
@@ -63,8 +79,28 @@ const eventPicker = (
   },
 });
 
-/** The promo change modal: event picker, promo code id, quantity (0 to `maxQuantity`). */
-export function promoModalView(privateMetadata: string, maxQuantity: number, event?: TicketingEvent): types.ModalView {
+/** What a person typed in the promo form, shown again with the code's problem under its field. */
+export interface PromoFormTyped {
+  code: string;
+  quantity: string;
+  /** Why the code was not taken (found only after **Review**, in the event's report). */
+  codeProblem: Mrkdwn;
+}
+
+/**
+ * The promo change modal: event picker, promo code id, quantity (0 to `maxQuantity`); `typed`: the
+ * form as it was submitted, back with the code's problem under its field (Slack's own field errors
+ * exist only in the answer to a submission, not in a later update).
+ */
+export function promoModalView(
+  privateMetadata: string,
+  maxQuantity: number,
+  event?: TicketingEvent,
+  typed?: PromoFormTyped,
+): types.ModalView {
+  const codeProblem: types.KnownBlock[] = typed
+    ? [{ type: 'context', block_id: 'promo_problem', elements: [{ type: 'mrkdwn', text: warning(typed.codeProblem) }] }]
+    : [];
   return {
     type: 'modal',
     callback_id: PROMO_MODAL,
@@ -79,8 +115,14 @@ export function promoModalView(privateMetadata: string, maxQuantity: number, eve
         block_id: FIELDS.promo.block,
         label: plain(md`Promo code`),
         hint: hint(md`Its code (EARLYBIRD, found in the event's report) or its id (promo_…)`),
-        element: { type: 'plain_text_input', action_id: FIELDS.promo.action, max_length: 100 },
+        element: {
+          type: 'plain_text_input',
+          action_id: FIELDS.promo.action,
+          max_length: 100,
+          ...(typed ? { initial_value: typed.code } : {}),
+        },
       },
+      ...codeProblem,
       {
         type: 'input',
         block_id: FIELDS.quantity.block,
@@ -94,9 +136,23 @@ export function promoModalView(privateMetadata: string, maxQuantity: number, eve
           is_decimal_allowed: false,
           min_value: '0',
           max_value: String(maxQuantity),
+          ...(typed?.quantity ? { initial_value: typed.quantity } : {}),
         },
       },
     ],
+  };
+}
+
+/**
+ * The watch form once submitted, while the event's report is read to check its conditions, and
+ * then what came of it (`text`), its answer's words; no submit, so it is not sent twice.
+ */
+export function watchFormAnswerView(text: Mrkdwn): types.ModalView {
+  return {
+    type: 'modal',
+    title: plain(md`Watch an event`),
+    close: plain(md`Close`),
+    blocks: [{ type: 'section', text: { type: 'mrkdwn', text: shorten(text, 3000) } }],
   };
 }
 
@@ -125,6 +181,8 @@ export interface WatchModalInput {
   /** Said under the choices: where they come from, or why there are none. */
   note?: Mrkdwn | undefined;
   personal: boolean;
+  /** The conditions as typed, back with their problem under the field (found once the report was read). */
+  typed?: { conditions: string; problem: Mrkdwn } | undefined;
 }
 
 /** Slack's limits for checkboxes: 10 options. */
@@ -172,8 +230,22 @@ export function watchModalView(input: WatchModalInput): types.ModalView {
       optional: true,
       label: plain(md`Other conditions`),
       hint: hint(md`Separated by commas: sold >= 95%, EARLYBIRD left <= 10, +50 sold, no sale for 6h, checkIns >= 100`),
-      element: { type: 'plain_text_input', action_id: FIELDS.conditions.action, max_length: 500 },
+      element: {
+        type: 'plain_text_input',
+        action_id: FIELDS.conditions.action,
+        max_length: 500,
+        ...(input.typed?.conditions ? { initial_value: input.typed.conditions.slice(0, 500) } : {}),
+      },
     },
+    ...(input.typed
+      ? [
+          {
+            type: 'context' as const,
+            block_id: 'watch_problem',
+            elements: [{ type: 'mrkdwn' as const, text: warning(input.typed.problem) }],
+          },
+        ]
+      : []),
     {
       type: 'input',
       block_id: FIELDS.personal.block,

@@ -225,6 +225,28 @@ const placeOf = (place: PromoAnswerPlace) =>
   place.channelId ? md`${channelLink(place.channelId)} (only you can see it there)` : md`your DM with me`;
 
 /**
+ * Under the promo form's code field, when the event's report names no such code (found after
+ * **Review**): the code likely meant first, else the codes it names.
+ */
+export function promoCodeProblem(typed: string, close: readonly string[], known: readonly string[]): Mrkdwn {
+  if (close.length > 0)
+    return md`The event's report names no code ${code(typed, 64)}. Did you mean ${joinMrkdwn(
+      close.slice(0, 3).map((each) => code(each, 64)),
+      md` or `,
+    )}? Nothing was changed.`;
+  return md`${promoCodeNotNamed(typed, known)} Nothing was changed.`;
+}
+
+/**
+ * A promo form's code field when the code is none of the event's known codes but close to some:
+ * plain text (a field error is not mrkdwn), short enough for Slack to show under the field.
+ */
+export function promoCodeFieldError(typed: string, close: readonly string[], eventName: string): string {
+  const name = eventName.length > 60 ? `${eventName.slice(0, 59)}…` : eventName;
+  return `${name} has no code ${typed.slice(0, 64)}. Did you mean ${close.slice(0, 3).join(' or ')}?`;
+}
+
+/**
  * The promo form after **Review**: where the confirmation goes (`preparing`), that a report is
  * read for the code first (`fetching`), where the answer went (`sent`: the confirmation or, when
  * there is none, why), or that it could be posted nowhere (`failed`).

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from '../logger.js';
 import { readBody } from '../read-body.js';
 import { BotForwarder } from './forward-to-bot.js';
+import { keepMessages } from './kept-messages.js';
 import { pageActions } from './page-actions.js';
 import { readPageFile } from './page-files.js';
 import { type Refusal, RequestGuard } from './request-guard.js';
@@ -54,9 +55,13 @@ export async function startSandbox(options: {
   port?: number;
   /** How many response_urls and triggers are kept. */
   limits?: SandboxLimits;
+  /** The file its messages are kept in across restarts (`keptMessagesPath`); none: gone at exit. */
+  keepMessagesIn?: string | undefined;
 }): Promise<Sandbox> {
   const { logger } = options;
   const state = new SandboxState(options.limits);
+  // Read back before the page or the bot can see the state: the cards the bot stored are there.
+  const kept = options.keepMessagesIn ? await keepMessages(state, options.keepMessagesIn, logger) : undefined;
   // Made up at each start and written into the page: what proves a request came from the page.
   const token = randomBytes(32).toString('hex');
   let bot: BotForwarder | undefined;
@@ -201,6 +206,7 @@ export async function startSandbox(options: {
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await kept?.flush();
     },
   };
 }

@@ -6,6 +6,7 @@ import { type Bot, type ComposeOptions, composeBot } from '../compose.js';
 import { loadConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import { countedWords } from '../render/plural.js';
+import { keptMessagesPath } from './kept-messages.js';
 import { type Sandbox, startSandbox } from './sandbox-server.js';
 import { EDITORS_GROUP } from './sandbox-state.js';
 import { seedSalesHistory } from './seed-sales-history.js';
@@ -45,16 +46,19 @@ export async function startSandboxStack(options: {
   store?: string;
   compose?: Partial<ComposeOptions>;
 }): Promise<SandboxStack> {
+  const store = options.store ?? SANDBOX_STORE_URL;
   const sandbox = await startSandbox({
     logger: options.logger.child({ component: 'sandbox' }),
     port: options.port ?? 0,
+    // Its messages live with its store: a kept watch's card and thread are still there after a restart.
+    keepMessagesIn: keptMessagesPath(store, options.compose?.cwd ?? process.cwd()),
   });
   try {
     const signingSecret = randomBytes(24).toString('hex');
     const config = loadConfig({
       ...options.env,
       // A store of its own, always: never a deployment's Redis or SQLite file (see the README).
-      STORE_URL: options.store ?? SANDBOX_STORE_URL,
+      STORE_URL: store,
       SLACK_BOT_TOKEN: `xoxb-sandbox-${randomBytes(8).toString('hex')}`,
       SLACK_SIGNING_SECRET: signingSecret,
       SLACK_APP_TOKEN: undefined,

@@ -131,6 +131,8 @@ export class SandboxState {
   #ids = 0;
   /** Bumped on every change, so the page re-renders only when something happened. */
   version = 0;
+  /** Told of every change (the messages kept across restarts are written then). */
+  readonly #onChange: (() => void)[] = [];
 
   constructor(limits: SandboxLimits = {}) {
     this.#responseTargets = new LRUCache({ max: limits.responseUrls ?? 1000 });
@@ -177,6 +179,28 @@ export class SandboxState {
 
   touch(): void {
     this.version += 1;
+    for (const listener of this.#onChange) listener();
+  }
+
+  /** Calls `listener` after every change. */
+  onChange(listener: () => void): void {
+    this.#onChange.push(listener);
+  }
+
+  /**
+   * The messages of an earlier start, kept with its store: they show again, and the bot's cards
+   * and threads (whose ts it stored) are found and edited as before. New messages come after them.
+   */
+  restore(messages: readonly SandboxMessage[]): void {
+    this.messages.splice(0, this.messages.length, ...messages);
+    const latest = Math.max(0, ...messages.map((message) => Math.floor(Number(message.ts)) || 0));
+    this.#ts = Math.max(this.#ts, latest);
+    // A new file's id (F00000001) must not be a kept file's: the page opens a file by its id.
+    const fileIds = messages.flatMap((message) =>
+      (message.files ?? []).map((file) => Number(/\d+$/.exec(file.id)?.[0])),
+    );
+    this.#ids = Math.max(this.#ids, ...fileIds.filter(Number.isFinite));
+    this.touch();
   }
 
   user(id: string): SandboxUser | undefined {

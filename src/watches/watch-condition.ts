@@ -1,3 +1,4 @@
+import { didYouMean } from '../catalog/did-you-mean.js';
 import type { Shown } from '../figures/may-show-figures.js';
 import type { Comparables } from '../forecast/comparables.js';
 import type { Forecast } from '../forecast/forecast.js';
@@ -143,10 +144,15 @@ const SHARE_MARGIN = 2;
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
 
-/** The codes a report does name, for a person who named one it does not. */
-function codesNamed(report: EventReport): string {
+/**
+ * The codes a report does name, for a person who named one it does not: the one they likely meant
+ * first (`EARLYBRD`: did you mean EARLYBIRD?), where a field error cut short still shows it.
+ */
+function codesNamed(report: EventReport, typed: string): string {
   const labels = quantityRows(report).map((row) => row.label);
   if (labels.length === 0) return ' (it names no promo codes)';
+  const meant = didYouMean(typed, labels);
+  if (meant.length > 0) return `; did you mean ${meant.join(' or ')}? (it names ${labels.slice(0, 10).join(', ')})`;
   const more = labels.length > 10 ? `, and ${labels.length - 10} more` : '';
   return ` (it names ${labels.slice(0, 10).join(', ')}${more})`;
 }
@@ -179,7 +185,8 @@ export function judge(condition: WatchCondition, reading: Reading): Judgement {
     }
     case 'left': {
       const row = findQuantityRow(report, condition.code);
-      if (!row) return { unknown: `the report names no promo code ${condition.code}${codesNamed(report)}` };
+      if (!row)
+        return { unknown: `the report names no promo code ${condition.code}${codesNamed(report, condition.code)}` };
       if (condition.unit === 'count') {
         const margin = Math.max(1, Math.ceil(condition.max * 0.1));
         return { value: row.left, met: row.left <= condition.max, cleared: row.left > condition.max + margin };

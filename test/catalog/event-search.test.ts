@@ -40,7 +40,16 @@ describe('searchEvents', () => {
     expect(names('fest rock')).toEqual(['Rock & Roll Festival']);
     expect(names('festivl rock')).toEqual(['Rock & Roll Festival']);
     expect(names('jaz')).toEqual(['Jazz Night at the Café Müller', 'Festival of Jazz']);
-    expect(names('ja')).toEqual([]); // under three letters a word is not taken as a prefix
+    // Under three letters only the last word is taken as a prefix: the one still being typed.
+    expect(names('ja rock')).toEqual([]);
+  });
+
+  it('takes the last word as the start of a name word, however short (winter g, jazz ni)', () => {
+    expect(names('jazz ni')).toEqual(['Jazz Night at the Café Müller']);
+    expect(names('spring f')).toEqual(['Spring Festival of Lights']);
+    expect(names('festival o')).toEqual(['Spring Festival of Lights', 'Festival of Jazz']);
+    expect(names('ja')).toEqual(['Jazz Night at the Café Müller', 'Festival of Jazz']);
+    expect(names('jazz x')).toEqual([]);
   });
 
   it('ranks exact words first, then sooner events', () => {

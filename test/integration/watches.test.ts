@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { escapeText } from '../../src/render/mrkdwn.js';
 import type { SimEvent } from '../../src/simulator/seed.js';
 import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
-import { FETCHING, pickInWatchForm, submitWatchForm } from '../helpers/bot-actions.js';
+import { FETCHING, type Json, pickInWatchForm, submitWatchForm } from '../helpers/bot-actions.js';
 import { fastWatches, watchCommand } from '../helpers/fast-watches.js';
 import { commandBody, eventBody, postSigned, postSignedJson, viewSubmissionBody } from '../helpers/slack-requests.js';
 
@@ -280,7 +280,7 @@ describe('/events watch through the real Bolt app', () => {
     expect(section).not.toContain('<#C0002>');
   });
 
-  it('reads the report when the form is submitted with none at hand, and says so privately when it refuses', async () => {
+  it('reads the report when the form is submitted with none at hand, and brings the form back as typed when it refuses', async () => {
     rig = await startBot(FAST);
     const { event } = watchable(rig);
     await rig.bot.catalog.snapshot();
@@ -290,13 +290,20 @@ describe('/events watch through the real Bolt app', () => {
       (rig as BotRig).slack.calls
         .filter((c) => c.method === 'chat.postEphemeral' && c.args.channel === 'C0004')
         .map((c) => String(c.args.text));
-    // This rig keeps no report cache: nothing is at hand, so the form closes and the report is read.
+    const formUpdates = () =>
+      (rig as BotRig).slack.calls.filter((c) => c.method === 'views.update').map((c) => c.args.view as Json);
+    // This rig keeps no report cache: nothing is at hand, so the form says it reads the report, and stays open.
     const refused = await submit('NOSUCH left <= 2');
     expect(refused.status).toBe(200);
-    expect(refused.text).not.toContain('response_action');
-    await rig.slack.waitFor(() => said().find((text) => text.includes('was not set')));
-    expect(said()[0]).toContain("Fetching the event's report");
-    expect(said().find((text) => text.includes('was not set'))).toContain('NOSUCH');
+    expect(refused.text).toContain('"response_action":"update"');
+    expect(refused.text).toContain("Fetching the event's report");
+    // The report names no NOSUCH: the form is back, the conditions as typed and the problem under them.
+    const back = await rig.slack.waitFor(() => formUpdates().find((view) => view.callback_id === 'watch_modal'));
+    const blocks = JSON.stringify(back.blocks);
+    expect(blocks).toContain('"initial_value":"NOSUCH left <= 2"');
+    expect(blocks).toContain('NOSUCH');
+    expect(blocks).toContain('The watch was not set.');
+    expect(said().some((text) => text.includes('was not set'))).toBe(false);
     expect(await rig.bot.watches.list({ channel: 'C0004' })).toHaveLength(0);
 
     expect((await submit('sold >= 90%')).status).toBe(200);

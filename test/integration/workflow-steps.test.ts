@@ -156,6 +156,25 @@ describe('Get event report', () => {
     expect(reportCalls(rig)).toHaveLength(0);
   });
 
+  it('offers the nearest names, with their ids, for words that match no event', async () => {
+    rig = await startBot();
+    const { event } = eventWithPromos(rig);
+    event.name = 'Qwertz Gala Evening';
+    const done = await runStep(rig, 'get_event_report', { event: 'qwertz opera', ...REPORT_STEP_READER });
+    expect(done.method).toBe('functions.completeError');
+    expect(String(done.args.error)).toContain(`No event matches "qwertz opera"`);
+    expect(String(done.args.error)).toContain(`Did you mean "Qwertz Gala Evening" (${event.id})?`);
+    // The step that changes codes acts on a whole name only, and names the one meant.
+    const exact = await runStep(rig, 'set_promo_quantity', {
+      run_by: EDITOR,
+      event: 'Qwertz Gala Evenin',
+      promo: 'EARLYBIRD',
+      quantity: 0,
+    });
+    expect(String(exact.args.error)).toContain(`Did you mean "Qwertz Gala Evening" (${event.id})?`);
+    expect(reportCalls(rig)).toHaveLength(0);
+  });
+
   it.each([
     ['run by a guest', { ...REPORT_STEP_READER, run_by: { id: 'U0GUEST', secret: 'x' } }, /not shown to guests/],
     [

@@ -58,7 +58,14 @@ import { helpMessage, usageMessage } from '../../src/render/help-blocks.js';
 import { homeView } from '../../src/render/home-view.js';
 import { describeLimit } from '../../src/render/limit-wording.js';
 import { missingCodeMessage } from '../../src/render/missing-code-blocks.js';
-import { eventOption, promoModalView, reportModalView, watchModalView } from '../../src/render/modal-views.js';
+import {
+  closeEventsGroup,
+  eventOption,
+  promoModalView,
+  reportModalView,
+  watchFormAnswerView,
+  watchModalView,
+} from '../../src/render/modal-views.js';
 import {
   channelLink,
   clip,
@@ -82,6 +89,7 @@ import {
   promoAnnouncement,
   promoAnswerView,
   promoCodeNotNamed,
+  promoCodeProblem,
   promoConfirmMessage,
   promoDoneMessage,
   promoFailedMessage,
@@ -620,10 +628,29 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
   },
   'modal-views.ts': {
     eventOption: () => EVENTS.map(eventOption),
-    promoModalView: () => [promoModalView('{"channel":"<!channel>"}', 1_000_000)],
+    closeEventsGroup: () => HOSTILE.map((query) => closeEventsGroup(query, EVENTS.map(eventOption))),
+    promoModalView: () => [
+      promoModalView('{"channel":"<!channel>"}', 1_000_000),
+      ...hostileText().map((text) =>
+        promoModalView('{"channel":"<!channel>"}', 1_000_000, HOSTILE_EVENT, {
+          code: text,
+          quantity: '25',
+          codeProblem: promoCodeProblem(text, [text], []),
+        }),
+      ),
+    ],
     reportModalView: () => [reportModalView('{"channel":"<!channel>"}')],
+    watchFormAnswerView: () => hostileText().map((text) => watchFormAnswerView(text)),
     watchModalView: () => [
       watchModalView({ privateMetadata: '{"channel":"<!channel>"}', personal: true }),
+      ...hostileText().map((text) =>
+        watchModalView({
+          privateMetadata: '{}',
+          event: HOSTILE_EVENT,
+          personal: false,
+          typed: { conditions: text, problem: text },
+        }),
+      ),
       ...EVENTS.map((event) =>
         watchModalView({
           privateMetadata: '{}',
@@ -883,6 +910,11 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
     promoFailedMessage: () => hostileText().map(promoFailedMessage),
     promoCodeNotNamed: () =>
       hostileText().map((text) => plainMessage(promoCodeNotNamed(text, [...HOSTILE, 'EARLYBIRD']))),
+    promoCodeProblem: () =>
+      hostileText().flatMap((text) => [
+        plainMessage(promoCodeProblem(text, [...HOSTILE], [...HOSTILE])),
+        plainMessage(promoCodeProblem(text, [], [...HOSTILE, 'EARLYBIRD'])),
+      ]),
     confirmationRefusedMessage: () =>
       (['unknown', 'used', 'expired', 'not-yours', 'not-editor'] satisfies ConfirmationRefusal[]).map(
         confirmationRefusedMessage,
@@ -1172,6 +1204,7 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
 const RAW_TEXT: Record<string, readonly string[]> = {
   'event-blocks.ts': ['eventLabel'],
   'cancelled-words.ts': ['cancelledEventFieldError'],
+  'promo-blocks.ts': ['promoCodeFieldError'],
   'plural.ts': ['countedWords'],
   'day-words.ts': ['longDayWords', 'shortDayWords'],
   'condition-label.ts': ['conditionLabel'],

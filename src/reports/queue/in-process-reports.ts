@@ -1,5 +1,6 @@
 import type { Metrics } from '../../observability/metrics.js';
 import { parseId } from '../../ticketing/ids.js';
+import { every } from '../../time/clock.js';
 import { finishReport } from '../finish-report.js';
 import type { ReportFlowDeps } from '../report-flow.js';
 import { FETCHING, type ReportStatus } from '../report-status.js';
@@ -7,6 +8,7 @@ import type { ReportView } from '../report-surface.js';
 import type { InProcessReportQueue, ReportTicket } from './in-process-report-queue.js';
 import { REPORT_DEADLINE_MS } from './report-deadline.js';
 import type { ReportOutcome, ReportProgress, ReportQueue } from './report-queue.js';
+import { type ShownWait, WaitCountdown } from './wait-countdown.js';
 
 export interface InProcessReportsDeps extends ReportFlowDeps {
   /** This process's own queue, which keeps the report limit alone. */
@@ -14,6 +16,9 @@ export interface InProcessReportsDeps extends ReportFlowDeps {
   /** The time from request to answer is observed here (absent in some tests). */
   metrics?: Pick<Metrics, 'reportWait'> | undefined;
 }
+
+/** Least time between two looks at a waiting report's countdown (tests shorten progressIntervalMs below it). */
+const COUNTDOWN_LOOK_MS = 100;
 
 const statusOf = (progress: ReportProgress): ReportStatus =>
   progress.state === 'queued'
@@ -28,6 +33,7 @@ const statusOf = (progress: ReportProgress): ReportStatus =>
  */
 export function inProcessReports<W>(deps: InProcessReportsDeps): ReportQueue<W> {
   const { queue } = deps;
+  const countdown = new WaitCountdown(deps.clock);
   return {
     cached: async (eventId, options) => queue.cached(parseId('event', eventId), options),
     spare: async (eventId, options) => queue.spare(parseId('event', eventId), options),
@@ -38,14 +44,25 @@ export function inProcessReports<W>(deps: InProcessReportsDeps): ReportQueue<W> 
       let view: ReportView<W> | undefined;
       let lastPosition: number | undefined;
       let lastEdit = 0;
+      let shown: ShownWait = { at: 0, waitMs: 0 };
+      const showProgress = (progress: ReportProgress, position: number, now: number) => {
+        lastPosition = position;
+        lastEdit = now;
+        shown = { at: now, waitMs: progress.estimatedWaitMs };
+        void view?.show(statusOf(progress));
+      };
       const onProgress = (progress: ReportProgress) => {
         if (progress.state === 'done' || !view) return;
         const position = progress.state === 'fetching' ? 0 : progress.position;
         const now = deps.clock.now();
         if (position === lastPosition || now - lastEdit < deps.progressIntervalMs) return;
-        lastPosition = position;
-        lastEdit = now;
-        void view.show(statusOf(progress));
+        showProgress(progress, position, now);
+      };
+      // In the same place, the wait shown counts down (`WaitCountdown` says when an edit is worth it).
+      const countDown = () => {
+        const progress = ticket.progress();
+        if (!view || progress.state !== 'queued' || progress.position !== lastPosition) return;
+        if (countdown.due(shown, progress.estimatedWaitMs)) showProgress(progress, progress.position, deps.clock.now());
       };
       let ticket: ReportTicket;
       try {
@@ -73,6 +90,8 @@ export function inProcessReports<W>(deps: InProcessReportsDeps): ReportQueue<W> 
       view = await surface.open(statusOf(first));
       lastPosition = first.state === 'queued' ? first.position : 0;
       lastEdit = deps.clock.now();
+      shown = { at: lastEdit, waitMs: first.estimatedWaitMs };
+      const ticking = every(deps.clock, Math.max(deps.progressIntervalMs, COUNTDOWN_LOOK_MS), countDown);
 
       let outcome: ReportOutcome;
       try {
@@ -80,6 +99,7 @@ export function inProcessReports<W>(deps: InProcessReportsDeps): ReportQueue<W> 
       } catch (error) {
         outcome = { kind: 'failed', error };
       } finally {
+        ticking.stop();
         deps.stopping.removeEventListener('abort', abandon);
         waited?.();
       }

@@ -9,6 +9,7 @@ import { REPORT_DEADLINE_MS } from './report-deadline.js';
 import type { ReportQueue } from './report-queue.js';
 import type { SharedReportQueue } from './shared-report-queue.js';
 import type { ReportHold } from './shared-report-waiting.js';
+import { type ShownWait, WaitCountdown } from './wait-countdown.js';
 
 export interface SharedReportsDeps<W> extends ReportFlowDeps {
   /** The report queue every replica shares (Redis); whichever replica fetches a report delivers it. */
@@ -27,6 +28,7 @@ export interface SharedReportsDeps<W> extends ReportFlowDeps {
  */
 export function sharedReports<W>(deps: SharedReportsDeps<W>): ReportQueue<W> {
   const { queue } = deps;
+  const countdown = new WaitCountdown(deps.clock);
   return {
     cached: (eventId, options) => queue.cached(eventId, options),
     spare: (eventId, options) => queue.spare(eventId, (signal) => deps.fetchSpare(eventId, signal), options),
@@ -76,6 +78,7 @@ export function sharedReports<W>(deps: SharedReportsDeps<W>): ReportQueue<W> {
       // waited past its deadline, or that Redis lost, ends here with the person told; Redis out for
       // a while (perhaps restarting empty) only pauses the following, up to the deadline.
       let shownPosition = guess.position;
+      let shown: ShownWait = { at: deps.clock.now(), waitMs: 0 };
       const giveUpAt = deps.clock.now() + REPORT_DEADLINE_MS;
       let failing = false;
       for (let first = true; !deps.stopping.aborted; first = false) {
@@ -103,8 +106,10 @@ export function sharedReports<W>(deps: SharedReportsDeps<W>): ReportQueue<W> {
             if (progress.state === 'fetching') return true;
             if (progress.state !== 'queued') return false;
             const moved = progress.position !== shownPosition;
-            if (moved || (first && progress.estimatedWaitMs > 0)) {
+            // In the same place, the wait shown counts down (`WaitCountdown` says when an edit is worth it).
+            if (moved || (first && progress.estimatedWaitMs > 0) || countdown.due(shown, progress.estimatedWaitMs)) {
               shownPosition = progress.position;
+              shown = { at: deps.clock.now(), waitMs: progress.estimatedWaitMs };
               await view.show({
                 state: 'queued',
                 position: progress.position,

@@ -63,15 +63,27 @@ export async function typeahead(input) {
   if (latestAsk.get(input) !== ask) return;
   const list = document.createElement('ul');
   list.dataset.testid = 'options';
-  list.innerHTML = (answer.options ?? [])
-    .map((o) => `<li data-value="${escapeHtml(o.value)}">${escapeHtml(decodeEntities(o.text.text))}</li>`)
-    .join('');
+  const item = (o) => `<li data-value="${escapeHtml(o.value)}">${escapeHtml(decodeEntities(o.text.text))}</li>`;
+  // An answer is options, or option groups each under its label (as Slack draws them).
+  const groups = answer.option_groups ?? [];
+  const offered = [...(answer.options ?? []), ...groups.flatMap((group) => group.options ?? [])];
+  list.innerHTML =
+    groups.length > 0
+      ? groups
+          .map(
+            (group) =>
+              `<li class="option-group" data-testid="option-group">${escapeHtml(decodeEntities(group.label?.text ?? ''))}</li>${(group.options ?? []).map(item).join('')}`,
+          )
+          .join('')
+      : offered.length > 0
+        ? offered.map(item).join('')
+        : '<li class="option-group" data-testid="no-options">No results</li>';
   input.parentElement.querySelector('ul')?.remove();
   input.parentElement.append(list);
   list.addEventListener('mousedown', async (event) => {
     const value = event.target.dataset?.value;
     if (!value) return;
-    const chosen = (answer.options ?? []).find((o) => o.value === value);
+    const chosen = offered.find((o) => o.value === value);
     const text = chosen?.text ?? { type: 'plain_text', text: event.target.textContent };
     input.value = event.target.textContent;
     input.dataset.selected = value;

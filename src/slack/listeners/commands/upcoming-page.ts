@@ -17,7 +17,10 @@ import { respondPrivately } from '../../replies/respond-safely.js';
 import { userMessageFor } from '../../replies/user-message.js';
 import { nameOrId } from './no-event-answer.js';
 
-/** What the Next button carries: where the next page starts, named for whoever reads it later. */
+/**
+ * What the Next and Previous buttons carry: where that page starts, named for whoever reads it
+ * later. In the button's value, so whichever replica gets the click reads it with no store.
+ */
 export interface ListPosition {
   /** How many upcoming events earlier pages showed. */
   offset: number;
@@ -66,7 +69,7 @@ function didYouMeanList(closest: readonly TicketingEvent[], range: DayRange | un
 const RANGE_TITLES: Record<DayRange, string> = { today: 'today', tomorrow: 'tomorrow', week: 'this week' };
 
 /**
- * `/events list` and its Next button: upcoming events soonest first across the whole catalog,
+ * `/events list` and its Next and Previous buttons: upcoming events soonest first across the whole catalog,
  * whatever order the API lists them in, a page at a time, visible only to the caller.
  */
 export async function showUpcomingPage(
@@ -84,6 +87,11 @@ export async function showUpcomingPage(
     const pageEvents = events.slice(position.offset, position.offset + deps.pageSize);
     const nextOffset = position.offset + pageEvents.length;
     const next = nextOffset < events.length ? { ...position, offset: nextOffset, page: position.page + 1 } : undefined;
+    // Pages are pageSize long, so the page before starts pageSize earlier (never before the first).
+    const previous =
+      position.page > 1 && position.offset > 0
+        ? { ...position, offset: Math.max(0, position.offset - deps.pageSize), page: position.page - 1 }
+        : undefined;
     const what = position.range ? md`Upcoming events ${clip(RANGE_TITLES[position.range], 20)}` : md`Upcoming events`;
     const title = position.words ? md`${what} matching "${clip(position.words, 60)}"` : what;
     const promo = pageEvents.length > 0 && (await deps.editors.allows(slack.userId, slack.client).catch(() => false));
@@ -97,6 +105,7 @@ export async function showUpcomingPage(
       ...(closest.length > 0 ? { emptyText: didYouMeanList(closest, position.range) } : {}),
       promo,
       nextValue: next ? encodePosition(next) : undefined,
+      previousValue: previous ? encodePosition(previous) : undefined,
       page: position.page,
       footer:
         position.words && !position.range && position.page === 1

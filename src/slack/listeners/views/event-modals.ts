@@ -1,11 +1,12 @@
 import type { App } from '@slack/bolt';
-import { searchEvents } from '../../../catalog/event-search.js';
+import { closeEvents, searchEvents } from '../../../catalog/event-search.js';
 import { isListedUpcoming } from '../../../catalog/is-upcoming.js';
 import { parsePromoRef } from '../../../promo/promo-codes.js';
 import { markedEventOption } from '../../../render/cancelled-words.js';
 import { eventLabel, noEventMessage } from '../../../render/event-blocks.js';
 import {
   CHANGE_PROMO_SHORTCUT,
+  closeEventsGroup,
   EVENT_PICKER_ACTION,
   eventOption,
   FIELDS,
@@ -16,7 +17,6 @@ import {
 } from '../../../render/modal-views.js';
 import { parseId } from '../../../ticketing/ids.js';
 import { parsePromoQuantity } from '../../../ticketing/promo-quantity.js';
-import type { TicketingEvent } from '../../../ticketing/schemas.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { decodeOrigin } from '../../modals/modal-openers.js';
 import { privateAnswer } from '../../modals/private-answer.js';
@@ -24,6 +24,8 @@ import { openPromoFormFor, promoFormAckView, promoFormReply } from '../../modals
 import { ackFirst } from '../../replies/ack-first.js';
 import { askForReport } from '../../reports/ask-for-report.js';
 import { requestPromoChange } from '../commands/request-promo-change.js';
+import { eventInMemory } from './event-in-memory.js';
+import { codeFoundAfterReview, promoFormErrors } from './promo-form-check.js';
 
 export type ViewState = Record<
   string,
@@ -37,25 +39,6 @@ const FIRST_CRAWL_WAIT_MS = 500;
 
 /** How long a report picked before the first crawl waits for the event's name before going ahead without it. */
 const NAME_WAIT_MS = 2_000;
-
-/**
- * What the catalog in memory says of a picked event, without waiting (Slack waits 3 s for the
- * answer to a submission): found; surely not listed (a miss in a crawl still within its period, or
- * an id no picker gave); or not known yet (no crawl so far, or one past its period).
- */
-export function eventInMemory(deps: SlackDeps, eventId: string): TicketingEvent | 'unlisted' | undefined {
-  let id: string;
-  try {
-    id = parseId('event', eventId);
-  } catch {
-    return 'unlisted';
-  }
-  const snapshot = deps.catalog.current();
-  if (!snapshot) return undefined;
-  const event = snapshot.byId.get(id);
-  if (event) return event;
-  return deps.clock.now() - snapshot.asOf < deps.catalog.periodMs ? 'unlisted' : undefined;
-}
 
 /** The forms whose event must be upcoming (not over, not cancelled): their pickers offer no other. */
 const UPCOMING_ONLY: ReadonlySet<string> = new Set([PROMO_MODAL, WATCH_MODAL]);
@@ -80,23 +63,24 @@ export function registerEventModals(app: App, deps: SlackDeps): void {
         return undefined;
       }));
     let options: ReturnType<typeof eventOption>[] = [];
+    let closest: ReturnType<typeof closeEventsGroup> | undefined;
     if (snapshot) {
       try {
         const now = deps.clock.now();
         // Watching and promoting need an upcoming event: other pickers offer the rest, marked.
         const upcomingOnly = !query.trim() || UPCOMING_ONLY.has(pickerOf(body));
-        const events = query.trim()
-          ? searchEvents(snapshot.events, query).map((match) => match.event)
-          : snapshot.events;
-        options = events
-          .filter((event) => !upcomingOnly || isListedUpcoming(event, now))
-          .slice(0, MAX_OPTIONS)
-          .map(upcomingOnly ? eventOption : markedEventOption);
+        const offered = snapshot.events.filter((event) => !upcomingOnly || isListedUpcoming(event, now));
+        const option = upcomingOnly ? eventOption : markedEventOption;
+        const events = query.trim() ? searchEvents(offered, query).map((match) => match.event) : offered;
+        options = events.slice(0, MAX_OPTIONS).map(option);
+        // Nothing matches: say so in the list, over the names that come closest (if any come close).
+        const close = options.length === 0 && query.trim() ? closeEvents(offered, query).map(option) : [];
+        if (close.length > 0) closest = closeEventsGroup(query, close);
       } catch (error) {
         deps.logger.warn('The event picker could not search the catalog', { error });
       }
     }
-    await ack({ options });
+    await ack(closest ? { option_groups: [closest] } : { options });
   });
 
   app.shortcut(CHANGE_PROMO_SHORTCUT, async ({ ack, shortcut, client }) => {
@@ -119,6 +103,9 @@ export function registerEventModals(app: App, deps: SlackDeps): void {
     if ('problem' in promo) errors[FIELDS.promo.block] = `${promo.problem.slice(0, 140)}.`;
     const quantity = parsePromoQuantity(quantityText);
     if ('problem' in quantity) errors[FIELDS.quantity.block] = quantity.problem;
+    // What is known without a report call (a cancelled event, a code close to a known one): on its field.
+    if (Object.keys(errors).length === 0 && !('problem' in promo))
+      Object.assign(errors, await promoFormErrors(deps, { eventId, promo, userId: body.user.id }));
     if (Object.keys(errors).length > 0) {
       await ack({ response_action: 'errors', errors });
       return;
@@ -127,18 +114,17 @@ export function registerEventModals(app: App, deps: SlackDeps): void {
     // The form stays open, saying where the confirmation goes, then where it went.
     await ackFirst(() => ack({ response_action: 'update', view: promoFormAckView(origin) }));
     if ('problem' in promo || 'problem' in quantity) return;
-    await requestPromoChange(
-      deps,
-      client,
-      promoFormReply(deps, client, { origin, userId: body.user.id, viewId: body.view?.id }),
-      {
-        userId: body.user.id,
-        channelId: origin.channelId ?? '',
-        target: { id: eventId },
-        promo,
-        quantity: quantity.quantity,
-      },
-    );
+    const reply = promoFormReply(deps, client, { origin, userId: body.user.id, viewId: body.view?.id });
+    // A code nothing at hand names is looked up now: one the report does not name brings the form back as typed.
+    const form = { eventId, promo, quantityText, userId: body.user.id, viewId: body.view?.id };
+    if (!(await codeFoundAfterReview(deps, client, reply, { ...form, privateMetadata: view.private_metadata }))) return;
+    await requestPromoChange(deps, client, reply, {
+      userId: body.user.id,
+      channelId: origin.channelId ?? '',
+      target: { id: eventId },
+      promo,
+      quantity: quantity.quantity,
+    });
   });
 
   app.view(REPORT_MODAL, async ({ ack, view, body, client }) => {

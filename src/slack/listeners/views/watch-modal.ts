@@ -3,7 +3,7 @@ import { isCancelled, isUpcoming } from '../../../catalog/is-upcoming.js';
 import { type Shown, showFigures } from '../../../figures/may-show-figures.js';
 import type { Comparables } from '../../../forecast/comparables.js';
 import type { Forecast } from '../../../forecast/forecast.js';
-import { warningMessage } from '../../../render/block-kit.js';
+import { type SlackMessage, warningMessage } from '../../../render/block-kit.js';
 import { cancelledEventFieldError } from '../../../render/cancelled-words.js';
 import { eventLabel } from '../../../render/event-blocks.js';
 import {
@@ -11,9 +11,10 @@ import {
   FIELDS,
   PERSONAL_VALUE,
   WATCH_MODAL,
+  watchFormAnswerView,
   watchModalView,
 } from '../../../render/modal-views.js';
-import { type Mrkdwn, md } from '../../../render/mrkdwn.js';
+import { clip, type Mrkdwn, md } from '../../../render/mrkdwn.js';
 import { fetchingReportMessage, fetchingReportWords, reportCurrency } from '../../../render/report-blocks.js';
 import { watchHeldMessage, watchOutcomeMessage } from '../../../render/watch-outcome-blocks.js';
 import { withheldWords } from '../../../render/withheld-words.js';
@@ -31,7 +32,8 @@ import { countSlackError } from '../../replies/slack-errors.js';
 import { userMessageFor } from '../../replies/user-message.js';
 import { reportAtHand, reportFiguresAtHand, reportFor } from '../../reports/ask-for-report.js';
 import { setWatchDeps, watchNotSet } from '../../reports/watch-report.js';
-import { eventInMemory, type ViewState } from './event-modals.js';
+import { eventInMemory } from './event-in-memory.js';
+import type { ViewState } from './event-modals.js';
 
 type Checked = { selected_options?: { value?: string }[] | null };
 
@@ -180,11 +182,35 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
         return;
       }
     }
-    await ackFirst(ack);
+    // With no report at hand it is read now: the form stays open, saying so, and comes back as
+    // typed if the report refuses the conditions (Slack's field errors answer a submission only).
+    const keptOpen = !atHand && body.view?.id !== undefined;
+    if (keptOpen)
+      await ackFirst(() =>
+        ack({
+          response_action: 'update',
+          view: watchFormAnswerView(fetchingReportWords(md`to check your conditions`, deps.reportLimit)),
+        }),
+      );
+    else await ackFirst(ack);
     const origin = decodeOrigin(view.private_metadata);
     const userId = body.user.id;
-    const respond = privateAnswer(client, origin, userId);
     const personal = checked(state, 'personal').includes(PERSONAL_VALUE) || !origin.channelId;
+    const answered = privateAnswer(client, origin, userId);
+    const showInForm = (next: Parameters<typeof client.views.update>[0]['view']) =>
+      client.views.update({ view_id: body.view?.id ?? '', view: next }).then(
+        () => true,
+        (error: unknown) => {
+          countSlackError(deps.metrics, 'views.update', error);
+          deps.logger.info('Could not update the watch form', { error });
+          return false;
+        },
+      );
+    // Where the form stayed open it says what came of it too; the answer goes where it always went.
+    const respond = async (message: SlackMessage) => {
+      if (keptOpen) await showInForm(watchFormAnswerView(message.text));
+      return answered(message);
+    };
     try {
       if (!watches) throw new Error('Watches are not running in this deployment');
       const event = known ?? (await deps.catalog.lookup(id, deps.interactive())).event;
@@ -205,7 +231,10 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
           sharedConfirmed: false,
         },
         {
-          fetching: () => respond(fetchingReportMessage(md`to see what it lets you watch`, deps.reportLimit)),
+          // The form kept open already says so.
+          fetching: async () => {
+            if (!keptOpen) await respond(fetchingReportMessage(md`to see what it lets you watch`, deps.reportLimit));
+          },
           // As the command: not into a channel shared with another organization unasked.
           stopBeforeReport: async () => {
             if (personal || !origin.channelId) return false;
@@ -222,7 +251,20 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
           },
         },
       );
-      if (outcome)
+      // Conditions the report refuses: the form back as submitted, the problem under them.
+      const refused = outcome?.kind === 'wording' || outcome?.kind === 'conditions' ? outcome.problem : undefined;
+      const back =
+        keptOpen &&
+        refused !== undefined &&
+        (await showInForm(
+          watchModalView({
+            privateMetadata: view.private_metadata,
+            event,
+            personal: checked(state, 'personal').includes(PERSONAL_VALUE),
+            typed: { conditions: text, problem: md`${clip(refused, 300)} The watch was not set.` },
+          }),
+        ));
+      if (outcome && !back)
         await respond(
           watchOutcomeMessage(outcome, eventName, (words) =>
             warningMessage(md`${words} The watch was not set: open the form again.`),

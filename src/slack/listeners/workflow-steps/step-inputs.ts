@@ -1,4 +1,4 @@
-import { searchTextProblem } from '../../../catalog/event-search.js';
+import { closeEvents, searchTextProblem } from '../../../catalog/event-search.js';
 import { resolveEvent } from '../../../catalog/find-events.js';
 import { eventLabel } from '../../../render/event-blocks.js';
 import { clip, joinMrkdwn, type Mrkdwn, md } from '../../../render/mrkdwn.js';
@@ -65,7 +65,7 @@ export async function eventForStep(deps: SlackDeps, text: string | undefined): P
   if (resolved.kind === 'found') return resolved.event;
   if (resolved.kind === 'none') {
     return {
-      problem: md`No event matches ${quoted} in the event list (as of ${asOfUtc(resolved.asOf)}). Check the event's id (evt_…) or the words of its name.`,
+      problem: md`No event matches ${quoted} in the event list (as of ${asOfUtc(resolved.asOf)}).${didYouMeanEvents(resolved.closest ?? [])} Check the event's id (evt_…) or the words of its name.`,
     };
   }
   const shown = resolved.events.slice(0, 5).map((event) => md`${clip(eventLabel(event), 60)} (${clip(event.id, 60)})`);
@@ -73,6 +73,17 @@ export async function eventForStep(deps: SlackDeps, text: string | undefined): P
   return {
     problem: md`${quoted} matches several events: ${joinMrkdwn(shown, md`; `)}${more}. Give the step one event's id (evt_…) instead.`,
   };
+}
+
+/** Most events a step's "did you mean" names. */
+const MAX_CLOSE = 3;
+
+/** " Did you mean "Winter Gala" (evt_…)?" for the events whose names come closest; nothing when none does. */
+function didYouMeanEvents(closest: readonly TicketingEvent[]): Mrkdwn {
+  const shown = closest
+    .slice(0, MAX_CLOSE)
+    .map((event) => md`"${clip(eventLabel(event), 60)}" (${clip(event.id, 60)})`);
+  return shown.length > 0 ? md` Did you mean ${joinMrkdwn(shown, md` or `)}?` : md``;
 }
 
 /** A name as it is compared exactly: trimmed, spaces collapsed, any case. */
@@ -96,7 +107,7 @@ export async function eventForStepExactly(
   if (named.length === 1) return named[0] as TicketingEvent;
   if (named.length === 0)
     return {
-      problem: md`No event is named exactly ${quoted} in the event list (as of ${asOfUtc(snapshot.asOf)}). This step changes promo codes, so it takes an event's id (evt_…) or its whole name, never words of it.`,
+      problem: md`No event is named exactly ${quoted} in the event list (as of ${asOfUtc(snapshot.asOf)}).${didYouMeanEvents(closeEvents(snapshot.events, text))} This step changes promo codes, so it takes an event's id (evt_…) or its whole name, never words of it.`,
     };
   const shown = named.slice(0, 5).map((event) => md`${clip(event.id, 60)}`);
   return {
