@@ -28,6 +28,7 @@ const EMOJI = new Map([
   ['white_check_mark', '✅'],
   ['zzz', '💤'],
   ['crystal_ball', '🔮'],
+  ['snail', '🐌'],
   ['turtle', '🐢'],
   ['chart_with_downwards_trend', '📉'],
 ]);
