@@ -78,9 +78,9 @@ export function useSandboxInBrowser(launch: () => Promise<Browser>): SandboxInBr
     if (close && (await close.count()) > 0)
       await close
         .first()
-        .click()
+        .click({ timeout: 5_000 })
         .catch(() => undefined);
-  });
+  }, 30_000);
 
   afterAll(async () => {
     await browser?.close();
