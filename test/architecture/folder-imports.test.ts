@@ -65,7 +65,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'time',
     'watches',
   ],
-  reports: ['observability', 'shared', 'store', 'ticketing', 'time'],
+  reports: ['figures', 'observability', 'shared', 'store', 'ticketing', 'time'],
   sandbox: ['catalog', 'compose.ts', 'config.ts', 'history', 'render', 'shared', 'simulator', 'slack/listeners'],
   simulator: ['shared', 'ticketing', 'time'],
   store: ['shared', 'time'],

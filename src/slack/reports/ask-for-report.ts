@@ -1,5 +1,4 @@
 import type { webApi } from '@slack/bolt';
-import { figuresWithheld } from '../../figures/may-show-figures.js';
 import type { Metrics } from '../../observability/metrics.js';
 import { reportHeldMessage } from '../../render/report-answer.js';
 import { replyView } from '../../reports/awaited-report.js';
@@ -8,6 +7,7 @@ import type { ReportOutcome } from '../../reports/queue/report-queue.js';
 import type { ReportJob } from '../../reports/queue/shared-report-job.js';
 import type { ReportRead } from '../../reports/report-at-hand.js';
 import type { ReportFlowDeps } from '../../reports/report-flow.js';
+import { askForReport as askForPersonsReport } from '../../reports/report-for-person.js';
 import type { ReportAsk, ReportSurface } from '../../reports/report-surface.js';
 import type { KeyValueStore } from '../../store/key-value-store.js';
 import type { EventReport } from '../../ticketing/schemas.js';
@@ -28,33 +28,33 @@ export async function askForReport(
   deps: SlackDeps,
   request: SlackReportRequest & { postInChannel?: { once: string; owner: string } },
 ): Promise<void> {
-  // The person first: a guest, a stranger or someone Slack could not say of is told privately,
-  // before anything is posted in the channel or a report call is spent (and asked again when the
-  // report comes: they may have been made a guest meanwhile).
-  const person = await deps.audience.person(request.userId, request.client);
-  const held = figuresWithheld({ room: { kind: 'private' }, person }, deps.figuresPolicy);
-  if (held) {
-    await respondPrivately(request.respond, reportHeldMessage(request.label, held), deps.logger);
-    if (request.postInChannel) await deps.runs.finish(request.postInChannel.once, request.postInChannel.owner, false);
-    return;
-  }
-  // Post in channel: the wait shows privately, the report goes to the channel when it comes.
-  const keepPrivate = request.postInChannel
-    ? undefined
-    : await sharingDoubt(deps.audience, request.channelId, request.client);
-  const transport: ReportTransport = {
-    reportLimit: deps.reportLimit,
-    logger: deps.logger,
-    metrics: deps.metrics,
-    exclusive: deps.reports.exclusive,
-    insights: deps.insights,
-    audience: deps.audience,
-    figuresPolicy: deps.figuresPolicy,
-    runs: deps.runs,
-    streams: deps.reportStreams,
-  };
+  // The person first (the use case's rule): a guest, a stranger or someone Slack could not say of
+  // is told privately, before anything is posted in the channel or a report call is spent (and
+  // asked again when the report comes: they may have been made a guest meanwhile).
   const ask = { eventId: request.eventId, label: request.label, userId: request.userId };
-  return deps.reports.follow(ask, reportSurface(transport, { ...request, keepPrivate }));
+  const personOf = (userId: string) => deps.audience.person(userId, request.client);
+  const held = await askForPersonsReport({ ...deps, personOf }, ask, async () => {
+    // Post in channel: the wait shows privately, the report goes to the channel when it comes.
+    const keepPrivate = request.postInChannel
+      ? undefined
+      : await sharingDoubt(deps.audience, request.channelId, request.client);
+    const transport: ReportTransport = {
+      reportLimit: deps.reportLimit,
+      logger: deps.logger,
+      metrics: deps.metrics,
+      exclusive: deps.reports.exclusive,
+      insights: deps.insights,
+      audience: deps.audience,
+      figuresPolicy: deps.figuresPolicy,
+      runs: deps.runs,
+      streams: deps.reportStreams,
+    };
+    return reportSurface(transport, { ...request, keepPrivate });
+  });
+  if (held) {
+    await respondPrivately(request.respond, reportHeldMessage(request.label, held.withheld), deps.logger);
+    if (request.postInChannel) await deps.runs.finish(request.postInChannel.once, request.postInChannel.owner, false);
+  }
 }
 
 /**
