@@ -28,6 +28,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'forecast',
     'history',
     'lifecycle',
+    'mcp',
     'observability',
     'promo',
     'render',
@@ -50,6 +51,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   forecast: ['history', 'ticketing', 'time'],
   history: ['reports', 'shared', 'store', 'ticketing', 'time'],
   lifecycle: ['shared', 'time'],
+  // Agents' front end beside slack/: the same use cases, never slack/ (its Slack side is handed in).
+  mcp: ['catalog', 'figures', 'forecast', 'lifecycle', 'promo', 'reports', 'shared', 'store', 'ticketing', 'time'],
   observability: ['lifecycle', 'shared', 'store', 'ticketing', 'time'],
   promo: ['catalog', 'reports', 'shared', 'store', 'ticketing', 'time'],
   render: [
@@ -78,6 +81,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'config.ts',
     'digest',
     'lifecycle',
+    'mcp',
     'observability',
     'promo',
     'render',
@@ -98,6 +102,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'figures',
     'forecast',
     'lifecycle',
+    'mcp',
     'observability',
     'promo',
     'render',
@@ -111,6 +116,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   ],
   'slack/adapters': [
     'digest',
+    'figures',
+    'mcp',
     'observability',
     'promo',
     'render',

@@ -71,6 +71,9 @@ export async function publishHome(
     undefined,
     'the forecast track record',
   );
+  const mcpToken = deps.mcpTokens
+    ? bounded(async () => ({ listing: await deps.mcpTokens?.of(userId) }), undefined, 'the MCP token')
+    : Promise.resolve(undefined);
   // Quantities and forecasts as the figures rule allows this person (a guest or a stranger sees none).
   const reader = privateReader(deps.audience, userId);
   const publish = async (events: HomeViewInput['events']) => {
@@ -85,6 +88,7 @@ export async function publishHome(
       personalDigest: await personalDigest,
       ...('shown' in gate ? { figures: gate.shown } : { withheld: gate.withheld }),
       promoStepRestriction: deps.promoStepPermissions?.problemFor(userId),
+      mcpToken: await mcpToken,
     });
     try {
       await client.views.publish({ user_id: userId, view });

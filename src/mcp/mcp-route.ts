@@ -1,0 +1,51 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { McpTokens } from './mcp-tokens.js';
+import { type McpDeps, registerTools } from './mcp-tools.js';
+
+/** The bearer token of a request, if it carries one. */
+function bearerOf(req: IncomingMessage): string | undefined {
+  const header = req.headers.authorization;
+  const match = typeof header === 'string' ? /^Bearer ([\x21-\x7e]{1,300})$/.exec(header.trim()) : null;
+  return match?.[1];
+}
+
+/** An answer with a status and nothing else: no body, no hint of why. */
+const bare = (res: ServerResponse, status: number) => {
+  if (!res.headersSent) res.writeHead(status, { 'content-length': '0' });
+  res.end();
+};
+
+/**
+ * `/mcp`: the MCP server over Streamable HTTP, stateless (any replica answers any request). A
+ * request without a person's valid token is answered 401 and nothing else; with one, a server
+ * whose tools act as that person answers it, and is closed with it.
+ */
+export function mcpRoute(
+  deps: McpDeps & { tokens: McpTokens; track<T>(work: Promise<T>): Promise<T> },
+): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    void deps.track(
+      (async () => {
+        const token = bearerOf(req);
+        const userId = token ? await deps.tokens.verify(token) : undefined;
+        if (!userId) return bare(res, 401);
+        // Stateless: no sessions to find on another replica, so no GET stream nor DELETE.
+        if (req.method !== 'POST') return bare(res, 405);
+        const server = new McpServer({ name: 'eventops', version: '1.0.0' });
+        registerTools(server, deps, userId);
+        const transport = new StreamableHTTPServerTransport({});
+        res.on('close', () => {
+          void transport.close();
+          void server.close();
+        });
+        await server.connect(transport);
+        await transport.handleRequest(req, res);
+      })().catch((error: unknown) => {
+        deps.logger.warn('An MCP request failed', { error });
+        bare(res, 503);
+      }),
+    );
+  };
+}
