@@ -13,6 +13,12 @@ describe('loadConfig', () => {
     expect(config.storeUrl).toBe('sqlite://./data/eventops.sqlite');
     expect(config.logLevel).toBe('info');
     expect(config.slack.promoEditors).toEqual([]);
+    expect(config.mcp).toEqual({
+      on: false,
+      port: 3002,
+      tokenTtlMs: 30 * 86_400_000,
+      callsPerPerson: { limit: 30, windowMs: 60_000 },
+    });
   });
 
   it('reads every variable it is given', () => {

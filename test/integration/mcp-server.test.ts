@@ -185,6 +185,26 @@ describe('the MCP server (official SDK client over HTTP, the real bot)', () => {
     expect(writes()).toHaveLength(writesBefore + 1);
   });
 
+  it('limits each person to MCP_CALLS_PER_PERSON tool calls a window, as a tool error in words, audited', async () => {
+    const busy = await connect(rig, await tokenFor(rig, 'U0BUSY'));
+    const name = (published(rig)[0] as SimEvent).id;
+    for (let i = 0; i < 30; i += 1) {
+      const found = await busy.callTool({ name: 'find_event', arguments: { name } });
+      expect(found.isError).toBeFalsy();
+    }
+    const refused = await busy.callTool({ name: 'find_event', arguments: { name } });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain('Too many tool calls: at most 30 every 60 s per person');
+    // Someone else is not held back by U0BUSY's calls.
+    const other = await connect(rig, await tokenFor(rig, 'U0CALM'));
+    expect((await other.callTool({ name: 'find_event', arguments: { name } })).isError).toBeFalsy();
+    const audit = await rig.bot.activity.toolCalls();
+    expect(audit.filter((call) => call.userId === 'U0BUSY').map((call) => call.outcome)).toEqual([
+      'limited',
+      ...Array(30).fill('ok'),
+    ]);
+  });
+
   it('gives a guest no token, and a token whose person became a guest no figures', async () => {
     rig.slack.people.set('U0GUEST', { is_restricted: true });
     const { responseUrl } = await command(rig, 'mcp token', 'U0GUEST');
