@@ -15,7 +15,7 @@ import { sharingDoubt } from '../deps/conversation-audience.js';
 import type { SlackDeps } from '../deps/slack-deps.js';
 import type { ReportDelivery, ReportTarget } from '../replies/report-target.js';
 import { respondPrivately } from '../replies/respond-safely.js';
-import { type ReportTransport, reportMessages, reportSurface, type SlackReportRequest } from './report-view.js';
+import { type DeliveryDeps, reportSurface, resumedReport, type SlackReportRequest } from './report-view.js';
 import { runReportView } from './run-report.js';
 
 /**
@@ -38,7 +38,7 @@ export async function askForReport(
     const keepPrivate = request.postInChannel
       ? undefined
       : await sharingDoubt(deps.audience, request.channelId, request.client);
-    const transport: ReportTransport = {
+    const transport: DeliveryDeps = {
       reportLimit: deps.reportLimit,
       logger: deps.logger,
       metrics: deps.metrics,
@@ -96,25 +96,9 @@ export async function reportFiguresAtHand(deps: SlackDeps, eventId: string): Pro
   return (await reportAtHand(deps, eventId))?.report;
 }
 
-/** What finishing a report on any replica needs: the report flow's, the limit's words, and the store. */
-export interface DeliveryDeps extends Pick<ReportFlowDeps, 'activity' | 'clock' | 'logger'> {
-  reportLimit: ReportTransport['reportLimit'];
-  /** Its lock orders a message's edits; a waiting caller's report is left in it. */
-  store: KeyValueStore;
-  /** Sales history and forecasts shown under a report. */
-  insights?: ReportTransport['insights'];
-  /** The figures rule's facts: who reads a conversation, who a person is. */
-  audience: ReportTransport['audience'];
-  figuresPolicy?: ReportTransport['figuresPolicy'];
-  /** Where a Post in channel click's claim is finished. */
-  runs?: ReportTransport['runs'];
-  /** Where a streamed report's stream is stopped (a request asked on any replica). */
-  streams?: ReportTransport['streams'];
-}
-
 /** The shared queue's `deliver`: each report finished in Slack (`client` exists once the app does), its wait measured. */
 export function slackReportDelivery(
-  deps: DeliveryDeps & { metrics: Pick<Metrics, 'reportWait'> },
+  deps: Parameters<typeof deliverReportInSlack>[0] & { metrics: Pick<Metrics, 'reportWait'> },
   client: () => webApi.WebClient,
 ): (job: ReportJob<ReportDelivery>, outcome: ReportOutcome) => Promise<void> {
   return (job, outcome) => {
@@ -130,7 +114,8 @@ export function slackReportDelivery(
  * lock Redis refused must not leave a run unfinished).
  */
 export function deliverReportInSlack(
-  deps: DeliveryDeps,
+  /** Besides the Slack side: the report flow's, and the store (its lock orders a message's edits; a waiting caller's report is left in it). */
+  deps: DeliveryDeps & Pick<ReportFlowDeps, 'activity' | 'clock' | 'logger'> & { store: KeyValueStore },
   client: webApi.WebClient,
   delivery: ReportDelivery,
   outcome: ReportOutcome,
@@ -145,15 +130,19 @@ export function deliverReportInSlack(
     );
   if (where.kind === 'reply') return finishReport(deps, replyView(deps.store, where, deps.logger), delivery, outcome);
   const exclusive = deps.store.exclusive.bind(deps.store);
-  const messages = reportMessages(client, {
-    reportLimit: deps.reportLimit,
-    logger: deps.logger,
-    exclusive,
-    insights: deps.insights,
-    audience: deps.audience,
-    figuresPolicy: deps.figuresPolicy,
-    runs: deps.runs,
-    streams: deps.streams,
-  });
-  return deliverReport(deps, messages, { ...delivery, where }, outcome);
+  const { view, exclusive: locked } = resumedReport(
+    client,
+    {
+      reportLimit: deps.reportLimit,
+      logger: deps.logger,
+      exclusive,
+      insights: deps.insights,
+      audience: deps.audience,
+      figuresPolicy: deps.figuresPolicy,
+      runs: deps.runs,
+      streams: deps.streams,
+    },
+    { ...delivery, where },
+  );
+  return deliverReport(deps, locked, view, { ...delivery, where }, outcome);
 }
