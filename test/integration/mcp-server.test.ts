@@ -5,7 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROMO_CONFIRM_ACTION } from '../../src/render/promo-blocks.js';
 import type { SimEvent } from '../../src/simulator/seed.js';
 import { type BotRig, startBot } from '../helpers/bot.js';
-import { buttonValue, click, command, type Json, nthResponse, publishedPromo } from '../helpers/bot-actions.js';
+import {
+  buttonValue,
+  click,
+  command,
+  type Json,
+  nthResponse,
+  publishedPromo,
+  watchDirectly,
+} from '../helpers/bot-actions.js';
+import { slackEvent } from './figures-gate-rig.js';
 
 /*
  * Issue 46: the MCP server, driven by the official SDK's client over HTTP against the real bot
@@ -82,9 +91,22 @@ describe('the MCP server (official SDK client over HTTP, the real bot)', () => {
     await client.listTools();
     const listing = await rig.bot.mcp?.tokens.of('U0HASHED');
     expect(listing?.lastUsedAt).toBeGreaterThan(0);
-    // Nothing the bot told Slack or stored under a readable key carries the token but the one answer.
-    const said = JSON.stringify(rig.slack.calls);
-    expect(said).not.toContain(token);
+    // App Home lists it with its last use, never the token; nothing else the bot told Slack carries it.
+    const since = rig.slack.calls.length;
+    await slackEvent(rig, {
+      type: 'app_home_opened',
+      user: 'U0HASHED',
+      channel: 'D0001',
+      tab: 'home',
+      event_ts: '5.1',
+    });
+    const publish = await rig.slack.waitFor(() =>
+      rig.slack.calls.slice(since).find((call) => call.method === 'views.publish' && call.args.user_id === 'U0HASHED'),
+    );
+    const home = JSON.stringify(publish.args.view);
+    expect(home).toContain('Your MCP token');
+    expect(home).toMatch(/last used <!date\^/);
+    expect(JSON.stringify(rig.slack.calls)).not.toContain(token);
   });
 
   it('lists the tools, each read-only but the promo request, with input schemas', async () => {
@@ -223,5 +245,39 @@ describe('the MCP server (official SDK client over HTTP, the real bot)', () => {
     expect(rig.sim.stats().admittedReports).toBe(reportCalls);
     const record = await client.callTool({ name: 'forecast_track_record', arguments: {} });
     expect(textOf(record)).toContain('guest');
+  });
+
+  // Last: the watch it sets is checked in the background, spending report slots the tests above count.
+  it('lists upcoming events with the list filters, the person’s watches, the forecast and its track record', async () => {
+    const client = await connect(rig, await tokenFor(rig, 'U0WATCHER'));
+    const all = await client.callTool({ name: 'upcoming_events', arguments: { limit: 3 } });
+    expect(all.isError, textOf(all)).toBeFalsy();
+    const listed = (all.structuredContent as { events: Json[]; total: number }).events;
+    expect(listed).toHaveLength(3);
+    const event = rig.sim.catalog.events.find((each) => each.id === listed[0]?.id) as SimEvent;
+    const named = await client.callTool({ name: 'upcoming_events', arguments: { words: event.name } });
+    expect((named.structuredContent as { events: Json[] }).events.map((each) => each.id)).toContain(event.id);
+    const badRange = await client.callTool({ name: 'upcoming_events', arguments: { range: 'fortnight' } });
+    expect(badRange.isError).toBe(true);
+
+    expect(textOf(await client.callTool({ name: 'my_watches', arguments: {} }))).toBe('You have no watches.');
+    await watchDirectly(
+      rig,
+      'U0WATCHER',
+      { id: event.id, name: event.name, startsAtMs: Date.parse(event.startDate) },
+      { userId: 'U0WATCHER' },
+    );
+    const watches = await client.callTool({ name: 'my_watches', arguments: {} });
+    expect((watches.structuredContent as { watches: Json[] }).watches).toEqual([
+      expect.objectContaining({ eventId: event.id, where: 'a DM to you' }),
+    ]);
+
+    const forecast = await client.callTool({ name: 'sales_forecast', arguments: { event: event.id } });
+    expect(forecast.isError, textOf(forecast)).toBeFalsy();
+    expect(textOf(forecast)).toContain(`Sales of ${event.name}`);
+    expect((forecast.structuredContent as Json).comparison).toBeNull();
+    const record = await client.callTool({ name: 'forecast_track_record', arguments: {} });
+    expect(record.isError, textOf(record)).toBeFalsy();
+    expect(textOf(record)).not.toContain('guest');
   });
 });
