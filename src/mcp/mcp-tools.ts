@@ -18,7 +18,7 @@ import type { Reports } from '../reports/reports.js';
 import type { ActivityStore } from '../store/activity-store.js';
 import type { KeyValueStore } from '../store/key-value-store.js';
 import type { CallOptions, TicketingClient } from '../ticketing/client.js';
-import { isTicketingError, RateLimitedError } from '../ticketing/errors.js';
+import { isTicketingError, RateLimitedError, TooManyReportsWaitingError } from '../ticketing/errors.js';
 import { tryParseId } from '../ticketing/ids.js';
 import type { RateLimitSpec } from '../ticketing/rate-limit.js';
 import type { TicketingEvent } from '../ticketing/schemas.js';
@@ -99,6 +99,8 @@ const toolError = (text: string, eventId?: string): Answer => ({
 function errorWords(error: unknown): string {
   if (error instanceof RateLimitedError)
     return `The ticketing service's limit is reached; try again in ${Math.ceil(error.retryAfterMs / 1000)} s.`;
+  if (error instanceof TooManyReportsWaitingError)
+    return `You already have ${error.limit} reports waiting (${error.waiting.map((each) => plain(each.label ?? each.eventId, 80)).join(', ')}); wait for one to arrive. Nothing was queued.`;
   if (isTicketingError(error)) return plain(error.message, 300);
   return 'Something went wrong; nothing was changed. Try again.';
 }

@@ -281,3 +281,30 @@ describe('the MCP server (official SDK client over HTTP, the real bot)', () => {
     expect(textOf(record)).not.toContain('guest');
   });
 });
+
+describe('the MCP server and the person\u2019s own limit of reports waiting', () => {
+  it('refuses a report beyond REPORTS_WAITING_PER_PERSON as a tool error in words, with no call, as Slack would', async () => {
+    const r = await startBot({
+      env: { MCP_SERVER: 'on', TICKETING_REPORT_LIMIT: '1/60s', REPORTS_WAITING_PER_PERSON: '2' },
+      sim: { reportLimit: { limit: 1, windowMs: 60_000 } },
+    });
+    try {
+      const client = await connect(r, await tokenFor(r, 'U0ALICE'));
+      const [first, second, third, fourth] = published(r) as [SimEvent, SimEvent, SimEvent, SimEvent];
+      // The one slot of the minute goes to a Slack report of Alice's; two of her MCP reports wait.
+      await command(r, `report ${first.id}`, 'U0ALICE');
+      await expect.poll(() => r.sim.stats().admittedReports).toBe(1);
+      const waiting = [second, third].map((event) =>
+        client.callTool({ name: 'event_report', arguments: { event: event.id } }, undefined, { timeout: 120_000 }),
+      );
+      await expect.poll(() => r.bot.reports.waiting()).toBe(2);
+      const refused = await client.callTool({ name: 'event_report', arguments: { event: fourth.id } });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toContain('You already have 2 reports waiting');
+      expect(r.sim.stats().log.some((entry) => entry.path.includes(fourth.id.slice(4)))).toBe(false);
+      void Promise.allSettled(waiting);
+    } finally {
+      await r.close();
+    }
+  });
+});
