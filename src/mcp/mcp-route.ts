@@ -4,6 +4,9 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { McpTokens } from './mcp-tokens.js';
 import { type McpDeps, registerTools } from './mcp-tools.js';
 
+/** The largest request body read (the SDK's default is 4 MB). */
+const MAX_BODY_BYTES = 64 * 1024;
+
 /** The bearer token of a request, if it carries one. */
 function bearerOf(req: IncomingMessage): string | undefined {
   const header = req.headers.authorization;
@@ -35,7 +38,8 @@ export function mcpRoute(
         if (req.method !== 'POST') return bare(res, 405);
         const server = new McpServer({ name: 'eventops', version: '1.0.0' });
         registerTools(server, deps, userId);
-        const transport = new StreamableHTTPServerTransport({});
+        // A tool's arguments are a few words: a larger body is refused (413) before it is read.
+        const transport = new StreamableHTTPServerTransport({ maxRequestBodySize: MAX_BODY_BYTES });
         res.on('close', () => {
           void transport.close();
           void server.close();
