@@ -4,9 +4,9 @@ import { LatePart } from '../lifecycle/late-part.js';
 import type { Logger } from '../logger.js';
 import type { KeyValueStore } from '../store/key-value-store.js';
 import type { Clock } from '../time/clock.js';
+import type { McpDeps, McpSlack } from './mcp-deps.js';
 import { mcpRoute } from './mcp-route.js';
 import { McpTokens } from './mcp-tokens.js';
-import type { McpDeps, McpSlack } from './mcp-tools.js';
 
 export interface BuiltMcp {
   tokens: McpTokens;

@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { McpDeps } from './mcp-deps.js';
 import type { McpTokens } from './mcp-tokens.js';
-import { type McpDeps, registerTools } from './mcp-tools.js';
+import { registerTools } from './mcp-tools.js';
 
 /** The largest request body read (the SDK's default is 4 MB). */
 const MAX_BODY_BYTES = 64 * 1024;

@@ -1,6 +1,6 @@
 import type { webApi } from '@slack/bolt';
 import { shownOrNone } from '../../figures/may-show-figures.js';
-import type { McpSlack } from '../../mcp/mcp-tools.js';
+import type { McpSlack } from '../../mcp/mcp-deps.js';
 import type { PromoNow } from '../../render/promo-blocks.js';
 import { privateReader } from '../deps/figures-reader.js';
 import { personZone } from '../deps/person-zone.js';
