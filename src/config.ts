@@ -11,12 +11,12 @@ import { MAX_WATCHES_PER_PERSON } from './watches/watch-limits.js';
 
 export { parseRateLimit, type RateLimitSpec };
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
-/** Parses `90s`, `2h`, `500ms`, `5m` into whole ms; a bare `0` (no unit) is zero too. */
+/** Parses `90s`, `2h`, `500ms`, `5m`, `30d` into whole ms; a bare `0` (no unit) is zero too. */
 export function parseDuration(text: string): number | undefined {
   if (/^\s*0\s*$/.test(text)) return 0;
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)\s*$/.exec(text);
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)\s*$/.exec(text);
   if (!match) return undefined;
   return Math.round(Number(match[1]) * (UNIT_MS[match[2] as string] ?? 0));
 }

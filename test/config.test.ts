@@ -21,6 +21,15 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads MCP_TOKEN_TTL in days as .env.example writes it (30d), and refuses under a minute', () => {
+    expect(loadConfig({ MCP_TOKEN_TTL: '30d' }).mcp.tokenTtlMs).toBe(30 * 86_400_000);
+    expect(loadConfig({ MCP_TOKEN_TTL: '12h', MCP_SERVER: 'on' }).mcp).toMatchObject({
+      on: true,
+      tokenTtlMs: 43_200_000,
+    });
+    expect(() => loadConfig({ MCP_TOKEN_TTL: '30s' })).toThrow(/MCP_TOKEN_TTL: expected at least 1m/);
+  });
+
   it('reads every variable it is given', () => {
     const config = loadConfig({
       TICKETING_API_URL: 'https://api.example.com',

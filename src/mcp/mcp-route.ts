@@ -1,9 +1,27 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { McpDeps } from './mcp-deps.js';
 import type { McpTokens } from './mcp-tokens.js';
 import { registerTools } from './mcp-tools.js';
+
+/**
+ * The SDK, loaded at the first request with a valid token: it takes about a second of CPU to
+ * load (its JSON Schema validator, its HTTP adapter), which a bot nobody's agent calls never pays.
+ */
+let sdk:
+  | Promise<
+      [
+        typeof import('@modelcontextprotocol/sdk/server/mcp.js'),
+        typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+      ]
+    >
+  | undefined;
+const loadSdk = () => {
+  sdk ??= Promise.all([
+    import('@modelcontextprotocol/sdk/server/mcp.js'),
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+  ]);
+  return sdk;
+};
 
 /** The largest request body read (the SDK's default is 4 MB). */
 const MAX_BODY_BYTES = 64 * 1024;
@@ -37,6 +55,7 @@ export function mcpRoute(
         if (!userId) return bare(res, 401);
         // Stateless: no sessions to find on another replica, so no GET stream nor DELETE.
         if (req.method !== 'POST') return bare(res, 405);
+        const [{ McpServer }, { StreamableHTTPServerTransport }] = await loadSdk();
         const server = new McpServer({ name: 'eventops', version: '1.0.0' });
         registerTools(server, deps, userId);
         // A tool's arguments are a few words: a larger body is refused (413) before it is read.
