@@ -71,12 +71,18 @@ export class McpTokens {
     const stored = await this.#store.get<Stored>(personKey(found.userId));
     if (stored?.hash !== hash) return undefined;
     if (stored.lastUsedAt === undefined || now - stored.lastUsedAt >= LAST_USE_STEP_MS)
-      await this.#store
-        .update<Stored>(personKey(found.userId), (current) =>
-          current?.hash === hash ? { ...current, lastUsedAt: now } : undefined,
-        )
-        .catch(() => undefined);
+      await this.#recordUse(found.userId, hash, now).catch(() => undefined);
     return found.userId;
+  }
+
+  /** Its last use, under the person's key's lock and keeping its expiry; never for a token replaced or revoked meanwhile. */
+  async #recordUse(userId: string, hash: string, now: number): Promise<void> {
+    const key = personKey(userId);
+    await this.#store.exclusive(key, async () => {
+      const current = await this.#store.get<Stored>(key);
+      if (current?.hash === hash && current.expiresAt > now)
+        await this.#store.set(key, { ...current, lastUsedAt: now } satisfies Stored, current.expiresAt - now);
+    });
   }
 
   /** `userId`'s token as App Home lists it, or undefined. */
