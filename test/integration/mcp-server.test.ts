@@ -107,6 +107,8 @@ describe('the MCP server (official SDK client over HTTP, the real bot)', () => {
     expect(home).toContain('Your MCP token');
     expect(home).toMatch(/last used <!date\^/);
     expect(JSON.stringify(rig.slack.calls)).not.toContain(token);
+    // Nor does the log, at debug level.
+    expect(rig.logs.join('\n')).not.toContain(token);
   });
 
   it('lists the tools, each read-only but the promo request, with input schemas', async () => {
