@@ -13,6 +13,7 @@ import { LatePart } from './lifecycle/late-part.js';
 import { shutdownInOrder } from './lifecycle/shutdown.js';
 import { WorkTracker } from './lifecycle/work-tracker.js';
 import type { Logger } from './logger.js';
+import { type BuiltMcp, buildMcp, startMcpPort } from './mcp/build-mcp.js';
 import {
   buildObservability,
   type ObservabilityDeadlines,
@@ -62,6 +63,8 @@ export interface Bot {
   history: SalesHistory;
   metrics: Metrics;
   readiness: Readiness;
+  /** The MCP server (`MCP_SERVER=on`): people's tokens and `/mcp`. */
+  mcp: BuiltMcp | undefined;
   /**
    * Shuts down without losing anything: stops new work and digests, tells people whose reports
    * are still queued, waits for work in flight (API calls, their audit records), then closes the
@@ -216,12 +219,31 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       retryBaseMs: options.digestRetryBaseMs,
     });
 
-    const bot = { ticketing, reports, activity, simulator, work, catalog, history, digests, metrics, readiness };
+    // Agents' front end beside Slack's, over the same use cases, queue, budget and figures rule.
+    const mcp = config.mcp.on
+      ? buildMcp({
+          ...base,
+          store: store.keyValue,
+          tokenTtlMs: config.mcp.tokenTtlMs,
+          callsPerPerson: config.mcp.callsPerPerson,
+          catalog,
+          reports,
+          promoCodes,
+          insights,
+          watches: watches.service,
+          ticketing,
+          activity,
+          figuresPolicy,
+        })
+      : undefined;
+
+    const bot = { ticketing, reports, activity, simulator, work, catalog, history, digests, metrics, readiness, mcp };
     const app = await buildSlackApp({
       slack: { ...config.slack, botToken },
       store,
       routes,
       retry: options.slackRetry,
+      mcp,
       sides: slack,
       timings: options,
       parts: {
@@ -240,6 +262,8 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
     reports.start();
     const socketMode = config.slack.appToken !== undefined;
     closers.keep(await startHealthPort(routes, { socketMode, port: options.healthPort, host: config.host, logger }));
+    if (mcp && socketMode)
+      closers.keep(await startMcpPort(mcp.route, { port: config.mcp.port, host: config.host, logger }));
 
     const close = shutdownInOrder({ starters: [digests, watches.scheduler, catalog], work, app, closers, logger });
     return { ...bot, app, watches: watches.service, watchScheduler: watches.scheduler, close };

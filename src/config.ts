@@ -12,12 +12,12 @@ import { MAX_WATCHES_PER_PERSON } from './watches/watch-limits.js';
 
 export { parseRateLimit, type RateLimitSpec };
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
-/** Parses `90s`, `2h`, `500ms`, `5m` into whole ms; a bare `0` (no unit) is zero too. */
+/** Parses `90s`, `2h`, `500ms`, `5m`, `30d` into whole ms; a bare `0` (no unit) is zero too. */
 export function parseDuration(text: string): number | undefined {
   if (/^\s*0\s*$/.test(text)) return 0;
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)\s*$/.exec(text);
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)\s*$/.exec(text);
   if (!match) return undefined;
   return Math.round(Number(match[1]) * (UNIT_MS[match[2] as string] ?? 0));
 }
@@ -94,6 +94,8 @@ export const UNFURL_STYLES = ['work-object', 'classic'] as const;
 export type UnfurlStyle = (typeof UNFURL_STYLES)[number];
 /** A report's wait in a channel: streamed where Slack lets it (`on`), or a notice edited in place (`off`). */
 export const REPORT_STREAMING_MODES = ['on', 'off'] as const;
+/** Whether the MCP server answers at /mcp (`MCP_SERVER`). */
+export const MCP_SERVER_MODES = ['on', 'off'] as const;
 export type ReportStreaming = (typeof REPORT_STREAMING_MODES)[number];
 
 /** Where the local sandbox keeps its state across restarts, unless SANDBOX_STORE says otherwise. */
@@ -188,6 +190,13 @@ const schema = z.object({
   UNFURL_STYLE: oneOf(UNFURL_STYLES, 'work-object'),
   // Whether a report's wait in a channel streams (chat.startStream) where Slack lets it.
   REPORT_STREAMING: oneOf(REPORT_STREAMING_MODES, 'on'),
+  // Whether agents (Slackbot's MCP client, Claude, ...) reach the bot's tools at /mcp.
+  MCP_SERVER: oneOf(MCP_SERVER_MODES, 'off'),
+  // Socket Mode has no HTTP receiver: the MCP server gets a port of its own.
+  MCP_PORT: port(3002),
+  // How long a person's MCP token lasts, and how many tool calls one person makes in a window.
+  MCP_TOKEN_TTL: z.preprocess(empty, durationAtLeast(60_000, '1m', '30d').default(30 * 86_400_000)),
+  MCP_CALLS_PER_PERSON: z.preprocess(empty, rateLimit('30/60s').default({ limit: 30, windowMs: 60_000 })),
   // Whether guests of the workspace (multi- and single-channel) may read sales and revenue.
   FIGURES_FOR_GUESTS: z.preprocess(
     (value) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value),
@@ -388,6 +397,17 @@ export interface Config {
     /** Whether a report's wait in a channel streams where Slack lets it. @default 'on' */
     reportStreaming: ReportStreaming;
   };
+  /** The MCP server (`MCP_SERVER`, `MCP_PORT`, `MCP_TOKEN_TTL`, `MCP_CALLS_PER_PERSON`). */
+  mcp: {
+    /** @default false (on in the local sandbox) */
+    on: boolean;
+    /** Socket Mode: where /mcp listens (the HTTP receiver serves it on `port`). @default 3002 */
+    port: number;
+    /** @default 30 days */
+    tokenTtlMs: number;
+    /** Tool calls one person makes in a window. @default 30 a minute */
+    callsPerPerson: RateLimitSpec;
+  };
   /** What the figures rule lets guests read (`FIGURES_FOR_GUESTS`). @default guests see no figures */
   figuresPolicy: FiguresPolicy;
   /** A digest is still sent this long after its time: caught up after a restart, or retried after a failure. */
@@ -480,6 +500,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       unfurlFigures: e.UNFURL_FIGURES,
       unfurlStyle: e.UNFURL_STYLE,
       reportStreaming: e.REPORT_STREAMING,
+    },
+    mcp: {
+      on: e.MCP_SERVER === 'on',
+      port: e.MCP_PORT,
+      tokenTtlMs: e.MCP_TOKEN_TTL,
+      callsPerPerson: e.MCP_CALLS_PER_PERSON,
     },
     figuresPolicy: { guestsMaySee: e.FIGURES_FOR_GUESTS },
     digestGraceMs: e.DIGEST_GRACE,

@@ -13,6 +13,21 @@ describe('loadConfig', () => {
     expect(config.storeUrl).toBe('sqlite://./data/eventops.sqlite');
     expect(config.logLevel).toBe('info');
     expect(config.slack.promoEditors).toEqual([]);
+    expect(config.mcp).toEqual({
+      on: false,
+      port: 3002,
+      tokenTtlMs: 30 * 86_400_000,
+      callsPerPerson: { limit: 30, windowMs: 60_000 },
+    });
+  });
+
+  it('reads MCP_TOKEN_TTL in days as .env.example writes it (30d), and refuses under a minute', () => {
+    expect(loadConfig({ MCP_TOKEN_TTL: '30d' }).mcp.tokenTtlMs).toBe(30 * 86_400_000);
+    expect(loadConfig({ MCP_TOKEN_TTL: '12h', MCP_SERVER: 'on' }).mcp).toMatchObject({
+      on: true,
+      tokenTtlMs: 43_200_000,
+    });
+    expect(() => loadConfig({ MCP_TOKEN_TTL: '30s' })).toThrow(/MCP_TOKEN_TTL: expected at least 1m/);
   });
 
   it('reads every variable it is given', () => {

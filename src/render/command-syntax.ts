@@ -24,6 +24,7 @@ export const COMMAND_SYNTAX = {
   unwatch: md`/events unwatch <id or name> [--me]`,
   watches: md`/events watches [--me] | thread-only [on | off]`,
   forecast: md`/events forecast accuracy`,
+  mcp: md`/events mcp token | revoke`,
   help: md`/events help`,
 } as const satisfies Record<string, Mrkdwn>;
 
@@ -39,5 +40,6 @@ export const USAGE = {
   unwatch: COMMAND_SYNTAX.unwatch,
   watches: COMMAND_SYNTAX.watches,
   forecast: COMMAND_SYNTAX.forecast,
+  mcp: COMMAND_SYNTAX.mcp,
   help: COMMAND_SYNTAX.help,
 } as const satisfies Record<string, Mrkdwn>;

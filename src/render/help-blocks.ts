@@ -38,6 +38,8 @@ const EXPLAINED: Record<Command, (input: HelpInput) => Mrkdwn> = {
     md`what is watched here, by whom, and when it is checked next; \`thread-only on\` keeps this channel's alerts in the cards' threads (a sell-out and an event's end still show in the channel)`,
   forecast: () =>
     md`how far to trust the sales forecasts: how far off they were at 25%, 50% and 75% of the sale of this organization's last finished events, and how often their range held (only you see it)`,
+  mcp: () =>
+    md`your own token for AI agents (Slackbot's MCP client, Claude, Cursor) to reach eventops' tools as you, shown once and only to you; \`revoke\` ends it at once`,
   help: () => md`this list`,
 };
 

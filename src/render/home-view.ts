@@ -10,6 +10,7 @@ import { type Block, capBlocks, context, divider, header, LIMITS, mrkdwnSection,
 import { comparablesWords } from './comparables-words.js';
 import { type PersonalDigestHomeInput, personalDigestHomeBlocks } from './digest-blocks.js';
 import { eventSection } from './event-blocks.js';
+import { type McpTokenListing, mcpTokenHomeBlocks } from './mcp-token-blocks.js';
 import { channelLink, clip, code, joinMrkdwn, type Mrkdwn, md, readerIsoInstant } from './mrkdwn.js';
 import { forecastAccuracyLine } from './track-record-blocks.js';
 import { withheldWords } from './withheld-words.js';
@@ -33,6 +34,8 @@ export interface HomeViewInput {
   withheld?: Withheld | undefined;
   /** Promo editors only: why "Set promo quantity" could not be restricted to them in Workflow Builder. */
   promoStepRestriction?: PromoStepRestriction | undefined;
+  /** The person's MCP token, listed (absent: the MCP server is off, and the section is left out). */
+  mcpToken?: { listing: McpTokenListing | undefined } | undefined;
 }
 
 /** What the home tab shows that is a figure, besides the promo changes' quantities. */
@@ -176,6 +179,7 @@ export function homeView(input: HomeViewInput): types.HomeView {
   if (input.promoStepRestriction) blocks.push(mrkdwnSection(promoStepRestrictionLine(input.promoStepRestriction)));
   blocks.push(header(md`Your watches`), mrkdwnSection(watchLines(input.watches ?? [])));
   if (input.personalDigest) blocks.push(...personalDigestHomeBlocks(input.personalDigest));
+  if (input.mcpToken) blocks.push(...mcpTokenHomeBlocks(input.mcpToken.listing));
   blocks.push(divider());
   const forecastAccuracy = input.figures?.forecastAccuracy;
   if (forecastAccuracy) blocks.push(context(forecastAccuracyLine(forecastAccuracy)));

@@ -141,6 +141,8 @@ export async function awaitReport<W>(
   flow: ReportFlow<W | ReplyTarget>,
   deps: AwaitReportDeps,
   ask: ReportAsk,
+  /** Told each place while the report waits (an MCP tool's progress). */
+  onProgress?: (status: ReportStatus) => void,
 ): Promise<EventReport> {
   if (deps.stopping.aborted) throw new CancelledError('eventops was shutting down; no report was asked for');
   const where: ReplyTarget = { kind: 'reply', key: randomUUID() };
@@ -149,6 +151,7 @@ export async function awaitReport<W>(
     where,
     kind: 'result',
     async show(status) {
+      if (!isFinal(status)) onProgress?.(status);
       if (!isFinal(status) || answered) return;
       answered = status.state === 'report' ? { report: status.report } : { error: errorOf(status) };
     },

@@ -1,6 +1,6 @@
 import type { ReportOutcome } from './queue/report-queue.js';
 import type { ReportFlowDeps } from './report-flow.js';
-import type { ReportAsk, ReportDelivery, ReportMessages, ReportView } from './report-surface.js';
+import type { ReportAsk, ReportDelivery, ReportSurface, ReportView } from './report-surface.js';
 
 /** The report in its message (the transport attaches the full JSON), or why it failed; then the activity. */
 export async function finishReport<W>(
@@ -29,12 +29,16 @@ export async function finishReport<W>(
     .catch((error: unknown) => deps.logger.warn('Could not record the report in the store', { error, eventId }));
 }
 
-/** Finishes a report on the replica that fetched it, for a request made on any replica, holding its message's lock. */
+/**
+ * Finishes a report on the replica that fetched it, for a request made on any replica: its message
+ * (`view`, resumed from the delivery) is finished holding the message's lock.
+ */
 export async function deliverReport<W>(
   deps: Pick<ReportFlowDeps, 'activity' | 'clock' | 'logger'>,
-  messages: ReportMessages<W>,
+  exclusive: ReportSurface<W>['exclusive'],
+  view: ReportView<W>,
   delivery: ReportDelivery<W>,
   outcome: ReportOutcome,
 ): Promise<void> {
-  await messages.exclusive(delivery.messageKey, () => finishReport(deps, messages.resume(delivery), delivery, outcome));
+  await exclusive(delivery.messageKey, () => finishReport(deps, view, delivery, outcome));
 }

@@ -28,12 +28,6 @@ export interface ReportSurface<W> {
   exclusive<T>(messageKey: string, work: () => Promise<T>): Promise<T>;
 }
 
-/** Messages opened on any replica, for the one that finishes the report. */
-export interface ReportMessages<W> {
-  resume(delivery: ReportDelivery<W>): ReportView<W>;
-  exclusive: ReportSurface<W>['exclusive'];
-}
-
 /** One person's request for one event's report. */
 export interface ReportAsk {
   eventId: string;

@@ -9,6 +9,7 @@ import type { CacheReadOptions } from './queue/report-queue.js';
 import { type ReportRead, type ReportSource, reportAtHand } from './report-at-hand.js';
 import type { ReportFlowDeps } from './report-flow.js';
 import { type ReportReadSubscription, ReportReads } from './report-reads.js';
+import type { ReportStatus } from './report-status.js';
 import type { ReportAsk, ReportSurface } from './report-surface.js';
 
 /**
@@ -23,7 +24,11 @@ export interface Reports<W> extends ReportReadSubscription {
    * The report for a caller that needs its figures (a promo code looked up in it), in
    * `requester`'s turn within the report limit; `fresh`: past the cache (the one at hand did not answer).
    */
-  fetchFor(eventId: string, requester: string, options?: { fresh?: boolean | undefined }): Promise<EventReport>;
+  fetchFor(
+    eventId: string,
+    requester: string,
+    options?: { fresh?: boolean | undefined; onProgress?: ((status: ReportStatus) => void) | undefined },
+  ): Promise<EventReport>;
   /**
    * The freshest report at hand, at no report call (a watch's last check, the caches), read at most
    * one report window ago unless the caller accepts older (`maxAgeMs`) and shows when it was read.
@@ -87,6 +92,7 @@ export async function buildReports<W>(options: BuildReportsOptions<W>): Promise<
           stopping: options.stopping,
         },
         { eventId, label: eventId, userId: requester, ...(fetchOptions.fresh ? { fresh: true } : {}) },
+        fetchOptions.onProgress,
       ),
     atHand: (eventId, atHandOptions = {}) =>
       reportAtHand(sources, eventId, {

@@ -68,6 +68,8 @@ export async function startSandboxStack(options: {
       PROMO_EDITORS: options.env.PROMO_EDITORS?.trim() || `UEDITOR01,${EDITORS_GROUP}`,
       // Event page links pasted in the sandbox unfold, as they would with EVENT_PAGE_URL set.
       EVENT_PAGE_URL: options.env.EVENT_PAGE_URL?.trim() || SANDBOX_EVENT_PAGE_URL,
+      // Agents can try the MCP server here: on unless turned off.
+      MCP_SERVER: options.env.MCP_SERVER?.trim() || 'on',
     });
     const bot = await composeBot(config, {
       logger: options.logger,
@@ -76,7 +78,12 @@ export async function startSandboxStack(options: {
       ...options.compose,
     });
     const server = (await bot.app.start({ port: 0, host: '127.0.0.1' })) as Server;
-    sandbox.connect(`http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`, signingSecret, {
+    const botPort = (server.address() as AddressInfo).port;
+    if (config.mcp.on)
+      options.logger.info(
+        `MCP server for agents at http://127.0.0.1:${botPort}/mcp; type /events mcp token in the page for a token`,
+      );
+    sandbox.connect(`http://127.0.0.1:${botPort}/slack/events`, signingSecret, {
       unfurlHost: config.eventPageUrl ? eventLinks(config.eventPageUrl).host : undefined,
     });
     // The simulator's past as the bot's sales history, written while the page opens (a few

@@ -46,6 +46,20 @@ export interface ReportRecord {
   eventName?: string;
 }
 
+/** One MCP tool call, audited: who (the token's person), which tool, what came of it. */
+export interface ToolCallRecord {
+  at: string;
+  userId: string;
+  tool: string;
+  /** `ok`, `error` (answered as a tool error), `limited` (the person's call limit). */
+  outcome: 'ok' | 'error' | 'limited';
+  /** The event it was about, when one was named. */
+  eventId?: string | undefined;
+}
+
+/** MCP tool calls kept in the audit, newest first. */
+const TOOL_CALLS_KEPT = 5_000;
+
 export interface RecentActivity {
   reports: ReportRecord[];
   promoChanges: PromoChangeRecord[];
@@ -115,6 +129,16 @@ export class ActivityStore {
 
   async recordReport(record: ReportRecord): Promise<void> {
     await this.#append(`user:${record.userId}:reports`, record, PER_USER);
+  }
+
+  /** Audits an MCP tool call (every one, with its person and tool). */
+  async recordToolCall(record: ToolCallRecord): Promise<void> {
+    await this.#append('audit:mcp', record, TOOL_CALLS_KEPT);
+  }
+
+  /** The MCP tool calls kept, newest first. */
+  toolCalls(): Promise<ToolCallRecord[]> {
+    return this.#list<ToolCallRecord>('audit:mcp');
   }
 
   /** The user's latest reports and promo changes, newest first. */

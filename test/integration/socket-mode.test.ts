@@ -105,4 +105,16 @@ describe('Socket Mode', () => {
     expect(await answers(`http://127.0.0.2:${port}/healthz`)).toBe(200);
     expect(await answers(`http://127.0.0.1:${port}/healthz`)).toBe('refused');
   });
+
+  it('serves the MCP server on MCP_PORT of its own (no HTTP receiver), refusing a request without a token', async () => {
+    const { logs } = await startSocketBot({ MCP_SERVER: 'on', MCP_PORT: '0', HOST: '127.0.0.1' });
+    const listening = logs
+      .map((line) => JSON.parse(line) as { msg?: string; port?: number })
+      .find((line) => line.msg === 'MCP server listening');
+    expect(listening?.port).toBeGreaterThan(0);
+    const answer = await fetch(`http://127.0.0.1:${listening?.port}/mcp`, { method: 'POST', body: '{}' });
+    expect(answer.status).toBe(401);
+    expect(await answer.text()).toBe('');
+    expect(await answers(`http://127.0.0.1:${listening?.port}/healthz`)).toBe(404);
+  });
 });

@@ -57,6 +57,13 @@ import { everyWords } from '../../src/render/every-words.js';
 import { helpMessage, usageMessage } from '../../src/render/help-blocks.js';
 import { homeView } from '../../src/render/home-view.js';
 import { describeLimit } from '../../src/render/limit-wording.js';
+import {
+  mcpOffMessage,
+  mcpRevokedMessage,
+  mcpTokenHomeBlocks,
+  mcpTokenMessage,
+  mcpTokenRefusedMessage,
+} from '../../src/render/mcp-token-blocks.js';
 import { missingCodeMessage } from '../../src/render/missing-code-blocks.js';
 import {
   closeEventsGroup,
@@ -608,6 +615,21 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
       hostileText().flatMap((name) => [cancelledSummaryOpening(name, true), cancelledSummaryOpening(name, false)]),
     cancelledSummaryText: () => hostileText().map(cancelledSummaryText),
     markedEventOption: () => EVENTS.map((event) => markedEventOption({ ...event, status: 'cancelled' })),
+  },
+  'mcp-token-blocks.ts': {
+    mcpTokenMessage: () => [mcpTokenMessage({ token: 'eo_mcp_abc-DEF_123', expiresAt: Date.UTC(2026, 0, 31) })],
+    mcpTokenRefusedMessage: () => [
+      mcpTokenRefusedMessage({ kind: 'guest' }),
+      mcpTokenRefusedMessage({ kind: 'stranger' }),
+      ...HOSTILE.map((reason) => mcpTokenRefusedMessage({ kind: 'unknown', reason })),
+    ],
+    mcpRevokedMessage: () => [mcpRevokedMessage(true), mcpRevokedMessage(false)],
+    mcpOffMessage: () => [mcpOffMessage()],
+    mcpTokenHomeBlocks: () => [
+      mcpTokenHomeBlocks(undefined),
+      mcpTokenHomeBlocks({ createdAt: Date.UTC(2026, 0, 1), expiresAt: Date.UTC(2026, 0, 31) }),
+      mcpTokenHomeBlocks({ createdAt: 1, expiresAt: 2, lastUsedAt: 3 }),
+    ],
   },
   'missing-code-blocks.ts': {
     missingCodeMessage: () =>

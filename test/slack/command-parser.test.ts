@@ -70,6 +70,17 @@ describe('parseEventsCommand', () => {
   });
 });
 
+describe('parseEventsCommand: mcp', () => {
+  it('reads mcp token and mcp revoke, and names anything else as the mistake it is', () => {
+    expect(parseEventsCommand('mcp token')).toEqual({ kind: 'mcp-token' });
+    expect(parseEventsCommand('MCP Revoke')).toEqual({ kind: 'mcp-revoke' });
+    for (const text of ['mcp', 'mcp tokens', 'mcp token now']) {
+      const parsed = parseEventsCommand(text);
+      expect(parsed).toMatchObject({ kind: 'invalid', usage: USAGE.mcp });
+    }
+  });
+});
+
 describe('parseEventsCommand: names, filters and modals', () => {
   it('takes anything that is not one id as words of an event name', () => {
     expect(parseEventsCommand('show rock festival')).toEqual({ kind: 'show', target: { words: 'rock festival' } });

@@ -20,6 +20,8 @@ export interface BoltAppOptions {
   logger: Logger;
   /** Extra GET routes on the HTTP receiver (health and metrics). */
   routes?: Record<string, (req: IncomingMessage, res: ServerResponse) => void>;
+  /** The MCP server at `/mcp` on the HTTP receiver, beside `/slack/events` (`MCP_SERVER=on`). */
+  mcpRoute?: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   /** How failed Web API calls are tried again. @default 2 retries, 500 ms doubling to 5 s */
   retry?: SlackRetry | undefined;
 }
@@ -132,7 +134,10 @@ export async function boltApp(options: BoltAppOptions, deps: SlackDeps): Promise
     : new App({
         ...base,
         signingSecret: options.signingSecret ?? '',
-        customRoutes: Object.entries(options.routes ?? {}).map(([path, handler]) => ({ path, method: 'GET', handler })),
+        customRoutes: [
+          ...Object.entries(options.routes ?? {}).map(([path, handler]) => ({ path, method: 'GET', handler })),
+          ...(options.mcpRoute ? [{ path: '/mcp', method: ['POST', 'GET', 'DELETE'], handler: options.mcpRoute }] : []),
+        ],
       });
 
   // Every listener's work is tracked, so shutdown waits for the answers people are owed.

@@ -1,7 +1,9 @@
 import type { App } from '@slack/bolt';
 import type { Config } from '../../config.js';
+import type { BuiltMcp } from '../../mcp/build-mcp.js';
 import { PendingPromoChanges } from '../../promo/pending-promo-changes.js';
 import type { StoreHandle } from '../../store/store-handle.js';
+import { mcpSlack } from '../adapters/mcp-slack.js';
 import { PromoEditors } from '../deps/promo-editors.js';
 import type { SlackDeps } from '../deps/slack-deps.js';
 import { workflowRuns } from '../deps/workflow-runs.js';
@@ -23,6 +25,7 @@ export type SlackParts = Omit<
   | 'unfurlStyle'
   | 'audience'
   | 'reportStreams'
+  | 'mcpTokens'
 >;
 
 export interface BuildSlackAppOptions {
@@ -35,6 +38,8 @@ export interface BuildSlackAppOptions {
   /** How failed Web API calls are tried again. @default 2 retries, 500 ms doubling to 5 s */
   retry?: BoltAppOptions['retry'];
   timings?: SlackTimings;
+  /** The MCP server (`MCP_SERVER=on`): its route on the HTTP receiver, people's tokens, and its Slack side, given here. */
+  mcp?: Pick<BuiltMcp, 'route' | 'tokens' | 'slack'> | undefined;
 }
 
 /** How long people and confirmations wait (`ComposeOptions` names the same). */
@@ -69,6 +74,30 @@ export function buildSlackApp(options: BuildSlackAppOptions): Promise<App> {
     signal: parts.work.stopping,
     clock,
   });
+  const deps: SlackDeps = {
+    ...parts,
+    audience: sides.audience,
+    reportStreams: sides.reportStreams,
+    editors,
+    promoStepPermissions,
+    pending: new PendingPromoChanges({
+      store: store.keyValue,
+      claims: store.claims,
+      clock,
+      ...(timings.promoConfirmationTtlMs ? { ttlMs: timings.promoConfirmationTtlMs } : {}),
+    }),
+    runs: workflowRuns(store.claims, clock, logger),
+    progressIntervalMs: timings.progressIntervalMs ?? 2_000,
+    pageSize: 10,
+    unfurlFigures: slack.unfurlFigures,
+    unfurlStyle: slack.unfurlStyle,
+    mcpTokens: options.mcp?.tokens,
+    interactive: () => ({
+      signal: AbortSignal.timeout(interactiveTimeoutMs),
+      priority: 'interactive',
+      maxRateLimitWaitMs,
+    }),
+  };
   const app = boltApp(
     {
       botToken: slack.botToken,
@@ -78,37 +107,16 @@ export function buildSlackApp(options: BuildSlackAppOptions): Promise<App> {
       logger,
       ...(options.routes ? { routes: options.routes } : {}),
       retry: options.retry,
+      mcpRoute: slack.appToken ? undefined : options.mcp?.route,
     },
-    {
-      ...parts,
-      audience: sides.audience,
-      reportStreams: sides.reportStreams,
-      editors,
-      promoStepPermissions,
-      pending: new PendingPromoChanges({
-        store: store.keyValue,
-        claims: store.claims,
-        clock,
-        ...(timings.promoConfirmationTtlMs ? { ttlMs: timings.promoConfirmationTtlMs } : {}),
-      }),
-      runs: workflowRuns(store.claims, clock, logger),
-      progressIntervalMs: timings.progressIntervalMs ?? 2_000,
-      pageSize: 10,
-      unfurlFigures: slack.unfurlFigures,
-      unfurlStyle: slack.unfurlStyle,
-
-      interactive: () => ({
-        signal: AbortSignal.timeout(interactiveTimeoutMs),
-        priority: 'interactive',
-        maxRateLimitWaitMs,
-      }),
-    },
+    deps,
   );
   return app.then((built) => {
     promoStepPermissions.start(built.client);
     // Who can read a conversation, and every post of the watches, digests and shared reports, go
     // through the app's client.
     sides.bind(built.client);
+    options.mcp?.slack.set(mcpSlack(deps, built.client));
     return built;
   });
 }

@@ -17,7 +17,7 @@ import { storeForgetMarks } from '../deps/forget-marks.js';
 import { ReportStreams } from '../deps/report-streams.js';
 import { watchReader } from '../deps/watch-reader.js';
 import { workflowRuns } from '../deps/workflow-runs.js';
-import { type DeliveryDeps, slackReportDelivery } from '../reports/ask-for-report.js';
+import { slackReportDelivery } from '../reports/ask-for-report.js';
 
 export interface BuildSlackSidesOptions {
   slack: Pick<Config['slack'], 'reportStreaming'>;
@@ -25,7 +25,7 @@ export interface BuildSlackSidesOptions {
   /** `shared` is set with replicas: what one replica learns of a conversation, the others hear of. */
   store: Pick<StoreHandle, 'keyValue' | 'claims' | 'shared'>;
   /** What a report delivered on this replica (asked on any) needs besides Slack. */
-  delivery: Pick<DeliveryDeps, 'activity' | 'reportLimit' | 'insights'>;
+  delivery: Pick<Parameters<typeof slackReportDelivery>[0], 'activity' | 'reportLimit' | 'insights'>;
   metrics: Metrics;
   clock: Clock;
   logger: Logger;

@@ -6,6 +6,7 @@ import type { FiguresPolicy } from '../../figures/may-show-figures.js';
 import type { SalesInsights } from '../../forecast/sales-insights.js';
 import type { WorkTracker } from '../../lifecycle/work-tracker.js';
 import type { Logger } from '../../logger.js';
+import type { McpTokens } from '../../mcp/mcp-tokens.js';
 import type { Metrics } from '../../observability/metrics.js';
 import type { KnownPromoCodes } from '../../promo/known-promo-codes.js';
 import type { PendingPromoChanges } from '../../promo/pending-promo-changes.js';
@@ -78,6 +79,8 @@ export interface SlackDeps {
   audience: ConversationAudience;
   /** What the operator chose for guests (`FIGURES_FOR_GUESTS`). */
   figuresPolicy: FiguresPolicy;
+  /** People's MCP tokens (absent: the MCP server is off, `MCP_SERVER`). */
+  mcpTokens?: McpTokens | undefined;
   /** Options for an API call a person is waiting for: deadline, priority, patience with rate limits. */
   interactive(): CallOptions;
 }

@@ -1,6 +1,6 @@
 import type { webApi } from '@slack/bolt';
-import { figuresWithheld } from '../../figures/may-show-figures.js';
 import type { Metrics } from '../../observability/metrics.js';
+import { figuresWithheld } from '../../figures/may-show-figures.js';
 import { reportHeldMessage } from '../../render/report-answer.js';
 import { replyView } from '../../reports/awaited-report.js';
 import { deliverReport, finishReport } from '../../reports/finish-report.js';
@@ -8,6 +8,7 @@ import type { ReportOutcome } from '../../reports/queue/report-queue.js';
 import type { ReportJob } from '../../reports/queue/shared-report-job.js';
 import type { ReportRead } from '../../reports/report-at-hand.js';
 import type { ReportFlowDeps } from '../../reports/report-flow.js';
+import { askForReport as askForPersonsReport } from '../../reports/report-for-person.js';
 import type { ReportAsk, ReportSurface } from '../../reports/report-surface.js';
 import type { KeyValueStore } from '../../store/key-value-store.js';
 import type { EventReport } from '../../ticketing/schemas.js';
@@ -16,7 +17,7 @@ import { conversationReader } from '../deps/figures-reader.js';
 import type { SlackDeps } from '../deps/slack-deps.js';
 import type { ReportDelivery, ReportTarget } from '../replies/report-target.js';
 import { respondPrivately } from '../replies/respond-safely.js';
-import { type ReportTransport, reportMessages, reportSurface, type SlackReportRequest } from './report-view.js';
+import { type DeliveryDeps, reportSurface, resumedReport, type SlackReportRequest } from './report-view.js';
 import { runReportView } from './run-report.js';
 
 /**
@@ -29,40 +30,46 @@ export async function askForReport(
   deps: SlackDeps,
   request: SlackReportRequest & { postInChannel?: { once: string; owner: string } },
 ): Promise<void> {
-  // The person first: a guest, a stranger or someone Slack could not say of is told privately,
-  // before anything is posted in the channel or a report call is spent (and asked again when the
-  // report comes: they may have been made a guest meanwhile).
-  const person = await deps.audience.person(request.userId, request.client);
   // Post in channel asks of the channel too, before a report is spent on it: a choice never
   // lifts a guest among its members, nor members that could not be read.
-  const held = request.postInChannel
-    ? figuresWithheld(
-        await conversationReader(deps.audience, request.channelId, request.userId, { chosenAnyway: true }),
-        deps.figuresPolicy,
-      )
-    : figuresWithheld({ room: { kind: 'private' }, person }, deps.figuresPolicy);
-  if (held) {
-    await respondPrivately(request.respond, reportHeldMessage(request.label, held), deps.logger);
-    if (request.postInChannel) await deps.runs.finish(request.postInChannel.once, request.postInChannel.owner, false);
-    return;
+  if (request.postInChannel) {
+    const channelHeld = figuresWithheld(
+      await conversationReader(deps.audience, request.channelId, request.userId, { chosenAnyway: true }),
+      deps.figuresPolicy,
+    );
+    if (channelHeld) {
+      await respondPrivately(request.respond, reportHeldMessage(request.label, channelHeld), deps.logger);
+      await deps.runs.finish(request.postInChannel.once, request.postInChannel.owner, false);
+      return;
+    }
   }
-  // Post in channel: the wait shows privately, the report goes to the channel when it comes.
-  const keepPrivate = request.postInChannel
-    ? undefined
-    : await sharingDoubt(deps.audience, request.channelId, request.client, deps.figuresPolicy);
-  const transport: ReportTransport = {
-    reportLimit: deps.reportLimit,
-    logger: deps.logger,
-    metrics: deps.metrics,
-    exclusive: deps.reports.exclusive,
-    insights: deps.insights,
-    audience: deps.audience,
-    figuresPolicy: deps.figuresPolicy,
-    runs: deps.runs,
-    streams: deps.reportStreams,
-  };
+  // The person first (the use case's rule): a guest, a stranger or someone Slack could not say of
+  // is told privately, before anything is posted in the channel or a report call is spent (and
+  // asked again when the report comes: they may have been made a guest meanwhile).
   const ask = { eventId: request.eventId, label: request.label, userId: request.userId };
-  return deps.reports.follow(ask, reportSurface(transport, { ...request, keepPrivate }));
+  const personOf = (userId: string) => deps.audience.person(userId, request.client);
+  const held = await askForPersonsReport({ ...deps, personOf }, ask, async () => {
+    // Post in channel: the wait shows privately, the report goes to the channel when it comes.
+    const keepPrivate = request.postInChannel
+      ? undefined
+      : await sharingDoubt(deps.audience, request.channelId, request.client, deps.figuresPolicy);
+    const transport: DeliveryDeps = {
+      reportLimit: deps.reportLimit,
+      logger: deps.logger,
+      metrics: deps.metrics,
+      exclusive: deps.reports.exclusive,
+      insights: deps.insights,
+      audience: deps.audience,
+      figuresPolicy: deps.figuresPolicy,
+      runs: deps.runs,
+      streams: deps.reportStreams,
+    };
+    return reportSurface(transport, { ...request, keepPrivate });
+  });
+  if (held) {
+    await respondPrivately(request.respond, reportHeldMessage(request.label, held.withheld), deps.logger);
+    if (request.postInChannel) await deps.runs.finish(request.postInChannel.once, request.postInChannel.owner, false);
+  }
 }
 
 /**
@@ -104,25 +111,9 @@ export async function reportFiguresAtHand(deps: SlackDeps, eventId: string): Pro
   return (await reportAtHand(deps, eventId))?.report;
 }
 
-/** What finishing a report on any replica needs: the report flow's, the limit's words, and the store. */
-export interface DeliveryDeps extends Pick<ReportFlowDeps, 'activity' | 'clock' | 'logger'> {
-  reportLimit: ReportTransport['reportLimit'];
-  /** Its lock orders a message's edits; a waiting caller's report is left in it. */
-  store: KeyValueStore;
-  /** Sales history and forecasts shown under a report. */
-  insights?: ReportTransport['insights'];
-  /** The figures rule's facts: who reads a conversation, who a person is. */
-  audience: ReportTransport['audience'];
-  figuresPolicy?: ReportTransport['figuresPolicy'];
-  /** Where a Post in channel click's claim is finished. */
-  runs?: ReportTransport['runs'];
-  /** Where a streamed report's stream is stopped (a request asked on any replica). */
-  streams?: ReportTransport['streams'];
-}
-
 /** The shared queue's `deliver`: each report finished in Slack (`client` exists once the app does), its wait measured. */
 export function slackReportDelivery(
-  deps: DeliveryDeps & { metrics: Pick<Metrics, 'reportWait'> },
+  deps: Parameters<typeof deliverReportInSlack>[0] & { metrics: Pick<Metrics, 'reportWait'> },
   client: () => webApi.WebClient,
 ): (job: ReportJob<ReportDelivery>, outcome: ReportOutcome) => Promise<void> {
   return (job, outcome) => {
@@ -138,7 +129,8 @@ export function slackReportDelivery(
  * lock Redis refused must not leave a run unfinished).
  */
 export function deliverReportInSlack(
-  deps: DeliveryDeps,
+  /** Besides the Slack side: the report flow's, and the store (its lock orders a message's edits; a waiting caller's report is left in it). */
+  deps: DeliveryDeps & Pick<ReportFlowDeps, 'activity' | 'clock' | 'logger'> & { store: KeyValueStore },
   client: webApi.WebClient,
   delivery: ReportDelivery,
   outcome: ReportOutcome,
@@ -153,15 +145,19 @@ export function deliverReportInSlack(
     );
   if (where.kind === 'reply') return finishReport(deps, replyView(deps.store, where, deps.logger), delivery, outcome);
   const exclusive = deps.store.exclusive.bind(deps.store);
-  const messages = reportMessages(client, {
-    reportLimit: deps.reportLimit,
-    logger: deps.logger,
-    exclusive,
-    insights: deps.insights,
-    audience: deps.audience,
-    figuresPolicy: deps.figuresPolicy,
-    runs: deps.runs,
-    streams: deps.streams,
-  });
-  return deliverReport(deps, messages, { ...delivery, where }, outcome);
+  const { view, exclusive: locked } = resumedReport(
+    client,
+    {
+      reportLimit: deps.reportLimit,
+      logger: deps.logger,
+      exclusive,
+      insights: deps.insights,
+      audience: deps.audience,
+      figuresPolicy: deps.figuresPolicy,
+      runs: deps.runs,
+      streams: deps.streams,
+    },
+    { ...delivery, where },
+  );
+  return deliverReport(deps, locked, view, { ...delivery, where }, outcome);
 }

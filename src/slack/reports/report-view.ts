@@ -17,13 +17,7 @@ import type { SalesFigures } from '../../render/sales-blocks.js';
 import type { SharingDoubt } from '../../render/shared-channel-blocks.js';
 import { reportInsight } from '../../reports/report-insight.js';
 import { isFinal, type ReportStatus } from '../../reports/report-status.js';
-import type {
-  ReportAsk,
-  ReportDelivery,
-  ReportMessages,
-  ReportSurface,
-  ReportView,
-} from '../../reports/report-surface.js';
+import type { ReportAsk, ReportDelivery, ReportSurface, ReportView } from '../../reports/report-surface.js';
 import type { KeyValueStore } from '../../store/key-value-store.js';
 import type { RateLimitSpec } from '../../ticketing/rate-limit.js';
 import type { EventReport } from '../../ticketing/schemas.js';
@@ -52,7 +46,7 @@ const lockWith =
  * privately. Asked again when the report comes (on whichever replica): the channel may have been
  * shared, or the person made a guest, while it waited.
  */
-async function reportReader(transport: ReportTransport, where: MessageTarget, userId: string): Promise<Reader> {
+async function reportReader(transport: DeliveryDeps, where: MessageTarget, userId: string): Promise<Reader> {
   const { audience } = transport;
   return {
     room: where.kind === 'private' ? { kind: 'private' } : roomOf(await audience.of(where.channel)),
@@ -62,7 +56,7 @@ async function reportReader(transport: ReportTransport, where: MessageTarget, us
 
 /** The report and its status for a reader, through the figures rule: shown, or why it is held back. */
 async function shownFor(
-  transport: ReportTransport,
+  transport: DeliveryDeps,
   ask: ReportAsk,
   reported: Extract<ReportStatus, { state: 'report' }>,
   reader: Reader,
@@ -84,7 +78,7 @@ const reportFile = (ask: ReportAsk, report: unknown) => ({
 
 /** What the renderer is handed for one status of `ask`'s message (errors in the words of `userMessageFor`). */
 function answerOf(
-  transport: ReportTransport,
+  transport: DeliveryDeps,
   ask: ReportAsk,
   parts: Pick<ReportAnswer, 'status' | 'sales' | 'offerToPost'> & {
     attachmentNote?: ReportAnswer['about']['attachmentNote'];
@@ -106,7 +100,7 @@ function answerOf(
  * The report and its sales go through the figures rule first; held back, the person is told why.
  * A streamed message is given each status's chunks too.
  */
-function reportView(message: ReportMessage, ask: ReportAsk, transport: ReportTransport): ReportView<MessageTarget> {
+function reportView(message: ReportMessage, ask: ReportAsk, transport: DeliveryDeps): ReportView<MessageTarget> {
   return {
     where: message.where,
     async show(reported: ReportStatus) {
@@ -149,7 +143,7 @@ async function postInChannel(
   message: ReportMessage,
   post: { channel: string; once: string; owner: string },
   ask: ReportAsk,
-  transport: ReportTransport,
+  transport: DeliveryDeps,
   reported: ReportStatus,
 ): Promise<unknown> {
   const answer = (parts: Pick<ReportAnswer, 'status' | 'sales'>): SlackMessage =>
@@ -179,7 +173,7 @@ async function postInChannel(
 
 /** A report's sales and forecast as the figures rule lets them through; none without a history. */
 async function salesOf(
-  transport: ReportTransport,
+  transport: DeliveryDeps,
   eventId: string,
   report: EventReport,
   reader: Reader,
@@ -189,8 +183,11 @@ async function salesOf(
   return 'shown' in gate ? gate.shown : undefined;
 }
 
-/** What the Slack side of reports is given. */
-export interface ReportTransport {
+/**
+ * What the Slack side of reports is given, on the replica where a person asked and on the one that
+ * finishes the report (which also needs the store, the activity and the clock: `deliverReportInSlack`).
+ */
+export interface DeliveryDeps {
   reportLimit: RateLimitSpec;
   /** The event's sales history and forecast, shown under a report (none: the report alone). */
   insights?: SalesInsights | undefined;
@@ -221,7 +218,7 @@ export interface SlackReportRequest extends ReportAsk {
 }
 
 /** The Slack side of one request: its message posted in the channel (streamed, where Slack lets it), or privately. */
-export function reportSurface(transport: ReportTransport, request: SlackReportRequest): ReportSurface<MessageTarget> {
+export function reportSurface(transport: DeliveryDeps, request: SlackReportRequest): ReportSurface<MessageTarget> {
   const log = transport.logger.child({ command: 'report', eventId: request.eventId, channel: request.channelId });
   return {
     async open(first) {
@@ -246,16 +243,15 @@ export function reportSurface(transport: ReportTransport, request: SlackReportRe
   };
 }
 
-/** Messages opened on any replica, for the one that fetched the report. */
-export function reportMessages(
+/** A message opened on any replica, resumed on the one that fetched the report, and its lock. */
+export function resumedReport(
   client: webApi.WebClient,
-  transport: ReportTransport & { exclusive: Exclusive },
-): ReportMessages<MessageTarget> {
+  transport: DeliveryDeps & { exclusive: Exclusive },
+  delivery: ReportDelivery<MessageTarget>,
+): { view: ReportView<MessageTarget>; exclusive: ReportSurface<MessageTarget>['exclusive'] } {
+  const log = transport.logger.child({ command: 'report', eventId: delivery.eventId });
   return {
-    resume(delivery: ReportDelivery<MessageTarget>) {
-      const log = transport.logger.child({ command: 'report', eventId: delivery.eventId });
-      return reportView(ReportMessage.resume(client, delivery.where, log, transport.streams), delivery, transport);
-    },
+    view: reportView(ReportMessage.resume(client, delivery.where, log, transport.streams), delivery, transport),
     exclusive: lockWith(transport.exclusive),
   };
 }

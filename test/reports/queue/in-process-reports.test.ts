@@ -147,17 +147,15 @@ describe('delivering a report fetched on another replica', () => {
         clock: { now: () => Date.UTC(2026, 10, 23) },
         logger: silentLogger,
       },
+      async (key, work) => {
+        locks.push(key);
+        return work();
+      },
       {
-        resume: (delivery) => ({
-          where: delivery.where,
-          show: async (status) => {
-            expect(locks).toEqual(['m1']);
-            statuses.push(status);
-          },
-        }),
-        exclusive: async (key, work) => {
-          locks.push(key);
-          return work();
+        where: 'C1/1.0',
+        show: async (status) => {
+          expect(locks).toEqual(['m1']);
+          statuses.push(status);
         },
       },
       { eventId: 'evt_1', label: 'Gala', userId: 'U0ASKER', where: 'C1/1.0', messageKey: 'm1' },

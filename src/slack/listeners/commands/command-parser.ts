@@ -47,6 +47,9 @@ export type EventsCommand =
   | { kind: 'watches-thread-only'; on: boolean }
   /** `forecast accuracy`: the forecast's track record on the organization's finished events. */
   | { kind: 'forecast-accuracy' }
+  /** `mcp token` (a new token, shown once) or `mcp revoke`: the person's own MCP token. */
+  | { kind: 'mcp-token' }
+  | { kind: 'mcp-revoke' }
   | { kind: 'invalid'; problem: Mrkdwn; usage: Mrkdwn };
 
 /** The commands a choice between events finishes: each event's button runs it with that event. */
@@ -157,6 +160,12 @@ export function parseEventsCommand(text: string): EventsCommand {
       if (args.length !== 1 || args[0]?.toLowerCase() !== 'accuracy')
         return invalid(md`\`forecast\` takes one word: \`accuracy\`.`, USAGE.forecast);
       return { kind: 'forecast-accuracy' };
+    case 'mcp': {
+      const [action] = args;
+      if (args.length === 1 && action?.toLowerCase() === 'token') return { kind: 'mcp-token' };
+      if (args.length === 1 && action?.toLowerCase() === 'revoke') return { kind: 'mcp-revoke' };
+      return invalid(md`\`mcp\` takes one word: \`token\` or \`revoke\`.`, USAGE.mcp);
+    }
     default:
       return unknownSubcommand(sub, args);
   }

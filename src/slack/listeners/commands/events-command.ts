@@ -12,6 +12,7 @@ import { parseEventsCommand } from './command-parser.js';
 import { handleDigestCommand } from './digest-command.js';
 import { handleFindCommand } from './find-command.js';
 import { answerForecastAccuracy } from './forecast-accuracy.js';
+import { handleMcpCommand } from './mcp-command.js';
 import { handlePromoCommand } from './promo-command.js';
 import { handleReportCommand } from './request-report.js';
 import { showEvent } from './show-event.js';
@@ -90,6 +91,10 @@ export function registerEventsCommand(app: App, deps: SlackDeps): void {
         return;
       case 'forecast-accuracy':
         await answerForecastAccuracy(deps, respond, command.user_id, log);
+        return;
+      case 'mcp-token':
+      case 'mcp-revoke':
+        await handleMcpCommand(deps, parsed.kind, asker);
         return;
       case 'digest-on':
       case 'digest-off':

@@ -1,42 +1,33 @@
 import type { webApi } from '@slack/bolt';
-import { type EventTarget, resolveEvent, targetText } from '../../../catalog/find-events.js';
-import { isCancelled } from '../../../catalog/is-upcoming.js';
+import { targetText } from '../../../catalog/find-events.js';
 import { shownOrNone } from '../../../figures/may-show-figures.js';
-import { proposePromoChange } from '../../../promo/promo-changes.js';
-import { closeKnownCodes, type PromoRef } from '../../../promo/promo-codes.js';
+import {
+  type PromoRequest,
+  type PromoRequestOutcome,
+  requestPromoChange as promoRequest,
+} from '../../../promo/request-promo-change.js';
 import { type SlackMessage, warningMessage } from '../../../render/block-kit.js';
 import { cancelledEventMessage } from '../../../render/cancelled-words.js';
 import { eventChoicesMessage, eventLabel } from '../../../render/event-blocks.js';
+import { missingCodeMessage } from '../../../render/missing-code-blocks.js';
 import { code, joinMrkdwn, md } from '../../../render/mrkdwn.js';
-import { confirmationRefusedMessage, type PromoNow } from '../../../render/promo-blocks.js';
+import { confirmationRefusedMessage, type PromoNow, promoCodeNotNamed } from '../../../render/promo-blocks.js';
+import { fetchingReportMessage } from '../../../render/report-blocks.js';
 import type { TicketingEvent } from '../../../ticketing/schemas.js';
-import {
-  type PromoReply,
-  promoCodeSources,
-  promoDeps,
-  promoTargetFor,
-  proposalMessage,
-} from '../../adapters/promo-context.js';
+import { type PromoReply, promoCodeSourcesFor, promoDeps, proposalMessage } from '../../adapters/promo-context.js';
 import { privateReader } from '../../deps/figures-reader.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
-import { userMessageFor } from '../../replies/user-message.js';
+import { restartingMessage, userMessageFor } from '../../replies/user-message.js';
 import { commandFor } from './command-parser.js';
 import { nameOrId, noEventAnswer } from './no-event-answer.js';
-import { promoCodeLeftOut } from './promo-code-left-out.js';
 
-export interface PromoRequest {
-  userId: string;
-  channelId: string;
-  /** The event by id or by words of its name. */
-  target: EventTarget;
-  promo: PromoRef;
-  quantity: number;
-}
+export type { PromoRequest };
 
 /**
- * A promo change asked for by `/events promo`, a choice's button or the promo form: the event as
- * `show` finds it (one match goes on; several are a choice whose buttons carry the code and
- * quantity, finished by `finish-command.ts`; none says so), then the code's id, then `proposePromoChange`.
+ * A promo change asked for by `/events promo`, a choice's button or the promo form: the promo use
+ * case (`promo/request-promo-change.ts`) finds the event and the code and proposes the change; this
+ * answers what came of it (several events are a choice whose buttons carry the code and quantity,
+ * finished by `finish-command.ts`).
  */
 export async function requestPromoChange(
   deps: SlackDeps,
@@ -44,66 +35,79 @@ export async function requestPromoChange(
   reply: PromoReply,
   request: PromoRequest,
 ): Promise<void> {
-  const promo = promoDeps(deps, client);
-  // Before anything is looked up (a code may cost a report call); the use case checks again.
-  if (!(await promo.isEditor(request.userId))) {
-    await reply.answer(confirmationRefusedMessage('not-editor'));
-    return;
-  }
-  let resolved: Awaited<ReturnType<typeof resolveEvent>>;
-  try {
-    resolved = await resolveEvent(deps.catalog, request.target, deps.interactive());
-  } catch (error) {
-    deps.logger.info('Finding the event of a promo change failed', { error });
-    await reply.answer(warningMessage(userMessageFor(error)));
-    return;
-  }
-  const leftOut = await promoCodeLeftOut(deps, request, resolved);
-  if (leftOut) {
-    await reply.answer(leftOut);
-    return;
-  }
+  const { promo } = request;
+  const outcome = await requestPromoChangeFor(deps, client, request, () =>
+    reply.progress(
+      fetchingReportMessage(
+        'code' in promo
+          ? md`to find promo code ${code(promo.code, 64)} and its quantity now`
+          : md`to read the quantity of promo code ${code(promo.id, 64)} now`,
+        deps.reportLimit,
+      ),
+    ),
+  );
+  const message = await promoAnswer(deps, request, outcome);
+  await reply.answer(message, { confirmation: outcome.kind === 'proposed' && outcome.result.kind === 'confirm' });
+}
+
+/** The promo use case for one Slack person (editors asked with `client`). */
+export function requestPromoChangeFor(
+  deps: SlackDeps,
+  client: webApi.WebClient,
+  request: PromoRequest,
+  onFetch?: () => Promise<void>,
+): Promise<PromoRequestOutcome> {
+  const sources = promoCodeSourcesFor(deps, request.userId);
+  return promoRequest({ ...promoDeps(deps, client), catalog: deps.catalog, sources }, request, onFetch);
+}
+
+/** What the person reads of a promo request's outcome, privately. */
+export async function promoAnswer(
+  deps: SlackDeps,
+  request: PromoRequest,
+  outcome: PromoRequestOutcome,
+): Promise<SlackMessage> {
   const query = targetText(request.target);
   const asked = { kind: 'promo', target: request.target, promo: request.promo, quantity: request.quantity } as const;
   const action = { verb: 'Choose', command: (eventId: string) => commandFor(asked, eventId) };
-  if (resolved.kind === 'none') {
-    const typed = (event: TicketingEvent) => commandFor(asked, nameOrId(event));
-    await reply.answer(noEventAnswer(deps, { query, asOf: resolved.asOf, closest: resolved.closest, action, typed }));
-    return;
+  switch (outcome.kind) {
+    case 'not-editor':
+      return confirmationRefusedMessage('not-editor');
+    case 'lookup-failed':
+      return warningMessage(userMessageFor(outcome.error));
+    case 'code-left-out':
+      return missingCodeMessage({
+        eventName: eventLabel(outcome.event),
+        codes: outcome.codes,
+        command: (each) => commandFor({ ...asked, promo: { code: each } }, outcome.words),
+      });
+    case 'none': {
+      const typed = (event: TicketingEvent) => commandFor(asked, nameOrId(event));
+      return noEventAnswer(deps, { query, asOf: outcome.asOf, closest: outcome.closest, action, typed });
+    }
+    case 'choices':
+      return eventChoicesMessage({ events: outcome.events, query, action, asOf: outcome.asOf });
+    case 'cancelled':
+      return cancelledEventMessage(eventLabel(outcome.event), 'promo');
+    case 'code-did-you-mean':
+      return codeDidYouMean('code' in request.promo ? request.promo.code : '', outcome.close, (each) =>
+        commandFor({ ...asked, promo: { code: each } }, query),
+      );
+    case 'code-not-named':
+      return warningMessage(promoCodeNotNamed(outcome.code, outcome.known));
+    case 'code-lookup-failed':
+      return warningMessage(
+        deps.work.stopping.aborted
+          ? restartingMessage(md`the promo code was not looked up`)
+          : userMessageFor(outcome.error),
+      );
+    case 'proposed': {
+      // The code's quantity now and its redemptions are figures: a guest or a stranger editor sees none.
+      const reader = await privateReader(deps.audience, request.userId);
+      const mayShow = (figures: PromoNow) => shownOrNone(figures, reader, deps.figuresPolicy);
+      return proposalMessage(deps, outcome.result, outcome.eventId, mayShow);
+    }
   }
-  if (resolved.kind === 'choices') {
-    await reply.answer(eventChoicesMessage({ events: resolved.events, query, action, asOf: resolved.asOf }));
-    return;
-  }
-  const { event } = resolved;
-  if (isCancelled(event)) {
-    await reply.answer(cancelledEventMessage(eventLabel(event), 'promo'));
-    return;
-  }
-  // A code close to one known for the event (EARLYBRD): asked at once, not looked up in a report.
-  const close = await closeKnownCodes(promoCodeSources(deps, request.userId), event.id, request.promo);
-  if ('code' in request.promo && close.length > 0) {
-    await reply.answer(
-      codeDidYouMean(request.promo.code, close, (each) => commandFor({ ...asked, promo: { code: each } }, query)),
-    );
-    return;
-  }
-  const target = await promoTargetFor(deps, reply, event.id, request.promo, request.userId);
-  if (!target) return;
-  const result = await proposePromoChange(promo, {
-    userId: request.userId,
-    channelId: request.channelId,
-    eventId: event.id,
-    promoId: target.id,
-    quantity: request.quantity,
-    code: target.code,
-    previousQuantity: target.previousQuantity,
-    redeemed: target.redeemed,
-  });
-  // The code's quantity now and its redemptions are figures: a guest or a stranger editor sees none.
-  const reader = await privateReader(deps.audience, request.userId);
-  const mayShow = (figures: PromoNow) => shownOrNone(figures, reader, deps.figuresPolicy);
-  await reply.answer(proposalMessage(deps, result, event.id, mayShow), { confirmation: result.kind === 'confirm' });
 }
 
 /**

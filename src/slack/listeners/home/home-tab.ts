@@ -72,6 +72,9 @@ export async function publishHome(
     undefined,
     'the forecast track record',
   );
+  const mcpToken = deps.mcpTokens
+    ? bounded(async () => ({ listing: await deps.mcpTokens?.of(userId) }), undefined, 'the MCP token')
+    : Promise.resolve(undefined);
   // Quantities and forecasts as the figures rule allows this person (a guest or a stranger sees none).
   const reader = privateReader(deps.audience, userId);
   // Where each upcoming event shown stands against similar finished events (stored history only).
@@ -106,6 +109,7 @@ export async function publishHome(
       personalDigest: await personalDigest,
       ...('shown' in gate ? { figures: gate.shown } : { withheld: gate.withheld }),
       promoStepRestriction: deps.promoStepPermissions?.problemFor(userId),
+      mcpToken: await mcpToken,
     });
     try {
       await client.views.publish({ user_id: userId, view });
