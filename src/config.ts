@@ -1,6 +1,18 @@
 import { z } from 'zod';
 import { didYouMean } from './catalog/did-you-mean.js';
 import { eventLinks } from './catalog/event-links.js';
+import {
+  countAtLeastOne,
+  duration,
+  durationAtLeast,
+  empty,
+  httpUrl,
+  oneOf,
+  parseDuration,
+  port,
+  rateLimit,
+  secret,
+} from './config-values.js';
 import type { FiguresPolicy } from './figures/may-show-figures.js';
 import { LOG_LEVELS } from './logger.js';
 import { DEFAULT_WAITING_LIMITS } from './reports/queue/report-waiting.js';
@@ -10,73 +22,7 @@ import { parseRedisUrl, RedisUrlError } from './store/redis-url.js';
 import { parseRateLimit, type RateLimitSpec } from './ticketing/rate-limit.js';
 import { MAX_WATCHES_PER_PERSON } from './watches/watch-limits.js';
 
-export { parseRateLimit, type RateLimitSpec };
-
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** Parses `90s`, `2h`, `500ms`, `5m`, `30d` into whole ms; a bare `0` (no unit) is zero too. */
-export function parseDuration(text: string): number | undefined {
-  if (/^\s*0\s*$/.test(text)) return 0;
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)\s*$/.exec(text);
-  if (!match) return undefined;
-  return Math.round(Number(match[1]) * (UNIT_MS[match[2] as string] ?? 0));
-}
-
-const rateLimit = (example: string) =>
-  z.string().transform((text, ctx) => {
-    const parsed = parseRateLimit(text);
-    if (!parsed) {
-      ctx.addIssue({ code: 'custom', message: `expected <requests>/<window> such as "${example}", got "${text}"` });
-      return z.NEVER;
-    }
-    return parsed;
-  });
-
-const duration = (example: string) =>
-  z.string().transform((text, ctx) => {
-    const parsed = parseDuration(text);
-    if (parsed === undefined) {
-      ctx.addIssue({ code: 'custom', message: `expected a duration such as "${example}", got "${text}"` });
-      return z.NEVER;
-    }
-    return parsed;
-  });
-
-/** A duration with a floor: anything shorter is refused, naming the floor. */
-const durationAtLeast = (minMs: number, minText: string, example: string) =>
-  duration(example).refine((ms) => ms >= minMs, {
-    message: `expected at least ${minText}, such as "${example}"`,
-  });
-
-/** A count of at least 1 (whole), its default when unset. */
-const countAtLeastOne = (fallback: number) => {
-  const expected = { message: `expected a whole number of at least 1, such as ${fallback}` };
-  return z.preprocess(empty, z.coerce.number(expected).int(expected).min(1, expected).default(fallback));
-};
-
-const httpUrl = z
-  .string()
-  .trim()
-  .refine((text) => /^https?:\/\//.test(text) && URL.canParse(text), { message: 'expected an http(s) URL' });
-
-/** A secret is checked for shape only; its value never appears in a message. */
-const secret = (prefix: string | undefined, what: string) =>
-  z
-    .string()
-    .trim()
-    .min(1, { message: `expected ${what}` })
-    .refine((text) => prefix === undefined || text.startsWith(prefix), {
-      message: `expected ${what} starting with "${prefix}" (value not shown)`,
-    });
-
-const PORT_RANGE = { message: 'expected a port number from 0 to 65535' };
-const port = (fallback: number) =>
-  z.preprocess(
-    empty,
-    z.coerce.number(PORT_RANGE).int(PORT_RANGE).min(0, PORT_RANGE).max(65_535, PORT_RANGE).default(fallback),
-  );
-
-const empty = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+export { parseDuration, parseRateLimit, type RateLimitSpec };
 
 /**
  * Where link unfurls show report figures: `internal`, only in conversations of the organization
@@ -103,18 +49,6 @@ export const DEFAULT_SANDBOX_STORE = 'sqlite://./data/sandbox.sqlite';
 
 /** The variables that mean "a real Slack workspace" when any one of them is set. */
 const SLACK_VARIABLES = ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_APP_TOKEN', 'SLACK_API_URL'] as const;
-
-/** One of a few words, any case, or the default when unset or empty; anything else names the choices. */
-function oneOf<const T extends string>(choices: readonly [T, ...T[]], fallback: NoInfer<T>) {
-  return z.preprocess(
-    (value) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value),
-    z
-      .enum(choices, {
-        error: (issue) => `expected one of ${choices.join(', ')}, got "${String(issue.input)}"`,
-      })
-      .default(fallback as never),
-  );
-}
 
 const schema = z.object({
   TICKETING_API_URL: z.preprocess(

@@ -11,7 +11,7 @@ import { code, md } from '../../../render/mrkdwn.js';
 import { promoCodeFieldError, promoCodeProblem } from '../../../render/promo-blocks.js';
 import { fetchingReportMessage } from '../../../render/report-blocks.js';
 import { MAX_PROMO_QUANTITY } from '../../../ticketing/promo-quantity.js';
-import { type PromoReply, promoCodeSources } from '../../adapters/promo-context.js';
+import { type PromoReply, promoCodeSourcesFor } from '../../adapters/promo-context.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { userMessageFor } from '../../replies/user-message.js';
 import { eventInMemory } from './event-in-memory.js';
@@ -33,7 +33,7 @@ export async function promoFormErrors(
   if (isCancelled(event)) return { [FIELDS.event.block]: cancelledEventFieldError(eventLabel(event), 'promo') };
   if (!('code' in form.promo)) return {};
   const close = await withinDeadline(
-    closeKnownCodes(promoCodeSources(deps, form.userId), event.id, form.promo),
+    closeKnownCodes(promoCodeSourcesFor(deps, form.userId), event.id, form.promo),
     KNOWN_CODES_WAIT_MS,
     "The event's known promo codes",
   ).catch(() => []);
@@ -78,7 +78,7 @@ export async function codeFoundAfterReview(
   let resolved: Awaited<ReturnType<typeof resolvePromo>>;
   try {
     resolved = await resolvePromo(
-      promoCodeSources(deps, form.userId),
+      promoCodeSourcesFor(deps, form.userId),
       event.id,
       promo,
       () =>
