@@ -1,6 +1,6 @@
 import type { webApi } from '@slack/bolt';
-import type { Metrics } from '../../observability/metrics.js';
 import { figuresWithheld } from '../../figures/may-show-figures.js';
+import type { Metrics } from '../../observability/metrics.js';
 import { reportHeldMessage } from '../../render/report-answer.js';
 import { replyView } from '../../reports/awaited-report.js';
 import { deliverReport, finishReport } from '../../reports/finish-report.js';
