@@ -121,6 +121,9 @@ export function promoConfirmMessage(options: PromoConfirmOptions): SlackMessage 
   return { text: shorten(md`Confirm: ${headline}`, LIMITS.fallbackText), blocks };
 }
 
+/** Above a confirmation asked again: the quantity it first showed was written over since (no figure here). */
+export const quantityChangedWords = md`:arrows_counterclockwise: The quantity of this promo code was changed since you were asked, so nothing was changed yet. Here it is again, with the quantity now:`;
+
 /** A change as the outcome messages name it, with who made it; every field is raw text, escaped here. */
 export interface PromoOutcome
   extends Pick<PendingPromoChange, 'eventId' | 'eventName' | 'promoId' | 'quantity' | 'code' | 'previousQuantity'> {
@@ -171,7 +174,14 @@ export function promoFailedMessage(reason: Mrkdwn): SlackMessage {
 }
 
 /** Why a confirmation click was refused. */
-export type ConfirmationRefusal = 'unknown' | 'used' | 'expired' | 'not-yours' | 'not-editor' | 'event-cancelled';
+export type ConfirmationRefusal =
+  | 'unknown'
+  | 'used'
+  | 'expired'
+  | 'not-yours'
+  | 'not-editor'
+  | 'event-cancelled'
+  | 'changed';
 
 const REFUSALS: Record<ConfirmationRefusal, Mrkdwn> = {
   unknown: warning(
@@ -182,6 +192,7 @@ const REFUSALS: Record<ConfirmationRefusal, Mrkdwn> = {
   'not-yours': md`:no_entry: Only the person who asked for this change can confirm it. Nothing was changed.`,
   'not-editor': md`:no_entry: Only promo editors can change promo codes. An admin can add you (or a user group you're in) to PROMO_EDITORS.`,
   'event-cancelled': md`:no_entry: The event was cancelled since this change was proposed, so nothing was changed.`,
+  changed: md`:arrows_counterclockwise: The quantity of this promo code was changed since this confirmation was shown, so nothing was changed. Run the command again to see the quantity now.`,
 };
 
 export function confirmationRefusedMessage(refusal: ConfirmationRefusal): SlackMessage {

@@ -1,6 +1,6 @@
 import { isCancelled, isUpcoming } from '../catalog/is-upcoming.js';
 import type { Forecast } from '../forecast/forecast.js';
-import type { ReportRead } from '../reports/report-at-hand.js';
+import type { ReportRead } from '../reports/event-record.js';
 import type { EventReport, TicketingEvent } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
 import { watchedEventInfo } from './event-dates.js';

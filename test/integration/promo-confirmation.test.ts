@@ -67,6 +67,28 @@ describe('promo confirmations cannot be forged, replayed or outlived', () => {
     ]);
   });
 
+  it('asks again, writing nothing, when the quantity it showed was written over since (issue 42)', async () => {
+    rig = await startBot();
+    const promo = promoAt(rig, 4);
+    const before = promo.quantity;
+    const stale = await propose(rig, promo, 15);
+    expect(blocksText(stale)).toContain(`it allows *${before}* now`);
+    const since = buttonValue(await propose(rig, promo, 20), PROMO_CONFIRM_ACTION);
+    expect(blocksText(await confirm(rig, since))).toContain(`now allows *20* redemptions (was ${before})`);
+
+    // The first confirmation showed the quantity before that write: asked again with the one now.
+    const again = await confirm(rig, buttonValue(stale, PROMO_CONFIRM_ACTION));
+    expect(blocksText(again)).toContain('was changed since you were asked');
+    expect(blocksText(again)).toContain('20 → 15');
+    expect(blocksText(again)).toContain('it allows *20* now');
+    expect(promo.quantity).toBe(20);
+    expect(posts(rig)).toHaveLength(1);
+    expect(blocksText(await confirm(rig, buttonValue(again, PROMO_CONFIRM_ACTION)))).toContain(
+      'now allows *15* redemptions (was 20)',
+    );
+    expect(promo.quantity).toBe(15);
+  });
+
   it('lets only the person who asked confirm, even another editor', async () => {
     rig = await startBot();
     rig.slack.groups.set('S0EDITORS', ['U0OTHER']);

@@ -366,6 +366,8 @@ describe('Set promo quantity', () => {
     // A report read a moment ago: at hand (cached), and its codes remembered.
     await command(r, `report ${event.id}`);
     await r.slack.waitFor(() => (reportCalls(r).length === 1 ? true : undefined));
+    // Read and at hand (not still in flight, which a run asking at that moment would share).
+    await expect.poll(async () => (await r.bot.reports.atHand(event.id)) !== undefined).toBe(true);
     const done = await runStep(r, 'set_promo_quantity', {
       run_by: EDITOR,
       event: event.id,

@@ -3,6 +3,7 @@ import { silentLogger } from '../../src/logger.js';
 import type { ReadFor } from '../../src/reports/report-reads.js';
 import type { ReportSurface } from '../../src/reports/report-surface.js';
 import { buildReports, type Reports } from '../../src/reports/reports.js';
+import { openStore } from '../../src/store/open-store.js';
 import type { RateLimitObservation } from '../../src/ticketing/rate-limit-headers.js';
 import { systemClock } from '../../src/time/clock.js';
 import { type Rig, startRig } from '../helpers/ticketing.js';
@@ -26,7 +27,7 @@ async function reportsOn(r: Rig): Promise<Reports<string>> {
   return buildReports<string>({
     ticketing: r.client,
     limits: r.limits,
-    lastCheck: async () => undefined,
+    store: (await openStore('sqlite://:memory:')).keyValue,
     activity: { recordReport: async () => {} },
     clock: systemClock,
     logger: silentLogger,

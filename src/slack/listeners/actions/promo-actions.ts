@@ -2,7 +2,7 @@ import type { App, webApi } from '@slack/bolt';
 import { showFigures, shownOrNone, type Withheld } from '../../../figures/may-show-figures.js';
 import type { Logger } from '../../../logger.js';
 import { cancelPromoChange, confirmPromoChange } from '../../../promo/promo-changes.js';
-import { plainMessage, type SlackMessage, warningMessage } from '../../../render/block-kit.js';
+import { mrkdwnSection, plainMessage, type SlackMessage, warningMessage } from '../../../render/block-kit.js';
 import { md } from '../../../render/mrkdwn.js';
 import {
   confirmationRefusedMessage,
@@ -13,8 +13,9 @@ import {
   promoDoneMessage,
   promoFailedMessage,
   promoUncertainMessage,
+  quantityChangedWords,
 } from '../../../render/promo-blocks.js';
-import { promoDeps } from '../../adapters/promo-context.js';
+import { promoDeps, proposalMessage } from '../../adapters/promo-context.js';
 import { conversationReader, privateReader } from '../../deps/figures-reader.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { ackFirst } from '../../replies/ack-first.js';
@@ -94,6 +95,23 @@ export function registerPromoActions(app: App, deps: SlackDeps): void {
         confirmationRefusedMessage(result.refusal),
         log,
         replace ? { replace_original: true } : {},
+      );
+      return;
+    }
+    if (result.kind === 'changed') {
+      // Asked again with the quantity now: the one clicked was shown a quantity written over since.
+      const reader = await privateReader(deps.audience, body.user.id);
+      const again = proposalMessage(
+        deps,
+        { kind: 'confirm', event: result.event, change: result.change },
+        result.change.eventId,
+        (figures) => shownOrNone(figures, reader, deps.figuresPolicy),
+      );
+      await respondPrivately(
+        respond,
+        { text: again.text, blocks: [mrkdwnSection(quantityChangedWords), ...again.blocks] },
+        log,
+        { replace_original: true },
       );
       return;
     }
