@@ -149,7 +149,10 @@ export function ticketsSold(count: number): Mrkdwn {
  * Where a condition stands: watching, crossed, or why it cannot be checked; its last figure only
  * with the figures shown (`figures` undefined: held back).
  */
-function conditionStatus(state: ConditionState, figures: { currency: string | undefined } | undefined): Mrkdwn {
+function conditionStatus(
+  state: ConditionState,
+  figures: { currency: string | undefined; checkedAt: number } | undefined,
+): Mrkdwn {
   if (state.pending) {
     // A forecast condition set before its event's history allows it: judged from about then on.
     const what = state.condition.kind === 'sells-out' ? md`forecast` : md`pace`;
@@ -157,8 +160,9 @@ function conditionStatus(state: ConditionState, figures: { currency: string | un
     return md`:hourglass_flowing_sand: not judged yet: ${what} from about ${readerInstant(from)}, after ${clip(after, 60)}`;
   }
   if (state.unknown !== undefined) return warning(md`cannot be checked: ${clip(state.unknown, 200)}`);
+  // Only a figure read in the check the card shows: one from an older check would contradict it.
   const now =
-    state.lastValue === undefined || !figures
+    state.lastValue === undefined || !figures || (state.valueAt !== undefined && state.valueAt !== figures.checkedAt)
       ? md``
       : md` · now ${valueWords(state.condition, state.lastValue, figures.currency)}`;
   if (crossedBeforeWatch(state)) return md`already crossed when the watch was set${now}`;
@@ -173,7 +177,7 @@ function conditionStatus(state: ConditionState, figures: { currency: string | un
 function conditionLine(
   watch: Watch,
   state: ConditionState,
-  figures: { currency: string | undefined } | undefined,
+  figures: { currency: string | undefined; checkedAt: number } | undefined,
 ): Mrkdwn {
   const by = state.addedBy !== watch.setBy ? mention(state.addedBy) : undefined;
   const added = by ? md` · added by ${by}` : md``;
@@ -183,7 +187,7 @@ function conditionLine(
 /** Each condition with its state, within `maxLines`; their last figures only beside a check shown. */
 export function conditionLines(watch: Watch, check: Shown<EventCheck> | undefined, maxLines: number): Mrkdwn {
   if (watch.conditions.length === 0) return md`No conditions: the figures are kept up to date.`;
-  const figures = check ? { currency: reportCurrency(check.report) } : undefined;
+  const figures = check ? { currency: reportCurrency(check.report), checkedAt: check.checkedAt } : undefined;
   const lines = fitLines(
     watch.conditions.map((state) => conditionLine(watch, state, figures)),
     maxLines,
