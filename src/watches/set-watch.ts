@@ -95,6 +95,7 @@ export async function setWatch(
     userId: request.userId,
     conditions: kept,
     readFrom: read.report,
+    forecastFrom: forecast,
     sharedConfirmed: !request.personal && request.sharedConfirmed,
   });
   if (result.refused) return { kind: 'refused', refusal: result.refused };

@@ -1,3 +1,4 @@
+import type { Forecast } from '../forecast/forecast.js';
 import type { Logger } from '../logger.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
@@ -23,13 +24,31 @@ export interface WatchRequest {
    * the confirmation say "already crossed"), and re-arms when the figure clears, as after an alert.
    */
   readFrom?: EventReport | undefined;
+  /**
+   * The event's forecast with that report (its pace over the history before the watch): a pace or
+   * sell-out condition it already meets was met before the watch existed, as a threshold is.
+   */
+  forecastFrom?: Forecast | undefined;
 }
 
-/** A new condition's state: disarmed when `report` already meets its threshold (movements never are). */
-function startingState(condition: WatchCondition, userId: string, report: EventReport | undefined, now: number) {
+/** A new condition's state: disarmed when `report` (and its forecast) already meets it (movements never are). */
+function startingState(
+  condition: WatchCondition,
+  userId: string,
+  from: { report: EventReport | undefined; forecast: Forecast | undefined; startsAtMs: number | undefined },
+  now: number,
+) {
   const state = newConditionState(condition, userId);
+  const { report } = from;
   if (!report || condition.kind === 'sold-since' || condition.kind === 'stall') return state;
-  const judgement = judge(condition, { report, previousSold: undefined, lastSaleAt: undefined, now });
+  const judgement = judge(condition, {
+    report,
+    previousSold: undefined,
+    lastSaleAt: undefined,
+    now,
+    forecast: from.forecast,
+    startsAtMs: from.startsAtMs,
+  });
   return 'unknown' in judgement || !judgement.met ? state : { ...state, armed: false, lastValue: judgement.value };
 }
 
@@ -124,7 +143,12 @@ export class WatchSetup<M> {
         current && !current.paused ? current : { ...this.#draft(request, now), conditions: current?.conditions ?? [] };
       const conditions = [...base.conditions];
       for (const condition of request.conditions) {
-        const state = startingState(condition, request.userId, request.readFrom, now);
+        const state = startingState(
+          condition,
+          request.userId,
+          { report: request.readFrom, forecast: request.forecastFrom, startsAtMs: request.event.startsAtMs },
+          now,
+        );
         if (conditions.some((c) => c.key === state.key)) already.push(state.key);
         else {
           conditions.push(state);
