@@ -57,10 +57,32 @@ export function figureFields(
   };
 }
 
-/** A figure as shown: money (by its name) with the report's currency after it. */
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * Money as every surface writes it (reports, cards, alerts, the flexpane): the amount with its
+ * currency's minor units (`12,746.40 USD`, `10,593 JPY`, two for a code Intl does not know), then the code.
+ */
+export function formatMoney(value: number, currency: string): string {
+  let format = moneyFormats.get(currency);
+  if (!format) {
+    let digits = 2;
+    try {
+      digits =
+        new Intl.NumberFormat('en-US', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+    } catch {
+      // Not an ISO 4217 code Intl knows: cents, as most currencies have.
+    }
+    format = new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    moneyFormats.set(currency, format);
+  }
+  return `${format.format(value)} ${currency}`;
+}
+
+/** A figure as shown: money (by its name) with the report's currency after it (`formatMoney`). */
 export function formatNumber(key: string, value: number, currency: string | undefined): string {
   const money = /revenue|amount|price|total|gross|net|sales$/i.test(key) && currency;
-  return money ? `${numberFormat.format(value)} ${currency}` : numberFormat.format(value);
+  return money ? formatMoney(value, money) : numberFormat.format(value);
 }
 
 type Row = ReportRow;

@@ -1130,7 +1130,7 @@ const RAW_TEXT: Record<string, readonly string[]> = {
   'condition-label.ts': ['conditionLabel'],
   'event-time.ts': ['zoneLabel', 'describeEventTime', 'shortEventTime'],
   'mrkdwn.ts': ['utcMinute'],
-  'report-blocks.ts': ['humanise', 'formatNumber', 'reportCurrency'],
+  'report-blocks.ts': ['humanise', 'formatNumber', 'formatMoney', 'reportCurrency'],
 };
 
 const RENDER_DIR = new URL('../../src/render/', import.meta.url);
