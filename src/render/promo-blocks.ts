@@ -148,12 +148,19 @@ export function promoAnnouncement(outcome: Shown<PromoOutcome>): SlackMessage {
 
 /**
  * What the person who confirmed sees in place of the confirmation: `announced` true, false (the
- * channel refused the post), or why the figures rule kept it out of the channel.
+ * channel refused the post), `no-channel` (asked for outside any channel: the shortcut), or why the
+ * figures rule kept it out of the channel.
  */
-export function promoDoneMessage(outcome: PromoOutcome, announced: boolean | Withheld): SlackMessage {
+export function promoDoneMessage(outcome: PromoOutcome, announced: boolean | 'no-channel' | Withheld): SlackMessage {
   const line = md`:white_check_mark: Promo code ${promoName(outcome)} on *${eventOf(outcome)}* now allows ${count(outcome.quantity)} ${redemptions(outcome.quantity)}${was(outcome)}.`;
   const blocks = [mrkdwnSection(line)];
-  if (announced === false)
+  if (announced === 'no-channel')
+    blocks.push(
+      context(
+        md`Not announced: it was changed from the shortcut, outside any channel. To announce a change, make it with \`/events promo\` in the channel.`,
+      ),
+    );
+  else if (announced === false)
     blocks.push(
       context(md`I couldn't announce it in this channel: invite me with \`/invite @eventops\` to post there.`),
     );

@@ -834,6 +834,7 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
       PROMO_OUTCOMES.flatMap((outcome) => [
         promoDoneMessage(outcome, true),
         promoDoneMessage(outcome, false),
+        promoDoneMessage(outcome, 'no-channel'),
         promoDoneMessage(outcome, { why: 'shared' }),
       ]),
     promoUncertainMessage: () =>

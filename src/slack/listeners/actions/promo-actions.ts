@@ -27,7 +27,8 @@ import { userMessageFor } from '../../replies/user-message.js';
 /**
  * Posts the announcement in the channel, if the figures rule lets its quantities go there (a
  * promo code's quantity is a figure: a Slack Connect channel does not hear it); true when posted,
- * false when the channel refuses it, why not when the rule held it back.
+ * false when the channel refuses it, `no-channel` when it was asked for outside any channel, why
+ * not when the rule held it back.
  */
 async function announce(
   deps: SlackDeps,
@@ -35,8 +36,9 @@ async function announce(
   channelId: string,
   outcome: PromoOutcome,
   log: Logger,
-): Promise<boolean | Withheld> {
-  if (!channelId) return false;
+): Promise<boolean | 'no-channel' | Withheld> {
+  // Asked for from the shortcut: no channel to announce in, and none is guessed.
+  if (!channelId) return 'no-channel';
   const gate = showFigures(
     outcome,
     await conversationReader(deps.audience, channelId, outcome.userId),
