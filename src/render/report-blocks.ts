@@ -155,6 +155,8 @@ export interface ReportMessageOptions {
   eventName?: string | undefined;
   /** Said under the report when the full JSON could not be attached. */
   attachmentNote?: Mrkdwn | undefined;
+  /** The event is cancelled: said first, and in the notification. */
+  cancelled?: boolean | undefined;
 }
 
 /**
@@ -164,8 +166,10 @@ export interface ReportMessageOptions {
 export function reportMessage(report: Shown<EventReport>, options: ReportMessageOptions): SlackMessage {
   const currency = reportCurrency(report);
   const name = options.eventName ?? (typeof report.eventName === 'string' ? report.eventName : undefined);
-  const title = md`Report: ${clip(name ?? options.eventId, 200)}`;
+  const title = md`Report: ${clip(name ?? options.eventId, 200)}${options.cancelled ? md` (cancelled)` : md``}`;
   const blocks: Block[] = [header(title)];
+  if (options.cancelled)
+    blocks.push(mrkdwnSection(md`:no_entry: *This event is cancelled.* These are the figures its report gives now.`));
   const numbers = topFigures(report);
   const fields = figureFields(numbers, currency);
   if (fields) {
@@ -202,6 +206,8 @@ export interface ReportStatusContext {
   describeError: (error: unknown) => Mrkdwn;
   /** Said under the report when the full JSON could not be attached. */
   attachmentNote?: Mrkdwn | undefined;
+  /** The event is cancelled: the report says so. */
+  cancelled?: boolean | undefined;
 }
 
 type Progress = Extract<ReportStatus, { state: 'queued' | 'fetching' }>;
@@ -240,7 +246,11 @@ export function reportProgressMessage(
   if (!about) throw new Error(`A report's ${status.state} message needs its context`);
   switch (status.state) {
     case 'report':
-      return reportMessage(status.report, { eventId: about.eventId, attachmentNote: about.attachmentNote });
+      return reportMessage(status.report, {
+        eventId: about.eventId,
+        attachmentNote: about.attachmentNote,
+        cancelled: about.cancelled,
+      });
     case 'withheld':
       return reportFailedMessage(eventLabel, withheldWords(status.withheld));
     case 'failed':

@@ -911,6 +911,7 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
         }),
         { eventId: EVENTS[0]?.id ?? '', eventName: 'Jazz Night' },
       ),
+      reportMessage(shown({ ticketsSold: 12, capacity: 40 }), { eventId: 'evt_1', eventName: 'Jazz', cancelled: true }),
       ...HOSTILE.map((text) =>
         reportMessage(
           shown({

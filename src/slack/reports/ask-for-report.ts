@@ -11,6 +11,7 @@ import type { ReportFlowDeps } from '../../reports/report-flow.js';
 import type { ReportAsk, ReportSurface } from '../../reports/report-surface.js';
 import type { KeyValueStore } from '../../store/key-value-store.js';
 import type { EventReport } from '../../ticketing/schemas.js';
+import { cancelledNow } from '../deps/cancelled-now.js';
 import { sharingDoubt } from '../deps/conversation-audience.js';
 import type { SlackDeps } from '../deps/slack-deps.js';
 import type { ReportDelivery, ReportTarget } from '../replies/report-target.js';
@@ -53,8 +54,10 @@ export async function askForReport(
     runs: deps.runs,
     streams: deps.reportStreams,
   };
-  const ask = { eventId: request.eventId, label: request.label, userId: request.userId };
-  return deps.reports.follow(ask, reportSurface(transport, { ...request, keepPrivate }));
+  // A cancelled event's report says so, wherever it was asked for (the catalog's entry, no call).
+  const cancelled = cancelledNow(deps.catalog, request.eventId) ? { cancelled: true as const } : {};
+  const ask = { eventId: request.eventId, label: request.label, userId: request.userId, ...cancelled };
+  return deps.reports.follow(ask, reportSurface(transport, { ...request, keepPrivate, ...cancelled }));
 }
 
 /**
