@@ -4,7 +4,7 @@ import { describeCondition, type WatchCondition } from '../watches/watch-conditi
 import { conditionLabel } from './condition-label.js';
 import { eventLabel } from './event-blocks.js';
 import { shortEventTime } from './event-time.js';
-import { escapeText, type Mrkdwn, md, shorten } from './mrkdwn.js';
+import { channelLink, escapeText, type Mrkdwn, md, shorten } from './mrkdwn.js';
 
 export const EVENT_PICKER_ACTION = 'event_picker';
 export const PROMO_MODAL = 'promo_modal';
@@ -197,5 +197,29 @@ export function watchModalView(input: WatchModalInput): types.ModalView {
     submit: plain(md`Watch`),
     close: plain(md`Cancel`),
     blocks,
+  };
+}
+
+/**
+ * The watch form after **Watch**, while the watch is set: it stays open saying so (`setting`),
+ * that the report is read for it (`fetching`: `waiting`, the report limit's words), then where the
+ * answer went (`answered`). No notice is left behind in the conversation: only the answer goes there.
+ */
+export function watchFormWaitView(
+  place: { channelId: string | undefined },
+  state: { kind: 'setting' } | { kind: 'fetching'; waiting: Mrkdwn } | { kind: 'answered' },
+): types.ModalView {
+  const where = place.channelId ? md`${channelLink(place.channelId)} (only you can see it there)` : md`your DM with me`;
+  const line =
+    state.kind === 'setting'
+      ? md`:hourglass_flowing_sand: Setting the watch: the answer will be in ${where}.`
+      : state.kind === 'fetching'
+        ? md`${state.waiting}\nThe answer will be in ${where}.`
+        : md`:white_check_mark: The answer is in ${where}. You can close this.`;
+  return {
+    type: 'modal',
+    title: plain(md`Watch an event`),
+    close: plain(md`Close`),
+    blocks: [{ type: 'section', text: { type: 'mrkdwn', text: line } }],
   };
 }

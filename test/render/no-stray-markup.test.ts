@@ -56,7 +56,13 @@ import { helpMessage, usageMessage } from '../../src/render/help-blocks.js';
 import { homeView } from '../../src/render/home-view.js';
 import { describeLimit } from '../../src/render/limit-wording.js';
 import { missingCodeMessage } from '../../src/render/missing-code-blocks.js';
-import { eventOption, promoModalView, reportModalView, watchModalView } from '../../src/render/modal-views.js';
+import {
+  eventOption,
+  promoModalView,
+  reportModalView,
+  watchFormWaitView,
+  watchModalView,
+} from '../../src/render/modal-views.js';
 import {
   channelLink,
   clip,
@@ -603,6 +609,12 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
     eventOption: () => EVENTS.map(eventOption),
     promoModalView: () => [promoModalView('{"channel":"<!channel>"}', 1_000_000)],
     reportModalView: () => [reportModalView('{"channel":"<!channel>"}')],
+    watchFormWaitView: () =>
+      [{ channelId: 'C0001' }, { channelId: undefined }].flatMap((place) => [
+        watchFormWaitView(place, { kind: 'setting' }),
+        watchFormWaitView(place, { kind: 'fetching', waiting: md`:hourglass_flowing_sand: Fetching...` }),
+        watchFormWaitView(place, { kind: 'answered' }),
+      ]),
     watchModalView: () => [
       watchModalView({ privateMetadata: '{"channel":"<!channel>"}', personal: true }),
       ...EVENTS.map((event) =>

@@ -1,4 +1,4 @@
-import type { App } from '@slack/bolt';
+import type { App, RespondArguments, RespondFn } from '@slack/bolt';
 import { isCancelled, isUpcoming } from '../../../catalog/is-upcoming.js';
 import { type Shown, showFigures } from '../../../figures/may-show-figures.js';
 import type { Forecast } from '../../../forecast/forecast.js';
@@ -10,10 +10,11 @@ import {
   FIELDS,
   PERSONAL_VALUE,
   WATCH_MODAL,
+  watchFormWaitView,
   watchModalView,
 } from '../../../render/modal-views.js';
 import { type Mrkdwn, md } from '../../../render/mrkdwn.js';
-import { fetchingReportMessage, fetchingReportWords, reportCurrency } from '../../../render/report-blocks.js';
+import { fetchingReportWords, reportCurrency } from '../../../render/report-blocks.js';
 import { watchHeldMessage, watchOutcomeMessage } from '../../../render/watch-outcome-blocks.js';
 import { withheldWords } from '../../../render/withheld-words.js';
 import { parseId } from '../../../ticketing/ids.js';
@@ -170,11 +171,26 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
         return;
       }
     }
-    await ackFirst(ack);
     const origin = decodeOrigin(view.private_metadata);
     const userId = body.user.id;
-    const respond = privateAnswer(client, origin, userId);
     const personal = checked(state, 'personal').includes(PERSONAL_VALUE) || !origin.channelId;
+    // The form stays open saying what happens, so no "fetching" notice is left in the conversation.
+    const place = { channelId: origin.channelId };
+    await ackFirst(() => ack({ response_action: 'update', view: watchFormWaitView(place, { kind: 'setting' }) }));
+    const viewId = body.view?.id;
+    const showWait = async (wait: Parameters<typeof watchFormWaitView>[1]) => {
+      if (!viewId) return;
+      // The person may have closed the form: the answer is posted all the same.
+      await client.views
+        .update({ view_id: viewId, view: watchFormWaitView(place, wait) })
+        .catch((error: unknown) => deps.logger.info('Could not update the watch form', { error }));
+    };
+    const toPerson = privateAnswer(client, origin, userId);
+    const respond = (async (message: string | RespondArguments) => {
+      const sent = await toPerson(message);
+      await showWait({ kind: 'answered' });
+      return sent;
+    }) as RespondFn;
     try {
       if (!watches) throw new Error('Watches are not running in this deployment');
       const event = known ?? (await deps.catalog.lookup(id, deps.interactive())).event;
@@ -195,7 +211,11 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
           sharedConfirmed: false,
         },
         {
-          fetching: () => respond(fetchingReportMessage(md`to see what it lets you watch`, deps.reportLimit)),
+          fetching: () =>
+            showWait({
+              kind: 'fetching',
+              waiting: fetchingReportWords(md`to see what it lets you watch`, deps.reportLimit),
+            }),
           // As the command: not into a channel shared with another organization unasked.
           stopBeforeReport: async () => {
             if (personal || !origin.channelId) return false;
