@@ -32,6 +32,8 @@ export interface Reports<W> extends ReportReadSubscription {
   atHand(eventId: string, options?: { maxAgeMs?: number }): Promise<ReportRead | undefined>;
   /** A promo quantity the service confirmed writing: the event's record knows it at once, on every replica. */
   wrote(eventId: string, promoId: string, quantity: number): Promise<void>;
+  /** `report` (read no later than the event's record) with the promo quantities written since. */
+  current(eventId: string, report: EventReport): Promise<EventReport>;
   /** A promo code's quantity as the event's record knows it now, and since when. */
   quantityNow(eventId: string, promoId: string): Promise<KnownQuantity | undefined>;
   /** The report now for background work (a watch), only from a slot people leave; else undefined. */
@@ -111,6 +113,7 @@ export async function buildReports<W>(options: BuildReportsOptions<W>): Promise<
       return record && record.readAt >= oldest ? record : undefined;
     },
     wrote: (eventId, promoId, quantity) => records.wrote(eventId, promoId, quantity),
+    current: (eventId, report) => records.current(eventId, report),
     quantityNow: (eventId, promoId) => records.quantity(eventId, promoId),
     spare: async (eventId, spareOptions = {}) => {
       const report = await queue.spare(eventId, spareOptions);

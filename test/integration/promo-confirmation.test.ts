@@ -3,7 +3,17 @@ import { PROMO_CANCEL_ACTION, PROMO_CONFIRM_ACTION } from '../../src/render/prom
 import type { SimPromo } from '../../src/simulator/seed.js';
 import { openStore } from '../../src/store/open-store.js';
 import { type BotRig, startBot } from '../helpers/bot.js';
-import { answerTo, blocksText, buttonValue, click, command, type Json, nthResponse } from '../helpers/bot-actions.js';
+import {
+  answerTo,
+  blocksText,
+  buttonValue,
+  click,
+  command,
+  type Json,
+  nthResponse,
+  publishedPromo,
+  reportCalls,
+} from '../helpers/bot-actions.js';
 import { faultyAdapter, type StoreFaults } from '../helpers/faulty-store.js';
 
 let rig: BotRig | undefined;
@@ -87,6 +97,35 @@ describe('promo confirmations cannot be forged, replayed or outlived', () => {
       'now allows *15* redemptions (was 20)',
     );
     expect(promo.quantity).toBe(15);
+  });
+
+  it('shows a quantity just written on the watch card of its event, with no report read for it (issue 42)', async () => {
+    rig = await startBot();
+    const r = rig;
+    const promo = publishedPromo(r);
+    await command(r, `watch ${promo.eventId}: sold out`);
+    const card = () =>
+      r.slack.calls
+        .filter((c) => (c.method === 'chat.postMessage' || c.method === 'chat.update') && !c.args.thread_ts)
+        .map((c) => blocksText(c.args))
+        .findLast((text) => text.includes('Watching:') && text.includes('*Promo codes*'));
+    await r.slack.waitFor(() => card());
+    const quantity = promo.quantity + 7;
+    expect(card()).toContain(`of ${promo.quantity} left`);
+    const done = await confirm(r, buttonValue(await propose(r, promo, quantity), PROMO_CONFIRM_ACTION));
+    expect(blocksText(done)).toContain(`now allows *${quantity}*`);
+    const reads = reportCalls(r);
+
+    // A condition added redraws the card from the event's last check and the record since.
+    const since = r.slack.calls.length;
+    await command(r, `watch ${promo.eventId}: sold >= 90%`);
+    await r.slack.waitFor(() =>
+      r.slack.calls
+        .slice(since)
+        .find((c) => c.method === 'chat.update' && blocksText(c.args).includes('sold &gt;= 90%')),
+    );
+    expect(card()).toContain(`of ${quantity} left`);
+    expect(reportCalls(r)).toBe(reads);
   });
 
   it('lets only the person who asked confirm, even another editor', async () => {
