@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { describeEventTime } from '../../src/render/event-time.js';
 import { escapeText } from '../../src/render/mrkdwn.js';
+import { formatMoney } from '../../src/render/report-blocks.js';
 import type { SimEvent, SimPromo } from '../../src/simulator/seed.js';
 import type { PromoChangeRecord } from '../../src/store/activity-store.js';
 import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
@@ -79,7 +80,7 @@ describe('Get event report', () => {
     // One process: completed by the run's own handler, with the workflow token Slack passed it.
     expect(done.token).toBe(WORKFLOW_TOKEN);
     const outputs = done.args.outputs as Record<string, unknown>;
-    const money = (value: string) => `${value} ${event.currency}`;
+    const money = (value: string) => formatMoney(Number(value.replace(/,/g, '')), event.currency);
     expect({ ...outputs, report_text: undefined }).toEqual({
       event_id: event.id,
       event_name: 'Jazz & Blues <Live>',
