@@ -214,6 +214,9 @@ describe('the sandbox shows what Slack shows', () => {
     expect(await picker.inputValue()).toContain(event.name);
     await personal.check();
     await modal.getByRole('button', { name: 'Watch' }).click();
+    // The form stays open saying where the answer went (no "fetching" notice left in a channel).
+    await expect.poll(() => modal.innerText(), { timeout: 10_000 }).toContain('The answer is in');
+    await modal.getByRole('button', { name: 'Close' }).click();
     await expect.poll(() => modal.count(), { timeout: 10_000 }).toBe(0);
     // Only for me: the watch card is in the person's DM.
     await rig.page.click('[data-channel=DEDITOR01]');
