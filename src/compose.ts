@@ -9,7 +9,6 @@ import { salesInsights } from './forecast/sales-insights.js';
 import { buildSalesHistory } from './history/build-history.js';
 import type { SalesHistory } from './history/sales-history.js';
 import { Closers } from './lifecycle/closers.js';
-import { LatePart } from './lifecycle/late-part.js';
 import { shutdownInOrder } from './lifecycle/shutdown.js';
 import { WorkTracker } from './lifecycle/work-tracker.js';
 import type { Logger } from './logger.js';
@@ -38,7 +37,7 @@ import { buildTicketing } from './ticketing/build-ticketing.js';
 import type { RetryOptions, TicketingClient } from './ticketing/client.js';
 import type { Clock } from './time/clock.js';
 import { systemClock } from './time/clock.js';
-import { type BuiltWatches, buildWatches } from './watches/build-watches.js';
+import { buildWatches } from './watches/build-watches.js';
 import { eventDatesIn } from './watches/event-dates.js';
 import type { WatchScheduler } from './watches/watch-scheduler.js';
 import type { WatchService } from './watches/watch-service.js';
@@ -169,16 +168,15 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
     const delivery = { activity, reportLimit: limits.reportLimit, insights };
     const slack = buildSlackSides({ slack: config.slack, figuresPolicy, store, delivery, metrics, clock, logger });
 
-    // The reports ask the watches for an event's last check, and the watches take the reports'
-    // spare slots: one of the two is built first, and the reports only ask once a report is wanted.
-    const built = new LatePart<BuiltWatches<SlackMessage>>('The watches');
+    // The reports keep each event's record (every read and promo write) in the store; the watches
+    // take the reports' spare slots, so the reports are built first.
     const reports = closers.keep(
       await buildReports<ReportTarget>({
         ticketing,
         limits,
         reads,
         shared: sharedQueue(store, config, slack.deliverReport),
-        lastCheck: async (eventId) => built.peek()?.service.lastCheck(eventId),
+        store: store.keyValue,
         activity,
         metrics,
         stopping: work.stopping,
@@ -189,24 +187,22 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
     );
     observability.measure({ budget: () => ticketing.budget(), reportsWaiting: () => reports.waiting() });
 
-    const watches = built.set(
-      buildWatches<SlackMessage>({
-        ...base,
-        ...stores,
-        ...slack.watches,
-        ...observability.watchObserver(),
-        reads,
-        reports,
-        insights,
-        figuresPolicy,
-        reportLimit: limits.reportLimit,
-        minIntervalMs: config.watchMinIntervalMs,
-        maxWatchesPerPerson: config.watchesPerPerson,
-        acrossReplicas: store.shared !== undefined,
-        leaseMs: config.reportJobLockMs,
-        eventDates: (eventId) => eventDatesIn(catalog.current(), eventId),
-      }),
-    );
+    const watches = buildWatches<SlackMessage>({
+      ...base,
+      ...stores,
+      ...slack.watches,
+      ...observability.watchObserver(),
+      reads,
+      reports,
+      insights,
+      figuresPolicy,
+      reportLimit: limits.reportLimit,
+      minIntervalMs: config.watchMinIntervalMs,
+      maxWatchesPerPerson: config.watchesPerPerson,
+      acrossReplicas: store.shared !== undefined,
+      leaseMs: config.reportJobLockMs,
+      eventDates: (eventId) => eventDatesIn(catalog.current(), eventId),
+    });
     const digests = buildDigests<SlackMessage>({
       ...base,
       ...stores,

@@ -29,7 +29,7 @@ export interface McpSlack {
 /** What the MCP tools are given: the same use cases, queue and rules as the Slack listeners. */
 export interface McpDeps {
   catalog: EventCatalog;
-  reports: Pick<Reports<unknown>, 'fetchFor' | 'atHand'>;
+  reports: Pick<Reports<unknown>, 'fetchFor' | 'atHand' | 'wrote' | 'quantityNow'>;
   promoCodes: KnownPromoCodes;
   insights?: SalesInsights | undefined;
   /** A person's watches (absent: none kept here). */

@@ -42,6 +42,7 @@ export function registerPromoTool(
           events: deps.catalog,
           catalog: deps.catalog,
           pending: slack.pending,
+          record: deps.reports,
           activity: deps.activity,
           isEditor: (id) => slack.isEditor(id),
           interactive: deps.interactive,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EventCatalog } from '../catalog/event-catalog.js';
 import { isCancelled } from '../catalog/is-upcoming.js';
 import type { Logger } from '../logger.js';
+import type { Reports } from '../reports/reports.js';
 import type { ActivityStore, PromoChangeOutcome, PromoChangeRecord } from '../store/activity-store.js';
 import type { CallOptions, PromoUpdate, TicketingClient } from '../ticketing/client.js';
 import { isTicketingError, ValidationError } from '../ticketing/errors.js';
@@ -18,6 +19,8 @@ export interface PromoDeps {
   events: Pick<EventCatalog, 'lookup'>;
   pending: PendingPromoChanges;
   activity: ActivityStore;
+  /** What is known about each event now: every write goes into it, and a confirmation is checked against it. */
+  record: Pick<Reports<unknown>, 'wrote' | 'quantityNow'>;
   /** Whether the person may change promo codes now (checked on every step). */
   isEditor(userId: string): Promise<boolean>;
   /** Options for a call a person is waiting for (deadline, priority). */
@@ -76,10 +79,15 @@ export async function proposePromoChange(deps: PromoDeps, request: ProposeReques
   }
 }
 
-export type Refusal = 'unknown' | 'used' | 'expired' | 'not-yours' | 'not-editor' | 'event-cancelled';
+export type Refusal = 'unknown' | 'used' | 'expired' | 'not-yours' | 'not-editor' | 'event-cancelled' | 'changed';
 
 export type ConfirmResult =
   | { kind: 'refused'; refusal: Refusal }
+  /**
+   * The quantity the confirmation showed is no longer the quantity now (a write since): nothing was
+   * written; `change` asks again with the quantity now, the one clicked is used up.
+   */
+  | { kind: 'changed'; event: TicketingEvent; change: PendingPromoChange; shown: number }
   | { kind: 'updated'; change: PendingPromoChange; update: PromoUpdate }
   | { kind: 'failed'; change: PendingPromoChange; error: unknown }
   | { kind: 'unknown'; change: PendingPromoChange; error: unknown };
@@ -110,7 +118,20 @@ export async function confirmPromoChange(deps: PromoDeps, request: ConfirmReques
   // cannot answer now leaves the change as proposed.
   const found = await deps.events.lookup(change.eventId, deps.interactive()).catch(() => undefined);
   if (found?.event && isCancelled(found.event)) return refuse('event-cancelled');
+  // Confirmed from a quantity older than a write since (here or on another replica): asked again
+  // with the quantity now, never written over a value the person did not see.
+  const now = await deps.record.quantityNow(change.eventId, change.promoId).catch(() => undefined);
+  const shown = change.previousQuantity;
+  const stale = now !== undefined && shown !== undefined && now.quantity !== shown;
   if (!(await deps.pending.claim(change.id, `${request.userId}:${randomUUID()}`))) return refuse('used');
+  if (stale) {
+    if (!found?.event || shown === undefined) return refuse('changed');
+    const { id: _id, createdAt: _created, expiresAt: _expires, ...asked } = change;
+    const again = await deps.pending.create({ ...asked, previousQuantity: now.quantity });
+    log.info('A promo confirmation showed a quantity changed since; asked again', { shown });
+    await audit(deps, log, confirmationRecord(request.userId, change, 'refused', 'changed'));
+    return { kind: 'changed', event: found.event, change: again, shown };
+  }
 
   const written = await writeAudited(
     deps,
@@ -256,6 +277,10 @@ async function writeAudited(
       deps.interactive(),
     );
     log.info(words.changed, { ...write, quantity: update.quantity });
+    // Known at once, on every replica: a change asked for next reads this quantity as the one before.
+    await deps.record
+      .wrote(write.eventId, write.promoId, update.quantity)
+      .catch((error: unknown) => log.warn('Could not record a promo write in the event record', { error }));
     await audit(deps, log, recordOf('updated'));
     return { kind: 'updated', update };
   } catch (error) {

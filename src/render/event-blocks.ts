@@ -57,9 +57,13 @@ export function eventSection(event: TicketingEvent, options: { titled?: boolean 
   return [mrkdwnSection(joinMrkdwn(lines)), context(code(event.id))];
 }
 
-/** "Event list as of 14:05": how old the catalog's knowledge is, in the reader's own time. */
-export function asOfLine(asOf: number): Mrkdwn {
-  return md`Event list as of ${dateToken(asOf, '{time}', `${new Date(asOf).toISOString().slice(11, 16)} UTC`)}`;
+/**
+ * "Event list as of 14:05" under a list, "Details as of 14:05" under one event's card: how old the
+ * catalog's knowledge is, in the reader's own time.
+ */
+export function asOfLine(asOf: number, about: 'list' | 'event' = 'list'): Mrkdwn {
+  const what = about === 'list' ? md`Event list` : md`Details`;
+  return md`${what} as of ${dateToken(asOf, '{time}', `${new Date(asOf).toISOString().slice(11, 16)} UTC`)}`;
 }
 
 /**
@@ -84,7 +88,7 @@ export function eventCardMessage(
     ...eventSection(event, { titled: false }),
     cardActions(event, options.promo === true),
   ];
-  if (asOf !== undefined) blocks.push(context(asOfLine(asOf)));
+  if (asOf !== undefined) blocks.push(context(asOfLine(asOf, 'event')));
   return {
     text: shorten(md`${eventPlainTitle(event)}: ${clip(describeEventTime(event), 300)}`, LIMITS.fallbackText),
     blocks,

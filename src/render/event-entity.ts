@@ -106,7 +106,8 @@ function cardFields(event: TicketingEvent, now: number): CustomField[] {
       value: Math.floor(event.startsAtMs / 1000),
     });
   if (event.venue) fields.push({ key: 'venue', label: 'Venue', type: 'string', value: outside(event.venue, 200) });
-  fields.push({ key: 'on_sale', label: 'On sale', type: 'string', value: saleWords(event, now) });
+  // Labelled by what it tells, so the card reads "Tickets: On sale", never "On sale On sale".
+  fields.push({ key: 'on_sale', label: 'Tickets', type: 'string', value: saleWords(event, now) });
   fields.push({ key: 'event_id', label: 'Event id', type: 'string', value: escapeText(event.id) });
   return fields;
 }

@@ -121,6 +121,9 @@ export function promoConfirmMessage(options: PromoConfirmOptions): SlackMessage 
   return { text: shorten(md`Confirm: ${headline}`, LIMITS.fallbackText), blocks };
 }
 
+/** Above a confirmation asked again: the quantity it first showed was written over since (no figure here). */
+export const quantityChangedWords = md`:arrows_counterclockwise: The quantity of this promo code was changed since you were asked, so nothing was changed yet. Here it is again, with the quantity now:`;
+
 /** A change as the outcome messages name it, with who made it; every field is raw text, escaped here. */
 export interface PromoOutcome
   extends Pick<PendingPromoChange, 'eventId' | 'eventName' | 'promoId' | 'quantity' | 'code' | 'previousQuantity'> {
@@ -145,12 +148,19 @@ export function promoAnnouncement(outcome: Shown<PromoOutcome>): SlackMessage {
 
 /**
  * What the person who confirmed sees in place of the confirmation: `announced` true, false (the
- * channel refused the post), or why the figures rule kept it out of the channel.
+ * channel refused the post), `no-channel` (asked for outside any channel: the shortcut), or why the
+ * figures rule kept it out of the channel.
  */
-export function promoDoneMessage(outcome: PromoOutcome, announced: boolean | Withheld): SlackMessage {
+export function promoDoneMessage(outcome: PromoOutcome, announced: boolean | 'no-channel' | Withheld): SlackMessage {
   const line = md`:white_check_mark: Promo code ${promoName(outcome)} on *${eventOf(outcome)}* now allows ${count(outcome.quantity)} ${redemptions(outcome.quantity)}${was(outcome)}.`;
   const blocks = [mrkdwnSection(line)];
-  if (announced === false)
+  if (announced === 'no-channel')
+    blocks.push(
+      context(
+        md`Not announced: it was changed from the shortcut, outside any channel. To announce a change, make it with \`/events promo\` in the channel.`,
+      ),
+    );
+  else if (announced === false)
     blocks.push(
       context(md`I couldn't announce it in this channel: invite me with \`/invite @eventops\` to post there.`),
     );
@@ -171,7 +181,14 @@ export function promoFailedMessage(reason: Mrkdwn): SlackMessage {
 }
 
 /** Why a confirmation click was refused. */
-export type ConfirmationRefusal = 'unknown' | 'used' | 'expired' | 'not-yours' | 'not-editor' | 'event-cancelled';
+export type ConfirmationRefusal =
+  | 'unknown'
+  | 'used'
+  | 'expired'
+  | 'not-yours'
+  | 'not-editor'
+  | 'event-cancelled'
+  | 'changed';
 
 const REFUSALS: Record<ConfirmationRefusal, Mrkdwn> = {
   unknown: warning(
@@ -182,6 +199,7 @@ const REFUSALS: Record<ConfirmationRefusal, Mrkdwn> = {
   'not-yours': md`:no_entry: Only the person who asked for this change can confirm it. Nothing was changed.`,
   'not-editor': md`:no_entry: Only promo editors can change promo codes. An admin can add you (or a user group you're in) to PROMO_EDITORS.`,
   'event-cancelled': md`:no_entry: The event was cancelled since this change was proposed, so nothing was changed.`,
+  changed: md`:arrows_counterclockwise: The quantity of this promo code was changed since this confirmation was shown, so nothing was changed. Run the command again to see the quantity now.`,
 };
 
 export function confirmationRefusedMessage(refusal: ConfirmationRefusal): SlackMessage {

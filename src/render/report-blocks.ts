@@ -57,10 +57,32 @@ export function figureFields(
   };
 }
 
-/** A figure as shown: money (by its name) with the report's currency after it. */
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * Money as every surface writes it (reports, cards, alerts, the flexpane): the amount with its
+ * currency's minor units (`12,746.40 USD`, `10,593 JPY`, two for a code Intl does not know), then the code.
+ */
+export function formatMoney(value: number, currency: string): string {
+  let format = moneyFormats.get(currency);
+  if (!format) {
+    let digits = 2;
+    try {
+      digits =
+        new Intl.NumberFormat('en-US', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+    } catch {
+      // Not an ISO 4217 code Intl knows: cents, as most currencies have.
+    }
+    format = new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    moneyFormats.set(currency, format);
+  }
+  return `${format.format(value)} ${currency}`;
+}
+
+/** A figure as shown: money (by its name) with the report's currency after it (`formatMoney`). */
 export function formatNumber(key: string, value: number, currency: string | undefined): string {
   const money = /revenue|amount|price|total|gross|net|sales$/i.test(key) && currency;
-  return money ? `${numberFormat.format(value)} ${currency}` : numberFormat.format(value);
+  return money ? formatMoney(value, money) : numberFormat.format(value);
 }
 
 type Row = ReportRow;
@@ -133,6 +155,8 @@ export interface ReportMessageOptions {
   eventName?: string | undefined;
   /** Said under the report when the full JSON could not be attached. */
   attachmentNote?: Mrkdwn | undefined;
+  /** The event is cancelled: said first, and in the notification. */
+  cancelled?: boolean | undefined;
 }
 
 /**
@@ -142,8 +166,10 @@ export interface ReportMessageOptions {
 export function reportMessage(report: Shown<EventReport>, options: ReportMessageOptions): SlackMessage {
   const currency = reportCurrency(report);
   const name = options.eventName ?? (typeof report.eventName === 'string' ? report.eventName : undefined);
-  const title = md`Report: ${clip(name ?? options.eventId, 200)}`;
+  const title = md`Report: ${clip(name ?? options.eventId, 200)}${options.cancelled ? md` (cancelled)` : md``}`;
   const blocks: Block[] = [header(title)];
+  if (options.cancelled)
+    blocks.push(mrkdwnSection(md`:no_entry: *This event is cancelled.* These are the figures its report gives now.`));
   const numbers = topFigures(report);
   const fields = figureFields(numbers, currency);
   if (fields) {
@@ -180,6 +206,8 @@ export interface ReportStatusContext {
   describeError: (error: unknown) => Mrkdwn;
   /** Said under the report when the full JSON could not be attached. */
   attachmentNote?: Mrkdwn | undefined;
+  /** The event is cancelled: the report says so. */
+  cancelled?: boolean | undefined;
 }
 
 type Progress = Extract<ReportStatus, { state: 'queued' | 'fetching' }>;
@@ -218,7 +246,11 @@ export function reportProgressMessage(
   if (!about) throw new Error(`A report's ${status.state} message needs its context`);
   switch (status.state) {
     case 'report':
-      return reportMessage(status.report, { eventId: about.eventId, attachmentNote: about.attachmentNote });
+      return reportMessage(status.report, {
+        eventId: about.eventId,
+        attachmentNote: about.attachmentNote,
+        cancelled: about.cancelled,
+      });
     case 'withheld':
       return reportFailedMessage(eventLabel, withheldWords(status.withheld));
     case 'failed':

@@ -32,6 +32,6 @@ export function eventUnfurlBlocks(input: EventUnfurlInput): Block[] {
     const read = readerInstant(readAt);
     blocks.push(context(md`:bar_chart: Figures as of ${read}${share}`));
   }
-  blocks.push(context(asOfLine(input.asOf)));
+  blocks.push(context(asOfLine(input.asOf, 'event')));
   return blocks;
 }

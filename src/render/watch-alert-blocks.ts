@@ -65,7 +65,8 @@ function crossingWords(
     case 'sells-out':
       return md`${name} is projected to sell out before it starts, around ${readerDay(value)}`;
     case 'pace-below':
-      return md`${name}: sales slowed to ${decimal(value)} a day (watching for fewer than ${num(condition.perDay)})`;
+      // A level, not a slowdown: the pace the card's forecast line shows (the last week, else the last day).
+      return md`${name}: sales run at ${decimal(value)} a day (watching for fewer than ${num(condition.perDay)})`;
     case 'pace-halves':
       return md`${name}: the last day's sales pace is ${num(Math.round(value * 100))}% of the week before's (watching for half or less)`;
     case 'behind-similar':

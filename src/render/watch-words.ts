@@ -165,8 +165,9 @@ function conditionStatus(state: ConditionState, check: Shown<EventCheck>): Mrkdw
     return md`:hourglass_flowing_sand: not judged yet: ${what} from about ${readerInstant(from)}, after ${clip(after, 60)}`;
   }
   if (state.unknown !== undefined) return warning(md`cannot be checked: ${clip(state.unknown, 200)}`);
+  // Only a figure read in the check the card shows: one from an older check would contradict it.
   const now =
-    state.lastValue === undefined
+    state.lastValue === undefined || (state.valueAt !== undefined && state.valueAt !== check.checkedAt)
       ? md``
       : md` · now ${valueWords(state.condition, state.lastValue, reportCurrency(check.report))}`;
   if (crossedBeforeWatch(state)) return md`already crossed when the watch was set${now}`;

@@ -4,7 +4,7 @@ import type { ReportAsk, ReportDelivery, ReportSurface, ReportView } from './rep
 
 /** The report in its message (the transport attaches the full JSON), or why it failed; then the activity. */
 export async function finishReport<W>(
-  deps: Pick<ReportFlowDeps, 'activity' | 'clock' | 'logger'>,
+  deps: Pick<ReportFlowDeps, 'activity' | 'clock' | 'logger' | 'current'>,
   view: ReportView<W>,
   ask: ReportAsk,
   outcome: ReportOutcome,
@@ -15,7 +15,8 @@ export async function finishReport<W>(
     await view.show({ state: 'failed', error: outcome.error });
     return;
   }
-  const { report } = outcome;
+  // What the record knows now: a report served from a cache shows a promo write made since.
+  const report = deps.current ? await deps.current(eventId, outcome.report) : outcome.report;
   await view.show({ state: 'report', report });
   if (view.kind === 'result') return;
   const eventName = typeof report.eventName === 'string' ? report.eventName : undefined;
@@ -34,7 +35,7 @@ export async function finishReport<W>(
  * (`view`, resumed from the delivery) is finished holding the message's lock.
  */
 export async function deliverReport<W>(
-  deps: Pick<ReportFlowDeps, 'activity' | 'clock' | 'logger'>,
+  deps: Pick<ReportFlowDeps, 'activity' | 'clock' | 'logger' | 'current'>,
   exclusive: ReportSurface<W>['exclusive'],
   view: ReportView<W>,
   delivery: ReportDelivery<W>,

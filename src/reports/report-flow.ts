@@ -1,5 +1,6 @@
 import type { Logger } from '../logger.js';
 import type { ActivityStore } from '../store/activity-store.js';
+import type { EventReport } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
 import type { ReportAsk, ReportSurface } from './report-surface.js';
 
@@ -13,6 +14,11 @@ export interface ReportFlowDeps {
   stopping: AbortSignal;
   /** Least time between two progress edits of one message. */
   progressIntervalMs: number;
+  /**
+   * A report as the event's record knows it now (a cached one with the promo writes since
+   * applied). @default the report as it is
+   */
+  current?: ((eventId: string, report: EventReport) => Promise<EventReport>) | undefined;
 }
 
 /**

@@ -41,6 +41,8 @@ export interface ReportAsk {
   requesterKind?: RequesterKind | undefined;
   /** Ask the service even when a report of the event is cached (the one at hand did not answer). */
   fresh?: boolean | undefined;
+  /** The event was cancelled when it was asked for: its report says so. */
+  cancelled?: true | undefined;
 }
 
 /** What every replica needs to finish a report someone asked for on any of them (persisted as JSON). */

@@ -4,9 +4,9 @@ import type { TicketingClient } from '../ticketing/client.js';
 import type { TicketingLimits } from '../ticketing/create-client.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import { awaitReport } from './awaited-report.js';
+import { type EventRecords, type KnownQuantity, type ReportRead, storeEventRecords } from './event-record.js';
 import { buildReportQueue, type SharedQueueOptions } from './queue/build-report-queue.js';
 import type { CacheReadOptions } from './queue/report-queue.js';
-import { type ReportRead, type ReportSource, reportAtHand } from './report-at-hand.js';
 import type { ReportFlowDeps } from './report-flow.js';
 import { type ReportReadSubscription, ReportReads } from './report-reads.js';
 import type { ReportStatus } from './report-status.js';
@@ -30,10 +30,17 @@ export interface Reports<W> extends ReportReadSubscription {
     options?: { fresh?: boolean | undefined; onProgress?: ((status: ReportStatus) => void) | undefined },
   ): Promise<EventReport>;
   /**
-   * The freshest report at hand, at no report call (a watch's last check, the caches), read at most
-   * one report window ago unless the caller accepts older (`maxAgeMs`) and shows when it was read.
+   * The report at hand, at no report call: the event's record (`event-record.ts`), its last report
+   * read with every promo write since applied, read at most one report window ago unless the
+   * caller accepts older (`maxAgeMs`) and shows when it was read.
    */
   atHand(eventId: string, options?: { maxAgeMs?: number }): Promise<ReportRead | undefined>;
+  /** A promo quantity the service confirmed writing: the event's record knows it at once, on every replica. */
+  wrote(eventId: string, promoId: string, quantity: number): Promise<void>;
+  /** `report` (read no later than the event's record) with the promo quantities written since. */
+  current(eventId: string, report: EventReport): Promise<EventReport>;
+  /** A promo code's quantity as the event's record knows it now, and since when. */
+  quantityNow(eventId: string, promoId: string): Promise<KnownQuantity | undefined>;
   /** The report now for background work (a watch), only from a slot people leave; else undefined. */
   spare(eventId: string, options?: CacheReadOptions): Promise<EventReport | undefined>;
   /** Report requests waiting now (metrics). */
@@ -51,8 +58,8 @@ export interface BuildReportsOptions<W> extends ReportFlowDeps {
   metrics?: Pick<Metrics, 'reportWait'> | undefined;
   /** With replicas: their shared queue's Redis, store and delivery; undefined in one process. */
   shared?: SharedQueueOptions<W> | undefined;
-  /** A watch's last check of the event, read when a report at hand is wanted (the watches exist later). */
-  lastCheck: (eventId: string) => Promise<{ report: EventReport; checkedAt: number } | undefined>;
+  /** Where each event's record is kept: the store (shared by replicas when it is). */
+  store: KeyValueStore;
   /**
    * Where every report read goes, when made before the reports so that what follows a read (the
    * sales history) can be built first. @default a new one
@@ -67,39 +74,57 @@ export interface BuildReportsOptions<W> extends ReportFlowDeps {
 export async function buildReports<W>(options: BuildReportsOptions<W>): Promise<Reports<W>> {
   const { shared, ticketing } = options;
   const reads = options.reads ?? new ReportReads(options.logger);
+  const records: EventRecords = storeEventRecords(options.store, options.clock);
   const queue = await buildReportQueue<W>({
     ...options,
-    fetchReport: reads.reading((eventId, fetchOptions) => ticketing.fetchReport(eventId, fetchOptions)),
-  });
-  const sources: ReportSource[] = [
-    async (id) => {
-      const check = await options.lastCheck(id);
-      return check && { report: check.report, readAt: check.checkedAt };
+    // The replica that fetched a report delivers it as the record knows the event then.
+    shared: shared && {
+      ...shared,
+      deliver: async (job, outcome) =>
+        shared.deliver(
+          job,
+          outcome.kind === 'report'
+            ? { kind: 'report', report: await records.current(job.eventId, outcome.report) }
+            : outcome,
+        ),
     },
-    (id, readAfterMs) => queue.cached(id, { readAfterMs }),
-  ];
+    current: (eventId, report) => records.current(eventId, report),
+    // Recorded first: the listeners (the watches' check, the history) and the caller read the record after.
+    fetchReport: reads.reading(
+      records.reading((eventId, fetchOptions) => ticketing.fetchReport(eventId, fetchOptions)),
+    ),
+  });
   return {
     onReportRead: (listener) => reads.onReportRead(listener),
     follow: (ask, surface) => queue.follow(ask, surface),
-    fetchFor: (eventId, requester, fetchOptions = {}) =>
-      awaitReport(
-        queue,
-        {
-          // With replicas another one may fetch it: its answer comes through the store.
-          store: shared?.store,
-          cached: async (id) => (await queue.cached(id))?.report,
-          clock: options.clock,
-          stopping: options.stopping,
-        },
-        { eventId, label: eventId, userId: requester, ...(fetchOptions.fresh ? { fresh: true } : {}) },
-        fetchOptions.onProgress,
+    fetchFor: async (eventId, requester, fetchOptions = {}) =>
+      records.current(
+        eventId,
+        await awaitReport(
+          queue,
+          {
+            // With replicas another one may fetch it: its answer comes through the store.
+            store: shared?.store,
+            cached: async (id) => (await queue.cached(id))?.report,
+            clock: options.clock,
+            stopping: options.stopping,
+          },
+          { eventId, label: eventId, userId: requester, ...(fetchOptions.fresh ? { fresh: true } : {}) },
+          fetchOptions.onProgress,
+        ),
       ),
-    atHand: (eventId, atHandOptions = {}) =>
-      reportAtHand(sources, eventId, {
-        now: options.clock.now(),
-        maxAgeMs: atHandOptions.maxAgeMs ?? options.limits.reportLimit.windowMs,
-      }),
-    spare: (eventId, spareOptions = {}) => queue.spare(eventId, spareOptions),
+    atHand: async (eventId, atHandOptions = {}) => {
+      const record = await records.get(eventId).catch(() => undefined);
+      const oldest = options.clock.now() - (atHandOptions.maxAgeMs ?? options.limits.reportLimit.windowMs);
+      return record && record.readAt >= oldest ? record : undefined;
+    },
+    wrote: (eventId, promoId, quantity) => records.wrote(eventId, promoId, quantity),
+    current: (eventId, report) => records.current(eventId, report),
+    quantityNow: (eventId, promoId) => records.quantity(eventId, promoId),
+    spare: async (eventId, spareOptions = {}) => {
+      const report = await queue.spare(eventId, spareOptions);
+      return report && records.current(eventId, report);
+    },
     waiting: () => queue.waiting(),
     exclusive: shared ? shared.store.exclusive.bind(shared.store) : undefined,
     start: () => queue.start(),

@@ -92,6 +92,7 @@ export function buildWatches<M>(options: BuildWatchesOptions<M>): BuiltWatches<M
     reports: {
       spare: (eventId, spareOptions) => options.reports.spare(eventId, spareOptions),
       isNotFound: (error) => options.reports.isNotFound?.(error) ?? error instanceof NotFoundError,
+      current: options.reports.current?.bind(options.reports),
     },
     rule: { ...options.reportLimit, minIntervalMs: options.minIntervalMs },
     clock: options.clock,

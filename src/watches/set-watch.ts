@@ -1,7 +1,7 @@
 import { isCancelled, isUpcoming } from '../catalog/is-upcoming.js';
 import type { Comparables } from '../forecast/comparables.js';
 import type { Forecast } from '../forecast/forecast.js';
-import type { ReportRead } from '../reports/report-at-hand.js';
+import type { ReportRead } from '../reports/event-record.js';
 import type { EventReport, TicketingEvent } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
 import { watchedEventInfo } from './event-dates.js';
@@ -102,6 +102,7 @@ export async function setWatch(
     conditions: kept,
     readFrom: read.report,
     ...(compared ? { comparedFrom: compared } : {}),
+    forecastFrom: forecast,
     sharedConfirmed: !request.personal && request.sharedConfirmed,
   });
   if (result.refused) return { kind: 'refused', refusal: result.refused };

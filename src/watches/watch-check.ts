@@ -30,6 +30,9 @@ export interface WatchCheckOptions<M> {
   onCheck?: ((source: 'watch' | 'person', sincePreviousMs: number | undefined) => void) | undefined;
 }
 
+/** Conditions measured between checks, from the baseline on (a snooze's end moves it). */
+const MOVEMENT: ReadonlySet<ConditionState['condition']['kind']> = new Set(['sold-since', 'stall']);
+
 /** A change to one condition's state, applied to the state as stored. */
 type ConditionChange = (state: ConditionState) => ConditionState;
 
@@ -139,14 +142,26 @@ export class WatchCheck<M> {
     const write = new ConditionWrites(watch, this.#o.store);
     let failed: { error: unknown } | undefined;
     for (const state of watch.conditions) {
-      // Snoozed: left as it stands, judged again (and alerted) on the first check after the snooze.
-      if (!mayAlert(watch, state.condition, check.checkedAt)) continue;
       const judgement = judge(state.condition, reading);
       if ('unknown' in judgement) {
         write.change(state.key, (c) => ({ ...c, unknown: judgement.unknown, pending: judgement.pending }));
         continue;
       }
-      const seen = { lastValue: judgement.value, unknown: undefined, pending: undefined, measured: judgement.measured };
+      // Its figure is the card's, read in the same check, snoozed or not.
+      const seen = {
+        lastValue: judgement.value,
+        valueAt: check.checkedAt,
+        unknown: undefined,
+        pending: undefined,
+        measured: judgement.measured,
+      };
+      // Snoozed: nothing crossed nor re-armed, judged again (and alerted) on the first check after the snooze.
+      if (!mayAlert(watch, state.condition, check.checkedAt)) {
+        // Movement is measured only from the snooze's end: until then it has no figure to say.
+        const measured = MOVEMENT.has(state.condition.kind) ? { ...seen, lastValue: undefined } : seen;
+        write.change(state.key, (c) => ({ ...c, ...measured }));
+        continue;
+      }
       if (state.armed && judgement.met) {
         await write.flush();
         let posted: Awaited<ReturnType<WatchPosts<M>['alert']>>;

@@ -27,6 +27,8 @@ export interface WatchPostsOptions<M> {
   onAlert?: ((kind: WatchCondition['kind']) => void) | undefined;
   /** Snoozes, mutes and thread-only channels; undefined: none of them. */
   quieting?: AlertQuieting | undefined;
+  /** A check's report as the event's record knows it now (a promo write since it was read). */
+  current?: ((eventId: string, report: EventCheck['report']) => Promise<EventCheck['report']>) | undefined;
 }
 
 /** A check just recorded and the pace of checks, handed to the cards it updates so they need not read them again. */
@@ -163,7 +165,12 @@ export class WatchPosts<M> {
 
   /** The card's message as it stands now (`known`: the check just made and the pace, else read). */
   async card(watch: Watch, state: CardState, endedBy?: string, known?: KnownCheck): Promise<M> {
-    const read = known ? known.check : await this.#o.store.lastCheck(watch.eventId);
+    const checked = known ? known.check : await this.#o.store.lastCheck(watch.eventId);
+    // The card says what the event's record knows: a promo quantity written since the check, too.
+    const read =
+      checked && this.#o.current
+        ? { ...checked, report: await this.#o.current(checked.eventId, checked.report).catch(() => checked.report) }
+        : checked;
     const intervalMs = known ? known.intervalMs : await this.#o.pace.intervalMs();
     const live = state === 'active';
     // A paused card shows no figures at all (its conversation may be shared by now); any other

@@ -119,6 +119,7 @@ export class WatchService<M> {
       figures: this.#figures,
       onAlert: options.onAlert,
       quieting: options.quieting,
+      current: options.reports.current?.bind(options.reports),
     });
     this.#checks = new WatchCheck<M>({
       store: options.store,

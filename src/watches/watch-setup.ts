@@ -1,4 +1,5 @@
 import type { Comparables } from '../forecast/comparables.js';
+import type { Forecast } from '../forecast/forecast.js';
 import type { Logger } from '../logger.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
@@ -26,20 +27,38 @@ export interface WatchRequest {
   readFrom?: EventReport | undefined;
   /** Where the event stood against similar events then: a `behind similar` already met starts crossed, as a threshold does. */
   comparedFrom?: Comparables | undefined;
+  /**
+   * The event's forecast with that report (its pace over the history before the watch): a pace or
+   * sell-out condition it already meets was met before the watch existed, as a threshold is.
+   */
+  forecastFrom?: Forecast | undefined;
 }
 
-/** A new condition's state: disarmed when `report` already meets its threshold (movements never are). */
+/** A new condition's state: disarmed when `report` (and its forecast) already meets it (movements never are). */
 function startingState(
   condition: WatchCondition,
   userId: string,
-  report: EventReport | undefined,
+  from: {
+    report: EventReport | undefined;
+    forecast: Forecast | undefined;
+    startsAtMs: number | undefined;
+    comparables: Comparables | undefined;
+  },
   now: number,
-  comparables?: Comparables,
 ) {
   const state = newConditionState(condition, userId);
+  const { report } = from;
   if (!report || condition.kind === 'sold-since' || condition.kind === 'stall' || condition.kind === 'flatline')
     return state;
-  const judgement = judge(condition, { report, previousSold: undefined, lastSaleAt: undefined, now, comparables });
+  const judgement = judge(condition, {
+    report,
+    previousSold: undefined,
+    lastSaleAt: undefined,
+    now,
+    forecast: from.forecast,
+    startsAtMs: from.startsAtMs,
+    comparables: from.comparables,
+  });
   return 'unknown' in judgement || !judgement.met ? state : { ...state, armed: false, lastValue: judgement.value };
 }
 
@@ -134,7 +153,17 @@ export class WatchSetup<M> {
         current && !current.paused ? current : { ...this.#draft(request, now), conditions: current?.conditions ?? [] };
       const conditions = [...base.conditions];
       for (const condition of request.conditions) {
-        const state = startingState(condition, request.userId, request.readFrom, now, request.comparedFrom);
+        const state = startingState(
+          condition,
+          request.userId,
+          {
+            report: request.readFrom,
+            forecast: request.forecastFrom,
+            startsAtMs: request.event.startsAtMs,
+            comparables: request.comparedFrom,
+          },
+          now,
+        );
         if (conditions.some((c) => c.key === state.key)) already.push(state.key);
         else {
           conditions.push(state);

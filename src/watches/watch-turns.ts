@@ -18,6 +18,8 @@ export interface WatchReports {
   spare(eventId: string, options?: { readAfterMs?: number | undefined }): Promise<EventReport | undefined>;
   /** Whether a failed report call means the service does not know the event (404). */
   isNotFound?(error: unknown): boolean;
+  /** A check's report as the event's record knows it now: a promo quantity written since it was read. */
+  current?: ((eventId: string, report: EventReport) => Promise<EventReport>) | undefined;
 }
 
 /**

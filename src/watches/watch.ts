@@ -49,6 +49,8 @@ export interface ConditionState {
   crossings: number;
   /** Its figure at the last check. */
   lastValue?: number | undefined;
+  /** The check `lastValue` was read from (its `checkedAt`): a card says it only beside that same check. */
+  valueAt?: number | undefined;
   /** Why the last report could not answer it. */
   unknown?: string | undefined;
   /** A forecast condition not judged yet: from about when its event's sales history allows it, and after what. */
@@ -64,6 +66,7 @@ const conditionStateSchema = z.object({
   armed: z.boolean(),
   crossings: z.number().int().nonnegative(),
   lastValue: z.number().optional(),
+  valueAt: z.number().optional(),
   unknown: z.string().optional(),
   pending: z.object({ from: z.number(), after: z.string() }).optional(),
   measured: measuredSchema.optional(),

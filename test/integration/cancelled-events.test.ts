@@ -33,6 +33,24 @@ describe('a cancelled event cannot be watched or promoted', () => {
     expect(await rig.bot.watches.list({})).toHaveLength(0);
   });
 
+  it('gives the report of a cancelled event, saying first that it is cancelled (issue 42)', async () => {
+    rig = await startBot();
+    const r = rig;
+    const event = cancelledEvent(r);
+    await command(r, `report ${event.id}`);
+    const report = await r.slack.waitFor(() =>
+      r.slack.calls.find(
+        (c) =>
+          (c.method === 'chat.update' || c.method === 'chat.postMessage' || c.method === 'chat.stopStream') &&
+          JSON.stringify(c.args.blocks ?? []).includes('Tickets sold'),
+      ),
+    );
+    const text = JSON.stringify(report.args.blocks);
+    expect(text).toContain('(cancelled)');
+    expect(text).toContain('This event is cancelled.');
+    expect(String(report.args.text)).toContain('(cancelled)');
+  });
+
   it('refuses /events promo of a cancelled event before any code is looked up', async () => {
     rig = await startBot();
     const event = cancelledEvent(rig);

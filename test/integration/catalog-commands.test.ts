@@ -38,7 +38,9 @@ describe('events by name', () => {
     const { responseUrl } = await command(rig, 'show muller CAFE jazz');
     const card = await nthResponse(rig, responseUrl);
     expect(blocksText(card)).toContain(jazz.id);
-    expect(blocksText(card)).toContain('Event list as of');
+    // One event's card: its footer says how fresh its details are, not "Event list" (issue 42).
+    expect(blocksText(card)).toContain('Details as of');
+    expect(blocksText(card)).not.toContain('Event list as of');
   });
 
   it('offers a short list with buttons when several match, and the button shows the card', async () => {
@@ -222,6 +224,18 @@ describe('modals and the event picker', () => {
       sent(rig as BotRig, 'chat.postMessage').find((c) => c.args.channel === 'U0EDITOR'),
     );
     expect(JSON.stringify(dm.args.blocks)).toContain(PROMO_CONFIRM_ACTION);
+
+    // Confirmed in the DM: changed, and said plainly that it was announced nowhere (issue 42).
+    const posted = sent(rig, 'chat.postMessage').length;
+    const confirmed = await click(rig, PROMO_CONFIRM_ACTION, buttonValue(dm.args, PROMO_CONFIRM_ACTION), 'U0EDITOR', {
+      channelId: 'D0EDITOR',
+    });
+    const result = blocksText(await nthResponse(rig, confirmed.responseUrl));
+    expect(result).toContain('now allows *9* redemptions');
+    expect(result).toContain('Not announced: it was changed from the shortcut, outside any channel');
+    expect(result).not.toContain('invite me');
+    expect(sent(rig, 'chat.postMessage')).toHaveLength(posted);
+    expect(promo.quantity).toBe(9);
   });
 
   it('requests a report picked in the report modal', async () => {

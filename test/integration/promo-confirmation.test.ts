@@ -3,7 +3,17 @@ import { PROMO_CANCEL_ACTION, PROMO_CONFIRM_ACTION } from '../../src/render/prom
 import type { SimPromo } from '../../src/simulator/seed.js';
 import { openStore } from '../../src/store/open-store.js';
 import { type BotRig, startBot } from '../helpers/bot.js';
-import { answerTo, blocksText, buttonValue, click, command, type Json, nthResponse } from '../helpers/bot-actions.js';
+import {
+  answerTo,
+  blocksText,
+  buttonValue,
+  click,
+  command,
+  type Json,
+  nthResponse,
+  publishedPromo,
+  reportCalls,
+} from '../helpers/bot-actions.js';
 import { faultyAdapter, type StoreFaults } from '../helpers/faulty-store.js';
 
 let rig: BotRig | undefined;
@@ -65,6 +75,57 @@ describe('promo confirmations cannot be forged, replayed or outlived', () => {
       ['refused', 'used'],
       ['updated', undefined],
     ]);
+  });
+
+  it('asks again, writing nothing, when the quantity it showed was written over since (issue 42)', async () => {
+    rig = await startBot();
+    const promo = promoAt(rig, 4);
+    const before = promo.quantity;
+    const stale = await propose(rig, promo, 15);
+    expect(blocksText(stale)).toContain(`it allows *${before}* now`);
+    const since = buttonValue(await propose(rig, promo, 20), PROMO_CONFIRM_ACTION);
+    expect(blocksText(await confirm(rig, since))).toContain(`now allows *20* redemptions (was ${before})`);
+
+    // The first confirmation showed the quantity before that write: asked again with the one now.
+    const again = await confirm(rig, buttonValue(stale, PROMO_CONFIRM_ACTION));
+    expect(blocksText(again)).toContain('was changed since you were asked');
+    expect(blocksText(again)).toContain('20 → 15');
+    expect(blocksText(again)).toContain('it allows *20* now');
+    expect(promo.quantity).toBe(20);
+    expect(posts(rig)).toHaveLength(1);
+    expect(blocksText(await confirm(rig, buttonValue(again, PROMO_CONFIRM_ACTION)))).toContain(
+      'now allows *15* redemptions (was 20)',
+    );
+    expect(promo.quantity).toBe(15);
+  });
+
+  it('shows a quantity just written on the watch card of its event, with no report read for it (issue 42)', async () => {
+    rig = await startBot();
+    const r = rig;
+    const promo = publishedPromo(r);
+    await command(r, `watch ${promo.eventId}: sold out`);
+    const card = () =>
+      r.slack.calls
+        .filter((c) => (c.method === 'chat.postMessage' || c.method === 'chat.update') && !c.args.thread_ts)
+        .map((c) => blocksText(c.args))
+        .findLast((text) => text.includes('Watching:') && text.includes('*Promo codes*'));
+    await r.slack.waitFor(() => card());
+    const quantity = promo.quantity + 7;
+    expect(card()).toContain(`of ${promo.quantity} left`);
+    const done = await confirm(r, buttonValue(await propose(r, promo, quantity), PROMO_CONFIRM_ACTION));
+    expect(blocksText(done)).toContain(`now allows *${quantity}*`);
+    const reads = reportCalls(r);
+
+    // A condition added redraws the card from the event's last check and the record since.
+    const since = r.slack.calls.length;
+    await command(r, `watch ${promo.eventId}: sold >= 90%`);
+    await r.slack.waitFor(() =>
+      r.slack.calls
+        .slice(since)
+        .find((c) => c.method === 'chat.update' && blocksText(c.args).includes('sold &gt;= 90%')),
+    );
+    expect(card()).toContain(`of ${quantity} left`);
+    expect(reportCalls(r)).toBe(reads);
   });
 
   it('lets only the person who asked confirm, even another editor', async () => {

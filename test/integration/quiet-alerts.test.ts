@@ -99,6 +99,36 @@ describe('quiet alerts through the real Bolt app', () => {
     expect(next.args.text).toMatch(/3 tickets sold since the last check/);
   });
 
+  it('a snoozed card says one state: its conditions read the check its figures show (issue 42)', async () => {
+    rig = await startBot(FAST);
+    const r = rig;
+    const { event } = watchable(r);
+    const capacity = event.capacity;
+    r.sim.setFigures(event.id, { ticketsSold: Math.floor(capacity * 0.5) });
+    await command(r, `watch ${event.id}: sold >= 95%, +1 sold`);
+    await check(r);
+    await soldAt(r, event, Math.floor(capacity * 0.5) + 3);
+    const jump = await r.slack.waitFor(() => alerts(r)[0]);
+    expect(await clickOn(r, jump.args, 'watch_snooze_1h', 'U0EDITOR')).toMatch(/snoozed until about/);
+
+    // Within the snooze the share crosses 95%: no alert, and the card's header and its condition
+    // line say the same share, read in the same check.
+    clock.advance(60_000);
+    const since = r.slack.calls.length;
+    const sold = Math.floor(capacity * 0.985);
+    await soldAt(r, event, sold);
+    const share = `${Math.round((sold / capacity) * 1000) / 10}% sold`;
+    const card = await r.slack.waitFor(() =>
+      r.slack.calls.slice(since).find((c) => c.method === 'chat.update' && blocksText(c.args).includes(`${share} (`)),
+    );
+    expect(alerts(r)).toHaveLength(1);
+    const lines = blocksText(card.args);
+    expect(lines).toContain(`\`sold &gt;= 95%\`: watching · now ${share}`);
+    expect(lines).not.toMatch(/now 50(\.\d)?% sold/);
+    // Movement is measured from the snooze's end: no figure for it on the card meanwhile.
+    expect(lines).toContain('`+1 sold since the last check`: :white_check_mark: crossed"');
+  });
+
   it('"until the next threshold" holds movement alerts until a threshold alerts', async () => {
     rig = await startBot(FAST);
     const r = rig;

@@ -35,6 +35,10 @@ describe('reports waiting per person and per workflow step', () => {
     // The one slot of the minute goes to the first; the next two wait.
     await command(r, `report ${first.id}`, 'U0ALICE');
     await expect.poll(() => reportPaths(r).length).toBe(1);
+    // Delivered (read and recorded), so it no longer counts among the reports Alice has waiting.
+    await r.slack.waitFor(() =>
+      r.slack.calls.find((c) => c.method === 'chat.update' && String(c.args.text).startsWith('Report: ')),
+    );
     await command(r, `report ${second.id}`, 'U0ALICE');
     await command(r, `report ${third.id}`, 'U0ALICE');
     await expect.poll(() => r.bot.reports.waiting()).toBe(2);

@@ -79,6 +79,48 @@ describe('a report with its sales history', () => {
 });
 
 describe('watches that know the forecast', () => {
+  it('does not alert a pace already below its mark when the watch is set: the history before it is no news (issue 42)', async () => {
+    const { r, clock } = await onOneClock();
+    const event = r.sim.catalog.events.find(
+      (e) => e.status === 'published' && e.startsAtMs > Date.now() + 10 * 86_400_000 && e.capacity >= 200,
+    );
+    if (!event) throw new Error('no event ten days ahead');
+    // A slow week before, and a last day at about four times its pace: below the mark over the
+    // week, though the last day is brisk.
+    const now = clock.now();
+    const capacity = event.capacity;
+    for (const [hoursAgo, share] of [
+      [8 * 24, 0.1],
+      [24, 0.15],
+    ] as const)
+      await r.bot.history.record(event.id, {
+        at: now - hoursAgo * 3_600_000,
+        sold: Math.round(capacity * share),
+        capacity,
+      });
+    r.sim.setFigures(event.id, { ticketsSold: Math.round(capacity * 0.18) });
+    const mark = Math.ceil(capacity * 0.03);
+    const { responseUrl } = await command(r, `watch ${event.id}: pace < ${mark}/day`);
+    const path = new URL(responseUrl).pathname;
+    const answer = await r.slack.waitFor(() =>
+      r.slack.responses.find((c) => c.method === path && !String(c.args.text).startsWith(':hourglass')),
+    );
+    expect(JSON.stringify(answer.args)).toContain(`Already crossed when the watch was set: \`pace &lt; ${mark}/day\``);
+    const card = await r.slack.waitFor(() =>
+      r.slack.calls.findLast(
+        (c) =>
+          (c.method === 'chat.postMessage' || c.method === 'chat.update') &&
+          JSON.stringify(c.args.blocks ?? []).includes('already crossed when the watch was set'),
+      ),
+    );
+    expect(JSON.stringify(card.args.blocks)).toContain(`pace &lt; ${mark}/day`);
+    // Its next check, on the same history: still nothing alerted.
+    clock.advance(2_000);
+    for (let i = 0; i < 20 && (await r.bot.watches.turn()).kind !== 'checked'; i += 1) clock.advance(1_000);
+    const replies = r.slack.calls.filter((c) => c.method === 'chat.postMessage' && c.args.thread_ts !== undefined);
+    expect(replies.map((c) => String(c.args.text))).toEqual([]);
+  });
+
   it('accepts a forecast condition without history, not judged until the history allows, then alerts when the forecast says it sells out, and charts in the card’s thread', async () => {
     const { r, clock } = await onOneClock();
     const event = r.sim.catalog.events.find(

@@ -12,7 +12,7 @@ import { formatNumber, reportCurrency } from '../../src/render/report-blocks.js'
 import { topFigures } from '../../src/reports/report-figures.js';
 import type { EventReport } from '../../src/ticketing/schemas.js';
 import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
-import { click, type Json, reportCalls, watchDirectly } from '../helpers/bot-actions.js';
+import { click, command, type Json, reportCalls, watchDirectly } from '../helpers/bot-actions.js';
 import { eventBody, postSigned, postSignedJson, viewSubmissionBody } from '../helpers/slack-requests.js';
 import { sleep } from '../helpers/wait-for.js';
 
@@ -72,7 +72,7 @@ function printedFigures(report: EventReport): string[] {
 }
 
 let ts = 1700000300;
-async function openFlexpane(r: BotRig, user: string, url: string, eventId: string): Promise<Entity> {
+async function openFlexpane(r: BotRig, user: string, url: string, eventId: string, channel = 'C0001'): Promise<Entity> {
   const trigger = `trigger.${user}.${++ts}`;
   await signedEvent(r, {
     type: 'entity_details_requested',
@@ -80,7 +80,7 @@ async function openFlexpane(r: BotRig, user: string, url: string, eventId: strin
     trigger_id: trigger,
     link: { url, domain: 'tickets.example.com' },
     external_ref: { id: eventId, type: 'event' },
-    channel: 'C0001',
+    channel,
     message_ts: `${ts}.000100`,
     event_ts: `${ts}.000200`,
   });
@@ -133,6 +133,9 @@ describe('event links as Work Objects', () => {
       expect(keys(entity)).toEqual(expect.arrayContaining(['when', 'starts', 'venue', 'on_sale']));
       const fields = Object.fromEntries((entity.entity_payload.custom_fields ?? []).map((f) => [f.key, f.value]));
       expect(fields.on_sale).toBe('On sale');
+      // Its label names what it tells: the card never reads "On sale On sale".
+      const labels = Object.fromEntries((entity.entity_payload.custom_fields ?? []).map((f) => [f.key, f.label]));
+      expect(labels.on_sale).toBe('Tickets');
       expect(fields.starts).toBe(Math.floor(event.startsAtMs / 1000));
       expect(String(fields.when)).toContain(event.timezone);
       expect(entity.entity_payload.actions).toBeUndefined();
@@ -272,7 +275,7 @@ describe('event links as Work Objects', () => {
     expect(String(pending?.value)).toContain('refresh button');
     expect(String(pending?.value)).not.toMatch(/open this again/i);
     await r.slack.waitFor(() => reportCalls(r) === 1 || undefined);
-    // The report lands in the cache as it is delivered: the refresh button's request shows it (a few tries, no timing).
+    // The report lands in the event's record as it is read: the refresh button's request shows it (a few tries, no timing).
     let again = await openFlexpane(r, 'U0ALICE', url, event.id);
     for (let tries = 0; tries < 50 && !keys(again).includes('figures_age'); tries++) {
       await sleep(20);
@@ -281,6 +284,41 @@ describe('event links as Work Objects', () => {
     expect(keys(again)).toContain('figures_age');
     expect(keys(again)).not.toContain('figures_pending');
     expect(reportCalls(r)).toBe(1);
+  });
+
+  it('shows the event record when opened again from another channel, money written as the card writes it (issue 42)', async () => {
+    rig = await startBot({
+      env: { EVENT_PAGE_URL: PAGE, TICKETING_REPORT_LIMIT: '3/1s', TICKETING_REPORT_CACHE_TTL: '0' },
+    });
+    const r = rig;
+    const snapshot = await r.bot.catalog.snapshot();
+    const event = [...snapshot.byId.values()].find(
+      (each) =>
+        each.status === 'published' &&
+        each.endsAtMs > Date.now() &&
+        r.sim.catalog.events.find((e) => e.id === each.id)?.currency === 'USD',
+    );
+    if (!event) throw new Error('the seed has upcoming published events in USD');
+    const url = `https://tickets.example.com/e/${event.id}`;
+    const field = (entity: Entity, key: string) =>
+      entity.entity_payload.custom_fields?.find((each) => each.key === key)?.value;
+    r.sim.setFigures(event.id, { ticketsSold: 20 });
+    await openFlexpane(r, 'U0ALICE', url, event.id);
+    await r.slack.waitFor(() => reportCalls(r) === 1 || undefined);
+    await expect.poll(async () => (await r.bot.reports.atHand(event.id))?.report.ticketsSold).toBe(20);
+    const first = await openFlexpane(r, 'U0ALICE', url, event.id);
+    expect(field(first, 'figure_ticketssold')).toBe('20');
+    // Every amount with its cents, as the report and the card write it: `500.00 USD`, not `500 USD`.
+    const gross = String(field(first, 'figure_grossrevenue'));
+    expect(gross).toMatch(/^[\d,]+\.\d\d USD$/);
+
+    // Someone else's report reads the event again, with more sold.
+    r.sim.setFigures(event.id, { ticketsSold: 31 });
+    await command(r, `report ${event.id}`, 'U0BOB', 'C0002');
+    await r.slack.waitFor(() => (reportCalls(r) === 2 ? true : undefined));
+    await expect.poll(async () => (await r.bot.reports.atHand(event.id))?.report.ticketsSold).toBe(31);
+    const again = await openFlexpane(r, 'U0ALICE', url, event.id, 'C0002');
+    expect(field(again, 'figure_ticketssold')).toBe('31');
   });
 
   it('offers a promo editor Change promo quantity, which leads to the promo form and its confirmation', async () => {

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { describeEventTime } from '../../src/render/event-time.js';
 import { escapeText } from '../../src/render/mrkdwn.js';
+import { formatMoney } from '../../src/render/report-blocks.js';
 import type { SimEvent, SimPromo } from '../../src/simulator/seed.js';
 import type { PromoChangeRecord } from '../../src/store/activity-store.js';
 import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
@@ -80,7 +81,7 @@ describe('Get event report', () => {
     // One process: completed by the run's own handler, with the workflow token Slack passed it.
     expect(done.token).toBe(WORKFLOW_TOKEN);
     const outputs = done.args.outputs as Record<string, unknown>;
-    const money = (value: string) => `${value} ${event.currency}`;
+    const money = (value: string) => formatMoney(Number(value.replace(/,/g, '')), event.currency);
     expect({ ...outputs, report_text: undefined }).toEqual({
       event_id: event.id,
       event_name: 'Jazz & Blues <Live>',
@@ -387,6 +388,8 @@ describe('Set promo quantity', () => {
     // A report read a moment ago: at hand (cached), and its codes remembered.
     await command(r, `report ${event.id}`);
     await r.slack.waitFor(() => (reportCalls(r).length === 1 ? true : undefined));
+    // Read and at hand (not still in flight, which a run asking at that moment would share).
+    await expect.poll(async () => (await r.bot.reports.atHand(event.id)) !== undefined).toBe(true);
     const done = await runStep(r, 'set_promo_quantity', {
       run_by: EDITOR,
       post_in: 'C0OPS',

@@ -9,6 +9,7 @@ import {
   type ProposeRequest,
   proposePromoChange,
 } from '../../src/promo/promo-changes.js';
+import { storeEventRecords } from '../../src/reports/event-record.js';
 import type { SimPromo } from '../../src/simulator/seed.js';
 import { ActivityStore } from '../../src/store/activity-store.js';
 import { openStore } from '../../src/store/open-store.js';
@@ -50,11 +51,13 @@ async function startPromoRig(): Promise<PromoRig> {
   const clock = new TestClock(Date.now());
   const editors = new Set(['U0EDITOR', 'U0OTHER']);
   const events = new EventCatalog({ client: rig.client, orgLimit: { limit: 180, windowMs: 60_000 }, clock });
+  const records = storeEventRecords(store.keyValue, clock);
   const build = (): PromoDeps => ({
     ticketing: rig.client,
     events,
     pending: new PendingPromoChanges({ store: store.keyValue, claims: store.claims, clock, ttlMs: TTL_MS }),
     activity: new ActivityStore(store.keyValue),
+    record: { wrote: records.wrote, quantityNow: records.quantity },
     isEditor: async (userId) => editors.has(userId),
     interactive: () => ({ signal: AbortSignal.timeout(10_000), priority: 'interactive' }),
     clock,

@@ -49,7 +49,7 @@ describe('the watch form', () => {
       element: { options: { text: { text: string }; value: string; description?: { text: string } }[] };
     };
     const [revenue, sold, left] = block.element.options;
-    expect(revenue?.text.text).toBe('Gross revenue ≥ 4,102 EUR');
+    expect(revenue?.text.text).toBe('Gross revenue ≥ 4,102.00 EUR');
     expect(revenue?.value).toBe('grossRevenue >= 4102');
     expect(revenue?.description?.text).toBe('grossRevenue &gt;= 4102');
     expect(sold?.text.text).toBe('90% of tickets sold');

@@ -925,6 +925,7 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
       PROMO_OUTCOMES.flatMap((outcome) => [
         promoDoneMessage(outcome, true),
         promoDoneMessage(outcome, false),
+        promoDoneMessage(outcome, 'no-channel'),
         promoDoneMessage(outcome, { why: 'shared' }),
       ]),
     promoUncertainMessage: () =>
@@ -1006,6 +1007,7 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
         }),
         { eventId: EVENTS[0]?.id ?? '', eventName: 'Jazz Night' },
       ),
+      reportMessage(shown({ ticketsSold: 12, capacity: 40 }), { eventId: 'evt_1', eventName: 'Jazz', cancelled: true }),
       ...HOSTILE.map((text) =>
         reportMessage(
           shown({
@@ -1232,7 +1234,7 @@ const RAW_TEXT: Record<string, readonly string[]> = {
   'condition-label.ts': ['conditionLabel'],
   'event-time.ts': ['zoneLabel', 'describeEventTime', 'shortEventTime'],
   'mrkdwn.ts': ['utcMinute'],
-  'report-blocks.ts': ['humanise', 'formatNumber', 'reportCurrency'],
+  'report-blocks.ts': ['humanise', 'formatNumber', 'formatMoney', 'reportCurrency'],
 };
 
 const RENDER_DIR = new URL('../../src/render/', import.meta.url);

@@ -38,7 +38,7 @@ describe('report rendering', () => {
     expect(message).toMatchSnapshot();
     const text = JSON.stringify(message.blocks);
     expect(text).toContain('*Tickets sold*\\n120');
-    expect(text).toContain('3,456.5 EUR');
+    expect(text).toContain('3,456.50 EUR');
     expect(text).toContain('█');
     expect(text).toContain('...and 4 more');
     expect(text).not.toContain('<!channel>');

@@ -113,7 +113,7 @@ describe('the watch card', () => {
     const text = all(message);
     expect(message.blocks[0]).toEqual({ type: 'header', text: { type: 'plain_text', text: 'Watching: Jazz Night' } });
     expect(text).toContain('*Tickets sold*\\n520');
-    expect(text).toContain('26,000 EUR');
+    expect(text).toContain('26,000.00 EUR');
     expect(text).toContain('█████░░░░░ 52% sold (520 of 1,000)');
     expect(text).toContain('`EARLYBIRD` 12 of 100 left');
     expect(text).toContain('`STUDENT` 47 of 50 left');
@@ -232,7 +232,7 @@ describe('watch alerts', () => {
       [
         { kind: 'figure', field: 'grossRevenue', op: '<=', value: 30_000 },
         26_000,
-        ':bar_chart: *Jazz Night*: Gross revenue fell to 26,000 EUR (watching for `&lt;=` 30,000 EUR)',
+        ':bar_chart: *Jazz Night*: Gross revenue fell to 26,000.00 EUR (watching for `&lt;=` 30,000.00 EUR)',
       ],
     ];
     for (const [condition, value, line] of cases) {
@@ -361,7 +361,7 @@ describe('the list of watches', () => {
         where: 'channel',
       }),
     );
-    expect(text).toContain('Check ins: 5 · Gross revenue: 10 USD');
+    expect(text).toContain('Check ins: 5 · Gross revenue: 10.00 USD');
   });
 });
 

@@ -3,6 +3,8 @@ import { silentLogger } from '../../src/logger.js';
 import type { ReadFor } from '../../src/reports/report-reads.js';
 import type { ReportSurface } from '../../src/reports/report-surface.js';
 import { buildReports, type Reports } from '../../src/reports/reports.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { StoreHandle } from '../../src/store/store-handle.js';
 import type { RateLimitObservation } from '../../src/ticketing/rate-limit-headers.js';
 import { systemClock } from '../../src/time/clock.js';
 import { type Rig, startRig } from '../helpers/ticketing.js';
@@ -15,18 +17,22 @@ import { type Rig, startRig } from '../helpers/ticketing.js';
 
 let rig: Rig | undefined;
 let reports: Reports<string> | undefined;
+let store: StoreHandle | undefined;
 afterEach(async () => {
   await reports?.close();
+  await store?.close();
   await rig?.close();
   reports = undefined;
+  store = undefined;
   rig = undefined;
 });
 
 async function reportsOn(r: Rig): Promise<Reports<string>> {
+  store = await openStore('sqlite://:memory:');
   return buildReports<string>({
     ticketing: r.client,
     limits: r.limits,
-    lastCheck: async () => undefined,
+    store: store.keyValue,
     activity: { recordReport: async () => {} },
     clock: systemClock,
     logger: silentLogger,

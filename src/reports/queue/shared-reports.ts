@@ -37,7 +37,12 @@ export function sharedReports<W>(deps: SharedReportsDeps<W>): ReportQueue<W> {
     close: () => queue.close(),
     async follow(ask, surface) {
       const log = deps.logger.child({ command: 'report', eventId: ask.eventId });
-      const who = { eventId: ask.eventId, label: ask.label, userId: ask.userId };
+      const who = {
+        eventId: ask.eventId,
+        label: ask.label,
+        userId: ask.userId,
+        ...(ask.cancelled ? { cancelled: ask.cancelled } : {}),
+      };
       const cached = ask.fresh ? undefined : await queue.cached(ask.eventId);
       if (cached) {
         const view = await surface.open(FETCHING);

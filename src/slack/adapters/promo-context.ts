@@ -21,6 +21,7 @@ export function promoDeps(deps: SlackDeps, client: webApi.WebClient): PromoDeps 
     events: deps.catalog,
     pending: deps.pending,
     activity: deps.activity,
+    record: deps.reports,
     isEditor: (userId) => deps.editors.allows(userId, client),
     interactive: deps.interactive,
     clock: deps.clock,

@@ -3,15 +3,16 @@ import { figuresWithheld } from '../../figures/may-show-figures.js';
 import type { Metrics } from '../../observability/metrics.js';
 import { reportHeldMessage } from '../../render/report-answer.js';
 import { replyView } from '../../reports/awaited-report.js';
+import type { ReportRead } from '../../reports/event-record.js';
 import { deliverReport, finishReport } from '../../reports/finish-report.js';
 import type { ReportOutcome } from '../../reports/queue/report-queue.js';
 import type { ReportJob } from '../../reports/queue/shared-report-job.js';
-import type { ReportRead } from '../../reports/report-at-hand.js';
 import type { ReportFlowDeps } from '../../reports/report-flow.js';
 import { askForReport as askForPersonsReport } from '../../reports/report-for-person.js';
 import type { ReportAsk, ReportSurface } from '../../reports/report-surface.js';
 import type { KeyValueStore } from '../../store/key-value-store.js';
 import type { EventReport } from '../../ticketing/schemas.js';
+import { cancelledNow } from '../deps/cancelled-now.js';
 import { sharingDoubt } from '../deps/conversation-audience.js';
 import { conversationReader } from '../deps/figures-reader.js';
 import type { SlackDeps } from '../deps/slack-deps.js';
@@ -46,7 +47,9 @@ export async function askForReport(
   // The person first (the use case's rule): a guest, a stranger or someone Slack could not say of
   // is told privately, before anything is posted in the channel or a report call is spent (and
   // asked again when the report comes: they may have been made a guest meanwhile).
-  const ask = { eventId: request.eventId, label: request.label, userId: request.userId };
+  // A cancelled event's report says so, wherever it was asked for (the catalog's entry, no call).
+  const cancelled = cancelledNow(deps.catalog, request.eventId) ? { cancelled: true as const } : {};
+  const ask = { eventId: request.eventId, label: request.label, userId: request.userId, ...cancelled };
   const personOf = (userId: string) => deps.audience.person(userId, request.client);
   const held = await askForPersonsReport({ ...deps, personOf }, ask, async () => {
     // Post in channel: the wait shows privately, the report goes to the channel when it comes.
@@ -64,7 +67,7 @@ export async function askForReport(
       runs: deps.runs,
       streams: deps.reportStreams,
     };
-    return reportSurface(transport, { ...request, keepPrivate });
+    return reportSurface(transport, { ...request, keepPrivate, ...cancelled });
   });
   if (held) {
     await respondPrivately(request.respond, reportHeldMessage(request.label, held.withheld), deps.logger);

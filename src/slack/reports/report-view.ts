@@ -88,7 +88,12 @@ function answerOf(
     status: parts.status,
     label: ask.label,
     reportLimit: transport.reportLimit,
-    about: { eventId: ask.eventId, describeError: userMessageFor, attachmentNote: parts.attachmentNote },
+    about: {
+      eventId: ask.eventId,
+      describeError: userMessageFor,
+      attachmentNote: parts.attachmentNote,
+      cancelled: ask.cancelled === true,
+    },
     sales: parts.sales,
     offerToPost: parts.offerToPost,
   };

@@ -1,6 +1,6 @@
 import type { Mrkdwn } from '../../render/mrkdwn.js';
 import { md } from '../../render/mrkdwn.js';
-import type { ReportRead } from '../../reports/report-at-hand.js';
+import type { ReportRead } from '../../reports/event-record.js';
 import type { SetWatchDeps } from '../../watches/set-watch.js';
 import type { SlackDeps } from '../deps/slack-deps.js';
 import { restartingMessage, userMessageFor } from '../replies/user-message.js';

@@ -2,7 +2,7 @@ import type { App, webApi } from '@slack/bolt';
 import { showFigures, shownOrNone, type Withheld } from '../../../figures/may-show-figures.js';
 import type { Logger } from '../../../logger.js';
 import { cancelPromoChange, confirmPromoChange } from '../../../promo/promo-changes.js';
-import { plainMessage, type SlackMessage, warningMessage } from '../../../render/block-kit.js';
+import { mrkdwnSection, plainMessage, type SlackMessage, warningMessage } from '../../../render/block-kit.js';
 import { md } from '../../../render/mrkdwn.js';
 import {
   confirmationRefusedMessage,
@@ -13,8 +13,9 @@ import {
   promoDoneMessage,
   promoFailedMessage,
   promoUncertainMessage,
+  quantityChangedWords,
 } from '../../../render/promo-blocks.js';
-import { promoDeps } from '../../adapters/promo-context.js';
+import { promoDeps, proposalMessage } from '../../adapters/promo-context.js';
 import { conversationReader, privateReader } from '../../deps/figures-reader.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { ackFirst } from '../../replies/ack-first.js';
@@ -26,7 +27,8 @@ import { userMessageFor } from '../../replies/user-message.js';
 /**
  * Posts the announcement in the channel, if the figures rule lets its quantities go there (a
  * promo code's quantity is a figure: a Slack Connect channel does not hear it); true when posted,
- * false when the channel refuses it, why not when the rule held it back.
+ * false when the channel refuses it, `no-channel` when it was asked for outside any channel, why
+ * not when the rule held it back.
  */
 async function announce(
   deps: SlackDeps,
@@ -34,8 +36,9 @@ async function announce(
   channelId: string,
   outcome: PromoOutcome,
   log: Logger,
-): Promise<boolean | Withheld> {
-  if (!channelId) return false;
+): Promise<boolean | 'no-channel' | Withheld> {
+  // Asked for from the shortcut: no channel to announce in, and none is guessed.
+  if (!channelId) return 'no-channel';
   const gate = showFigures(
     outcome,
     await conversationReader(deps.audience, channelId, outcome.userId),
@@ -94,6 +97,23 @@ export function registerPromoActions(app: App, deps: SlackDeps): void {
         confirmationRefusedMessage(result.refusal),
         log,
         replace ? { replace_original: true } : {},
+      );
+      return;
+    }
+    if (result.kind === 'changed') {
+      // Asked again with the quantity now: the one clicked was shown a quantity written over since.
+      const reader = await privateReader(deps.audience, body.user.id);
+      const again = proposalMessage(
+        deps,
+        { kind: 'confirm', event: result.event, change: result.change },
+        result.change.eventId,
+        (figures) => shownOrNone(figures, reader, deps.figuresPolicy),
+      );
+      await respondPrivately(
+        respond,
+        { text: again.text, blocks: [mrkdwnSection(quantityChangedWords), ...again.blocks] },
+        log,
+        { replace_original: true },
       );
       return;
     }

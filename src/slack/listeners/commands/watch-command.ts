@@ -139,6 +139,8 @@ export async function handleWatchCommand(
         const event = await oneEvent(deps, command, respond);
         if (!event) return;
         const eventName = eventLabel(event);
+        // The answer takes the place of the "fetching" notice, so none is left behind.
+        let noticed = false;
         // "Watch in this channel anyway" is a choice made only where Slack says the channel is
         // shared, now, and a choice may lift that: an old button clicked after the channel was
         // unshared, when Slack cannot say, or with a guest of the workspace among its members
@@ -161,12 +163,14 @@ export async function handleWatchCommand(
           },
           {
             // Told first that they may wait: the report is fetched in their turn.
-            fetching: () =>
-              respondPrivately(
+            fetching: async () => {
+              noticed = true;
+              await respondPrivately(
                 respond,
                 fetchingReportMessage(md`to see what it lets you watch`, deps.reportLimit),
                 deps.logger,
-              ),
+              );
+            },
             // A card with sales and revenue goes into a channel shared with another organization only when asked twice.
             stopBeforeReport: async () => {
               if (command.personal || confirmed) return false;
@@ -188,6 +192,7 @@ export async function handleWatchCommand(
             respond,
             watchOutcomeMessage(outcome, eventName, (words) => usageMessage(words, USAGE.watch)),
             deps.logger,
+            noticed ? { replace_original: true } : {},
           );
         return;
       }

@@ -1,18 +1,13 @@
 import type { App, webApi } from '@slack/bolt';
-import type { LRUCache } from 'lru-cache';
 import type { EventLinks } from '../../../catalog/event-links.js';
 import { figuresWithheld, shownOrNone } from '../../../figures/may-show-figures.js';
 import { withinDeadline } from '../../../observability/within-deadline.js';
 import { EVENT_REF_TYPE, eventDetailsEntity, type FlexpaneFigures } from '../../../render/event-entity.js';
 import { parseId } from '../../../ticketing/ids.js';
 import type { TicketingEvent } from '../../../ticketing/schemas.js';
-import { ttlCache } from '../../../ttl-cache.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { countSlackError } from '../../replies/slack-errors.js';
 import { reportAtHand, reportFor } from '../../reports/ask-for-report.js';
-
-/** A report read earlier and when (the report at hand's shape). */
-type ReportRead = NonNullable<Awaited<ReturnType<typeof reportAtHand>>>;
 
 /**
  * What Slack sends when a person opens a Work Object's flexpane or presses its refresh button
@@ -51,24 +46,19 @@ const OLDEST_SHOWN_MS = 24 * 3_600_000;
  */
 export function registerEntityDetails(app: App, deps: SlackDeps, links: EventLinks): void {
   // One queued report per person and event at a time: opening the card again does not queue more.
+  // What it fetches goes into the event's record, which the next opening reads, from any channel.
   const queued = new Set<string>();
-  // What was fetched for a person's flexpane is theirs to see when they open it again, even where
-  // the report caches keep nothing (TICKETING_REPORT_CACHE_TTL=0): it cost their turn.
-  const fetched: LRUCache<string, ReportRead> = ttlCache({ max: 500, ttlMs: FRESH_ENOUGH_MS, clock: deps.clock });
   const queue = (eventId: string, userId: string): boolean => {
     const key = `${userId}:${eventId}`;
     if (queued.has(key)) return true;
     if (deps.work.stopping.aborted) return false;
     queued.add(key);
-    const asked = deps.clock.now();
     void deps.work
       .track(reportFor(deps, eventId, userId))
-      .then((report) => fetched.set(key, { report, readAt: asked }))
       .catch((error: unknown) => deps.logger.info('A flexpane report could not be fetched', { eventId, error }))
       .finally(() => queued.delete(key));
     return true;
   };
-  const fetchedFor = (eventId: string, userId: string) => fetched.get(`${userId}:${eventId}`);
 
   app.event('entity_details_requested', async ({ event, client }) => {
     const asked = event as unknown as EntityDetailsRequested;
@@ -96,7 +86,7 @@ export function registerEntityDetails(app: App, deps: SlackDeps, links: EventLin
       return;
     }
     const figures = await withinDeadline(
-      flexpaneFigures(deps, client, found, userId, { queue, fetchedFor }),
+      flexpaneFigures(deps, client, found, userId, queue),
       DETAILS_DEADLINE_MS,
       'the flexpane',
     ).catch((error: unknown) => {
@@ -127,21 +117,15 @@ async function flexpaneFigures(
   client: webApi.WebClient,
   event: TicketingEvent,
   userId: string,
-  own: {
-    queue: (eventId: string, userId: string) => boolean;
-    fetchedFor: (eventId: string, userId: string) => ReportRead | undefined;
-  },
+  queue: (eventId: string, userId: string) => boolean,
 ): Promise<{ figures: FlexpaneFigures; editor: boolean }> {
-  const { queue } = own;
   const reader = { room: { kind: 'private' } as const, person: await deps.audience.person(userId, client) };
   const withheld = figuresWithheld(reader, deps.figuresPolicy);
   if (withheld) return { figures: { kind: 'withheld', withheld }, editor: false };
-  const [shared, editor] = await Promise.all([
+  const [atHand, editor] = await Promise.all([
     reportAtHand(deps, event.id, { maxAgeMs: OLDEST_SHOWN_MS }),
     deps.editors.allows(userId, client).catch(() => false),
   ]);
-  const mine = own.fetchedFor(event.id, userId);
-  const atHand = mine && (!shared || mine.readAt > shared.readAt) ? mine : shared;
   if (!atHand) return { figures: { kind: 'none', queued: queue(event.id, userId) }, editor };
   const insight = await deps.insights?.of(event.id, atHand.report).catch(() => undefined);
   const shown = shownOrNone(
