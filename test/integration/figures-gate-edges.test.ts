@@ -11,6 +11,7 @@ import {
   command,
   figuresIn,
   GUEST,
+  heard,
   onOneClock,
   posts,
   SHARED_INFO,
@@ -64,10 +65,7 @@ describe('a Slack Connect channel with a guest of the workspace among its member
     // A guest of our own workspace joins; Slack says so.
     r.slack.people.set(GUEST, { is_restricted: true });
     r.slack.members.set(channel, ['UBOT', 'U0EDITOR', GUEST]);
-    await slackEvent(r, { type: 'member_joined_channel', user: GUEST, channel, team: 'T0001' });
-    await r.slack.waitFor(() =>
-      r.logs.find((line) => line.includes('Who reads a conversation changed: its figures are asked about again')),
-    );
+    await heard(r, { type: 'member_joined_channel', user: GUEST, channel, team: 'T0001' });
 
     const reportsBefore = reportCalls(r);
     const posting = await click(r, 'report_post_in_channel', String(post.value), 'U0EDITOR', { channelId: channel });
@@ -271,5 +269,106 @@ describe('the "Set promo quantity" step', () => {
       expect(String(outputs.summary)).toContain(words);
       expect(promo.quantity).toBe(quantity);
     }
+  });
+});
+
+describe('"watch here anyway" where the members of a Slack Connect channel cannot be read for good', () => {
+  it('pauses with a named reason, tells its owner, and spends no report call after (more than 500 members, the app not in it)', async () => {
+    const { r, clock } = await started();
+    const big = Array.from({ length: 502 }, (_, i) => `U0M${String(i).padStart(4, '0')}`);
+    r.slack.conversations.set('C0BIG', SHARED_INFO);
+    r.slack.members.set('C0BIG', ['UBOT', ...big]);
+    r.slack.conversations.set('C0LEFT', { ...SHARED_INFO, is_member: false });
+    for (const [channel, n, reason] of [
+      ['C0BIG', 0, 'too_many_members_to_read'],
+      ['C0LEFT', 1, 'app_not_in_shared_channel'],
+    ] as const) {
+      await watchDirectly(r, channel, upcoming(r, n), { sharedConfirmed: true });
+      await turnsUntil(r, clock, async () => (await watchIn(r, channel))?.paused !== undefined, `${channel} paused`);
+      expect((await watchIn(r, channel))?.paused?.reason).toBe(reason);
+      // Its owner is told why, privately.
+      await r.slack.waitFor(() =>
+        posts(r, 'U0EDITOR').find((call) => /paused/i.test(JSON.stringify(call.args)) && call.args.text),
+      );
+    }
+    expect(JSON.stringify(posts(r, 'U0EDITOR').map((call) => call.args))).toMatch(/more members than I look up/);
+    expect(JSON.stringify(posts(r, 'U0EDITOR').map((call) => call.args))).toMatch(/no longer in it/);
+    for (const channel of ['C0BIG', 'C0LEFT']) expect(figuresIn(sentTo(r, channel).map((c) => c.args))).toBe(false);
+    // Paused: the scheduler reads no report for them any more.
+    const before = reportCalls(r);
+    for (let i = 0; i < 5; i += 1) {
+      await r.bot.watches.turn();
+      clock.advance(1_000);
+    }
+    expect(reportCalls(r)).toBe(before);
+  });
+});
+
+describe("a Slack Connect channel's members", () => {
+  it('are read only when a choice is asked about: an unfurl there looks up none of them', async () => {
+    const { r } = await started({ UNFURL_STYLE: 'classic', EVENT_PAGE_URL: 'https://tickets.example.com/e/{id}' });
+    await r.bot.catalog.snapshot();
+    r.slack.conversations.set('C0CONNECT', SHARED_INFO);
+    r.slack.members.set('C0CONNECT', ['UBOT', 'U0EDITOR', 'U0ANNA', 'U0BEN']);
+    const url = `https://tickets.example.com/e/${upcoming(r).id}`;
+    await slackEvent(r, {
+      type: 'link_shared',
+      user: 'U0EDITOR',
+      channel: 'C0CONNECT',
+      message_ts: '1700000200.000100',
+      links: [{ url, domain: 'tickets.example.com' }],
+    });
+    const unfurl = await r.slack.waitFor(() => r.slack.calls.find((call) => call.method === 'chat.unfurl'));
+    expect(figuresIn(unfurl.args)).toBe(false);
+    expect(r.slack.calls.filter((call) => call.method === 'conversations.members')).toEqual([]);
+    const lookedUp = r.slack.calls.filter((call) => call.method === 'users.info').map((call) => call.args.user);
+    expect(lookedUp).not.toContain('U0ANNA');
+
+    // A report asked for there offers "Post in channel": a choice, so its members are read.
+    const asked = await command(r, `report ${upcoming(r).id}`, 'C0CONNECT');
+    await r.slack.waitFor(() => responsesTo(r, asked).find((call) => buttons(call.args).has('report_post_in_channel')));
+    expect(r.slack.calls.filter((call) => call.method === 'conversations.members')).toHaveLength(1);
+  });
+
+  it('of a channel the app is not in: a watch asked for there says to invite it', async () => {
+    const { r } = await started();
+    r.slack.conversations.set('C0LEFT', { ...SHARED_INFO, is_member: false });
+    const asked = await command(r, `watch ${upcoming(r).id}: sold out`, 'C0LEFT');
+    const answer = await r.slack.waitFor(() => responsesTo(r, asked)[0]);
+    expect(JSON.stringify(answer.args)).toContain('/invite @eventops');
+    expect(buttons(answer.args).has('watch_shared_channel_anyway')).toBe(false);
+    expect(await r.bot.watches.list({ channel: 'C0LEFT' })).toHaveLength(0);
+  });
+});
+
+describe("a guest's profile or status change (user_change)", () => {
+  it('looks nobody up again when the guest or stranger flags did not change', async () => {
+    const { r } = await started();
+    r.slack.people.set(GUEST, { is_restricted: true });
+    r.slack.members.set('C0MIXED', ['UBOT', 'U0EDITOR', 'U0ANNA', GUEST]);
+    const event = upcoming(r);
+    // A member's report there is held back: they are told privately (an ephemeral message).
+    const told = () =>
+      r.slack.calls.filter((call) => call.method === 'chat.postEphemeral' && call.args.channel === 'C0MIXED');
+    const reportThere = async () => {
+      const n = told().length;
+      await command(r, `report ${event.id}`, 'C0MIXED');
+      const answer = await r.slack.waitFor(() => told()[n]);
+      expect(JSON.stringify(answer.args)).toContain('Guests of this workspace are members');
+    };
+    await reportThere();
+    const lookups = () => r.slack.calls.filter((call) => call.method === 'users.info').map((call) => call.args.user);
+    const before = lookups().length;
+
+    // The guest sets a status: Slack sends user_change, with the same flags.
+    await heard(r, { type: 'user_change', user: { id: GUEST, is_restricted: true, profile: { status_text: 'out' } } });
+    await reportThere();
+    expect(lookups().slice(before)).toEqual([]);
+
+    // U0ANNA is made a guest: she is asked about again.
+    r.slack.people.set('U0ANNA', { is_restricted: true });
+    await heard(r, { type: 'user_change', user: { id: 'U0ANNA', is_restricted: true } });
+    await reportThere();
+    expect(lookups().slice(before)).toContain('U0ANNA');
   });
 });

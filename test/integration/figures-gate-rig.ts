@@ -122,3 +122,9 @@ export async function watchedWithFigures(r: BotRig, channel: string, event: SimE
   await r.slack.waitFor(() => figuresIn(cardNow(r, channel, card).blocks));
   return card;
 }
+
+/** A signed Events API callback, once the bot's listeners have done with it (its tracked work settled). */
+export async function heard(r: BotRig, event: Record<string, unknown>) {
+  await slackEvent(r, event);
+  await r.slack.waitFor(() => r.bot.work.running === 0 || undefined);
+}
