@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { SimEvent } from '../../src/simulator/seed.js';
 import { type BotRig, SIGNING_SECRET } from '../helpers/bot.js';
 import { answerTo, click, type Json, pickInWatchForm, responsesTo, watchDirectly } from '../helpers/bot-actions.js';
 import type { SlackCall } from '../helpers/fake-slack.js';
@@ -370,5 +371,57 @@ describe("a guest's profile or status change (user_change)", () => {
     await heard(r, { type: 'user_change', user: { id: 'U0ANNA', is_restricted: true } });
     await reportThere();
     expect(lookups().slice(before)).toContain('U0ANNA');
+  });
+});
+
+describe('the answer to setting a watch', () => {
+  it('asks about the person again once the report came: made a guest meanwhile, it names no crossing', async () => {
+    const { r } = await started();
+    const event = upcoming(r);
+    r.sim.setFigures(event.id, { ticketsSold: Math.floor(event.capacity / 2) });
+    // The channel is looked up before the report is read: held there, the person is made a guest.
+    const looking = r.slack.holdNext('conversations.info');
+    const asked = await command(r, `watch ${event.id}: sold >= 40%, sold >= 95%`, 'C0WAIT');
+    await looking.reached;
+    r.slack.people.set('U0EDITOR', { is_restricted: true });
+    await heard(r, { type: 'user_change', user: { id: 'U0EDITOR', is_restricted: true } });
+    looking.release();
+    const answer = await r.slack.waitFor(() =>
+      responsesTo(r, asked).find((call) => !/Fetching/.test(JSON.stringify(call.args))),
+    );
+    const said = JSON.stringify(answer.args);
+    expect(said).toContain('not shown to guests of this workspace');
+    expect(said).not.toMatch(/already crossed|Already crossed/);
+    expect(figuresIn(answer.args)).toBe(false);
+  });
+});
+
+describe("a guest promo editor's mistyped or missing code", () => {
+  it("is answered without the report's promo codes", async () => {
+    const { r } = await started();
+    r.slack.people.set(GUEST, { is_restricted: true });
+    r.slack.groups.set('S0EDITORS', [GUEST]);
+    const promo = r.sim.catalog.promos.find(
+      (p) => p.code === 'EARLYBIRD' && r.sim.catalog.events.find((e) => e.id === p.eventId)?.status === 'published',
+    );
+    if (!promo) throw new Error('no EARLYBIRD in the seed');
+    const event = r.sim.catalog.events.find((e) => e.id === promo.eventId) as SimEvent;
+    event.name = 'Lantern Parade Evening';
+    // A member's change reads the event's report: its codes are known from then on.
+    await answerTo(r, await command(r, `promo ${event.id} EARLYBIRD 12`, 'C0OPS'));
+
+    const mistyped = await command(r, `promo ${event.id} EARLYBRD 12`, 'C0OPS', GUEST);
+    const answer = JSON.stringify(await answerTo(r, mistyped));
+    expect(answer).toContain('No code `EARLYBRD`');
+    expect(saidOn(r, mistyped)).not.toContain('EARLYBIRD');
+    expect(answer).not.toContain('did you mean');
+
+    // The code left out ("Lantern Parade Evening 10" reads as the event "Lantern Parade" and the
+    // code "Evening"): "which code?" lists none of them for the guest, and does for a member.
+    const left = await command(r, `promo ${event.name} 10`, 'C0OPS', GUEST);
+    expect(JSON.stringify(await answerTo(r, left))).toContain('promo code is missing');
+    expect(saidOn(r, left)).not.toContain('EARLYBIRD');
+    const member = await command(r, `promo ${event.name} 10`, 'C0OPS');
+    expect(JSON.stringify(await answerTo(r, member))).toContain('EARLYBIRD');
   });
 });

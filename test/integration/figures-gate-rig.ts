@@ -123,8 +123,13 @@ export async function watchedWithFigures(r: BotRig, channel: string, event: SimE
   return card;
 }
 
-/** A signed Events API callback, once the bot's listeners have done with it (its tracked work settled). */
+/**
+ * A signed Events API callback, once the bot's listener has done with it: the bot's tracked work
+ * is back to what it was before (Bolt acknowledges an event before its listener runs, and tracks
+ * that listener before the acknowledgement can be read here).
+ */
 export async function heard(r: BotRig, event: Record<string, unknown>) {
+  const before = r.bot.work.running;
   await slackEvent(r, event);
-  await r.slack.waitFor(() => r.bot.work.running === 0 || undefined);
+  await r.slack.waitFor(() => r.bot.work.running <= before || undefined);
 }

@@ -1,10 +1,12 @@
 import { searchWords } from '../../../catalog/event-search.js';
 import { type EventTarget, type Resolved, resolveEvent } from '../../../catalog/find-events.js';
+import { shownOrNone } from '../../../figures/may-show-figures.js';
 import { knownCodes, type PromoRef } from '../../../promo/promo-codes.js';
 import type { SlackMessage } from '../../../render/block-kit.js';
 import { eventLabel } from '../../../render/event-blocks.js';
 import { missingCodeMessage } from '../../../render/missing-code-blocks.js';
 import { promoCodeSources } from '../../adapters/promo-context.js';
+import { privateReader } from '../../deps/figures-reader.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
 import { commandFor } from './command-parser.js';
 
@@ -44,10 +46,12 @@ export async function promoCodeLeftOut(
   const words = `${target.words} ${promo.code}`;
   const whole = await resolveEvent(deps.catalog, { words }, deps.interactive()).catch(() => undefined);
   if (whole?.kind !== 'found' || !continuesName(whole.event.name ?? '', words)) return undefined;
-  const codes = await knownCodes(sources, whole.event.id);
+  // The report's codes are figures: a guest or a stranger editor is not told them.
+  const reader = await privateReader(deps.audience, request.userId);
+  const codes = shownOrNone(await knownCodes(sources, whole.event.id), reader, deps.figuresPolicy);
   return missingCodeMessage({
     eventName: eventLabel(whole.event),
-    codes,
+    codes: codes ?? [],
     command: (each) => commandFor({ kind: 'promo', target, promo: { code: each }, quantity: request.quantity }, words),
   });
 }

@@ -1,7 +1,7 @@
 import type { webApi } from '@slack/bolt';
 import { type EventTarget, resolveEvent, targetText } from '../../../catalog/find-events.js';
 import { isCancelled } from '../../../catalog/is-upcoming.js';
-import { shownOrNone } from '../../../figures/may-show-figures.js';
+import { type Shown, shownOrNone } from '../../../figures/may-show-figures.js';
 import { proposePromoChange } from '../../../promo/promo-changes.js';
 import { closeKnownCodes, type PromoRef } from '../../../promo/promo-codes.js';
 import { type SlackMessage, warningMessage } from '../../../render/block-kit.js';
@@ -82,9 +82,13 @@ export async function requestPromoChange(
   }
   // A code close to one known for the event (EARLYBRD): asked at once, not looked up in a report.
   const close = await closeKnownCodes(promoCodeSources(deps, request.userId), event.id, request.promo);
+  // The code's quantity now and its redemptions are figures, and so are the report's codes: a
+  // guest or a stranger editor sees none.
+  const reader = await privateReader(deps.audience, request.userId);
   if ('code' in request.promo && close.length > 0) {
+    const shownCodes = shownOrNone(close, reader, deps.figuresPolicy);
     await reply.answer(
-      codeDidYouMean(request.promo.code, close, (each) => commandFor({ ...asked, promo: { code: each } }, query)),
+      codeDidYouMean(request.promo.code, shownCodes, (each) => commandFor({ ...asked, promo: { code: each } }, query)),
     );
     return;
   }
@@ -100,8 +104,6 @@ export async function requestPromoChange(
     previousQuantity: target.previousQuantity,
     redeemed: target.redeemed,
   });
-  // The code's quantity now and its redemptions are figures: a guest or a stranger editor sees none.
-  const reader = await privateReader(deps.audience, request.userId);
   const mayShow = (figures: PromoNow) => shownOrNone(figures, reader, deps.figuresPolicy);
   await reply.answer(proposalMessage(deps, result, event.id, mayShow), { confirmation: result.kind === 'confirm' });
 }
@@ -109,8 +111,17 @@ export async function requestPromoChange(
 /**
  * A code that is none of the event's known codes but close to some: "did you mean", with the
  * command to type (`typed`: the command after `/events` with a code in place); nothing changed.
+ * `close` undefined: the figures rule holds the report's codes back from the person.
  */
-function codeDidYouMean(typed: string, close: readonly string[], command: (code: string) => string): SlackMessage {
+function codeDidYouMean(
+  typed: string,
+  close: Shown<readonly string[]> | undefined,
+  command: (code: string) => string,
+): SlackMessage {
+  if (!close)
+    return warningMessage(
+      md`No code ${code(typed, 64)} is known for this event. Check the code, or give its id, \`promo_…\`, instead. Nothing was changed.`,
+    );
   const codes = joinMrkdwn(
     close.map((each) => code(each, 64)),
     md` or `,

@@ -14,7 +14,7 @@ import {
 } from '../../../render/modal-views.js';
 import { type Mrkdwn, md } from '../../../render/mrkdwn.js';
 import { fetchingReportMessage, fetchingReportWords, reportCurrency } from '../../../render/report-blocks.js';
-import { watchHeldMessage, watchOutcomeMessage } from '../../../render/watch-outcome-blocks.js';
+import { watchAnswer, watchHeldMessage } from '../../../render/watch-outcome-blocks.js';
 import { withheldWords } from '../../../render/withheld-words.js';
 import { parseId } from '../../../ticketing/ids.js';
 import type { EventReport } from '../../../ticketing/schemas.js';
@@ -219,12 +219,15 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
           },
         },
       );
-      if (outcome)
+      if (outcome) {
+        // Asked again once the report came: they may have been made a guest while it was fetched.
+        const gate = showFigures(outcome, await privateReader(deps.audience, userId), deps.figuresPolicy);
         await respond(
-          watchOutcomeMessage(outcome, eventName, (words) =>
+          watchAnswer(gate, outcome, eventName, (words) =>
             warningMessage(md`${words} The watch was not set: open the form again.`),
           ),
         );
+      }
     } catch (error) {
       deps.logger.warn('The watch form could not set the watch', { error });
       await respond(warningMessage(watchNotSet(deps, error))).catch(() => undefined);
