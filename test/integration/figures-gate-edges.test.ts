@@ -214,6 +214,18 @@ describe("changing or ending a channel's watches and digests", () => {
     expect(await r.bot.watches.list({ channel: 'C0OPS' })).toHaveLength(0);
     expect((await r.bot.digests.status('C0OPS'))?.subscription.status).not.toBe('active');
   });
+
+  it('lets a guest end them with FIGURES_FOR_GUESTS=shown, as a guest may set them then', async () => {
+    const { r } = await started({ FIGURES_FOR_GUESTS: 'shown' });
+    const event = upcoming(r);
+    await watchDirectly(r, 'C0OPS', event);
+    await answerTo(r, await command(r, 'digest on 09:00 UTC', 'C0OPS'));
+    r.slack.people.set(GUEST, { is_restricted: true });
+    await answerTo(r, await command(r, `unwatch ${event.id}`, 'C0OPS', GUEST));
+    await answerTo(r, await command(r, 'digest off', 'C0OPS', GUEST));
+    expect(await r.bot.watches.list({ channel: 'C0OPS' })).toHaveLength(0);
+    expect((await r.bot.digests.status('C0OPS'))?.subscription.status).not.toBe('active');
+  });
 });
 
 /** Runs "Set promo quantity" as Slack would (function_executed), signed; how it completed. */
