@@ -152,6 +152,7 @@ export class WatchService<M> {
       clock: options.clock,
       logger: options.logger,
       eventDates: options.eventDates,
+      figures: this.#figures,
     });
   }
 

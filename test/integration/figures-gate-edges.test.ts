@@ -317,6 +317,30 @@ describe('"watch here anyway" where the members of a Slack Connect channel canno
   });
 });
 
+describe('"watch here anyway" where Slack fails to say who the members are', () => {
+  it('holds the watch (not paused), spends no report call on it, and checks it once Slack answers', async () => {
+    const { r, clock } = await started();
+    const event = upcoming(r);
+    r.slack.conversations.set('C0CONNECT', SHARED_INFO);
+    r.slack.members.set('C0CONNECT', ['UBOT', 'U0EDITOR', 'U0ANNA']);
+    r.slack.failNext('users.info', 'internal_error', 10_000);
+    await watchDirectly(r, 'C0CONNECT', event, { sharedConfirmed: true });
+    const before = reportCalls(r);
+    for (let i = 0; i < 10; i += 1) {
+      await r.bot.watches.turn();
+      clock.advance(1_000);
+    }
+    expect(reportCalls(r)).toBe(before);
+    expect((await watchIn(r, 'C0CONNECT'))?.paused).toBeUndefined();
+    expect(figuresIn(sentTo(r, 'C0CONNECT').map((call) => call.args))).toBe(false);
+
+    // Slack answers again: the next checks read the report (the failure was kept 30 s at most).
+    r.slack.failNext('users.info', 'internal_error', 0);
+    await turnsUntil(r, clock, async () => reportCalls(r) > before, 'a report read for the watch');
+    expect((await watchIn(r, 'C0CONNECT'))?.paused).toBeUndefined();
+  });
+});
+
 describe("a Slack Connect channel's members", () => {
   it('are read only when a choice is asked about: an unfurl there looks up none of them', async () => {
     const { r } = await started({ UNFURL_STYLE: 'classic', EVENT_PAGE_URL: 'https://tickets.example.com/e/{id}' });
