@@ -24,12 +24,19 @@ export type Room =
   | { kind: 'guests' }
   /**
    * Shared with another organization (Slack Connect), or a DM or group DM with someone of one.
-   * `guests`: guests of the workspace are among its members (`some`), or its members could not
-   * be read (`not-known`); absent: they were read, and none is a guest.
+   * `guests`: guests of the workspace are among its members; `unread`: its members were not read,
+   * and why. Neither: they were read, and none is a guest.
    */
-  | { kind: 'external'; guests?: 'some' | 'not-known' | undefined }
+  | { kind: 'external'; guests?: 'some' | undefined; unread?: MembersUnread | undefined }
   /** Slack could not say. */
   | { kind: 'unknown'; reason: string };
+
+/**
+ * Why a shared conversation's members were not read: lasting, the app is not in it (`app-not-in`)
+ * or it has more members than are looked up (`too-many`); or for now, nobody asked about a choice
+ * there (`not-asked`) or Slack failed (`failed`).
+ */
+export type MembersUnread = 'app-not-in' | 'too-many' | 'not-asked' | { failed: string };
 
 /** Who asked (a person's report, a click, their own watch); `none` for what no one person asked (a channel's card). */
 export type Person =
@@ -56,6 +63,8 @@ export type Withheld =
   /** Guests of the workspace are members of the conversation. */
   | { why: 'guests-in-room' }
   | { why: 'stranger' }
+  /** A choice to share there anyway, where the members cannot be read for good (the app is not in it, too many). */
+  | { why: 'members-unread'; because: 'app-not-in' | 'too-many' }
   | { why: 'not-known'; reason: string; about: 'conversation' | 'person' };
 
 export interface Reader {
@@ -96,12 +105,17 @@ export function figuresWithheld(reader: Reader, policy: FiguresPolicy = DEFAULT_
       // A choice was made for the other organization, never for guests of our own among the
       // members, nor for members nobody could read.
       if (reader.room.guests === 'some') return policy.guestsMaySee ? undefined : { why: 'guests-in-room' };
-      if (reader.room.guests === 'not-known')
-        return { why: 'not-known', reason: 'its members could not be read', about: 'conversation' };
-      return undefined;
+      return reader.room.unread === undefined ? undefined : membersUnread(reader.room.unread);
     case 'unknown':
       return { why: 'not-known', reason: reader.room.reason, about: 'conversation' };
   }
+}
+
+/** A choice where the members were not read: lasting, or not known for now. */
+function membersUnread(unread: MembersUnread): Withheld {
+  if (unread === 'app-not-in' || unread === 'too-many') return { why: 'members-unread', because: unread };
+  const reason = unread === 'not-asked' ? 'its members were not read' : unread.failed;
+  return { why: 'not-known', reason, about: 'conversation' };
 }
 
 /**

@@ -48,6 +48,7 @@ export function withheldWords(withheld: Withheld): string {
       return 'No figures: Slack could not say who this account is, so figures are held back.';
     case 'shared':
     case 'guests-in-room':
+    case 'members-unread':
       return 'No figures: they are not shown where this answer goes.';
   }
 }

@@ -63,7 +63,7 @@ export class Metrics {
   });
   readonly watchTurns = new Counter({
     name: 'eventops_watch_turns_total',
-    help: "The watch scheduler's turns on this process, by outcome (checked, idle, turn-elsewhere, claimed-elsewhere, no-spare-slot, failed, error)",
+    help: "The watch scheduler's turns on this process, by outcome (checked, idle, turn-elsewhere, claimed-elsewhere, no-spare-slot, failed, held, error)",
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });

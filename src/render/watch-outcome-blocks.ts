@@ -1,4 +1,4 @@
-import type { Withheld } from '../figures/may-show-figures.js';
+import type { Shown, Withheld } from '../figures/may-show-figures.js';
 import type { SetWatchOutcome } from '../watches/set-watch.js';
 import type { Watch } from '../watches/watch.js';
 import { LIMITS, mrkdwnSection, plainMessage, type SlackMessage, warningMessage } from './block-kit.js';
@@ -105,10 +105,12 @@ export function watchRefusedMessage(
 
 /**
  * How setting a watch came out, in words (`problem`: how this surface says a problem with the
- * conditions: the command adds its usage line, the form asks to open it again).
+ * conditions: the command adds its usage line, the form asks to open it again). `Shown`: it names
+ * what the report holds (which conditions already crossed, the promo codes a problem lists), so
+ * it passed the figures rule for the person, asked once the report came.
  */
 export function watchOutcomeMessage(
-  outcome: SetWatchOutcome,
+  outcome: Shown<SetWatchOutcome>,
   eventName: string,
   problem: (words: Mrkdwn) => SlackMessage,
 ): SlackMessage {
@@ -139,6 +141,24 @@ export function watchOutcomeMessage(
  * A watch refused because the figures rule holds figures back from the person setting it: a
  * watch's answer, cards and alerts carry what the event's report holds.
  */
-export function watchHeldMessage(withheld: Withheld): SlackMessage {
+export function watchHeldMessage(withheld: Withheld, set = false): SlackMessage {
+  if (set)
+    return warningMessage(
+      md`The watch is set, but what it says of the event's sales is not shown to you. ${withheldWords(withheld)}`,
+    );
   return warningMessage(md`No watch set: a watch's cards and alerts carry sales figures. ${withheldWords(withheld)}`);
+}
+
+/**
+ * The answer to setting a watch, for the person who asked: through the figures rule, asked again
+ * once the report came (they may have been made a guest while it was fetched).
+ */
+export function watchAnswer(
+  gate: { shown: Shown<SetWatchOutcome> } | { withheld: Withheld },
+  outcome: SetWatchOutcome,
+  eventName: string,
+  problem: (words: Mrkdwn) => SlackMessage,
+): SlackMessage {
+  if ('shown' in gate) return watchOutcomeMessage(gate.shown, eventName, problem);
+  return watchHeldMessage(gate.withheld, outcome.kind === 'set');
 }

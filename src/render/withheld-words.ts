@@ -16,6 +16,10 @@ export function withheldWords(withheld: Withheld): Mrkdwn {
       return md`Guests of this workspace are members of this conversation, so sales and revenue are not posted here. Ask in a channel without guests, or add \`--me\` to a watch to follow it yourself.`;
     case 'stranger':
       return md`Sales and revenue are shown only to people of the organization that runs these events.`;
+    case 'members-unread':
+      return withheld.because === 'app-not-in'
+        ? md`This channel is shared with another organization and I am not in it, so I cannot tell whether guests of this workspace read it: sales and revenue are not posted there. Invite me with \`/invite @eventops\`, or add \`--me\` to a watch to follow it yourself.`
+        : md`This channel is shared with another organization and has more members than I look up, so I cannot tell whether guests of this workspace read it: sales and revenue are not posted there. Add \`--me\` to a watch to follow it yourself.`;
     case 'not-known':
       return md`Slack could not say who can read ${withheld.about === 'person' ? md`this for you` : md`this conversation`} (${code(withheld.reason, 60)}), so its sales and revenue are held back. Try again in a minute.`;
   }

@@ -11,13 +11,17 @@ import type { Watch } from './watch.js';
 /**
  * Why a watch was paused when the figures rule held its figures back for good: its channel is
  * shared with another organization (and nobody confirmed it there), guests of the workspace are
- * among its members, or the person it speaks for is a guest or of another organization. Stored on the watch; the pause message words each.
+ * among its members, the person it speaks for is a guest or of another organization, or it was
+ * confirmed in a shared channel whose members cannot be read (the app is not in it, too many).
+ * Stored on the watch; the pause message words each.
  */
 export const FIGURES_PAUSE = {
   shared: 'shared_with_another_organization',
   guest: 'set_by_a_guest',
   stranger: 'set_by_another_organization',
   'guests-in-room': 'read_by_guests',
+  'app-not-in': 'app_not_in_shared_channel',
+  'too-many': 'too_many_members_to_read',
 } as const;
 
 /** Who would read a watch's figures: its conversation, and the person it speaks for (or who clicked). */
@@ -73,5 +77,6 @@ export function figuresOfWatches(
 
 /** The pause a withheld verdict calls for, or undefined when it may change by itself (not known yet). */
 export function pauseFor(withheld: Withheld): string | undefined {
-  return withheld.why === 'not-known' ? undefined : FIGURES_PAUSE[withheld.why];
+  if (withheld.why === 'not-known') return undefined;
+  return FIGURES_PAUSE[withheld.why === 'members-unread' ? withheld.because : withheld.why];
 }

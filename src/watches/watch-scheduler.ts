@@ -69,6 +69,7 @@ export class WatchScheduler {
         case 'claimed-elsewhere':
         case 'turn-elsewhere':
         case 'failed':
+        case 'held':
           delay = this.#retryMs;
           break;
         case 'idle':

@@ -153,6 +153,7 @@ export class WatchService<M> {
       clock: options.clock,
       logger: options.logger,
       eventDates: options.eventDates,
+      figures: this.#figures,
     });
   }
 

@@ -5,6 +5,7 @@ import type { EventReport } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
 import type { EndReason } from './watch-chat.js';
 import type { WatchCheck } from './watch-check.js';
+import { pauseFor, type WatchFigures } from './watch-figures.js';
 import type { WatchPosts } from './watch-posts.js';
 import { type NextCheck, nextCheck, type WatchCandidate, type WatchScheduleRule } from './watch-schedule.js';
 import type { WatchedEvent, WatchStore } from './watch-store.js';
@@ -46,6 +47,8 @@ export type WatchTurn =
   /** Another replica is taking its turn (it holds the `watch:turn` lock). */
   | { kind: 'turn-elsewhere' }
   | { kind: 'failed'; eventId: string; error: unknown }
+  /** No watch of the event may be shown its figures now (Slack cannot say who reads them): no report read. */
+  | { kind: 'held'; eventId: string }
   | { kind: 'idle'; nextAt: number | undefined };
 
 /** How often the schedule is mended from the watches. */
@@ -68,6 +71,8 @@ export interface WatchTurnsOptions<M> {
   logger: Logger;
   /** The event's dates as the catalog in memory has them now (no API call). */
   eventDates?: ((eventId: string) => EventDates | undefined) | undefined;
+  /** A watch's figures through the figures rule: asked before a report is spent on its event. */
+  figures?: WatchFigures | undefined;
 }
 
 /**
@@ -174,7 +179,30 @@ export class WatchTurns<M> {
     return this.#o.work.holding(key, () => this.#check(next, key));
   }
 
+  /**
+   * Whether the event's check may concern anyone: every watch of it held while Slack cannot say
+   * who reads it spends no report for nobody. A lasting answer is left to the check (it pauses
+   * the watch, and a report that fails there still ends it).
+   */
+  async #anyoneToShow(eventId: string): Promise<boolean> {
+    const { figures } = this.#o;
+    if (!figures) return true;
+    for (const watch of await this.#o.store.ofEvent(eventId)) {
+      if (watch.paused) continue;
+      const gate = await figures(watch, null);
+      if (!('withheld' in gate) || pauseFor(gate.withheld)) return true;
+    }
+    return false;
+  }
+
   async #check(next: NextCheck, key: string): Promise<WatchTurn> {
+    if (!(await this.#anyoneToShow(next.eventId))) {
+      // Waits its interval as a failed check does, and is asked again then.
+      await this.#o.store.recordFailure(next.eventId, this.#o.clock.now(), false);
+      await this.#o.work.settle(key, 'failed');
+      this.#o.logger.info('A watch check is held: who reads its figures is not known', { eventId: next.eventId });
+      return { kind: 'held', eventId: next.eventId };
+    }
     let report: EventReport | undefined;
     try {
       report = await this.#o.reports.spare(next.eventId, { readAfterMs: next.lastCheckedAt });

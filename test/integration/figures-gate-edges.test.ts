@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { SimEvent } from '../../src/simulator/seed.js';
 import { type BotRig, SIGNING_SECRET } from '../helpers/bot.js';
 import { answerTo, click, type Json, pickInWatchForm, responsesTo, watchDirectly } from '../helpers/bot-actions.js';
 import type { SlackCall } from '../helpers/fake-slack.js';
@@ -11,6 +12,7 @@ import {
   command,
   figuresIn,
   GUEST,
+  heard,
   onOneClock,
   posts,
   SHARED_INFO,
@@ -64,10 +66,7 @@ describe('a Slack Connect channel with a guest of the workspace among its member
     // A guest of our own workspace joins; Slack says so.
     r.slack.people.set(GUEST, { is_restricted: true });
     r.slack.members.set(channel, ['UBOT', 'U0EDITOR', GUEST]);
-    await slackEvent(r, { type: 'member_joined_channel', user: GUEST, channel, team: 'T0001' });
-    await r.slack.waitFor(() =>
-      r.logs.find((line) => line.includes('Who reads a conversation changed: its figures are asked about again')),
-    );
+    await heard(r, { type: 'member_joined_channel', user: GUEST, channel, team: 'T0001' });
 
     const reportsBefore = reportCalls(r);
     const posting = await click(r, 'report_post_in_channel', String(post.value), 'U0EDITOR', { channelId: channel });
@@ -215,6 +214,18 @@ describe("changing or ending a channel's watches and digests", () => {
     expect(await r.bot.watches.list({ channel: 'C0OPS' })).toHaveLength(0);
     expect((await r.bot.digests.status('C0OPS'))?.subscription.status).not.toBe('active');
   });
+
+  it('lets a guest end them with FIGURES_FOR_GUESTS=shown, as a guest may set them then', async () => {
+    const { r } = await started({ FIGURES_FOR_GUESTS: 'shown' });
+    const event = upcoming(r);
+    await watchDirectly(r, 'C0OPS', event);
+    await answerTo(r, await command(r, 'digest on 09:00 UTC', 'C0OPS'));
+    r.slack.people.set(GUEST, { is_restricted: true });
+    await answerTo(r, await command(r, `unwatch ${event.id}`, 'C0OPS', GUEST));
+    await answerTo(r, await command(r, 'digest off', 'C0OPS', GUEST));
+    expect(await r.bot.watches.list({ channel: 'C0OPS' })).toHaveLength(0);
+    expect((await r.bot.digests.status('C0OPS'))?.subscription.status).not.toBe('active');
+  });
 });
 
 /** Runs "Set promo quantity" as Slack would (function_executed), signed; how it completed. */
@@ -271,5 +282,182 @@ describe('the "Set promo quantity" step', () => {
       expect(String(outputs.summary)).toContain(words);
       expect(promo.quantity).toBe(quantity);
     }
+  });
+});
+
+describe('"watch here anyway" where the members of a Slack Connect channel cannot be read for good', () => {
+  it('pauses with a named reason, tells its owner, and spends no report call after (more than 500 members, the app not in it)', async () => {
+    const { r, clock } = await started();
+    const big = Array.from({ length: 502 }, (_, i) => `U0M${String(i).padStart(4, '0')}`);
+    r.slack.conversations.set('C0BIG', SHARED_INFO);
+    r.slack.members.set('C0BIG', ['UBOT', ...big]);
+    r.slack.conversations.set('C0LEFT', { ...SHARED_INFO, is_member: false });
+    for (const [channel, n, reason] of [
+      ['C0BIG', 0, 'too_many_members_to_read'],
+      ['C0LEFT', 1, 'app_not_in_shared_channel'],
+    ] as const) {
+      await watchDirectly(r, channel, upcoming(r, n), { sharedConfirmed: true });
+      await turnsUntil(r, clock, async () => (await watchIn(r, channel))?.paused !== undefined, `${channel} paused`);
+      expect((await watchIn(r, channel))?.paused?.reason).toBe(reason);
+      // Its owner is told why, privately.
+      await r.slack.waitFor(() =>
+        posts(r, 'U0EDITOR').find((call) => /paused/i.test(JSON.stringify(call.args)) && call.args.text),
+      );
+    }
+    expect(JSON.stringify(posts(r, 'U0EDITOR').map((call) => call.args))).toMatch(/more members than I look up/);
+    expect(JSON.stringify(posts(r, 'U0EDITOR').map((call) => call.args))).toMatch(/no longer in it/);
+    for (const channel of ['C0BIG', 'C0LEFT']) expect(figuresIn(sentTo(r, channel).map((c) => c.args))).toBe(false);
+    // Paused: the scheduler reads no report for them any more.
+    const before = reportCalls(r);
+    for (let i = 0; i < 5; i += 1) {
+      await r.bot.watches.turn();
+      clock.advance(1_000);
+    }
+    expect(reportCalls(r)).toBe(before);
+  });
+});
+
+describe('"watch here anyway" where Slack fails to say who the members are', () => {
+  it('holds the watch (not paused), spends no report call on it, and checks it once Slack answers', async () => {
+    const { r, clock } = await started();
+    const event = upcoming(r);
+    r.slack.conversations.set('C0CONNECT', SHARED_INFO);
+    r.slack.members.set('C0CONNECT', ['UBOT', 'U0EDITOR', 'U0ANNA']);
+    r.slack.failNext('users.info', 'internal_error', 10_000);
+    await watchDirectly(r, 'C0CONNECT', event, { sharedConfirmed: true });
+    const before = reportCalls(r);
+    for (let i = 0; i < 10; i += 1) {
+      await r.bot.watches.turn();
+      clock.advance(1_000);
+    }
+    expect(reportCalls(r)).toBe(before);
+    expect((await watchIn(r, 'C0CONNECT'))?.paused).toBeUndefined();
+    expect(figuresIn(sentTo(r, 'C0CONNECT').map((call) => call.args))).toBe(false);
+
+    // Slack answers again: the next checks read the report (the failure was kept 30 s at most).
+    r.slack.failNext('users.info', 'internal_error', 0);
+    await turnsUntil(r, clock, async () => reportCalls(r) > before, 'a report read for the watch');
+    expect((await watchIn(r, 'C0CONNECT'))?.paused).toBeUndefined();
+  });
+});
+
+describe("a Slack Connect channel's members", () => {
+  it('are read only when a choice is asked about: an unfurl there looks up none of them', async () => {
+    const { r } = await started({ UNFURL_STYLE: 'classic', EVENT_PAGE_URL: 'https://tickets.example.com/e/{id}' });
+    await r.bot.catalog.snapshot();
+    r.slack.conversations.set('C0CONNECT', SHARED_INFO);
+    r.slack.members.set('C0CONNECT', ['UBOT', 'U0EDITOR', 'U0ANNA', 'U0BEN']);
+    const url = `https://tickets.example.com/e/${upcoming(r).id}`;
+    await slackEvent(r, {
+      type: 'link_shared',
+      user: 'U0EDITOR',
+      channel: 'C0CONNECT',
+      message_ts: '1700000200.000100',
+      links: [{ url, domain: 'tickets.example.com' }],
+    });
+    const unfurl = await r.slack.waitFor(() => r.slack.calls.find((call) => call.method === 'chat.unfurl'));
+    expect(figuresIn(unfurl.args)).toBe(false);
+    expect(r.slack.calls.filter((call) => call.method === 'conversations.members')).toEqual([]);
+    const lookedUp = r.slack.calls.filter((call) => call.method === 'users.info').map((call) => call.args.user);
+    expect(lookedUp).not.toContain('U0ANNA');
+
+    // A report asked for there offers "Post in channel": a choice, so its members are read.
+    const asked = await command(r, `report ${upcoming(r).id}`, 'C0CONNECT');
+    await r.slack.waitFor(() => responsesTo(r, asked).find((call) => buttons(call.args).has('report_post_in_channel')));
+    expect(r.slack.calls.filter((call) => call.method === 'conversations.members')).toHaveLength(1);
+  });
+
+  it('of a channel the app is not in: a watch asked for there says to invite it', async () => {
+    const { r } = await started();
+    r.slack.conversations.set('C0LEFT', { ...SHARED_INFO, is_member: false });
+    const asked = await command(r, `watch ${upcoming(r).id}: sold out`, 'C0LEFT');
+    const answer = await r.slack.waitFor(() => responsesTo(r, asked)[0]);
+    expect(JSON.stringify(answer.args)).toContain('/invite @eventops');
+    expect(buttons(answer.args).has('watch_shared_channel_anyway')).toBe(false);
+    expect(await r.bot.watches.list({ channel: 'C0LEFT' })).toHaveLength(0);
+  });
+});
+
+describe("a guest's profile or status change (user_change)", () => {
+  it('looks nobody up again when the guest or stranger flags did not change', async () => {
+    const { r } = await started();
+    r.slack.people.set(GUEST, { is_restricted: true });
+    r.slack.members.set('C0MIXED', ['UBOT', 'U0EDITOR', 'U0ANNA', GUEST]);
+    const event = upcoming(r);
+    // A member's report there is held back: they are told privately (an ephemeral message).
+    const told = () =>
+      r.slack.calls.filter((call) => call.method === 'chat.postEphemeral' && call.args.channel === 'C0MIXED');
+    const reportThere = async () => {
+      const n = told().length;
+      await command(r, `report ${event.id}`, 'C0MIXED');
+      const answer = await r.slack.waitFor(() => told()[n]);
+      expect(JSON.stringify(answer.args)).toContain('Guests of this workspace are members');
+    };
+    await reportThere();
+    const lookups = () => r.slack.calls.filter((call) => call.method === 'users.info').map((call) => call.args.user);
+    const before = lookups().length;
+
+    // The guest sets a status: Slack sends user_change, with the same flags.
+    await heard(r, { type: 'user_change', user: { id: GUEST, is_restricted: true, profile: { status_text: 'out' } } });
+    await reportThere();
+    expect(lookups().slice(before)).toEqual([]);
+
+    // U0ANNA is made a guest: she is asked about again.
+    r.slack.people.set('U0ANNA', { is_restricted: true });
+    await heard(r, { type: 'user_change', user: { id: 'U0ANNA', is_restricted: true } });
+    await reportThere();
+    expect(lookups().slice(before)).toContain('U0ANNA');
+  });
+});
+
+describe('the answer to setting a watch', () => {
+  it('asks about the person again once the report came: made a guest meanwhile, it names no crossing', async () => {
+    const { r } = await started();
+    const event = upcoming(r);
+    r.sim.setFigures(event.id, { ticketsSold: Math.floor(event.capacity / 2) });
+    // The channel is looked up before the report is read: held there, the person is made a guest.
+    const looking = r.slack.holdNext('conversations.info');
+    const asked = await command(r, `watch ${event.id}: sold >= 40%, sold >= 95%`, 'C0WAIT');
+    await looking.reached;
+    r.slack.people.set('U0EDITOR', { is_restricted: true });
+    await heard(r, { type: 'user_change', user: { id: 'U0EDITOR', is_restricted: true } });
+    looking.release();
+    const answer = await r.slack.waitFor(() =>
+      responsesTo(r, asked).find((call) => !/Fetching/.test(JSON.stringify(call.args))),
+    );
+    const said = JSON.stringify(answer.args);
+    expect(said).toContain('not shown to guests of this workspace');
+    expect(said).not.toMatch(/already crossed|Already crossed/);
+    expect(figuresIn(answer.args)).toBe(false);
+  });
+});
+
+describe("a guest promo editor's mistyped or missing code", () => {
+  it("is answered without the report's promo codes", async () => {
+    const { r } = await started();
+    r.slack.people.set(GUEST, { is_restricted: true });
+    r.slack.groups.set('S0EDITORS', [GUEST]);
+    const promo = r.sim.catalog.promos.find(
+      (p) => p.code === 'EARLYBIRD' && r.sim.catalog.events.find((e) => e.id === p.eventId)?.status === 'published',
+    );
+    if (!promo) throw new Error('no EARLYBIRD in the seed');
+    const event = r.sim.catalog.events.find((e) => e.id === promo.eventId) as SimEvent;
+    event.name = 'Lantern Parade Evening';
+    // A member's change reads the event's report: its codes are known from then on.
+    await answerTo(r, await command(r, `promo ${event.id} EARLYBIRD 12`, 'C0OPS'));
+
+    const mistyped = await command(r, `promo ${event.id} EARLYBRD 12`, 'C0OPS', GUEST);
+    const answer = JSON.stringify(await answerTo(r, mistyped));
+    expect(answer).toContain('No code `EARLYBRD`');
+    expect(saidOn(r, mistyped)).not.toContain('EARLYBIRD');
+    expect(answer).not.toContain('did you mean');
+
+    // The code left out ("Lantern Parade Evening 10" reads as the event "Lantern Parade" and the
+    // code "Evening"): "which code?" lists none of them for the guest, and does for a member.
+    const left = await command(r, `promo ${event.name} 10`, 'C0OPS', GUEST);
+    expect(JSON.stringify(await answerTo(r, left))).toContain('promo code is missing');
+    expect(saidOn(r, left)).not.toContain('EARLYBIRD');
+    const member = await command(r, `promo ${event.name} 10`, 'C0OPS');
+    expect(JSON.stringify(await answerTo(r, member))).toContain('EARLYBIRD');
   });
 });

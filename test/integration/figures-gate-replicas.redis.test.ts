@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type BotRig, startBot } from '../helpers/bot.js';
 import { responsesTo } from '../helpers/bot-actions.js';
 import { useRedis } from '../helpers/redis-server.js';
-import { command, figuresIn, SHARED_INFO, sentTo, slackEvent, upcoming } from './figures-gate-rig.js';
+import { command, figuresIn, heard, SHARED_INFO, sentTo, slackEvent, upcoming } from './figures-gate-rig.js';
 
 const redis = useRedis();
 
@@ -54,8 +54,7 @@ describe('a person made a guest, with replicas (two bots on one redis-server)', 
 
     // U0SOON is made a guest; Slack tells replica a alone.
     for (const rig of [a, b]) rig.slack.people.set('U0SOON', { is_restricted: true });
-    await slackEvent(a, { type: 'user_change', user: { id: 'U0SOON', is_restricted: true }, event_ts: '6.1' });
-    await a.slack.waitFor(() => a.logs.find((line) => line.includes('A person changed: who they are is asked about')));
+    await heard(a, { type: 'user_change', user: { id: 'U0SOON', is_restricted: true }, event_ts: '6.1' });
 
     // Replica b, asked at once (well within what it kept), reads U0SOON as a guest.
     const from = [a, b].map((rig) => rig.slack.calls.length);

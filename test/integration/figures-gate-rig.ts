@@ -122,3 +122,14 @@ export async function watchedWithFigures(r: BotRig, channel: string, event: SimE
   await r.slack.waitFor(() => figuresIn(cardNow(r, channel, card).blocks));
   return card;
 }
+
+/**
+ * A signed Events API callback, once the bot's listener has done with it: the bot's tracked work
+ * is back to what it was before (Bolt acknowledges an event before its listener runs, and tracks
+ * that listener before the acknowledgement can be read here).
+ */
+export async function heard(r: BotRig, event: Record<string, unknown>) {
+  const before = r.bot.work.running;
+  await slackEvent(r, event);
+  await r.slack.waitFor(() => r.bot.work.running <= before || undefined);
+}

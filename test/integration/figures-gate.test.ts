@@ -62,11 +62,11 @@ async function onOneClock(env: Record<string, string> = {}): Promise<{ r: BotRig
   return { r, clock };
 }
 
-/** Runs scheduler turns until one checks an event, moving the clock to the next one due. */
-async function turnsUntilChecked(r: BotRig, clock: AheadClock) {
+/** Runs scheduler turns until one checks an event (or holds its check), moving the clock to the next one due. */
+async function turnsUntilChecked(r: BotRig, clock: AheadClock, until: 'checked' | 'held' = 'checked') {
   for (let i = 0; i < 40; i += 1) {
     const turn = await r.bot.watches.turn();
-    if (turn.kind === 'checked') return turn;
+    if (turn.kind === until) return turn;
     clock.advance(turn.kind === 'idle' && turn.nextAt !== undefined ? Math.max(0, turn.nextAt - clock.now()) : 1_000);
   }
   throw new Error('no check came');
@@ -282,13 +282,15 @@ describe('when Slack could not say who reads a conversation', () => {
     r.sim.setFigures(event.id, { ticketsSold: event.capacity });
     clock.advance(10 * 60_000);
     r.slack.failNext('conversations.info', 'internal_error', 1_000);
-    await turnsUntilChecked(r, clock);
-    // The check is held: no alert in the thread, no edit of the card, no pause, the condition armed.
+    const reportsBefore = r.sim.stats().log.filter((entry) => /\/report$/.test(entry.path)).length;
+    await turnsUntilChecked(r, clock, 'held');
+    // The check is held, no report read for it: no alert in the thread, no edit of the card, no pause, the condition armed.
     expect(posts(r, 'C0UNSURE').filter((call) => call.args.thread_ts === cardTs)).toEqual([]);
     expect(updates(r, 'C0UNSURE').slice(editsBefore)).toEqual([]);
     const held = await watchIn(r, 'C0UNSURE');
     expect(held?.paused).toBeUndefined();
     expect(held?.conditions.map((c) => [c.armed, c.crossings])).toEqual([[true, 0]]);
+    expect(r.sim.stats().log.filter((entry) => /\/report$/.test(entry.path))).toHaveLength(reportsBefore);
 
     // A watch asked for where Slack cannot say: privately, for me only; never "in this channel anyway".
     const unsure = await command(r, `watch ${event.id}: sold out`, 'C0UNSURE2');

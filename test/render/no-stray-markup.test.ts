@@ -147,6 +147,7 @@ import { watchAlertMessage } from '../../src/render/watch-alert-blocks.js';
 import { watchCardMessage } from '../../src/render/watch-card-blocks.js';
 import { watchListMessage } from '../../src/render/watch-list-blocks.js';
 import {
+  watchAnswer,
   watchConfirmationMessage,
   watchHeldMessage,
   watchOutcomeMessage,
@@ -1145,8 +1146,20 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
       ]),
   },
   'watch-outcome-blocks.ts': {
+    watchAnswer: () =>
+      HOSTILE.map((text) =>
+        watchAnswer(
+          { withheld: { why: 'not-known', about: 'person', reason: text } },
+          { kind: 'over' },
+          text,
+          (words) => plainMessage(words),
+        ),
+      ),
     watchHeldMessage: () =>
-      HOSTILE.map((text) => watchHeldMessage({ why: 'not-known', about: 'person', reason: text })),
+      HOSTILE.flatMap((text) => [
+        watchHeldMessage({ why: 'not-known', about: 'person', reason: text }),
+        watchHeldMessage({ why: 'not-known', about: 'person', reason: text }, true),
+      ]),
     watchRefusedMessage: () =>
       HOSTILE.flatMap((eventName) => [
         watchRefusedMessage({ kind: 'too-many-conditions', max: 10, eventName }),
@@ -1173,7 +1186,7 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
               alreadyCrossed: [watch.eventName],
             },
           ] satisfies SetWatchOutcome[]
-        ).map((outcome) => watchOutcomeMessage(outcome, watch.eventName, (words) => plainMessage(words))),
+        ).map((outcome) => watchOutcomeMessage(shown(outcome), watch.eventName, (words) => plainMessage(words))),
       ),
   },
   'watch-quiet-blocks.ts': {

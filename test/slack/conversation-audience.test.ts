@@ -25,7 +25,7 @@ describe('who can read a conversation', () => {
     audience.bind(new webApi.WebClient(TOKEN, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } }));
     expect(await audience.of('C0OPS')).toEqual({ kind: 'internal', botIsMember: true });
     slack.conversations.set('C0PARTNER', { id: 'C0PARTNER', is_channel: true, is_member: true, is_ext_shared: true });
-    expect(await audience.of('C0PARTNER')).toEqual({ kind: 'external' });
+    expect(await audience.of('C0PARTNER')).toEqual({ kind: 'external', unread: 'not-asked' });
     expect(slack.calls.filter((call) => call.method === 'conversations.info')).toHaveLength(2);
   });
 
@@ -61,11 +61,35 @@ describe('who can read a conversation', () => {
     slack.conversations.set('C0CONNECT', shared);
     slack.members.set('C0CONNECT', ['UBOT', 'U0ANNA', 'U0PARTNER']);
     // A guest of the other organization is theirs to judge: only the shared channel is said.
-    expect(await audience.of('C0CONNECT')).toEqual({ kind: 'external' });
+    const choice = { members: true };
+    expect(await audience.of('C0CONNECT', undefined, choice)).toEqual({ kind: 'external' });
     slack.conversations.set('C0CONNECTED', shared);
     slack.members.set('C0CONNECTED', ['UBOT', 'U0ANNA', 'U0PARTNER', 'U0GUEST']);
-    expect(await audience.of('C0CONNECTED')).toEqual({ kind: 'external', guests: 'some' });
+    expect(await audience.of('C0CONNECTED', undefined, choice)).toEqual({ kind: 'external', guests: 'some' });
+    // Without a choice asked about, a shared channel's members are not read.
+    expect(await audience.of('C0CONNECTED')).toEqual({ kind: 'external', unread: 'not-asked' });
     slack.conversations.set('C0OUTSIDE', { ...shared, is_member: false });
-    expect(await audience.of('C0OUTSIDE')).toEqual({ kind: 'external', guests: 'not-known' });
+    expect(await audience.of('C0OUTSIDE', undefined, choice)).toEqual({ kind: 'external', unread: 'app-not-in' });
+  });
+
+  it("keeps a failed read of a shared channel's members for the failure time only, not the answer time", async () => {
+    slack = await startFakeSlack();
+    let now = 1_000_000;
+    const audience = conversationAudience({
+      logger: createLogger({ level: 'error', write: () => {} }),
+      clock: { now: () => now },
+      ttlMs: 300_000,
+      failureTtlMs: 30_000,
+    });
+    audience.bind(new webApi.WebClient(TOKEN, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } }));
+    slack.conversations.set('C0CONNECT', { is_channel: true, is_member: true, is_shared: true, is_ext_shared: true });
+    slack.members.set('C0CONNECT', ['UBOT', 'U0ANNA']);
+    slack.failNext('users.info', 'internal_error');
+    const choice = { members: true };
+    const failed = await audience.of('C0CONNECT', undefined, choice);
+    expect(failed).not.toEqual({ kind: 'external' });
+    // Within the answer time (5 minutes), past the failure time: Slack is asked again.
+    now += 31_000;
+    expect(await audience.of('C0CONNECT', undefined, choice)).toEqual({ kind: 'external' });
   });
 });

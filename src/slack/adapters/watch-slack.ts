@@ -82,6 +82,10 @@ function pauseWords(reason: string) {
       return md`guests of the workspace are members of the channel, and its card shows sales and revenue; watch it in a channel without guests, or add \`--me\` to watch it for yourself`;
     case FIGURES_PAUSE.stranger:
       return md`sales and revenue are shown only to people of the organization`;
+    case FIGURES_PAUSE['app-not-in']:
+      return md`the channel is shared with another organization and I am no longer in it, so I cannot tell whether guests of the workspace read it; invite me back with \`/invite @eventops\` and set the watch again, or add \`--me\` to watch it for yourself`;
+    case FIGURES_PAUSE['too-many']:
+      return md`the channel is shared with another organization and has more members than I look up, so I cannot tell whether guests of the workspace read it; watch it in a smaller channel, or add \`--me\` to watch it for yourself`;
     default:
       return channelProblem(reason) ?? md`Slack refused posts there (${code(reason, 60)}).`;
   }

@@ -1,6 +1,12 @@
 import type { webApi } from '@slack/bolt';
 import type { LRUCache } from 'lru-cache';
-import { type FiguresPolicy, figuresWithheld, type Person, type Room } from '../../figures/may-show-figures.js';
+import {
+  type FiguresPolicy,
+  figuresWithheld,
+  type MembersUnread,
+  type Person,
+  type Room,
+} from '../../figures/may-show-figures.js';
 import type { Logger } from '../../logger.js';
 import type { SlackMessage } from '../../render/block-kit.js';
 import {
@@ -21,13 +27,20 @@ import type { ForgetMarks } from './forget-marks.js';
 export type Audience =
   /** `guests`: guests of the workspace are among its members (a channel's members are looked up). */
   | { kind: 'internal'; botIsMember: boolean; guests?: boolean }
-  /** `guests`: guests of the workspace are among its members (`some`), or they could not be read. */
-  | { kind: 'external'; guests?: 'some' | 'not-known' }
+  /**
+   * `guests`: guests of the workspace are among its members; `unread`: its members were not read,
+   * and why (`app-not-in`: the bot is not in it). They are read only when a choice is asked about.
+   */
+  | { kind: 'external'; guests?: 'some'; unread?: MembersUnread }
   | { kind: 'unknown'; reason: string };
 
 export interface ConversationAudience {
-  /** What Slack says of `conversation` (`C…`, `G…`, `D…`), cached; never throws. */
-  of(conversation: string, client?: webApi.WebClient): Promise<Audience>;
+  /**
+   * What Slack says of `conversation` (`C…`, `G…`, `D…`), cached; never throws. `members`: a
+   * choice to share there anyway is asked about, so a shared channel's members are read too
+   * (without a choice a shared channel holds its figures whoever is in it).
+   */
+  of(conversation: string, client?: webApi.WebClient, options?: AudienceAsk): Promise<Audience>;
   /** What Slack says of a person (`users.info`): of the organization, a guest, of another one; cached; never throws. */
   person(user: string, client?: webApi.WebClient): Promise<Person>;
   /**
@@ -35,14 +48,22 @@ export interface ConversationAudience {
    * `channel_unshared`, `member_joined_channel`), so the next ask looks again.
    */
   forget(conversation: string): Promise<void>;
-  /** Forgets what was kept of a person (`user_change`: made a guest, or a guest made a member). */
-  forgetPerson(user: string): Promise<void>;
-  /** Forgets every conversation and person kept (someone was made a guest: any channel they are in changed). */
-  forgetEveryone(): Promise<void>;
+  /**
+   * A person changed (`user_change`, sent for any profile or status change): when their guest or
+   * stranger flags differ from what was kept (or nothing was kept), what was kept of them is
+   * forgotten, and of every conversation when they are, or were, a guest. True when forgotten.
+   */
+  personChanged(user: string, now: { guest: boolean; stranger: boolean }): Promise<boolean>;
   /** The app's client, for callers that have none at hand (it exists once the app does). */
   bind(client: webApi.WebClient): void;
   /** Who the bot is, as Slack named it at start (`auth.test`): the rule need not ask again. */
   knowBot(bot: BotIdentity): void;
+}
+
+/** What an ask is for. */
+export interface AudienceAsk {
+  /** A choice to share there anyway is asked about: a shared channel's members are read too. */
+  members?: boolean | undefined;
 }
 
 /** The bot's organization and user, as `auth.test` names them. */
@@ -116,7 +137,7 @@ export function roomOf(audience: Audience): Room {
   if (audience.kind === 'internal' && !audience.botIsMember)
     return { kind: 'unknown', reason: 'the app is not in it; /invite it there' };
   // Its members as read: a choice to share there anyway never lifts a guest among them.
-  if (audience.kind === 'external') return audience;
+  if (audience.kind === 'external') return { kind: 'external', guests: audience.guests, unread: audience.unread };
   return audience.guests ? { kind: 'guests' } : { kind: 'internal' };
 }
 
@@ -222,25 +243,29 @@ export function conversationAudience(options: ConversationAudienceOptions): Conv
     return found;
   };
 
-  async function lookUp(client: webApi.WebClient, conversation: string): Promise<Audience> {
+  async function lookUp(client: webApi.WebClient, conversation: string, ask: AudienceAsk): Promise<Audience> {
     const answer = await client.conversations.info({ channel: conversation });
     const info = (answer.channel ?? {}) as ConversationInfo;
     const shared = info.is_ext_shared || info.is_pending_ext_shared || (info.is_shared && !info.is_org_shared);
+    const channel = !info.is_im && !info.is_mpim;
     // A channel the bot is not in gets no post from it (and its members may not be listed to it).
-    if (!info.is_im && !info.is_mpim && info.is_member !== true)
-      return shared ? { kind: 'external', guests: 'not-known' } : { kind: 'internal', botIsMember: false };
+    if (channel && info.is_member !== true)
+      return shared ? { kind: 'external', unread: 'app-not-in' } : { kind: 'internal', botIsMember: false };
+    // Without a choice a shared channel holds its figures whoever is in it: its members are read
+    // only when a choice is asked about (up to 500 users.info calls).
+    if (channel && shared && !ask.members) return { kind: 'external', unread: 'not-asked' };
     // A shared channel's members are read too: a choice to share there anyway never lifts a
     // guest of our own among them (what cannot be read counts as one).
     const readers = shared
-      ? await readersOf(client, conversation, info).catch((error: unknown) => {
-          logger.info('Could not read the members of a shared conversation: a choice cannot show figures there', {
-            conversation,
-            error,
-          });
-          return undefined;
-        })
+      ? await readersOf(client, conversation, info).catch((error: unknown): { failed: string } => ({
+          failed: failed('is in a shared conversation', error, { conversation }),
+        }))
       : await readersOf(client, conversation, info);
-    if (readers === undefined) return { kind: 'external', guests: 'not-known' };
+    if (typeof readers === 'object' && 'failed' in readers) return { kind: 'external', unread: readers };
+    if (readers === 'too-many') {
+      if (shared) return { kind: 'external', unread: 'too-many' };
+      throw new UnknownAudience(`more than ${MAX_CHANNEL_MEMBERS} people to look up`);
+    }
     if (readers === 'bot-not-in') return { kind: 'internal', botIsMember: false };
     const { self, people } = readers;
     const ours = (reader: PersonInfo) => !reader.stranger && sameOrganization(reader, self);
@@ -252,12 +277,15 @@ export function conversationAudience(options: ConversationAudienceOptions): Conv
     return guests ? { kind: 'internal', botIsMember: true, guests } : { kind: 'internal', botIsMember: true };
   }
 
-  /** Who reads `conversation` besides the bot, each looked up (kept); `bot-not-in`: a group DM without the bot. */
+  /**
+   * Who reads `conversation` besides the bot, each looked up (kept); `bot-not-in`: a group DM
+   * without the bot; `too-many`: a channel with more members than are looked up.
+   */
   async function readersOf(
     client: webApi.WebClient,
     conversation: string,
     info: ConversationInfo,
-  ): Promise<{ self: BotIdentity; people: PersonInfo[] } | 'bot-not-in'> {
+  ): Promise<{ self: BotIdentity; people: PersonInfo[] } | 'bot-not-in' | 'too-many'> {
     const self = await botOrganization(client);
     let others: string[];
     if (info.is_im) {
@@ -268,7 +296,10 @@ export function conversationAudience(options: ConversationAudienceOptions): Conv
       const members = await membersOf(client, conversation, max + 1);
       if (info.is_mpim && self.userId && !members.includes(self.userId)) return 'bot-not-in';
       others = members.filter((member) => member !== self.userId);
-      if (others.length > max) throw new UnknownAudience(`more than ${max} people to look up`);
+      if (others.length > max) {
+        if (!info.is_mpim) return 'too-many';
+        throw new UnknownAudience(`more than ${max} people to look up`);
+      }
     }
     return { self, people: await everyone(client, others) };
   }
@@ -294,16 +325,23 @@ export function conversationAudience(options: ConversationAudienceOptions): Conv
     },
     async forget(conversation) {
       answers.delete(conversation);
+      answers.delete(withMembers(conversation));
       await move(`conversation:${conversation}`);
     },
-    async forgetPerson(user) {
+    async personChanged(user, now) {
+      const kept = people.peek(user);
+      const before = kept ? await kept.info.catch(() => undefined) : undefined;
+      // A profile or status change: nothing the rule reads changed, so nothing is asked again.
+      if (before && before.guest === now.guest && before.stranger === now.stranger) return false;
       people.delete(user);
       await move(`person:${user}`);
-    },
-    async forgetEveryone() {
-      answers.clear();
-      people.clear();
-      await move(EVERYONE);
+      // Made a guest (or no longer one): every channel they are in changed.
+      if (now.guest || before?.guest) {
+        answers.clear();
+        people.clear();
+        await move(EVERYONE);
+      }
+      return true;
     },
     async person(user, client = bound): Promise<Person> {
       if (!client) return { kind: 'unknown', reason: 'no Slack client yet' };
@@ -316,9 +354,11 @@ export function conversationAudience(options: ConversationAudienceOptions): Conv
         return { kind: 'unknown', reason: failed('a person is', error, { user }) };
       }
     },
-    async of(conversation, client = bound) {
+    async of(conversation, client = bound, ask = {}) {
       const current = await marksOf(`conversation:${conversation}`);
-      const kept = answers.get(conversation);
+      // An answer with a shared channel's members read is kept apart from one without.
+      const key = ask.members ? withMembers(conversation) : conversation;
+      const kept = answers.get(key);
       if (kept && sameMarks(kept.marks, current)) return kept.answer;
       // Asked before the app exists: not known, and not kept (the next ask, with a client, looks).
       if (!client) {
@@ -326,22 +366,27 @@ export function conversationAudience(options: ConversationAudienceOptions): Conv
         warned.add('no client');
         return { kind: 'unknown', reason: 'no Slack client yet' };
       }
-      const asked = lookUp(client, conversation).catch(
+      const asked = lookUp(client, conversation, ask).catch(
         (error: unknown): Audience => ({
           kind: 'unknown',
           reason: failed('is in a conversation', error, { conversation }),
         }),
       );
       const entry = { answer: asked, marks: current };
-      answers.set(conversation, entry);
+      answers.set(key, entry);
       void asked.then((audience) => {
-        if (audience.kind === 'unknown' && answers.peek(conversation) === entry)
-          answers.set(conversation, entry, { ttl: failureTtlMs });
+        // A failure, the members' read included, is kept a little while: Slack is asked again soon.
+        const failure =
+          audience.kind === 'unknown' || (audience.kind === 'external' && typeof audience.unread === 'object');
+        if (failure && answers.peek(key) === entry) answers.set(key, entry, { ttl: failureTtlMs });
       });
       return asked;
     },
   };
 }
+
+/** Where an answer with a shared channel's members read is kept. */
+const withMembers = (conversation: string) => `${conversation} with members`;
 
 /** The members of a conversation, page by page, stopping once there are `enough`. */
 async function membersOf(client: webApi.WebClient, conversation: string, enough: number): Promise<string[]> {
@@ -376,7 +421,8 @@ export async function sharingDoubt(
   policy?: FiguresPolicy,
 ): Promise<SharingDoubt | undefined> {
   if (!isConversationId(conversation)) return undefined;
-  const known = await audience.of(conversation, client);
+  // A choice is asked about: a shared channel's members are read.
+  const known = await audience.of(conversation, client, { members: true });
   if (known.kind === 'internal') return undefined;
   if (known.kind === 'unknown') return 'unknown';
   const chosen = figuresWithheld({ room: roomOf(known), person: { kind: 'none' }, chosenAnyway: true }, policy);
@@ -399,9 +445,11 @@ export async function sharedChannelWatchRefusal(
 ): Promise<SlackMessage | undefined> {
   const command = `watch ${event.id}${conditions.trim() ? `: ${conditions.trim()}` : ''}`;
   if (isConversationId(channelId) && !channelId.startsWith('D')) {
-    const known = await audience.of(channelId);
-    if (known.kind === 'internal' && !known.botIsMember)
-      return notInChannelWatchMessage({ eventName: event.label, command });
+    // Asked as sharingDoubt asks (with the members of a shared channel): one lookup for both.
+    const known = await audience.of(channelId, undefined, { members: true });
+    const notIn =
+      known.kind === 'internal' ? !known.botIsMember : known.kind === 'external' && known.unread === 'app-not-in';
+    if (notIn) return notInChannelWatchMessage({ eventName: event.label, command });
   }
   const why = await sharingDoubt(audience, channelId, undefined, policy);
   if (!why) return undefined;

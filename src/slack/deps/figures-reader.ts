@@ -35,7 +35,7 @@ export async function conversationReader(
 ): Promise<Reader> {
   const [room, person] = await Promise.all([
     isConversationId(conversation)
-      ? audience.of(conversation).then(roomOf)
+      ? audience.of(conversation, undefined, { members: options.chosenAnyway }).then(roomOf)
       : /^[UW][A-Z0-9]{2,}$/.test(conversation)
         ? Promise.resolve({ kind: 'private' } as const)
         : Promise.resolve({ kind: 'unknown', reason: 'not a conversation id' } as const),

@@ -10,7 +10,7 @@ export function watchReader(audience: Pick<ConversationAudience, 'of' | 'person'
     room:
       watch.personal || !isConversationId(watch.channel)
         ? { kind: 'private' }
-        : roomOf(await audience.of(watch.channel)),
+        : roomOf(await audience.of(watch.channel, undefined, { members: watch.sharedConfirmed })),
     person: await audience.person(person ?? watch.setBy),
     chosenAnyway: watch.sharedConfirmed === true,
   });

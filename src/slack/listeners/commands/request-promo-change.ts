@@ -1,6 +1,6 @@
 import type { webApi } from '@slack/bolt';
 import { targetText } from '../../../catalog/find-events.js';
-import { shownOrNone } from '../../../figures/may-show-figures.js';
+import { type Shown, shownOrNone } from '../../../figures/may-show-figures.js';
 import {
   type PromoRequest,
   type PromoRequestOutcome,
@@ -76,9 +76,10 @@ export async function promoAnswer(
     case 'lookup-failed':
       return warningMessage(userMessageFor(outcome.error));
     case 'code-left-out':
+      // The report's codes are figures: a guest or a stranger editor is not told them.
       return missingCodeMessage({
         eventName: eventLabel(outcome.event),
-        codes: outcome.codes,
+        codes: (await shownCodes(deps, request.userId, outcome.codes)) ?? [],
         command: (each) => commandFor({ ...asked, promo: { code: each } }, outcome.words),
       });
     case 'none': {
@@ -90,8 +91,10 @@ export async function promoAnswer(
     case 'cancelled':
       return cancelledEventMessage(eventLabel(outcome.event), 'promo');
     case 'code-did-you-mean':
-      return codeDidYouMean('code' in request.promo ? request.promo.code : '', outcome.close, (each) =>
-        commandFor({ ...asked, promo: { code: each } }, query),
+      return codeDidYouMean(
+        'code' in request.promo ? request.promo.code : '',
+        await shownCodes(deps, request.userId, outcome.close),
+        (each) => commandFor({ ...asked, promo: { code: each } }, query),
       );
     case 'code-not-named':
       return warningMessage(promoCodeNotNamed(outcome.code, outcome.known));
@@ -110,11 +113,28 @@ export async function promoAnswer(
   }
 }
 
+/** An event's known codes as the person may read them: none for a guest or a stranger editor. */
+async function shownCodes(
+  deps: SlackDeps,
+  userId: string,
+  codes: readonly string[],
+): Promise<Shown<readonly string[]> | undefined> {
+  return shownOrNone(codes, await privateReader(deps.audience, userId), deps.figuresPolicy);
+}
+
 /**
  * A code that is none of the event's known codes but close to some: "did you mean", with the
  * command to type (`typed`: the command after `/events` with a code in place); nothing changed.
  */
-function codeDidYouMean(typed: string, close: readonly string[], command: (code: string) => string): SlackMessage {
+function codeDidYouMean(
+  typed: string,
+  close: Shown<readonly string[]> | undefined,
+  command: (code: string) => string,
+): SlackMessage {
+  if (!close)
+    return warningMessage(
+      md`No code ${code(typed, 64)} is known for this event. Check the code, or give its id, \`promo_…\`, instead. Nothing was changed.`,
+    );
   const codes = joinMrkdwn(
     close.map((each) => code(each, 64)),
     md` or `,

@@ -1,7 +1,7 @@
 import type { RespondFn } from '@slack/bolt';
 import { searchEvents } from '../../../catalog/event-search.js';
 import { resolveEvent, targetText } from '../../../catalog/find-events.js';
-import { shownOrNone } from '../../../figures/may-show-figures.js';
+import { showFigures, shownOrNone } from '../../../figures/may-show-figures.js';
 import { plainMessage, warningMessage } from '../../../render/block-kit.js';
 import { USAGE } from '../../../render/command-syntax.js';
 import { eventChoicesMessage, eventLabel } from '../../../render/event-blocks.js';
@@ -9,7 +9,7 @@ import { usageMessage } from '../../../render/help-blocks.js';
 import { clip, code, md } from '../../../render/mrkdwn.js';
 import { fetchingReportMessage } from '../../../render/report-blocks.js';
 import { watchListMessage } from '../../../render/watch-list-blocks.js';
-import { watchHeldMessage, watchOutcomeMessage } from '../../../render/watch-outcome-blocks.js';
+import { watchAnswer, watchHeldMessage } from '../../../render/watch-outcome-blocks.js';
 import { threadOnlyHeldMessage, watchQuietAnswer } from '../../../render/watch-quiet-blocks.js';
 import { channelChangeHeldMessage } from '../../../render/withheld-words.js';
 import type { TicketingEvent } from '../../../ticketing/schemas.js';
@@ -187,13 +187,18 @@ export async function handleWatchCommand(
             },
           },
         );
-        if (outcome)
+        if (outcome) {
+          // Asked again once the report came: they may have been made a guest while it was fetched.
+          const reader = await privateReader(deps.audience, context.userId);
           await respondPrivately(
             respond,
-            watchOutcomeMessage(outcome, eventName, (words) => usageMessage(words, USAGE.watch)),
+            watchAnswer(showFigures(outcome, reader, deps.figuresPolicy), outcome, eventName, (words) =>
+              usageMessage(words, USAGE.watch),
+            ),
             deps.logger,
             noticed ? { replace_original: true } : {},
           );
+        }
         return;
       }
       case 'unwatch': {

@@ -137,7 +137,7 @@ async function unfurlReader(
   const { channel } = shared;
   if (deps.unfurlFigures === 'off' || shared.is_bot_user_member === false) return undefined;
   if (!isConversationId(channel) || !shared.message_ts || !shared.user) return undefined;
-  const audience = await deps.audience.of(channel, client);
+  const audience = await deps.audience.of(channel, client, { members: deps.unfurlFigures === 'everywhere' });
   if (audience.kind === 'internal' && !audience.botIsMember) return undefined;
   return {
     room: roomOf(audience),

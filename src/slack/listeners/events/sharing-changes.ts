@@ -8,8 +8,8 @@ export const SHARING_EVENTS = ['channel_shared', 'channel_unshared', 'member_joi
  * Who reads a conversation changed (shared with another organization, unshared, a guest or a
  * stranger joined): what was kept of it is forgotten, on every replica, so the next figures ask
  * Slack again, and its confirmations to share figures anyway end, pausing at once the watches
- * whose figures may no longer go there. A person changed (made a guest, or a member): what was
- * kept of them is forgotten, and of every conversation when they are a guest now.
+ * whose figures may no longer go there. A person made a guest, or a member: what was kept of them
+ * is forgotten, and of every conversation.
  */
 export function registerSharingChanges(app: App, deps: SlackDeps): void {
   const reconsider = async (channel: unknown, why: string) => {
@@ -40,12 +40,16 @@ export function registerSharingChanges(app: App, deps: SlackDeps): void {
     await reconsider(event.channel, `joined: ${person.kind}`);
   });
   app.event('user_change', async ({ event }) => {
-    const user = (event as { user?: { id?: unknown; is_restricted?: unknown; is_ultra_restricted?: unknown } }).user;
+    const user = (
+      event as {
+        user?: { id?: unknown; is_restricted?: unknown; is_ultra_restricted?: unknown; is_stranger?: unknown };
+      }
+    ).user;
     if (typeof user?.id !== 'string') return;
-    await deps.audience.forgetPerson(user.id);
-    // Made a guest: every channel they are in now has a guest among its members.
-    const guest = user.is_restricted === true || user.is_ultra_restricted === true;
-    if (guest) await deps.audience.forgetEveryone();
-    deps.logger.info('A person changed: who they are is asked about again', { user: user.id, guest });
+    // Sent for any profile or status change: only a change of the guest or stranger flags counts.
+    await deps.audience.personChanged(user.id, {
+      guest: user.is_restricted === true || user.is_ultra_restricted === true,
+      stranger: user.is_stranger === true,
+    });
   });
 }

@@ -16,7 +16,7 @@ import {
 } from '../../../render/modal-views.js';
 import { clip, type Mrkdwn, md } from '../../../render/mrkdwn.js';
 import { fetchingReportMessage, fetchingReportWords, reportCurrency } from '../../../render/report-blocks.js';
-import { watchHeldMessage, watchOutcomeMessage } from '../../../render/watch-outcome-blocks.js';
+import { watchAnswer, watchHeldMessage } from '../../../render/watch-outcome-blocks.js';
 import { withheldWords } from '../../../render/withheld-words.js';
 import { parseId } from '../../../ticketing/ids.js';
 import type { EventReport } from '../../../ticketing/schemas.js';
@@ -251,25 +251,31 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
           },
         },
       );
-      // Conditions the report refuses: the form back as submitted, the problem under them.
-      const refused = outcome?.kind === 'wording' || outcome?.kind === 'conditions' ? outcome.problem : undefined;
-      const back =
-        keptOpen &&
-        refused !== undefined &&
-        (await showInForm(
-          watchModalView({
-            privateMetadata: view.private_metadata,
-            event,
-            personal: checked(state, 'personal').includes(PERSONAL_VALUE),
-            typed: { conditions: text, problem: md`${clip(refused, 300)} The watch was not set.` },
-          }),
-        ));
-      if (outcome && !back)
-        await respond(
-          watchOutcomeMessage(outcome, eventName, (words) =>
-            warningMessage(md`${words} The watch was not set: open the form again.`),
-          ),
-        );
+      if (outcome) {
+        // Asked again once the report came: they may have been made a guest while it was fetched.
+        const gate = showFigures(outcome, await privateReader(deps.audience, userId), deps.figuresPolicy);
+        // Conditions the report refuses: the form back as submitted, the problem under them (its
+        // words may name the report's codes: only where the figures may be shown).
+        const refused =
+          gate && (outcome.kind === 'wording' || outcome.kind === 'conditions') ? outcome.problem : undefined;
+        const back =
+          keptOpen &&
+          refused !== undefined &&
+          (await showInForm(
+            watchModalView({
+              privateMetadata: view.private_metadata,
+              event,
+              personal: checked(state, 'personal').includes(PERSONAL_VALUE),
+              typed: { conditions: text, problem: md`${clip(refused, 300)} The watch was not set.` },
+            }),
+          ));
+        if (!back)
+          await respond(
+            watchAnswer(gate, outcome, eventName, (words) =>
+              warningMessage(md`${words} The watch was not set: open the form again.`),
+            ),
+          );
+      }
     } catch (error) {
       deps.logger.warn('The watch form could not set the watch', { error });
       await respond(warningMessage(watchNotSet(deps, error))).catch(() => undefined);
