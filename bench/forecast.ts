@@ -584,7 +584,7 @@ function printIssue35() {
 
   // The targets (issue 35): against the forecaster after the change.
   const F = 'forecaster';
-  out('\nTargets');
+  out('\nTargets (issue 35)');
   const fErr = avg(F);
   out(
     `- ${verdict(fErr <= 0.8 * avg('pickup'))}: error ${f3(fErr)} <= 0.8 x pickup's ${f3(avg('pickup'))} (${f3(fErr / avg('pickup'))} x)`,

@@ -8,8 +8,8 @@
  * times its mean positive part), not the residuals' 10% and 90% quantiles: with the 2-11 residuals
  * an organization has, a quantile is one residual and swings with it, while a mean uses every one,
  * and keeps the skew (a slow start that may still surge). Issue 45: the quantiles held the outcome
- * 72% of the time with three or four finished events and 76% on curve families they were not tuned
- * on; this holds 80-83% for any number of finished events and any point of the sale (docs/forecasts.md).
+ * 72% of the time with three or four finished events and 76% on the new curve families (seeds
+ * 1-2); this holds 80-83% for any number of finished events and any point of the sale (docs/forecasts.md).
  */
 
 export interface IntervalOptions {
