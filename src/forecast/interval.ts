@@ -1,15 +1,17 @@
 /**
  * An 80% interval from backtest residuals (outcome minus projection, as shares of capacity): the
- * organization's own finished events, each forecast from the others at the same point of its sale,
- * are jackknife conformity scores (Barber et al. 2021; Gibbs & Candès 2021 for calibrating from
- * the organization's own record). Pure.
+ * organization's own finished events, each forecast from the others at the same point of its sale
+ * (jackknife residuals, as in Barber et al. 2021's jackknife+). Pure.
  *
  * Each side's width is the mean miss on that side times `tail` (a normal's 90% quantile is 3.2
- * times its mean positive part), not the residuals' 10% and 90% quantiles: with the 2-11 residuals
- * an organization has, a quantile is one residual and swings with it, while a mean uses every one,
- * and keeps the skew (a slow start that may still surge). Issue 45: the quantiles held the outcome
- * 72% of the time with three or four finished events and 76% on the new curve families (seeds
- * 1-2); this holds 80-83% for any number of finished events and any point of the sale (docs/forecasts.md).
+ * times the mean of its positive part), not the residuals' 10% and 90% quantiles: with the 2-11
+ * residuals an organization has, a quantile is one residual and swings with it, while a mean uses
+ * every one, and keeps the skew (a slow start that may still surge). The small-sample widening,
+ * 1 + 2/n, is more than a normal sample would need: the backtest's misses understate the
+ * forecast's own (the methods' weights are chosen on those same trials), and it was calibrated on
+ * the bench, not derived. Issue 45: the quantiles held the outcome 72% of the time with three or
+ * four finished events and 76% on the new curve families (seeds 1-2); this holds 80-83% for any
+ * number of finished events and any point of the sale (docs/forecasts.md).
  */
 
 export interface IntervalOptions {
