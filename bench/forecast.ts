@@ -653,6 +653,8 @@ function printFamilies() {
     ]);
   }
   out('\nTargets (issue 45), on the held-out family and on the rest');
+  // A short run's cells hold a few dozen forecasts each: a cell's ratio swings with one organization.
+  if (SHORT) out('(a short run: too few forecasts a cell to judge these; the full run is the measure)');
   for (const group of ['held out', 'the rest'] as const) {
     const families = RUN_FAMILIES.filter((f) => groupOf(f) === group);
     const name = group === 'held out' ? `held out (${HELD_OUT})` : `the rest (${families.join(', ')})`;
