@@ -75,6 +75,11 @@ export type Forecast =
       coverage?: number;
       /** Finished events the chosen method was backtested on. */
       backtestedOn?: number;
+      /**
+       * True when fewer than `minSimilar` finished events were similar (by capacity and selling
+       * period) and it learned from all of the organization's, of other sizes or periods, in shares.
+       */
+      unlike?: boolean;
     };
 
 /** A finished event of the organization: its history and what it was. */

@@ -26,7 +26,9 @@ export { soldAt } from './sold-at.js';
  * start, and the recent pace, each backtested on those finished events at the same point of their
  * sale (`backtest.ts`) and blended by how well they did, drawn towards a pooled prior; the range is
  * an 80% interval from the backtest's residuals (`interval.ts`). A history whose first point
- * already shows tickets sold is not read as a sale starting at zero. Otherwise the recent pace
+ * already shows tickets sold is not read as a sale starting at zero. With fewer similar ones but at
+ * least `minSimilar` finished events of any size and period, the same learned from all of them
+ * (issue 45). Otherwise (fewer finished events) the recent pace
  * (`booking-curve-forecast.ts`, which also keeps the booking-curve method this replaced) with an
  * 80% interval from a pooled prior: how far the recent pace missed across many organizations
  * (`pooled-forecast.ts`), wide and skewed upwards.
@@ -38,7 +40,11 @@ export function forecast(input: ForecastInput, options: ForecastOptions = {}): F
   if (legacy.kind === 'none') return legacy;
   const learned = learnedForecast(input, options);
   if (learned) return learned;
-  // Too few similar finished events to backtest on: the recent pace, with the pooled prior's range.
+  // Too few similar ones (issue 45): learned from all the finished events, whatever their size and
+  // selling period, in shares. The recent pace missed a late surge by half the capacity here.
+  const unlike = learnedForecast(input, options, 'all');
+  if (unlike) return unlike;
+  // Too few finished events to backtest on: the recent pace, with the pooled prior's range.
   const pace = legacy.method === 'recent-pace' ? legacy : bookingCurveForecast({ ...input, finished: [] }, options);
   return pace.kind === 'forecast' ? pooledForecast(input, pace) : legacy;
 }

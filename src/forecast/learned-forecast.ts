@@ -11,7 +11,9 @@ import { type FinishedSale, finishedSale, momentOf, opensAtOf, type Sale, soldIn
  * their sale; the methods blend by their error (drawn towards a pooled prior when there are few
  * finished events), and the blend's backtest residuals give an 80% interval. The sell-out time
  * follows demand (`FinishedSale.demandAt`). Undefined with fewer than `minSimilar` similar finished
- * events (the caller falls back to the pooled prior, `pooled-forecast.ts`). Pure.
+ * events, or with `learnFrom` 'all', fewer than `minSimilar` finished events of any size and
+ * selling period (pickup reads them in shares of capacity and of the selling period, or by time
+ * before the start; the backtest weighs which holds). Pure.
  */
 
 /**
@@ -60,6 +62,7 @@ function reaches(
 export function learnedForecast(
   input: ForecastInput,
   options: ForecastOptions = {},
+  learnFrom: 'similar' | 'all' = 'similar',
 ): Extract<Forecast, { kind: 'forecast' }> | undefined {
   const { now, startsAtMs, points } = input;
   const last = points[points.length - 1];
@@ -70,7 +73,7 @@ export function learnedForecast(
   const finished = input.finished
     .map(finishedSale)
     .filter((e): e is FinishedSale => e !== undefined)
-    .filter((e) => similar(e.capacity, capacity) && similar(spanOf(e), spanOf(sale)));
+    .filter((e) => learnFrom === 'all' || (similar(e.capacity, capacity) && similar(spanOf(e), spanOf(sale))));
   if (finished.length < (options.minSimilar ?? 3)) return undefined;
 
   const trials = backtest(momentOf(sale, now), finished);
@@ -159,5 +162,6 @@ export function learnedForecast(
     basis: METHODS[top.index]?.method.name ?? 'pickup',
     coverage: 0.8,
     backtestedOn: residuals.length,
+    ...(learnFrom === 'all' ? { unlike: true } : {}),
   };
 }

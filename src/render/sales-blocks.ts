@@ -302,7 +302,8 @@ function methodWords(forecast: Extract<Forecast, { kind: 'forecast' }>): Mrkdwn 
   if (forecast.basis !== undefined) {
     const by = basisWords(forecast.basis);
     const tested = forecast.backtestedOn !== undefined ? md`, backtested on ${forecast.backtestedOn} of them` : md``;
-    return md`${by ? md`by ${by}, ` : md``}learned from ${forecast.learnedFrom} similar past events${tested}`;
+    const events = forecast.unlike ? md`past events of other sizes or selling periods` : md`similar past events`;
+    return md`${by ? md`by ${by}, ` : md``}learned from ${forecast.learnedFrom} ${events}${tested}`;
   }
   return forecast.method === 'booking-curve'
     ? md`from the sales curves of ${forecast.learnedFrom} similar past events`

@@ -98,7 +98,28 @@ describe('forecast', () => {
     expect(curve.atStart.likely).toBeLessThan(640);
   });
 
-  it('falls back to the recent pace with fewer than three similar events, with a range around it', () => {
+  // Issue 45: with three or more finished events but fewer than three similar (by size and selling
+  // period), it learns from all of them, in shares of capacity; no longer the recent pace, which
+  // misses a late surge by half the capacity.
+  it('learns from unlike finished events, in shares, when fewer than three are similar', () => {
+    // Four times this event's size, each selling 60% of its capacity, half in its last week.
+    const bigger = [1, 2, 3].map((i) => finishedEvent(T0 - i * 40 * DAY, 1_200 + i * 10, 2_000));
+    // This one sells 60% of its 500 seats on the same curve: at half-way, 98 sold.
+    const same = points.map((p) => ({ ...p, sold: Math.round(300 * lateCurveShare((p.at - opens) / (30 * DAY))) }));
+    const result = forecast({ now, startsAtMs, capacity: 500, points: same, finished: bigger });
+    if (result.kind !== 'forecast') throw new Error('expected a forecast');
+    expect(result.method).toBe('booking-curve');
+    expect(result.learnedFrom).toBe(3);
+    expect(result.unlike).toBe(true);
+    // Their shares say about 300 (60%); the recent pace, about 200.
+    expect(result.atStart.likely).toBeGreaterThan(280);
+    expect(result.atStart.likely).toBeLessThan(320);
+    expect(result.atStart.low).toBeLessThan(result.atStart.likely);
+    expect(result.atStart.likely).toBeLessThan(result.atStart.high);
+  });
+
+  // With fewer than three finished events at all (similar or not) there is nothing to backtest on.
+  it('falls back to the recent pace with fewer than three finished events, with a range around it', () => {
     const unlike = [finishedEvent(T0 - 40 * DAY, 40_000, 50_000), ...finished.slice(0, 1)];
     const result = forecast({ now, startsAtMs, capacity: 500, points, finished: unlike });
     if (result.kind !== 'forecast') throw new Error('expected a forecast');

@@ -223,9 +223,52 @@ describe('the 80% interval', () => {
     expect(wide.below).toBeLessThan(0);
   });
 
-  it('leans on the prior with few residuals', () => {
-    const few = interval([0, 0]);
-    expect(few.above).toBeGreaterThan(0.05);
-    expect(few.below).toBeLessThan(-0.05);
+  it('widens the same misses more when fewer finished events show them', () => {
+    const misses = [-0.1, -0.05, 0.05, 0.2];
+    const few = interval(misses);
+    const many = interval([...misses, ...misses, ...misses]);
+    expect(few.above).toBeGreaterThan(1.2 * many.above);
+    expect(few.below).toBeLessThan(1.2 * many.below);
+    // Each side from its own misses: more room above, where they missed by more.
+    expect(many.above).toBeGreaterThan(-many.below);
+  });
+
+  it('keeps a least width when every finished event agrees', () => {
+    const agreeing = interval([0, 0]);
+    expect(agreeing.above).toBeGreaterThan(0);
+    expect(agreeing.below).toBeLessThan(0);
+  });
+
+  it('holds a wider range when the finished events disagree on what follows', () => {
+    const period = 30 * DAY;
+    // Each sold 250 by halfway, then `final` in all: the same first half, different second halves.
+    const secondHalf = (final: number, i: number): FinishedEvent => {
+      const starts = T0 - (i + 1) * 60 * DAY;
+      const opens = starts - period;
+      const sold = (t: number) =>
+        t - opens <= period / 2
+          ? (250 * (t - opens)) / (period / 2)
+          : 250 + ((final - 250) * (t - opens - period / 2)) / (period / 2);
+      return { startsAtMs: starts, capacity: 1_000, points: history(opens, starts, sold) };
+    };
+    const starts = T0 + period;
+    const halfway = T0 + period / 2;
+    const points = history(T0, halfway, (t) => (500 * (t - T0)) / period);
+    const rangeOf = (finals: number[]) => {
+      const result = forecast({
+        now: halfway,
+        startsAtMs: starts,
+        capacity: 1_000,
+        points,
+        finished: finals.map(secondHalf),
+      });
+      if (result.kind !== 'forecast' || result.basis === undefined) throw new Error('expected a learned forecast');
+      return result.atStart;
+    };
+    const agree = rangeOf([490, 500, 510, 495, 505]);
+    const disagree = rangeOf([300, 700, 400, 650, 500]);
+    expect(disagree.high - disagree.low).toBeGreaterThan(3 * (agree.high - agree.low));
+    expect(disagree.low).toBeLessThan(agree.low);
+    expect(disagree.high).toBeGreaterThan(agree.high);
   });
 });

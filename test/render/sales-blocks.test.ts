@@ -293,5 +293,9 @@ describe('the forecast in words', () => {
     expect(forecastWords({ ...learned, basis: 'recent-pace' }, START)).toContain(
       '(by the recent pace, learned from 5 similar past events, backtested on 4 of them)',
     );
+    // Issue 45: learned from unlike events (fewer than 3 were similar), it does not call them similar.
+    expect(forecastWords({ ...learned, unlike: true }, START)).toContain(
+      '(by pickup, learned from 5 past events of other sizes or selling periods, backtested on 4 of them)',
+    );
   });
 });
