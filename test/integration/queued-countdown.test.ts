@@ -46,6 +46,15 @@ describe("a queued report's wait", () => {
     // The one slot of the minute goes to the first; the second waits for the next.
     await command(r, `report ${first.id}`);
     await expect.poll(() => reportPaths(r).length, WAIT).toBe(1);
+    // Its answer in hand first: the limit's window is read from the answer's headers, and an answer
+    // still on its way when the clock moves would start the second's wait again.
+    await expect
+      .poll(
+        () =>
+          r.slack.calls.some((call) => call.method === 'chat.update' && String(call.args.text).startsWith('Report:')),
+        WAIT,
+      )
+      .toBe(true);
     await command(r, `report ${second.id}`);
     await expect.poll(() => waitsShown(r, 'Winter Gala').length, WAIT).toBe(1);
     const shownAt = performance.now();

@@ -87,10 +87,12 @@ export function inProcessReports<W>(deps: InProcessReportsDeps): ReportQueue<W> 
       deps.stopping.addEventListener('abort', abandon, { once: true });
       if (deps.stopping.aborted) abandon();
       const first = ticket.progress();
+      // The wait shown is the one read now, whenever its message is posted: the countdown runs from here.
+      const firstAt = deps.clock.now();
       view = await surface.open(statusOf(first));
       lastPosition = first.state === 'queued' ? first.position : 0;
-      lastEdit = deps.clock.now();
-      shown = { at: lastEdit, waitMs: first.estimatedWaitMs };
+      lastEdit = firstAt;
+      shown = { at: firstAt, waitMs: first.estimatedWaitMs };
       const ticking = every(deps.clock, Math.max(deps.progressIntervalMs, COUNTDOWN_LOOK_MS), countDown);
 
       let outcome: ReportOutcome;

@@ -29,6 +29,8 @@ const EMOJI = new Map([
   ['zzz', '💤'],
   ['crystal_ball', '🔮'],
   ['snail', '🐌'],
+  ['key', '🔑'],
+  ['arrows_counterclockwise', '🔄'],
   ['turtle', '🐢'],
   ['chart_with_downwards_trend', '📉'],
 ]);
