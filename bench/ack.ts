@@ -7,8 +7,9 @@
  * is acknowledged), then 4 in flight, then at a steady 100 a second whatever the acks do (as
  * people type them). Printed: the time to the HTTP 200 (the ack: what Slack waits 3 s for), the
  * time to the answer (the response_url post; reports answer through chat.postMessage and are left
- * out), how long the run took to its last answer, the bot's CPU time a command, and its resident
- * memory idle (its catalog crawled, nothing asked yet) and after the run.
+ * out), how long the run took to its last answer, the bot's CPU time a command and how long its
+ * event loop waited for a core (a machine shared with other work), and its resident memory idle
+ * (its catalog crawled, nothing asked yet) and after the run.
  *
  * With senders that wait only for acks, acks faster than the bot's work make its work queue up:
  * the answers then wait their turn. The steady-rate run shows the answers when the bot keeps up.
@@ -92,6 +93,12 @@ interface Bot {
   url: string;
   /** CPU time the process has used so far (user + system), from /proc. */
   cpuMs(): number;
+  /**
+   * How long its main thread (the event loop) has waited for a core while it had work, in ms, from
+   * /proc/<pid>/schedstat: on a machine shared with other work, the part of an ack's wait that
+   * no code in the bot can shorten.
+   */
+  queuedMs(): number;
   waitForLog(msg: string): Promise<void>;
   stop(): Promise<void>;
 }
@@ -143,6 +150,7 @@ async function startBot(name: string, env: Record<string, string>): Promise<Bot>
       const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
       return (Number(fields[11]) + Number(fields[12])) * 10;
     },
+    queuedMs: () => Number(readFileSync(`/proc/${child.pid}/schedstat`, 'utf8').split(' ')[1]) / 1e6,
     waitForLog: async (msg) => {
       await waitFor(msg);
     },
@@ -196,6 +204,8 @@ interface Phase {
   idleMiB: number;
   afterMiB: number;
   cpuMsPerCommand: number;
+  /** From the first command sent to the last answer: the bot's time waiting for a core. */
+  queuedMs: number;
   acks: number[];
   answers: number[];
 }
@@ -227,6 +237,7 @@ async function phase(run: number, load: Load): Promise<Phase> {
       acks.push(await postCommand(`${bot.url}/slack/events`, body));
     };
     const cpuBefore = bot.cpuMs();
+    const queuedBefore = bot.queuedMs();
     const startedAt = Date.now();
     if ('inFlight' in load) {
       let next = 0;
@@ -253,9 +264,10 @@ async function phase(run: number, load: Load): Promise<Phase> {
       return first.size === sentAt.size ? first : undefined;
     }, 120_000);
     const cpuMsPerCommand = (bot.cpuMs() - cpuBefore) / COMMANDS;
+    const queuedMs = bot.queuedMs() - queuedBefore;
     const answers = [...answeredAt].map(([path, at]) => at - (sentAt.get(path) ?? at));
     const wallMs = Math.max(...answeredAt.values()) - startedAt;
-    return { wallMs, idleMiB, afterMiB: await residentMiB(bot), cpuMsPerCommand, acks, answers };
+    return { wallMs, idleMiB, afterMiB: await residentMiB(bot), cpuMsPerCommand, queuedMs, acks, answers };
   } finally {
     await bot.stop();
   }
@@ -276,7 +288,8 @@ for (let run = 1; run <= RUNS; run += 1) {
     const result = await phase(run, load);
     out(
       `run ${run}, ${loadName(load)}: ack ${figures(result.acks)}; answer ${figures(result.answers)}; ` +
-        `last answer after ${result.wallMs} ms; bot CPU ${ms(result.cpuMsPerCommand)} ms a command; ` +
+        `last answer after ${result.wallMs} ms; bot CPU ${ms(result.cpuMsPerCommand)} ms a command, ` +
+        `${Math.round(result.queuedMs)} ms waiting for a core; ` +
         `RSS idle ${result.idleMiB.toFixed(1)} MiB, after ${result.afterMiB.toFixed(1)} MiB`,
     );
   }

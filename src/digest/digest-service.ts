@@ -53,7 +53,10 @@ export class DigestService {
     const all = await this.#store.all();
     for (const subscription of all) if (subscription.status === 'active') this.#scheduler.schedule(subscription);
     this.#logger.info('DigestService scheduled', { subscriptions: all.length });
-    return this.#runner.catchUp();
+    const outcomes = await this.#runner.catchUp();
+    // Said once it is over, so a replica's part in a start is known ended (a test awaits it).
+    this.#logger.info('Digest catch-up done', { outcomes: outcomes.map((outcome) => outcome.kind) });
+    return outcomes;
   }
 
   /**

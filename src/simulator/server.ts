@@ -36,6 +36,11 @@ export interface SimulatorKnobs {
    * the reset as seconds since the epoch (a client reading ms would wait for weeks). @default 'ms'
    */
   resetFormat: 'ms' | 'epoch-seconds';
+  /**
+   * While set, an admitted report call is answered only once it settles (after `latencyMs`): a
+   * test holds calls in flight for as long as it needs, whatever the machine's load. @default none
+   */
+  holdReports?: Promise<unknown> | undefined;
 }
 
 export interface SimulatorOptions extends Partial<SimulatorKnobs> {
@@ -304,6 +309,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
     const body = routed.method === 'POST' ? await readBody(req) : '';
     if (knobs.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, knobs.latencyMs));
+    if (routed.route.kind === 'report' && knobs.holdReports) await knobs.holdReports.catch(() => undefined);
     if (forcedAnswer && forcedAnswer.count > 0) {
       forcedAnswer.count -= 1;
       send(req, res, forcedAnswer.status, forcedAnswer.body, headers);

@@ -94,8 +94,10 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
       });
       check();
     });
+  // Bounded generously: several bots start at once beside other suites on two cores.
   const listening = await waitForLog(
     (line) => line.msg === 'eventops is listening for Slack on POST /slack/events',
+    120_000,
   ).catch((error: unknown) => {
     child.kill('SIGKILL');
     throw error;

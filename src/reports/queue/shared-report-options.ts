@@ -45,6 +45,11 @@ export interface SharedReportQueueOptions<D> {
    * every person this replica follows. @default 500
    */
   progressSnapshotMs?: number;
+  /**
+   * How long a job handed out waits for those handed out before it, whose turn comes first, to
+   * start (one a dead replica holds is not waited for longer). @default 200
+   */
+  turnWaitMs?: number;
   /** Wait between two attempts of a job whose handler threw. @default 1000 */
   retryDelayMs?: number;
   /** Reports waiting per requester. @default 5 a person, 10 for every workflow step together */

@@ -111,6 +111,7 @@ export class SharedReportQueue<D> {
       run: this.#run,
       deadlineMs: this.#deadlineMs,
       lockMs: this.#lockMs,
+      turnWaitMs: options.turnWaitMs,
       logger: this.#logger,
     });
     this.#worker = new Worker<ReportJob<D>>(name, (job, _token, signal) => this.#process(job, options, signal), {

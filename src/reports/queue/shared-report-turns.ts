@@ -34,6 +34,8 @@ export interface SharedReportTurnsOptions {
   deadlineMs: number;
   /** How long a job may be in hand: a started mark is kept while it may run. */
   lockMs: number;
+  /** How long a job waits for those handed out whose turn comes first to start. @default TURN_WAIT_MS */
+  turnWaitMs?: number | undefined;
   logger: Logger;
 }
 
@@ -48,7 +50,7 @@ export class SharedReportTurns {
   /** The turns of a BullMQ queue, their keys in its namespace beside its own. */
   static of(
     queue: Queue,
-    options: Pick<SharedReportTurnsOptions, 'run' | 'deadlineMs' | 'lockMs' | 'logger'>,
+    options: Pick<SharedReportTurnsOptions, 'run' | 'deadlineMs' | 'lockMs' | 'turnWaitMs' | 'logger'>,
   ): SharedReportTurns {
     const { keys } = queue;
     return new SharedReportTurns({
@@ -107,7 +109,7 @@ export class SharedReportTurns {
     const { active, started, prioritized } = this.#o.keys;
     const keys = [active, started, prioritized];
     const args = [jobId, String(priority ?? 0), this.#o.jobKeyPrefix];
-    const giveUpAt = performance.now() + TURN_WAIT_MS;
+    const giveUpAt = performance.now() + (this.#o.turnWaitMs ?? TURN_WAIT_MS);
     for (;;) {
       // Redis refusing the script: the slot itself is still the rule.
       const now = Number(await this.#o.run(TURN_NOW, keys, args).catch(() => 1));
