@@ -43,7 +43,7 @@ const manifestSchema = z
           .string()
           .regex(/^#[0-9a-fA-F]{6}$/)
           .optional(),
-        long_description: z.string().min(174).max(4000).optional(),
+        long_description: z.string().min(175).max(4000).optional(),
       })
       .strict(),
     features: z

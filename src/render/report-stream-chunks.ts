@@ -59,9 +59,23 @@ export function reportStreamProgress(status: Progress): ReportStreamChunk[] {
   return progressChunks(status);
 }
 
-/** The last chunks, sent with the stop (the report's blocks follow them): every step done, or where it failed. */
+/** The last chunks, sent with the stop (the report itself is the notice above, edited): every step done, or where it failed. */
 export function reportStreamEnd(delivered: boolean): ReportStreamChunk[] {
   return delivered
     ? [task('queue', 'complete'), task('fetch', 'complete'), task('draw', 'complete')]
     : [task('fetch', 'error'), task('draw', 'pending')];
+}
+
+/**
+ * A stream's words when it is stopped before its report (kept no longer than Slack lets a stream
+ * live) or when Slack closed it first: the reply, edited to plain text, points at the notice.
+ */
+export const REPORT_STREAM_CLOSING = {
+  handedOff: md`This report is taking a while: the message above follows the rest of its wait.`,
+  ended: md`This report's wait is over: the message above has the report, or why it could not be made.`,
+} as const;
+
+/** The chunks a stream is stopped with when its wait outlasts it: the plan says where the rest is. */
+export function reportStreamHandOff(): ReportStreamChunk[] {
+  return [{ type: 'plan_update', title: REPORT_STREAM_CLOSING.handedOff }];
 }

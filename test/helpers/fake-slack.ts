@@ -17,6 +17,8 @@ export interface SlackCall {
   at: number;
   /** The token the call carried (its Authorization header, else its `token` argument). */
   token?: string | undefined;
+  /** What Slack answered, when it was `{ ok: false, error }`. */
+  error?: string | undefined;
 }
 
 export interface FakeSlack {
@@ -64,7 +66,15 @@ export interface FakeSlack {
   /** Each streamed message by its ts: the chunks in the order they came, and the blocks it stopped with. */
   streams: Map<
     string,
-    { channel: string; threadTs: string; chunks: Record<string, unknown>[]; blocks?: unknown[]; stopped: boolean }
+    {
+      channel: string;
+      threadTs: string;
+      chunks: Record<string, unknown>[];
+      blocks?: unknown[];
+      stopped: boolean;
+      /** When it started, on the fake's clock: Slack closes a stream 5 minutes on (node-slack-sdk #2702). */
+      startedAt: number;
+    }
   >;
   /**
    * Holds the answer to the next call of `method` (answered as things stood when it came) until
@@ -80,8 +90,15 @@ export interface FakeSlack {
 
 const isObject = (value: unknown) => typeof value === 'object' && value !== null;
 
-/** A stand-in for Slack's Web API and response_urls on loopback (Slack itself cannot run here). */
-export async function startFakeSlack(): Promise<FakeSlack> {
+/** Slack closes a stream about 5 minutes after it starts (node-slack-sdk #2702). */
+const STREAM_CLOSES_MS = 5 * 60_000;
+
+/**
+ * A stand-in for Slack's Web API and response_urls on loopback (Slack itself cannot run here).
+ * `clock`: the time a stream's age is measured on (a test's moved clock; default the wall clock).
+ */
+export async function startFakeSlack(options: { clock?: { now(): number } } = {}): Promise<FakeSlack> {
+  const clock = options.clock ?? { now: () => Date.now() };
   const calls: SlackCall[] = [];
   const responses: SlackCall[] = [];
   const failures = new Map<string, { error: string; times: number }>();
@@ -140,13 +157,15 @@ export async function startFakeSlack(): Promise<FakeSlack> {
           threadTs: String(args.thread_ts),
           chunks: chunksOf(args),
           stopped: false,
+          startedAt: clock.now(),
         });
         return { ok: true, channel: args.channel, ts: started };
       }
       case 'chat.appendStream':
       case 'chat.stopStream': {
         const stream = streams.get(String(args.ts));
-        if (!stream || stream.stopped) return { ok: false, error: 'message_not_in_streaming_state' };
+        if (!stream || stream.stopped || clock.now() - stream.startedAt >= STREAM_CLOSES_MS)
+          return { ok: false, error: 'message_not_in_streaming_state' };
         stream.chunks.push(...chunksOf(args));
         if (method === 'chat.stopStream') {
           stream.stopped = true;
@@ -260,7 +279,8 @@ export async function startFakeSlack(): Promise<FakeSlack> {
         const args = parseWebApiArgs(body, req.headers['content-type']);
         const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
         const token = bearer ?? (typeof args.token === 'string' ? args.token : undefined);
-        calls.push({ method, args, at: Date.now(), token });
+        const call: SlackCall = { method, args, at: Date.now(), token };
+        calls.push(call);
         const retryAfter = limited.get(method);
         if (retryAfter !== undefined) {
           limited.delete(method);
@@ -269,6 +289,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
           return;
         }
         const answered = answer(method, args);
+        if (answered.ok === false) call.error = String(answered.error);
         const hold = holds.get(method);
         if (hold) {
           holds.delete(method);

@@ -25,13 +25,15 @@ export interface CommandFields {
   text: string;
   user_id?: string;
   channel_id?: string;
+  /** The workspace the command came from (default T0001, the bot's). */
+  team_id?: string;
   response_url: string;
 }
 
 export function commandBody(fields: CommandFields): string {
   return new URLSearchParams({
     token: 'legacy-verification-token',
-    team_id: 'T0001',
+    team_id: fields.team_id ?? 'T0001',
     team_domain: 'test',
     channel_id: fields.channel_id ?? 'C0001',
     channel_name: 'ops',

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { escapeText } from '../../src/render/mrkdwn.js';
 import type { SimEvent } from '../../src/simulator/seed.js';
-import { type BotRig, startBot } from '../helpers/bot.js';
+import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
 import { command } from '../helpers/bot-actions.js';
 import type { SlackCall } from '../helpers/fake-slack.js';
+import { commandBody, postSigned } from '../helpers/slack-requests.js';
 
 /*
  * Issue 37 item 2: a report asked for in a channel streams its wait (its place in the queue, the
@@ -129,5 +130,23 @@ describe('a report asked for in a channel', () => {
     // Every stream the bot asked for was a reply, addressed to the person who asked.
     const start = r.slack.calls.find((call) => call.method === 'chat.startStream');
     expect(start?.args).toMatchObject({ thread_ts: expect.any(String), recipient_user_id: 'U0EDITOR' });
+  });
+
+  it('addresses its stream to the team of the person who asked, not the bot’s', async () => {
+    rig = await startBot({ env: { REPORT_STREAMING: 'on' } });
+    const r = rig;
+    r.slack.allowStreaming();
+    const [event] = published(r) as [SimEvent];
+    // Asked from another workspace of the organization (the bot's is T0001).
+    const body = commandBody({
+      text: `report ${event.id}`,
+      user_id: 'U0GUEST',
+      channel_id: 'C0SHARED',
+      team_id: 'T0OTHER',
+      response_url: r.slack.responseUrl(),
+    });
+    expect((await postSigned(r.url, SIGNING_SECRET, body)).status).toBe(200);
+    const start = await r.slack.waitFor(() => r.slack.calls.find((call) => call.method === 'chat.startStream'));
+    expect(start.args).toMatchObject({ recipient_user_id: 'U0GUEST', recipient_team_id: 'T0OTHER' });
   });
 });

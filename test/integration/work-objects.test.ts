@@ -182,6 +182,29 @@ describe('event links as Work Objects', () => {
     expect(warned.join('\n')).toContain('invalid_metadata_format');
   });
 
+  it('sends later links of that team straight to the classic card once Slack did not show a Work Object', async () => {
+    const { r, event, url } = await withReportAtHand();
+    r.slack.answerNext('chat.unfurl', { ok: true, warning: 'invalid_metadata_format' });
+    const share = (ts: string) =>
+      signedEvent(r, {
+        type: 'link_shared',
+        user: 'U0ALICE',
+        channel: 'C0001',
+        message_ts: ts,
+        links: [{ url, domain: 'tickets.example.com' }],
+      });
+    await share('1700000000.000410');
+    await r.slack.waitFor(() => sent(r, 'chat.unfurl')[1]);
+    await share('1700000000.000420');
+    const later = await r.slack.waitFor(() => sent(r, 'chat.unfurl')[2]);
+    // One call for the second link: the classic card, no Work Object tried first.
+    expect(later.args.metadata).toBeUndefined();
+    expect(JSON.stringify((later.args.unfurls as Record<string, unknown>)[url])).toContain(event.id);
+    await r.close();
+    rig = undefined;
+    expect(sent(r, 'chat.unfurl')).toHaveLength(3);
+  });
+
   it('keeps the Work Object when Slack warns only of how the request was encoded', async () => {
     const { r, url } = await withReportAtHand();
     r.slack.answerNext('chat.unfurl', { ok: true, warning: 'superfluous_charset' });

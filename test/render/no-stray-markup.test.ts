@@ -119,7 +119,12 @@ import {
   reportMessage,
   reportProgressMessage,
 } from '../../src/render/report-blocks.js';
-import { reportStreamEnd, reportStreamProgress, reportStreamStart } from '../../src/render/report-stream-chunks.js';
+import {
+  reportStreamEnd,
+  reportStreamHandOff,
+  reportStreamProgress,
+  reportStreamStart,
+} from '../../src/render/report-stream-chunks.js';
 import {
   chartLabels,
   figuresTableBlocks,
@@ -982,6 +987,7 @@ const RENDERS: Record<string, Record<string, () => unknown[]>> = {
       reportStreamProgress({ state: 'fetching', position: 0, estimatedWaitMs: 0 }),
     ],
     reportStreamEnd: () => [reportStreamEnd(true), reportStreamEnd(false)],
+    reportStreamHandOff: () => [reportStreamHandOff()],
   },
   'report-blocks.ts': {
     figureFields: () => [

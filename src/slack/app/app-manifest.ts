@@ -24,7 +24,7 @@ function addTo(doc: ReturnType<typeof parseDocument>, path: string[], value: str
 
 /**
  * The Slack app manifest for this deployment: the committed `manifest.yml`, plus what the
- * configuration turns on. With EVENT_PAGE_URL, its host under `app_unfurl_domains`, the
+ * configuration turns on. With EVENT_PAGE_URL, its host under `features.unfurl_domains`, the
  * `links:read` and `links:write` scopes and the `link_shared` event (and `entity_details_requested`
  * for Work Objects). Wherever steps are declared (`functions`), the `function_executed` event their
  * runs arrive as.

@@ -4,7 +4,11 @@ import type { Metrics } from '../../observability/metrics.js';
 import type { SlackMessage } from '../../render/block-kit.js';
 import type { Mrkdwn } from '../../render/mrkdwn.js';
 import { ATTACHMENT_NOTES } from '../../render/report-answer.js';
-import type { ReportStreamChunk } from '../../render/report-stream-chunks.js';
+import {
+  REPORT_STREAM_CLOSING,
+  type ReportStreamChunk,
+  reportStreamHandOff,
+} from '../../render/report-stream-chunks.js';
 import type { SharingDoubt } from '../../render/shared-channel-blocks.js';
 import type { ReportStreams } from '../deps/report-streams.js';
 import { postCounted, updateCounted } from '../replies/posted-messages.js';
@@ -72,6 +76,8 @@ export class ReportMessage {
   #chain: Promise<unknown> = Promise.resolve();
   /** A streamed message's newest progress not yet appended: appends coalesce to the latest. */
   #pending: ReportStreamChunk[] | undefined;
+  /** The reply that streams the wait, while it does: stopped in time, the notice is edited instead. */
+  #reply: string | undefined;
 
   private constructor(
     client: webApi.WebClient,
@@ -87,6 +93,7 @@ export class ReportMessage {
     this.#target = target;
     this.where = where;
     this.#streams = streams;
+    this.#reply = target.kind === 'channel' ? target.stream : undefined;
   }
 
   /** The message another replica (or an earlier life of this one) opened. */
@@ -117,10 +124,13 @@ export class ReportMessage {
       respond: RespondFn;
       metrics?: Metrics | undefined;
       userId: string;
+      /** The asker's team (Bolt's context.teamId, else its enterpriseId): whom a stream is addressed to. */
+      teamId?: string | undefined;
       responseUrl?: string | undefined;
       keepPrivate?: SharingDoubt | undefined;
       postInChannel?: { once: string; owner: string } | undefined;
-      stream?: { streams: ReportStreams; chunks: ReportStreamChunk[] } | undefined;
+      /** `expectedMs`: how long the wait is expected to take (a longer one than a stream may live is not streamed). */
+      stream?: { streams: ReportStreams; chunks: ReportStreamChunk[]; expectedMs?: number | undefined } | undefined;
     },
     channelId: string,
     first: SlackMessage,
@@ -153,8 +163,9 @@ export class ReportMessage {
       slack.stream &&
       (await slack.stream.streams.start(
         slack.client,
-        { channel: notice.channel, userId: slack.userId, threadTs: notice.ts },
+        { channel: notice.channel, userId: slack.userId, teamId: slack.teamId, threadTs: notice.ts },
         slack.stream.chunks,
+        slack.stream.expectedMs,
       ));
     const target: Target = { kind: 'channel', ...notice, ...(reply ? { stream: reply.ts } : {}) };
     return new ReportMessage(
@@ -171,19 +182,29 @@ export class ReportMessage {
    * Replaces the message; a progress update (`final` false) may be skipped on the private path. A
    * streamed wait takes `chunks` too: progress is appended to the reply (coalesced to the newest
    * while an append is under way) and leaves the notice alone; the last edits the notice to
-   * `message` and stops the reply.
+   * `message` and stops the reply. A reply kept as long as a stream may live is stopped at the next
+   * progress, and the notice is edited for the rest of the wait.
    */
   show(message: SlackMessage, final: boolean, chunks?: ReportStreamChunk[]): Promise<unknown> {
     const target = this.#target;
-    if (target.kind === 'channel' && target.stream && this.#streams) {
-      return this.#stream(
-        this.#streams,
-        { channel: target.channel, ts: target.ts },
-        target.stream,
-        message,
-        final,
-        chunks ?? [],
-      );
+    const streams = this.#streams;
+    const reply = this.#reply;
+    if (target.kind === 'channel' && reply && streams) {
+      if (final || !streams.due(reply)) {
+        return this.#stream(streams, { channel: target.channel, ts: target.ts }, reply, message, final, chunks ?? []);
+      }
+      this.#reply = undefined;
+      this.#pending = undefined;
+      this.#chain = this.#chain
+        .then(() =>
+          streams.stop(
+            this.#client,
+            { channel: target.channel, ts: reply },
+            reportStreamHandOff(),
+            REPORT_STREAM_CLOSING.handedOff,
+          ),
+        )
+        .catch((error: unknown) => this.#log.warn('Could not stop a report stream', { error }));
     }
     this.#chain = this.#chain
       .then(async () => {
@@ -229,8 +250,13 @@ export class ReportMessage {
           if (newest) await streams.append(this.#client, reply, newest);
           return;
         }
-        await updateCounted(this.#client, undefined, { ...notice, message }, refused(this.#log));
-        await streams.stop(this.#client, reply, chunks);
+        // The reply is stopped whatever became of the edit (a notice deleted, a rate limit).
+        try {
+          await updateCounted(this.#client, undefined, { ...notice, message }, refused(this.#log));
+        } finally {
+          this.#reply = undefined;
+          await streams.stop(this.#client, reply, chunks, REPORT_STREAM_CLOSING.ended);
+        }
       })
       .catch((error: unknown) => this.#log.warn('Could not update the report message', { error }));
     return this.#chain;

@@ -214,6 +214,8 @@ export interface SlackReportRequest extends ReportAsk {
   respond: RespondFn;
   client: webApi.WebClient;
   channelId: string;
+  /** The asker's team (Bolt's context.teamId, else its enterpriseId): whom a streamed wait is addressed to. */
+  teamId?: string | undefined;
   /** The request's response URL, so that another replica can still answer privately. */
   responseUrl?: string | undefined;
   /** The channel is shared with another organization (or Slack could not say): the report is answered privately. */
@@ -234,7 +236,11 @@ export function reportSurface(transport: DeliveryDeps, request: SlackReportReque
       // Only a wait streams: an answer known at once (refused, failed) is one message, as today.
       const stream =
         transport.streams && (status.state === 'queued' || status.state === 'fetching')
-          ? { streams: transport.streams, chunks: reportStreamStart(status, request.label) }
+          ? {
+              streams: transport.streams,
+              chunks: reportStreamStart(status, request.label),
+              expectedMs: status.state === 'queued' ? status.estimatedWaitMs : 0,
+            }
           : undefined;
       const message = await ReportMessage.open(
         { ...request, metrics: transport.metrics, stream },

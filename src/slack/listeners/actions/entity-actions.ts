@@ -21,7 +21,7 @@ export function registerEntityActions(app: App, deps: SlackDeps): void {
     deps.catalog.current()?.byId.get(id) ??
     (await deps.catalog.lookup(id, deps.interactive()).catch(() => undefined))?.event;
 
-  app.action(ENTITY_REPORT_ACTION, async ({ ack, action, body, client }) => {
+  app.action(ENTITY_REPORT_ACTION, async ({ ack, action, body, client, context }) => {
     await ackFirst(ack);
     const userId = body.user.id;
     const event = await eventOf(buttonValue(action).slice(0, 100));
@@ -32,6 +32,7 @@ export function registerEntityActions(app: App, deps: SlackDeps): void {
       return;
     }
     await askForReport(deps, {
+      teamId: context.teamId ?? context.enterpriseId,
       respond,
       client,
       channelId: userId,

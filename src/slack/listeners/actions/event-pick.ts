@@ -14,7 +14,7 @@ export function registerEventPickActions(app: App, deps: SlackDeps): void {
     await showEvent(deps, respond, { id: buttonValue(action).slice(0, 100) }, { replace_original: true }, reader);
   });
 
-  app.action(PICK_REPORT_ACTION, async ({ ack, respond, action, body, client }) => {
+  app.action(PICK_REPORT_ACTION, async ({ ack, respond, action, body, client, context }) => {
     await ackFirst(ack);
     const found = await deps.catalog
       .lookup(buttonValue(action).slice(0, 100), deps.interactive())
@@ -25,6 +25,7 @@ export function registerEventPickActions(app: App, deps: SlackDeps): void {
       return;
     }
     await askForReport(deps, {
+      teamId: context.teamId ?? context.enterpriseId,
       respond,
       client,
       channelId: body.channel?.id ?? body.user.id,

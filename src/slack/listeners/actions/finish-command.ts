@@ -27,7 +27,7 @@ const replacing =
  * again as if typed; who runs it and where come from the click, never from the value.
  */
 export function registerFinishCommand(app: App, deps: SlackDeps): void {
-  app.action(FINISH_COMMAND_ACTION, async ({ ack, action, body, respond, client }) => {
+  app.action(FINISH_COMMAND_ACTION, async ({ ack, action, body, respond, client, context }) => {
     await ackFirst(ack);
     const userId = body.user.id;
     const channelId = body.channel?.id;
@@ -49,6 +49,7 @@ export function registerFinishCommand(app: App, deps: SlackDeps): void {
           text: ':hourglass_flowing_sand: Requesting the report of the event you picked.',
         }).catch((error: unknown) => deps.logger.info('Could not replace a used choice', { error }));
         await handleReportCommand(deps, {
+          teamId: context.teamId ?? context.enterpriseId,
           respond: replacing(respond),
           client,
           channelId: channelId ?? userId,

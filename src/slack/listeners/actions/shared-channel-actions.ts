@@ -21,7 +21,7 @@ import { handleWatchCommand } from '../commands/watch-command.js';
  * the one the answer was given in (Slack names it), never one a button's value names.
  */
 export function registerSharedChannelActions(app: App, deps: SlackDeps): void {
-  app.action(REPORT_POST_IN_CHANNEL_ACTION, async ({ ack, action, body, client, respond }) => {
+  app.action(REPORT_POST_IN_CHANNEL_ACTION, async ({ ack, action, body, client, respond, context }) => {
     await ackFirst(ack);
     const channelId = body.channel?.id;
     let asked: { e?: unknown; l?: unknown };
@@ -57,6 +57,7 @@ export function registerSharedChannelActions(app: App, deps: SlackDeps): void {
     // A report flow that throws before it reaches its end never finishes the claim itself.
     try {
       await askForReport(deps, {
+        teamId: context.teamId ?? context.enterpriseId,
         respond,
         client,
         channelId,

@@ -21,7 +21,7 @@ import { handleWatchCommand } from './watch-command.js';
 
 /** `/events ...`: acknowledged at once, whatever the API is doing; the answer follows. */
 export function registerEventsCommand(app: App, deps: SlackDeps): void {
-  app.command('/events', async ({ ack, command, respond, client }) => {
+  app.command('/events', async ({ ack, command, respond, client, context }) => {
     // The work waits until the commands that arrived meanwhile are acknowledged too.
     await ackFirst(ack);
     const log = deps.logger.child({ command: '/events', user: command.user_id, channel: command.channel_id });
@@ -36,6 +36,8 @@ export function registerEventsCommand(app: App, deps: SlackDeps): void {
     const parsed = parseEventsCommand(command.text ?? '');
     // Who asked, where, and how to answer them: what most subcommands are handed.
     const asker = { respond, client, channelId: command.channel_id, userId: command.user_id };
+    // The asker's team, as Bolt's sayStream addresses a stream.
+    const team = { teamId: context.teamId ?? context.enterpriseId };
     log.info('Slash command', { subcommand: parsed.kind });
     switch (parsed.kind) {
       case 'invalid':
@@ -63,7 +65,12 @@ export function registerEventsCommand(app: App, deps: SlackDeps): void {
         await handleFindCommand(deps, respond, parsed.words);
         return;
       case 'report':
-        await handleReportCommand(deps, { ...asker, responseUrl: command.response_url, target: parsed.target });
+        await handleReportCommand(deps, {
+          ...asker,
+          ...team,
+          responseUrl: command.response_url,
+          target: parsed.target,
+        });
         return;
       case 'promo-modal':
         await openPromoFormFor(deps, client, { ...asker, triggerId: command.trigger_id });

@@ -14,6 +14,8 @@ export interface ReportCommand {
   client: webApi.WebClient;
   channelId: string;
   userId: string;
+  /** The asker's team (Bolt's context.teamId, else its enterpriseId). */
+  teamId?: string | undefined;
   /** The request's response URL, so that another replica can still answer privately. */
   responseUrl?: string | undefined;
   target: EventTarget;

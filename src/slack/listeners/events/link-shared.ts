@@ -7,7 +7,7 @@ import { eventEntity } from '../../../render/event-entity.js';
 import { eventUnfurlBlocks } from '../../../render/unfurl-blocks.js';
 import { isConversationId, roomOf } from '../../deps/conversation-audience.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
-import { countSlackError } from '../../replies/slack-errors.js';
+import { countSlackError, slackErrorCode } from '../../replies/slack-errors.js';
 import { reportAtHand } from '../../reports/ask-for-report.js';
 
 /** How long an unfurl waits for a crawl when none is in memory (a cold start). */
@@ -28,6 +28,12 @@ interface LinkSharedEvent {
 }
 
 /**
+ * How long a team whose Work Object Slack did not show gets classic cards straight away (one call
+ * per link instead of two): previews switched off stay off a while; after that one is tried again.
+ */
+const WORK_OBJECTS_RETRY_MS = 60 * 60_000;
+
+/**
  * How old a report an unfurl shows may be: it says when the figures were read, so a watch's check
  * of a few hours ago is still worth showing. An unfurl never spends a report call.
  */
@@ -42,7 +48,9 @@ const UNFURL_REPORT_MAX_AGE_MS = 24 * 3_600_000;
  * organization alone that the bot is in (never in the composer, whose conversation is not known yet).
  */
 export function registerLinkUnfurls(app: App, deps: SlackDeps, links: EventLinks): void {
-  app.event('link_shared', async ({ event, client }) => {
+  /** Teams whose Work Object Slack did not show, until when they get the classic card alone (this process's memory). */
+  const classicUntil = new Map<string, number>();
+  app.event('link_shared', async ({ event, client, context }) => {
     const shared = event as unknown as LinkSharedEvent;
     const log = deps.logger.child({ event: 'link_shared' });
     const wanted = (shared.links ?? [])
@@ -67,7 +75,9 @@ export function registerLinkUnfurls(app: App, deps: SlackDeps, links: EventLinks
     if (found.length === 0) return;
     const where = unfurlTarget(shared);
     if (!where) return;
-    if (deps.unfurlStyle === 'work-object') {
+    const team = context.teamId ?? context.enterpriseId ?? '';
+    const notShown = () => classicUntil.set(team, deps.clock.now() + WORK_OBJECTS_RETRY_MS);
+    if (deps.unfurlStyle === 'work-object' && (classicUntil.get(team) ?? 0) <= deps.clock.now()) {
       const entities = found.map(({ url, event }) => eventEntity({ event, postedUrl: url, now: deps.clock.now() }));
       try {
         const answer = await client.chat.unfurl({ ...where, metadata: { entities } });
@@ -75,6 +85,7 @@ export function registerLinkUnfurls(app: App, deps: SlackDeps, links: EventLinks
         // accept) with `ok` and a warning: nothing unfolds unless the classic card follows.
         const warning = unfurlWarning(answer);
         if (!warning) return;
+        notShown();
         log.warn('Slack took the Work Object unfurl with a warning; sending the classic card', {
           method: 'chat.unfurl',
           warning,
@@ -82,6 +93,7 @@ export function registerLinkUnfurls(app: App, deps: SlackDeps, links: EventLinks
       } catch (error) {
         // A workspace or app without Work Object previews: the classic card, as UNFURL_STYLE=classic.
         countSlackError(deps.metrics, 'chat.unfurl', error);
+        if (slackErrorCode(error) !== 'ratelimited') notShown();
         log.info('Slack refused the Work Object unfurl; sending the classic card', { error });
       }
     }
@@ -110,7 +122,11 @@ function unfurlTarget(
   return { unfurl_id: shared.unfurl_id, source: shared.source === 'composer' ? 'composer' : 'conversations_history' };
 }
 
-/** Warnings about how a request was encoded, not about what it carried. */
+/**
+ * Warnings about how a request was encoded, not about what it carried. Slack documents no warning
+ * that means "this Work Object will not be shown", so any other warning is taken to mean it (the
+ * cost of being wrong: a classic card beside the Work Object, for a while).
+ */
 const TRANSPORT_WARNINGS = new Set(['missing_charset', 'superfluous_charset']);
 
 /** What Slack warned of about the unfurl when it answered `ok` (its `warning`, and the messages that explain it), if anything. */

@@ -127,7 +127,7 @@ export function registerEventModals(app: App, deps: SlackDeps): void {
     });
   });
 
-  app.view(REPORT_MODAL, async ({ ack, view, body, client }) => {
+  app.view(REPORT_MODAL, async ({ ack, view, body, client, context }) => {
     const state = view.state.values as ViewState;
     const eventId = field(state, 'event')?.selected_option?.value ?? '';
     if (!eventId) {
@@ -161,6 +161,7 @@ export function registerEventModals(app: App, deps: SlackDeps): void {
     }
     const id = event?.id ?? parseId('event', eventId);
     await askForReport(deps, {
+      teamId: context.teamId ?? context.enterpriseId,
       respond,
       client,
       channelId: origin.channelId ?? body.user.id,
