@@ -9,6 +9,8 @@ import type { TicketingEvent } from '../ticketing/schemas.js';
 import type { McpDeps } from './mcp-deps.js';
 import { type Answer, answer, type toolCall, toolError } from './tool-call.js';
 import {
+  comparisonFacts,
+  comparisonText,
   eventFacts,
   eventLines,
   forecastText,
@@ -143,7 +145,7 @@ export function registerEventTools(
     {
       title: 'Sales pace and forecast',
       description:
-        "The event's sales pace and sell-out forecast from its sales history (a report at hand, or one fetched in the person's turn). Comparison with similar events is not offered yet.",
+        "The event's sales pace and sell-out forecast from its sales history (a report at hand, or one fetched in the person's turn), and where it stands against the organization's similar finished events: its share sold now, theirs at the same time before their start (range and median), and what they ended at; with too few similar events, how many it needs. Figures only for people the figures rule allows.",
       inputSchema: { event: EVENT },
       annotations: READ_ONLY,
     },
@@ -171,8 +173,8 @@ export function registerEventTools(
       if ('withheld' in gate) return answer(withheldWords(gate.withheld), undefined, event.id);
       const { forecast } = gate.shown;
       return answer(
-        forecastText(event.name ?? event.id, gate.shown),
-        { event: eventFacts(event), forecast, comparison: null },
+        `${forecastText(event.name ?? event.id, gate.shown)}\n${comparisonText(gate.shown)}`,
+        { event: eventFacts(event), forecast, comparison: comparisonFacts(gate.shown) },
         event.id,
       );
     }),

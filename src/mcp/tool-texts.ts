@@ -1,4 +1,5 @@
 import type { Shown, Withheld } from '../figures/may-show-figures.js';
+import type { Spread } from '../forecast/comparables.js';
 import type { SalesInsight } from '../forecast/sales-insights.js';
 import type { TrackRecord } from '../forecast/track-record.js';
 import { quantityRows, topFigures } from '../reports/report-figures.js';
@@ -79,6 +80,62 @@ export function forecastText(label: string, insight: Shown<SalesInsight>): strin
       ? `Likely to sell out ${new Date(sellOut.likely).toISOString()}.`
       : 'Not likely to sell out before the start.',
   ].join('\n');
+}
+
+const percent = (share: number) => `${Math.round(share * 100)}%`;
+/** "24-40%", or "31%" when the lowest and the highest round alike. */
+const rangeOf = (spread: Spread) =>
+  Math.round(spread.low * 100) === Math.round(spread.high * 100)
+    ? percent(spread.low)
+    : `${Math.round(spread.low * 100)}-${percent(spread.high)}`;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+/** "21 days to go", "5 hours to go" (hours under two days), as the report says it. */
+const toGo = (beforeMs: number) =>
+  beforeMs < 2 * DAY
+    ? `${count(Math.max(1, Math.round(beforeMs / HOUR)), 'hour')} to go`
+    : `${count(Math.round(beforeMs / DAY), 'day')} to go`;
+
+/**
+ * Where the event stands against the organization's similar finished events, in the words the
+ * report uses (`render/comparables-words.ts`, there in Slack markup): "38% sold with 21 days to go;
+ * similar events were at 24-40% (median 31%) then, and ended at 78-100% (5 events)."; with too few,
+ * how many it needs.
+ */
+export function comparisonText(insight: Shown<SalesInsight>): string {
+  const compared = insight.comparables;
+  if (compared.kind === 'none') return `No comparison with similar events: ${plain(compared.reason)}.`;
+  const here = `${percent(compared.share)} sold with ${toGo(compared.beforeMs)}`;
+  if (compared.kind === 'too-few') {
+    const found =
+      compared.found === 0
+        ? 'no similar finished event reaches back this far'
+        : `only ${count(compared.found, 'similar finished event')} ${compared.found === 1 ? 'reaches' : 'reach'} back this far`;
+    return `${here}; ${found}: comparing with similar events needs ${compared.needs}.`;
+  }
+  const alike = `${compared.alike.includes('venue') ? ' at the same venue' : ''}${compared.alike.includes('weekday') ? ' on the same weekday' : ''}`;
+  const { atThisPoint: then, final } = compared;
+  return `${here}; similar events${alike} were at ${rangeOf(then)} (median ${percent(then.median)}) then, and ended at ${rangeOf(final)} (${count(compared.count, 'event')}).`;
+}
+
+/** The comparison as a tool's structured content: shares of capacity from 0 to 1. */
+export function comparisonFacts(insight: Shown<SalesInsight>) {
+  const compared = insight.comparables;
+  if (compared.kind === 'none') return { kind: compared.kind, reason: plain(compared.reason) };
+  const daysToGo = Math.round((compared.beforeMs / DAY) * 10) / 10;
+  if (compared.kind === 'too-few')
+    return { kind: compared.kind, share: compared.share, daysToGo, found: compared.found, needs: compared.needs };
+  const spread = ({ low, median, high }: Spread) => ({ low, median, high });
+  return {
+    kind: compared.kind,
+    share: compared.share,
+    daysToGo,
+    events: compared.count,
+    atThisPoint: spread(compared.atThisPoint),
+    final: spread(compared.final),
+    alike: compared.alike,
+  };
 }
 
 /** The forecast's track record on finished events. */

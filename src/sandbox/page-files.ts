@@ -52,6 +52,9 @@ const SHORTCUT_SLOT = '{{promo-shortcut}}';
 /** Where index.html holds the app's message shortcuts (a message's More actions menu). */
 const MESSAGE_SHORTCUTS_SLOT = '{{message-shortcuts}}';
 
+/** Where index.html holds the URL of the bot's MCP server (empty when it is off). */
+const MCP_URL_SLOT = '{{mcp-url}}';
+
 /** Text as the value of a double-quoted HTML attribute. */
 const attribute = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
@@ -61,10 +64,14 @@ export const MESSAGE_SHORTCUTS = [{ callbackId: SHOW_EVENT_SHORTCUT, name: 'Show
 
 /**
  * One file of the page, or `undefined` for any other path. The HTML carries this start's token
- * (only a page served from the sandbox's own address can read it) and the bot's shortcut
- * callback id, so the page keeps no copy of it.
+ * (only a page served from the sandbox's own address can read it), the bot's shortcut
+ * callback id, so the page keeps no copy of it, and where agents reach the bot's MCP server.
  */
-export async function readPageFile(path: string, token: string): Promise<{ type: string; body: string } | undefined> {
+export async function readPageFile(
+  path: string,
+  token: string,
+  bot: { mcpUrl?: string | undefined } = {},
+): Promise<{ type: string; body: string } | undefined> {
   if (path === CHART_JS_PATH) return { type: JS, body: await readFile(chartJsFile(), 'utf8') };
   const entry = FILES[path];
   if (!entry) return undefined;
@@ -75,6 +82,7 @@ export async function readPageFile(path: string, token: string): Promise<{ type:
     body: body
       .replace(TOKEN_SLOT, token)
       .replace(SHORTCUT_SLOT, CHANGE_PROMO_SHORTCUT)
-      .replace(MESSAGE_SHORTCUTS_SLOT, attribute(JSON.stringify(MESSAGE_SHORTCUTS))),
+      .replace(MESSAGE_SHORTCUTS_SLOT, attribute(JSON.stringify(MESSAGE_SHORTCUTS)))
+      .replace(MCP_URL_SLOT, attribute(bot.mcpUrl ?? '')),
   };
 }

@@ -19,7 +19,11 @@ export interface Sandbox {
   apiUrl: string;
   state: SandboxState;
   /** Where user actions go: the bot's POST /slack/events. Set once the bot listens. */
-  connect(botUrl: string, signingSecret: string, options?: { unfurlHost?: string | undefined }): void;
+  connect(
+    botUrl: string,
+    signingSecret: string,
+    options?: { unfurlHost?: string | undefined; mcpUrl?: string | undefined },
+  ): void;
   close(): Promise<void>;
 }
 
@@ -67,6 +71,7 @@ export async function startSandbox(options: {
   let bot: BotForwarder | undefined;
   let base = '';
   let unfurlHost: string | undefined;
+  let mcpUrl: string | undefined;
   let guard: RequestGuard | undefined;
 
   const webApi = sandboxWebApi({ state, logger, uploadUrl: (id) => `${base}/upload/${id}` });
@@ -140,7 +145,7 @@ export async function startSandbox(options: {
       return;
     }
     if (req.method === 'GET') {
-      const file = await readPageFile(path, token);
+      const file = await readPageFile(path, token, { mcpUrl });
       if (file) {
         res.writeHead(200, {
           'content-type': file.type,
@@ -202,6 +207,7 @@ export async function startSandbox(options: {
     connect: (botUrl, signingSecret, options = {}) => {
       bot = new BotForwarder(botUrl, signingSecret);
       unfurlHost = options.unfurlHost;
+      mcpUrl = options.mcpUrl;
     },
     close: async () => {
       server.closeAllConnections();

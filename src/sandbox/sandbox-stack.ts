@@ -27,6 +27,8 @@ export interface SandboxStack {
   url: string;
   /** The event page links that unfold in the sandbox, as a pattern: `https://tickets.example.com/e/<event id>`. */
   eventLinkPattern: string | undefined;
+  /** Where agents reach the bot's MCP server (`/mcp` on the bot's port, not the page's); undefined when it is off. */
+  mcpUrl: string | undefined;
   /** Settles once the simulator's past is in the sales history: how many events it seeded (0 on a real service). */
   salesHistorySeeded: Promise<number>;
   close(): Promise<void>;
@@ -79,12 +81,13 @@ export async function startSandboxStack(options: {
     });
     const server = (await bot.app.start({ port: 0, host: '127.0.0.1' })) as Server;
     const botPort = (server.address() as AddressInfo).port;
-    if (config.mcp.on)
-      options.logger.info(
-        `MCP server for agents at http://127.0.0.1:${botPort}/mcp; type /events mcp token in the page for a token`,
-      );
+    const mcpUrl = config.mcp.on ? `http://127.0.0.1:${botPort}/mcp` : undefined;
+    if (mcpUrl)
+      options.logger.info(`MCP server for agents at ${mcpUrl}; type /events mcp token in the page for a token`);
     sandbox.connect(`http://127.0.0.1:${botPort}/slack/events`, signingSecret, {
       unfurlHost: config.eventPageUrl ? eventLinks(config.eventPageUrl).host : undefined,
+      // The page shows it, with the command for a token.
+      mcpUrl,
     });
     // The simulator's past as the bot's sales history, written while the page opens (a few
     // seconds): a forecast and a sales digest show at once, not after hours of report reads.
@@ -108,6 +111,7 @@ export async function startSandboxStack(options: {
       sandbox,
       bot,
       url: sandbox.url,
+      mcpUrl,
       eventLinkPattern: config.eventPageUrl
         ?.replace('{id}', '<event id>')
         .replace('{bareId}', '<event id without evt_>'),

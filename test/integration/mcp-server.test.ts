@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROMO_CONFIRM_ACTION } from '../../src/render/promo-blocks.js';
+import { seedSalesHistory } from '../../src/sandbox/seed-sales-history.js';
 import type { SimEvent } from '../../src/simulator/seed.js';
 import { type BotRig, startBot } from '../helpers/bot.js';
 import {
@@ -277,10 +278,64 @@ describe('the MCP server (official SDK client over HTTP, the real bot)', () => {
     const forecast = await client.callTool({ name: 'sales_forecast', arguments: { event: event.id } });
     expect(forecast.isError, textOf(forecast)).toBeFalsy();
     expect(textOf(forecast)).toContain(`Sales of ${event.name}`);
-    expect((forecast.structuredContent as Json).comparison).toBeNull();
+    expect((forecast.structuredContent as Json).comparison).toHaveProperty('kind');
     const record = await client.callTool({ name: 'forecast_track_record', arguments: {} });
     expect(record.isError, textOf(record)).toBeFalsy();
     expect(textOf(record)).not.toContain('guest');
+  });
+});
+
+describe('the MCP server and similar events (issue 45)', () => {
+  it('answers the forecast with where the event stands against similar events, and a guest with none', async () => {
+    const r = await startBot({ env: { MCP_SERVER: 'on' } });
+    try {
+      // The sandbox's seeded history: the simulator's past gives the events listed first similar finished events.
+      const now = Date.now();
+      expect(await seedSalesHistory({ simulator: r.sim, history: r.bot.history, now })).toBeGreaterThan(0);
+      const [event] = r.sim.catalog.events
+        .filter(
+          (each) => each.status === 'published' && r.sim.salesProfile(each.id).endMs > now && each.startsAtMs > now,
+        )
+        .sort((a, b) => a.startsAtMs - b.startsAtMs || a.id.localeCompare(b.id));
+      if (!event) throw new Error('the simulator lists an upcoming event');
+
+      const member = await connect(r, await tokenFor(r, 'U0MEMBER'));
+      const forecast = await member.callTool({ name: 'sales_forecast', arguments: { event: event.id } });
+      expect(forecast.isError, textOf(forecast)).toBeFalsy();
+      expect(textOf(forecast)).toMatch(
+        /\n\d+% sold with \d+ (hours|days) to go; similar events( at the same venue)?( on the same weekday)? were at \d+(-\d+)?% \(median \d+%\) then, and ended at \d+(-\d+)?% \(\d+ events\)\.$/,
+      );
+      const comparison = (forecast.structuredContent as { comparison: Json }).comparison as {
+        kind: string;
+        share: number;
+        daysToGo: number;
+        events: number;
+        atThisPoint: { low: number; median: number; high: number };
+        final: { low: number; median: number; high: number };
+      };
+      expect(comparison.kind).toBe('compared');
+      expect(comparison.events).toBeGreaterThanOrEqual(3);
+      expect(comparison.daysToGo).toBeGreaterThan(0);
+      for (const spread of [comparison.atThisPoint, comparison.final]) {
+        expect(spread.low).toBeLessThanOrEqual(spread.median);
+        expect(spread.median).toBeLessThanOrEqual(spread.high);
+      }
+      // The text and the structured content say the same.
+      expect(textOf(forecast)).toContain(`${Math.round(comparison.share * 100)}% sold with`);
+      expect(textOf(forecast)).toContain(`median ${Math.round(comparison.atThisPoint.median * 100)}%`);
+      expect(textOf(forecast)).toContain(`(${comparison.events} events)`);
+
+      // A guest's token, even with the report now at hand: no figures, no comparison.
+      r.slack.people.set('U0GUEST', { is_restricted: true });
+      const guest = await connect(r, (await r.bot.mcp?.tokens.issue('U0GUEST'))?.token as string);
+      const withheld = await guest.callTool({ name: 'sales_forecast', arguments: { event: event.id } });
+      expect(textOf(withheld)).toContain('guest');
+      expect(textOf(withheld)).not.toMatch(/similar|sold with|\d+%/);
+      expect(withheld.structuredContent ?? {}).not.toHaveProperty('comparison');
+      expect(withheld.structuredContent ?? {}).not.toHaveProperty('forecast');
+    } finally {
+      await r.close();
+    }
   });
 });
 

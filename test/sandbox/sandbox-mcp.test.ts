@@ -28,11 +28,18 @@ describe('the MCP server in the sandbox', () => {
     expect(url).toBeDefined();
     const answer = await fetch(url as string, { method: 'POST', body: '{}' });
     expect(answer.status).toBe(401);
+    // The page is served with it, to show how to connect (the bot's port, not the page's).
+    expect(started.mcpUrl).toBe(url);
+    const page = await (await fetch(started.url)).text();
+    expect(page).toContain(`<meta name="mcp-url" content="${url}" />`);
+    expect(page).toContain('/events mcp token');
   });
 
   it('is off when MCP_SERVER=off', async () => {
     const { stack: started, lines } = await stack({ MCP_SERVER: 'off' });
     expect(started.bot.mcp).toBeUndefined();
     expect(lines.some((each) => each.includes('MCP server for agents'))).toBe(false);
+    expect(started.mcpUrl).toBeUndefined();
+    expect(await (await fetch(started.url)).text()).toContain('<meta name="mcp-url" content="" />');
   });
 });

@@ -164,4 +164,13 @@ $('#user').addEventListener('change', (event) => {
   ui.channel = ui.channel.startsWith('D') ? `D${ui.user.slice(1)}` : ui.channel;
 });
 
+// How an agent connects: the bot's /mcp, on the bot's port (not the page's), named by the sandbox.
+const mcpUrl = document.querySelector('meta[name="mcp-url"]').content;
+if (mcpUrl) {
+  $('[data-testid=mcp-url]').textContent = mcpUrl;
+  $('[data-testid=mcp-add]').textContent =
+    `claude mcp add --transport http eventops ${mcpUrl} --header "Authorization: Bearer <token>"`;
+  $('[data-testid=mcp-note]').hidden = false;
+}
+
 refresh();
