@@ -1,10 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SimEvent } from '../../src/simulator/seed.js';
-import { type BotRig, SIGNING_SECRET } from '../helpers/bot.js';
+import type { BotRig } from '../helpers/bot.js';
 import { answerTo, click, type Json, pickInWatchForm, responsesTo, watchDirectly } from '../helpers/bot-actions.js';
-import type { SlackCall } from '../helpers/fake-slack.js';
-import { functionExecutedBody, postSignedJson } from '../helpers/slack-requests.js';
 import {
   buttons,
   cardIn,
@@ -18,6 +15,7 @@ import {
   SHARED_INFO,
   saidOn,
   sentTo,
+  setPromoStep,
   slackEvent,
   turnsUntil,
   upcoming,
@@ -227,21 +225,6 @@ describe("changing or ending a channel's watches and digests", () => {
     expect((await r.bot.digests.status('C0OPS'))?.subscription.status).not.toBe('active');
   });
 });
-
-/** Runs "Set promo quantity" as Slack would (function_executed), signed; how it completed. */
-async function setPromoStep(r: BotRig, inputs: Record<string, unknown>): Promise<SlackCall> {
-  const executionId = `Fx${randomUUID().slice(0, 10)}`;
-  const token = ['xwfp', '-', 'fake-', 'workflow-token'].join('');
-  const body = functionExecutedBody('set_promo_quantity', inputs, executionId, token);
-  expect((await postSignedJson(r.url, SIGNING_SECRET, body)).status).toBe(200);
-  return r.slack.waitFor(
-    () =>
-      r.slack.calls.find(
-        (call) => call.method.startsWith('functions.complete') && call.args.function_execution_id === executionId,
-      ),
-    20_000,
-  );
-}
 
 describe('the "Set promo quantity" step', () => {
   it('asks about the person running it and where its outputs go: quantities only for a member, posted inside', async () => {
