@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SimEvent } from '../../src/simulator/seed.js';
 import type { BotRig } from '../helpers/bot.js';
 import { answerTo, click, type Json, pickInWatchForm, responsesTo, watchDirectly } from '../helpers/bot-actions.js';
@@ -10,7 +10,6 @@ import {
   figuresIn,
   GUEST,
   heard,
-  onOneClock,
   posts,
   SHARED_INFO,
   saidOn,
@@ -19,6 +18,7 @@ import {
   slackEvent,
   turnsUntil,
   upcoming,
+  useBotOnOneClock,
   watchIn,
   withPromo,
 } from './figures-gate-rig.js';
@@ -28,17 +28,7 @@ import {
  * requests, the fake Slack and the simulator over loopback.
  */
 
-let rig: BotRig | undefined;
-afterEach(async () => {
-  await rig?.close();
-  rig = undefined;
-});
-
-const started = async (env: Record<string, string> = {}) => {
-  const both = await onOneClock(env);
-  rig = both.r;
-  return both;
-};
+const started = useBotOnOneClock();
 
 const reportCalls = (r: BotRig) => r.sim.stats().log.filter((entry) => /\/report$/.test(entry.path)).length;
 

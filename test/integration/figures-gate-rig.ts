@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import type { SimEvent, SimPromo } from '../../src/simulator/seed.js';
 import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
 import { answerTo, type Json, responsesTo, command as send } from '../helpers/bot-actions.js';
@@ -26,6 +26,23 @@ export async function onOneClock(env: Record<string, string> = {}): Promise<{ r:
     env: { TICKETING_REPORT_LIMIT: '3/1s', WATCH_MIN_INTERVAL: '1s', ...env },
   });
   return { r, clock };
+}
+
+/**
+ * Starts `onOneClock` for a test of the calling file and closes it after that test: call it at the
+ * file's top level (it registers the `afterEach`).
+ */
+export function useBotOnOneClock(): (env?: Record<string, string>) => Promise<{ r: BotRig; clock: AheadClock }> {
+  let rig: BotRig | undefined;
+  afterEach(async () => {
+    await rig?.close();
+    rig = undefined;
+  });
+  return async (env = {}) => {
+    const both = await onOneClock(env);
+    rig = both.r;
+    return both;
+  };
 }
 
 /** Runs scheduler turns (moving the clock a second each) until `done` holds. */
