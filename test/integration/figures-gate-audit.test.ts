@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
+import { type BotRig, startBot } from '../helpers/bot.js';
 import type { SlackCall } from '../helpers/fake-slack.js';
-import { functionExecutedBody, postSignedJson } from '../helpers/slack-requests.js';
+import { setPromoStep } from './figures-gate-rig.js';
 
 /**
  * The promo audit keeps refusals apart from changes (issue 33, Deliver 8), on the real Bolt app:
@@ -16,26 +15,9 @@ afterEach(async () => {
   rig = undefined;
 });
 
-const WORKFLOW_TOKEN = ['xwfp', '-', 'fake-', 'workflow-token'].join('');
-
-/** Runs "Set promo quantity" as Slack would (function_executed), and returns how it completed. */
-async function setPromo(r: BotRig, runBy: string, inputs: Record<string, unknown>): Promise<SlackCall> {
-  const executionId = `Fx${randomUUID().slice(0, 10)}`;
-  const body = functionExecutedBody(
-    'set_promo_quantity',
-    { run_by: { id: runBy, secret: 'slack-sets-this' }, ...inputs },
-    executionId,
-    WORKFLOW_TOKEN,
-  );
-  expect((await postSignedJson(r.url, SIGNING_SECRET, body)).status).toBe(200);
-  return r.slack.waitFor(
-    () =>
-      r.slack.calls.find(
-        (call) => call.method.startsWith('functions.complete') && call.args.function_execution_id === executionId,
-      ),
-    20_000,
-  );
-}
+/** Runs "Set promo quantity" as `runBy` would, and returns how it completed. */
+const setPromo = (r: BotRig, runBy: string, inputs: Record<string, unknown>): Promise<SlackCall> =>
+  setPromoStep(r, { run_by: { id: runBy, secret: 'slack-sets-this' }, ...inputs });
 
 describe('the promo audit, with refusals in a loop', () => {
   it('keeps the change an editor made when a non-editor is refused more times than changes are kept', async () => {

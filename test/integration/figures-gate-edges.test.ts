@@ -1,10 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SimEvent } from '../../src/simulator/seed.js';
-import { type BotRig, SIGNING_SECRET } from '../helpers/bot.js';
+import type { BotRig } from '../helpers/bot.js';
 import { answerTo, click, type Json, pickInWatchForm, responsesTo, watchDirectly } from '../helpers/bot-actions.js';
-import type { SlackCall } from '../helpers/fake-slack.js';
-import { functionExecutedBody, postSignedJson } from '../helpers/slack-requests.js';
 import {
   buttons,
   cardIn,
@@ -13,14 +10,15 @@ import {
   figuresIn,
   GUEST,
   heard,
-  onOneClock,
   posts,
   SHARED_INFO,
   saidOn,
   sentTo,
+  setPromoStep,
   slackEvent,
   turnsUntil,
   upcoming,
+  useBotOnOneClock,
   watchIn,
   withPromo,
 } from './figures-gate-rig.js';
@@ -30,17 +28,7 @@ import {
  * requests, the fake Slack and the simulator over loopback.
  */
 
-let rig: BotRig | undefined;
-afterEach(async () => {
-  await rig?.close();
-  rig = undefined;
-});
-
-const started = async (env: Record<string, string> = {}) => {
-  const both = await onOneClock(env);
-  rig = both.r;
-  return both;
-};
+const started = useBotOnOneClock();
 
 const reportCalls = (r: BotRig) => r.sim.stats().log.filter((entry) => /\/report$/.test(entry.path)).length;
 
@@ -227,21 +215,6 @@ describe("changing or ending a channel's watches and digests", () => {
     expect((await r.bot.digests.status('C0OPS'))?.subscription.status).not.toBe('active');
   });
 });
-
-/** Runs "Set promo quantity" as Slack would (function_executed), signed; how it completed. */
-async function setPromoStep(r: BotRig, inputs: Record<string, unknown>): Promise<SlackCall> {
-  const executionId = `Fx${randomUUID().slice(0, 10)}`;
-  const token = ['xwfp', '-', 'fake-', 'workflow-token'].join('');
-  const body = functionExecutedBody('set_promo_quantity', inputs, executionId, token);
-  expect((await postSignedJson(r.url, SIGNING_SECRET, body)).status).toBe(200);
-  return r.slack.waitFor(
-    () =>
-      r.slack.calls.find(
-        (call) => call.method.startsWith('functions.complete') && call.args.function_execution_id === executionId,
-      ),
-    20_000,
-  );
-}
 
 describe('the "Set promo quantity" step', () => {
   it('asks about the person running it and where its outputs go: quantities only for a member, posted inside', async () => {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BotRig } from '../helpers/bot.js';
 import { waitFor } from '../helpers/wait-for.js';
 import {
@@ -7,7 +7,6 @@ import {
   command,
   figuresIn,
   GUEST,
-  onOneClock,
   posts,
   SHARED_INFO,
   saidOn,
@@ -15,6 +14,7 @@ import {
   slackEvent,
   tsOf,
   upcoming,
+  useBotOnOneClock,
   watchedWithFigures,
   watchIn,
 } from './figures-gate-rig.js';
@@ -26,17 +26,7 @@ import {
  * asker alone. On the real Bolt app, the fake Slack and the simulator over loopback.
  */
 
-let rig: BotRig | undefined;
-afterEach(async () => {
-  await rig?.close();
-  rig = undefined;
-});
-
-const started = async (env: Record<string, string> = {}) => {
-  const both = await onOneClock(env);
-  rig = both.r;
-  return both;
-};
+const started = useBotOnOneClock();
 
 /** Waits for the watch in `channel` to be paused, and returns it. */
 const pausedIn = (r: BotRig, channel: string) =>

@@ -1,10 +1,11 @@
-import { expect } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { afterEach, expect } from 'vitest';
 import type { SimEvent, SimPromo } from '../../src/simulator/seed.js';
 import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
 import { answerTo, type Json, responsesTo, command as send } from '../helpers/bot-actions.js';
 import { type AheadClock, aheadClock } from '../helpers/clocks.js';
 import type { SlackCall } from '../helpers/fake-slack.js';
-import { eventBody, postSignedJson } from '../helpers/slack-requests.js';
+import { eventBody, functionExecutedBody, postSignedJson } from '../helpers/slack-requests.js';
 
 /** What the figures-gate tests share: the bot on one clock, and ways to read what it sent. */
 
@@ -25,6 +26,23 @@ export async function onOneClock(env: Record<string, string> = {}): Promise<{ r:
     env: { TICKETING_REPORT_LIMIT: '3/1s', WATCH_MIN_INTERVAL: '1s', ...env },
   });
   return { r, clock };
+}
+
+/**
+ * Starts `onOneClock` for a test of the calling file and closes it after that test: call it at the
+ * file's top level (it registers the `afterEach`).
+ */
+export function useBotOnOneClock(): (env?: Record<string, string>) => Promise<{ r: BotRig; clock: AheadClock }> {
+  let rig: BotRig | undefined;
+  afterEach(async () => {
+    await rig?.close();
+    rig = undefined;
+  });
+  return async (env = {}) => {
+    const both = await onOneClock(env);
+    rig = both.r;
+    return both;
+  };
 }
 
 /** Runs scheduler turns (moving the clock a second each) until `done` holds. */
@@ -132,4 +150,19 @@ export async function heard(r: BotRig, event: Record<string, unknown>) {
   const before = r.bot.work.running;
   await slackEvent(r, event);
   await r.slack.waitFor(() => r.bot.work.running <= before || undefined);
+}
+
+/** Runs "Set promo quantity" as Slack would (function_executed), signed; how it completed. */
+export async function setPromoStep(r: BotRig, inputs: Record<string, unknown>): Promise<SlackCall> {
+  const executionId = `Fx${randomUUID().slice(0, 10)}`;
+  const token = ['xwfp', '-', 'fake-', 'workflow-token'].join('');
+  const body = functionExecutedBody('set_promo_quantity', inputs, executionId, token);
+  expect((await postSignedJson(r.url, SIGNING_SECRET, body)).status).toBe(200);
+  return r.slack.waitFor(
+    () =>
+      r.slack.calls.find(
+        (call) => call.method.startsWith('functions.complete') && call.args.function_execution_id === executionId,
+      ),
+    20_000,
+  );
 }

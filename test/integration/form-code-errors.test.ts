@@ -46,24 +46,7 @@ describe('the promo form with a mistyped code', () => {
     // Past the report's reuse: only the codes remembered from it are at hand.
     clock.advance(120_000);
 
-    await postSigned(rig.url, SIGNING_SECRET, shortcutBody({ callbackId: CHANGE_PROMO_SHORTCUT }));
-    const opened = await rig.slack.waitFor(() => views(rig as BotRig, 'views.open')[0]);
-    const submitted = await postSigned(
-      rig.url,
-      SIGNING_SECRET,
-      viewSubmissionBody({
-        callbackId: PROMO_MODAL,
-        privateMetadata: String((opened.args.view as Json).private_metadata),
-        values: {
-          [FIELDS.event.block]: {
-            [FIELDS.event.action]: { type: 'external_select', selected_option: { value: promo.eventId } },
-          },
-          [FIELDS.promo.block]: { [FIELDS.promo.action]: { type: 'plain_text_input', value: 'EARLYBRD' } },
-          [FIELDS.quantity.block]: { [FIELDS.quantity.action]: { type: 'number_input', value: '25' } },
-        },
-      }),
-    );
-    const answer = JSON.parse(submitted.text) as { response_action?: string; errors?: Record<string, string> };
+    const answer = await submitPromoForm(rig, promo.eventId, 'EARLYBRD', '25');
     expect(answer.response_action).toBe('errors');
     expect(answer.errors).toEqual({
       [FIELDS.promo.block]: 'Winter Gala has no code EARLYBRD. Did you mean EARLYBIRD?',

@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { type SandboxStack, startSandboxStack } from '../../src/sandbox/sandbox-stack.js';
+import { openPage } from './open-page.js';
 
 /** One sandbox, one headless Chromium and one page on it, for the browser suites of one file. */
 export interface SandboxInBrowser {
@@ -64,11 +65,7 @@ export function useSandboxInBrowser(launch: () => Promise<Browser>): SandboxInBr
       // Kept even when the sandbox failed to start, so afterAll closes it.
       browser = await starting;
     }
-    page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-    page.on('pageerror', (error) => {
-      throw error;
-    });
-    await page.goto(stack.url);
+    page = await openPage(browser, stack.url);
   }, 60_000);
 
   beforeEach(async () => {

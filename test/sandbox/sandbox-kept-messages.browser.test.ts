@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { type SandboxStack, startSandboxStack } from '../../src/sandbox/sandbox-stack.js';
 import { launchChromium } from './launch-chromium.js';
+import { openPage } from './open-page.js';
 
 /*
  * A sandbox restart kept its watches (they live in its store) but not its messages: the watch's
@@ -43,11 +44,7 @@ beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'sandbox-kept-'));
   browser = await launchChromium();
   await start();
-  page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-  page.on('pageerror', (error) => {
-    throw error;
-  });
-  await page.goto(stack?.url ?? '');
+  page = await openPage(browser, stack?.url ?? '');
 }, 60_000);
 
 afterAll(async () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { type SandboxStack, startSandboxStack } from '../../src/sandbox/sandbox-stack.js';
 import { launchChromium } from './launch-chromium.js';
+import { openPage } from './open-page.js';
 
 /*
  * `npm start` stopped and started again while the sandbox's tab stays open: each start makes up a
@@ -30,11 +31,7 @@ const start = async () => {
 beforeAll(async () => {
   browser = await launchChromium();
   await start();
-  page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-  page.on('pageerror', (error) => {
-    throw error;
-  });
-  await page.goto(stack?.url ?? '');
+  page = await openPage(browser, stack?.url ?? '');
 }, 60_000);
 
 afterAll(async () => {

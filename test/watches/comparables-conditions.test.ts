@@ -4,12 +4,10 @@ import { SalesHistory } from '../../src/history/sales-history.js';
 import { salesPointOf } from '../../src/history/sales-point.js';
 import { silentLogger } from '../../src/logger.js';
 import type { SlackMessage } from '../../src/render/block-kit.js';
-import { watchMessages } from '../../src/slack/adapters/watch-slack.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { StoreHandle } from '../../src/store/store-handle.js';
 import type { EventReport, TicketingEvent } from '../../src/ticketing/schemas.js';
 import { setWatch } from '../../src/watches/set-watch.js';
-import type { WatchChat } from '../../src/watches/watch-chat.js';
 import {
   cannotCheck,
   conditionsOffered,
@@ -17,10 +15,9 @@ import {
   exceptConditions,
   parseConditions,
 } from '../../src/watches/watch-condition.js';
-import { WatchService } from '../../src/watches/watch-service.js';
-import { WatchStore } from '../../src/watches/watch-store.js';
 import { ManualClock } from '../helpers/clocks.js';
 import { shown } from '../helpers/shown.js';
+import { slackWatchService } from './slack-watch-service.js';
 
 /**
  * Issue 45: `behind similar` and `flatline`, set as the command and the form set them, judged at
@@ -29,7 +26,6 @@ import { shown } from '../helpers/shown.js';
  * watch was set.
  */
 
-const MINUTE = 60_000;
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const T0 = Date.parse('2026-12-01T09:00:00Z');
@@ -89,39 +85,9 @@ async function rig(soldBefore: (at: number) => number, finalShares = FINAL_SHARE
     eventInfo: (id) => (id === EVENT.id ? { startsAtMs: EVENT.startsAtMs, timezone: 'UTC' } : undefined),
     clock,
   });
-  const cards: SlackMessage[] = [];
-  const alerts: SlackMessage[] = [];
-  /** Whether each alert was also sent to the channel. */
-  const broadcasts: boolean[] = [];
-  /** The conversation of each alert. */
-  const alertedIn: string[] = [];
-  const chat: WatchChat<SlackMessage> = {
-    postCard: async (_channel, message) => {
-      cards.push(message);
-      return `1764579600.00000${cards.length}`;
-    },
-    updateCard: async (_channel, _ts, message) => {
-      cards.push(message);
-    },
-    reply: async (channel, _threadTs, message, { broadcast }) => {
-      alertedIn.push(channel);
-      alerts.push(message);
-      broadcasts.push(broadcast);
-    },
-    findCard: async () => undefined,
-    findReply: async () => false,
-    notify: async () => undefined,
-    channelRefusal: () => undefined,
-  };
-  const service = new WatchService<SlackMessage>({
-    store: new WatchStore(opened.keyValue, silentLogger),
-    claims: opened.claims,
-    chat,
-    messages: watchMessages,
-    reports: { spare: async () => undefined },
-    rule: { limit: 3, windowMs: MINUTE, minIntervalMs: 10 * MINUTE },
+  const { service, cards, alerts, broadcasts, alertedIn } = slackWatchService({
+    handle: opened,
     clock,
-    logger: silentLogger,
     // As `build-watches.ts` hands them over.
     forecast: async (eventId, report) => {
       const insight = await insights.of(eventId, report);

@@ -4,15 +4,12 @@ import { SalesHistory } from '../../src/history/sales-history.js';
 import { salesPointOf } from '../../src/history/sales-point.js';
 import { silentLogger } from '../../src/logger.js';
 import type { SlackMessage } from '../../src/render/block-kit.js';
-import { watchMessages } from '../../src/slack/adapters/watch-slack.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { StoreHandle } from '../../src/store/store-handle.js';
 import type { EventReport, TicketingEvent } from '../../src/ticketing/schemas.js';
 import { setWatch } from '../../src/watches/set-watch.js';
-import type { WatchChat } from '../../src/watches/watch-chat.js';
-import { WatchService } from '../../src/watches/watch-service.js';
-import { WatchStore } from '../../src/watches/watch-store.js';
 import { ManualClock } from '../helpers/clocks.js';
+import { slackWatchService } from './slack-watch-service.js';
 
 /**
  * Issue 35, item 4: a forecast condition set on a new event (one report, no history) is accepted,
@@ -20,7 +17,6 @@ import { ManualClock } from '../helpers/clocks.js';
  * alerts once the history allows a forecast: driven on a clock the test moves.
  */
 
-const MINUTE = 60_000;
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const T0 = Date.parse('2026-12-01T09:00:00Z');
@@ -56,33 +52,9 @@ async function rig() {
     eventInfo: () => ({ startsAtMs: EVENT.startsAtMs, timezone: 'UTC' }),
     clock,
   });
-  const cards: SlackMessage[] = [];
-  const alerts: SlackMessage[] = [];
-  const chat: WatchChat<SlackMessage> = {
-    postCard: async (_channel, message) => {
-      cards.push(message);
-      return `1764579600.00000${cards.length}`;
-    },
-    updateCard: async (_channel, _ts, message) => {
-      cards.push(message);
-    },
-    reply: async (_channel, _threadTs, message) => {
-      alerts.push(message);
-    },
-    findCard: async () => undefined,
-    findReply: async () => false,
-    notify: async () => undefined,
-    channelRefusal: () => undefined,
-  };
-  const service = new WatchService<SlackMessage>({
-    store: new WatchStore(opened.keyValue, silentLogger),
-    claims: opened.claims,
-    chat,
-    messages: watchMessages,
-    reports: { spare: async () => undefined },
-    rule: { limit: 3, windowMs: MINUTE, minIntervalMs: 10 * MINUTE },
+  const { service, cards, alerts } = slackWatchService({
+    handle: opened,
     clock,
-    logger: silentLogger,
     forecast: async (eventId, report) => {
       const insight = await insights.of(eventId, report);
       return insight && { forecast: insight.forecast, startsAtMs: insight.startsAtMs };
