@@ -69,7 +69,10 @@ describe("the sandbox's messages across a restart", () => {
     await type(`/events watch ${event.id}: sold >= 90%`);
     const card = page.locator('[data-testid=message]', { hasText: 'Watching:' });
     await expect.poll(() => card.count(), WAIT).toBe(1);
-    const cardTs = stack?.sandbox.state.messages.find((message) => message.text.includes('Watching'))?.ts;
+    // The card, not the command's answer ("Watching <event> in #general") posted beside it.
+    const cardTs = stack?.sandbox.state.messages.find((message) =>
+      message.text.startsWith(`Watching ${event.name}:`),
+    )?.ts;
     expect(cardTs).toBeDefined();
 
     await stack?.close();
