@@ -94,7 +94,7 @@ export async function startSandboxStack(options: {
     const simulator = bot.simulator;
     const salesHistorySeeded = simulator
       ? bot.work
-          .track(seedSalesHistory({ simulator, history: bot.history, now: Date.now() }))
+          .track(seedSalesHistory({ simulator, history: bot.history, now: Date.now(), stopping: bot.work.stopping }))
           .then((seeded) => {
             if (seeded > 0)
               options.logger.info(

@@ -18,8 +18,10 @@ export async function seedSalesHistory(options: {
   simulator: Simulator;
   history: SalesHistory;
   now: number;
+  /** Shutdown: the seeding stops between two events, so a stop never waits for the rest. */
+  stopping?: AbortSignal;
 }): Promise<number> {
-  const { simulator, history, now } = options;
+  const { simulator, history, now, stopping } = options;
   const published = simulator.catalog.events
     .filter((event) => event.status === 'published')
     .map((event) => ({ event, profile: simulator.salesProfile(event.id) }));
@@ -33,9 +35,11 @@ export async function seedSalesHistory(options: {
     .slice(0, FINISHED_EVENTS);
   let seeded = 0;
   for (const { event, profile } of [...finished, ...listedFirst]) {
+    if (stopping?.aborted) break;
     if ((await history.read(event.id)).points.length > 0) continue;
     const dates = { startsAtMs: profile.startMs, endsAtMs: profile.endMs };
     for (const { at, report } of simulator.pastReports(event.id)) {
+      if (stopping?.aborted) return seeded;
       const point = salesPointOf(report, at);
       if (point) await history.record(event.id, point, dates);
     }
