@@ -174,10 +174,13 @@ describe('the shared report queue across bot processes', () => {
     await Promise.all([survivor, doomed].map((replica) => replica.waitForLog(catalogReady, 60_000)));
     const [first, second] = sim.catalog.events.filter((event) => event.status === 'published');
     if (!first || !second) throw new Error('no events');
-    // A person's report takes the window's one slot (through the survivor), and holds it a while:
-    // it takes 5 s to answer, and the slot frees a window after that (7 s in all, time for a
-    // loaded machine to get to the kill below first)...
-    sim.knobs.latencyMs = 5_000;
+    // A person's report takes the window's one slot (through the survivor), and holds it until the
+    // test lets its answer go, after the kill below: on a loaded machine a latency of a few seconds
+    // ran out before the step's report reached the queue, which then fetched it at once...
+    let answerReports = () => {};
+    sim.knobs.holdReports = new Promise<void>((resolve) => {
+      answerReports = resolve;
+    });
     const from = fleet.slack.calls.length;
     await askReports([survivor], [first.id], 'C0STEPS');
     await fleet.slack.waitFor(() => (sim.stats().admittedReports === 1 ? true : undefined), 15_000);
@@ -195,7 +198,8 @@ describe('the shared report queue across bot processes', () => {
       { what: "the step's request in the shared queue", timeoutMs: 15_000 },
     );
     await doomed.kill();
-    sim.knobs.latencyMs = 0;
+    sim.knobs.holdReports = undefined;
+    answerReports();
     const done = await fleet.slack.waitFor(
       () =>
         fleet.slack.calls.find(
