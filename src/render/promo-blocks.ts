@@ -207,14 +207,17 @@ export function confirmationRefusedMessage(refusal: ConfirmationRefusal): SlackM
 }
 
 /** A code no report (at hand, fetched for this, or read earlier) names with an id; `known`: the codes that are known for the event. */
-export function promoCodeNotNamed(promoCode: string, known: readonly string[] = []): Mrkdwn {
-  const shown = known.slice(0, 15).map((each) => code(each, 64));
-  const more = known.length > shown.length ? md` and ${known.length - shown.length} more` : md``;
+export function promoCodeNotNamed(promoCode: string, known?: readonly string[]): Mrkdwn {
+  const shown = (known ?? []).slice(0, 15).map((each) => code(each, 64));
+  const more = known && known.length > shown.length ? md` and ${known.length - shown.length} more` : md``;
+  // Undefined: the codes are not said (held back from this reader, or not read for it).
   const codes =
-    shown.length === 0
-      ? md`No promo code is known for this event.`
-      : md`Codes known for this event: ${joinMrkdwn(shown, md`, `)}${more}.`;
-  return md`The event's latest report names no promo code ${code(promoCode, 64)} with an id. ${codes} Check the code, or use its id (\`promo_…\`).`;
+    known === undefined
+      ? md``
+      : shown.length === 0
+        ? md` No promo code is known for this event.`
+        : md` Codes known for this event: ${joinMrkdwn(shown, md`, `)}${more}.`;
+  return md`The event's latest report names no promo code ${code(promoCode, 64)} with an id.${codes} Check the code, or use its id (\`promo_…\`).`;
 }
 
 /** The promo form's title, on every view of it. */

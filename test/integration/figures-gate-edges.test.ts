@@ -432,5 +432,13 @@ describe("a guest promo editor's mistyped or missing code", () => {
     expect(saidOn(r, left)).not.toContain('EARLYBIRD');
     const member = await command(r, `promo ${event.name} 10`, 'C0OPS');
     expect(JSON.stringify(await answerTo(r, member))).toContain('EARLYBIRD');
+
+    // A code the report does not name, close to none: the answer lists the known codes to a
+    // member, and none to the guest.
+    const unnamed = await command(r, `promo ${event.id} ZQXWVUT 12`, 'C0OPS', GUEST);
+    expect(JSON.stringify(await answerTo(r, unnamed))).toContain('names no promo code `ZQXWVUT`');
+    expect(saidOn(r, unnamed)).not.toContain('EARLYBIRD');
+    const unnamedForMember = await command(r, `promo ${event.id} ZQXWVUT 12`, 'C0OPS');
+    expect(JSON.stringify(await answerTo(r, unnamedForMember))).toContain('EARLYBIRD');
   });
 });

@@ -97,7 +97,8 @@ export async function promoAnswer(
         (each) => commandFor({ ...asked, promo: { code: each } }, query),
       );
     case 'code-not-named':
-      return warningMessage(promoCodeNotNamed(outcome.code, outcome.known));
+      // The codes the report names are figures, as in "did you mean": none for a guest or a stranger.
+      return warningMessage(promoCodeNotNamed(outcome.code, await shownCodes(deps, request.userId, outcome.known)));
     case 'code-lookup-failed':
       return warningMessage(
         deps.work.stopping.aborted
