@@ -93,7 +93,7 @@ const sameText = (a: string | undefined, b: string | undefined) =>
   a !== undefined && b !== undefined && a.trim().toLowerCase() === b.trim().toLowerCase();
 
 /** The lowest, median and highest of some values (at least one). */
-export function spreadOf(values: readonly number[]): Spread {
+function spreadOf(values: readonly number[]): Spread {
   const sorted = [...values].sort((a, b) => a - b);
   const half = (sorted.length - 1) / 2;
   return {

@@ -51,7 +51,7 @@ export async function requestPromoChange(
 }
 
 /** The promo use case for one Slack person (editors asked with `client`). */
-export function requestPromoChangeFor(
+function requestPromoChangeFor(
   deps: SlackDeps,
   client: webApi.WebClient,
   request: PromoRequest,
@@ -62,7 +62,7 @@ export function requestPromoChangeFor(
 }
 
 /** What the person reads of a promo request's outcome, privately. */
-export async function promoAnswer(
+async function promoAnswer(
   deps: SlackDeps,
   request: PromoRequest,
   outcome: PromoRequestOutcome,

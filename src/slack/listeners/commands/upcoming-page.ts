@@ -34,7 +34,7 @@ export interface ListPosition {
  * The Next button's value. The parser refuses words past `MAX_SEARCH_TEXT` (and search ignores
  * longer ones), so it stays far under Slack's 2,000 characters.
  */
-export function encodePosition(position: ListPosition): string {
+function encodePosition(position: ListPosition): string {
   return JSON.stringify(position);
 }
 
