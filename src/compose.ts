@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { App } from '@slack/bolt';
 import { buildCatalog } from './catalog/build-catalog.js';
 import type { EventCatalog } from './catalog/event-catalog.js';
@@ -26,7 +27,7 @@ import { ReportReads } from './reports/report-reads.js';
 import { buildReports, type Reports } from './reports/reports.js';
 import { buildTicketingService } from './simulator/build-ticketing-service.js';
 import type { Simulator } from './simulator/server.js';
-import type { SlackRetry } from './slack/app/bolt-app.js';
+import { type SlackRetry, startHttpReceiver } from './slack/app/bolt-app.js';
 import { buildSlackApp } from './slack/app/build-slack-app.js';
 import { buildSlackSides, type SlackSides } from './slack/app/build-slack-sides.js';
 import type { ReportTarget } from './slack/replies/report-target.js';
@@ -44,6 +45,8 @@ import type { WatchService } from './watches/watch-service.js';
 
 export interface Bot {
   app: App;
+  /** Opens the HTTP receiver (POST /slack/events) as `listen` says: the one way it is started. */
+  listenForSlack(listen: { port: number; host?: string }): Promise<Server>;
   digests: DigestService;
   ticketing: TicketingClient;
   /** Reports asked for, their queue, and the subscription every report read goes to. */
@@ -262,7 +265,8 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
       closers.keep(await startMcpPort(mcp.route, { port: config.mcp.port, host: config.host, logger }));
 
     const close = shutdownInOrder({ starters: [digests, watches.scheduler, catalog], work, app, closers, logger });
-    return { ...bot, app, watches: watches.service, watchScheduler: watches.scheduler, close };
+    const listenForSlack = (listen: { port: number; host?: string }) => startHttpReceiver(app, listen);
+    return { ...bot, app, listenForSlack, watches: watches.service, watchScheduler: watches.scheduler, close };
   } catch (error) {
     await closers.closeAll();
     throw error;

@@ -269,10 +269,10 @@ async function main(): Promise<void> {
       await bot.app.start();
       logger.info('eventops is running in Socket Mode');
     } else {
-      const server = (await bot.app.start(config.host ? { port: config.port, host: config.host } : config.port)) as
-        | { address?: () => unknown }
-        | undefined;
-      const bound = server?.address?.() as { port?: number } | null | undefined;
+      const server = await bot.listenForSlack(
+        config.host ? { port: config.port, host: config.host } : { port: config.port },
+      );
+      const bound = server.address() as { port?: number } | null;
       logger.info('eventops is listening for Slack on POST /slack/events', { port: bound?.port ?? config.port });
     }
   } catch (error) {

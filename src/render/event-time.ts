@@ -1,4 +1,5 @@
-import type { TicketingEvent } from '../ticketing/schemas.js';
+import { LRUCache } from 'lru-cache';
+import type { EventMoment, TicketingEvent } from '../ticketing/schemas.js';
 import { formatUtcOffset, type PlainDate, zoneOffsetMinutes } from '../time/zoned.js';
 
 const LOCALE = 'en-GB';
@@ -40,11 +41,28 @@ function abbreviation(epochMs: number, timeZone: string): string | undefined {
   return undefined;
 }
 
+/**
+ * A zone's names by offset: its abbreviation follows the offset in force (EST at -05:00, EDT at
+ * -04:00), and finding it formats the instant in four locales, the slowest step of an event list
+ * (profiled: issue 44 item 9). A few entries a zone, and the zones are bounded.
+ */
+const zoneNamesByOffset = new LRUCache<string, { abbreviation: string | null; offset: string }>({ max: 2_000 });
+
+function zoneNames(epochMs: number, timeZone: string): { abbreviation: string | null; offset: string } {
+  const offsetMinutes = zoneOffsetMinutes(epochMs, timeZone);
+  const key = `${offsetMinutes} ${timeZone}`;
+  let names = zoneNamesByOffset.get(key);
+  if (!names) {
+    names = { abbreviation: abbreviation(epochMs, timeZone) ?? null, offset: `UTC${formatUtcOffset(offsetMinutes)}` };
+    zoneNamesByOffset.set(key, names);
+  }
+  return names;
+}
+
 /** `EST, UTC-05:00` where the zone has a well-known abbreviation, else `UTC+05:45`. */
 export function zoneLabel(epochMs: number, timeZone: string): string {
-  const offset = `UTC${formatUtcOffset(zoneOffsetMinutes(epochMs, timeZone))}`;
-  const name = abbreviation(epochMs, timeZone);
-  return name ? `${name}, ${offset}` : offset;
+  const { abbreviation, offset } = zoneNames(epochMs, timeZone);
+  return abbreviation ? `${abbreviation}, ${offset}` : offset;
 }
 
 /** A plain date as the calendar shows it: never shifted by a zone. */
@@ -59,7 +77,26 @@ function plainDateToUtcNoon(date: PlainDate): number {
  */
 export function describeEventTime(event: TicketingEvent): string {
   // Intl puts thin and narrow no-break spaces around range dashes; plain spaces read the same everywhere.
-  return describe(event).replace(/[\u2009\u202f]/g, ' ');
+  return remembered('long', event, () => describe(event).replace(/[\u2009\u202f]/g, ' '));
+}
+
+/**
+ * Event times already described, by form, start, end and zone: every list, card, picker and search
+ * result describes the same events again, and `formatRange` is ICU's slowest formatter (profiled:
+ * issue 44 item 9). The words depend on nothing else, so an entry never goes stale.
+ */
+const descriptions = new LRUCache<string, string>({ max: 5_000 });
+
+function remembered(form: 'long' | 'short', event: TicketingEvent, describe: () => string): string {
+  // What the descriptions read: a plain date's own text, else the instant.
+  const at = (moment: EventMoment, epochMs: number) => (moment.kind === 'date' ? moment.iso : String(epochMs));
+  const key = `${form} ${at(event.start, event.startsAtMs)} ${at(event.end, event.endsAtMs)} ${event.timezone}`;
+  let description = descriptions.get(key);
+  if (description === undefined) {
+    description = describe();
+    descriptions.set(key, description);
+  }
+  return description;
 }
 
 function describe(event: TicketingEvent): string {
@@ -86,12 +123,16 @@ function describe(event: TicketingEvent): string {
 export function shortEventTime(event: TicketingEvent): string {
   const zone = event.timezone;
   if (event.start.kind === 'date' || event.end.kind === 'date') return describeEventTime(event).split(' (')[0] ?? '';
-  const short = (epochMs: number) =>
-    abbreviation(epochMs, zone) ?? `UTC${formatUtcOffset(zoneOffsetMinutes(epochMs, zone))}`;
-  const [start, end] = [short(event.startsAtMs), short(event.endsAtMs)];
-  const text =
-    start === end
-      ? `${dateTime(zone).formatRange(event.startsAtMs, event.endsAtMs)} ${start}`
-      : `${dateTime(zone).format(event.startsAtMs)} ${start} – ${dateTime(zone).format(event.endsAtMs)} ${end}`;
-  return text.replace(/[\u2009\u202f]/g, ' ');
+  return remembered('short', event, () => {
+    const short = (epochMs: number) => {
+      const names = zoneNames(epochMs, zone);
+      return names.abbreviation ?? names.offset;
+    };
+    const [start, end] = [short(event.startsAtMs), short(event.endsAtMs)];
+    const text =
+      start === end
+        ? `${dateTime(zone).formatRange(event.startsAtMs, event.endsAtMs)} ${start}`
+        : `${dateTime(zone).format(event.startsAtMs)} ${start} – ${dateTime(zone).format(event.endsAtMs)} ${end}`;
+    return text.replace(/[\u2009\u202f]/g, ' ');
+  });
 }

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eventLinks } from '../catalog/event-links.js';
 import { type Bot, type ComposeOptions, composeBot } from '../compose.js';
@@ -79,7 +78,7 @@ export async function startSandboxStack(options: {
       simulatorByDefault: !options.env.TICKETING_API_URL?.trim(),
       ...options.compose,
     });
-    const server = (await bot.app.start({ port: 0, host: '127.0.0.1' })) as Server;
+    const server = await bot.listenForSlack({ port: 0, host: '127.0.0.1' });
     const botPort = (server.address() as AddressInfo).port;
     const mcpUrl = config.mcp.on ? `http://127.0.0.1:${botPort}/mcp` : undefined;
     if (mcpUrl)

@@ -1,5 +1,4 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,7 +68,7 @@ export async function startBot(
       ...(options.interactiveTimeoutMs ? { interactiveTimeoutMs: options.interactiveTimeoutMs } : {}),
       ...options.compose,
     });
-    const server = (await bot.app.start({ port: 0, host: '127.0.0.1' })) as Server;
+    const server = await bot.listenForSlack({ port: 0, host: '127.0.0.1' });
     return { bot, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events` };
   };
   const rig: BotRig = {

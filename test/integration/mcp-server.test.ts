@@ -303,7 +303,7 @@ describe('the MCP server and similar events (issue 45)', () => {
       const forecast = await member.callTool({ name: 'sales_forecast', arguments: { event: event.id } });
       expect(forecast.isError, textOf(forecast)).toBeFalsy();
       expect(textOf(forecast)).toMatch(
-        /\n\d+% sold with \d+ (hours|days) to go; similar events( at the same venue)?( on the same weekday)? were at \d+(-\d+)?% \(median \d+%\) then, and ended at \d+(-\d+)?% \(\d+ events\)\.$/,
+        /\n\d+% sold with \d+ (hours?|days?) to go; similar events( at the same venue)?( on the same weekday)? were at \d+(-\d+)?% \(median \d+%\) then, and ended at \d+(-\d+)?% \(\d+ events\)\.$/,
       );
       const comparison = (forecast.structuredContent as { comparison: Json }).comparison as {
         kind: string;

@@ -1,10 +1,16 @@
-import { once } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import { connect, createServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { afterWaitingAcks } from '../../src/slack/replies/ack-first.js';
+import { ackNewConnectionsFirst, afterWaitingAcks } from '../../src/slack/replies/ack-first.js';
 import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
-import { nthResponse } from '../helpers/bot-actions.js';
-import { commandBody, slackSignature } from '../helpers/slack-requests.js';
+import { nthResponse, responsesTo } from '../helpers/bot-actions.js';
+import {
+  blockActionBody,
+  commandBody,
+  postSigned,
+  slackSignature,
+  viewSubmissionBody,
+} from '../helpers/slack-requests.js';
 
 /*
  * Issue 16 item 13: under load, a slash command's ack waited behind the work of every command
@@ -123,5 +129,116 @@ describe('acks before answers', () => {
       client.destroy();
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+
+  it("acknowledges a command before Bolt's pipeline runs for it", async () => {
+    // Issue 44 item 9: the pipeline (authorization, every listener's matchers) ran before the
+    // listener's ack, 1-4 ms a request while the code was new. A middleware held shut shows the
+    // order: before, the command's 200 waited for it.
+    rig = await startBot();
+    const r = rig;
+    const held = heldMiddleware(r);
+    const url = r.slack.responseUrl('acked-before-the-pipeline');
+    const reply = await postSigned(r.url, SIGNING_SECRET, commandBody({ text: 'help', response_url: url }));
+    expect(reply.status).toBe(200);
+    await held.entered;
+    expect(responsesTo(r, url)).toEqual([]);
+    held.release();
+    await nthResponse(r, url);
+  });
+
+  it('acknowledges a button click before the pipeline too', async () => {
+    rig = await startBot();
+    const r = rig;
+    const held = heldMiddleware(r);
+    const body = blockActionBody({
+      actionId: 'events_next_page',
+      value: '{}',
+      responseUrl: r.slack.responseUrl('click'),
+    });
+    expect((await postSigned(r.url, SIGNING_SECRET, body)).status).toBe(200);
+    await held.entered;
+    held.release();
+  });
+
+  it("keeps Bolt's order for a form submitted, whose ack may carry its errors", async () => {
+    rig = await startBot();
+    const r = rig;
+    const held = heldMiddleware(r);
+    const from = r.logs.length;
+    const body = viewSubmissionBody({ callbackId: 'watch_modal', privateMetadata: '{}', values: {} });
+    const replied = postSigned(r.url, SIGNING_SECRET, body);
+    await held.entered;
+    // Nothing acknowledged it yet: the listener, behind the held middleware, gives the ack.
+    expect(linesFrom(r, from).some((line) => line.msg?.startsWith('ack() response sent'))).toBe(false);
+    held.release();
+    expect((await replied).status).toBe(200);
+  });
+});
+
+/** A global middleware that holds the first request reaching it until released. */
+function heldMiddleware(r: BotRig): { entered: Promise<void>; release(): void } {
+  let enter: () => void = () => {};
+  let release: () => void = () => {};
+  const entered = new Promise<void>((resolve) => {
+    enter = resolve;
+  });
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let first = true;
+  r.bot.app.use(async ({ next }) => {
+    if (first) {
+      first = false;
+      enter();
+      await gate;
+    }
+    await next();
+  });
+  return { entered, release };
+}
+
+describe('new connections acknowledged first', () => {
+  /** Turns of the event loop: a poll, then the immediates queued before it. */
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('starts no waiting listener while the receiver is still accepting connections', async () => {
+    // libuv accepts one connection a turn: twenty commands on new connections are read over twenty
+    // turns, and a listener started in each stood before the ones still in the kernel's queue.
+    const server = new EventEmitter();
+    ackNewConnectionsFirst(server);
+    let started = false;
+    server.emit('connection');
+    const work = afterWaitingAcks().then(() => {
+      started = true;
+    });
+    for (let accepted = 0; accepted < 5; accepted += 1) {
+      await turn();
+      expect(started).toBe(false);
+      server.emit('connection');
+    }
+    await turn();
+    expect(started).toBe(false);
+    // A turn that accepted nothing: the queue is empty, the work starts.
+    await turn();
+    await work;
+    expect(started).toBe(true);
+  });
+
+  it('starts the work anyway when connections keep coming', async () => {
+    const server = new EventEmitter();
+    ackNewConnectionsFirst(server);
+    let started = false;
+    const work = afterWaitingAcks().then(() => {
+      started = true;
+    });
+    const since = performance.now();
+    while (!started) {
+      server.emit('connection');
+      await turn();
+    }
+    await work;
+    // Held, then let go after its hold of 100 ms.
+    expect(performance.now() - since).toBeGreaterThanOrEqual(100);
   });
 });

@@ -78,7 +78,7 @@ describe('the sandbox at start', () => {
     await expect.poll(said, { timeout: 30_000 }).toBeDefined();
     const blocks = JSON.stringify(said()?.blocks);
     expect(blocks).toMatch(
-      /:bar_chart: \d+% sold with \d+ (hours|days) to go; similar events( at the same venue)?( on the same weekday)? were at \d+(-\d+)?% \(median \d+%\) then, and ended at \d+(-\d+)?% \(\d+ events\)\./,
+      /:bar_chart: \d+% sold with \d+ (hours?|days?) to go; similar events( at the same venue)?( on the same weekday)? were at \d+(-\d+)?% \(median \d+%\) then, and ended at \d+(-\d+)?% \(\d+ events\)\./,
     );
     expect(blocks).toContain('Similar: median');
   });
