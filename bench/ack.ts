@@ -17,6 +17,7 @@
  * Options (environment):
  * - `BENCH_NODE_FLAGS="--max-semi-space-size=16"` passes V8/Node flags to the bot after the Dockerfile CMD's
  *   own (`--max-semi-space-size=1 --v8-pool-size=1 --liftoff-only`), which it always gets (memory experiments; a later flag wins).
+ * - `BENCH_BOT_NODE=<path>` runs the bot on another node (the image's Node 24: see bench/bot-env.ts).
  * - `BENCH_RUNS=n` repeats the measurement (the figures are noisy on a shared 2-core machine).
  * - `BENCH_CLIENT=fetch` sends through `fetch` (test/helpers' postSigned) instead of undici's
  *   `request`: fetch costs this process (which also plays Slack and the service) a few ms a call,
@@ -40,7 +41,7 @@ import { Agent, request } from 'undici';
 import { startSimulator } from '../src/simulator/server.js';
 import { startFakeSlack } from '../test/helpers/fake-slack.js';
 import { commandBody, postSigned, slackSignature } from '../test/helpers/slack-requests.js';
-import { benchBotEnv } from './bot-env.js';
+import { benchBotEnv, botNode, botNodeVersion } from './bot-env.js';
 import { imageNodeFlags } from './image-node-flags.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -111,7 +112,7 @@ async function startBot(name: string, env: Record<string, string>): Promise<Bot>
     ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
     ...(cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : []),
   ];
-  const child = spawn(process.execPath, [...nodeArgs, ...botArgs], {
+  const child = spawn(botNode, [...nodeArgs, ...botArgs], {
     cwd: ROOT,
     env: benchBotEnv(name, SECRET, env),
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -280,7 +281,7 @@ const figures = (values: number[]) => {
 };
 out(
   `\nSlash-command acks: one bot process (${botCommand}, ` +
-    `SQLite in memory, ${process.version}), ${COMMANDS} commands from ${PEOPLE} people ` +
+    `SQLite in memory, ${botNodeVersion}), ${COMMANDS} commands from ${PEOPLE} people ` +
     `(list, show, find, report, help), ${events.length} events, sent through ${client}.`,
 );
 for (let run = 1; run <= RUNS; run += 1) {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { fakeSlackToken } from '../test/helpers/fake-tokens.js';
 
 /**
@@ -19,3 +20,15 @@ export function benchBotEnv(
     ...extra,
   };
 }
+
+/**
+ * The node that runs the bot: this one, or `BENCH_BOT_NODE` (a path), e.g. the image's Node 24 on
+ * a machine with Node 20: `BENCH_BOT_NODE=$(npx -y -p node@24 -- node -p process.execPath)`.
+ */
+export const botNode = process.env.BENCH_BOT_NODE?.trim() || process.execPath;
+
+/** `botNode`'s version, as the benches print it. */
+export const botNodeVersion =
+  botNode === process.execPath
+    ? process.version
+    : execFileSync(botNode, ['-p', 'process.version'], { encoding: 'utf8' }).trim();

@@ -14,7 +14,8 @@
  * to the next: `--liftoff-only` compiles it with the baseline compiler only (6 MiB at most), and
  * `--v8-pool-size=1` leaves one V8 worker thread, so fewer malloc arenas hold freed memory.
  *
- * Options (environment): `BENCH_RUNS=n` starts each bot n times (default 3); `BENCH_IDLE_MS`
+ * Options (environment): `BENCH_RUNS=n` starts each bot n times (default 3); `BENCH_BOT_NODE=<path>`
+ * runs the bot on another node (the image's Node 24: see bench/bot-env.ts); `BENCH_IDLE_MS`
  * overrides the 2 s wait (40000 shows the figure after the memory reducer); `BENCH_NO_BUILD=1` runs
  * the `dist/` already built; `BENCH_BUILT_SOURCES=1` runs the tests' cached build of the sources
  * instead of building `dist/`; `BENCH_SHORT=1` starts each bot once (to prove the bench still runs).
@@ -28,7 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { startSimulator } from '../src/simulator/server.js';
 import { startFakeSlack } from '../test/helpers/fake-slack.js';
 import { startRedis } from '../test/helpers/redis-server.js';
-import { benchBotEnv } from './bot-env.js';
+import { benchBotEnv, botNode, botNodeVersion } from './bot-env.js';
 import { imageNodeFlags } from './image-node-flags.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -63,7 +64,7 @@ interface Idle {
 
 /** Starts one bot, waits for its catalog and `IDLE_MS` more, reads its memory, stops it. */
 async function idleOnce(name: string, flags: string[], storeUrl: string): Promise<Idle> {
-  const child = spawn(process.execPath, [...flags, MAIN], {
+  const child = spawn(botNode, [...flags, MAIN], {
     cwd: ROOT,
     env: benchBotEnv(name, 'bench-idle-signing-secret', {
       SLACK_API_URL: slack.apiUrl,
@@ -115,7 +116,7 @@ const mib = (value: number) => value.toFixed(1);
 
 const imageFlags = imageNodeFlags();
 out(
-  `\nIdle memory: one bot process (node ${[...imageFlags, MAIN === 'dist/main.js' ? MAIN : 'main.js (built sources)'].join(' ')}, ${process.version}), ` +
+  `\nIdle memory: one bot process (node ${[...imageFlags, MAIN === 'dist/main.js' ? MAIN : 'main.js (built sources)'].join(' ')}, ${botNodeVersion}), ` +
     `${sim.catalog.events.length} events, read ${IDLE_MS} ms after its catalog is crawled; median of ${RUNS} starts.`,
 );
 const stores = [
