@@ -44,13 +44,15 @@ function abbreviation(epochMs: number, timeZone: string): string | undefined {
 /**
  * A zone's names by offset: its abbreviation follows the offset in force (EST at -05:00, EDT at
  * -04:00), and finding it formats the instant in four locales, the slowest step of an event list
- * (profiled: issue 44 item 9). A few entries a zone, and the zones are bounded.
+ * (profiled: issue 44 item 9). A few entries a zone and year.
  */
 const zoneNamesByOffset = new LRUCache<string, { abbreviation: string | null; offset: string }>({ max: 2_000 });
 
 function zoneNames(epochMs: number, timeZone: string): { abbreviation: string | null; offset: string } {
   const offsetMinutes = zoneOffsetMinutes(epochMs, timeZone);
-  const key = `${offsetMinutes} ${timeZone}`;
+  // The year too: a zone that changed its rules names the same offset otherwise (America/Ciudad_Juarez
+  // at -06:00 was CST in 2022 and is MDT since).
+  const key = `${offsetMinutes} ${new Date(epochMs).getUTCFullYear()} ${timeZone}`;
   let names = zoneNamesByOffset.get(key);
   if (!names) {
     names = { abbreviation: abbreviation(epochMs, timeZone) ?? null, offset: `UTC${formatUtcOffset(offsetMinutes)}` };

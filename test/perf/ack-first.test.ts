@@ -1,7 +1,12 @@
 import { EventEmitter, once } from 'node:events';
 import { connect, createServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ackNewConnectionsFirst, afterWaitingAcks } from '../../src/slack/replies/ack-first.js';
+import {
+  ackAlreadyGiven,
+  ackFirst,
+  ackNewConnectionsFirst,
+  afterWaitingAcks,
+} from '../../src/slack/replies/ack-first.js';
 import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
 import { nthResponse, responsesTo } from '../helpers/bot-actions.js';
 import {
@@ -173,6 +178,35 @@ describe('acks before answers', () => {
     expect(linesFrom(r, from).some((line) => line.msg?.startsWith('ack() response sent'))).toBe(false);
     held.release();
     expect((await replied).status).toBe(200);
+  });
+});
+
+describe('a request the app acknowledged', () => {
+  it('does not wait its turn a second time in its listener', async () => {
+    // The app waited its turn before the pipeline ran: a second wait held modals' trigger ids longer.
+    const order: string[] = [];
+    setImmediate(() => order.push('the next turn'));
+    await ackFirst(ackAlreadyGiven());
+    order.push('the work');
+    expect(order).toEqual(['the work']);
+  });
+
+  it('counts its wait in line in the command latency metric', async () => {
+    rig = await startBot();
+    const r = rig;
+    const url = r.slack.responseUrl('latency-with-the-wait');
+    const body = Object.fromEntries(new URLSearchParams(commandBody({ text: 'help', response_url: url })));
+    // Queued first: starts at the next turn and keeps the loop 250 ms, the command's pipeline behind it.
+    void afterWaitingAcks().then(() => {
+      const until = performance.now() + 250;
+      while (performance.now() < until);
+    });
+    await r.bot.app.processEvent({ body, ack: async () => {} });
+    await nthResponse(r, url);
+    const metrics = await (await fetch(new URL('/metrics', r.url))).text();
+    const sum = Number(metrics.match(/^eventops_command_duration_seconds_sum\{kind="command"\} (\S+)$/m)?.[1]);
+    // Before, the timer started when the pipeline did, after the wait: the help answer took ms.
+    expect(sum).toBeGreaterThanOrEqual(0.25);
   });
 });
 

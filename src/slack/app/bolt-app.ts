@@ -6,7 +6,7 @@ import { StartRefusal, systemCode } from '../../lifecycle/start-refusal.js';
 import { type Logger, withRequestId } from '../../logger.js';
 import type { SlackDeps } from '../deps/slack-deps.js';
 import { registerListeners } from '../listeners/index.js';
-import { ackNewConnectionsFirst, afterWaitingAcks } from '../replies/ack-first.js';
+import { ackAlreadyGiven, ackNewConnectionsFirst, afterWaitingAcks } from '../replies/ack-first.js';
 import { slackErrorCode } from '../replies/slack-errors.js';
 import { boltLogger } from './bolt-logger.js';
 
@@ -143,13 +143,14 @@ export async function boltApp(options: BoltAppOptions, deps: SlackDeps): Promise
       });
 
   // Every listener's work is tracked, so shutdown waits for the answers people are owed.
-  app.use(async ({ next, body }) => {
-    const stop = deps.metrics?.commandLatency.startTimer({ kind: requestKind(body) });
+  app.use(async ({ next, body, context }) => {
+    const arrived = context[RECEIVED_AT];
+    const startedAt = typeof arrived === 'number' ? arrived : performance.now();
     try {
       // Every line this request causes, down to the API calls, carries one request id.
       await withRequestId(randomUUID().slice(0, 8), () => deps.work.track(next()));
     } finally {
-      stop?.();
+      deps.metrics?.commandLatency.observe({ kind: requestKind(body) }, (performance.now() - startedAt) / 1000);
     }
   });
   registerListeners(app, deps);
@@ -183,11 +184,20 @@ function ackingApp(track: (job: Promise<void>) => Promise<void>): typeof App {
   return class extends App {
     override async processEvent(event: ReceiverEvent): Promise<void> {
       if (!acknowledgedEmpty(event.body)) return super.processEvent(event);
+      // When it arrived, for the latency metric: the wait in line is part of what a person waits.
+      const customProperties = { ...event.customProperties, [RECEIVED_AT]: performance.now() };
+      // Work before the ack: shutdown then always finds it, however early it comes.
+      const pipeline = track(
+        afterWaitingAcks().then(() => super.processEvent({ ...event, ack: ackAlreadyGiven(), customProperties })),
+      );
       await event.ack();
-      await track(afterWaitingAcks().then(() => super.processEvent({ ...event, ack: async () => {} })));
+      await pipeline;
     }
   };
 }
+
+/** The context key of when a request acknowledged before the pipeline arrived (`performance.now()`). */
+const RECEIVED_AT = 'eventopsReceivedAt';
 
 /** A slash command or a button click: requests every listener here acknowledges with no answer. */
 function acknowledgedEmpty(body: unknown): boolean {

@@ -54,8 +54,21 @@ export function afterWaitingAcks(): Promise<void> {
   });
 }
 
+/** Acks handed to listeners of requests acknowledged, and waited for, before Bolt's pipeline ran. */
+const alreadyGiven = new WeakSet<object>();
+
+/** An ack for a request already acknowledged and past its wait: `ackFirst` neither acks nor waits again. */
+export function ackAlreadyGiven(): () => Promise<void> {
+  const ack = async () => {};
+  alreadyGiven.add(ack);
+  return ack;
+}
+
 /** Acknowledges the request, then waits for its turn to do the work that follows. */
 export async function ackFirst(ack: () => Promise<void>): Promise<void> {
+  // Acknowledged by the app, which waited its turn already (slack/app/bolt-app.ts): a second wait
+  // would only hold a modal's trigger id longer.
+  if (alreadyGiven.has(ack)) return;
   await ack();
   await afterWaitingAcks();
 }
