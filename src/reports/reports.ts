@@ -32,7 +32,8 @@ export interface Reports<W> extends ReportReadSubscription {
   /**
    * The report at hand, at no report call: the event's record (`event-record.ts`), its last report
    * read with every promo write since applied, read at most one report window ago unless the
-   * caller accepts older (`maxAgeMs`) and shows when it was read.
+   * caller accepts older (`maxAgeMs`) and shows when it was read; else the report the queue's cache
+   * still serves, with the same writes applied.
    */
   atHand(eventId: string, options?: { maxAgeMs?: number }): Promise<ReportRead | undefined>;
   /** A promo quantity the service confirmed writing: the event's record knows it at once, on every replica. */
@@ -116,7 +117,13 @@ export async function buildReports<W>(options: BuildReportsOptions<W>): Promise<
     atHand: async (eventId, atHandOptions = {}) => {
       const record = await records.get(eventId).catch(() => undefined);
       const oldest = options.clock.now() - (atHandOptions.maxAgeMs ?? options.limits.reportLimit.windowMs);
-      return record && record.readAt >= oldest ? record : undefined;
+      if (record && record.readAt >= oldest) return record;
+      // Else what the queue still serves everyone (a watch form's pick was drawn from it): its cache
+      // lives from when the answer came, the record's window from when the call went out, so after
+      // a slow call the cache outlives the window. Asked for an age, the cached report must meet it.
+      const cached = await Promise.resolve(queue.cached(eventId)).catch(() => undefined);
+      if (!cached || (atHandOptions.maxAgeMs !== undefined && cached.readAt < oldest)) return undefined;
+      return { report: await records.current(eventId, cached.report), readAt: cached.readAt };
     },
     wrote: (eventId, promoId, quantity) => records.wrote(eventId, promoId, quantity),
     current: (eventId, report) => records.current(eventId, report),
