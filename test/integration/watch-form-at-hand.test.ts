@@ -69,4 +69,33 @@ describe('the watch form after a slow report call', () => {
     );
     expect(reportCalls(r)).toBe(calls);
   });
+
+  it('checks a form filled in over minutes against the report its pick was drawn from, reading none for it', async () => {
+    // Seen on CI: the sandbox's report window is 1.5 s, and on a loaded machine the submission came
+    // later than that after the pick. A person taking two minutes over the form is the same case.
+    const clock = new ManualClock(Date.now());
+    rig = await startBot({ compose: { clock } });
+    const r = rig;
+    const event = r.sim.catalog.events.find(
+      (e) => e.status === 'published' && e.startsAtMs > Date.now() + 7 * 86_400_000,
+    );
+    if (!event) throw new Error('no event a week ahead');
+    await r.bot.catalog.snapshot();
+    const formUpdates = () => r.slack.calls.filter((c) => c.method === 'views.update');
+    await pickInWatchForm(r, event.id, JSON.stringify({ channelId: 'C0004' }));
+    await r.slack.waitFor(() => (formUpdates().length >= 2 ? true : undefined));
+    const calls = reportCalls(r);
+
+    // Two minutes later: past the report window (60 s) and the report cache (60 s).
+    await clock.advance(120_000);
+    const submitted = await submitWatchForm(r, event.id, 'sold >= 90%', { channelId: 'C0004', userId: 'U0ALICE' });
+    expect(submitted.status).toBe(200);
+    // Before: "Fetching the event's report to check your conditions", the form kept open, a report call.
+    expect(submitted.text).not.toContain('response_action');
+    await r.slack.waitFor(() =>
+      r.slack.calls.find((c) => c.method === 'chat.postEphemeral' && String(c.args.text).startsWith('Watching ')),
+    );
+    // One call since: the watch's first check, which reads a fresh report.
+    expect(reportCalls(r)).toBe(calls + 1);
+  });
 });

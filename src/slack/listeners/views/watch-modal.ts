@@ -53,6 +53,14 @@ const checked = (state: ViewState, name: 'offered' | 'personal') =>
     (option) => option.value ?? '',
   );
 
+/**
+ * How old a report the submitted form's conditions are checked against may be: the one its pick was
+ * drawn from, while a person fills the form in. One report window (60 s, or 1.5 s in a test's
+ * sandbox) was too short: a person taking longer met "Fetching the event's report" and spent a
+ * report call on conditions the form had just offered. The watch's first check reads a fresh one.
+ */
+const FORM_REPORT_MAX_AGE_MS = 15 * 60_000;
+
 /** The watch form: picking an event redraws it with what that event's latest report allows; submitting sets the watch. */
 export function registerWatchModal(app: App, deps: SlackDeps): void {
   app.action({ type: 'block_actions', action_id: EVENT_PICKER_ACTION }, async ({ ack, body, client }) => {
@@ -173,7 +181,7 @@ export function registerWatchModal(app: App, deps: SlackDeps): void {
       await privateAnswer(client, decodeOrigin(view.private_metadata), body.user.id)(watchHeldMessage(held));
       return;
     }
-    const atHand = await reportAtHand(deps, id).catch(() => undefined);
+    const atHand = await reportAtHand(deps, id, { maxAgeMs: FORM_REPORT_MAX_AGE_MS }).catch(() => undefined);
     if (atHand) {
       const aheadAtHand = await deps.insights?.of(id, atHand.report).catch(() => undefined);
       const problem = conditionsProblem(conditionsFrom(text, atHand.report, aheadAtHand?.forecast));
