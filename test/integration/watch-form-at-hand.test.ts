@@ -16,18 +16,24 @@ afterEach(async () => {
   rig = undefined;
 });
 
+/** A bot on a manual clock, an event a week ahead, and the watch form's redraws so far. */
+async function formRig() {
+  const clock = new ManualClock(Date.now());
+  rig = await startBot({ compose: { clock } });
+  const r = rig;
+  const event = r.sim.catalog.events.find(
+    (e) => e.status === 'published' && e.startsAtMs > Date.now() + 7 * 86_400_000,
+  );
+  if (!event) throw new Error('no event a week ahead');
+  await r.bot.catalog.snapshot();
+  const formUpdates = () => r.slack.calls.filter((c) => c.method === 'views.update');
+  return { r, clock, event, formUpdates };
+}
+
 describe('the watch form after a slow report call', () => {
   it('closes at once on a submission, the report its pick was drawn from still at hand', async () => {
-    const clock = new ManualClock(Date.now());
-    rig = await startBot({ compose: { clock } });
-    const r = rig;
-    const event = r.sim.catalog.events.find(
-      (e) => e.status === 'published' && e.startsAtMs > Date.now() + 7 * 86_400_000,
-    );
-    if (!event) throw new Error('no event a week ahead');
-    await r.bot.catalog.snapshot();
+    const { r, clock, event, formUpdates } = await formRig();
     const origin = JSON.stringify({ channelId: 'C0004' });
-    const formUpdates = () => r.slack.calls.filter((c) => c.method === 'views.update');
 
     // The report call is held at the service, and the clock moves 30 s while it is.
     let arrived: () => void = () => {};
@@ -73,15 +79,7 @@ describe('the watch form after a slow report call', () => {
   it('checks a form filled in over minutes against the report its pick was drawn from, reading none for it', async () => {
     // Seen on CI: the sandbox's report window is 1.5 s, and on a loaded machine the submission came
     // later than that after the pick. A person taking two minutes over the form is the same case.
-    const clock = new ManualClock(Date.now());
-    rig = await startBot({ compose: { clock } });
-    const r = rig;
-    const event = r.sim.catalog.events.find(
-      (e) => e.status === 'published' && e.startsAtMs > Date.now() + 7 * 86_400_000,
-    );
-    if (!event) throw new Error('no event a week ahead');
-    await r.bot.catalog.snapshot();
-    const formUpdates = () => r.slack.calls.filter((c) => c.method === 'views.update');
+    const { r, clock, event, formUpdates } = await formRig();
     await pickInWatchForm(r, event.id, JSON.stringify({ channelId: 'C0004' }));
     await r.slack.waitFor(() => (formUpdates().length >= 2 ? true : undefined));
     const calls = reportCalls(r);
