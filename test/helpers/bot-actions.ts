@@ -2,7 +2,14 @@ import { expect } from 'vitest';
 import type { SimPromo } from '../../src/simulator/seed.js';
 import { type BotRig, SIGNING_SECRET } from './bot.js';
 import type { SlackCall } from './fake-slack.js';
-import { blockActionBody, commandBody, postSigned, viewSubmissionBody } from './slack-requests.js';
+import {
+  blockActionBody,
+  commandBody,
+  eventBody,
+  postSigned,
+  postSignedJson,
+  viewSubmissionBody,
+} from './slack-requests.js';
 
 /** Sends `/events <text>` as `user` in `channel` (C0001), signed; answers its response_url. */
 export async function command(r: BotRig, text: string, user = 'U0EDITOR', channel?: string) {
@@ -162,4 +169,30 @@ export async function watchDirectly(
     conditions: [{ kind: 'sold-out' }],
     sharedConfirmed: options.sharedConfirmed,
   });
+}
+
+/**
+ * The home tab `user` was shown after call `since`: the last view published for them once the
+ * bot's work is done. A view leaves out a read that is slow (a loaded machine) and a later one
+ * shows it, so the first view published may not hold everything.
+ */
+export async function homeShown(r: BotRig, user: string, since: number): Promise<string> {
+  const views = () =>
+    r.slack.calls.slice(since).filter((call) => call.method === 'views.publish' && call.args.user_id === user);
+  await r.slack.waitFor(() => views()[0]);
+  // Every listener's run is tracked work: none left means all views it will publish are out.
+  await expect.poll(() => r.bot.work.running).toBe(0);
+  return JSON.stringify(views().at(-1)?.args.view);
+}
+
+/** Opens `user`'s App Home, signed, and returns what it shows (see `homeShown`). */
+export async function openHome(r: BotRig, user: string): Promise<string> {
+  const since = r.slack.calls.length;
+  const opened = await postSignedJson(
+    r.url,
+    SIGNING_SECRET,
+    eventBody({ type: 'app_home_opened', user, channel: 'D0001', tab: 'home', event_ts: '5.1' }),
+  );
+  expect(opened.status).toBe(200);
+  return homeShown(r, user, since);
 }

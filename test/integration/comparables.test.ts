@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { isListedUpcoming } from '../../src/catalog/is-upcoming.js';
 import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
-import { command, watchDirectly } from '../helpers/bot-actions.js';
+import { command, openHome, watchDirectly } from '../helpers/bot-actions.js';
 import { eventBody, postSignedJson } from '../helpers/slack-requests.js';
-import { GUEST, slackEvent } from './figures-gate-rig.js';
+import { GUEST } from './figures-gate-rig.js';
 
 /**
  * Issue 45: where an event stands against the organization's similar finished events, as the real
@@ -46,24 +46,6 @@ async function historiesFor(r: BotRig, event: { id: string; startsAtMs: number; 
   r.sim.setFigures(event.id, { ticketsSold: Math.round(share * event.capacity) });
 }
 
-/** The home tab published for `user` after they open it. */
-async function homeOf(r: BotRig, user: string) {
-  const since = r.slack.calls.length;
-  await slackEvent(r, { type: 'app_home_opened', user, channel: 'D0001', tab: 'home', event_ts: '5.1' });
-  const publish = await r.slack.waitFor(() =>
-    r.slack.calls
-      .slice(since)
-      .findLast(
-        (call) =>
-          call.method === 'views.publish' &&
-          call.args.user_id === user &&
-          JSON.stringify(call.args.view).includes('Upcoming events') &&
-          !JSON.stringify(call.args.view).includes('still loading'),
-      ),
-  );
-  return JSON.stringify(publish.args.view);
-}
-
 describe('an event against similar finished events', () => {
   it('a report says where it stands, and its sales chart draws their band', async () => {
     rig = await startBot();
@@ -104,9 +86,9 @@ describe('an event against similar finished events', () => {
     const event = r.sim.catalog.events.find((e) => e.id === listed?.id);
     if (!event) throw new Error('none of the five events listed starts an hour or more from now');
     await historiesFor(r, event, 0.3);
-    const home = await homeOf(r, 'U0EDITOR');
+    const home = await openHome(r, 'U0EDITOR');
     expect(home).toMatch(/:bar_chart: 30% sold with \d+ (days?|hours?) to go; similar events were at/);
-    const guest = await homeOf(r, GUEST);
+    const guest = await openHome(r, GUEST);
     expect(guest).toContain('Upcoming events');
     expect(guest).not.toContain('similar events');
   });

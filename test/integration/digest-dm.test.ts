@@ -1,7 +1,7 @@
 import { webApi } from '@slack/bolt';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
-import { command, type Json, nthResponse } from '../helpers/bot-actions.js';
+import { command, homeShown, type Json, nthResponse } from '../helpers/bot-actions.js';
 import { aMinuteAgo, crashAndRestart } from '../helpers/digest-rig.js';
 import type { SlackCall } from '../helpers/fake-slack.js';
 import { eventBody, postSigned, postSignedJson } from '../helpers/slack-requests.js';
@@ -182,13 +182,8 @@ function homeActionBody(action: Json, userId = ME): string {
   return `payload=${encodeURIComponent(JSON.stringify(payload))}`;
 }
 
-/** The next home tab published after `since` calls, as JSON text. */
-async function nextHome(r: BotRig, since: number): Promise<string> {
-  const publish = await r.slack.waitFor(() =>
-    r.slack.calls.slice(since).find((call) => call.method === 'views.publish' && call.args.user_id === ME),
-  );
-  return JSON.stringify(publish.args.view);
-}
+/** The home tab published after `since` calls, as JSON text (see `homeShown`). */
+const nextHome = (r: BotRig, since: number): Promise<string> => homeShown(r, ME, since);
 
 async function onHome(r: BotRig, action: Json): Promise<string> {
   const since = r.slack.calls.length;

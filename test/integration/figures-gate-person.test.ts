@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROMO_CONFIRM_ACTION } from '../../src/render/promo-blocks.js';
 import type { BotRig } from '../helpers/bot.js';
-import { answerTo, buttonValue, click, nthResponse } from '../helpers/bot-actions.js';
-import { command, GUEST, onOneClock, slackEvent, withPromo } from './figures-gate-rig.js';
+import { answerTo, buttonValue, click, nthResponse, openHome } from '../helpers/bot-actions.js';
+import { command, GUEST, onOneClock, withPromo } from './figures-gate-rig.js';
 
 /**
  * The person asks too (issue 33), on the paths answered to them alone: a promo confirmation names
@@ -32,16 +32,6 @@ async function changePromo(r: BotRig, user: string, quantity: number) {
   return { proposal: JSON.stringify(proposal), outcome: JSON.stringify(outcome) };
 }
 
-/** The home tab published for `user` after they open it. */
-async function homeOf(r: BotRig, user: string) {
-  const since = r.slack.calls.length;
-  await slackEvent(r, { type: 'app_home_opened', user, channel: 'D0001', tab: 'home', event_ts: '5.1' });
-  const publish = await r.slack.waitFor(() =>
-    r.slack.calls.slice(since).find((call) => call.method === 'views.publish' && call.args.user_id === user),
-  );
-  return JSON.stringify(publish.args.view);
-}
-
 describe('a promo editor who is a guest', () => {
   it("is not shown the code's quantity now nor its redemptions, in the confirmation, the outcome or App Home", async () => {
     const { r } = await onOneClock();
@@ -53,14 +43,14 @@ describe('a promo editor who is a guest', () => {
     const member = await changePromo(r, 'U0EDITOR', 140);
     expect(member.proposal).toMatch(PROMO_FIGURES);
     expect(member.outcome).toMatch(PROMO_FIGURES);
-    expect(await homeOf(r, 'U0EDITOR')).toMatch(PROMO_FIGURES);
+    expect(await openHome(r, 'U0EDITOR')).toMatch(PROMO_FIGURES);
 
     const guest = await changePromo(r, GUEST, 150);
     expect(guest.proposal).not.toMatch(PROMO_FIGURES);
     // What they asked for is theirs to read.
     expect(guest.proposal).toContain('150');
     expect(guest.outcome).not.toMatch(PROMO_FIGURES);
-    const home = await homeOf(r, GUEST);
+    const home = await openHome(r, GUEST);
     expect(home).toContain('Your recent promo changes');
     expect(home).not.toMatch(PROMO_FIGURES);
     expect(home).toContain('Quantities and forecasts are left out');

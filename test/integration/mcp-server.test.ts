@@ -12,10 +12,10 @@ import {
   command,
   type Json,
   nthResponse,
+  openHome,
   publishedPromo,
   watchDirectly,
 } from '../helpers/bot-actions.js';
-import { slackEvent } from './figures-gate-rig.js';
 
 /*
  * Issue 46: the MCP server, driven by the official SDK's client over HTTP against the real bot
@@ -93,18 +93,7 @@ describe('the MCP server (official SDK client over HTTP, the real bot)', () => {
     const listing = await rig.bot.mcp?.tokens.of('U0HASHED');
     expect(listing?.lastUsedAt).toBeGreaterThan(0);
     // App Home lists it with its last use, never the token; nothing else the bot told Slack carries it.
-    const since = rig.slack.calls.length;
-    await slackEvent(rig, {
-      type: 'app_home_opened',
-      user: 'U0HASHED',
-      channel: 'D0001',
-      tab: 'home',
-      event_ts: '5.1',
-    });
-    const publish = await rig.slack.waitFor(() =>
-      rig.slack.calls.slice(since).find((call) => call.method === 'views.publish' && call.args.user_id === 'U0HASHED'),
-    );
-    const home = JSON.stringify(publish.args.view);
+    const home = await openHome(rig, 'U0HASHED');
     expect(home).toContain('Your MCP token');
     expect(home).toMatch(/last used <!date\^/);
     expect(JSON.stringify(rig.slack.calls)).not.toContain(token);

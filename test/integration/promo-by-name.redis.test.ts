@@ -12,13 +12,14 @@ import {
   command,
   type Json,
   nthResponse,
+  openHome,
   reportCalls,
   responsesTo,
 } from '../helpers/bot-actions.js';
 import { aheadClock } from '../helpers/clocks.js';
 import type { SlackCall } from '../helpers/fake-slack.js';
 import { useRedis } from '../helpers/redis-server.js';
-import { eventBody, postSigned, postSignedJson, shortcutBody, viewSubmissionBody } from '../helpers/slack-requests.js';
+import { postSigned, shortcutBody, viewSubmissionBody } from '../helpers/slack-requests.js';
 
 /*
  * Issue 29 item 1: promo changes the way people talk: the event by name, the code people know,
@@ -76,13 +77,7 @@ describe('/events promo by event name', () => {
       code: promo.code,
       quantity: 100,
     });
-    await postSignedJson(
-      rig.url,
-      SIGNING_SECRET,
-      eventBody({ type: 'app_home_opened', user: 'U0EDITOR', channel: 'D0001', tab: 'home', event_ts: '1.1' }),
-    );
-    const home = await rig.slack.waitFor(() => sent(rig as BotRig, 'views.publish')[0]);
-    const history = JSON.stringify(home.args.view);
+    const history = await openHome(rig, 'U0EDITOR');
     expect(history).toContain(`\`${promo.code}\` on Quokka Lantern Evening`);
   });
 

@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { BOT_TOKEN, type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
-import { command, nthResponse } from '../helpers/bot-actions.js';
+import { BOT_TOKEN, type BotRig, startBot } from '../helpers/bot.js';
+import { command, nthResponse, openHome } from '../helpers/bot-actions.js';
 import type { SlackCall } from '../helpers/fake-slack.js';
-import { eventBody, postSignedJson } from '../helpers/slack-requests.js';
 
 const SET = 'functions.distributions.permissions.set';
 /** Refreshes of the editors every 50 ms (a deployment waits minutes). */
@@ -28,21 +27,6 @@ const said = (r: BotRig, text: string) =>
 async function refreshes(r: BotRig, count: number): Promise<void> {
   const target = groupReads(r).length + count;
   await r.slack.waitFor(() => (groupReads(r).length >= target ? true : undefined));
-}
-
-/** Opens `user`'s App Home and returns the published view as text. */
-async function home(r: BotRig, user: string): Promise<string> {
-  const since = r.slack.calls.length;
-  const opened = await postSignedJson(
-    r.url,
-    SIGNING_SECRET,
-    eventBody({ type: 'app_home_opened', user, channel: 'D0001', tab: 'home', event_ts: '1.1' }),
-  );
-  expect(opened.status).toBe(200);
-  const publish = await r.slack.waitFor(() =>
-    r.slack.calls.slice(since).find((call) => call.method === 'views.publish' && call.args.user_id === user),
-  );
-  return JSON.stringify(publish.args.view);
 }
 
 describe('Set promo quantity is offered in Workflow Builder to promo editors only', () => {
@@ -113,12 +97,12 @@ describe('Set promo quantity is offered in Workflow Builder to promo editors onl
     expect(r.logs.join('\n')).not.toContain(BOT_TOKEN);
 
     for (const editor of ['U0EDITOR', 'U0ANNA']) {
-      const shown = await home(r, editor);
+      const shown = await openHome(r, editor);
       expect(shown).toContain('could not be restricted to promo editors');
       expect(shown).toContain('not_allowed');
       expect(shown).toContain('admin');
     }
-    const other = await home(r, 'U0NOBODY');
+    const other = await openHome(r, 'U0NOBODY');
     expect(other).not.toContain('could not be restricted');
     expect(other).not.toContain('not_allowed');
 
@@ -140,6 +124,6 @@ describe('Set promo quantity is offered in Workflow Builder to promo editors onl
     // Accepted at the third try: nothing more to ask.
     expect(setCalls(r)).toHaveLength(calls);
     expect(said(r, 'is restricted to the promo editors')).toHaveLength(1);
-    expect(await home(r, 'U0EDITOR')).not.toContain('could not be restricted');
+    expect(await openHome(r, 'U0EDITOR')).not.toContain('could not be restricted');
   });
 });

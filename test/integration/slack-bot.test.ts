@@ -11,9 +11,10 @@ import {
   command,
   type Json,
   nthResponse,
+  openHome,
   responsesTo,
 } from '../helpers/bot-actions.js';
-import { commandBody, eventBody, postSigned, postSignedJson } from '../helpers/slack-requests.js';
+import { commandBody, postSigned } from '../helpers/slack-requests.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 let rig: BotRig | undefined;
@@ -324,18 +325,10 @@ describe('reports', () => {
 describe('App Home and request checks', () => {
   it('publishes the home tab with events, recent activity and the budget', async () => {
     rig = await startBot();
-    const result = await postSignedJson(
-      rig.url,
-      SIGNING_SECRET,
-      eventBody({ type: 'app_home_opened', user: 'U0EDITOR', channel: 'D0001', tab: 'home', event_ts: '1.1' }),
-    );
-    expect(result.status).toBe(200);
-    const publish = await rig.slack.waitFor(() => rig?.slack.calls.find((c) => c.method === 'views.publish'));
-    expect(publish.args.user_id).toBe('U0EDITOR');
-    const view = JSON.stringify(publish.args.view);
+    const view = await openHome(rig, 'U0EDITOR');
     expect(view).toContain('Upcoming events');
     expect(view).toContain('requests left in this window');
-    expect((publish.args.view as { blocks: unknown[] }).blocks.length).toBeLessThanOrEqual(100);
+    expect((JSON.parse(view) as { blocks: unknown[] }).blocks.length).toBeLessThanOrEqual(100);
   });
 
   it('refuses a request with a bad signature and logs no secret', async () => {

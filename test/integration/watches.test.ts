@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { escapeText } from '../../src/render/mrkdwn.js';
 import type { SimEvent } from '../../src/simulator/seed.js';
 import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
-import { FETCHING, type Json, pickInWatchForm, submitWatchForm } from '../helpers/bot-actions.js';
+import { FETCHING, type Json, openHome, pickInWatchForm, submitWatchForm } from '../helpers/bot-actions.js';
 import { fastWatches, watchCommand } from '../helpers/fast-watches.js';
-import { commandBody, eventBody, postSigned, postSignedJson, viewSubmissionBody } from '../helpers/slack-requests.js';
+import { commandBody, postSigned, viewSubmissionBody } from '../helpers/slack-requests.js';
 
 let rig: BotRig | undefined;
 afterEach(async () => {
@@ -270,17 +270,7 @@ describe('/events watch through the real Bolt app', () => {
     const { event } = watchable(rig);
     await command(rig, `watch ${event.id}: sold out`, 'U0ALICE', 'C0001');
     await command(rig, `watch ${event.id}: sold >= 90%`, 'U0BOB', 'C0002');
-    const since = rig.slack.calls.length;
-    const opened = await postSignedJson(
-      rig.url,
-      SIGNING_SECRET,
-      eventBody({ type: 'app_home_opened', user: 'U0ALICE', channel: 'D0001', tab: 'home', event_ts: '1.1' }),
-    );
-    expect(opened.status).toBe(200);
-    const publish = await rig.slack.waitFor(() =>
-      rig?.slack.calls.slice(since).find((c) => c.method === 'views.publish' && c.args.user_id === 'U0ALICE'),
-    );
-    const home = JSON.stringify(publish.args.view);
+    const home = await openHome(rig, 'U0ALICE');
     const section = home.slice(home.indexOf('Your watches'));
     // The name as the view escapes it (the seed's names include hostile ones).
     expect(section).toContain(

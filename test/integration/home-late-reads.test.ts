@@ -1,0 +1,84 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RecentActivity } from '../../src/store/activity-store.js';
+import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
+import { eventBody, postSignedJson } from '../helpers/slack-requests.js';
+
+/**
+ * App Home shows what its reads return within a moment and leaves a slow one out, so a slow store
+ * never holds the tab back. A read it left out for being slow is shown by one more view once it
+ * answers: before, that part stayed missing until the person opened the tab again (and a test that
+ * looked for it failed on a loaded machine).
+ */
+
+let rig: BotRig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+const published = (r: BotRig) =>
+  r.slack.calls.filter((call) => call.method === 'views.publish').map((call) => JSON.stringify(call.args.view));
+
+describe('App Home with a slow read', () => {
+  it('shows a read that answered late in one more view, once it answers', async () => {
+    rig = await startBot();
+    const r = rig;
+    await r.bot.catalog.snapshot();
+    const [event] = r.sim.catalog.events;
+    if (!event) throw new Error('no events');
+    await r.bot.activity.recordReport({
+      at: new Date().toISOString(),
+      userId: 'U0EDITOR',
+      eventId: event.id,
+      eventName: 'The Late Read Gala',
+    });
+    // The person's recent activity answers only when the test says so.
+    let answer: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const recent = r.bot.activity.recent.bind(r.bot.activity);
+    r.bot.activity.recent = async (userId: string): Promise<RecentActivity> => {
+      await held;
+      return recent(userId);
+    };
+
+    const opened = await postSignedJson(
+      r.url,
+      SIGNING_SECRET,
+      eventBody({ type: 'app_home_opened', user: 'U0EDITOR', channel: 'D0001', tab: 'home', event_ts: '1.1' }),
+    );
+    expect(opened.status).toBe(200);
+    // Shown without it while it is held: the events and the budget do not wait for it.
+    const first = await r.slack.waitFor(() => published(r).find((view) => view.includes('Upcoming events')));
+    expect(first).toContain('requests left in this window');
+    expect(first).not.toContain('The Late Read Gala');
+
+    answer();
+    await expect.poll(() => published(r).at(-1)).toContain('The Late Read Gala');
+  });
+
+  it('does not publish again when every read answered in time', async () => {
+    rig = await startBot();
+    const r = rig;
+    await r.bot.catalog.snapshot();
+    let reads = 0;
+    const recent = r.bot.activity.recent.bind(r.bot.activity);
+    r.bot.activity.recent = async (userId: string): Promise<RecentActivity> => {
+      reads += 1;
+      return recent(userId);
+    };
+    await postSignedJson(
+      r.url,
+      SIGNING_SECRET,
+      eventBody({ type: 'app_home_opened', user: 'U0EDITOR', channel: 'D0001', tab: 'home', event_ts: '1.2' }),
+    );
+    await r.slack.waitFor(() => published(r).find((view) => view.includes('Upcoming events')));
+    // Every listener's run is tracked work: none left means this open has published all it will.
+    await expect.poll(() => r.bot.work.running).toBe(0);
+    // One read for the whole open, however many views it publishes; and one view, the catalog being
+    // in memory and every read answered.
+    expect(reads).toBe(1);
+    expect(published(r)).toHaveLength(1);
+  });
+});
