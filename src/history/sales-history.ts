@@ -87,20 +87,42 @@ export class SalesHistory {
     point: SalesPoint,
     dates: { startsAtMs?: number | undefined; endsAtMs?: number | undefined } = {},
   ): Promise<boolean> {
-    let added = false;
+    return (await this.recordAll(eventId, [point], dates)) > 0;
+  }
+
+  /**
+   * Adds points (and the event's dates, when known) in one change of the event's record, as
+   * `record` adds one; returns how many were new. Seeding a past from many reports writes each
+   * event once, instead of rewriting its whole record for every point.
+   */
+  async recordAll(
+    eventId: string,
+    points: readonly SalesPoint[],
+    dates: { startsAtMs?: number | undefined; endsAtMs?: number | undefined } = {},
+  ): Promise<number> {
+    let added: SalesPoint[] = [];
     await this.#store.update<unknown>(historyKey(eventId), (stored) => {
       const parsed = historySchema.safeParse(stored ?? { points: [] });
       const history = parsed.success ? parsed.data : { points: [] };
-      if (history.points.some((p) => p.at === point.at)) return undefined;
-      added = true;
-      const points = [...history.points, point].sort((a, b) => a.at - b.at);
+      const held = new Set(history.points.map((p) => p.at));
+      added = [];
+      for (const point of points) {
+        if (held.has(point.at)) continue;
+        held.add(point.at);
+        added.push(point);
+      }
+      if (added.length === 0) return undefined;
       return {
         startsAtMs: dates.startsAtMs ?? history.startsAtMs,
         endsAtMs: dates.endsAtMs ?? history.endsAtMs,
-        points: thinned(points, this.#maxPoints),
+        points: thinned(
+          [...history.points, ...added].sort((x, y) => x.at - y.at),
+          this.#maxPoints,
+        ),
       };
     });
-    if (!added) return false;
+    if (added.length === 0) return 0;
+    const latest = Math.max(...added.map((point) => point.at));
     await this.#store.update<unknown>(INDEX, (stored) => {
       const parsed = indexSchema.safeParse(stored ?? {});
       const index = parsed.success ? parsed.data : {};
@@ -109,7 +131,7 @@ export class SalesHistory {
       const endsAtMs = dates.endsAtMs ?? known?.endsAtMs;
       // The last point's day, kept coarse (one index write a day at most for it): the prune
       // forgets a history with no end date once it has not moved for a long time.
-      const lastAt = Math.max(known?.lastAt ?? 0, point.at);
+      const lastAt = Math.max(known?.lastAt ?? 0, latest);
       if (
         known &&
         known.startsAtMs === startsAtMs &&
@@ -120,7 +142,7 @@ export class SalesHistory {
         return undefined;
       return { ...index, [eventId]: { startsAtMs, endsAtMs, lastAt } };
     });
-    return true;
+    return added.length;
   }
 
   async read(eventId: string): Promise<EventHistory> {

@@ -10,7 +10,8 @@ const FINISHED_EVENTS = 20;
  * Seeds the bot's sales history from the simulator's past, so a forecast and a sales digest show
  * at once in the sandbox instead of after hours of report reads: the events listed first (on
  * sale, by start, as `/events list` and the pickers show them) and the events already over. Each
- * past report is a point written as a report read writes it (`salesPointOf`, `SalesHistory.record`).
+ * past report is a point as a report read makes it (`salesPointOf`), an event's points written at
+ * once (`SalesHistory.recordAll`).
  * An event that already has a history (the sandbox's store kept from an earlier start) is left as
  * it is. Returns how many events were seeded.
  */
@@ -38,11 +39,9 @@ export async function seedSalesHistory(options: {
     if (stopping?.aborted) break;
     if ((await history.read(event.id)).points.length > 0) continue;
     const dates = { startsAtMs: profile.startMs, endsAtMs: profile.endMs };
-    for (const { at, report } of simulator.pastReports(event.id)) {
-      if (stopping?.aborted) return seeded;
-      const point = salesPointOf(report, at);
-      if (point) await history.record(event.id, point, dates);
-    }
+    const points = simulator.pastReports(event.id).flatMap(({ at, report }) => salesPointOf(report, at) ?? []);
+    // One write an event: its past reports' points together.
+    await history.recordAll(event.id, points, dates);
     seeded += 1;
   }
   return seeded;

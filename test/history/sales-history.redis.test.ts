@@ -81,6 +81,29 @@ describe.each(stores)('SalesHistory on %s', (_, open) => {
     }
   });
 
+  it('adds many points in one write, each once, in time order, and lists the event as finished', async () => {
+    const opened = await open();
+    try {
+      const history = new SalesHistory({ store: opened.keyValue, logger: silentLogger });
+      await history.record('evt_many', { at: T0 + 2 * DAY, sold: 20 });
+      const points = [3, 0, 2, 1, 3, 4].map((day) => ({ at: T0 + day * DAY, sold: day * 10 }));
+      // Day 2 is held already and day 3 comes twice: four new points.
+      expect(await history.recordAll('evt_many', points, { startsAtMs: T0 + 7 * DAY, endsAtMs: T0 + 8 * DAY })).toBe(4);
+      const read = await history.read('evt_many');
+      expect(read.endsAtMs).toBe(T0 + 8 * DAY);
+      expect(read.points).toEqual([0, 1, 2, 3, 4].map((day) => ({ at: T0 + day * DAY, sold: day * 10 })));
+      expect((await history.finished(T0 + 9 * DAY)).map((h) => h.eventId)).toEqual(['evt_many']);
+      expect(await history.recordAll('evt_many', points)).toBe(0);
+      // Past its bound, thinned as one point at a time would be: the first and the recent ones kept.
+      const small = new SalesHistory({ store: opened.keyValue, logger: silentLogger, maxPoints: 5 });
+      const week = [0, 1, 2, 3, 4, 5, 6].map((day) => ({ at: T0 + day * DAY, sold: day }));
+      await small.recordAll('evt_week', week);
+      expect((await small.read('evt_week')).points).toEqual(thinned(week, 5));
+    } finally {
+      await opened.close();
+    }
+  });
+
   it('lists finished events, and prunes them 30 days after they end', async () => {
     const opened = await open();
     try {
