@@ -1,5 +1,5 @@
 import type { SalesHistory } from '../history/sales-history.js';
-import { type SalesPoint, salesPointOf } from '../history/sales-point.js';
+import { type SalesPoint, salesPointOf, sameFigures } from '../history/sales-point.js';
 import type { EventReport } from '../ticketing/schemas.js';
 import type { Clock } from '../time/clock.js';
 import { type ComparableEvent, type Comparables, comparables } from './comparables.js';
@@ -106,11 +106,13 @@ export function salesInsights(options: {
       if (startsAtMs === undefined) return undefined;
       const points = [...stored.points];
       const latest = report ? salesPointOf(report, now) : undefined;
-      // The report at hand is the newest point unless the history already has one as new, or it
-      // shows fewer sold than the last stored (a cached report older than that point).
+      // The report at hand is the newest point unless the history already has one as new, it
+      // shows fewer sold than the last stored (a cached report older than that point), or it says
+      // what the last stored says (most likely that same read, shown from a cache later; a new read
+      // saying the same is written to the history by its read anyway).
       const last = points.at(-1);
-      if (latest && !points.some((p) => p.at >= latest.at - 1_000) && (!last || latest.sold >= last.sold))
-        points.push(latest);
+      const isNew = !last || (latest !== undefined && latest.sold >= last.sold && !sameFigures(latest, last));
+      if (latest && isNew && !points.some((p) => p.at >= latest.at - 1_000)) points.push(latest);
       const capacity = points.at(-1)?.capacity;
       return {
         eventId,

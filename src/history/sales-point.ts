@@ -33,3 +33,12 @@ export function salesPointOf(report: EventReport, at: number): SalesPoint | unde
   if (promos.length > 0) point.promos = Object.fromEntries(promos.map((row) => [row.label, row.redeemed]));
   return point;
 }
+
+/** Whether two points say the same of an event's sales (whenever each was read). */
+export function sameFigures(a: SalesPoint, b: SalesPoint): boolean {
+  const promos = (point: SalesPoint) =>
+    JSON.stringify(Object.entries(point.promos ?? {}).sort(([x], [y]) => x.localeCompare(y)));
+  return (
+    a.sold === b.sold && a.capacity === b.capacity && a.gross === b.gross && a.net === b.net && promos(a) === promos(b)
+  );
+}
