@@ -8,6 +8,7 @@ import {
   REPORT_MODAL,
 } from '../../src/render/modal-views.js';
 import { PROMO_CONFIRM_ACTION } from '../../src/render/promo-blocks.js';
+import { addDays, plainDateAt, startOfDay } from '../../src/time/zoned.js';
 import { type BotRig, SIGNING_SECRET, startBot } from '../helpers/bot.js';
 import { blocksText, buttonValue, click, command, type Json, nthResponse } from '../helpers/bot-actions.js';
 import { blockSuggestionBody, postSigned, shortcutBody, viewSubmissionBody } from '../helpers/slack-requests.js';
@@ -32,6 +33,8 @@ function nameEvents(r: BotRig) {
   lights.name = 'Festival of Lights';
   return { jazz, rock, lights };
 }
+
+const NEW_YORK = 'America/New_York';
 
 const sent = (r: BotRig, method: string) => r.slack.calls.filter((call) => call.method === method);
 
@@ -122,9 +125,9 @@ describe('events by name', () => {
     const today = await command(rig, 'list today');
     const answer = await nthResponse(rig, today.responseUrl);
     expect(blocksText(answer)).toContain('Upcoming events today');
-    // The fake Slack says the reader is in New York: nothing shown starts after today ends there.
-    const tomorrowThere =
-      Date.parse(`${new Date(Date.now() - 5 * 3_600_000).toISOString().slice(0, 10)}T00:00:00-05:00`) + 86_400_000;
+    // The fake Slack says the reader is in New York: nothing shown starts after today ends there
+    // (its own offset, summer time included).
+    const tomorrowThere = startOfDay(addDays(plainDateAt(Date.now(), NEW_YORK), 1), NEW_YORK);
     const shown = [...blocksText(answer).matchAll(/evt_[0-9a-f-]{36}/g)].map((m) => m[0]);
     for (const id of shown) {
       const event = rig.sim.catalog.events.find((each) => each.id === id);

@@ -283,7 +283,11 @@ describe('the MCP server and similar events (issue 45)', () => {
       expect(await seedSalesHistory({ simulator: r.sim, history: r.bot.history, now })).toBeGreaterThan(0);
       const [event] = r.sim.catalog.events
         .filter(
-          (each) => each.status === 'published' && r.sim.salesProfile(each.id).endMs > now && each.startsAtMs > now,
+          (each) =>
+            each.status === 'published' &&
+            r.sim.salesProfile(each.id).endMs > now &&
+            // Minutes from its start, so it has not started by the time the bot answers.
+            each.startsAtMs > now + 5 * 60_000,
         )
         .sort((a, b) => a.startsAtMs - b.startsAtMs || a.id.localeCompare(b.id));
       if (!event) throw new Error('the simulator lists an upcoming event');

@@ -62,7 +62,7 @@ describe('event links unfold into event cards', () => {
     // A watch follows its event's dates in the catalog: one that has not ended.
     const event = published(rig)
       .map((each) => snapshot.byId.get(each.id))
-      .find((each) => each !== undefined && each.endsAtMs > Date.now());
+      .find((each) => each !== undefined && each.endsAtMs > Date.now() + 3_600_000);
     if (!event) throw new Error('the seed has upcoming published events');
     await watchDirectly(
       rig,
@@ -121,7 +121,7 @@ async function withReportAtHand(env: Record<string, string> = {}) {
   const snapshot = await r.bot.catalog.snapshot();
   const event = published(r)
     .map((each) => snapshot.byId.get(each.id))
-    .find((each) => each !== undefined && each.endsAtMs > Date.now());
+    .find((each) => each !== undefined && each.endsAtMs > Date.now() + 3_600_000);
   if (!event) throw new Error('the seed has upcoming published events');
   await watchDirectly(
     r,

@@ -50,7 +50,11 @@ async function withReportAtHand() {
   rig = r;
   const snapshot = await r.bot.catalog.snapshot();
   const event = [...snapshot.byId.values()].find(
-    (each) => each.status === 'published' && each.start.kind === 'instant' && each.endsAtMs > Date.now() && each.venue,
+    (each) =>
+      each.status === 'published' &&
+      each.start.kind === 'instant' &&
+      each.endsAtMs > Date.now() + 3_600_000 &&
+      each.venue,
   );
   if (!event) throw new Error('the seed has upcoming published events with a venue');
   await watchDirectly(
@@ -288,7 +292,9 @@ describe('event links as Work Objects', () => {
     });
     const r = rig;
     const snapshot = await r.bot.catalog.snapshot();
-    const event = [...snapshot.byId.values()].find((each) => each.status === 'published' && each.endsAtMs > Date.now());
+    const event = [...snapshot.byId.values()].find(
+      (each) => each.status === 'published' && each.endsAtMs > Date.now() + 3_600_000,
+    );
     if (!event) throw new Error('the seed has upcoming published events');
     const url = `https://tickets.example.com/e/${event.id}`;
     const first = await openFlexpane(r, 'U0ALICE', url, event.id);
@@ -318,7 +324,7 @@ describe('event links as Work Objects', () => {
     const event = [...snapshot.byId.values()].find(
       (each) =>
         each.status === 'published' &&
-        each.endsAtMs > Date.now() &&
+        each.endsAtMs > Date.now() + 3_600_000 &&
         r.sim.catalog.events.find((e) => e.id === each.id)?.currency === 'USD',
     );
     if (!event) throw new Error('the seed has upcoming published events in USD');
