@@ -79,6 +79,7 @@ export interface FakeSlack {
   /**
    * Holds the answer to the next call of `method` (answered as things stood when it came) until
    * `release`: a test forces what happens meanwhile (a race), never waits on timing.
+   * `'response_url'` holds the next post to any response_url.
    */
   holdNext(method: string): { reached: Promise<void>; release(): void };
   /** What `apps.connections.open` answers (Socket Mode). */
@@ -301,6 +302,12 @@ export async function startFakeSlack(options: { clock?: { now(): number } } = {}
       } else if (path.startsWith('/response/')) {
         const args = JSON.parse(body) as Record<string, unknown>;
         responses.push({ method: path, args, at: Date.now() });
+        const hold = holds.get('response_url');
+        if (hold) {
+          holds.delete('response_url');
+          hold.reached();
+          await hold.released;
+        }
         if (refusesBlocks(args)) {
           res.writeHead(400, { 'content-type': 'text/plain' });
           res.end('invalid_blocks');

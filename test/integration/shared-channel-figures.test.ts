@@ -112,15 +112,21 @@ describe('a report asked for in a channel shared with another organization', () 
     expect(attempts()).toHaveLength(1);
     // A guest's click: the figures rule holds the report back, privately.
     r.slack.people.set('U0GUEST', { is_restricted: true });
-    const guest = await click(r, post, SHARED, 'U0GUEST');
-    await r.slack.waitFor(() =>
-      responsesTo(r, guest).find((call) => JSON.stringify(call.args).includes('not shown to guests')),
-    );
-    // The editor's click again: posted this time.
-    const retried = await click(r, post, SHARED);
-    await r.slack.waitFor(() =>
-      responsesTo(r, retried).find((call) => JSON.stringify(call.args).includes('Posted the report in the channel')),
-    );
+    // Its private answer is held at Slack while the editor clicks again: the guest's click has
+    // let go of the button by the time it answers, so the editor's click posts this time (before,
+    // it let go only after, and a click in between was told the report was on its way).
+    const answering = r.slack.holdNext('response_url');
+    try {
+      const guest = await click(r, post, SHARED, 'U0GUEST');
+      await answering.reached;
+      expect(JSON.stringify(responsesTo(r, guest).at(-1)?.args)).toContain('not shown to guests');
+      const retried = await click(r, post, SHARED);
+      await r.slack.waitFor(() =>
+        responsesTo(r, retried).find((call) => JSON.stringify(call.args).includes('Posted the report in the channel')),
+      );
+    } finally {
+      answering.release();
+    }
     expect(attempts()).toHaveLength(2);
   });
 

@@ -39,8 +39,9 @@ export async function askForReport(
       deps.figuresPolicy,
     );
     if (channelHeld) {
-      await respondPrivately(request.respond, reportHeldMessage(request.label, channelHeld), deps.logger);
+      // Released before the answer: a click that follows it finds the button usable again.
       await deps.runs.finish(request.postInChannel.once, request.postInChannel.owner, false);
+      await respondPrivately(request.respond, reportHeldMessage(request.label, channelHeld), deps.logger);
       return;
     }
   }
@@ -70,8 +71,8 @@ export async function askForReport(
     return reportSurface(transport, { ...request, keepPrivate, ...cancelled });
   });
   if (held) {
-    await respondPrivately(request.respond, reportHeldMessage(request.label, held.withheld), deps.logger);
     if (request.postInChannel) await deps.runs.finish(request.postInChannel.once, request.postInChannel.owner, false);
+    await respondPrivately(request.respond, reportHeldMessage(request.label, held.withheld), deps.logger);
   }
 }
 

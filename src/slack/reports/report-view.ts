@@ -153,26 +153,40 @@ async function postInChannel(
 ): Promise<unknown> {
   const answer = (parts: Pick<ReportAnswer, 'status' | 'sales'>): SlackMessage =>
     reportAnswerMessage(answerOf(transport, ask, parts));
-  let posted = false;
+  // The click's claim is settled before the person is answered: a click that follows the answer
+  // finds the button usable again (or the report posted), never "on its way".
+  let settled = false;
+  const settle = async (posted: boolean) => {
+    if (settled) return;
+    settled = true;
+    await transport.runs?.finish(post.once, post.owner, posted);
+  };
   try {
-    if (reported.state !== 'report') return await message.show(answer({ status: reported }), true);
+    if (reported.state !== 'report') {
+      await settle(false);
+      return await message.show(answer({ status: reported }), true);
+    }
     const reader = await conversationReader(transport.audience, post.channel, ask.userId, { chosenAnyway: true });
     const shown = await shownFor(transport, ask, reported, reader);
-    if (shown.status.state !== 'report') return await message.show(answer(shown), true);
+    if (shown.status.state !== 'report') {
+      await settle(false);
+      return await message.show(answer(shown), true);
+    }
     let ts: string | undefined;
     try {
       ts = await message.postIn(post.channel, answer(shown));
-      posted = true;
     } catch (error) {
       countSlackError(transport.metrics, 'chat.postMessage', error);
       transport.logger.info('Could not post a report in the channel', { slackError: slackErrorCode(error) });
+      await settle(false);
       return await message.show(notPostedInChannelMessage(slackErrorCode(error)), true);
     }
+    await settle(true);
     // As a report asked for in the channel comes: with the full report as a file in its thread.
     const unattached = ts ? await message.upload(post.channel, ts, reportFile(ask, shown.status.report)) : undefined;
     return await message.show(postedInChannelMessage(unattached), true);
   } finally {
-    await transport.runs?.finish(post.once, post.owner, posted);
+    await settle(false);
   }
 }
 
