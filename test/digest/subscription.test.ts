@@ -11,6 +11,9 @@ import {
 } from '../../src/digest/subscription.js';
 import { silentLogger } from '../../src/logger.js';
 import { digestStatusMessage } from '../../src/render/digest-blocks.js';
+import { addDays, epochOfWallTime, type PlainDate, plainDateAt, zoneOffsetMinutes } from '../../src/time/zoned.js';
+
+const LONDON = 'Europe/London';
 
 describe('newSubscription', () => {
   const context = { channelId: 'C1', userId: 'U1', now: Date.UTC(2026, 10, 22) };
@@ -85,9 +88,19 @@ describe('digest schedule', () => {
       scheduler.schedule({ ...base, channelId: 'C_KTM', timezone: 'Asia/Kathmandu' });
       scheduler.schedule({ ...base, channelId: 'C_LON', timezone: 'Europe/London' });
       for (const run of scheduler.nextRuns('C_KTM', 3)) expect(run.toISOString()).toMatch(/T03:15:00\.000Z$/);
-      const london = scheduler.nextRuns('C_LON', 200).map((d) => d.toISOString());
-      expect(london).toContain('2027-03-27T09:00:00.000Z');
-      expect(london).toContain('2027-03-28T08:00:00.000Z');
+      // London's next clock change from today (never a fixed date, which a later run passes): 09:00
+      // there the day before it and the day of it, each on its own offset.
+      let day = plainDateAt(Date.now(), LONDON);
+      const offsetOn = (date: PlainDate) =>
+        zoneOffsetMinutes(Date.UTC(date.year, date.month - 1, date.day, 12), LONDON);
+      while (offsetOn(addDays(day, 1)) === offsetOn(day)) day = addDays(day, 1);
+      const nineOn = (date: PlainDate) =>
+        new Date(epochOfWallTime({ ...date, hour: 9, minute: 0, second: 0 }, LONDON)).toISOString();
+      const [before, after] = [nineOn(day), nineOn(addDays(day, 1))];
+      expect(before.slice(11, 13)).not.toBe(after.slice(11, 13));
+      const london = scheduler.nextRuns('C_LON', 240).map((d) => d.toISOString());
+      expect(london).toContain(before);
+      expect(london).toContain(after);
     } finally {
       scheduler.stop();
     }
