@@ -121,6 +121,9 @@ export function sandboxWebApi(deps: SandboxWebApiDeps): (method: string, args: J
       case 'views.publish': {
         const user = String(args.user_id);
         const id = `VHOME${user}`;
+        // A hash the home view no longer has: another view was published since the caller's.
+        if (typeof args.hash === 'string' && args.hash !== state.views.get(id)?.hash)
+          return { ok: false, error: 'hash_conflict' };
         const hash = state.nextHash();
         state.views.set(id, { id, user, kind: 'home', view: args.view as Json, hash });
         state.touch();

@@ -178,7 +178,9 @@ export async function watchDirectly(
  */
 export async function homeShown(r: BotRig, user: string, since: number): Promise<string> {
   const views = () =>
-    r.slack.calls.slice(since).filter((call) => call.method === 'views.publish' && call.args.user_id === user);
+    r.slack.calls
+      .slice(since)
+      .filter((call) => call.method === 'views.publish' && call.args.user_id === user && call.error === undefined);
   await r.slack.waitFor(() => views()[0]);
   // Every listener's run is tracked work: none left means all views it will publish are out.
   await expect.poll(() => r.bot.work.running).toBe(0);

@@ -122,6 +122,8 @@ export async function startFakeSlack(options: { clock?: { now(): number } } = {}
   const chunksOf = (args: Record<string, unknown>) =>
     (typeof args.chunks === 'string' ? JSON.parse(args.chunks) : (args.chunks ?? [])) as Record<string, unknown>[];
   const limited = new Map<string, number>();
+  /** Each person's published home view's hash (views.publish). */
+  const homeHashes = new Map<string, string>();
   const holds = new Map<string, { reached: () => void; released: Promise<void> }>();
   const history = new Map<string, HistoryMessage[]>();
   // A post to a user id lands in their DM; `conversations.open` names that DM `D` + the id's rest.
@@ -227,8 +229,16 @@ export async function startFakeSlack(options: { clock?: { now(): number } } = {}
           ? { ok: true }
           : { ok: false, error: 'invalid_arguments' };
       case 'views.open':
-      case 'views.publish':
-        return { ok: true, view: { id: 'V0001' } };
+      case 'views.publish': {
+        // As Slack does: each published home view has a new hash, and a publish that names a hash
+        // other than the one of the view the person has now is refused.
+        const user = String(args.user_id);
+        if (typeof args.hash === 'string' && args.hash !== homeHashes.get(user))
+          return { ok: false, error: 'hash_conflict' };
+        const hash = `${Date.now()}.${++ts}`;
+        homeHashes.set(user, hash);
+        return { ok: true, view: { id: 'V0001', hash } };
+      }
       case 'views.update':
         // A new hash at each update, as Slack gives: the next update names it.
         return { ok: true, view: { id: args.view_id, hash: `${Date.now()}.${++ts}` } };

@@ -58,6 +58,49 @@ describe('App Home with a slow read', () => {
     await expect.poll(() => published(r).at(-1)).toContain('The Late Read Gala');
   });
 
+  it('does not show its late reads over a view published since (another open, a button)', async () => {
+    rig = await startBot();
+    const r = rig;
+    await r.bot.catalog.snapshot();
+    const [event] = r.sim.catalog.events;
+    if (!event) throw new Error('no events');
+    const report = (eventName: string) =>
+      r.bot.activity.recordReport({ at: new Date().toISOString(), userId: 'U0EDITOR', eventId: event.id, eventName });
+    await report('The First Gala');
+    // The first open's activity read answers, as it stood then, only when the test says so.
+    let answer: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const recent = r.bot.activity.recent.bind(r.bot.activity);
+    let reads = 0;
+    r.bot.activity.recent = async (userId: string): Promise<RecentActivity> => {
+      reads += 1;
+      const then = await recent(userId);
+      if (reads === 1) await held;
+      return then;
+    };
+    const open = (ts: string) =>
+      postSignedJson(
+        r.url,
+        SIGNING_SECRET,
+        eventBody({ type: 'app_home_opened', user: 'U0EDITOR', channel: 'D0001', tab: 'home', event_ts: ts }),
+      );
+    await open('2.1');
+    await r.slack.waitFor(() => published(r).find((view) => view.includes('Upcoming events')));
+    // Opened again after a second report: this view is the newer one.
+    await report('The Second Gala');
+    await open('2.2');
+    await r.slack.waitFor(() => published(r).find((view) => view.includes('The Second Gala')));
+    answer();
+    await expect.poll(() => r.bot.work.running).toBe(0);
+    // The first open's late view was refused (it named the view it replaced, no longer shown).
+    const refused = r.slack.calls.filter((call) => call.method === 'views.publish' && call.error === 'hash_conflict');
+    expect(refused).toHaveLength(1);
+    const shown = r.slack.calls.filter((call) => call.method === 'views.publish' && call.error === undefined).at(-1);
+    expect(JSON.stringify(shown?.args.view)).toContain('The Second Gala');
+  });
+
   it('does not publish again when every read answered in time', async () => {
     rig = await startBot();
     const r = rig;

@@ -12,7 +12,7 @@ import type { RecentActivity } from '../../../store/activity-store.js';
 import type { BudgetSnapshot } from '../../../ticketing/budget.js';
 import { privateReader } from '../../deps/figures-reader.js';
 import type { SlackDeps } from '../../deps/slack-deps.js';
-import { countSlackError } from '../../replies/slack-errors.js';
+import { countSlackError, slackErrorCode } from '../../replies/slack-errors.js';
 import { userMessageFor } from '../../replies/user-message.js';
 
 /** How long the first view waits for a crawl when none is in memory (a cold start): usually enough. */
@@ -47,14 +47,23 @@ export async function publishHome(
 ): Promise<void> {
   const log = deps.logger.child({ event: 'app_home_opened', user: userId });
   // Each read starts once. A view shows what answered within STORE_WAIT_MS and leaves the rest out;
-  // a read left out only for being slow is shown by one more view once it answers (`lateReads`).
-  const lateReads = new Set<Promise<unknown>>();
-  const bounded = async <T>(reading: Promise<T>, fallback: T, what: string): Promise<T> => {
+  // a read left out only for being slow is shown by one more view once it answers (`lateReads`:
+  // whether it answered). The budget is read again for each view, and never waited for.
+  const lateReads = new Set<Promise<boolean>>();
+  const bounded = async <T>(reading: Promise<T>, fallback: T, what: string, late = true): Promise<T> => {
     try {
       return await withinDeadline(reading, STORE_WAIT_MS, what);
     } catch (error) {
-      if (error instanceof DeadlineError) lateReads.add(reading.catch(() => undefined));
-      else log.warn(`Could not read ${what}`, { error });
+      if (!(error instanceof DeadlineError)) log.warn(`Could not read ${what}`, { error });
+      else if (late) {
+        log.debug(`Showing the home tab without ${what} until it answers`);
+        lateReads.add(
+          reading.then(
+            () => true,
+            () => false,
+          ),
+        );
+      }
       return fallback;
     }
   };
@@ -102,7 +111,10 @@ export async function publishHome(
     return reading;
   };
   let shown: HomeViewInput['events'] | undefined;
+  let lastHash: string | undefined;
+  let superseded = false;
   const publish = async (events: HomeViewInput['events']) => {
+    if (superseded) return;
     shown = events;
     lateReads.clear();
     // All at once: a view waits STORE_WAIT_MS at most, not once for each read.
@@ -111,6 +123,7 @@ export async function publishHome(
         started(() => deps.ticketing.budget()),
         NO_BUDGET,
         'the budget',
+        false,
       ),
       bounded(standingOf(events), new Map<string, Comparables>(), 'the events against similar ones'),
       bounded(forecastAccuracy, undefined, 'the forecast track record'),
@@ -131,9 +144,21 @@ export async function publishHome(
       promoStepRestriction: deps.promoStepPermissions?.problemFor(userId),
       mcpToken: token,
     });
+    // After this run's first view, each names the one it replaces: Slack refuses it (hash_conflict)
+    // once another view was published meanwhile (another open, a digest button, another replica),
+    // and this run, which read before that one, stops there rather than show older reads over it.
     try {
-      await client.views.publish({ user_id: userId, view });
+      const published = await client.views.publish({
+        user_id: userId,
+        view,
+        ...(lastHash ? { hash: lastHash } : {}),
+      });
+      lastHash = published.view?.hash;
     } catch (error) {
+      if (slackErrorCode(error) === 'hash_conflict') {
+        superseded = true;
+        return;
+      }
       countSlackError(deps.metrics, 'views.publish', error);
       log.warn('Could not publish the home tab', { error });
     }
@@ -171,14 +196,16 @@ export async function publishHome(
     if (latest !== known) await publish(upcoming(latest));
   };
   await views();
-  // A read the last view left out for being slow: one more view once it answers.
-  if (lateReads.size === 0 || shown === undefined) return;
+  // A read the last view left out for being slow: one more view once it answers (not while
+  // shutting down, and not when each of them failed: the view would be the same).
+  if (lateReads.size === 0 || shown === undefined || superseded || deps.work.stopping.aborted) return;
   const late = [...lateReads];
+  let answered: boolean[];
   try {
-    await withinDeadline(Promise.all(late), LATE_WAIT_MS, 'the reads left out of the home tab');
+    answered = await withinDeadline(Promise.all(late), LATE_WAIT_MS, 'the reads left out of the home tab');
   } catch (error) {
     log.warn('Could not read all of the home tab', { error });
     return;
   }
-  await publish(shown);
+  if (answered.some(Boolean) && !deps.work.stopping.aborted) await publish(shown);
 }
