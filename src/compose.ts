@@ -167,7 +167,7 @@ export async function composeBot(config: Config, options: ComposeOptions): Promi
     promoCodes.rememberEachRead(reads, base.track);
     const eventInfo = (eventId: string) => catalog.current()?.byId.get(eventId);
     const { history } = buildSalesHistory({ ...base, store: store.keyValue, reads, eventDates: eventInfo });
-    const insights = salesInsights({ history, eventInfo, clock });
+    const insights = salesInsights({ history, eventInfo, clock, cacheTtlMs: limits.reportCacheTtlMs });
     const delivery = { activity, reportLimit: limits.reportLimit, insights };
     const slack = buildSlackSides({ slack: config.slack, figuresPolicy, store, delivery, metrics, clock, logger });
 

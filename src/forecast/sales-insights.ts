@@ -51,7 +51,14 @@ export function salesInsights(options: {
   history: SalesHistory;
   eventInfo: (eventId: string) => { startsAtMs: number; timezone: string; venue?: string | undefined } | undefined;
   clock: Clock;
+  /**
+   * How long a report is served from the cache after its read (`TICKETING_REPORT_CACHE_TTL`): a
+   * report at hand that says what the newest stored point says, no later than this after it, is
+   * that same read. @default 60000
+   */
+  cacheTtlMs?: number;
 }): SalesInsights {
+  const cacheTtlMs = options.cacheTtlMs ?? 60_000;
   let finished: { at: number; events: Promise<(ComparableEvent & { eventId: string })[]> } | undefined;
   const finishedEvents = (now: number) => {
     if (!finished || now - finished.at > FINISHED_FOR_MS) {
@@ -108,10 +115,12 @@ export function salesInsights(options: {
       const latest = report ? salesPointOf(report, now) : undefined;
       // The report at hand is the newest point unless the history already has one as new, it
       // shows fewer sold than the last stored (a cached report older than that point), or it says
-      // what the last stored says (most likely that same read, shown from a cache later; a new read
-      // saying the same is written to the history by its read anyway).
+      // what the last stored says within the cache's life (that same read, served from the cache:
+      // a point of its own later, when a new read may well say the same).
       const last = points.at(-1);
-      const isNew = !last || (latest !== undefined && latest.sold >= last.sold && !sameFigures(latest, last));
+      const cachedCopy = (point: SalesPoint, stored: SalesPoint) =>
+        sameFigures(point, stored) && point.at - stored.at <= cacheTtlMs;
+      const isNew = !last || (latest !== undefined && latest.sold >= last.sold && !cachedCopy(latest, last));
       if (latest && isNew && !points.some((p) => p.at >= latest.at - 1_000)) points.push(latest);
       const capacity = points.at(-1)?.capacity;
       return {
