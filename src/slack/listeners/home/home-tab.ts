@@ -37,7 +37,8 @@ const NO_BUDGET: BudgetSnapshot = {
 
 /**
  * Publishes a person's home tab within a second from what is at hand, then again once a crawl it
- * needed has finished, and once more when a read it left out for being slow has answered. `digestNotice`: why the last digest button did not work, shown under it.
+ * needed has finished, and once more when a read it left out for being slow has answered.
+ * `digestNotice`: why the last digest button did not work, shown under it.
  */
 export async function publishHome(
   deps: SlackDeps,
